@@ -1,0 +1,33 @@
+import { Kind, parse, print, visit } from "graphql";
+import type { Binding, GraphQLBinding, HttpBinding } from "../tool-ir.ts";
+
+/**
+ * The binding follows the projection: arguments a projection removed are no longer
+ * declared, passed or sent. Pinned arguments are not removed here: the binding still
+ * sends them, with the pinned value.
+ */
+export function pruneBinding(binding: Binding, removedArgs: ReadonlySet<string>): Binding {
+  if (removedArgs.size === 0) return binding;
+  return binding.kind === "graphql" ? pruneGraphQLBinding(binding, removedArgs) : pruneHttpBinding(binding, removedArgs);
+}
+
+function pruneGraphQLBinding(binding: GraphQLBinding, removed: ReadonlySet<string>): GraphQLBinding {
+  const variables = Object.fromEntries(Object.entries(binding.variables).filter(([name]) => !removed.has(name)));
+  if (Object.keys(variables).length === Object.keys(binding.variables).length) return binding;
+  const document = visit(parse(binding.document), {
+    VariableDefinition: (node) => (removed.has(node.variable.name.value) ? null : undefined),
+    Argument: (node) => (node.value.kind === Kind.VARIABLE && removed.has(node.value.name.value) ? null : undefined),
+  });
+  return { ...binding, document: print(document), variables };
+}
+
+function pruneHttpBinding(binding: HttpBinding, removed: ReadonlySet<string>): HttpBinding {
+  const pruned: HttpBinding = { ...binding, parameters: binding.parameters.filter((p) => !removed.has(p.arg)) };
+  if (binding.body) {
+    const body = { ...binding.body };
+    if (body.fields) body.fields = Object.fromEntries(Object.entries(body.fields).filter(([arg]) => !removed.has(arg)));
+    if (body.wholeBodyArg !== undefined && removed.has(body.wholeBodyArg)) delete body.wholeBodyArg;
+    pruned.body = body;
+  }
+  return pruned;
+}

@@ -1,0 +1,76 @@
+import { defRef, hasOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { Tool } from "./tool.ts";
+import type { ToolIR } from "./tool-ir.ts";
+
+export interface PackDefinition {
+  name: string;
+  /** Every named type once; tools reference entries as `#/$defs/<Name>`. */
+  defs: Readonly<Record<string, JsonSchemaObject>>;
+  tools: readonly ToolIR[];
+}
+
+export interface Pack {
+  readonly name: string;
+  readonly tools: readonly Tool[];
+  /** The tool with this wire name, typed by the caller (generated packs pass the argument type). */
+  tool<A extends object = Record<string, unknown>>(name: string): Tool<A>;
+}
+
+/**
+ * Builds the tools of a pack. Each type is stored once in the pack's table; a tool's
+ * input schema (with exactly the `$defs` it reaches) is assembled on first use, so
+ * importing a pack builds nothing nobody asked for.
+ */
+export function definePack(definition: PackDefinition): Pack {
+  const refsOfDef = new Map<string, string[]>();
+  const defRefs = (name: string): string[] => {
+    let refs = refsOfDef.get(name);
+    if (refs === undefined) {
+      const body = definition.defs[name];
+      refs = isSchemaObject(body) ? refsFrom(body, "/$defs/" + name, false).filter((r) => r !== ROOT) : [];
+      refsOfDef.set(name, refs);
+    }
+    return refs;
+  };
+
+  const assemble = (ir: ToolIR) => (): JsonSchemaObject => {
+    const root: JsonSchemaObject = { type: "object", properties: ir.parameters.properties };
+    if (ir.parameters.required.length > 0) root.required = ir.parameters.required;
+    const reached = new Set<string>();
+    const queue = refsFrom(root, "", true).filter((r) => r !== ROOT);
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (reached.has(name)) continue;
+      if (!hasOwn(definition.defs, name)) {
+        throw new SluiceError("UNRESOLVED_REF", `Tool ${ir.name} refers to ${defRef(name)}, which pack ${definition.name} does not define.`);
+      }
+      reached.add(name);
+      queue.push(...defRefs(name));
+    }
+    if (reached.size > 0) {
+      const $defs: Record<string, JsonSchemaObject> = {};
+      for (const name of [...reached].sort()) setOwn($defs, name, definition.defs[name]!);
+      root.$defs = $defs;
+    }
+    return root;
+  };
+
+  const tools = definition.tools.map((ir) => {
+    const init = { name: ir.name, description: ir.description, inputSchema: assemble(ir), binding: ir.binding, annotations: ir.annotations };
+    return Tool.create(ir.withheld ? { ...init, withheld: ir.withheld } : init);
+  });
+  const byName = new Map<string, Tool>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new SluiceError("SPEC_INVALID", `Pack ${definition.name} has two tools named ${tool.name}.`);
+    byName.set(tool.name, tool);
+  }
+  return {
+    name: definition.name,
+    tools,
+    tool<A extends object>(name: string): Tool<A> {
+      const tool = byName.get(name);
+      if (tool === undefined) throw new SluiceError("TOOL_NOT_FOUND", `Pack ${definition.name} has no tool named ${name}.`);
+      return tool as unknown as Tool<A>;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { SluiceError, type JsonSchemaObject } from "@sluice/schema";
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+
+let ajv: Ajv2020 | undefined;
+
+/** One shared validator: specs carry extension keywords, so unknown keywords are not errors. */
+export function schemaValidator(): Ajv2020 {
+  if (ajv === undefined) {
+    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false });
+    addFormats(ajv);
+  }
+  return ajv;
+}
+
+/** Checks a pinned value against the argument's schema (with the tool's `$defs`), at derive time. */
+export function validatePin(arg: string, value: unknown, argSchema: JsonSchemaObject, defs: unknown): void {
+  let valid: boolean;
+  let errors: ErrorObject[] | null | undefined;
+  try {
+    const validate = schemaValidator().compile(defs === undefined ? argSchema : { ...argSchema, $defs: defs });
+    valid = validate(value);
+    errors = validate.errors;
+  } catch (cause) {
+    throw new SluiceError("PIN_INVALID", `Cannot check the pin for "${arg}": its schema does not compile (${(cause as Error).message}).`, {
+      pointer: "/properties/" + arg,
+      cause,
+    });
+  }
+  if (!valid) {
+    const problems = (errors ?? []).map((e) => `${e.instancePath || "(value)"} ${e.message ?? "is invalid"}`).join("; ");
+    throw new SluiceError("PIN_INVALID", `Pinned value for "${arg}" does not match its schema: ${problems}.`, { pointer: "/properties/" + arg });
+  }
+}

@@ -1,0 +1,110 @@
+import type { JsonSchemaObject } from "@sluice/schema";
+
+/**
+ * The tool IR: what every generator produces and what packs are built from.
+ * Generators emit it; pack source is a pure function of it; the runtime turns it
+ * into immutable Tool values. It is plain data, so it serializes as JSON.
+ */
+
+/** A pack as generators produce it. */
+export interface PackIR {
+  /** Pack name, e.g. `linear`. */
+  name: string;
+  source: PackSource;
+  /**
+   * Pack-level definitions table: every named type stored once. Tool parameters
+   * reference entries as `{ "$ref": "#/$defs/<Name>" }`; entries reference each other
+   * the same way. A tool's `inputSchema.$defs` is the subset it reaches.
+   */
+  defs: Record<string, JsonSchemaObject>;
+  tools: ToolIR[];
+  /** Operations present in the source but not generated, each with the reason. */
+  skipped: SkippedOperation[];
+}
+
+export interface PackSource {
+  kind: "graphql" | "openapi";
+  /** File name of the vendored spec, relative to the pack's `spec/` folder. */
+  file: string;
+  sha256: string;
+}
+
+export interface SkippedOperation {
+  operation: string;
+  reason: string;
+}
+
+export interface ToolIR {
+  /** Wire name, `^[a-zA-Z0-9_-]{1,64}$`, unique within the pack. */
+  name: string;
+  description: string;
+  /** Flat arguments: each property is one top-level argument. */
+  parameters: ToolParameters;
+  binding: Binding;
+  annotations: ToolAnnotations;
+  /** Inputs the generator withheld from the model (deprecated, read-only), for the egress map. */
+  withheld?: WithheldPath[];
+}
+
+export interface ToolParameters {
+  properties: Record<string, JsonSchemaObject>;
+  required: string[];
+}
+
+export interface ToolAnnotations {
+  readOnly?: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+}
+
+export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated";
+
+export interface WithheldPath {
+  /** Dotted argument path (`filter.and`) or type path (`IssueFilter.and`). */
+  path: string;
+  reason: WithheldReason;
+  /** The pinned value, for reason `pinned`. */
+  value?: unknown;
+}
+
+export type Binding = GraphQLBinding | HttpBinding;
+
+export interface GraphQLBinding {
+  kind: "graphql";
+  operationType: "query" | "mutation";
+  /** The root field this tool calls, e.g. `issues`. */
+  field: string;
+  /** Printed operation document with one operation, variables named after the arguments. */
+  document: string;
+  /** Argument name -> GraphQL variable type as written in the document (`[String!]!`). */
+  variables: Record<string, string>;
+}
+
+export type HttpParameterLocation = "path" | "query" | "header" | "cookie";
+
+export interface HttpParameter {
+  /** Argument name (after collision handling). */
+  arg: string;
+  /** Name on the wire. */
+  name: string;
+  in: HttpParameterLocation;
+  style?: string;
+  explode?: boolean;
+}
+
+export interface HttpBody {
+  /** `json`, `form`, `multipart`. */
+  encoding: string;
+  /** Arguments that are body fields (argument name -> body property), or whole-body argument. */
+  fields?: Record<string, string>;
+  wholeBodyArg?: string;
+}
+
+export interface HttpBinding {
+  kind: "http";
+  method: string;
+  /** Path template, e.g. `/v1/customers/{customer}`. */
+  path: string;
+  parameters: HttpParameter[];
+  body?: HttpBody;
+}

@@ -1,0 +1,57 @@
+import { escapePointerSegment, SluiceError } from "@sluice/schema";
+import { SchemaWorkspace } from "./schema-workspace.ts";
+import { enumeratePaths, locate, parseSelector } from "./selectors.ts";
+import type { Encoding } from "./tokens.ts";
+import type { Tool } from "./tool.ts";
+
+export interface PathsOptions {
+  /** Measure each path's cost in tokens by really removing it. */
+  byCost?: boolean;
+  /** Levels below the prefix to list (default 1). */
+  depth?: number;
+  encoding?: Encoding;
+}
+
+export interface PathCost {
+  path: string;
+  /** With `byCost`: tokens(tool) - tokens(tool without the path). Can be negative when removing it splits a shared definition. */
+  tokens?: number;
+}
+
+/** See `Tool.paths`. */
+export async function toolPaths(tool: Tool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
+  const depth = options.depth ?? 1;
+  if (!Number.isInteger(depth) || depth < 1) throw new SluiceError("INVALID_OPTION", `paths(): depth must be a positive integer, got ${String(options.depth)}.`);
+  const ws = new SchemaWorkspace(tool.inputSchema, tool.definitionOrigins);
+  const starts =
+    prefix === undefined
+      ? [{ node: ws.root, pointer: "", segments: [] as string[] }]
+      : startsBelow(ws, prefix);
+  const found = new Set<string>();
+  for (const start of starts) {
+    for (const { segments } of enumeratePaths(ws, start, start.segments, depth).paths) found.add(segments.join("."));
+  }
+  const paths = [...found].sort();
+  if (!options.byCost) return paths.map((path) => ({ path }));
+
+  const { schemaTokens } = await import("./tokens.ts");
+  const encoding = { encoding: options.encoding ?? "o200k_base" } as const;
+  const total = schemaTokens(tool, encoding);
+  const costs = paths.map((path) => ({
+    path,
+    tokens: total - schemaTokens(tool.project({ drop: [path] }, { allowRequiredDrop: true }), encoding),
+  }));
+  return costs.sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function startsBelow(ws: SchemaWorkspace, prefix: string): Array<{ node: import("@sluice/schema").JsonSchemaObject; pointer: string; segments: string[] }> {
+  const selector = parseSelector(ws, prefix);
+  const text = selector.text.split(".");
+  if (selector.kind === "type" && selector.segments.length === 0) {
+    return ws.defsOfType(selector.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: text }));
+  }
+  return locate(ws, selector, false).map(({ holder, key }) => {
+    const child = (holder.node.properties as Record<string, import("@sluice/schema").JsonSchemaObject>)[key]!;
+    return { node: child, pointer: holder.pointer + "/properties/" + escapePointerSegment(key), segments: text };
+  });
+}

@@ -1,0 +1,194 @@
+import { canonicalJson, hasOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { pruneBinding } from "./bindings/prune-binding.ts";
+import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
+import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
+import type { Binding, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
+
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Turns an API response into what the model sees. Runs after a successful call. */
+export type ResponseHandler = (response: unknown) => unknown;
+
+/** Arguments of a tool, as a record. Generated packs give each tool its own type. */
+export type ToolArgs = Record<string, unknown>;
+
+export interface DeriveOptions<Args extends object = ToolArgs> {
+  /** Wire name of the new tool; defaults to the parent's. */
+  name?: string;
+  description?: string;
+  /** Selectors of argument paths to withhold. */
+  drop?: readonly string[];
+  /** Selectors to keep: within each sibling group named, everything else is withheld. */
+  keep?: readonly string[];
+  /** Top-level arguments fixed to a value: removed from the schema, sent on every call. */
+  pin?: { readonly [K in keyof Args]?: Args[K] };
+  /** Replaces the inherited response handler. */
+  responseHandler?: ResponseHandler;
+}
+
+interface ToolState {
+  name: string;
+  description: string;
+  schema: () => JsonSchemaObject;
+  binding: Binding;
+  annotations: ToolAnnotations;
+  withheld: readonly WithheldPath[];
+  pins: Readonly<Record<string, unknown>>;
+  origins: ReadonlyMap<string, string>;
+  responseHandler: ResponseHandler | undefined;
+}
+
+export interface ToolInit {
+  name: string;
+  description: string;
+  /** The input schema, or a function building it on first use. */
+  inputSchema: JsonSchemaObject | (() => JsonSchemaObject);
+  binding: Binding;
+  annotations?: ToolAnnotations;
+  withheld?: readonly WithheldPath[];
+  responseHandler?: ResponseHandler;
+}
+
+/**
+ * A tool: what the model sees (name, description, input schema) and how a call
+ * becomes a request (binding). Immutable; `derived` returns a new, narrower tool.
+ * `Args` types the arguments in user code (pins today, calls later).
+ */
+export class Tool<Args extends object = ToolArgs> {
+  readonly #state: ToolState;
+  #schema: JsonSchemaObject | undefined;
+
+  private constructor(state: ToolState) {
+    this.#state = state;
+  }
+
+  static create<A extends object = ToolArgs>(init: ToolInit): Tool<A> {
+    assertToolName(init.name);
+    const source = init.inputSchema;
+    return new Tool<A>({
+      name: init.name,
+      description: init.description,
+      schema: typeof source === "function" ? source : () => source,
+      binding: init.binding,
+      annotations: { ...init.annotations },
+      withheld: [...(init.withheld ?? [])],
+      pins: {},
+      origins: new Map(),
+      responseHandler: init.responseHandler,
+    });
+  }
+
+  get name(): string {
+    return this.#state.name;
+  }
+  get description(): string {
+    return this.#state.description;
+  }
+  /** JSON Schema 2020-12, an object at the root, shared types under `$defs`. Built on first use, then cached. */
+  get inputSchema(): JsonSchemaObject {
+    this.#schema ??= this.#state.schema();
+    return this.#schema;
+  }
+  get binding(): Binding {
+    return this.#state.binding;
+  }
+  get annotations(): Readonly<ToolAnnotations> {
+    return this.#state.annotations;
+  }
+  /** Paths withheld from the model, by this tool and its ancestors, with the reason. */
+  get withheld(): readonly WithheldPath[] {
+    return this.#state.withheld;
+  }
+  /** Arguments fixed by projections; sent on every call. */
+  get pins(): Readonly<Record<string, unknown>> {
+    return this.#state.pins;
+  }
+  get responseHandler(): ResponseHandler | undefined {
+    return this.#state.responseHandler;
+  }
+  /** Split definition copies and the type each stands for (type selectors reach both). */
+  get definitionOrigins(): ReadonlyMap<string, string> {
+    return this.#state.origins;
+  }
+
+  /** The definition as sent to a model, in canonical compact JSON (what tokens are counted on). */
+  toJSON(): { name: string; description: string; inputSchema: JsonSchemaObject } {
+    return { name: this.name, description: this.description, inputSchema: this.inputSchema };
+  }
+
+  /**
+   * A narrower tool. Every selector must exist; required arguments can only be
+   * withheld by pinning them; the result never accepts anything this tool does not.
+   */
+  derived(options: DeriveOptions<Args> = {}): Tool<Args> {
+    return this.project(options, {});
+  }
+
+  /** @internal measurement hook for `paths({ byCost })`. */
+  project(options: DeriveOptions<Args>, projectOptions: ProjectOptions): Tool<Args> {
+    if (typeof options !== "object" || options === null) throw new SluiceError("INVALID_OPTION", "derived() takes an options object.");
+    const name = options.name ?? this.name;
+    assertToolName(name);
+    for (const key of ["drop", "keep"] as const) {
+      const value = options[key];
+      if (value !== undefined && (!Array.isArray(value) || value.some((s) => typeof s !== "string"))) {
+        throw new SluiceError("INVALID_OPTION", `derived(): \`${key}\` must be an array of selector strings.`);
+      }
+    }
+    const projection: SchemaProjection = {};
+    if (options.drop) projection.drop = options.drop;
+    if (options.keep) projection.keep = options.keep;
+    if (options.pin) projection.pin = options.pin as Record<string, unknown>;
+    const narrows = (projection.drop?.length ?? 0) + (projection.keep?.length ?? 0) + Object.keys(projection.pin ?? {}).length > 0;
+
+    const state: ToolState = {
+      ...this.#state,
+      name,
+      description: options.description ?? this.description,
+      responseHandler: options.responseHandler ?? this.#state.responseHandler,
+    };
+    if (!narrows) {
+      const derived = new Tool<Args>(state);
+      derived.#schema = this.#schema;
+      return derived;
+    }
+    const parentSchema = this.inputSchema;
+    const projected = projectSchema(parentSchema, this.#state.origins, projection, projectOptions);
+    const before = Object.keys((parentSchema.properties as object | undefined) ?? {});
+    const after = new Set(Object.keys((projected.schema.properties as object | undefined) ?? {}));
+    const removedArgs = new Set(before.filter((arg) => !after.has(arg) && !hasOwn(projected.pins, arg)));
+    const derived = new Tool<Args>({
+      ...state,
+      schema: () => projected.schema,
+      binding: pruneBinding(this.binding, removedArgs),
+      withheld: [...this.#state.withheld, ...projected.withheld],
+      pins: { ...this.#state.pins, ...projected.pins },
+      origins: projected.origins,
+    });
+    derived.#schema = projected.schema;
+    return derived;
+  }
+
+  /**
+   * Selectable paths one level (or `depth` levels) below `prefix`. With `byCost`, each
+   * path's cost is measured by deriving the tool without it and counting tokens.
+   */
+  paths(prefix?: string, options?: PathsOptions): Promise<PathCost[]>;
+  paths(options?: PathsOptions): Promise<PathCost[]>;
+  paths(prefixOrOptions?: string | PathsOptions, options: PathsOptions = {}): Promise<PathCost[]> {
+    return typeof prefixOrOptions === "string" || prefixOrOptions === undefined
+      ? toolPaths(this as unknown as Tool, prefixOrOptions, options)
+      : toolPaths(this as unknown as Tool, undefined, prefixOrOptions);
+  }
+
+  /** Canonical text of the definition, stable across processes. */
+  canonical(): string {
+    return canonicalJson(this.toJSON());
+  }
+}
+
+function assertToolName(name: unknown): asserts name is string {
+  if (typeof name !== "string" || !TOOL_NAME_PATTERN.test(name)) {
+    throw new SluiceError("INVALID_NAME", `Tool name ${JSON.stringify(name)} is not valid: use 1 to 64 characters from a-z, A-Z, 0-9, _ and -.`);
+  }
+}

@@ -1,0 +1,82 @@
+import { isSchemaObject, type JsonSchemaObject } from "./json-schema.ts";
+import { parseLocalRef } from "./json-pointer.ts";
+import { getOwn, hasOwn } from "./own-properties.ts";
+import { SluiceError } from "./sluice-error.ts";
+import { walkSchema } from "./walk-schema.ts";
+
+/** The graph node standing for the root schema (everything outside `$defs`). */
+export const ROOT = "#";
+
+const SKIP_DEFS: ReadonlySet<string> = new Set(["$defs"]);
+
+/**
+ * The `$defs` entry a local ref lands in (`#/$defs/A/properties/x` -> `A`), or ROOT for
+ * refs elsewhere in the document. A ref to another document is refused: sluice never
+ * fetches, and a tool must be self-contained.
+ */
+export function refTarget(ref: string, pointer = ""): string {
+  const segments = parseLocalRef(ref);
+  if (segments === undefined) {
+    throw new SluiceError("EXTERNAL_REF", `"${ref}" points outside this schema; only local refs (#/$defs/Name) are supported and nothing is fetched.`, { pointer });
+  }
+  if (segments[0] === "$defs" && segments.length >= 2) return segments[1]!;
+  return ROOT;
+}
+
+/** The `$defs` map of a root schema, or an empty one. */
+export function defsOf(root: JsonSchemaObject): Record<string, JsonSchemaObject> {
+  const defs = getOwn(root, "$defs");
+  return isSchemaObject(defs) ? (defs as Record<string, JsonSchemaObject>) : {};
+}
+
+/** Refs made from one place (the root body or one def body), to def names or ROOT. */
+export function refsFrom(body: JsonSchemaObject, basePointer: string, skipDefs: boolean): string[] {
+  const targets = new Set<string>();
+  walkSchema(
+    body,
+    ({ node, pointer }) => {
+      if (hasOwn(node, "$ref") && typeof node.$ref === "string") targets.add(refTarget(node.$ref, basePointer + pointer));
+    },
+    skipDefs ? { skipKeywords: SKIP_DEFS } : {},
+  );
+  return [...targets];
+}
+
+/**
+ * Who references whom: ROOT and every `$defs` name, each with the defs (or ROOT) its
+ * body refers to. A ref to a name missing from `$defs` is an UNRESOLVED_REF.
+ */
+export function refGraph(root: JsonSchemaObject): Map<string, string[]> {
+  const defs = defsOf(root);
+  const graph = new Map<string, string[]>();
+  graph.set(ROOT, refsFrom(root, "", true));
+  for (const name of Object.keys(defs)) {
+    const body = defs[name]!;
+    graph.set(name, isSchemaObject(body) ? refsFrom(body, "/$defs/" + name, false) : []);
+  }
+  for (const [from, targets] of graph) {
+    for (const target of targets) {
+      if (!graph.has(target)) {
+        throw new SluiceError("UNRESOLVED_REF", `"#/$defs/${target}" is referenced from ${from === ROOT ? "the root" : from} but not defined.`, {
+          pointer: "/$defs/" + target,
+        });
+      }
+    }
+  }
+  return graph;
+}
+
+/** Names reachable from `start` (included) by following refs. */
+export function reachable(graph: ReadonlyMap<string, readonly string[]>, start: string = ROOT): Set<string> {
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const next of graph.get(queue.pop()!) ?? []) {
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return seen;
+}
