@@ -1,0 +1,77 @@
+import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
+import type { PackIR, SkippedOperation, ToolIR } from "@sluice/core";
+import type { JsonSchemaObject } from "@sluice/schema";
+import { InputSchemaBuilder, isRequiredInput } from "./input-schema.ts";
+import { buildOperationDocument } from "./operation-document.ts";
+import { connectionShape } from "./selection-set.ts";
+import { assignToolNames, compareText, type RootFieldRef } from "./tool-names.ts";
+
+export interface PackSourceInfo {
+  /** Pack name, e.g. `linear`. */
+  name: string;
+  /** Spec file name relative to the pack's `spec/` folder. */
+  file: string;
+  sha256: string;
+}
+
+const DESTRUCTIVE = /delete|archive|remove|revoke|destroy|cancel/i;
+
+/** One tool per Query and Mutation field; Subscription fields are recorded as skipped. */
+export function buildGraphQLPackIR(schema: GraphQLSchema, source: PackSourceInfo): PackIR {
+  const roots: { ref: RootFieldRef; field: GraphQLField<unknown, unknown> }[] = [];
+  for (const [operationType, root] of [
+    ["query", schema.getQueryType()],
+    ["mutation", schema.getMutationType()],
+  ] as const) {
+    for (const field of rootFields(root)) {
+      const isConnection = connectionShape(getNamedType(field.type)) !== undefined;
+      roots.push({ ref: { operationType, field: field.name, isConnection }, field });
+    }
+  }
+  const names = assignToolNames(roots.map((root) => root.ref));
+  const inputs = new InputSchemaBuilder();
+  const tools: ToolIR[] = [];
+  const skipped: SkippedOperation[] = [];
+
+  const ordered = [...roots].sort((a, b) => compareText(names.get(a.ref)!, names.get(b.ref)!));
+  for (const { ref, field } of ordered) {
+    const operation = buildOperationDocument(schema, ref.operationType, field);
+    if ("error" in operation) {
+      skipped.push({ operation: `${ref.operationType === "query" ? "Query" : "Mutation"}.${field.name}`, reason: `no valid operation document: ${operation.error}` });
+      continue;
+    }
+    const properties = Object.fromEntries(field.args.map((arg) => [arg.name, inputs.forValue(arg)]));
+    const required = field.args.filter(isRequiredInput).map((arg) => arg.name);
+    tools.push({
+      name: names.get(ref)!,
+      description: describe(ref, field),
+      parameters: { properties, required },
+      binding: { kind: "graphql", operationType: ref.operationType, field: field.name, ...operation },
+      annotations:
+        ref.operationType === "query"
+          ? { readOnly: true, idempotent: true }
+          : { readOnly: false, destructive: DESTRUCTIVE.test(field.name) },
+    });
+  }
+  for (const field of rootFields(schema.getSubscriptionType())) {
+    skipped.push({ operation: `Subscription.${field.name}`, reason: "subscriptions are not callable as tools" });
+  }
+  skipped.sort((a, b) => compareText(a.operation, b.operation));
+
+  const defs: Record<string, JsonSchemaObject> = Object.fromEntries(
+    [...inputs.defs.entries()].sort(([a], [b]) => compareText(a, b)),
+  );
+  return { name: source.name, source: { kind: "graphql", file: source.file, sha256: source.sha256 }, defs, tools, skipped };
+}
+
+function rootFields(root: GraphQLObjectType | null | undefined): GraphQLField<unknown, unknown>[] {
+  return root == null ? [] : Object.values(root.getFields());
+}
+
+function describe(ref: RootFieldRef, field: GraphQLField<unknown, unknown>): string {
+  const base =
+    field.description != null && field.description.trim() !== ""
+      ? field.description
+      : `${ref.operationType === "query" ? "Query" : "Mutation"}.${field.name}`;
+  return field.deprecationReason == null ? base : `${base} (deprecated: ${field.deprecationReason})`;
+}

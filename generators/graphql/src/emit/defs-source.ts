@@ -1,0 +1,18 @@
+import { StructureKind, VariableDeclarationKind } from "ts-morph";
+import type { PackIR } from "@sluice/core";
+import { generatedHeader } from "./header.ts";
+import { literal } from "./literal.ts";
+import { printSourceFile } from "./source-file.ts";
+
+/** `src/defs.gen.ts`: the pack's definitions table, each type once, in IR order. */
+export function emitDefsSource(pack: PackIR): string {
+  return printSourceFile(generatedHeader(pack), [
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core", namedImports: ["JsonSchemaObject"], isTypeOnly: true },
+    {
+      kind: StructureKind.VariableStatement,
+      isExported: true,
+      declarationKind: VariableDeclarationKind.Const,
+      declarations: [{ name: "defs", type: "Readonly<Record<string, JsonSchemaObject>>", initializer: literal(pack.defs) }],
+    },
+  ]);
+}

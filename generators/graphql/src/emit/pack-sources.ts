@@ -1,0 +1,19 @@
+import type { PackIR } from "@sluice/core";
+import { emitDefsSource } from "./defs-source.ts";
+import { emitToolsSource } from "./tools-source.ts";
+import { emitTypesSource } from "./types-source.ts";
+
+export interface EmittedFile {
+  /** Path relative to the pack root, e.g. `src/tools.gen.ts`. */
+  path: string;
+  text: string;
+}
+
+/** All generated files of a pack: a pure function of the IR. */
+export function emitPackSources(pack: PackIR): EmittedFile[] {
+  return [
+    { path: "src/defs.gen.ts", text: emitDefsSource(pack) },
+    { path: "src/tools.gen.ts", text: emitToolsSource(pack) },
+    { path: "src/types.gen.ts", text: emitTypesSource(pack) },
+  ];
+}

@@ -1,0 +1,9 @@
+export { loadGraphQLSchema, type LoadSchemaOptions } from "./load-schema.ts";
+export { buildGraphQLPackIR, type PackSourceInfo } from "./build-pack-ir.ts";
+export { emitPackSources, type EmittedFile } from "./emit/pack-sources.ts";
+export { writePack } from "./write-pack.ts";
+export {
+  generateGraphQLPack,
+  type GenerateGraphQLPackOptions,
+  type GenerateGraphQLPackResult,
+} from "./generate-graphql-pack.ts";

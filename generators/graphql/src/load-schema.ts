@@ -1,0 +1,145 @@
+import { gunzipSync } from "node:zlib";
+import {
+  buildASTSchema,
+  buildClientSchema,
+  GraphQLError,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isInterfaceType,
+  isInputObjectType,
+  parse,
+  UniqueFieldDefinitionNamesRule,
+  validateSchema,
+  type GraphQLSchema,
+  type GraphQLType,
+  type IntrospectionQuery,
+} from "graphql";
+import { validateSDL } from "graphql/validation/validate.js";
+import { specifiedSDLRules } from "graphql/validation/specifiedRules.js";
+import { SluiceError } from "@sluice/schema";
+
+/** Decompressed size cap: a gzip bomb must fail, not fill the heap. */
+const MAX_GUNZIPPED_BYTES = 256 * 1024 * 1024;
+/** Generous: the GitHub SDL is ~400k tokens; the cap only stops pathological input. */
+const MAX_TOKENS = 5_000_000;
+/** Deepest list/non-null wrapping accepted; real schemas use 2-4. Keeps every later recursion shallow. */
+const MAX_TYPE_WRAPPING = 64;
+
+export interface LoadSchemaOptions {
+  /** Name used in error messages, e.g. `schema.graphql`. */
+  fileName?: string;
+}
+
+/**
+ * Load a GraphQL schema from SDL, introspection JSON (`{data:{__schema}}` or `{__schema}`),
+ * or either gzipped. Never fetches anything. Every failure is a SluiceError `SPEC_INVALID`.
+ */
+export function loadGraphQLSchema(input: string | Uint8Array, options: LoadSchemaOptions = {}): GraphQLSchema {
+  const fileName = options.fileName ?? "schema";
+  const text = decodeInput(input, fileName);
+  const schema = /^\s*\{/.test(text) ? fromIntrospection(text, fileName) : fromSdl(text, fileName);
+  assertShallowTypes(schema, fileName);
+  const problems = validateSchema(schema);
+  if (problems.length > 0) {
+    const first = problems[0]!;
+    throw new SluiceError("SPEC_INVALID", `${fileName}: invalid schema: ${problems.map((p) => p.message).join("; ")}`, {
+      ...locationOf(first),
+      cause: first,
+    });
+  }
+  return schema;
+}
+
+function decodeInput(input: string | Uint8Array, fileName: string): string {
+  if (typeof input === "string") return input;
+  let bytes = input;
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      bytes = gunzipSync(bytes, { maxOutputLength: MAX_GUNZIPPED_BYTES });
+    } catch (cause) {
+      throw new SluiceError("SPEC_INVALID", `${fileName}: cannot gunzip: ${(cause as Error).message}`, { cause });
+    }
+  }
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
+/**
+ * Published SDLs repeat identical field definitions (GitHub's EnterpriseOwnerInfo does), which
+ * graphql-js rejects; every other SDL rule still applies, with locations in the error.
+ */
+const SDL_RULES = specifiedSDLRules.filter((rule) => rule !== UniqueFieldDefinitionNamesRule);
+
+function fromSdl(text: string, fileName: string): GraphQLSchema {
+  try {
+    const document = parse(text, { maxTokens: MAX_TOKENS });
+    const errors = validateSDL(document, undefined, SDL_RULES);
+    if (errors.length > 0) throw errors[0];
+    return buildASTSchema(document, { assumeValidSDL: true });
+  } catch (cause) {
+    throw toSpecError(cause, fileName);
+  }
+}
+
+function fromIntrospection(text: string, fileName: string): GraphQLSchema {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new SluiceError("SPEC_INVALID", `${fileName}: not valid JSON: ${(cause as Error).message}`, { cause });
+  }
+  const root = json as { data?: { __schema?: unknown }; __schema?: unknown } | null;
+  const schemaNode = root?.data?.__schema ?? root?.__schema;
+  if (typeof schemaNode !== "object" || schemaNode === null) {
+    throw new SluiceError("SPEC_INVALID", `${fileName}: JSON input has no __schema (expected {"data":{"__schema":...}} or {"__schema":...})`);
+  }
+  try {
+    return buildClientSchema({ __schema: schemaNode } as IntrospectionQuery);
+  } catch (cause) {
+    throw toSpecError(cause, fileName);
+  }
+}
+
+function toSpecError(cause: unknown, fileName: string): SluiceError {
+  if (cause instanceof SluiceError) return cause;
+  if (cause instanceof RangeError) {
+    return new SluiceError("SPEC_INVALID", `${fileName}: nesting too deep to load (${cause.message})`, { cause });
+  }
+  if (cause instanceof GraphQLError) {
+    const where = locationOf(cause);
+    const prefix = where.line === undefined ? fileName : `${fileName}:${where.line}:${where.column}`;
+    return new SluiceError("SPEC_INVALID", `${prefix}: ${cause.message}`, { ...where, cause });
+  }
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new SluiceError("SPEC_INVALID", `${fileName}: ${message}`, { cause });
+}
+
+function locationOf(error: GraphQLError): { line?: number; column?: number } {
+  const loc = error.locations?.[0];
+  return loc === undefined ? {} : { line: loc.line, column: loc.column };
+}
+
+/** Reject absurd list/non-null wrapping up front, so later recursive walks stay shallow. */
+function assertShallowTypes(schema: GraphQLSchema, fileName: string): void {
+  const check = (type: GraphQLType, where: string): void => {
+    let depth = 0;
+    let current: GraphQLType = type;
+    while (isListType(current) || isNonNullType(current)) {
+      current = current.ofType;
+      depth += 1;
+    }
+    if (depth > MAX_TYPE_WRAPPING) {
+      throw new SluiceError("SPEC_INVALID", `${fileName}: nesting too deep: type of ${where} wraps ${depth} list/non-null levels (limit ${MAX_TYPE_WRAPPING})`);
+    }
+  };
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (isObjectType(type) || isInterfaceType(type)) {
+      for (const field of Object.values(type.getFields())) {
+        check(field.type, `${type.name}.${field.name}`);
+        for (const arg of field.args) check(arg.type, `${type.name}.${field.name}(${arg.name})`);
+      }
+    } else if (isInputObjectType(type)) {
+      for (const field of Object.values(type.getFields())) check(field.type, `${type.name}.${field.name}`);
+    }
+  }
+}
