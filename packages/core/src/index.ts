@@ -21,3 +21,4 @@ export type { PathCost, PathsOptions } from "./tool-paths.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection } from "./egress-map.ts";
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
+export { recursionCuts } from "./recursion-cuts.ts";

@@ -125,6 +125,19 @@ function keepGroups(ws: SchemaWorkspace, keep: readonly string[]): KeepGroup[] {
     group.kept.add(selector.segments[selector.segments.length - 1]!);
     groups.set(id, group);
   }
+  // A kept path keeps its ancestors too, in those groups that are named at all:
+  // keep ["first", "filter.title"] keeps `filter` beside `first`.
+  for (const raw of keep) {
+    const selector = parseSelector(ws, raw);
+    for (let n = 1; n < selector.segments.length; n++) {
+      const parentSegments = selector.segments.slice(0, n - 1);
+      const id =
+        selector.kind === "path" && parentSegments.length === 0
+          ? ""
+          : `${selector.kind}:${[...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join(".")}`;
+      groups.get(id)?.kept.add(selector.segments[n - 1]!);
+    }
+  }
   return [...groups.entries()]
     .sort(([a, ga], [b, gb]) => (ga.parent?.segments.length ?? -1) - (gb.parent?.segments.length ?? -1) || (a < b ? -1 : a > b ? 1 : 0))
     .map(([, group]) => group);

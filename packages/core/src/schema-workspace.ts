@@ -61,6 +61,8 @@ export class SchemaWorkspace {
 
   /** Definition names standing for `typeName`: the type itself and its split copies. */
   defsOfType(typeName: string): string[] {
+    // A split copy named directly (`IssueFilter_2.and`) means that copy alone.
+    if (this.origins.has(typeName) && hasOwn(this.defs, typeName)) return [typeName];
     return Object.keys(this.defs)
       .filter((name) => this.originOf(name) === typeName)
       .sort();
