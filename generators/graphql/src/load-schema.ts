@@ -9,14 +9,17 @@ import {
   isInterfaceType,
   isInputObjectType,
   parse,
-  UniqueFieldDefinitionNamesRule,
+  Kind,
+  print,
+  visit,
+  type DocumentNode,
+  type FieldDefinitionNode,
+  type InputValueDefinitionNode,
   validateSchema,
   type GraphQLSchema,
   type GraphQLType,
   type IntrospectionQuery,
 } from "graphql";
-import { validateSDL } from "graphql/validation/validate.js";
-import { specifiedSDLRules } from "graphql/validation/specifiedRules.js";
 import { SluiceError } from "@sluice/schema";
 
 /** Decompressed size cap: a gzip bomb must fail, not fill the heap. */
@@ -64,21 +67,46 @@ function decodeInput(input: string | Uint8Array, fileName: string): string {
   return new TextDecoder("utf-8").decode(bytes);
 }
 
-/**
- * Published SDLs repeat identical field definitions (GitHub's EnterpriseOwnerInfo does), which
- * graphql-js rejects; every other SDL rule still applies, with locations in the error.
- */
-const SDL_RULES = specifiedSDLRules.filter((rule) => rule !== UniqueFieldDefinitionNamesRule);
-
 function fromSdl(text: string, fileName: string): GraphQLSchema {
   try {
-    const document = parse(text, { maxTokens: MAX_TOKENS });
-    const errors = validateSDL(document, undefined, SDL_RULES);
-    if (errors.length > 0) throw errors[0];
-    return buildASTSchema(document, { assumeValidSDL: true });
+    return buildASTSchema(withoutIdenticalDuplicateFields(parse(text, { maxTokens: MAX_TOKENS })));
   } catch (cause) {
     throw toSpecError(cause, fileName);
   }
+}
+
+const FIELD_CONTAINERS = [
+  Kind.OBJECT_TYPE_DEFINITION,
+  Kind.OBJECT_TYPE_EXTENSION,
+  Kind.INTERFACE_TYPE_DEFINITION,
+  Kind.INTERFACE_TYPE_EXTENSION,
+  Kind.INPUT_OBJECT_TYPE_DEFINITION,
+  Kind.INPUT_OBJECT_TYPE_EXTENSION,
+] as const;
+
+/**
+ * Published SDLs repeat field definitions (GitHub's EnterpriseOwnerInfo does, with a copy-pasted
+ * description), which graphql-js rejects. Drop a repeat (keeping the first) only when it is the
+ * same definition apart from its description; a conflicting repeat stays, so validation reports it.
+ */
+function withoutIdenticalDuplicateFields(document: DocumentNode): DocumentNode {
+  const dedupe = <F extends FieldDefinitionNode | InputValueDefinitionNode>(fields: readonly F[] | undefined): F[] | undefined => {
+    if (fields === undefined) return undefined;
+    const seen = new Map<string, string>();
+    return fields.filter((field) => {
+      const printed = print({ ...field, description: undefined });
+      const first = seen.get(field.name.value);
+      if (first === undefined) seen.set(field.name.value, printed);
+      return first !== printed;
+    });
+  };
+  const visitor = Object.fromEntries(
+    FIELD_CONTAINERS.map((kind) => [kind, (node: { fields?: readonly (FieldDefinitionNode | InputValueDefinitionNode)[] }) => {
+      const fields = dedupe(node.fields);
+      return fields === undefined || fields.length === node.fields?.length ? undefined : { ...node, fields };
+    }]),
+  );
+  return visit(document, visitor);
 }
 
 function fromIntrospection(text: string, fileName: string): GraphQLSchema {
