@@ -25,6 +25,8 @@ export interface EgressPath {
 export interface EgressTypeSection {
   name: string;
   recursive: boolean;
+  /** For a type without members (an enum, a scalar alias): its values or base type. */
+  type?: string;
   members: EgressPath[];
 }
 
@@ -67,11 +69,12 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
   }
   const sectioned = new Set([...live].filter((name) => name !== ROOT && (recursive.has(name) || (sites.get(name) ?? 0) > 1)));
 
-  const types = [...sectioned].sort(compare).map((name) => ({
-    name,
-    recursive: recursive.has(name),
-    members: inlinePaths(defs[name]!, [name], defs, sectioned),
-  }));
+  const types = [...sectioned].sort(compare).map((name): EgressTypeSection => {
+    const members = inlinePaths(defs[name]!, [name], defs, sectioned);
+    const section: EgressTypeSection = { name, recursive: recursive.has(name), members };
+    if (members.length === 0) section.type = typeLabel(defs[name]!, defs, sectioned);
+    return section;
+  });
   return {
     name: tool.name,
     endpoint: endpointOf(tool.binding),
@@ -98,7 +101,7 @@ function inlinePaths(
     const { node, segments } = stack.pop()!;
     for (const [key, child] of inlineMembers(node, defs, sectioned)) {
       const path = [...segments, key];
-      out.push({ path: path.join("."), type: typeLabel(child, defs) });
+      out.push({ path: path.join("."), type: typeLabel(child, defs, sectioned) });
       stack.push({ node: child, segments: path });
     }
   }
@@ -135,25 +138,27 @@ function inlineMembers(node: JsonSchemaObject, defs: Record<string, JsonSchemaOb
   return [...members.entries()];
 }
 
-function typeLabel(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject>): string {
+function typeLabel(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, sectioned: ReadonlySet<string>): string {
   if (typeof node.$ref === "string") {
     const target = refTarget(node.$ref);
     const body = defs[target];
-    // Enums are shown by value, so that a new value shows up in a diff.
-    if (body && Array.isArray(body.enum) && !isSchemaObject(body.properties)) return `${target} ${typeLabel(body, defs)}`;
+    // A type without members used only here is shown by value, so that a new enum
+    // value shows up in a diff (sectioned ones show it in their section).
+    if (body && !sectioned.has(target) && !isSchemaObject(body.properties)) return `${target} (${typeLabel(body, defs, sectioned)})`;
     return target;
   }
   if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" ? v : canonicalJson(v))).join(" | ");
   if (hasOwn(node, "const")) return "const " + canonicalJson(node.const);
   for (const keyword of UNION_KEYWORDS) {
     if (Array.isArray(node[keyword])) {
-      const branches = (node[keyword] as unknown[]).map((b) => (isSchemaObject(b) ? typeLabel(b, defs) : String(b)));
+      const branches = (node[keyword] as unknown[]).map((b) => (isSchemaObject(b) ? typeLabel(b, defs, sectioned) : String(b)));
       return branches.join(keyword === "allOf" ? " & " : " | ");
     }
   }
   const type = node.type;
   if (type === "array" || (node.items !== undefined && type === undefined)) {
-    return (isSchemaObject(node.items) ? typeLabel(node.items, defs) : "any") + "[]";
+    const item = isSchemaObject(node.items) ? typeLabel(node.items, defs, sectioned) : "any";
+    return /[ |&]/.test(item) ? `(${item})[]` : `${item}[]`;
   }
   const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";
   return typeof node.format === "string" ? `${base} (${node.format})` : base;
@@ -183,7 +188,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
     for (const key of Object.keys(entry.pins).sort(compare)) lines.push(`  = ${key}: ${canonicalJson(entry.pins[key])}`);
     for (const w of entry.withheld) if (w.reason !== "pinned") lines.push(`  - ${w.path}: ${w.reason}`);
     for (const section of entry.types) {
-      lines.push(`  type ${section.name}${section.recursive ? " (recursive)" : ""}`);
+      lines.push(`  type ${section.name}${section.recursive ? " (recursive)" : ""}${section.type === undefined ? "" : `: ${section.type}`}`);
       for (const { path, type } of section.members) lines.push(`    + ${path}: ${type}`);
     }
   }

@@ -22,3 +22,4 @@ export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection } from "./egress-map.ts";
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
+export { withCurated, FULL_SUFFIX } from "./with-curated.ts";

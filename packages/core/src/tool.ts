@@ -27,7 +27,6 @@ export interface DeriveOptions<Args extends object = ToolArgs> {
 }
 
 interface ToolState {
-  name: string;
   description: string;
   schema: () => JsonSchemaObject;
   binding: Binding;
@@ -55,18 +54,44 @@ export interface ToolInit {
  * `Args` types the arguments in user code (pins today, calls later).
  */
 export class Tool<Args extends object = ToolArgs> {
-  readonly #state: ToolState;
+  #state: ToolState | undefined;
   #schema: JsonSchemaObject | undefined;
+  #build: (() => Tool<Args>) | undefined;
+  readonly #name: string;
 
-  private constructor(state: ToolState) {
+  private constructor(state: ToolState | undefined, name: string, build?: () => Tool<Args>) {
     this.#state = state;
+    this.#name = name;
+    this.#build = build;
+  }
+
+  /**
+   * A tool built on first use. Packs use it for curated projections, so that importing
+   * a pack computes no projection nobody asked for; a bad selector surfaces on first
+   * use (pack tests touch every curated tool, so CI sees it).
+   */
+  static deferred<A extends object = ToolArgs>(name: string, build: () => Tool<A>): Tool<A> {
+    assertToolName(name);
+    return new Tool<A>(undefined, name, build);
+  }
+
+  get #s(): ToolState {
+    if (this.#state === undefined) {
+      const built = this.#build!();
+      if (built.name !== this.#name) {
+        throw new SluiceError("INVALID_NAME", `Deferred tool ${this.#name} was built with the name ${built.name}.`);
+      }
+      this.#state = built.#s;
+      this.#schema = built.#schema;
+      this.#build = undefined;
+    }
+    return this.#state;
   }
 
   static create<A extends object = ToolArgs>(init: ToolInit): Tool<A> {
     assertToolName(init.name);
     const source = init.inputSchema;
     return new Tool<A>({
-      name: init.name,
       description: init.description,
       schema: typeof source === "function" ? source : () => source,
       binding: init.binding,
@@ -75,40 +100,41 @@ export class Tool<Args extends object = ToolArgs> {
       pins: {},
       origins: new Map(),
       responseHandler: init.responseHandler,
-    });
+    }, init.name);
   }
 
   get name(): string {
-    return this.#state.name;
+    return this.#name;
   }
   get description(): string {
-    return this.#state.description;
+    return this.#s.description;
   }
   /** JSON Schema 2020-12, an object at the root, shared types under `$defs`. Built on first use, then cached. */
   get inputSchema(): JsonSchemaObject {
-    this.#schema ??= this.#state.schema();
+    const state = this.#s;
+    this.#schema ??= state.schema();
     return this.#schema;
   }
   get binding(): Binding {
-    return this.#state.binding;
+    return this.#s.binding;
   }
   get annotations(): Readonly<ToolAnnotations> {
-    return this.#state.annotations;
+    return this.#s.annotations;
   }
   /** Paths withheld from the model, by this tool and its ancestors, with the reason. */
   get withheld(): readonly WithheldPath[] {
-    return this.#state.withheld;
+    return this.#s.withheld;
   }
   /** Arguments fixed by projections; sent on every call. */
   get pins(): Readonly<Record<string, unknown>> {
-    return this.#state.pins;
+    return this.#s.pins;
   }
   get responseHandler(): ResponseHandler | undefined {
-    return this.#state.responseHandler;
+    return this.#s.responseHandler;
   }
   /** Split definition copies and the type each stands for (type selectors reach both). */
   get definitionOrigins(): ReadonlyMap<string, string> {
-    return this.#state.origins;
+    return this.#s.origins;
   }
 
   /** The definition as sent to a model, in canonical compact JSON (what tokens are counted on). */
@@ -142,18 +168,17 @@ export class Tool<Args extends object = ToolArgs> {
     const narrows = (projection.drop?.length ?? 0) + (projection.keep?.length ?? 0) + Object.keys(projection.pin ?? {}).length > 0;
 
     const state: ToolState = {
-      ...this.#state,
-      name,
+      ...this.#s,
       description: options.description ?? this.description,
-      responseHandler: options.responseHandler ?? this.#state.responseHandler,
+      responseHandler: options.responseHandler ?? this.#s.responseHandler,
     };
     if (!narrows) {
-      const derived = new Tool<Args>(state);
+      const derived = new Tool<Args>(state, name);
       derived.#schema = this.#schema;
       return derived;
     }
     const parentSchema = this.inputSchema;
-    const projected = projectSchema(parentSchema, this.#state.origins, projection, projectOptions);
+    const projected = projectSchema(parentSchema, this.#s.origins, projection, projectOptions);
     const before = Object.keys((parentSchema.properties as object | undefined) ?? {});
     const after = new Set(Object.keys((projected.schema.properties as object | undefined) ?? {}));
     const removedArgs = new Set(before.filter((arg) => !after.has(arg) && !hasOwn(projected.pins, arg)));
@@ -161,10 +186,10 @@ export class Tool<Args extends object = ToolArgs> {
       ...state,
       schema: () => projected.schema,
       binding: pruneBinding(this.binding, removedArgs),
-      withheld: [...this.#state.withheld, ...projected.withheld],
-      pins: { ...this.#state.pins, ...projected.pins },
+      withheld: [...this.#s.withheld, ...projected.withheld],
+      pins: { ...this.#s.pins, ...projected.pins },
       origins: projected.origins,
-    });
+    }, name);
     derived.#schema = projected.schema;
     return derived;
   }

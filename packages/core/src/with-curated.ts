@@ -1,0 +1,35 @@
+import { SluiceError } from "@sluice/schema";
+import type { Tool } from "./tool.ts";
+
+/** Suffix of the untouched original kept beside a curated tool. */
+export const FULL_SUFFIX = "_full";
+
+/**
+ * A pack's tool list with curated tools in place of the generated ones of the same
+ * name, each original kept beside it as `<name>_full` (renamed only, never narrowed).
+ * Sorted by name. A curated tool with no generated counterpart is an error: it would
+ * otherwise widen the pack silently.
+ */
+export function withCurated(generated: readonly Tool<object>[], curated: readonly Tool<object>[]): Tool<object>[] {
+  const byName = new Map(generated.map((tool) => [tool.name, tool]));
+  const replaced = new Map<string, Tool<object>>();
+  for (const tool of curated) {
+    if (!byName.has(tool.name)) {
+      throw new SluiceError("TOOL_NOT_FOUND", `Curated tool ${tool.name} has no generated tool of the same name to replace.`);
+    }
+    if (replaced.has(tool.name)) throw new SluiceError("INVALID_NAME", `Two curated tools are named ${tool.name}.`);
+    replaced.set(tool.name, tool);
+  }
+  const out: Tool<object>[] = [];
+  for (const tool of generated) {
+    const curatedTool = replaced.get(tool.name);
+    if (curatedTool === undefined) {
+      out.push(tool);
+      continue;
+    }
+    const fullName = tool.name + FULL_SUFFIX;
+    if (byName.has(fullName)) throw new SluiceError("INVALID_NAME", `Cannot keep ${tool.name}'s original as ${fullName}: a generated tool has that name.`);
+    out.push(curatedTool, tool.derived({ name: fullName }));
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
