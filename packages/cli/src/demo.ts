@@ -25,10 +25,11 @@ export async function runDemo(io: Io): Promise<number> {
   out(table(["tokens", "path"], costs.map((c) => [String(c.tokens), c.path])));
 
   const top = costs[0]!;
+  const topTokens = top.tokens ?? 0;
   const withoutTop = fattest.derived({ name: "issues_without_filter", drop: [top.path] });
   const before = survey[0]!.tokens;
   const withoutTokens = schemaTokens(withoutTop);
-  out(`\n${top.path} carries ${((100 * top.tokens) / before).toFixed(1)}% of the tool; dropping it: ${before} -> ${withoutTokens} tokens (${(before / withoutTokens).toFixed(0)}x fewer)\n`);
+  out(`\n${top.path} carries ${((100 * topTokens) / before).toFixed(1)}% of the tool; dropping it: ${before} -> ${withoutTokens} tokens (${(before / withoutTokens).toFixed(0)}x fewer)\n`);
 
   const narrowed = fattest.derived({
     name: "issues_by_team",

@@ -22,14 +22,15 @@ export function checkEgressMap(committed: string, current: string, label = "egre
   return { same: false, widenings, diff };
 }
 
-/** `tool: path` for every `+` line of a formatted map. */
+/** `tool <name>: path` or `type <name>: path` for every `+` line of a formatted map. */
 function visiblePaths(text: string): Set<string> {
   const paths = new Set<string>();
-  let tool = "";
+  let scope = "";
   for (const line of text.split("\n")) {
-    if (line.startsWith("tool ")) tool = line.slice(5);
+    const heading = /^(tool|type) (\S+)/.exec(line);
+    if (heading) scope = `${heading[1]} ${heading[2]}`;
     const match = /^\s+\+ ([^:]+):/.exec(line);
-    if (match) paths.add(`${tool}: ${match[1]}`);
+    if (match) paths.add(`${scope}: ${match[1]}`);
   }
   return paths;
 }

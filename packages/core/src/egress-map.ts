@@ -175,12 +175,24 @@ function compare(a: string, b: string): number {
 /**
  * The egress map as text, meant to be committed and reviewed: stable order, one path
  * per line, `+` visible, `-` withheld (with the reason), `=` pinned (with the value).
+ * A type with the same shape in every tool that uses it is listed once at the end; a
+ * type whose shape differs between tools (narrowed in some) is listed inside each tool.
  */
 export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
+  const variants = new Map<string, Set<string>>();
+  for (const entry of entries) {
+    for (const section of entry.types) {
+      const shapes = variants.get(section.name) ?? new Set<string>();
+      shapes.add(sectionLines(section, "").join("\n"));
+      variants.set(section.name, shapes);
+    }
+  }
+  const shared = new Map<string, EgressTypeSection>();
   const lines = [
     "# sluice egress map: what the model can see and send, and what is withheld.",
     "# + visible   - withheld: reason   = pinned: value sent on every call",
-    "# Types used in several places or recursively are listed once, under `type`.",
+    "# Types used in several places or recursively are listed once: inside a tool when",
+    "# their shape is particular to it, otherwise under `type` at the end.",
   ];
   for (const entry of entries) {
     lines.push("", `tool ${entry.name}`, `  endpoint ${entry.endpoint}`);
@@ -188,9 +200,17 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
     for (const key of Object.keys(entry.pins).sort(compare)) lines.push(`  = ${key}: ${canonicalJson(entry.pins[key])}`);
     for (const w of entry.withheld) if (w.reason !== "pinned") lines.push(`  - ${w.path}: ${w.reason}`);
     for (const section of entry.types) {
-      lines.push(`  type ${section.name}${section.recursive ? " (recursive)" : ""}${section.type === undefined ? "" : `: ${section.type}`}`);
-      for (const { path, type } of section.members) lines.push(`    + ${path}: ${type}`);
+      if (variants.get(section.name)!.size === 1) shared.set(section.name, section);
+      else lines.push(...sectionLines(section, "  "));
     }
   }
+  for (const name of [...shared.keys()].sort(compare)) lines.push("", ...sectionLines(shared.get(name)!, ""));
   return lines.join("\n") + "\n";
+}
+
+function sectionLines(section: EgressTypeSection, indent: string): string[] {
+  return [
+    `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.type === undefined ? "" : `: ${section.type}`}`,
+    ...section.members.map(({ path, type }) => `${indent}  + ${path}: ${type}`),
+  ];
 }
