@@ -2,7 +2,7 @@ import type { JsonSchemaObject } from "./json-schema.ts";
 import { hasOwn } from "./own-properties.ts";
 import { defsOf, refGraph, refTarget, ROOT } from "./ref-graph.ts";
 import { stronglyConnectedComponents } from "./strongly-connected-components.ts";
-import { walkSchema } from "./walk-schema.ts";
+import { subschemasOf } from "./walk-schema.ts";
 
 const SKIP_DEFS: ReadonlySet<string> = new Set(["$defs"]);
 
@@ -27,18 +27,35 @@ export function resolvedDepth(root: JsonSchemaObject): number {
   return depthOf.get(ROOT)!;
 }
 
+/**
+ * Depth of one body, post-order with a memo per node object: a node shared by several
+ * parents (YAML aliases) counts at its deepest place, which a pre-order walk that visits
+ * each object once would miss. A node that contains its own ancestor is unbounded.
+ */
 function bodyDepth(body: JsonSchemaObject, isRoot: boolean, depthOf: ReadonlyMap<string, number>): number {
-  const order: Array<{ node: JsonSchemaObject; parent: JsonSchemaObject | undefined }> = [];
-  walkSchema(body, ({ node, parent }) => void order.push({ node, parent }), isRoot ? { skipKeywords: SKIP_DEFS } : {});
   const depth = new Map<JsonSchemaObject, number>();
-  for (let i = order.length - 1; i >= 0; i--) {
-    const { node, parent } = order[i]!;
-    let own = depth.get(node) ?? 1;
-    if (hasOwn(node, "$ref") && typeof node.$ref === "string") {
-      own = Math.max(own, depthOf.get(refTarget(node.$ref)) ?? 1);
+  const onPath = new Set<JsonSchemaObject>();
+  const stack: Array<{ node: JsonSchemaObject; children: JsonSchemaObject[] | undefined }> = [{ node: body, children: undefined }];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.children === undefined) {
+      if (depth.has(frame.node) || onPath.has(frame.node)) {
+        stack.pop();
+        continue;
+      }
+      onPath.add(frame.node);
+      frame.children = subschemasOf(frame.node)
+        .filter((edge) => !(isRoot && SKIP_DEFS.has(edge.keyword)))
+        .map((edge) => edge.child);
+      for (const child of frame.children) if (!depth.has(child) && !onPath.has(child)) stack.push({ node: child, children: undefined });
+      continue;
     }
+    const { node } = stack.pop()!;
+    let own = 1;
+    if (hasOwn(node, "$ref") && typeof node.$ref === "string") own = Math.max(own, depthOf.get(refTarget(node.$ref)) ?? 1);
+    for (const child of frame.children) own = Math.max(own, 1 + (depth.get(child) ?? Infinity));
     depth.set(node, own);
-    if (parent) depth.set(parent, Math.max(depth.get(parent) ?? 1, own + 1));
+    onPath.delete(node);
   }
-  return depth.get(body) ?? 1;
+  return depth.get(body)!;
 }
