@@ -94,7 +94,8 @@ function withoutIdenticalDuplicateFields(document: DocumentNode): DocumentNode {
     if (fields === undefined) return undefined;
     const seen = new Map<string, string>();
     return fields.filter((field) => {
-      const printed = print({ ...field, description: undefined });
+      const { description: _ignored, ...withoutDescription } = field;
+      const printed = print(withoutDescription as F);
       const first = seen.get(field.name.value);
       if (first === undefined) seen.set(field.name.value, printed);
       return first !== printed;

@@ -46,6 +46,15 @@ export function buildOperationDocument(
   return { error: lastError };
 }
 
+/** Problems graphql-js finds in `document` against `schema` (empty when valid); syntax errors included. */
+export function validateOperationDocument(schema: GraphQLSchema, document: string): string[] {
+  try {
+    return validate(schema, parse(document)).map((error) => error.message);
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
+
 /** `issueCreate` -> `IssueCreate`; operation names only need to be valid GraphQL names. */
 export function pascalCase(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
