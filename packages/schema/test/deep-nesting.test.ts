@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, cloneJson, collectGarbage, refGraph, resolvedDepth, walkSchema, type JsonSchemaObject } from "../src/index.ts";
-import { nestedProperties } from "./sluice-error-of.ts";
+import { nestedProperties } from "./nested-properties.ts";
 
 const LEVELS = 20_000;
 

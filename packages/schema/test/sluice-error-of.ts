@@ -10,10 +10,3 @@ export function sluiceErrorOf(run: () => unknown): SluiceError {
   }
   throw new Error("expected a SluiceError, but nothing was thrown");
 }
-
-/** `{ properties: { a: { properties: { a: ... {} } } } }`, `levels` objects with `properties` above a `{}` leaf. Built iteratively. */
-export function nestedProperties(levels: number): Record<string, unknown> {
-  let node: Record<string, unknown> = {};
-  for (let i = 0; i < levels; i++) node = { properties: { a: node } };
-  return node;
-}
