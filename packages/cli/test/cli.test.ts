@@ -1,0 +1,122 @@
+/**
+ * The sluice command as a user runs it: a child process per call, real packs, output
+ * parsed as the documented JSON, errors as one line with a non-zero exit.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+function sluice(args: string[], cwd = ROOT) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("sluice survey", () => {
+  it("lists tools fattest first as JSON", () => {
+    const { code, stdout } = sluice(["survey", "linear", "--top", "5", "--json"]);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<{ tool: string; tokens: number }>;
+    expect(rows).toHaveLength(5);
+    expect(rows[0]!.tool).toBe("issues_list_full");
+    for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.tokens).toBeGreaterThanOrEqual(rows[i]!.tokens);
+    expect(Object.keys(rows[0]!).sort()).toEqual(["tokens", "tool"]);
+  });
+});
+
+describe("sluice paths", () => {
+  it("prices the branches of the fattest tool", () => {
+    const { code, stdout } = sluice(["paths", "linear", "issues_list_full", "--by-cost", "--json"]);
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout) as Array<{ path: string; tokens: number }>;
+    expect(rows[0]!.path).toBe("filter");
+    expect(rows.map((r) => r.path)).toContain("first");
+  });
+
+  it("lists paths below a prefix, two levels deep", () => {
+    const { code, stdout } = sluice(["paths", "linear", "issues_list_full", "filter.team", "--depth", "2", "--json"]);
+    expect(code).toBe(0);
+    const paths = (JSON.parse(stdout) as Array<{ path: string }>).map((r) => r.path);
+    expect(paths).toContain("filter.team.key");
+    expect(paths).toContain("filter.team.key.eq");
+  });
+
+  it("an unknown tool or selector is one line with candidates and exit 2", () => {
+    const tool = sluice(["paths", "linear", "issues_lst", "--by-cost"]);
+    expect(tool.code).toBe(2);
+    expect(tool.stderr).toMatch(/^sluice: TOOL_NOT_FOUND: /);
+    expect(tool.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    const selector = sluice(["paths", "linear", "issues_list_full", "filtr"]);
+    expect(selector.code).toBe(2);
+    expect(selector.stderr).toMatch(/UNKNOWN_SELECTOR/);
+    expect(selector.stderr).toMatch(/candidates: .*filter/);
+  });
+});
+
+describe("sluice egress", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-egress-"));
+  const moduleFile = join(dir, "tools.ts");
+  writeFileSync(
+    moduleFile,
+    [
+      `import { generatedTools as linear } from "@sluice/pack-linear";`,
+      `export const tools = [`,
+      `  linear.issuesList.derived({ name: "issues_by_team", keep: ["first", "filter.team", "filter.team.key"] }),`,
+      `  linear.issueCreate.derived({ name: "issue_create_in_team", pin: { input: { teamId: "team-1", title: "x" } } }),`,
+      `];`,
+    ].join("\n"),
+  );
+  // The module imports a workspace package, so it must resolve from inside the workspace.
+  const workspaceModule = join(ROOT, "packs/linear/test-egress-module.tmp.ts");
+
+  it("prints the same bytes in two processes, and --check passes on them", () => {
+    writeFileSync(workspaceModule, readFileSync(moduleFile));
+    try {
+      const first = sluice(["egress", workspaceModule]);
+      const second = sluice(["egress", workspaceModule]);
+      expect(first.code).toBe(0);
+      expect(first.stdout).toBe(second.stdout);
+      expect(first.stdout).toContain("tool issues_by_team\n  endpoint POST graphql query issues\n");
+      expect(first.stdout).toContain("  = input: {");
+      const mapFile = join(dir, "egress_map.txt");
+      expect(sluice(["egress", workspaceModule, "--out", mapFile]).code).toBe(0);
+      expect(sluice(["egress", workspaceModule, "--check", mapFile]).code).toBe(0);
+
+      // A committed map that shows less than the tools now do: the check fails and names the widening.
+      const narrower = readFileSync(mapFile, "utf8").replace(/^ {2}\+ filter\.team\.key: .*\n/m, "");
+      writeFileSync(mapFile, narrower);
+      const check = sluice(["egress", workspaceModule, "--check", mapFile]);
+      expect(check.code).toBe(1);
+      expect(check.stderr).toContain("WIDENING: tool issues_by_team: filter.team.key is newly visible to the model");
+      expect(check.stdout).toMatch(/^\+ {2}\+ filter\.team\.key: /m); // the unified diff line
+    } finally {
+      writeFileSync(workspaceModule, "");
+      spawnSync("rm", ["-f", workspaceModule]);
+    }
+  });
+
+  it("an unknown pack is a coded one-line error", () => {
+    const { code, stderr } = sluice(["egress", "no-such-pack"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: PACK_NOT_FOUND: .*\n {2}candidates: .*linear/);
+  });
+});
+
+describe("usage errors", () => {
+  it.each([
+    [["survey"], /survey takes one/],
+    [["survey", "linear", "--top", "zero"], /--top takes a positive integer/],
+    [["paths", "linear"], /paths takes/],
+    [["frobnicate"], /unknown command "frobnicate"/],
+    [["survey", "linear", "--bogus"], /Unknown option '--bogus'/],
+  ])("%j", (args, message) => {
+    const { code, stderr } = sluice(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});
