@@ -57,6 +57,12 @@ describe("derived() on Linear issues_list", () => {
     expect(schemaTokens(narrowed) * 100).toBeLessThanOrEqual(schemaTokens(issues));
   });
 
+  it("inputs Linear documents as [INTERNAL] are withheld by the generator, and say so", () => {
+    expect(properties(issues.inputSchema)).not.toHaveProperty("sort");
+    expect(issues.withheld).toContainEqual({ path: "sort", reason: "internal" });
+    expect(issues.withheld).toContainEqual({ path: "IssueFilter.ageTime", reason: "internal" });
+  });
+
   it("paths --by-cost attributes at least 95% of the tokens to the filter branch", async () => {
     const costs = await issues.paths({ byCost: true });
     expect(costs[0]!.path).toBe("filter");
@@ -109,13 +115,13 @@ describe("derived() on Linear issues_list", () => {
   });
 
   it("compositions only narrow: a child never shows a path its parent withheld", async () => {
-    const parent = issues.derived({ drop: ["sort", "IssueFilter.and", "IssueFilter.or"] });
+    const parent = issues.derived({ drop: ["orderBy", "IssueFilter.and", "IssueFilter.or"] });
     const child = parent.derived({ keep: ["first", "filter"], pin: { first: 25 } });
     const parentPaths = await visiblePaths(parent, 3);
     for (const path of await visiblePaths(child, 3)) expect(parentPaths.has(path)).toBe(true);
-    expect(codeOf(() => parent.derived({ keep: ["sort"] }))).toBe("UNKNOWN_SELECTOR");
+    expect(codeOf(() => parent.derived({ keep: ["orderBy"] }))).toBe("UNKNOWN_SELECTOR");
     expect(codeOf(() => child.derived({ pin: { first: 10 } as never }))).toBe("UNKNOWN_SELECTOR");
-    expect(child.withheld.map((w) => w.path)).toEqual(expect.arrayContaining(["sort", "IssueFilter.and", "first"]));
+    expect(child.withheld.map((w) => w.path)).toEqual(expect.arrayContaining(["orderBy", "IssueFilter.and", "first"]));
     expect(schemaTokens(child)).toBeLessThanOrEqual(schemaTokens(parent));
   });
 

@@ -1,7 +1,7 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
-import type { PackIR, SkippedOperation, ToolIR } from "@sluice/core";
+import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
-import { InputSchemaBuilder, isRequiredInput } from "./input-schema.ts";
+import { InputSchemaBuilder, isRequiredInput, isWithheldInput } from "./input-schema.ts";
 import { buildOperationDocument } from "./operation-document.ts";
 import { connectionShape } from "./selection-set.ts";
 import { assignToolNames, compareText, type RootFieldRef } from "./tool-names.ts";
@@ -35,15 +35,18 @@ export function buildGraphQLPackIR(schema: GraphQLSchema, source: PackSourceInfo
 
   const ordered = [...roots].sort((a, b) => compareText(names.get(a.ref)!, names.get(b.ref)!));
   for (const { ref, field } of ordered) {
-    const operation = buildOperationDocument(schema, ref.operationType, field);
+    const args = field.args.filter((arg) => !isWithheldInput(arg));
+    const operation = buildOperationDocument(schema, ref.operationType, field, args);
     if ("error" in operation) {
       skipped.push({ operation: `${ref.operationType === "query" ? "Query" : "Mutation"}.${field.name}`, reason: `no valid operation document: ${operation.error}` });
       continue;
     }
-    const properties = Object.fromEntries(field.args.map((arg) => [arg.name, inputs.forValue(arg)]));
-    const required = field.args.filter(isRequiredInput).map((arg) => arg.name);
+    const properties = Object.fromEntries(args.map((arg) => [arg.name, inputs.forValue(arg)]));
+    const required = args.filter(isRequiredInput).map((arg) => arg.name);
+    const withheld = field.args.filter(isWithheldInput).map((arg): WithheldPath => ({ path: arg.name, reason: "internal" }));
     tools.push({
       name: names.get(ref)!,
+      ...(withheld.length > 0 ? { withheld } : {}),
       description: describe(ref, field),
       parameters: { properties, required },
       binding: { kind: "graphql", operationType: ref.operationType, field: field.name, ...operation },
@@ -61,7 +64,18 @@ export function buildGraphQLPackIR(schema: GraphQLSchema, source: PackSourceInfo
   const defs: Record<string, JsonSchemaObject> = Object.fromEntries(
     [...inputs.defs.entries()].sort(([a], [b]) => compareText(a, b)),
   );
-  return { name: source.name, source: { kind: "graphql", file: source.file, sha256: source.sha256 }, defs, tools, skipped };
+  // Only types some tool reaches: the builder records withheld members as it converts.
+  const withheldMembers: Record<string, WithheldPath[]> = Object.fromEntries(
+    [...inputs.withheldMembers.entries()].filter(([name]) => Object.hasOwn(defs, name)).sort(([a], [b]) => compareText(a, b)),
+  );
+  return {
+    name: source.name,
+    source: { kind: "graphql", file: source.file, sha256: source.sha256 },
+    defs,
+    ...(Object.keys(withheldMembers).length > 0 ? { withheldMembers } : {}),
+    tools,
+    skipped,
+  };
 }
 
 function rootFields(root: GraphQLObjectType | null | undefined): GraphQLField<unknown, unknown>[] {

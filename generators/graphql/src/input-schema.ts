@@ -13,6 +13,7 @@ import {
   type GraphQLInputType,
   type GraphQLScalarType,
 } from "graphql";
+import type { WithheldPath } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
 
 /**
@@ -22,6 +23,12 @@ import type { JsonSchemaObject } from "@sluice/schema";
  */
 export class InputSchemaBuilder {
   readonly #defs = new Map<string, JsonSchemaObject>();
+  readonly #withheld = new Map<string, WithheldPath[]>();
+
+  /** Input fields left out of their type's schema, by type name. */
+  get withheldMembers(): ReadonlyMap<string, WithheldPath[]> {
+    return this.#withheld;
+  }
 
   /** Defs created so far: exactly the named types some converted type reaches. */
   get defs(): ReadonlyMap<string, JsonSchemaObject> {
@@ -60,7 +67,13 @@ export class InputSchemaBuilder {
   }
 
   #inputObjectSchema(type: GraphQLInputObjectType): JsonSchemaObject {
-    const fields = Object.values(type.getFields());
+    const fields = Object.values(type.getFields()).filter((field) => {
+      if (!isWithheldInput(field)) return true;
+      const withheld = this.#withheld.get(type.name) ?? [];
+      withheld.push({ path: `${type.name}.${field.name}`, reason: "internal" });
+      this.#withheld.set(type.name, withheld);
+      return false;
+    });
     const properties = Object.fromEntries(fields.map((field) => [field.name, this.forValue(field)]));
     const required = fields.filter(isRequiredInput).map((field) => field.name);
     const entries: [string, unknown][] = [["type", "object"]];
@@ -69,6 +82,16 @@ export class InputSchemaBuilder {
     if (required.length > 0) entries.push(["required", required]);
     return Object.fromEntries(entries);
   }
+}
+
+/**
+ * Inputs the API documents as not public (`[INTERNAL] ...`, Linear's convention) are
+ * withheld from the model: they may change without notice and cost tokens on every
+ * turn (Linear's internal `sort` argument alone is ~2,800 tokens). Required inputs are
+ * always kept.
+ */
+export function isWithheldInput(value: GraphQLArgument | GraphQLInputField): boolean {
+  return /^\s*\[internal\]/i.test(value.description ?? "") && !isRequiredInput(value);
 }
 
 /** Non-null without a default: the caller must send it. */

@@ -4,6 +4,7 @@ import {
   parse,
   print,
   validate,
+  type GraphQLArgument,
   type GraphQLField,
   type GraphQLSchema,
 } from "graphql";
@@ -24,10 +25,12 @@ export function buildOperationDocument(
   schema: GraphQLSchema,
   operationType: "query" | "mutation",
   field: GraphQLField<unknown, unknown>,
+  args: readonly GraphQLArgument[] = field.args,
 ): OperationDocument | { error: string } {
-  const variables = Object.fromEntries(field.args.map((arg) => [arg.name, String(arg.type)]));
-  const definitions = field.args.map((arg) => `$${arg.name}: ${String(arg.type)}`);
-  const passed = field.args.map((arg) => `${arg.name}: $${arg.name}`);
+  // Only the arguments the tool exposes: a withheld argument is neither declared nor passed.
+  const variables = Object.fromEntries(args.map((arg) => [arg.name, String(arg.type)]));
+  const definitions = args.map((arg) => `$${arg.name}: ${String(arg.type)}`);
+  const passed = args.map((arg) => `${arg.name}: $${arg.name}`);
   const head = `${operationType} ${pascalCase(field.name)}${definitions.length > 0 ? `(${definitions.join(", ")})` : ""}`;
   const call = `${field.name}${passed.length > 0 ? `(${passed.join(", ")})` : ""}`;
 

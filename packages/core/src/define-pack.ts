@@ -1,11 +1,13 @@
 import { defRef, hasOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { Tool } from "./tool.ts";
-import type { ToolIR } from "./tool-ir.ts";
+import type { ToolIR, WithheldPath } from "./tool-ir.ts";
 
 export interface PackDefinition {
   name: string;
   /** Every named type once; tools reference entries as `#/$defs/<Name>`. */
   defs: Readonly<Record<string, JsonSchemaObject>>;
+  /** Members the generator withheld from types, by type name; listed by every tool reaching the type. */
+  withheldMembers?: Readonly<Record<string, readonly WithheldPath[]>>;
   tools: readonly ToolIR[];
 }
 
@@ -55,10 +57,19 @@ export function definePack(definition: PackDefinition): Pack {
     return root;
   };
 
-  const tools = definition.tools.map((ir) => {
-    const init = { name: ir.name, description: ir.description, inputSchema: assemble(ir), binding: ir.binding, annotations: ir.annotations };
-    return Tool.create(ir.withheld ? { ...init, withheld: ir.withheld } : init);
-  });
+  const members = definition.withheldMembers ?? {};
+  const typeWithheld = (type: string): readonly WithheldPath[] => (hasOwn(members, type) ? members[type]! : []);
+  const tools = definition.tools.map((ir) =>
+    Tool.create({
+      name: ir.name,
+      description: ir.description,
+      inputSchema: assemble(ir),
+      binding: ir.binding,
+      annotations: ir.annotations,
+      withheld: ir.withheld ?? [],
+      typeWithheld,
+    }),
+  );
   const byName = new Map<string, Tool>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new SluiceError("SPEC_INVALID", `Pack ${definition.name} has two tools named ${tool.name}.`);

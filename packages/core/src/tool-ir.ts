@@ -18,6 +18,11 @@ export interface PackIR {
    */
   defs: Record<string, JsonSchemaObject>;
   tools: ToolIR[];
+  /**
+   * Members of definitions the generator withheld (type name -> `Type.member` paths),
+   * e.g. inputs documented as internal. Every tool that reaches the type lists them.
+   */
+  withheldMembers?: Record<string, WithheldPath[]>;
   /** Operations present in the source but not generated, each with the reason. */
   skipped: SkippedOperation[];
 }
@@ -57,7 +62,12 @@ export interface ToolAnnotations {
   idempotent?: boolean;
 }
 
-export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated";
+/**
+ * Why a path is withheld: a projection dropped it; it is pinned; it is an OpenAPI
+ * readOnly request field; the generator withheld it as deprecated, or as internal (the
+ * API documents it as not public, e.g. Linear's `[INTERNAL]` inputs).
+ */
+export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated" | "internal";
 
 export interface WithheldPath {
   /** Dotted argument path (`filter.and`) or type path (`IssueFilter.and`). */

@@ -31,7 +31,10 @@ interface ToolState {
   schema: () => JsonSchemaObject;
   binding: Binding;
   annotations: ToolAnnotations;
+  /** Argument-level entries: from the source, projections and pins, in order. */
   withheld: readonly WithheldPath[];
+  /** Members the source withheld from a type (by type name), listed while the tool reaches the type. */
+  typeWithheld: (typeName: string) => readonly WithheldPath[];
   pins: Readonly<Record<string, unknown>>;
   origins: ReadonlyMap<string, string>;
   responseHandler: ResponseHandler | undefined;
@@ -44,7 +47,10 @@ export interface ToolInit {
   inputSchema: JsonSchemaObject | (() => JsonSchemaObject);
   binding: Binding;
   annotations?: ToolAnnotations;
+  /** What the source withheld from the arguments before any projection. */
   withheld?: readonly WithheldPath[];
+  /** What the source withheld from the members of a type, by type name. */
+  typeWithheld?: (typeName: string) => readonly WithheldPath[];
   responseHandler?: ResponseHandler;
 }
 
@@ -56,6 +62,7 @@ export interface ToolInit {
 export class Tool<Args extends object = ToolArgs> {
   #state: ToolState | undefined;
   #schema: JsonSchemaObject | undefined;
+  #withheld: readonly WithheldPath[] | undefined;
   #build: (() => Tool<Args>) | undefined;
   readonly #name: string;
 
@@ -97,6 +104,7 @@ export class Tool<Args extends object = ToolArgs> {
       binding: init.binding,
       annotations: { ...init.annotations },
       withheld: [...(init.withheld ?? [])],
+      typeWithheld: init.typeWithheld ?? (() => []),
       pins: {},
       origins: new Map(),
       responseHandler: init.responseHandler,
@@ -123,7 +131,12 @@ export class Tool<Args extends object = ToolArgs> {
   }
   /** Paths withheld from the model, by this tool and its ancestors, with the reason. */
   get withheld(): readonly WithheldPath[] {
-    return this.#s.withheld;
+    if (this.#withheld === undefined) {
+      const state = this.#s;
+      const types = new Set(Object.keys((this.inputSchema.$defs as object | undefined) ?? {}).map((name) => state.origins.get(name) ?? name));
+      this.#withheld = [...state.withheld, ...[...types].sort().flatMap((type) => state.typeWithheld(type))];
+    }
+    return this.#withheld;
   }
   /** Arguments fixed by projections; sent on every call. */
   get pins(): Readonly<Record<string, unknown>> {

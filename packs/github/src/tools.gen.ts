@@ -2,9 +2,9 @@
 // Source: spec/schema.graphql (sha256 3c62d0526d133cee53221c89de9b455ade24db78b9e7ad56d642c4c15bce2654)
 // Regenerate: pnpm packs:generate github
 import { definePack, type Tool } from "@sluice/core";
-import { defs } from "./defs.gen.ts";
+import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "github", defs, tools: [
+export const pack = definePack({ name: "github", defs, withheldMembers, tools: [
     {
       "name": "abort_queued_migrations",
       "description": "Clear all of a customer's queued migrations",

@@ -2,9 +2,9 @@
 // Source: spec/schema.graphql (sha256 b00d24d8d252a306f5e2088267b1a17dd6e4442f8b793928410b8d4673a7081d)
 // Regenerate: pnpm packs:generate linear
 import { definePack, type Tool } from "@sluice/core";
-import { defs } from "./defs.gen.ts";
+import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "linear", defs, tools: [
+export const pack = definePack({ name: "linear", defs, withheldMembers, tools: [
     {
       "name": "_dummy",
       "description": "Query._dummy",
@@ -306,16 +306,18 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "agent_session_create",
+      "withheld": [
+        {
+          "path": "pullRequestId",
+          "reason": "internal",
+        },
+      ],
       "description": "[Internal] Creates a new agent session on behalf of the current user",
       "parameters": {
         "properties": {
           "input": {
             "$ref": "#/$defs/AgentSessionCreateInput",
             "description": "The agent session object to create.",
-          },
-          "pullRequestId": {
-            "type": "string",
-            "description": "[Internal] Optional pull request to associate with the created session.",
           },
         },
         "required": [
@@ -326,10 +328,9 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "mutation",
         "field": "agentSessionCreate",
-        "document": "mutation AgentSessionCreate($input: AgentSessionCreateInput!, $pullRequestId: String) {\n  agentSessionCreate(input: $input, pullRequestId: $pullRequestId) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
+        "document": "mutation AgentSessionCreate($input: AgentSessionCreateInput!) {\n  agentSessionCreate(input: $input) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
         "variables": {
           "input": "AgentSessionCreateInput!",
-          "pullRequestId": "String",
         },
       },
       "annotations": {
@@ -1095,6 +1096,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "attachment_link_git_hub_pr",
+      "withheld": [
+        {
+          "path": "linkKind",
+          "reason": "internal",
+        },
+      ],
       "description": "Link a GitHub pull request to an issue. This creates a rich attachment using the workspace's GitHub integration, enabling features like automated status syncing.",
       "parameters": {
         "properties": {
@@ -1114,10 +1121,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "type": "string",
             "description": "The issue for which to link the GitHub pull request. Can be a UUID or issue identifier (e.g., 'LIN-123').",
           },
-          "linkKind": {
-            "$ref": "#/$defs/GitLinkKind",
-            "description": "[Internal] The kind of link between the issue and the pull request.",
-          },
           "title": {
             "type": "string",
             "description": "The title to use for the attachment.",
@@ -1136,13 +1139,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "mutation",
         "field": "attachmentLinkGitHubPR",
-        "document": "mutation AttachmentLinkGitHubPR($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $linkKind: GitLinkKind, $title: String, $url: String!) {\n  attachmentLinkGitHubPR(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    linkKind: $linkKind\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+        "document": "mutation AttachmentLinkGitHubPR($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\n  attachmentLinkGitHubPR(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
         "variables": {
           "createAsUser": "String",
           "displayIconUrl": "String",
           "id": "String",
           "issueId": "String!",
-          "linkKind": "GitLinkKind",
           "title": "String",
           "url": "String!",
         },
@@ -2027,6 +2029,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "comment_update",
+      "withheld": [
+        {
+          "path": "skipEditedAt",
+          "reason": "internal",
+        },
+      ],
       "description": "Updates a comment.",
       "parameters": {
         "properties": {
@@ -2038,10 +2046,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/CommentUpdateInput",
             "description": "A partial comment object to update the comment with.",
           },
-          "skipEditedAt": {
-            "type": "boolean",
-            "description": "[INTERNAL] Flag to prevent setting editedAt when updating bodyData (used for background uploads).",
-          },
         },
         "required": [
           "id",
@@ -2052,11 +2056,10 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "mutation",
         "field": "commentUpdate",
-        "document": "mutation CommentUpdate($id: String!, $input: CommentUpdateInput!, $skipEditedAt: Boolean) {\n  commentUpdate(id: $id, input: $input, skipEditedAt: $skipEditedAt) {\n    comment {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+        "document": "mutation CommentUpdate($id: String!, $input: CommentUpdateInput!) {\n  commentUpdate(id: $id, input: $input) {\n    comment {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
         "variables": {
           "id": "String!",
           "input": "CommentUpdateInput!",
-          "skipEditedAt": "Boolean",
         },
       },
       "annotations": {
@@ -2498,6 +2501,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "custom_views_list",
+      "withheld": [
+        {
+          "path": "sort",
+          "reason": "internal",
+        },
+      ],
       "description": "All custom views accessible to the user, including personal views and shared workspace views. Excludes views scoped to a specific project or initiative.",
       "parameters": {
         "properties": {
@@ -2529,13 +2538,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/PaginationOrderBy",
             "description": "By which field should the pagination order by. Available options are createdAt (default) and updatedAt.",
           },
-          "sort": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/CustomViewSortInput",
-            },
-            "description": "[INTERNAL] Sort returned custom views.",
-          },
         },
         "required": [],
       },
@@ -2543,7 +2545,7 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "customViews",
-        "document": "query CustomViews($after: String, $before: String, $filter: CustomViewFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [CustomViewSortInput!]) {\n  customViews(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      facet {\n        id\n      }\n      feedItemFilterData\n      filterData\n      icon\n      id\n      initiativeFilterData\n      modelName\n      name\n      organization {\n        id\n      }\n      organizationViewPreferences {\n        id\n      }\n      owner {\n        id\n      }\n      projectFilterData\n      shared\n      slugId\n      team {\n        id\n      }\n      updatedAt\n      updatedBy {\n        id\n      }\n      userViewPreferences {\n        id\n      }\n      viewPreferencesValues {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+        "document": "query CustomViews($after: String, $before: String, $filter: CustomViewFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  customViews(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      facet {\n        id\n      }\n      feedItemFilterData\n      filterData\n      icon\n      id\n      initiativeFilterData\n      modelName\n      name\n      organization {\n        id\n      }\n      organizationViewPreferences {\n        id\n      }\n      owner {\n        id\n      }\n      projectFilterData\n      shared\n      slugId\n      team {\n        id\n      }\n      updatedAt\n      updatedBy {\n        id\n      }\n      userViewPreferences {\n        id\n      }\n      viewPreferencesValues {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
         "variables": {
           "after": "String",
           "before": "String",
@@ -2552,7 +2554,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
           "includeArchived": "Boolean",
           "last": "Int",
           "orderBy": "PaginationOrderBy",
-          "sort": "[CustomViewSortInput!]",
         },
       },
       "annotations": {
@@ -3934,6 +3935,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "documents_list",
+      "withheld": [
+        {
+          "path": "sort",
+          "reason": "internal",
+        },
+      ],
       "description": "All documents the user has access to in the workspace.",
       "parameters": {
         "properties": {
@@ -3965,13 +3972,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/PaginationOrderBy",
             "description": "By which field should the pagination order by. Available options are createdAt (default) and updatedAt.",
           },
-          "sort": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/DocumentSortInput",
-            },
-            "description": "[INTERNAL] Sort returned documents.",
-          },
         },
         "required": [],
       },
@@ -3979,7 +3979,7 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "documents",
-        "document": "query Documents($after: String, $before: String, $filter: DocumentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [DocumentSortInput!]) {\n  documents(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+        "document": "query Documents($after: String, $before: String, $filter: DocumentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  documents(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
         "variables": {
           "after": "String",
           "before": "String",
@@ -3988,7 +3988,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
           "includeArchived": "Boolean",
           "last": "Int",
           "orderBy": "PaginationOrderBy",
-          "sort": "[DocumentSortInput!]",
         },
       },
       "annotations": {
@@ -5313,16 +5312,18 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "initiative_filter_suggestion",
+      "withheld": [
+        {
+          "path": "teamId",
+          "reason": "internal",
+        },
+      ],
       "description": "Suggests filters for an initiative view based on a text prompt.",
       "parameters": {
         "properties": {
           "prompt": {
             "type": "string",
             "description": "The text prompt to generate a filter suggestion from.",
-          },
-          "teamId": {
-            "type": "string",
-            "description": "[Internal] The ID of the team if filtering a team view.",
           },
         },
         "required": [
@@ -5333,10 +5334,9 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "initiativeFilterSuggestion",
-        "document": "query InitiativeFilterSuggestion($prompt: String!, $teamId: String) {\n  initiativeFilterSuggestion(prompt: $prompt, teamId: $teamId) {\n    filter\n    logId\n  }\n}",
+        "document": "query InitiativeFilterSuggestion($prompt: String!) {\n  initiativeFilterSuggestion(prompt: $prompt) {\n    filter\n    logId\n  }\n}",
         "variables": {
           "prompt": "String!",
-          "teamId": "String",
         },
       },
       "annotations": {
@@ -6281,6 +6281,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "initiatives_list",
+      "withheld": [
+        {
+          "path": "sort",
+          "reason": "internal",
+        },
+      ],
       "description": "Returns all initiatives in the workspace, with optional filtering and sorting.",
       "parameters": {
         "properties": {
@@ -6312,13 +6318,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/PaginationOrderBy",
             "description": "By which field should the pagination order by. Available options are createdAt (default) and updatedAt.",
           },
-          "sort": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/InitiativeSortInput",
-            },
-            "description": "[INTERNAL] Sort returned initiatives.",
-          },
         },
         "required": [],
       },
@@ -6326,7 +6325,7 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "initiatives",
-        "document": "query Initiatives($after: String, $before: String, $filter: InitiativeFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [InitiativeSortInput!]) {\n  initiatives(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+        "document": "query Initiatives($after: String, $before: String, $filter: InitiativeFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  initiatives(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
         "variables": {
           "after": "String",
           "before": "String",
@@ -6335,7 +6334,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
           "includeArchived": "Boolean",
           "last": "Int",
           "orderBy": "PaginationOrderBy",
-          "sort": "[InitiativeSortInput!]",
         },
       },
       "annotations": {
@@ -8989,6 +8987,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "issue_filter_suggestion",
+      "withheld": [
+        {
+          "path": "teamId",
+          "reason": "internal",
+        },
+      ],
       "description": "Suggests filters for an issue view based on a text prompt.",
       "parameters": {
         "properties": {
@@ -9000,10 +9004,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "type": "string",
             "description": "The text prompt to generate a filter suggestion from.",
           },
-          "teamId": {
-            "type": "string",
-            "description": "[Internal] The ID of the team if filtering a team view.",
-          },
         },
         "required": [
           "prompt",
@@ -9013,11 +9013,10 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "issueFilterSuggestion",
-        "document": "query IssueFilterSuggestion($projectId: String, $prompt: String!, $teamId: String) {\n  issueFilterSuggestion(projectId: $projectId, prompt: $prompt, teamId: $teamId) {\n    filter\n    logId\n  }\n}",
+        "document": "query IssueFilterSuggestion($projectId: String, $prompt: String!) {\n  issueFilterSuggestion(projectId: $projectId, prompt: $prompt) {\n    filter\n    logId\n  }\n}",
         "variables": {
           "projectId": "String",
           "prompt": "String!",
-          "teamId": "String",
         },
       },
       "annotations": {
@@ -10611,6 +10610,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "issues_list",
+      "withheld": [
+        {
+          "path": "sort",
+          "reason": "internal",
+        },
+      ],
       "description": "All issues. Returns a paginated list of issues visible to the authenticated user. Can be filtered by various criteria including team, assignee, state, labels, project, and cycle.",
       "parameters": {
         "properties": {
@@ -10642,13 +10647,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/PaginationOrderBy",
             "description": "By which field should the pagination order by. Available options are createdAt (default) and updatedAt.",
           },
-          "sort": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/IssueSortInput",
-            },
-            "description": "[INTERNAL] Sort returned issues.",
-          },
         },
         "required": [],
       },
@@ -10656,7 +10654,7 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "issues",
-        "document": "query Issues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [IssueSortInput!]) {\n  issues(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+        "document": "query Issues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  issues(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
         "variables": {
           "after": "String",
           "before": "String",
@@ -10665,7 +10663,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
           "includeArchived": "Boolean",
           "last": "Int",
           "orderBy": "PaginationOrderBy",
-          "sort": "[IssueSortInput!]",
         },
       },
       "annotations": {
@@ -12597,15 +12594,17 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "project_filter_suggestion",
+      "withheld": [
+        {
+          "path": "teamId",
+          "reason": "internal",
+        },
+      ],
       "description": "Suggests filters for a project view based on a text prompt.",
       "parameters": {
         "properties": {
           "prompt": {
             "type": "string",
-          },
-          "teamId": {
-            "type": "string",
-            "description": "[Internal] The ID of the team if filtering a team view.",
           },
         },
         "required": [
@@ -12616,10 +12615,9 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "projectFilterSuggestion",
-        "document": "query ProjectFilterSuggestion($prompt: String!, $teamId: String) {\n  projectFilterSuggestion(prompt: $prompt, teamId: $teamId) {\n    filter\n    logId\n  }\n}",
+        "document": "query ProjectFilterSuggestion($prompt: String!) {\n  projectFilterSuggestion(prompt: $prompt) {\n    filter\n    logId\n  }\n}",
         "variables": {
           "prompt": "String!",
-          "teamId": "String",
         },
       },
       "annotations": {
@@ -13822,6 +13820,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "projects_list",
+      "withheld": [
+        {
+          "path": "sort",
+          "reason": "internal",
+        },
+      ],
       "description": "Returns all projects in the workspace, with optional filtering and sorting.",
       "parameters": {
         "properties": {
@@ -13853,13 +13857,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/PaginationOrderBy",
             "description": "By which field should the pagination order by. Available options are createdAt (default) and updatedAt.",
           },
-          "sort": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/ProjectSortInput",
-            },
-            "description": "[INTERNAL] Sort returned projects.",
-          },
         },
         "required": [],
       },
@@ -13867,7 +13864,7 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "projects",
-        "document": "query Projects($after: String, $before: String, $filter: ProjectFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [ProjectSortInput!]) {\n  projects(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+        "document": "query Projects($after: String, $before: String, $filter: ProjectFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projects(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
         "variables": {
           "after": "String",
           "before": "String",
@@ -13876,7 +13873,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
           "includeArchived": "Boolean",
           "last": "Int",
           "orderBy": "PaginationOrderBy",
-          "sort": "[ProjectSortInput!]",
         },
       },
       "annotations": {
@@ -16331,6 +16327,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "team_update",
+      "withheld": [
+        {
+          "path": "mapping",
+          "reason": "internal",
+        },
+      ],
       "description": "Updates a team's settings, properties, or configuration. Requires team owner or workspace admin permissions for most changes.",
       "parameters": {
         "properties": {
@@ -16342,10 +16344,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/TeamUpdateInput",
             "description": "A partial team object to update the team with.",
           },
-          "mapping": {
-            "$ref": "#/$defs/InheritanceEntityMapping",
-            "description": "[INTERNAL] Mapping of existing team entities to those inherited from the parent team",
-          },
         },
         "required": [
           "id",
@@ -16356,11 +16354,10 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "mutation",
         "field": "teamUpdate",
-        "document": "mutation TeamUpdate($id: String!, $input: TeamUpdateInput!, $mapping: InheritanceEntityMapping) {\n  teamUpdate(id: $id, input: $input, mapping: $mapping) {\n    lastSyncId\n    success\n    team {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n  }\n}",
+        "document": "mutation TeamUpdate($id: String!, $input: TeamUpdateInput!) {\n  teamUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    team {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n  }\n}",
         "variables": {
           "id": "String!",
           "input": "TeamUpdateInput!",
-          "mapping": "InheritanceEntityMapping",
         },
       },
       "annotations": {
@@ -17397,13 +17394,15 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "user_suspend",
+      "withheld": [
+        {
+          "path": "forceBypassScimRestrictions",
+          "reason": "internal",
+        },
+      ],
       "description": "Suspends a user, deactivating their account and revoking access to the workspace. The suspended user's sessions are invalidated. Can only be called by a workspace admin or owner.",
       "parameters": {
         "properties": {
-          "forceBypassScimRestrictions": {
-            "type": "boolean",
-            "description": "[INTERNAL] Whether to bypass SCIM restrictions when suspending. Use with caution — this overrides identity provider management.",
-          },
           "id": {
             "type": "string",
             "description": "The identifier of the user to suspend.",
@@ -17417,9 +17416,8 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "mutation",
         "field": "userSuspend",
-        "document": "mutation UserSuspend($forceBypassScimRestrictions: Boolean, $id: String!) {\n  userSuspend(forceBypassScimRestrictions: $forceBypassScimRestrictions, id: $id) {\n    success\n  }\n}",
+        "document": "mutation UserSuspend($id: String!) {\n  userSuspend(id: $id) {\n    success\n  }\n}",
         "variables": {
-          "forceBypassScimRestrictions": "Boolean",
           "id": "String!",
         },
       },
@@ -17458,13 +17456,15 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "user_unsuspend",
+      "withheld": [
+        {
+          "path": "forceBypassScimRestrictions",
+          "reason": "internal",
+        },
+      ],
       "description": "Re-activates a suspended user, restoring their access to the workspace. Can only be called by a workspace admin or owner.",
       "parameters": {
         "properties": {
-          "forceBypassScimRestrictions": {
-            "type": "boolean",
-            "description": "[INTERNAL] Whether to bypass SCIM restrictions when unsuspending. Use with caution — this overrides identity provider management.",
-          },
           "id": {
             "type": "string",
             "description": "The identifier of the user to unsuspend.",
@@ -17478,9 +17478,8 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "mutation",
         "field": "userUnsuspend",
-        "document": "mutation UserUnsuspend($forceBypassScimRestrictions: Boolean, $id: String!) {\n  userUnsuspend(\n    forceBypassScimRestrictions: $forceBypassScimRestrictions\n    id: $id\n  ) {\n    success\n  }\n}",
+        "document": "mutation UserUnsuspend($id: String!) {\n  userUnsuspend(id: $id) {\n    success\n  }\n}",
         "variables": {
-          "forceBypassScimRestrictions": "Boolean",
           "id": "String!",
         },
       },
@@ -17525,6 +17524,12 @@ export const pack = definePack({ name: "linear", defs, tools: [
     },
     {
       "name": "users_list",
+      "withheld": [
+        {
+          "path": "sort",
+          "reason": "internal",
+        },
+      ],
       "description": "All users in the workspace. Supports filtering, sorting, and pagination.",
       "parameters": {
         "properties": {
@@ -17560,13 +17565,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
             "$ref": "#/$defs/PaginationOrderBy",
             "description": "By which field should the pagination order by. Available options are createdAt (default) and updatedAt.",
           },
-          "sort": {
-            "type": "array",
-            "items": {
-              "$ref": "#/$defs/UserSortInput",
-            },
-            "description": "[INTERNAL] Sort returned users.",
-          },
         },
         "required": [],
       },
@@ -17574,7 +17572,7 @@ export const pack = definePack({ name: "linear", defs, tools: [
         "kind": "graphql",
         "operationType": "query",
         "field": "users",
-        "document": "query Users($after: String, $before: String, $filter: UserFilter, $first: Int, $includeArchived: Boolean, $includeDisabled: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [UserSortInput!]) {\n  users(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    includeDisabled: $includeDisabled\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      active\n      admin\n      app\n      archivedAt\n      avatarBackgroundColor\n      avatarUrl\n      calendarHash\n      canAccessAnyPublicTeam\n      createdAt\n      createdIssueCount\n      description\n      disableReason\n      displayName\n      email\n      gitHubUserId\n      guest\n      hasGitHubCodeAccess\n      id\n      identityProvider {\n        id\n      }\n      initials\n      isAssignable\n      isMe\n      isMentionable\n      lastSeen\n      name\n      organization {\n        id\n      }\n      owner\n      statusEmoji\n      statusLabel\n      statusUntilAt\n      supportsAgentSessions\n      timezone\n      title\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+        "document": "query Users($after: String, $before: String, $filter: UserFilter, $first: Int, $includeArchived: Boolean, $includeDisabled: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  users(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    includeDisabled: $includeDisabled\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      active\n      admin\n      app\n      archivedAt\n      avatarBackgroundColor\n      avatarUrl\n      calendarHash\n      canAccessAnyPublicTeam\n      createdAt\n      createdIssueCount\n      description\n      disableReason\n      displayName\n      email\n      gitHubUserId\n      guest\n      hasGitHubCodeAccess\n      id\n      identityProvider {\n        id\n      }\n      initials\n      isAssignable\n      isMe\n      isMentionable\n      lastSeen\n      name\n      organization {\n        id\n      }\n      owner\n      statusEmoji\n      statusLabel\n      statusUntilAt\n      supportsAgentSessions\n      timezone\n      title\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
         "variables": {
           "after": "String",
           "before": "String",
@@ -17584,7 +17582,6 @@ export const pack = definePack({ name: "linear", defs, tools: [
           "includeDisabled": "Boolean",
           "last": "Int",
           "orderBy": "PaginationOrderBy",
-          "sort": "[UserSortInput!]",
         },
       },
       "annotations": {

@@ -49,8 +49,6 @@ export interface AgentActivityCreateInput {
    * See https://linear.app/developers/agent-interaction#activity-content-payload for typing details.
    */
   content: { [key: string]: unknown };
-  /** [Internal] Metadata about user-provided contextual information for this agent activity. */
-  contextualMetadata?: { [key: string]: unknown };
   /** Whether the activity is ephemeral, and should disappear after the next activity. Defaults to false. */
   ephemeral?: boolean;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
@@ -67,12 +65,8 @@ export interface AgentActivityCreatePromptInput {
   agentSessionId: string;
   /** The content payload of the prompt agent activity. */
   content: AgentActivityPromptCreateInputContent;
-  /** [Internal] Metadata about user-provided contextual information for this agent activity. */
-  contextualMetadata?: { [key: string]: unknown };
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
-  /** [Internal] If true, the activity is queued and will be sent to the agent when it finishes its current task. */
-  queued?: boolean;
   /** An optional modifier that provides additional instructions on how the activity should be interpreted. */
   signal?: AgentActivitySignal;
   /** Metadata about this agent activity's signal. */
@@ -105,8 +99,6 @@ export interface AgentActivityFilter {
 export interface AgentActivityPromptCreateInputContent {
   /** A message requesting additional information or action from user in markdown format. */
   body?: string;
-  /** [Internal] The prompt content as a ProseMirror document. */
-  bodyData?: unknown;
   /** The type of activity. */
   type?: AgentActivityType;
 }
@@ -120,8 +112,6 @@ export type AgentActivityType = "action" | "elicitation" | "error" | "prompt" | 
 export interface AgentSessionCreateInput {
   /** The app user (agent) to create a session for. */
   appUserId: string;
-  /** [Internal] No longer supported. */
-  context?: { [key: string]: unknown };
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
   /** The issue that this session will be associated with. Can be a UUID or issue identifier (e.g., 'LIN-123'). */
@@ -172,8 +162,6 @@ export interface AgentSessionUpdateExternalUrlInput {
 export interface AgentSessionUpdateInput {
   /** URLs of external resources to be added to this session. Only updatable by the OAuth application that owns the session. */
   addedExternalUrls?: AgentSessionExternalUrlInput[];
-  /** [Internal] The time at which the agent session was dismissed. Set to null to un-dismiss. Only updatable by internal clients. */
-  dismissedAt?: string;
   /** The URL of an external agent-hosted page associated with this session. Only updatable by the OAuth application that owns the session. */
   externalLink?: string;
   /** URLs of external resources associated with this session. Replaces existing URLs. Only updatable by the OAuth application that owns the session. If supplied, addedExternalUrls and removedExternalUrls are ignored. */
@@ -182,15 +170,6 @@ export interface AgentSessionUpdateInput {
   plan?: { [key: string]: unknown };
   /** URLs to be removed from this session. Only updatable by the OAuth application that owns the session. */
   removedExternalUrls?: string[];
-  /** [Internal] User-specific state for the agent session. Only updatable by internal clients. */
-  userState?: AgentSessionUserStateInput[];
-}
-
-export interface AgentSessionUserStateInput {
-  /** The time at which the user most recently viewed the session. */
-  lastReadAt?: string;
-  /** The ID of the user this state belongs to. */
-  userId: string;
 }
 
 /** Input for creating an agent skill. */
@@ -256,14 +235,6 @@ export interface ApproximateNeedCountSort {
   order?: PaginationSortOrder;
 }
 
-/** Issue assignee sorting options. */
-export interface AssigneeSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Attachment collection filtering options. */
 export interface AttachmentCollectionFilter {
   /** Compound filters, all of which need to be matched by the attachment. */
@@ -298,8 +269,6 @@ export interface AttachmentCollectionFilter {
 export interface AttachmentCreateInput {
   /** Create a linked comment with markdown body. */
   commentBody?: string;
-  /** [Internal] Create a linked comment with Prosemirror body. Please use `commentBody` instead. */
-  commentBodyData?: { [key: string]: unknown };
   /** Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in `actor=application` mode. */
   createAsUser?: string;
   /** Provide an external user avatar URL. Can only be used in conjunction with the `createAsUser` options. This option is only available to OAuth applications creating attachments in `actor=app` mode. */
@@ -416,8 +385,6 @@ export interface CommentCollectionFilter {
   every?: CommentFilter;
   /** Comparator for the identifier. */
   id?: IDComparator;
-  /** [Internal] Filters that the comment's initiative must satisfy. */
-  initiative?: NullableInitiativeFilter;
   /** Filters that the comment's initiative update must satisfy. */
   initiativeUpdate?: NullableInitiativeUpdateFilter;
   /** Filters that the comment's issue must satisfy. */
@@ -430,8 +397,6 @@ export interface CommentCollectionFilter {
   or?: CommentCollectionFilter[];
   /** Filters that the comment parent must satisfy. */
   parent?: NullableCommentFilter;
-  /** [Internal] Filters that the comment's project must satisfy. */
-  project?: NullableProjectFilter;
   /** Filters that the comment's project update must satisfy. */
   projectUpdate?: NullableProjectUpdateFilter;
   /** Filters that the comment's reactions must satisfy. */
@@ -448,8 +413,6 @@ export interface CommentCollectionFilter {
 export interface CommentCreateInput {
   /** The comment content in markdown format. */
   body?: string;
-  /** [Internal] The comment content as a Prosemirror document. */
-  bodyData?: unknown;
   /** Create comment as a user with the provided name. This option is only available to OAuth applications creating comments in `actor=app` mode. */
   createAsUser?: string;
   /** Flag to indicate this comment should be created on the issue's synced Slack comment thread. If no synced Slack comment thread exists, the mutation will fail. If there are multiple synced Slack threads on the issue, the oldest one will be targeted. */
@@ -480,8 +443,6 @@ export interface CommentCreateInput {
   projectUpdateId?: string;
   /** The text that this comment references. Only defined for inline comments. */
   quotedText?: string;
-  /** [INTERNAL] The identifiers of the users subscribing to this comment thread. */
-  subscriberIds?: string[];
 }
 
 /** Comment filtering options. */
@@ -496,8 +457,6 @@ export interface CommentFilter {
   documentContent?: NullableDocumentContentFilter;
   /** Comparator for the identifier. */
   id?: IDComparator;
-  /** [Internal] Filters that the comment's initiative must satisfy. */
-  initiative?: NullableInitiativeFilter;
   /** Filters that the comment's initiative update must satisfy. */
   initiativeUpdate?: NullableInitiativeUpdateFilter;
   /** Filters that the comment's issue must satisfy. */
@@ -508,8 +467,6 @@ export interface CommentFilter {
   or?: CommentFilter[];
   /** Filters that the comment parent must satisfy. */
   parent?: NullableCommentFilter;
-  /** [Internal] Filters that the comment's project must satisfy. */
-  project?: NullableProjectFilter;
   /** Filters that the comment's project update must satisfy. */
   projectUpdate?: NullableProjectUpdateFilter;
   /** Filters that the comment's reactions must satisfy. */
@@ -524,26 +481,8 @@ export interface CommentFilter {
 export interface CommentUpdateInput {
   /** The comment content. */
   body?: string;
-  /** [Internal] The comment content as a Prosemirror document. */
-  bodyData?: unknown;
-  /** [INTERNAL] Flag to prevent auto subscription to the issue the comment is updated on. */
-  doNotSubscribeToIssue?: boolean;
   /** The text that this comment references. Only defined for inline comments. */
   quotedText?: string;
-  /** [INTERNAL] The child comment that resolves this thread. */
-  resolvingCommentId?: string;
-  /** [INTERNAL] The user who resolved this thread. */
-  resolvingUserId?: string;
-  /** [INTERNAL] The identifiers of the users subscribing to this comment. */
-  subscriberIds?: string[];
-}
-
-/** Issue completion date sorting options. */
-export interface CompletedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Input for submitting a support contact message from an authenticated user. */
@@ -586,14 +525,6 @@ export interface ContactSalesCreateInput {
   utmFirstTouch?: string;
 }
 
-/** [Internal] Comparator for content. */
-export interface ContentComparator {
-  /** [Internal] Contains constraint. */
-  contains?: string;
-  /** [Internal] Not-contains constraint. */
-  notContains?: string;
-}
-
 export type ContextViewType = "activeCycle" | "activeIssues" | "backlog" | "triage" | "upcomingCycle";
 
 export interface CreateOrganizationInput {
@@ -609,14 +540,6 @@ export interface CreateOrganizationInput {
   utm?: string;
   /** JSON serialized UTM parameters captured on the user's first visit to the marketing site (first-touch attribution). */
   utmFirstTouch?: string;
-}
-
-/** Issue creation date sorting options. */
-export interface CreatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Input for creating a new custom view. A name is required. Optionally scope the view to a team, project, or initiative. */
@@ -651,14 +574,6 @@ export interface CustomViewCreateInput {
   teamId?: string;
 }
 
-/** Custom view creation date sorting options. */
-export interface CustomViewCreatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Custom view filtering options. */
 export interface CustomViewFilter {
   /** Compound filters, all of which need to be matched by the custom view. */
@@ -667,8 +582,6 @@ export interface CustomViewFilter {
   createdAt?: DateComparator;
   /** Filters that the custom view creator must satisfy. */
   creator?: UserFilter;
-  /** [INTERNAL] Filter based on whether the custom view has a facet. */
-  hasFacet?: boolean;
   /** Comparator for the identifier. */
   id?: IDComparator;
   /** Comparator for the custom view model name. */
@@ -685,33 +598,6 @@ export interface CustomViewFilter {
   updatedAt?: DateComparator;
 }
 
-/** Custom view name sorting options. */
-export interface CustomViewNameSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Custom view shared status sorting options. Ascending order puts shared views last. */
-export interface CustomViewSharedSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-export interface CustomViewSortInput {
-  /** Sort by custom view creation date. */
-  createdAt?: CustomViewCreatedAtSort;
-  /** Sort by custom view name. */
-  name?: CustomViewNameSort;
-  /** Sort by custom view shared status. */
-  shared?: CustomViewSharedSort;
-  /** Sort by custom view update date. */
-  updatedAt?: CustomViewUpdatedAtSort;
-}
-
 /** Input for updating an existing custom view. All fields are optional; only provided fields will be updated. */
 export interface CustomViewUpdateInput {
   /** The color of the icon of the custom view. */
@@ -726,36 +612,16 @@ export interface CustomViewUpdateInput {
   icon?: string;
   /** [ALPHA] The initiative filter applied to issues in the custom view. */
   initiativeFilterData?: InitiativeFilter;
-  /** [Internal] The id of the initiative associated with the custom view. */
-  initiativeId?: string;
   /** The name of the custom view. */
   name?: string;
   /** The owner of the custom view. */
   ownerId?: string;
   /** The project filter applied to issues in the custom view. */
   projectFilterData?: ProjectFilter;
-  /** [Internal] The id of the project associated with the custom view. */
-  projectId?: string;
   /** Whether the custom view is shared with everyone in the workspace. */
   shared?: boolean;
   /** The id of the team associated with the custom view. */
   teamId?: string;
-}
-
-/** Custom view update date sorting options. */
-export interface CustomViewUpdatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Issue customer count sorting options. */
-export interface CustomerCountSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Input for creating a new customer in the workspace. */
@@ -828,14 +694,6 @@ export interface CustomerFilter {
   updatedAt?: DateComparator;
 }
 
-/** Issue customer important count sorting options. */
-export interface CustomerImportantCountSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Customer needs filtering options. */
 export interface CustomerNeedCollectionFilter {
   /** Compound filters, all of which need to be matched by the customer needs. */
@@ -880,8 +738,6 @@ export interface CustomerNeedCreateInput {
   attachmentUrl?: string;
   /** The body content of the need in Markdown format. Cannot be used together with bodyData. */
   body?: string;
-  /** [Internal] The body content of the need as a Prosemirror document JSON string. Cannot be used together with body. */
-  bodyData?: unknown;
   /** The UUID of an existing comment to associate with this need for additional context. */
   commentId?: string;
   /** Create the need attributed to an external user with the provided name. This option is only available to OAuth applications creating needs in `actor=app` mode. */
@@ -900,8 +756,6 @@ export interface CustomerNeedCreateInput {
   issueId?: string;
   /** Whether the customer need is important or not. 0 = Not important, 1 = Important. */
   priority?: number;
-  /** [INTERNAL] The project to link this need to. Either issueId or projectId must be provided. */
-  projectId?: string;
 }
 
 /** Customer filtering options. */
@@ -936,8 +790,6 @@ export interface CustomerNeedUpdateInput {
   attachmentUrl?: string;
   /** The updated body content of the need in Markdown format. Set to null to clear the body. Cannot be used together with bodyData. */
   body?: string;
-  /** [Internal] The updated body content of the need as a Prosemirror document JSON string. Set to null to clear the body. Cannot be used together with body. */
-  bodyData?: unknown;
   /** The external system ID of the customer to reassign this need to. Cannot be used together with customerId. */
   customerExternalId?: string;
   /** The UUID of the customer to reassign this need to. Cannot be used together with customerExternalId. */
@@ -948,24 +800,6 @@ export interface CustomerNeedUpdateInput {
   issueId?: string;
   /** Whether the customer need is important or not. 0 = Not important, 1 = Important. */
   priority?: number;
-  /** [INTERNAL] The project to move this need to. */
-  projectId?: string;
-}
-
-/** Issue customer revenue sorting options. */
-export interface CustomerRevenueSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Issue customer sorting options. */
-export interface CustomerSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Customer sorting options. */
@@ -1159,42 +993,6 @@ export interface CustomerUpsertInput {
 /** Mode that controls who can see and set Customers in Slack Asks. */
 export type CustomerVisibilityMode = "LinearOnly" | "SlackMembers" | "SlackMembersAndGuests";
 
-/** [Internal] Configuration for the customer attributes data source. */
-export interface CustomersAttributesDataSourceConfigurationInput {
-  /** [Internal] Whether to allow manual edits to customer attributes when no source is configured. */
-  allowManualEdits?: boolean;
-  /** [Internal] Errors encountered while syncing customer attributes (set by sync workers). */
-  attributesErrors?: { [key: string]: unknown };
-  /** [Internal] Mapping from customer attribute keys (owner, revenue, size, status, tier, externalId) to external field IDs. */
-  attributesMapping?: { [key: string]: unknown };
-  /** [Internal] Integration details (when sourceType is 'integration'). */
-  integration?: CustomersAttributesDataSourceIntegrationInput;
-  /** [Internal] How customer attribute values are sourced: 'manual' or 'integration'. */
-  sourceType: string;
-}
-
-/** [Internal] Integration providing customer attribute data. */
-export interface CustomersAttributesDataSourceIntegrationInput {
-  /** [Internal] The integration service that manages customer attributes. */
-  service: IntegrationService;
-}
-
-/** [Internal] Input for updating workspace Customers feature configuration. */
-export interface CustomersConfigurationInput {
-  /** [Internal] Configuration for the customer attributes data source. */
-  attributesDataSourceConfiguration?: CustomersAttributesDataSourceConfigurationInput;
-  /** [Internal] The team to use to create default issues for new request items. */
-  defaultTeamId?: string;
-  /** [Internal] Domains or email addresses excluded entirely from the Customers feature. */
-  excludeList?: string[];
-  /** [Internal] Domains or email addresses ignored when matching to a customer. */
-  ignoreList?: string[];
-  /** [Internal] The currency code used for customer revenue. */
-  revenueCurrencyCode?: string;
-  /** [Internal] How customer revenue should be displayed. */
-  revenueDisplay?: string;
-}
-
 /** Input for creating a new cycle. */
 export interface CycleCreateInput {
   /** The completion time of the cycle. If null, the cycle hasn't been completed. */
@@ -1279,16 +1077,6 @@ export interface CycleShiftAllInput {
   id: string;
 }
 
-/** Issue cycle sorting options. */
-export interface CycleSort {
-  /** When set to true, cycles will be ordered with a custom order. Current cycle comes first, followed by upcoming cycles in ASC order, followed by previous cycles in DESC order. */
-  currentCycleFirst?: boolean;
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for updating an existing cycle. */
 export interface CycleUpdateInput {
   /** The completion time of the cycle. If null, the cycle hasn't been completed. */
@@ -1328,14 +1116,6 @@ export type DateResolutionType = "halfYear" | "month" | "quarter" | "year";
 /** The day of the week. */
 export type Day = "Friday" | "Monday" | "Saturday" | "Sunday" | "Thursday" | "Tuesday" | "Wednesday";
 
-/** Issue delegate sorting options. */
-export interface DelegateSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for confirming workspace deletion with a verification code. */
 export interface DeleteOrganizationInput {
   /** The deletion code to confirm operation. */
@@ -1348,14 +1128,10 @@ export interface DocumentCreateInput {
   color?: string;
   /** The document content as markdown. */
   content?: string;
-  /** [Internal] Related cycle for the document. */
-  cycleId?: string;
   /** The icon of the document. */
   icon?: string;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
-  /** [Internal] Related initiative for the document. */
-  initiativeId?: string;
   /** Related issue for the document. Can be a UUID or issue identifier (e.g., 'LIN-123'). */
   issueId?: string;
   /** The ID of the last template applied to the document. */
@@ -1364,32 +1140,10 @@ export interface DocumentCreateInput {
   projectId?: string;
   /** Related release for the document. */
   releaseId?: string;
-  /** [Internal] The resource folder containing the document. */
-  resourceFolderId?: string;
   /** The order of the item in the resources list. */
   sortOrder?: number;
-  /** [INTERNAL] The identifiers of the users subscribing to this document. */
-  subscriberIds?: string[];
-  /** [Internal] Related team for the document. */
-  teamId?: string;
   /** The title of the document. */
   title: string;
-}
-
-/** Document creation date sorting options. */
-export interface DocumentCreatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Document creator sorting options. */
-export interface DocumentCreatorSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Document filtering options. */
@@ -1424,50 +1178,16 @@ export interface DocumentFilter {
   updatedAt?: DateComparator;
 }
 
-/** Document project sorting options. */
-export interface DocumentProjectSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Document sorting options. */
-export interface DocumentSortInput {
-  /** Sort by document creation date. */
-  createdAt?: DocumentCreatedAtSort;
-  /** Sort by the document's creator (author). */
-  creator?: DocumentCreatorSort;
-  /** Sort by the document's parent project name. */
-  project?: DocumentProjectSort;
-  /** Sort by document title. */
-  title?: DocumentTitleSort;
-  /** Sort by document last-updated date. */
-  updatedAt?: DocumentUpdatedAtSort;
-}
-
-/** Document title sorting options. */
-export interface DocumentTitleSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for updating an existing document. */
 export interface DocumentUpdateInput {
   /** The color of the icon. */
   color?: string;
   /** The document content as markdown. */
   content?: string;
-  /** [Internal] Related cycle for the document. */
-  cycleId?: string;
   /** The time at which the document was hidden. Set to null to unhide. */
   hiddenAt?: string;
   /** The icon of the document. */
   icon?: string;
-  /** [Internal] Related initiative for the document. */
-  initiativeId?: string;
   /** Related issue for the document. Can be a UUID or issue identifier (e.g., 'LIN-123'). */
   issueId?: string;
   /** The ID of the last template applied to the document. */
@@ -1476,34 +1196,12 @@ export interface DocumentUpdateInput {
   projectId?: string;
   /** Related release for the document. */
   releaseId?: string;
-  /** [Internal] The resource folder containing the document. */
-  resourceFolderId?: string;
   /** The order of the item in the resources list. */
   sortOrder?: number;
-  /** [INTERNAL] The identifiers of the users subscribing to this document. */
-  subscriberIds?: string[];
-  /** [Internal] Related team for the document. */
-  teamId?: string;
   /** The title of the document. */
   title?: string;
   /** Whether the document has been trashed. Set to true to trash, or null to restore from trash. */
   trashed?: boolean;
-}
-
-/** Document update date sorting options. */
-export interface DocumentUpdatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Issue due date sorting options. */
-export interface DueDateSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Input for creating a new email intake address. */
@@ -1618,8 +1316,6 @@ export interface EmojiCreateInput {
 
 /** Input for creating a new external link on an entity. A URL, label, and exactly one parent entity (initiative, project, team, release, or cycle) are required. */
 export interface EntityExternalLinkCreateInput {
-  /** [Internal] The cycle associated with the link. */
-  cycleId?: string;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
   /** The initiative associated with the link. */
@@ -1630,12 +1326,8 @@ export interface EntityExternalLinkCreateInput {
   projectId?: string;
   /** The release associated with the link. */
   releaseId?: string;
-  /** [Internal] The resource folder containing the link. */
-  resourceFolderId?: string;
   /** The order of the item in the entities resources list. */
   sortOrder?: number;
-  /** [Internal] The team associated with the link. */
-  teamId?: string;
   /** The URL of the link. */
   url: string;
 }
@@ -1644,8 +1336,6 @@ export interface EntityExternalLinkCreateInput {
 export interface EntityExternalLinkUpdateInput {
   /** The label for the link. */
   label?: string;
-  /** [Internal] The resource folder containing the link. */
-  resourceFolderId?: string;
   /** The order of the item in the entities resources list. */
   sortOrder?: number;
   /** The URL of the link. */
@@ -1678,14 +1368,6 @@ export interface EstimateComparator {
   or?: NullableNumberComparator[];
 }
 
-/** Issue estimate sorting options. */
-export interface EstimateSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for tracking an anonymous analytics event. */
 export interface EventTrackingInput {
   /** The event name to track. */
@@ -1701,8 +1383,6 @@ export type ExternalSyncService = "github" | "jira" | "slack";
 
 /** Input for creating a favorite. Exactly one target entity must be specified (e.g., issueId, projectId, customViewId, folderName, etc.). */
 export interface FavoriteCreateInput {
-  /** [INTERNAL] The identifier of the Agent conversation to favorite. */
-  aiConversationId?: string;
   /** The identifier of the custom view to favorite. */
   customViewId?: string;
   /** The identifier of the customer to favorite. */
@@ -1719,10 +1399,6 @@ export interface FavoriteCreateInput {
   folderName?: string;
   /** The identifier. If none is provided, the backend will generate one. */
   id?: string;
-  /** [INTERNAL] The identifier of the initiative to favorite. */
-  initiativeId?: string;
-  /** [INTERNAL] The identifier of the initiative label to favorite. */
-  initiativeLabelId?: string;
   /** The tab of the initiative to favorite. */
   initiativeTab?: InitiativeTab;
   /** The identifier of the issue to favorite. Can be a UUID or issue identifier (e.g., 'LIN-123'). */
@@ -1947,8 +1623,6 @@ export interface GitLabSettingsInput {
   validationProjectPath?: string;
 }
 
-/** [Internal] The kind of link between an issue and a pull request. */
-export type GitLinkKind = "closes" | "contributes" | "links";
 export type GithubOrgType = "organization" | "user";
 
 export interface GongRecordingImportConfigInput {
@@ -2023,13 +1697,6 @@ export interface IDComparator {
 /** The type of identity provider. */
 export type IdentityProviderType = "general" | "webForms";
 
-export interface InheritanceEntityMapping {
-  /** Mapping of the IssueLabel ID to the new IssueLabel name. */
-  issueLabels?: { [key: string]: unknown };
-  /** Mapping of the WorkflowState ID to the new WorkflowState ID. */
-  workflowStates: { [key: string]: unknown };
-}
-
 /** Initiative collection filtering options. */
 export interface InitiativeCollectionFilter {
   /** Comparator for the initiative activity type. */
@@ -2038,8 +1705,6 @@ export interface InitiativeCollectionFilter {
   ancestors?: InitiativeCollectionFilter;
   /** Compound filters, all of which need to be matched by the initiative. */
   and?: InitiativeCollectionFilter[];
-  /** [Internal] Comparator for the initiative canceled at date. */
-  canceledAt?: NullableDateComparator;
   /** Comparator for the initiative completed at date. */
   completedAt?: NullableDateComparator;
   /** Comparator for the created at date. */
@@ -2120,14 +1785,6 @@ export interface InitiativeCreateInput {
   targetDateResolution?: DateResolutionType;
 }
 
-/** Initiative creation date sorting options. */
-export interface InitiativeCreatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Initiative filtering options. */
 export interface InitiativeFilter {
   /** Comparator for the initiative activity type. */
@@ -2136,8 +1793,6 @@ export interface InitiativeFilter {
   ancestors?: InitiativeCollectionFilter;
   /** Compound filters, all of which need to be matched by the initiative. */
   and?: InitiativeFilter[];
-  /** [Internal] Comparator for the initiative canceled at date. */
-  canceledAt?: NullableDateComparator;
   /** Comparator for the initiative completed at date. */
   completedAt?: NullableDateComparator;
   /** Comparator for the created at date. */
@@ -2176,22 +1831,6 @@ export interface InitiativeFilter {
   teams?: TeamCollectionFilter;
   /** Comparator for the updated at date. */
   updatedAt?: DateComparator;
-}
-
-/** Initiative health sorting options. */
-export interface InitiativeHealthSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Initiative health update date sorting options. */
-export interface InitiativeHealthUpdatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Initiative label filtering options. */
@@ -2283,40 +1922,6 @@ export interface InitiativeLabelUpdateInput {
 /** [Internal] Determines how a lead team change is applied to an initiative hierarchy. */
 export type InitiativeLeadTeamChangeMode = "includeDescendants" | "selectedOnly";
 
-/** Initiative manual sorting options. */
-export interface InitiativeManualSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Initiative name sorting options. */
-export interface InitiativeNameSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Initiative owner sorting options. */
-export interface InitiativeOwnerSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Initiative priority sorting options. */
-export interface InitiativePrioritySort {
-  /** Whether to consider no priority as the highest or lowest priority */
-  noPriorityFirst?: boolean;
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for creating a parent-child relationship between two initiatives. The initiativeId is the parent and the relatedInitiativeId is the child. */
 export interface InitiativeRelationCreateInput {
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
@@ -2335,39 +1940,9 @@ export interface InitiativeRelationUpdateInput {
   sortOrder?: number;
 }
 
-/** Initiative sorting options. */
-export interface InitiativeSortInput {
-  /** Sort by initiative creation date. */
-  createdAt?: InitiativeCreatedAtSort;
-  /** Sort by initiative health status. */
-  health?: InitiativeHealthSort;
-  /** Sort by initiative health update date. */
-  healthUpdatedAt?: InitiativeHealthUpdatedAtSort;
-  /** Sort by manual order. */
-  manual?: InitiativeManualSort;
-  /** Sort by initiative name. */
-  name?: InitiativeNameSort;
-  /** Sort by initiative owner name. */
-  owner?: InitiativeOwnerSort;
-  /** Sort by initiative priority. */
-  priority?: InitiativePrioritySort;
-  /** Sort by initiative target date. */
-  targetDate?: InitiativeTargetDateSort;
-  /** Sort by initiative update date. */
-  updatedAt?: InitiativeUpdatedAtSort;
-}
-
 export type InitiativeStatus = "Active" | "Canceled" | "Completed" | "Planned" | "Proposed";
 /** Different tabs available inside an initiative. */
 export type InitiativeTab = "overview" | "projects" | "updates";
-
-/** Initiative target date sorting options. */
-export interface InitiativeTargetDateSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
 
 /** The properties of the initiativeToProject to create. */
 export interface InitiativeToProjectCreateInput {
@@ -2391,8 +1966,6 @@ export interface InitiativeToProjectUpdateInput {
 export interface InitiativeUpdateCreateInput {
   /** The content of the update in markdown format. */
   body?: string;
-  /** [Internal] The content of the update as a Prosemirror document. */
-  bodyData?: unknown;
   /** The health of the initiative at the time of the update. */
   health?: InitiativeUpdateHealthType;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
@@ -2432,8 +2005,6 @@ export interface InitiativeUpdateInput {
   color?: string;
   /** The initiative's content in markdown format. */
   content?: string;
-  /** [Internal] Sets or clears the custom identifier override for the initiative. Pass null to revert to the workspace default. */
-  customIdentifier?: string;
   /** The description of the initiative. */
   description?: string;
   /** The resolution type for the update reminder frequency (e.g., weekly, biweekly). */
@@ -2482,14 +2053,6 @@ export interface InitiativeUpdateUpdateInput {
   health?: InitiativeUpdateHealthType;
 }
 
-/** Initiative update date sorting options. */
-export interface InitiativeUpdatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Collection filtering options for filtering initiatives by initiative updates. */
 export interface InitiativeUpdatesCollectionFilter {
   /** Compound filters, all of which need to be matched by the initiative update. */
@@ -2536,9 +2099,6 @@ export interface IntegrationRequestInput {
   /** Name of the requested integration. */
   name: string;
 }
-
-/** Linear supported integration services. */
-export type IntegrationService = "airbyte" | "asksWeb" | "discord" | "email" | "figma" | "figmaPlugin" | "front" | "github" | "githubCodeAccessPersonal" | "githubCommit" | "githubEnterpriseServer" | "githubImport" | "githubPersonal" | "gitlab" | "gong" | "googleCalendarPersonal" | "googleSheets" | "intercom" | "jira" | "jiraPersonal" | "launchDarkly" | "launchDarklyPersonal" | "loom" | "mcpServer" | "mcpServerPersonal" | "microsoftPersonal" | "microsoftTeams" | "microsoftTeamsProjectPost" | "notion" | "opsgenie" | "pagerDuty" | "salesforce" | "sentry" | "slack" | "slackAsks" | "slackCustomViewNotifications" | "slackInitiativePost" | "slackOrgInitiativeUpdatesPost" | "slackOrgProjectUpdatesPost" | "slackPersonal" | "slackPost" | "slackProjectPost" | "slackProjectUpdatesPost" | "zendesk";
 
 export interface IntegrationSettingsInput {
   front?: FrontSettingsInput;
@@ -2672,16 +2232,12 @@ export interface IntercomSettingsInput {
   automateTicketReopeningOnProjectCancellation?: boolean;
   /** Whether a ticket should be automatically reopened when its linked Linear project is completed. */
   automateTicketReopeningOnProjectCompletion?: boolean;
-  /** [INTERNAL] An optional destination team ID for issues created by automatic Intercom conversation intake. */
-  automaticConversationIntakeTeamId?: string;
   /** [ALPHA] Whether customer and customer requests should not be automatically created when conversations are linked to a Linear issue. */
   disableCustomerRequestsAutoCreation?: boolean;
   /** Whether Linear Agent should be enabled for this integration. */
   enableAiIntake?: boolean;
   /** Whether Linear Agent should process supported attachments from Intercom conversations during AI intake. When false, attachments are omitted from the prompt. */
   enableAiIntakeAttachmentProcessing?: boolean;
-  /** [INTERNAL] Whether new Intercom conversations should automatically create Linear issues with Linear Agent. */
-  enableAutomaticConversationIntake?: boolean;
   /** Whether an internal message should be added when someone comments on an issue. */
   sendNoteOnComment?: boolean;
   /** Whether an internal message should be added when a Linear issue changes status (for status types except completed or canceled). */
@@ -2696,16 +2252,12 @@ export interface IssueBatchCreateInput {
 
 /** Issue filtering options. */
 export interface IssueCollectionFilter {
-  /** [Internal] Comparator for the issue's accumulatedStateUpdatedAt date. */
-  accumulatedStateUpdatedAt?: NullableDateComparator;
   /** Filters that the issue's activities must satisfy. */
   activity?: ActivityCollectionFilter;
   /** Comparator for the issues added to cycle at date. */
   addedToCycleAt?: NullableDateComparator;
   /** Comparator for the period when issue was added to a cycle. */
   addedToCyclePeriod?: CyclePeriodComparator;
-  /** [Internal] Age (created -> now) comparator, defined if the issue is still open. */
-  ageTime?: NullableDurationComparator;
   /** Compound filters, all of which need to be matched by the issue. */
   and?: IssueCollectionFilter[];
   /** Comparator for the issues archived at date. */
@@ -2736,8 +2288,6 @@ export interface IssueCollectionFilter {
   customerImportantCount?: NumberComparator;
   /** Filters that the issues cycle must satisfy. */
   cycle?: NullableCycleFilter;
-  /** [Internal] Cycle time (started -> completed) comparator. */
-  cycleTime?: NullableDurationComparator;
   /** Filters that the issue's delegated agent must satisfy. */
   delegate?: NullableUserFilter;
   /** Comparator for the issues description. */
@@ -2748,44 +2298,22 @@ export interface IssueCollectionFilter {
   estimate?: EstimateComparator;
   /** Filters that needs to be matched by all issues. */
   every?: IssueFilter;
-  /** [Internal] Comparator for filtering issues bucketed as having active agent sessions, no closed agent pull requests, and no merged agent pull requests. */
-  hasActiveAgentSessions?: RelationExistsComparator;
   /** Comparator for filtering issues which are blocked. */
   hasBlockedByRelations?: RelationExistsComparator;
   /** Comparator for filtering issues which are blocking. */
   hasBlockingRelations?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having all agent sessions dismissed or closed, and no merged agent pull requests. */
-  hasDismissedAgentSessions?: RelationExistsComparator;
   /** Comparator for filtering issues which are duplicates. */
   hasDuplicateRelations?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having an errored agent session, no active sessions, and no merged agent pull requests. */
-  hasErroredAgentSessions?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have agent-session-linked pull requests that were merged. */
-  hasMergedAgentPullRequests?: RelationExistsComparator;
   /** Comparator for filtering issues with relations. */
   hasRelatedRelations?: RelationExistsComparator;
   /** Comparator for filtering issues which have been shared with users outside of the team. */
   hasSharedUsers?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested assignees. */
-  hasSuggestedAssignees?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested labels. */
-  hasSuggestedLabels?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested projects. */
-  hasSuggestedProjects?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested related issues. */
-  hasSuggestedRelatedIssues?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested similar issues. */
-  hasSuggestedSimilarIssues?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested teams. */
-  hasSuggestedTeams?: RelationExistsComparator;
   /** Comparator for the identifier. */
   id?: IssueIDComparator;
   /** Filters that issue labels must satisfy. */
   labels?: IssueLabelCollectionFilter;
   /** Filters that the last applied template must satisfy. */
   lastAppliedTemplate?: NullableTemplateFilter;
-  /** [Internal] Lead time (created -> completed) comparator. */
-  leadTime?: NullableDurationComparator;
   /** Comparator for the collection length. */
   length?: NumberComparator;
   /** Filters that the issue's customer needs must satisfy. */
@@ -2808,8 +2336,6 @@ export interface IssueCollectionFilter {
   recurringIssueTemplate?: NullableTemplateFilter;
   /** Filters that the issue's releases must satisfy. */
   releases?: ReleaseCollectionFilter;
-  /** [Internal] Comparator for the issues content. */
-  searchableContent?: ContentComparator;
   /** Filters that users the issue has been shared with must satisfy. */
   sharedWith?: UserCollectionFilter;
   /** Comparator for the issue's SLA breach date. */
@@ -2830,14 +2356,10 @@ export interface IssueCollectionFilter {
   state?: WorkflowStateFilter;
   /** Filters that issue subscribers must satisfy. */
   subscribers?: UserCollectionFilter;
-  /** [Internal] Filters that the issue's suggestions must satisfy. */
-  suggestions?: IssueSuggestionCollectionFilter;
   /** Filters that the issues team must satisfy. */
   team?: TeamFilter;
   /** Comparator for the issues title. */
   title?: StringComparator;
-  /** [Internal] Triage time (entered triaged -> triaged) comparator. */
-  triageTime?: NullableDurationComparator;
   /** Comparator for the issues triaged at date. */
   triagedAt?: NullableDateComparator;
   /** Comparator for the updated at date. */
@@ -2860,8 +2382,6 @@ export interface IssueCreateInput {
   delegateId?: string;
   /** The issue description in markdown format. */
   description?: string;
-  /** [Internal] The issue description as a Prosemirror document. */
-  descriptionData?: unknown;
   /** Provide an external user avatar URL. Can only be used in conjunction with the `createAsUser` options. This option is only available to OAuth applications creating comments in `actor=app` mode. */
   displayIconUrl?: string;
   /** The date at which the issue is due. */
@@ -2870,8 +2390,6 @@ export interface IssueCreateInput {
   estimate?: number;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
-  /** [Internal] Whether this issue should inherit shared access from its parent issue. Set to false to opt out of automatic shared access inheritance when creating a sub-issue. */
-  inheritsSharedAccess?: boolean;
   /** The identifiers of the issue labels associated with this ticket. */
   labelIds?: string[];
   /** The ID of the last template applied to the issue. */
@@ -2892,18 +2410,12 @@ export interface IssueCreateInput {
   referenceCommentId?: string;
   /** The identifiers of the releases to associate with this issue. */
   releaseIds?: string[];
-  /** [Internal] The time at which an issue will be considered in breach of SLA. */
-  slaBreachesAt?: string;
-  /** [Internal] The time at which the issue's SLA was started. */
-  slaStartedAt?: string;
   /** The SLA day count type for the issue. Whether SLA should be business days only or calendar days (default). */
   slaType?: SLADayCountType;
   /** The position of the issue related to other issues. */
   sortOrder?: number;
   /** The comment the issue is created from. */
   sourceCommentId?: string;
-  /** [Internal] The pull request comment the issue is created from. */
-  sourcePullRequestCommentId?: string;
   /** The team state of the issue. */
   stateId?: string;
   /** The position of the issue in parent's sub-issue list. */
@@ -2922,16 +2434,12 @@ export interface IssueCreateInput {
 
 /** Issue filtering options. */
 export interface IssueFilter {
-  /** [Internal] Comparator for the issue's accumulatedStateUpdatedAt date. */
-  accumulatedStateUpdatedAt?: NullableDateComparator;
   /** Filters that the issue's activities must satisfy. */
   activity?: ActivityCollectionFilter;
   /** Comparator for the issues added to cycle at date. */
   addedToCycleAt?: NullableDateComparator;
   /** Comparator for the period when issue was added to a cycle. */
   addedToCyclePeriod?: CyclePeriodComparator;
-  /** [Internal] Age (created -> now) comparator, defined if the issue is still open. */
-  ageTime?: NullableDurationComparator;
   /** Compound filters, all of which need to be matched by the issue. */
   and?: IssueFilter[];
   /** Comparator for the issues archived at date. */
@@ -2962,8 +2470,6 @@ export interface IssueFilter {
   customerImportantCount?: NumberComparator;
   /** Filters that the issues cycle must satisfy. */
   cycle?: NullableCycleFilter;
-  /** [Internal] Cycle time (started -> completed) comparator. */
-  cycleTime?: NullableDurationComparator;
   /** Filters that the issue's delegated agent must satisfy. */
   delegate?: NullableUserFilter;
   /** Comparator for the issues description. */
@@ -2972,44 +2478,22 @@ export interface IssueFilter {
   dueDate?: NullableTimelessDateComparator;
   /** Comparator for the issues estimate. */
   estimate?: EstimateComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having active agent sessions, no closed agent pull requests, and no merged agent pull requests. */
-  hasActiveAgentSessions?: RelationExistsComparator;
   /** Comparator for filtering issues which are blocked. */
   hasBlockedByRelations?: RelationExistsComparator;
   /** Comparator for filtering issues which are blocking. */
   hasBlockingRelations?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having all agent sessions dismissed or closed, and no merged agent pull requests. */
-  hasDismissedAgentSessions?: RelationExistsComparator;
   /** Comparator for filtering issues which are duplicates. */
   hasDuplicateRelations?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having an errored agent session, no active sessions, and no merged agent pull requests. */
-  hasErroredAgentSessions?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have agent-session-linked pull requests that were merged. */
-  hasMergedAgentPullRequests?: RelationExistsComparator;
   /** Comparator for filtering issues with relations. */
   hasRelatedRelations?: RelationExistsComparator;
   /** Comparator for filtering issues which have been shared with users outside of the team. */
   hasSharedUsers?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested assignees. */
-  hasSuggestedAssignees?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested labels. */
-  hasSuggestedLabels?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested projects. */
-  hasSuggestedProjects?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested related issues. */
-  hasSuggestedRelatedIssues?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested similar issues. */
-  hasSuggestedSimilarIssues?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested teams. */
-  hasSuggestedTeams?: RelationExistsComparator;
   /** Comparator for the identifier. */
   id?: IssueIDComparator;
   /** Filters that issue labels must satisfy. */
   labels?: IssueLabelCollectionFilter;
   /** Filters that the last applied template must satisfy. */
   lastAppliedTemplate?: NullableTemplateFilter;
-  /** [Internal] Lead time (created -> completed) comparator. */
-  leadTime?: NullableDurationComparator;
   /** Filters that the issue's customer needs must satisfy. */
   needs?: CustomerNeedCollectionFilter;
   /** Comparator for the issues number. */
@@ -3030,8 +2514,6 @@ export interface IssueFilter {
   recurringIssueTemplate?: NullableTemplateFilter;
   /** Filters that the issue's releases must satisfy. */
   releases?: ReleaseCollectionFilter;
-  /** [Internal] Comparator for the issues content. */
-  searchableContent?: ContentComparator;
   /** Filters that users the issue has been shared with must satisfy. */
   sharedWith?: UserCollectionFilter;
   /** Comparator for the issue's SLA breach date. */
@@ -3050,14 +2532,10 @@ export interface IssueFilter {
   state?: WorkflowStateFilter;
   /** Filters that issue subscribers must satisfy. */
   subscribers?: UserCollectionFilter;
-  /** [Internal] Filters that the issue's suggestions must satisfy. */
-  suggestions?: IssueSuggestionCollectionFilter;
   /** Filters that the issues team must satisfy. */
   team?: TeamFilter;
   /** Comparator for the issues title. */
   title?: StringComparator;
-  /** [Internal] Triage time (entered triaged -> triaged) comparator. */
-  triageTime?: NullableDurationComparator;
   /** Comparator for the issues triaged at date. */
   triagedAt?: NullableDateComparator;
   /** Comparator for the updated at date. */
@@ -3207,120 +2685,6 @@ export interface IssueRelationUpdateInput {
   type?: string;
 }
 
-/** Issue sorting options. */
-export interface IssueSortInput {
-  /** [Internal] Sort by the accumulated time in the current workflow state */
-  accumulatedStateUpdatedAt?: TimeInStatusSort;
-  /** Sort by assignee name */
-  assignee?: AssigneeSort;
-  /** Sort by issue completion date */
-  completedAt?: CompletedAtSort;
-  /** Sort by issue creation date */
-  createdAt?: CreatedAtSort;
-  /** Sort by customer name */
-  customer?: CustomerSort;
-  /** Sort by number of customers associated with the issue */
-  customerCount?: CustomerCountSort;
-  /** Sort by number of important customers associated with the issue */
-  customerImportantCount?: CustomerImportantCountSort;
-  /** Sort by customer revenue */
-  customerRevenue?: CustomerRevenueSort;
-  /** Sort by Cycle start date */
-  cycle?: CycleSort;
-  /** Sort by delegate name */
-  delegate?: DelegateSort;
-  /** Sort by issue due date */
-  dueDate?: DueDateSort;
-  /** Sort by estimate */
-  estimate?: EstimateSort;
-  /** Sort by label */
-  label?: LabelSort;
-  /** Sort by label group */
-  labelGroup?: LabelGroupSort;
-  /** [ALPHA] Sort by number of links associated with the issue */
-  linkCount?: LinkCountSort;
-  /** Sort by manual order */
-  manual?: ManualSort;
-  /** Sort by Project Milestone target date */
-  milestone?: MilestoneSort;
-  /** Sort by priority */
-  priority?: PrioritySort;
-  /** Sort by Project name */
-  project?: ProjectSort;
-  /** Sort by most recent release date */
-  release?: ReleaseSort;
-  /** Sort by the root issue */
-  rootIssue?: RootIssueSort;
-  /** Sort by SLA status */
-  slaStatus?: SlaStatusSort;
-  /** Sort by Team name */
-  team?: TeamSort;
-  /** Sort by issue title */
-  title?: TitleSort;
-  /** Sort by issue update date */
-  updatedAt?: UpdatedAtSort;
-  /** Sort by workflow state type */
-  workflowState?: WorkflowStateSort;
-}
-
-/** IssueSuggestion collection filtering options. */
-export interface IssueSuggestionCollectionFilter {
-  /** Compound filters, all of which need to be matched by the suggestion. */
-  and?: IssueSuggestionCollectionFilter[];
-  /** Comparator for the created at date. */
-  createdAt?: DateComparator;
-  /** Filters that needs to be matched by all suggestions. */
-  every?: IssueSuggestionFilter;
-  /** Comparator for the identifier. */
-  id?: IDComparator;
-  /** Comparator for the collection length. */
-  length?: NumberComparator;
-  /** Compound filters, one of which need to be matched by the suggestion. */
-  or?: IssueSuggestionCollectionFilter[];
-  /** Filters that needs to be matched by some suggestions. */
-  some?: IssueSuggestionFilter;
-  /** Comparator for the suggestion state. */
-  state?: StringComparator;
-  /** Filters that the suggested label must satisfy. */
-  suggestedLabel?: IssueLabelFilter;
-  /** Filters that the suggested project must satisfy. */
-  suggestedProject?: NullableProjectFilter;
-  /** Filters that the suggested team must satisfy. */
-  suggestedTeam?: NullableTeamFilter;
-  /** Filters that the suggested user must satisfy. */
-  suggestedUser?: NullableUserFilter;
-  /** Comparator for the suggestion type. */
-  type?: StringComparator;
-  /** Comparator for the updated at date. */
-  updatedAt?: DateComparator;
-}
-
-/** IssueSuggestion filtering options. */
-export interface IssueSuggestionFilter {
-  /** Compound filters, all of which need to be matched by the suggestion. */
-  and?: IssueSuggestionFilter[];
-  /** Comparator for the created at date. */
-  createdAt?: DateComparator;
-  /** Comparator for the identifier. */
-  id?: IDComparator;
-  /** Compound filters, one of which need to be matched by the suggestion. */
-  or?: IssueSuggestionFilter[];
-  /** Comparator for the suggestion state. */
-  state?: StringComparator;
-  /** Filters that the suggested label must satisfy. */
-  suggestedLabel?: IssueLabelFilter;
-  /** Filters that the suggested project must satisfy. */
-  suggestedProject?: NullableProjectFilter;
-  /** Filters that the suggested team must satisfy. */
-  suggestedTeam?: NullableTeamFilter;
-  /** Filters that the suggested user must satisfy. */
-  suggestedUser?: NullableUserFilter;
-  /** Comparator for the suggestion type. */
-  type?: StringComparator;
-  /** Comparator for the updated at date. */
-  updatedAt?: DateComparator;
-}
-
 /** Input for creating a new association between an issue and a release. Both an issue identifier and a release identifier must be provided. */
 export interface IssueToReleaseCreateInput {
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
@@ -3347,8 +2711,6 @@ export interface IssueUpdateInput {
   delegateId?: string;
   /** The issue description in markdown format. */
   description?: string;
-  /** [Internal] The issue description as a Prosemirror document. */
-  descriptionData?: unknown;
   /** The date at which the issue is due. */
   dueDate?: string;
   /** The estimated complexity of the issue. */
@@ -3375,10 +2737,6 @@ export interface IssueUpdateInput {
   removedLabelIds?: string[];
   /** The identifiers of the releases to be removed from this issue. */
   removedReleaseIds?: string[];
-  /** [Internal] The time at which an issue will be considered in breach of SLA. */
-  slaBreachesAt?: string;
-  /** [Internal] The time at which the issue's SLA was started. */
-  slaStartedAt?: string;
   /** The SLA day count type for the issue. Whether SLA should be business days only or calendar days (default). */
   slaType?: SLADayCountType;
   /** The identifier of the user who snoozed the issue. */
@@ -3399,8 +2757,6 @@ export interface IssueUpdateInput {
   title?: string;
   /** Whether the issue has been trashed. Set to true to trash, or null to restore. */
   trashed?: boolean;
-  /** [Internal] Whether this issue has been explicitly marked as trusted. */
-  trusted?: boolean;
 }
 
 export interface JiraConfigurationInput {
@@ -3497,50 +2853,11 @@ export interface JoinOrganizationInput {
   organizationId: string;
 }
 
-/** Issue label-group sorting options. */
-export interface LabelGroupSort {
-  /** The label-group id to sort by */
-  labelGroupId: string;
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Issue label sorting options. */
-export interface LabelSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 export interface LaunchDarklySettingsInput {
   /** The environment of the LaunchDarkly integration. */
   environment: string;
   /** The project key of the LaunchDarkly integration. */
   projectKey: string;
-}
-
-/** How workspace MCP server access is restricted for Linear Agent. */
-export type LinearAgentMcpServersMode = "all" | "allowlist";
-/** How workspace trusted source access is restricted for loops. */
-export type LinearAgentTrustedSourcesMode = "allowlist" | "none";
-
-/** [ALPHA] Issue link count sorting options. */
-export interface LinkCountSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Issue manual sorting options. */
-export interface ManualSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** An additional HTTP header sent with requests to the connected MCP server. Header values are stored securely. */
@@ -3571,14 +2888,6 @@ export interface MicrosoftTeamsSettingsInput {
   enableCodeIntelligence?: boolean;
   /** The display name of the Azure AD tenant. */
   tenantName?: string;
-}
-
-/** Issue project milestone options. */
-export interface MilestoneSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Customer name sorting options. */
@@ -3786,8 +3095,6 @@ export interface NullableCommentFilter {
   documentContent?: NullableDocumentContentFilter;
   /** Comparator for the identifier. */
   id?: IDComparator;
-  /** [Internal] Filters that the comment's initiative must satisfy. */
-  initiative?: NullableInitiativeFilter;
   /** Filters that the comment's initiative update must satisfy. */
   initiativeUpdate?: NullableInitiativeUpdateFilter;
   /** Filters that the comment's issue must satisfy. */
@@ -3800,8 +3107,6 @@ export interface NullableCommentFilter {
   or?: NullableCommentFilter[];
   /** Filters that the comment parent must satisfy. */
   parent?: NullableCommentFilter;
-  /** [Internal] Filters that the comment's project must satisfy. */
-  project?: NullableProjectFilter;
   /** Filters that the comment's project update must satisfy. */
   projectUpdate?: NullableProjectUpdateFilter;
   /** Filters that the comment's reactions must satisfy. */
@@ -3942,80 +3247,6 @@ export interface NullableDocumentContentFilter {
   updatedAt?: DateComparator;
 }
 
-/** Nullable comparator for optional durations. */
-export interface NullableDurationComparator {
-  /** Equals constraint. */
-  eq?: string;
-  /** Greater-than constraint. Matches any values that are greater than the given value. */
-  gt?: string;
-  /** Greater-than-or-equal constraint. Matches any values that are greater than or equal to the given value. */
-  gte?: string;
-  /** In-array constraint. */
-  in?: string[];
-  /** Less-than constraint. Matches any values that are less than the given value. */
-  lt?: string;
-  /** Less-than-or-equal constraint. Matches any values that are less than or equal to the given value. */
-  lte?: string;
-  /** Not-equals constraint. */
-  neq?: string;
-  /** Not-in-array constraint. */
-  nin?: string[];
-  /** Null constraint. Matches any non-null values if the given value is false, otherwise it matches null values. */
-  null?: boolean;
-}
-
-/** Initiative filtering options. */
-export interface NullableInitiativeFilter {
-  /** Comparator for the initiative activity type. */
-  activityType?: StringComparator;
-  /** Filters that the initiative must be an ancestor of. */
-  ancestors?: InitiativeCollectionFilter;
-  /** Compound filters, all of which need to be matched by the initiative. */
-  and?: NullableInitiativeFilter[];
-  /** [Internal] Comparator for the initiative canceled at date. */
-  canceledAt?: NullableDateComparator;
-  /** Comparator for the initiative completed at date. */
-  completedAt?: NullableDateComparator;
-  /** Comparator for the created at date. */
-  createdAt?: DateComparator;
-  /** Filters that the initiative creator must satisfy. */
-  creator?: NullableUserFilter;
-  /** Comparator for the initiative health: onTrack, atRisk, offTrack */
-  health?: StringComparator;
-  /** Comparator for the initiative health (with age): onTrack, atRisk, offTrack, outdated, noUpdate */
-  healthWithAge?: StringComparator;
-  /** Comparator for the identifier. */
-  id?: IDComparator;
-  /** Filters that the initiative updates must satisfy. */
-  initiativeUpdates?: InitiativeUpdatesCollectionFilter;
-  /** Filters that the initiative labels must satisfy. */
-  labels?: InitiativeLabelCollectionFilter;
-  /** [ALPHA] Filters that the initiative lead team must satisfy. */
-  leadTeam?: NullableTeamFilter;
-  /** Comparator for the initiative name. */
-  name?: StringComparator;
-  /** Filter based on the existence of the relation. */
-  null?: boolean;
-  /** Compound filters, one of which need to be matched by the initiative. */
-  or?: NullableInitiativeFilter[];
-  /** Filters that the initiative owner must satisfy. */
-  owner?: NullableUserFilter;
-  /** Comparator for the initiative priority. */
-  priority?: NullableNumberComparator;
-  /** Comparator for the initiative slug ID. */
-  slugId?: StringComparator;
-  /** Comparator for the initiative started at date. */
-  startedAt?: NullableDateComparator;
-  /** Comparator for the initiative status: Proposed, Planned, Active, Completed, Canceled */
-  status?: StringComparator;
-  /** Comparator for the initiative target date. */
-  targetDate?: NullableDateComparator;
-  /** Filters that the initiative teams must satisfy. */
-  teams?: TeamCollectionFilter;
-  /** Comparator for the updated at date. */
-  updatedAt?: DateComparator;
-}
-
 /** Nullable initiative update filtering options. */
 export interface NullableInitiativeUpdateFilter {
   /** Compound filters, all of which need to be matched by the initiative update. */
@@ -4040,16 +3271,12 @@ export interface NullableInitiativeUpdateFilter {
 
 /** Issue filtering options. */
 export interface NullableIssueFilter {
-  /** [Internal] Comparator for the issue's accumulatedStateUpdatedAt date. */
-  accumulatedStateUpdatedAt?: NullableDateComparator;
   /** Filters that the issue's activities must satisfy. */
   activity?: ActivityCollectionFilter;
   /** Comparator for the issues added to cycle at date. */
   addedToCycleAt?: NullableDateComparator;
   /** Comparator for the period when issue was added to a cycle. */
   addedToCyclePeriod?: CyclePeriodComparator;
-  /** [Internal] Age (created -> now) comparator, defined if the issue is still open. */
-  ageTime?: NullableDurationComparator;
   /** Compound filters, all of which need to be matched by the issue. */
   and?: NullableIssueFilter[];
   /** Comparator for the issues archived at date. */
@@ -4080,8 +3307,6 @@ export interface NullableIssueFilter {
   customerImportantCount?: NumberComparator;
   /** Filters that the issues cycle must satisfy. */
   cycle?: NullableCycleFilter;
-  /** [Internal] Cycle time (started -> completed) comparator. */
-  cycleTime?: NullableDurationComparator;
   /** Filters that the issue's delegated agent must satisfy. */
   delegate?: NullableUserFilter;
   /** Comparator for the issues description. */
@@ -4090,44 +3315,22 @@ export interface NullableIssueFilter {
   dueDate?: NullableTimelessDateComparator;
   /** Comparator for the issues estimate. */
   estimate?: EstimateComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having active agent sessions, no closed agent pull requests, and no merged agent pull requests. */
-  hasActiveAgentSessions?: RelationExistsComparator;
   /** Comparator for filtering issues which are blocked. */
   hasBlockedByRelations?: RelationExistsComparator;
   /** Comparator for filtering issues which are blocking. */
   hasBlockingRelations?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having all agent sessions dismissed or closed, and no merged agent pull requests. */
-  hasDismissedAgentSessions?: RelationExistsComparator;
   /** Comparator for filtering issues which are duplicates. */
   hasDuplicateRelations?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues bucketed as having an errored agent session, no active sessions, and no merged agent pull requests. */
-  hasErroredAgentSessions?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have agent-session-linked pull requests that were merged. */
-  hasMergedAgentPullRequests?: RelationExistsComparator;
   /** Comparator for filtering issues with relations. */
   hasRelatedRelations?: RelationExistsComparator;
   /** Comparator for filtering issues which have been shared with users outside of the team. */
   hasSharedUsers?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested assignees. */
-  hasSuggestedAssignees?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested labels. */
-  hasSuggestedLabels?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested projects. */
-  hasSuggestedProjects?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested related issues. */
-  hasSuggestedRelatedIssues?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested similar issues. */
-  hasSuggestedSimilarIssues?: RelationExistsComparator;
-  /** [Internal] Comparator for filtering issues which have suggested teams. */
-  hasSuggestedTeams?: RelationExistsComparator;
   /** Comparator for the identifier. */
   id?: IssueIDComparator;
   /** Filters that issue labels must satisfy. */
   labels?: IssueLabelCollectionFilter;
   /** Filters that the last applied template must satisfy. */
   lastAppliedTemplate?: NullableTemplateFilter;
-  /** [Internal] Lead time (created -> completed) comparator. */
-  leadTime?: NullableDurationComparator;
   /** Filters that the issue's customer needs must satisfy. */
   needs?: CustomerNeedCollectionFilter;
   /** Filter based on the existence of the relation. */
@@ -4150,8 +3353,6 @@ export interface NullableIssueFilter {
   recurringIssueTemplate?: NullableTemplateFilter;
   /** Filters that the issue's releases must satisfy. */
   releases?: ReleaseCollectionFilter;
-  /** [Internal] Comparator for the issues content. */
-  searchableContent?: ContentComparator;
   /** Filters that users the issue has been shared with must satisfy. */
   sharedWith?: UserCollectionFilter;
   /** Comparator for the issue's SLA breach date. */
@@ -4170,14 +3371,10 @@ export interface NullableIssueFilter {
   state?: WorkflowStateFilter;
   /** Filters that issue subscribers must satisfy. */
   subscribers?: UserCollectionFilter;
-  /** [Internal] Filters that the issue's suggestions must satisfy. */
-  suggestions?: IssueSuggestionCollectionFilter;
   /** Filters that the issues team must satisfy. */
   team?: TeamFilter;
   /** Comparator for the issues title. */
   title?: StringComparator;
-  /** [Internal] Triage time (entered triaged -> triaged) comparator. */
-  triageTime?: NullableDurationComparator;
   /** Comparator for the issues triaged at date. */
   triagedAt?: NullableDateComparator;
   /** Comparator for the updated at date. */
@@ -4276,8 +3473,6 @@ export interface NullableProjectFilter {
   projectUpdates?: ProjectUpdatesCollectionFilter;
   /** Filters that the projects roadmaps must satisfy. */
   roadmaps?: RoadmapCollectionFilter;
-  /** [Internal] Comparator for the project's content. */
-  searchableContent?: ContentComparator;
   /** Comparator for the project slug ID. */
   slugId?: StringComparator;
   /** Comparator for the project start date. */
@@ -4408,14 +3603,10 @@ export interface NullableTeamFilter {
   private?: BooleanComparator;
   /** Filters that the team's release pipelines must satisfy. */
   releasePipelines?: ReleasePipelineCollectionFilter;
-  /** [Internal] Filters that the private team forming this team's visibility boundary must satisfy. Only relevant for non-public teams. */
-  restrictedBy?: NullableTeamFilter;
   /** Comparator for the time at which the team was retired. */
   retiredAt?: NullableDateComparator;
   /** Comparator for the updated at date. */
   updatedAt?: DateComparator;
-  /** [Internal] Filters that the team's members must satisfy. Alias of `members` matching the filter shape produced by the app; prefer `members`. */
-  users?: UserCollectionFilter;
   /** Comparator for the team visibility. */
   visibility?: TeamVisibilityComparator;
 }
@@ -4585,24 +3776,12 @@ export interface OpsgenieInput {
 
 /** Input for updating workspace authentication settings. */
 export interface OrganizationAuthSettingsInput {
-  /** [Internal] The minimum role required for the auth service bypass exemption. */
-  allowedAuthServiceBypassRole?: string;
   /** Allowed authentication providers, empty array means all are allowed. */
   allowedAuthServices?: string[];
   /** Whether to disable admin/owner auth service bypass. */
   disableAuthServiceBypass?: boolean;
   /** Whether to hide non-primary workspaces during signup for users with matching email domains. */
   hideNonPrimaryOrganizations?: boolean;
-}
-
-/** [Internal] Input for updating Coding Sessions settings for the workspace. */
-export interface OrganizationCodingAgentSettingsInput {
-  /** [Internal] Whether Coding Sessions require uploaded user commit signing keys. */
-  commitSigningEnabled?: boolean;
-  /** [Internal] The provider-agnostic reasoning effort level used for Coding Sessions. Clamped to the selected model's provider when the session runs. */
-  effort?: string;
-  /** [Internal] The model preference used for Coding Sessions. */
-  model?: string;
 }
 
 export interface OrganizationDomainCreateInput {
@@ -4635,8 +3814,6 @@ export interface OrganizationInviteCreateInput {
   email: string;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
-  /** [INTERNAL] Optional metadata about the invite. */
-  metadata?: { [key: string]: unknown };
   /** What user role the invite should grant. */
   role?: UserRoleType;
   /** The teams that the user has been invited to. */
@@ -4658,36 +3835,6 @@ export interface OrganizationIpRestrictionInput {
   range: string;
   /** Restriction type. */
   type: string;
-}
-
-/** [Internal] An MCP server URL entry for the Linear Agent allowlist. */
-export interface OrganizationLinearAgentMcpServerAllowlistEntryInput {
-  /** [Internal] Slug of the built-in MCP integration this entry was added from, if any. */
-  knownIntegrationKey?: string;
-  /** [Internal] The MCP server URL that Linear Agent is allowed to use. */
-  url: string;
-}
-
-/** [Internal] Input for updating Linear Agent settings for the workspace. */
-export interface OrganizationLinearAgentSettingsInput {
-  /** [Internal] Legacy MCP server allowlist for Linear Agent. */
-  mcpServersAllowlist?: OrganizationLinearAgentMcpServerAllowlistEntryInput[];
-  /** [Internal] Whether the workspace has enabled MCP servers for Linear Agent. */
-  mcpServersEnabled?: boolean;
-  /** [Internal] Whether all MCP servers or only approved MCP servers are allowed for Linear Agent. */
-  mcpServersMode?: LinearAgentMcpServersMode;
-  /** [Internal] Trusted-source allowlist for loops. */
-  trustedSourcesAllowlist?: OrganizationLinearAgentTrustedSourcesAllowlistEntryInput[];
-  /** [Internal] Whether external trusted sources are disabled or restricted to approved sources for loops. */
-  trustedSourcesMode?: LinearAgentTrustedSourcesMode;
-  /** [Internal] Whether the workspace has enabled web search for Linear Agent. */
-  webSearchEnabled?: boolean;
-}
-
-/** [Internal] A trusted-source entry for the loop allowlist. */
-export interface OrganizationLinearAgentTrustedSourcesAllowlistEntryInput {
-  /** [Internal] The trusted-source key that loops are allowed to use. */
-  key: string;
 }
 
 /** Input for updating workspace security settings such as role-based access controls. */
@@ -4730,32 +3877,14 @@ export interface OrganizationThemeSettingsInput {
 
 /** Input for updating the workspace. */
 export interface OrganizationUpdateInput {
-  /** [INTERNAL] Whether the workspace has enabled loops. */
-  agentAutomationEnabled?: boolean;
-  /** [INTERNAL] Whether the workspace has enabled the AI add-on. */
-  aiAddonEnabled?: boolean;
   /** Whether the workspace has enabled AI discussion summaries for issues. */
   aiDiscussionSummariesEnabled?: boolean;
-  /** [INTERNAL] Whether the workspace has opted in to AI telemetry. */
-  aiTelemetryEnabled?: boolean;
   /** Whether the workspace has enabled resolved thread AI summaries. */
   aiThreadSummariesEnabled?: boolean;
   /** Allowed file upload content types. */
   allowedFileUploadContentTypes?: string[];
   /** The authentication settings for the workspace. */
   authSettings?: OrganizationAuthSettingsInput;
-  /** [INTERNAL] Whether code intelligence is enabled for the workspace. */
-  codeIntelligenceEnabled?: boolean;
-  /** [INTERNAL] GitHub repository in owner/repo format for code intelligence. */
-  codeIntelligenceRepository?: string;
-  /** [INTERNAL] Whether the workspace has enabled Coding Sessions. */
-  codingAgentEnabled?: boolean;
-  /** [Internal] Settings for Coding Sessions features. */
-  codingAgentSettings?: OrganizationCodingAgentSettingsInput;
-  /** [INTERNAL] Configuration settings for the Customers feature. */
-  customersConfiguration?: CustomersConfigurationInput;
-  /** [INTERNAL] Whether the workspace is using customers. */
-  customersEnabled?: boolean;
   /** Default schedule for how often feed summaries are generated. */
   defaultFeedSummarySchedule?: FeedSummarySchedule;
   /** The default home view for members of the workspace who have not chosen their own default. */
@@ -4764,8 +3893,6 @@ export interface OrganizationUpdateInput {
   feedEnabled?: boolean;
   /** The month at which the fiscal year starts. */
   fiscalYearStartMonth?: number;
-  /** [INTERNAL] Whether the workspace has enabled generated updates. */
-  generatedUpdatesEnabled?: boolean;
   /** How git branches are formatted. If null, default formatting will be used. */
   gitBranchFormat?: string;
   /** Whether issue descriptions should be included in Git integration linkback messages. */
@@ -4784,10 +3911,6 @@ export interface OrganizationUpdateInput {
   initiativeUpdateRemindersHour?: number;
   /** IP restriction configurations controlling allowed access the workspace. */
   ipRestrictions?: OrganizationIpRestrictionInput[];
-  /** [Internal] Whether the workspace has enabled Linear Agent. */
-  linearAgentEnabled?: boolean;
-  /** [Internal] Settings for Linear Agent features. */
-  linearAgentSettings?: OrganizationLinearAgentSettingsInput;
   /** The logo URL of the workspace. */
   logoUrl?: string;
   /** The name of the workspace. */
@@ -4814,20 +3937,14 @@ export interface OrganizationUpdateInput {
   securitySettings?: OrganizationSecuritySettingsInput;
   /** Internal. Whether SLAs have been enabled for the workspace. */
   slaEnabled?: boolean;
-  /** [Internal] Whether to automatically create a Slack channel when a new project is created. */
-  slackAutoCreateProjectChannel?: boolean;
   /** The ID of the Slack integration to use for auto-creating project channels. */
   slackProjectChannelIntegrationId?: string;
   /** The prefix to use for auto-created Slack project channels (p-, proj-, or project-). */
   slackProjectChannelPrefix?: string;
-  /** [Internal] Whether the Slack project channels feature is enabled for the workspace. */
-  slackProjectChannelsEnabled?: boolean;
   /** [ALPHA] Theme settings for the workspace. */
   themeSettings?: OrganizationThemeSettingsInput;
   /** The URL key of the workspace. */
   urlKey?: string;
-  /** [Internal] The list of working days. Sunday is 0, Monday is 1, etc. */
-  workingDays?: number[];
 }
 
 /** Customer owner sorting options. */
@@ -4902,21 +4019,6 @@ export interface PartnerApplicationCreateInput {
 /** Different tabs available inside a release pipeline. */
 export type PipelineTab = "releaseNotes" | "releases";
 
-/** Issue priority sorting options. */
-export interface PrioritySort {
-  /** Whether to consider no priority as the highest or lowest priority */
-  noPriorityFirst?: boolean;
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-  /** Whether to tiebreak issues sharing a priority by their priority sort order */
-  usePrioritySortOrderTiebreaker?: boolean;
-}
-
-/** [Internal] The scope of product intelligence suggestion data for a team. */
-export type ProductIntelligenceScope = "none" | "team" | "teamHierarchy" | "workspace";
-
 /** Project filtering options. */
 export interface ProjectCollectionFilter {
   /** Filters that the project's team must satisfy. */
@@ -4989,8 +4091,6 @@ export interface ProjectCollectionFilter {
   projectUpdates?: ProjectUpdatesCollectionFilter;
   /** Filters that the projects roadmaps must satisfy. */
   roadmaps?: RoadmapCollectionFilter;
-  /** [Internal] Comparator for the project's content. */
-  searchableContent?: ContentComparator;
   /** Comparator for the project slug ID. */
   slugId?: StringComparator;
   /** Filters that needs to be matched by some projects. */
@@ -5055,14 +4155,6 @@ export interface ProjectCreateInput {
   templateId?: string;
   /** When set to true, the default project template of the first team provided will be applied. If templateId is provided, this will be ignored. */
   useDefaultTemplate?: boolean;
-}
-
-/** Project creation date sorting options. */
-export interface ProjectCreatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Project filtering options. */
@@ -5133,8 +4225,6 @@ export interface ProjectFilter {
   projectUpdates?: ProjectUpdatesCollectionFilter;
   /** Filters that the projects roadmaps must satisfy. */
   roadmaps?: RoadmapCollectionFilter;
-  /** [Internal] Comparator for the project's content. */
-  searchableContent?: ContentComparator;
   /** Comparator for the project slug ID. */
   slugId?: StringComparator;
   /** Comparator for the project start date. */
@@ -5149,14 +4239,6 @@ export interface ProjectFilter {
   targetDate?: NullableDateComparator;
   /** Comparator for the updated at date. */
   updatedAt?: DateComparator;
-}
-
-/** Project health sorting options. */
-export interface ProjectHealthSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Project label filtering options. */
@@ -5205,8 +4287,6 @@ export interface ProjectLabelCreateInput {
   parentId?: string;
   /** The time at which the label was retired. Set to null to restore a retired label. */
   retiredAt?: string;
-  /** [Internal] The team associated with the label. If not given, the label will be associated with the entire workspace. */
-  teamId?: string;
 }
 
 /** Project label filtering options. */
@@ -5247,22 +4327,6 @@ export interface ProjectLabelUpdateInput {
   retiredAt?: string;
 }
 
-/** Project lead sorting options. */
-export interface ProjectLeadSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Project manual order sorting options. */
-export interface ProjectManualSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Milestone collection filtering options. */
 export interface ProjectMilestoneCollectionFilter {
   /** Compound filters, all of which need to be matched by the milestone. */
@@ -5293,8 +4357,6 @@ export interface ProjectMilestoneCollectionFilter {
 export interface ProjectMilestoneCreateInput {
   /** The description of the project milestone in markdown format. */
   description?: string;
-  /** [Internal] The description of the project milestone as a Prosemirror document. */
-  descriptionData?: { [key: string]: unknown };
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
   /** The name of the project milestone. */
@@ -5361,8 +4423,6 @@ export interface ProjectMilestoneMoveProjectTeamsInput {
 export interface ProjectMilestoneUpdateInput {
   /** The description of the project milestone in markdown format. */
   description?: string;
-  /** [Internal] The description of the project milestone as a Prosemirror document. */
-  descriptionData?: { [key: string]: unknown };
   /** The name of the project milestone. */
   name?: string;
   /** Related project for the project milestone. */
@@ -5371,24 +4431,6 @@ export interface ProjectMilestoneUpdateInput {
   sortOrder?: number;
   /** The planned target date of the project milestone. */
   targetDate?: string;
-}
-
-/** Project name sorting options. */
-export interface ProjectNameSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Project priority sorting options. */
-export interface ProjectPrioritySort {
-  /** Whether to consider no priority as the highest or lowest priority */
-  noPriorityFirst?: boolean;
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Input for creating a new project relation. */
@@ -5427,38 +4469,6 @@ export interface ProjectRelationUpdateInput {
   relatedProjectMilestoneId?: string;
   /** The type of relation of the project to the related project. */
   type?: string;
-}
-
-/** Issue project sorting options. */
-export interface ProjectSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
-/** Project sorting options. */
-export interface ProjectSortInput {
-  /** Sort by project creation date */
-  createdAt?: ProjectCreatedAtSort;
-  /** Sort by project health status. */
-  health?: ProjectHealthSort;
-  /** Sort by project lead name. */
-  lead?: ProjectLeadSort;
-  /** Sort by manual order */
-  manual?: ProjectManualSort;
-  /** Sort by project name */
-  name?: ProjectNameSort;
-  /** Sort by project priority */
-  priority?: ProjectPrioritySort;
-  /** Sort by project start date */
-  startDate?: StartDateSort;
-  /** Sort by project status */
-  status?: ProjectStatusSort;
-  /** Sort by project target date */
-  targetDate?: TargetDateSort;
-  /** Sort by project update date */
-  updatedAt?: ProjectUpdatedAtSort;
 }
 
 /** Input for creating a new project status. */
@@ -5503,14 +4513,6 @@ export interface ProjectStatusFilter {
   updatedAt?: DateComparator;
 }
 
-/** Project status sorting options. */
-export interface ProjectStatusSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** A type of project status. */
 export type ProjectStatusType = "backlog" | "canceled" | "completed" | "paused" | "planned" | "started";
 
@@ -5537,8 +4539,6 @@ export type ProjectTab = "customers" | "documents" | "issues" | "updates";
 export interface ProjectUpdateCreateInput {
   /** The content of the project update in markdown format. */
   body?: string;
-  /** [Internal] The content of the project update as a Prosemirror document. */
-  bodyData?: unknown;
   /** The health of the project at the time of the update. */
   health?: ProjectUpdateHealthType;
   /** The identifier. If none is provided, the backend will generate one. */
@@ -5648,14 +4648,6 @@ export interface ProjectUpdateUpdateInput {
   health?: ProjectUpdateHealthType;
 }
 
-/** Project update date sorting options. */
-export interface ProjectUpdatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Collection filtering options for filtering projects by project updates. */
 export interface ProjectUpdatesCollectionFilter {
   /** Compound filters, all of which need to be matched by the project update. */
@@ -5755,14 +4747,8 @@ export interface ReactionCreateInput {
   initiativeUpdateId?: string;
   /** The issue to associate the reaction with. Can be a UUID or issue identifier (e.g., 'LIN-123'). */
   issueId?: string;
-  /** [Internal] The post to associate the reaction with. */
-  postId?: string;
   /** The project update to associate the reaction with. */
   projectUpdateId?: string;
-  /** [Internal] The pull request comment to associate the reaction with. */
-  pullRequestCommentId?: string;
-  /** [Internal] The pull request to associate the reaction with. */
-  pullRequestId?: string;
 }
 
 /** Reaction filtering options. */
@@ -6124,14 +5110,6 @@ export interface ReleasePipelineUpdateInput {
   type?: ReleasePipelineType;
 }
 
-/** Issue release sorting options. */
-export interface ReleaseSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Release sorting options. */
 export interface ReleaseSortInput {
   /** Sort by release stage */
@@ -6437,24 +5415,8 @@ export interface RoadmapUpdateInput {
   sortOrder?: number;
 }
 
-/** Issue root-issue sorting options. */
-export interface RootIssueSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-  /** The sort to apply to the root issues */
-  sort: IssueSortInput;
-}
-
 /** Which day count to use for SLA calculations. */
 export type SLADayCountType = "all" | "onlyBusinessDays";
-
-/** [INTERNAL] Comparator for Salesforce metadata. */
-export interface SalesforceMetadataIntegrationComparator {
-  /** Salesforce Case metadata filter */
-  caseMetadata?: { [key: string]: unknown };
-}
 
 export interface SalesforceSettingsInput {
   /** Whether a ticket should be automatically reopened when its linked Linear issue is canceled. */
@@ -6536,14 +5498,6 @@ export interface SlaStatusComparator {
   nin?: SlaStatus[];
   /** Null constraint. Matches any non-null values if the given value is false, otherwise it matches null values. */
   null?: boolean;
-}
-
-/** Issue SLA status sorting options. */
-export interface SlaStatusSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 export interface SlackAsksSettingsInput {
@@ -6659,8 +5613,6 @@ export interface SlackSettingsInput {
 export interface SourceMetadataComparator {
   /** Null constraint. Matches any non-null values if the given value is false, otherwise it matches null values. */
   null?: boolean;
-  /** [INTERNAL] Comparator for the salesforce metadata. */
-  salesforceMetadata?: SalesforceMetadataIntegrationComparator;
   /** Comparator for the sub type. */
   subType?: SubTypeComparator;
 }
@@ -6699,14 +5651,6 @@ export interface SourceTypeComparator {
   startsWith?: string;
   /** Starts with case insensitive constraint. Matches any values that start with the given string. */
   startsWithIgnoreCase?: string;
-}
-
-/** Project start date sorting options. */
-export interface StartDateSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** Comparator for strings. */
@@ -6805,14 +5749,6 @@ export interface SubTypeComparator {
   null?: boolean;
 }
 
-/** Project target date sorting options. */
-export interface TargetDateSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Team collection filtering options. */
 export interface TeamCollectionFilter {
   /** Filters that the team's ancestors must satisfy. */
@@ -6878,12 +5814,6 @@ export interface TeamCreateInput {
   id?: string;
   /** Whether the team should inherit estimation settings from its parent. Only applies to sub-teams. */
   inheritIssueEstimation?: boolean;
-  /** [Internal] Whether the team should inherit its product intelligence scope from its parent. Only applies to sub-teams. */
-  inheritProductIntelligenceScope?: boolean;
-  /** [Internal] Whether the team should inherit its Slack auto-create project channel setting from its parent. Only applies to sub-teams. */
-  inheritSlackAutoCreateProjectChannel?: boolean;
-  /** [Internal] Whether the team should inherit workflow statuses from its parent. */
-  inheritWorkflowStatuses?: boolean;
   /** [ALPHA] Whether initiatives are shown in the team's sidebar. */
   initiativesEnabled?: boolean;
   /** Whether to allow zeros in issues estimates. */
@@ -6902,14 +5832,10 @@ export interface TeamCreateInput {
   parentId?: string;
   /** Internal. Whether the team is private or not. */
   private?: boolean;
-  /** [Internal] The scope of product intelligence suggestion data for the team. */
-  productIntelligenceScope?: ProductIntelligenceScope;
   /** Whether an issue needs to have a priority set before leaving triage. */
   requirePriorityToLeaveTriage?: boolean;
   /** Whether to move issues to bottom of the column when changing state. */
   setIssueSortOrderOnStateChange?: string;
-  /** [Internal] Whether to automatically create a Slack channel when a new project is created in this team. */
-  slackAutoCreateProjectChannel?: boolean;
   /** The timezone of the team. */
   timezone?: string;
   /** Whether triage mode is enabled for the team. */
@@ -6948,14 +5874,10 @@ export interface TeamFilter {
   private?: BooleanComparator;
   /** Filters that the team's release pipelines must satisfy. */
   releasePipelines?: ReleasePipelineCollectionFilter;
-  /** [Internal] Filters that the private team forming this team's visibility boundary must satisfy. Only relevant for non-public teams. */
-  restrictedBy?: NullableTeamFilter;
   /** Comparator for the time at which the team was retired. */
   retiredAt?: NullableDateComparator;
   /** Comparator for the updated at date. */
   updatedAt?: DateComparator;
-  /** [Internal] Filters that the team's members must satisfy. Alias of `members` matching the filter shape produced by the app; prefer `members`. */
-  users?: UserCollectionFilter;
   /** Comparator for the team visibility. */
   visibility?: TeamVisibilityComparator;
 }
@@ -6982,8 +5904,6 @@ export interface TeamMembershipUpdateInput {
   sortOrder?: number;
 }
 
-/** [Internal] How to handle sub-teams when retiring a parent team. */
-export type TeamRetirementSubTeamHandling = "retire" | "unnest";
 /** All possible roles within a team in terms of access to team settings and operations. */
 export type TeamRoleType = "member" | "owner";
 
@@ -7002,14 +5922,6 @@ export interface TeamSecuritySettingsInput {
   teamManagement?: TeamRoleType;
   /** The minimum team role required to manage templates in the team. */
   templateManagement?: TeamRoleType;
-}
-
-/** Issue team sorting options. */
-export interface TeamSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 export interface TeamUpdateInput {
@@ -7061,18 +5973,10 @@ export interface TeamUpdateInput {
   description?: string;
   /** Whether to group recent issue history entries. */
   groupIssueHistory?: boolean;
-  /** [Internal] How to handle sub-teams when retiring. Required if the team has active sub-teams. */
-  handleSubTeamsOnRetirement?: TeamRetirementSubTeamHandling;
   /** The icon of the team. */
   icon?: string;
   /** Whether the team should inherit estimation settings from its parent. Only applies to sub-teams. */
   inheritIssueEstimation?: boolean;
-  /** [Internal] Whether the team should inherit its product intelligence scope from its parent. Only applies to sub-teams. */
-  inheritProductIntelligenceScope?: boolean;
-  /** [Internal] Whether the team should inherit its Slack auto-create project channel setting from its parent. Only applies to sub-teams. */
-  inheritSlackAutoCreateProjectChannel?: boolean;
-  /** [Internal] Whether the team should inherit workflow statuses from its parent. */
-  inheritWorkflowStatuses?: boolean;
   /** [ALPHA] Whether initiatives are shown in the team's sidebar. */
   initiativesEnabled?: boolean;
   /** Whether to allow zeros in issues estimates. */
@@ -7093,8 +5997,6 @@ export interface TeamUpdateInput {
   parentId?: string;
   /** Whether the team is private or not. */
   private?: boolean;
-  /** [Internal] The scope of product intelligence suggestion data for the team. */
-  productIntelligenceScope?: ProductIntelligenceScope;
   /** Whether an issue needs to have a priority set before leaving triage. */
   requirePriorityToLeaveTriage?: boolean;
   /** When the team was retired. */
@@ -7107,8 +6009,6 @@ export interface TeamUpdateInput {
   securitySettings?: TeamSecuritySettingsInput;
   /** Whether to move issues to bottom of the column when changing state. */
   setIssueSortOrderOnStateChange?: string;
-  /** [Internal] Whether to automatically create a Slack channel when a new project is created in this team. */
-  slackAutoCreateProjectChannel?: boolean;
   /** Whether to send new issue comment notifications to Slack. */
   slackIssueComments?: boolean;
   /** Whether to send issue status update notifications to Slack. */
@@ -7188,14 +6088,6 @@ export interface TierSort {
   order?: PaginationSortOrder;
 }
 
-/** Issue time in status sorting options. */
-export interface TimeInStatusSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for creating a new time schedule. */
 export interface TimeScheduleCreateInput {
   /** The schedule entries. */
@@ -7233,14 +6125,6 @@ export interface TimeScheduleUpdateInput {
   name?: string;
 }
 
-/** Issue title sorting options. */
-export interface TitleSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 export interface TokenUserAccountAuthInput {
   /** Auth code for the client initiating the login sequence. */
   clientAuthCode?: string;
@@ -7270,8 +6154,6 @@ export interface TriageResponsibilityCreateInput {
 
 /** Manual triage responsibility using a set of users. */
 export interface TriageResponsibilityManualSelectionInput {
-  /** [Internal] The index of the current userId used for the assign action when having more than one user. */
-  assignmentIndex?: number;
   /** The set of users responsible for triage. */
   userIds: string[];
 }
@@ -7284,14 +6166,6 @@ export interface TriageResponsibilityUpdateInput {
   manualSelection?: TriageResponsibilityManualSelectionInput;
   /** The identifier of the time schedule used for scheduling triage responsibility. */
   timeScheduleId?: string;
-}
-
-/** Issue update date sorting options. */
-export interface UpdatedAtSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
 }
 
 /** User filtering options. */
@@ -7338,14 +6212,6 @@ export interface UserCollectionFilter {
 
 export type UserContextViewType = "assigned";
 
-/** User display name sorting options. */
-export interface UserDisplayNameSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** User filtering options. */
 export interface UserFilter {
   /** Comparator for the user's activity status. */
@@ -7386,23 +6252,10 @@ export interface UserFilter {
 export type UserFlagType = "agentExamplesDismissed" | "agentHomeHeadlineSeen" | "agentHomePageNotice" | "agentLoopsPromoShown" | "agentSharedSkillsPromoDismissed" | "agentSharedSkillsSplashAnimationSeen" | "all" | "analyticsWelcomeDismissed" | "canPlaySnake" | "canPlayTetris" | "commandMenuClearShortcutTip" | "completedOnboarding" | "cycleWelcomeDismissed" | "desktopDownloadToastDismissed" | "desktopInstalled" | "desktopTabsOnboardingDismissed" | "dueDateShortcutMigration" | "editorSlashCommandUsed" | "emptyActiveIssuesDismissed" | "emptyBacklogDismissed" | "emptyCustomViewsDismissed" | "emptyMyIssuesDismissed" | "emptyParagraphSlashCommandTip" | "figmaPluginBannerDismissed" | "figmaPromptDismissed" | "helpIslandFeatureInsightsDismissed" | "importBannerDismissed" | "initiativesBannerDismissed" | "insightsHelpDismissed" | "insightsWelcomeDismissed" | "issueLabelSuggestionUsed" | "issueMovePromptCompleted" | "joinTeamIntroductionDismissed" | "listSelectionTip" | "migrateThemePreference" | "milestoneOnboardingIsSeenAndDismissed" | "projectBacklogWelcomeDismissed" | "projectBoardOnboardingIsSeenAndDismissed" | "projectUpdatesWelcomeDismissed" | "projectWelcomeDismissed" | "pulseWelcomeDismissed" | "reviewsPromptToConnectGithubDismissed" | "rewindBannerDismissed" | "slackAgentPromoFromCreateNewIssueShown" | "slackBotWelcomeMessageShown" | "slackCommentReactionTipShown" | "slackProjectChannelsPromoDismissed" | "slackProjectChannelsPromoShown" | "teamsBotWelcomeMessageShown" | "teamsPageIntroductionDismissed" | "threadedCommentsNudgeIsSeen" | "triageWelcomeDismissed" | "tryCodexDismissed" | "tryCursorDismissed" | "tryCyclesDismissed" | "tryGithubDismissed" | "tryInvitePeopleDismissed" | "tryRoadmapsDismissed" | "tryTriageDismissed" | "updatedSlackThreadSyncIntegration";
 /** Operations that can be applied to UserFlagType. */
 export type UserFlagUpdateOperation = "clear" | "decr" | "incr" | "lock";
-
-/** User name sorting options. */
-export interface UserNameSort {
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** The different permission roles available to users in a workspace. */
 export type UserRoleType = "admin" | "app" | "guest" | "owner" | "user";
 
 export interface UserSettingsUpdateInput {
-  /** [Internal] The user's last seen time for the pulse feed. */
-  feedLastSeenTime?: string;
-  /** [Internal] How often to generate a feed summary. */
-  feedSummarySchedule?: FeedSummarySchedule;
   /** The user's notification category preferences. */
   notificationCategoryPreferences?: NotificationCategoryPreferencesInput;
   /** The user's notification channel preferences. */
@@ -7421,16 +6274,6 @@ export interface UserSettingsUpdateInput {
   subscribedToInviteAccepted?: boolean;
   /** Whether this user is subscribed to privacy and legal update emails or not. */
   subscribedToPrivacyLegalUpdates?: boolean;
-  /** [Internal] The user's usage warning history. */
-  usageWarningHistory?: { [key: string]: unknown };
-}
-
-/** User sorting options. */
-export interface UserSortInput {
-  /** Sort by user display name */
-  displayName?: UserDisplayNameSort;
-  /** Sort by user name */
-  name?: UserNameSort;
 }
 
 /** Input for updating the authenticated user. */
@@ -7461,8 +6304,6 @@ export interface ViewPreferencesCreateInput {
   customViewId?: string;
   /** The identifier in UUID v4 format. If none is provided, the backend will generate one. */
   id?: string;
-  /** [Internal] The initiative these view preferences are associated with. */
-  initiativeId?: string;
   /** The initiative label these view preferences are associated with. */
   initiativeLabelId?: string;
   /** The default parameters for the insight on that view. */
@@ -7582,16 +6423,6 @@ export interface WorkflowStateFilter {
   updatedAt?: DateComparator;
 }
 
-/** Issue workflow state sorting options. */
-export interface WorkflowStateSort {
-  /** Whether to sort closed issues by recency */
-  closedIssuesOrderedByRecency?: boolean;
-  /** Whether nulls should be sorted first or last */
-  nulls?: PaginationNulls;
-  /** The order for the individual sort */
-  order?: PaginationSortOrder;
-}
-
 /** Input for updating an existing workflow state. All fields are optional; only provided fields will be updated. The state type cannot be changed after creation. */
 export interface WorkflowStateUpdateInput {
   /** The color of the state. */
@@ -7617,8 +6448,6 @@ export interface ZendeskSettingsInput {
   automateTicketReopeningOnProjectCompletion?: boolean;
   /** The ID of the Linear bot user. */
   botUserId?: string;
-  /** [INTERNAL] Temporary flag indicating if the integration has the necessary scopes for Customers */
-  canReadCustomers?: boolean;
   /** [ALPHA] Whether customer and customer requests should not be automatically created when conversations are linked to a Linear issue. */
   disableCustomerRequestsAutoCreation?: boolean;
   /** Whether Linear Agent should be enabled for this integration. */
@@ -7633,8 +6462,6 @@ export interface ZendeskSettingsInput {
   sendNoteOnStatusChange?: boolean;
   /** The subdomain of the Zendesk organization being connected. */
   subdomain: string;
-  /** [INTERNAL] Flag indicating if the integration supports OAuth refresh tokens */
-  supportsOAuthRefresh?: boolean;
   /** The URL of the connected Zendesk organization. */
   url: string;
 }
@@ -7719,8 +6546,6 @@ export interface AgentSessionArgs {
 export interface AgentSessionCreateArgs {
   /** The agent session object to create. */
   input: AgentSessionCreateInput;
-  /** [Internal] Optional pull request to associate with the created session. */
-  pullRequestId?: string;
 }
 
 /** Arguments of `agent_session_create_on_comment`. */
@@ -7922,8 +6747,6 @@ export interface AttachmentLinkGitHubPrArgs {
   id?: string;
   /** The issue for which to link the GitHub pull request. Can be a UUID or issue identifier (e.g., 'LIN-123'). */
   issueId: string;
-  /** [Internal] The kind of link between the issue and the pull request. */
-  linkKind?: GitLinkKind;
   /** The title to use for the attachment. */
   title?: string;
   /** The URL of the GitHub pull request to link. */
@@ -8180,8 +7003,6 @@ export interface CommentUpdateArgs {
   id: string;
   /** A partial comment object to update the comment with. */
   input: CommentUpdateInput;
-  /** [INTERNAL] Flag to prevent setting editedAt when updating bodyData (used for background uploads). */
-  skipEditedAt?: boolean;
 }
 
 /** Arguments of `comments_list`. */
@@ -8304,8 +7125,6 @@ export interface CustomViewsListArgs {
   last?: number;
   /** By which field should the pagination order by. Available options are createdAt (default) and updatedAt. */
   orderBy?: PaginationOrderBy;
-  /** [INTERNAL] Sort returned custom views. */
-  sort?: CustomViewSortInput[];
 }
 
 /** Arguments of `customer`. */
@@ -8654,8 +7473,6 @@ export interface DocumentsListArgs {
   last?: number;
   /** By which field should the pagination order by. Available options are createdAt (default) and updatedAt. */
   orderBy?: PaginationOrderBy;
-  /** [INTERNAL] Sort returned documents. */
-  sort?: DocumentSortInput[];
 }
 
 /** Arguments of `email_intake_address`. */
@@ -8973,8 +7790,6 @@ export interface InitiativeDeleteArgs {
 export interface InitiativeFilterSuggestionArgs {
   /** The text prompt to generate a filter suggestion from. */
   prompt: string;
-  /** [Internal] The ID of the team if filtering a team view. */
-  teamId?: string;
 }
 
 /** Arguments of `initiative_label`. */
@@ -9220,8 +8035,6 @@ export interface InitiativesListArgs {
   last?: number;
   /** By which field should the pagination order by. Available options are createdAt (default) and updatedAt. */
   orderBy?: PaginationOrderBy;
-  /** [INTERNAL] Sort returned initiatives. */
-  sort?: InitiativeSortInput[];
 }
 
 /** Arguments of `integration`. */
@@ -9868,8 +8681,6 @@ export interface IssueFilterSuggestionArgs {
   projectId?: string;
   /** The text prompt to generate a filter suggestion from. */
   prompt: string;
-  /** [Internal] The ID of the team if filtering a team view. */
-  teamId?: string;
 }
 
 /** Arguments of `issue_import_check_csv`. */
@@ -10296,8 +9107,6 @@ export interface IssuesListArgs {
   last?: number;
   /** By which field should the pagination order by. Available options are createdAt (default) and updatedAt. */
   orderBy?: PaginationOrderBy;
-  /** [INTERNAL] Sort returned issues. */
-  sort?: IssueSortInput[];
 }
 
 /** Arguments of `jira_integration_connect`. */
@@ -10744,8 +9553,6 @@ export interface ProjectExternalSyncDisableArgs {
 /** Arguments of `project_filter_suggestion`. */
 export interface ProjectFilterSuggestionArgs {
   prompt: string;
-  /** [Internal] The ID of the team if filtering a team view. */
-  teamId?: string;
 }
 
 /** Arguments of `project_label`. */
@@ -11052,8 +9859,6 @@ export interface ProjectsListArgs {
   last?: number;
   /** By which field should the pagination order by. Available options are createdAt (default) and updatedAt. */
   orderBy?: PaginationOrderBy;
-  /** [INTERNAL] Sort returned projects. */
-  sort?: ProjectSortInput[];
 }
 
 /** Arguments of `push_subscription_create`. */
@@ -11660,8 +10465,6 @@ export interface TeamUpdateArgs {
   id: string;
   /** A partial team object to update the team with. */
   input: TeamUpdateInput;
-  /** [INTERNAL] Mapping of existing team entities to those inherited from the parent team */
-  mapping?: InheritanceEntityMapping;
 }
 
 /** Arguments of `teams_list`. */
@@ -11910,8 +10713,6 @@ export interface UserSettingsUpdateArgs {
 
 /** Arguments of `user_suspend`. */
 export interface UserSuspendArgs {
-  /** [INTERNAL] Whether to bypass SCIM restrictions when suspending. Use with caution — this overrides identity provider management. */
-  forceBypassScimRestrictions?: boolean;
   /** The identifier of the user to suspend. */
   id: string;
 }
@@ -11924,8 +10725,6 @@ export interface UserUnlinkFromIdentityProviderArgs {
 
 /** Arguments of `user_unsuspend`. */
 export interface UserUnsuspendArgs {
-  /** [INTERNAL] Whether to bypass SCIM restrictions when unsuspending. Use with caution — this overrides identity provider management. */
-  forceBypassScimRestrictions?: boolean;
   /** The identifier of the user to unsuspend. */
   id: string;
 }
@@ -11956,8 +10755,6 @@ export interface UsersListArgs {
   last?: number;
   /** By which field should the pagination order by. Available options are createdAt (default) and updatedAt. */
   orderBy?: PaginationOrderBy;
-  /** [INTERNAL] Sort returned users. */
-  sort?: UserSortInput[];
 }
 
 /** Arguments of `verify_git_hub_enterprise_server_installation`. */

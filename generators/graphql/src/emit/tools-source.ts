@@ -16,9 +16,9 @@ export function emitToolsSource(pack: PackIR): string {
   });
   return printSourceFile(generatedHeader(pack), [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core", namedImports: ["definePack", "type Tool"] },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./defs.gen.ts", namedImports: ["defs"] },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./defs.gen.ts", namedImports: ["defs", "withheldMembers"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./types.gen.ts", namespaceImport: "T", isTypeOnly: true },
-    constant("pack", `definePack({ name: ${JSON.stringify(pack.name)}, defs, tools: ${literal(pack.tools)} })`),
+    constant("pack", `definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, tools: ${literal(pack.tools)} })`),
     ...pack.tools.map((tool) => {
       const id = ids.get(tool.name)!;
       return constant(id.value, `pack.tool<T.${id.args}>(${JSON.stringify(tool.name)})`, `Tool<T.${id.args}>`);

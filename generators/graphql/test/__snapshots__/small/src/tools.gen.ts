@@ -2,9 +2,9 @@
 // Source: spec/small.graphql (sha256 0000000000000000000000000000000000000000000000000000000000000000)
 // Regenerate: pnpm packs:generate small
 import { definePack, type Tool } from "@sluice/core";
-import { defs } from "./defs.gen.ts";
+import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "small", defs, tools: [
+export const pack = definePack({ name: "small", defs, withheldMembers, tools: [
     {
       "name": "delete",
       "description": "Query.delete (deprecated: no)",

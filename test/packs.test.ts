@@ -1,0 +1,66 @@
+/**
+ * Pack conformance: what each shipped pack promises about its tools.
+ */
+import { describe, expect, it } from "vitest";
+import { FULL_SUFFIX, type Tool } from "@sluice/core";
+import { schemaTokens } from "@sluice/core/tokens";
+import { cyclicComponents, refGraph, resolvedDepth } from "@sluice/schema";
+import * as linear from "@sluice/pack-linear";
+import * as github from "@sluice/pack-github";
+
+const isRecursive = (tool: Tool<object>) => cyclicComponents(refGraph(tool.inputSchema)).length > 0;
+
+describe.each([
+  ["linear", linear.tools, Object.values(linear.generatedTools).filter((v): v is Tool<object> => typeof v === "object" && v !== null && "derived" in v)],
+  ["github", github.tools, Object.values(github.generatedTools).filter((v): v is Tool<object> => typeof v === "object" && v !== null && "derived" in v)],
+])("pack %s", (_pack, shipped, generated) => {
+  const byName = new Map(shipped.map((tool) => [tool.name, tool]));
+
+  it("ships every generated tool, under its own name or curated with a *_full twin", () => {
+    for (const tool of generated) {
+      expect(byName.has(tool.name), tool.name).toBe(true);
+      const curated = byName.get(tool.name)!;
+      if (curated === tool) continue;
+      const full = byName.get(tool.name + FULL_SUFFIX);
+      expect(full, `${tool.name}${FULL_SUFFIX}`).toBeDefined();
+      // The twin is the untouched original: same definition but for its name.
+      expect({ ...full!.toJSON(), name: tool.name }).toEqual(tool.toJSON());
+      expect(full!.binding).toEqual(tool.binding);
+    }
+    expect(new Set(shipped.map((t) => t.name)).size).toBe(shipped.length);
+    expect(shipped.map((t) => t.name)).toEqual([...shipped.map((t) => t.name)].sort());
+  });
+
+  it("every tool whose input reaches a recursive type ships curated, acyclic and smaller", () => {
+    const recursive = generated.filter(isRecursive);
+    for (const tool of recursive) {
+      const curated = byName.get(tool.name)!;
+      expect(curated, tool.name).not.toBe(tool);
+      expect(isRecursive(curated), tool.name).toBe(false);
+      expect(resolvedDepth(curated.inputSchema), tool.name).toBeLessThan(Infinity);
+      expect(schemaTokens(curated), tool.name).toBeLessThan(schemaTokens(tool));
+    }
+    if (_pack === "linear") expect(recursive.length).toBeGreaterThanOrEqual(30);
+    if (_pack === "github") expect(recursive).toEqual([]);
+  });
+
+  it("no curated tool accepts an argument its original does not", async () => {
+    for (const tool of shipped) {
+      if (tool.name.endsWith(FULL_SUFFIX) || byName.get(tool.name + FULL_SUFFIX) === undefined) continue;
+      const original = byName.get(tool.name + FULL_SUFFIX)!;
+      const allowed = new Set((await original.paths({ depth: 3 })).map((p) => p.path));
+      for (const { path } of await tool.paths({ depth: 3 })) expect(allowed.has(path), `${tool.name}: ${path}`).toBe(true);
+    }
+  });
+});
+
+describe("curated Linear issues_list", () => {
+  it("keeps the filters people use and nothing recursive", async () => {
+    const paths = new Set((await linear.curatedTools.issuesList.paths({ depth: 4 })).map((p) => p.path));
+    for (const path of ["filter.title", "filter.team.key", "filter.assignee.isMe", "filter.state.type", "filter.labels.some.name", "first", "after"]) {
+      expect(paths.has(path), path).toBe(true);
+    }
+    expect(paths.has("filter.and")).toBe(false);
+    expect(paths.has("filter.assignee.assignedIssues")).toBe(false);
+  });
+});
