@@ -85,6 +85,9 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
   };
 }
 
+/** Inline nesting listed in a map; real API inputs stay far below it. */
+const MAX_LISTED_DEPTH = 64;
+
 /**
  * Member paths below `start`, descending into inline objects and into definitions used
  * only here; a sectioned definition ends the descent (it is listed once, by name).
@@ -101,7 +104,13 @@ function inlinePaths(
     const { node, segments } = stack.pop()!;
     for (const [key, child] of inlineMembers(node, defs, sectioned)) {
       const path = [...segments, key];
-      out.push({ path: path.join("."), type: typeLabel(child, defs, sectioned) });
+      const text = path.join(".");
+      if (path.length - prefix.length > MAX_LISTED_DEPTH) {
+        // Listing every level would make the map quadratic in the nesting; say so instead.
+        out.push({ path: text, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
+        continue;
+      }
+      out.push({ path: text, type: typeLabel(child, defs, sectioned) });
       stack.push({ node: child, segments: path });
     }
   }
@@ -138,26 +147,31 @@ function inlineMembers(node: JsonSchemaObject, defs: Record<string, JsonSchemaOb
   return [...members.entries()];
 }
 
-function typeLabel(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, sectioned: ReadonlySet<string>): string {
+/** Labels nest (arrays of unions of arrays ...); past this many levels the rest is elided. */
+const LABEL_DEPTH = 8;
+
+function typeLabel(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, sectioned: ReadonlySet<string>, level = 0): string {
+  if (level >= LABEL_DEPTH) return "…";
+  const nested = (child: JsonSchemaObject) => typeLabel(child, defs, sectioned, level + 1);
   if (typeof node.$ref === "string") {
     const target = refTarget(node.$ref);
     const body = defs[target];
     // A type without members used only here is shown by value, so that a new enum
     // value shows up in a diff (sectioned ones show it in their section).
-    if (body && !sectioned.has(target) && !isSchemaObject(body.properties)) return `${target} (${typeLabel(body, defs, sectioned)})`;
+    if (body && !sectioned.has(target) && !isSchemaObject(body.properties)) return `${target} (${nested(body)})`;
     return target;
   }
   if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" ? v : canonicalJson(v))).join(" | ");
   if (hasOwn(node, "const")) return "const " + canonicalJson(node.const);
   for (const keyword of UNION_KEYWORDS) {
     if (Array.isArray(node[keyword])) {
-      const branches = (node[keyword] as unknown[]).map((b) => (isSchemaObject(b) ? typeLabel(b, defs, sectioned) : String(b)));
+      const branches = (node[keyword] as unknown[]).map((b) => (isSchemaObject(b) ? nested(b) : String(b)));
       return branches.join(keyword === "allOf" ? " & " : " | ");
     }
   }
   const type = node.type;
   if (type === "array" || (node.items !== undefined && type === undefined)) {
-    const item = isSchemaObject(node.items) ? typeLabel(node.items, defs, sectioned) : "any";
+    const item = isSchemaObject(node.items) ? nested(node.items) : "any";
     return /[ |&]/.test(item) ? `(${item})[]` : `${item}[]`;
   }
   const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";

@@ -9,6 +9,7 @@ import {
   refTarget,
   ROOT,
   setOwn,
+  SluiceError,
   UNION_KEYWORDS,
   walkSchema,
   type JsonSchemaObject,
@@ -194,10 +195,14 @@ export class SchemaWorkspace {
   private countRefs(body: JsonSchemaObject, delta: number, isRoot: boolean): void {
     walkSchema(
       body,
-      ({ node }) => {
+      ({ node, pointer }) => {
         if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return;
-        const target = refTarget(node.$ref);
-        if (target !== ROOT) this.refCounts.set(target, (this.refCounts.get(target) ?? 0) + delta);
+        const target = refTarget(node.$ref, pointer);
+        if (target === ROOT) return;
+        if (!hasOwn(this.defs, target)) {
+          throw new SluiceError("UNRESOLVED_REF", `"${node.$ref}" does not resolve: there is no $defs entry "${target}".`, { pointer });
+        }
+        this.refCounts.set(target, (this.refCounts.get(target) ?? 0) + delta);
       },
       isRoot ? { skipKeywords: new Set(["$defs"]) } : {},
     );
