@@ -71,6 +71,14 @@ describe("derived() on Linear issues_list", () => {
     expect(costs.map((c) => c.tokens)).toEqual(sorted.map((c) => c.tokens));
   });
 
+  it("paths below a recursive type are priced as type selectors, and cost tokens rather than save them as paths", async () => {
+    const byType = await issues.paths("IssueFilter", { byCost: true });
+    expect(byType.map((p) => p.path)).toContain("IssueFilter.and");
+    expect(byType.every((p) => p.path.startsWith("IssueFilter.") && p.tokens! > 0)).toBe(true);
+    const byPath = await issues.paths("filter", { byCost: true });
+    expect(byPath.find((p) => p.path === "filter.and")!.tokens).toBeLessThan(0); // split copy-on-write
+  });
+
   it("a type selector removes the combinators at every depth, including in split copies", () => {
     const narrowed = issues.derived({ drop: ["filter.assignee.name", "IssueFilter.and", "IssueFilter.or"] });
     const defs = defsOf(narrowed.inputSchema);

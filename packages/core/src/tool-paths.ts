@@ -1,4 +1,4 @@
-import { escapePointerSegment, SluiceError } from "@sluice/schema";
+import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { SchemaWorkspace } from "./schema-workspace.ts";
 import { enumeratePaths, locate, parseSelector } from "./selectors.ts";
 import type { Encoding } from "./tokens.ts";
@@ -37,6 +37,7 @@ export async function toolPaths(tool: Tool, prefix: string | undefined, options:
   const { schemaTokens } = await import("./tokens.ts");
   const encoding = { encoding: options.encoding ?? "o200k_base" } as const;
   const total = schemaTokens(tool, encoding);
+  // Type paths keep their type spelling so that the drop below is a type selector.
   const costs = paths.map((path) => ({
     path,
     tokens: total - schemaTokens(tool.project({ drop: [path] }, { allowRequiredDrop: true }), encoding),
@@ -44,14 +45,23 @@ export async function toolPaths(tool: Tool, prefix: string | undefined, options:
   return costs.sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function startsBelow(ws: SchemaWorkspace, prefix: string): Array<{ node: import("@sluice/schema").JsonSchemaObject; pointer: string; segments: string[] }> {
+/**
+ * Where listing starts. A prefix is a selector, or a bare type name (`IssueFilter`):
+ * then the paths are `IssueFilter.<member>`, priced as type selectors (every place the
+ * type is reached), which is what a recursive type's members cost.
+ */
+function startsBelow(ws: SchemaWorkspace, prefix: string): Array<{ node: JsonSchemaObject; pointer: string; segments: string[] }> {
+  const isArgument = isSchemaObject(ws.root.properties) && hasOwn(ws.root.properties, prefix);
+  if (!prefix.includes(".") && !isArgument && ws.hasType(prefix)) {
+    return ws.defsOfType(prefix).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: [prefix] }));
+  }
   const selector = parseSelector(ws, prefix);
   const text = selector.text.split(".");
   if (selector.kind === "type" && selector.segments.length === 0) {
     return ws.defsOfType(selector.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: text }));
   }
   return locate(ws, selector, false).map(({ holder, key }) => {
-    const child = (holder.node.properties as Record<string, import("@sluice/schema").JsonSchemaObject>)[key]!;
+    const child = (holder.node.properties as Record<string, JsonSchemaObject>)[key]!;
     return { node: child, pointer: holder.pointer + "/properties/" + escapePointerSegment(key), segments: text };
   });
 }
