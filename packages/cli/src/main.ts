@@ -122,13 +122,13 @@ async function paths(args: readonly string[], io: Io): Promise<number> {
   });
   if (values.json) io.stdout.write(JSON.stringify(rows) + "\n");
   else if (values["by-cost"]) io.stdout.write(table(["tokens", "path"], rows.map((r) => [String(r.tokens), r.path])));
+  else io.stdout.write(rows.map((r) => r.path).join("\n") + "\n");
   if (values["by-cost"] && prefix !== undefined && rows.length > 0 && rows.every((r) => (r.tokens ?? 0) < 0)) {
     io.stderr.write(
       `note: removing any path below ${prefix} alone makes the tool larger: it splits a definition shared with other places.\n` +
         `      Price a type's members everywhere it is reached instead: sluice paths ${spec} ${toolName} <TypeName> --by-cost\n`,
     );
   }
-  else io.stdout.write(rows.map((r) => r.path).join("\n") + "\n");
   return 0;
 }
 

@@ -46,6 +46,16 @@ describe("sluice paths", () => {
     expect(paths).toContain("filter.team.key.eq");
   });
 
+  it("says so when every path below a prefix costs tokens to remove (a shared type splits)", () => {
+    const { code, stdout, stderr } = sluice(["paths", "linear", "issues_list_full", "filter", "--by-cost"]);
+    expect(code).toBe(0);
+    expect(stdout.split("\n")[0]).toMatch(/^tokens {2}path$/);
+    expect(stdout).toMatch(/^ *-\d+ {2}filter\.and$/m);
+    expect(stderr).toContain("note: removing any path below filter alone makes the tool larger");
+    const plain = sluice(["paths", "linear", "issues_list_full"]);
+    expect(plain.stdout).toBe(["after", "before", "filter", "first", "includeArchived", "last", "orderBy", ""].join("\n"));
+  });
+
   it("an unknown tool or selector is one line with candidates and exit 2", () => {
     const tool = sluice(["paths", "linear", "issues_lst", "--by-cost"]);
     expect(tool.code).toBe(2);
