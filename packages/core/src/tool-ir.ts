@@ -92,29 +92,67 @@ export interface GraphQLBinding {
 
 export type HttpParameterLocation = "path" | "query" | "header" | "cookie";
 
+/** Serialization styles of OpenAPI 3.1 §4.8.12.4 (Swagger 2.0 collectionFormat maps onto them). */
+export type HttpParameterStyle = "form" | "simple" | "label" | "matrix" | "spaceDelimited" | "pipeDelimited" | "deepObject";
+
 export interface HttpParameter {
   /** Argument name (after collision handling). */
   arg: string;
   /** Name on the wire. */
   name: string;
   in: HttpParameterLocation;
-  style?: string;
+  style: HttpParameterStyle;
+  explode: boolean;
+  required?: boolean;
+  /** OpenAPI `allowReserved` (query only): reserved characters are sent unencoded. */
+  allowReserved?: boolean;
+  /** A parameter sent as serialized content (`content: {media type}`) rather than by style. */
+  contentType?: string;
+}
+
+/** How one property of a form or multipart body is written (OpenAPI Encoding Object). */
+export interface HttpBodyPropertyEncoding {
+  style?: HttpParameterStyle;
   explode?: boolean;
+  contentType?: string;
+  allowReserved?: boolean;
 }
 
 export interface HttpBody {
-  /** `json`, `form`, `multipart`. */
-  encoding: string;
-  /** Arguments that are body fields (argument name -> body property), or whole-body argument. */
+  /** The media type sent as Content-Type, e.g. `application/json`. */
+  mediaType: string;
+  encoding: "json" | "form" | "multipart" | "text" | "binary";
+  required?: boolean;
+  /**
+   * Body properties flattened into arguments: argument name -> body property name.
+   * Used when the body is an object; collisions with parameters are renamed in `arg`.
+   */
   fields?: Record<string, string>;
+  /** The whole body in one argument (bodies that are not objects). */
   wholeBodyArg?: string;
+  /** Per-property encoding for form and multipart bodies, by body property name. */
+  propertyEncoding?: Record<string, HttpBodyPropertyEncoding>;
 }
+
+/** One way to authenticate; OAuth2 and OpenID Connect are sent as bearer tokens. */
+export type HttpAuthScheme =
+  | { scheme: string; type: "bearer" }
+  | { scheme: string; type: "basic" }
+  | { scheme: string; type: "apiKey"; in: "header" | "query" | "cookie"; name: string };
 
 export interface HttpBinding {
   kind: "http";
+  /** Upper case: `GET`, `POST`, ... */
   method: string;
   /** Path template, e.g. `/v1/customers/{customer}`. */
   path: string;
+  /** The first server URL of the document (may contain `{variables}` with their defaults applied). */
+  server?: string;
   parameters: HttpParameter[];
   body?: HttpBody;
+  /**
+   * Security requirements: any one inner list suffices, and every scheme of that list is
+   * needed. An empty list means no authentication; absent means unspecified.
+   */
+  auth?: HttpAuthScheme[][];
 }
