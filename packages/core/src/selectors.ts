@@ -36,7 +36,7 @@ export function parseSelector(ws: SchemaWorkspace, raw: string): Selector {
   if (isArgument) return { kind: "path", segments, text: raw };
   if (isType) return { kind: "type", type: first, segments: segments.slice(1), text: raw };
   if (segments.length === 1) return resolveBareName(ws, first);
-  throw unknown(ws, raw, first, rootCandidates(ws).concat(typeCandidates(ws)));
+  throw unknown(raw, first, rootCandidates(ws).concat(typeCandidates(ws)));
 }
 
 /** The locations a selector names, as (holder, property) pairs. With `split`, shared definitions on the way are copied first. */
@@ -120,11 +120,10 @@ function resolveBareName(ws: SchemaWorkspace, name: string): Selector {
       { candidates: matches.sort().slice(0, 50) },
     );
   }
-  throw unknown(ws, name, name, rootCandidates(ws).concat(typeCandidates(ws)));
+  throw unknown(name, name, rootCandidates(ws).concat(typeCandidates(ws)));
 }
 
-function unknown(ws: SchemaWorkspace, raw: string, first: string, pool: string[]): SluiceError {
-  void ws;
+function unknown(raw: string, first: string, pool: string[]): SluiceError {
   return new SluiceError("UNKNOWN_SELECTOR", `Selector "${raw}" does not exist: "${first}" is neither an argument, a type, nor a unique property name.`, {
     candidates: rankCandidates(pool, raw),
   });

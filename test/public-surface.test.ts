@@ -1,0 +1,69 @@
+/**
+ * The public surface is explicit: these lists change only on purpose. Internal
+ * helpers (the schema workspace, selector resolution) are not exported.
+ */
+import { expect, it } from "vitest";
+import * as schema from "@sluice/schema";
+import * as core from "@sluice/core";
+import * as tokens from "@sluice/core/tokens";
+
+it("@sluice/schema exports", () => {
+  expect(Object.keys(schema).sort()).toMatchInlineSnapshot(`
+    [
+      "ROOT",
+      "SINGLE_SUBSCHEMA_KEYWORDS",
+      "SUBSCHEMA_LIST_KEYWORDS",
+      "SUBSCHEMA_MAP_KEYWORDS",
+      "SluiceError",
+      "UNION_KEYWORDS",
+      "canonicalJson",
+      "cloneJson",
+      "collectGarbage",
+      "collectRefs",
+      "cyclicComponents",
+      "defRef",
+      "defsOf",
+      "escapePointerSegment",
+      "getOwn",
+      "hasOwn",
+      "isSchemaObject",
+      "isSluiceError",
+      "parseLocalRef",
+      "pointerFrom",
+      "reachable",
+      "refGraph",
+      "refTarget",
+      "refsFrom",
+      "resolveRef",
+      "resolvedDepth",
+      "setOwn",
+      "stronglyConnectedComponents",
+      "subschemasOf",
+      "unescapePointerSegment",
+      "walkSchema",
+    ]
+  `);
+});
+
+it("@sluice/core exports", () => {
+  expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
+    [
+      "FULL_SUFFIX",
+      "SluiceError",
+      "TOOL_NAME_PATTERN",
+      "Tool",
+      "checkEgressMap",
+      "definePack",
+      "egressMap",
+      "formatEgressMap",
+      "isSluiceError",
+      "recursionCuts",
+      "withCurated",
+    ]
+  `);
+});
+
+it("tokens are a separate entry point, not part of the core entry", () => {
+  expect(Object.keys(tokens).sort()).toEqual(["schemaTokens", "textTokens"]);
+  expect(Object.keys(core)).not.toContain("schemaTokens");
+});
