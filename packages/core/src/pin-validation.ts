@@ -20,8 +20,10 @@ export function schemaValidator(): Ajv2020 {
 export function validatePin(arg: string, value: unknown, argSchema: JsonSchemaObject, defs: unknown): void {
   let valid: boolean;
   let errors: ErrorObject[] | null | undefined;
+  const ajv = schemaValidator();
+  const schema = defs === undefined ? argSchema : { ...argSchema, $defs: defs };
   try {
-    const validate = schemaValidator().compile(defs === undefined ? argSchema : { ...argSchema, $defs: defs });
+    const validate = ajv.compile(schema);
     valid = validate(value);
     errors = validate.errors;
   } catch (cause) {
@@ -29,6 +31,8 @@ export function validatePin(arg: string, value: unknown, argSchema: JsonSchemaOb
       pointer: "/properties/" + arg,
       cause,
     });
+  } finally {
+    ajv.removeSchema(schema); // compiled once per pin; do not let the cache grow with every derive
   }
   if (!valid) {
     const problems = (errors ?? []).map((e) => `${e.instancePath || "(value)"} ${e.message ?? "is invalid"}`).join("; ");

@@ -107,35 +107,27 @@ interface KeepGroup {
 
 /** Groups keep selectors by the sibling group they narrow, shallowest first. */
 function keepGroups(ws: SchemaWorkspace, keep: readonly string[]): KeepGroup[] {
+  const groupId = (selector: Selector, parentSegments: readonly string[]): string =>
+    selector.kind === "path" && parentSegments.length === 0
+      ? ""
+      : `${selector.kind}:${[...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join(".")}`;
+  const selectors = keep.map((raw) => parseSelector(ws, raw));
   const groups = new Map<string, KeepGroup>();
-  for (const raw of keep) {
-    const selector = parseSelector(ws, raw);
+  for (const selector of selectors) {
     locate(ws, selector, false); // must exist
     const parentSegments = selector.segments.slice(0, -1);
-    const isTopLevel = selector.kind === "path" && parentSegments.length === 0;
-    const parent: Selector | undefined = isTopLevel
-      ? undefined
-      : {
-          ...selector,
-          segments: parentSegments,
-          text: [...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join("."),
-        };
-    const id = parent === undefined ? "" : `${parent.kind}:${parent.text}`;
+    const id = groupId(selector, parentSegments);
+    const parent: Selector | undefined =
+      id === "" ? undefined : { ...selector, segments: parentSegments, text: id.slice(id.indexOf(":") + 1) };
     const group = groups.get(id) ?? { parent, kept: new Set<string>() };
     group.kept.add(selector.segments[selector.segments.length - 1]!);
     groups.set(id, group);
   }
   // A kept path keeps its ancestors too, in those groups that are named at all:
   // keep ["first", "filter.title"] keeps `filter` beside `first`.
-  for (const raw of keep) {
-    const selector = parseSelector(ws, raw);
+  for (const selector of selectors) {
     for (let n = 1; n < selector.segments.length; n++) {
-      const parentSegments = selector.segments.slice(0, n - 1);
-      const id =
-        selector.kind === "path" && parentSegments.length === 0
-          ? ""
-          : `${selector.kind}:${[...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join(".")}`;
-      groups.get(id)?.kept.add(selector.segments[n - 1]!);
+      groups.get(groupId(selector, selector.segments.slice(0, n - 1)))?.kept.add(selector.segments[n - 1]!);
     }
   }
   return [...groups.entries()]
