@@ -1,7 +1,11 @@
 /**
  * Pack conformance: what each shipped pack promises about its tools.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { loadGraphQLSchema, validateOperationDocument } from "@sluice/generator-graphql";
 import { FULL_SUFFIX, type Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { cyclicComponents, refGraph, resolvedDepth } from "@sluice/schema";
@@ -9,6 +13,8 @@ import * as linear from "@sluice/pack-linear";
 import * as github from "@sluice/pack-github";
 
 const isRecursive = (tool: Tool<object>) => cyclicComponents(refGraph(tool.inputSchema)).length > 0;
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 describe.each([
   ["linear", linear.tools, Object.values(linear.generatedTools).filter((v): v is Tool<object> => typeof v === "object" && v !== null && "derived" in v)],
@@ -42,6 +48,22 @@ describe.each([
     }
     if (_pack === "linear") expect(recursive.length).toBeGreaterThanOrEqual(30);
     if (_pack === "github") expect(recursive).toEqual([]);
+  });
+
+  it("every shipped operation document, curated ones included, validates against the vendored schema", () => {
+    const schema = loadGraphQLSchema(readFileSync(new URL(`../packs/${_pack}/spec/schema.graphql`, import.meta.url)));
+    const invalid = shipped.flatMap((tool) =>
+      tool.binding.kind === "graphql" ? validateOperationDocument(schema, tool.binding.document).map((m) => `${tool.name}: ${m}`) : [`${tool.name}: not GraphQL`],
+    );
+    expect(invalid).toEqual([]);
+  });
+
+  it("every curated tool's input schema compiles as JSON Schema 2020-12", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    for (const tool of shipped.filter((t) => byName.has(t.name + FULL_SUFFIX))) {
+      expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
+    }
   });
 
   it("no curated tool accepts an argument its original does not", async () => {
