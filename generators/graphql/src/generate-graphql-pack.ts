@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { buildGraphQLPackIR } from "./build-pack-ir.ts";
-import { emitPackSources } from "./emit/pack-sources.ts";
+import { writePack } from "@sluice/emit";
+import { emitPackSources } from "./emit-pack-sources.ts";
 import { loadGraphQLSchema } from "./load-schema.ts";
-import { writePack } from "./write-pack.ts";
 
 export interface GenerateGraphQLPackOptions {
   name: string;

@@ -1,8 +1,8 @@
 export { loadGraphQLSchema, type LoadSchemaOptions } from "./load-schema.ts";
 export { buildGraphQLPackIR, type PackSourceInfo } from "./build-pack-ir.ts";
 export { validateOperationDocument } from "./operation-document.ts";
-export { emitPackSources, type EmittedFile } from "./emit/pack-sources.ts";
-export { writePack } from "./write-pack.ts";
+export { emitPackSources } from "./emit-pack-sources.ts";
+export { writePack, type EmittedFile } from "@sluice/emit";
 export {
   generateGraphQLPack,
   type GenerateGraphQLPackOptions,

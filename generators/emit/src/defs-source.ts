@@ -1,6 +1,6 @@
 import { StructureKind, VariableDeclarationKind } from "ts-morph";
 import type { PackIR } from "@sluice/core";
-import { generatedHeader } from "./header.ts";
+import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { literal } from "./literal.ts";
 import { printSourceFile } from "./source-file.ts";
 
@@ -8,8 +8,8 @@ import { printSourceFile } from "./source-file.ts";
  * `src/defs.gen.ts`: the pack's definitions table, each type once, in IR order, and the
  * members the generator withheld from those types (for egress maps).
  */
-export function emitDefsSource(pack: PackIR): string {
-  return printSourceFile(generatedHeader(pack), [
+export function emitDefsSource(pack: PackIR, generator: GeneratorInfo): string {
+  return printSourceFile(generatedHeader(pack, generator), [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core", namedImports: ["JsonSchemaObject", "WithheldPath"], isTypeOnly: true },
     {
       kind: StructureKind.VariableStatement,

@@ -7,7 +7,7 @@ import {
 } from "ts-morph";
 import type { PackIR } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
-import { generatedHeader } from "./header.ts";
+import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { toolIdentifiers, typeNameForDef } from "./identifiers.ts";
 import { printSourceFile } from "./source-file.ts";
 
@@ -15,12 +15,12 @@ import { printSourceFile } from "./source-file.ts";
  * `src/types.gen.ts`: a TypeScript view of the IR's JSON Schemas, so a wrong argument in user
  * code is a compile error. Input objects become interfaces, enums string-literal unions.
  */
-export function emitTypesSource(pack: PackIR): string {
+export function emitTypesSource(pack: PackIR, generator: GeneratorInfo): string {
   const statements: StatementStructures[] = [];
   for (const [name, schema] of Object.entries(pack.defs)) {
     const typeName = typeNameForDef(name);
     const docs = docsFor(schema);
-    if (Array.isArray(schema.enum) || schema.type !== "object") {
+    if (Array.isArray(schema.enum) || !isObjectShape(schema)) {
       statements.push({ kind: StructureKind.TypeAlias, name: typeName, isExported: true, type: tsType(schema), docs });
     } else {
       statements.push(interfaceFor(typeName, schema, docs));
@@ -31,7 +31,7 @@ export function emitTypesSource(pack: PackIR): string {
     const { properties, required } = tool.parameters;
     statements.push(interfaceFor(ids.get(tool.name)!.args, { type: "object", properties, required }, [`Arguments of \`${tool.name}\`.`]));
   }
-  return printSourceFile(generatedHeader(pack), statements);
+  return printSourceFile(generatedHeader(pack, generator), statements);
 }
 
 function interfaceFor(name: string, schema: JsonSchemaObject, docs: string[]): InterfaceDeclarationStructure {
@@ -59,7 +59,23 @@ function objectProperties(schema: JsonSchemaObject): [string, JsonSchemaObject][
 
 function tsType(schema: JsonSchemaObject): string {
   if (typeof schema.$ref === "string") return typeNameForDef(schema.$ref.replace(/^#\/\$defs\//, ""));
-  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(" | ") || "never";
+  if (Object.hasOwn(schema, "const")) return literalType(schema.const);
+  if (Array.isArray(schema.enum)) return schema.enum.map(literalType).join(" | ") || "never";
+  if (Array.isArray(schema.type)) {
+    const members = schema.type.map((type) => tsType({ ...schema, type }));
+    return members.includes("unknown") ? "unknown" : [...new Set(members)].join(" | ") || "never";
+  }
+  if (schema.type === undefined && isObjectShape(schema)) return tsType({ ...schema, type: "object" });
+  if (schema.type === undefined) {
+    // OpenAPI unions and compositions; GraphQL input types never produce these.
+    for (const [keyword, glue] of [["anyOf", " | "], ["oneOf", " | "], ["allOf", " & "]] as const) {
+      const branches = schema[keyword];
+      if (!Array.isArray(branches) || branches.length === 0) continue;
+      const members = (branches as JsonSchemaObject[]).map((branch) => (typeof branch === "object" && branch !== null ? tsType(branch) : "unknown"));
+      if (members.includes("unknown")) return "unknown";
+      return members.map((member) => (/[|&]/.test(member) ? `(${member})` : member)).join(glue);
+    }
+  }
   switch (schema.type) {
     case "string":
       return "string";
@@ -68,19 +84,35 @@ function tsType(schema: JsonSchemaObject): string {
       return "number";
     case "boolean":
       return "boolean";
+    case "null":
+      return "null";
     case "array": {
-      const items = tsType((schema.items ?? {}) as JsonSchemaObject);
+      const items = tsType((typeof schema.items === "object" && schema.items !== null ? schema.items : {}) as JsonSchemaObject);
       return /[|&]/.test(items) ? `(${items})[]` : `${items}[]`;
     }
     case "object": {
       const properties = objectProperties(schema);
-      if (properties.length === 0) return "{ [key: string]: unknown }";
+      if (properties.length === 0) {
+        const additional = schema.additionalProperties;
+        const value = typeof additional === "object" && additional !== null ? tsType(additional as JsonSchemaObject) : "unknown";
+        return `{ [key: string]: ${value} }`;
+      }
       const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
       return `{ ${properties.map(([key, p]) => `${JSON.stringify(key)}${required.has(key) ? "" : "?"}: ${tsType(p)};`).join(" ")} }`;
     }
     default:
       return "unknown";
   }
+}
+
+/** `type: object`, or (OpenAPI) bare `properties` without a type or a composition. */
+function isObjectShape(schema: JsonSchemaObject): boolean {
+  if (schema.type === "object") return true;
+  return schema.type === undefined && typeof schema.properties === "object" && schema.properties !== null && !schema.allOf && !schema.anyOf && !schema.oneOf;
+}
+
+function literalType(value: unknown): string {
+  return value === null || ["string", "number", "boolean"].includes(typeof value) ? JSON.stringify(value) : "unknown";
 }
 
 /** JSDoc lines; `*\/` inside a description must not end the comment early. */

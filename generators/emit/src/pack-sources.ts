@@ -1,4 +1,5 @@
 import type { PackIR } from "@sluice/core";
+import type { GeneratorInfo } from "./header.ts";
 import { emitDefsSource } from "./defs-source.ts";
 import { emitToolsSource } from "./tools-source.ts";
 import { emitTypesSource } from "./types-source.ts";
@@ -10,10 +11,10 @@ export interface EmittedFile {
 }
 
 /** All generated files of a pack: a pure function of the IR. */
-export function emitPackSources(pack: PackIR): EmittedFile[] {
+export function emitPackSources(pack: PackIR, generator: GeneratorInfo): EmittedFile[] {
   return [
-    { path: "src/defs.gen.ts", text: emitDefsSource(pack) },
-    { path: "src/tools.gen.ts", text: emitToolsSource(pack) },
-    { path: "src/types.gen.ts", text: emitTypesSource(pack) },
+    { path: "src/defs.gen.ts", text: emitDefsSource(pack, generator) },
+    { path: "src/tools.gen.ts", text: emitToolsSource(pack, generator) },
+    { path: "src/types.gen.ts", text: emitTypesSource(pack, generator) },
   ];
 }

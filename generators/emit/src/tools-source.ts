@@ -1,12 +1,12 @@
 import { StructureKind, VariableDeclarationKind, type VariableStatementStructure } from "ts-morph";
 import type { PackIR } from "@sluice/core";
-import { generatedHeader } from "./header.ts";
+import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { toolIdentifiers } from "./identifiers.ts";
 import { literal } from "./literal.ts";
 import { printSourceFile } from "./source-file.ts";
 
 /** `src/tools.gen.ts`: the pack value plus one typed export per tool. */
-export function emitToolsSource(pack: PackIR): string {
+export function emitToolsSource(pack: PackIR, generator: GeneratorInfo): string {
   const ids = toolIdentifiers(pack);
   const constant = (name: string, initializer: string, type?: string): VariableStatementStructure => ({
     kind: StructureKind.VariableStatement,
@@ -14,7 +14,7 @@ export function emitToolsSource(pack: PackIR): string {
     declarationKind: VariableDeclarationKind.Const,
     declarations: [type === undefined ? { name, initializer } : { name, type, initializer }],
   });
-  return printSourceFile(generatedHeader(pack), [
+  return printSourceFile(generatedHeader(pack, generator), [
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core", namedImports: ["definePack", "type Tool"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./defs.gen.ts", namedImports: ["defs", "withheldMembers"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./types.gen.ts", namespaceImport: "T", isTypeOnly: true },

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { EmittedFile } from "./emit/pack-sources.ts";
+import type { EmittedFile } from "./pack-sources.ts";
 
 /** The one place that writes generated files: emitters stay pure. */
 export async function writePack(outDir: string, files: readonly EmittedFile[]): Promise<string[]> {
