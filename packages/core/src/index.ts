@@ -26,3 +26,12 @@ export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
 export { withCurated, FULL_SUFFIX } from "./with-curated.ts";
+export {
+  buildHttpRequest,
+  joinUrl,
+  authAdditions,
+  type BuildHttpRequestOptions,
+  type HttpRequest,
+  type HttpRequestAdditions,
+  type HttpCredential,
+} from "./http/index.ts";

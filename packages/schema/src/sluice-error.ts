@@ -16,7 +16,8 @@ export type ErrorCode =
   | "EGRESS_DENIED"
   | "PACK_NOT_FOUND"
   | "TOOL_NOT_FOUND"
-  | "EGRESS_MAP_CHANGED";
+  | "EGRESS_MAP_CHANGED"
+  | "INVALID_ARGUMENTS";
 
 export interface SluiceErrorDetails {
   /** JSON pointer of the schema location involved, when there is one. */

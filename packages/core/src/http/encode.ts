@@ -1,0 +1,23 @@
+/**
+ * Percent-encoding as RFC 3986 / RFC 6570 define it: everything but the unreserved set
+ * (`A-Z a-z 0-9 - . _ ~`) is encoded as UTF-8 octets. `encodeURIComponent` leaves
+ * `! ' ( ) *` alone, so those are encoded here too.
+ */
+export function encodeUnreserved(value: string): string {
+  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase());
+}
+
+/**
+ * OpenAPI `allowReserved`: RFC 3986 reserved characters pass unencoded, except the few
+ * that would change the meaning of a query string (`# & = +`), which stay encoded so a
+ * value can never add or split a parameter.
+ */
+export function encodeAllowReserved(value: string): string {
+  return encodeUnreserved(value).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C|3B)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** Path segment: like {@link encodeUnreserved}, and a whole `.` or `..` is encoded so it can never climb the path. */
+export function encodePathValue(value: string): string {
+  if (value === "." || value === "..") return value.replace(/\./g, "%2E");
+  return encodeUnreserved(value);
+}
