@@ -99,8 +99,11 @@ describe("paths", () => {
     expect(buildHttpRequest(repo, { owner: "é", repo: "x" }).url).toBe("https://api.github.com/repos/%C3%A9/x");
   });
 
-  it("a value of . or .. cannot climb the path", () => {
-    expect(buildHttpRequest(repo, { owner: "..", repo: "." }).url).toBe("https://api.github.com/repos/%2E%2E/%2E");
+  it("a value of . or .. cannot climb the path (URL parsers treat %2E%2E as ..)", () => {
+    for (const [owner, repoName] of [["..", "x"], ["x", "."]]) {
+      expect(() => buildHttpRequest(repo, { owner, repo: repoName })).toThrow(expect.objectContaining({ code: "INVALID_ARGUMENTS" }));
+    }
+    expect(buildHttpRequest(repo, { owner: "...", repo: ".x" }).url).toBe("https://api.github.com/repos/.../.x");
   });
 
   it("missing or empty path argument is INVALID_ARGUMENTS", () => {

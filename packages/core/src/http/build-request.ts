@@ -98,6 +98,14 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
     return text;
   });
 
+  // A segment that is `.` or `..` (even percent-encoded: URL parsers decode `%2E`) would
+  // move the request to another resource.
+  for (const segment of path.split("/")) {
+    if (/^(?:\.|%2e){1,2}$/i.test(segment) && !binding.path.split("/").includes(segment)) {
+      throw new SluiceError("INVALID_ARGUMENTS", `${binding.method} ${binding.path}: a path argument of "." or ".." would change the resource addressed`);
+    }
+  }
+
   const additions = options.additions ?? {};
   for (const [name, value] of additions.query ?? []) query.push(`${encodeUnreserved(name)}=${encodeUnreserved(value)}`);
   for (const [name, value] of additions.cookies ?? []) cookies.push(`${encodeUnreserved(name)}=${encodeUnreserved(value)}`);

@@ -16,8 +16,5 @@ export function encodeAllowReserved(value: string): string {
   return encodeUnreserved(value).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C|3B)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
-/** Path segment: like {@link encodeUnreserved}, and a whole `.` or `..` is encoded so it can never climb the path. */
-export function encodePathValue(value: string): string {
-  if (value === "." || value === "..") return value.replace(/\./g, "%2E");
-  return encodeUnreserved(value);
-}
+/** Path values: like {@link encodeUnreserved} (the builder refuses `.` and `..` segments). */
+export const encodePathValue = encodeUnreserved;
