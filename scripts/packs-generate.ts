@@ -6,11 +6,12 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { buildGraphQLPackIR, emitPackSources, loadGraphQLSchema, writePack, type EmittedFile } from "../generators/graphql/src/index.ts";
+import { buildGraphQLPackIR, emitPackSources as emitGraphQLPackSources, loadGraphQLSchema, writePack, type EmittedFile } from "../generators/graphql/src/index.ts";
+import { buildOpenAPIPackIR, emitPackSources as emitOpenAPIPackSources, loadDocument } from "../generators/openapi/src/index.ts";
 
 interface PackEntry {
   name: string;
-  kind: "graphql";
+  kind: "graphql" | "openapi";
   /** Spec file inside `packs/<name>/spec/`. */
   spec: string;
 }
@@ -18,6 +19,13 @@ interface PackEntry {
 const PACKS: readonly PackEntry[] = [
   { name: "github", kind: "graphql", spec: "schema.graphql" },
   { name: "linear", kind: "graphql", spec: "schema.graphql" },
+  { name: "stripe", kind: "openapi", spec: "spec3.json" },
+  { name: "github-rest", kind: "openapi", spec: "api.github.com.json" },
+  { name: "slack", kind: "openapi", spec: "slack_web_openapi_v2_without_examples.json" },
+  { name: "gmail", kind: "openapi", spec: "gmail-v1.yaml" },
+  { name: "gdocs", kind: "openapi", spec: "docs-v1.yaml" },
+  { name: "gsheets", kind: "openapi", spec: "sheets-v4.yaml" },
+  { name: "notion", kind: "openapi", spec: "notion-openapi.json" },
 ];
 
 const packsDir = fileURLToPath(new URL("../packs/", import.meta.url));
@@ -25,8 +33,9 @@ const packsDir = fileURLToPath(new URL("../packs/", import.meta.url));
 async function generate(entry: PackEntry): Promise<EmittedFile[]> {
   const bytes = await readFile(`${packsDir}${entry.name}/spec/${entry.spec}`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const schema = loadGraphQLSchema(bytes, { fileName: entry.spec });
-  return emitPackSources(buildGraphQLPackIR(schema, { name: entry.name, file: entry.spec, sha256 }));
+  const source = { name: entry.name, file: entry.spec, sha256 };
+  if (entry.kind === "openapi") return emitOpenAPIPackSources(buildOpenAPIPackIR(loadDocument(bytes, entry.spec), source));
+  return emitGraphQLPackSources(buildGraphQLPackIR(loadGraphQLSchema(bytes, { fileName: entry.spec }), source));
 }
 
 async function differing(entry: PackEntry, files: readonly EmittedFile[]): Promise<string[]> {

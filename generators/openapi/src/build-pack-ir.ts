@@ -1,0 +1,127 @@
+import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
+import { compareText } from "@sluice/emit";
+import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
+import { UnsupportedParameter } from "./parameter-object.ts";
+import { RefResolver } from "./reference-object.ts";
+import { SchemaConverter, type Dialect } from "./schema-object.ts";
+import { SecuritySchemes } from "./security-scheme-object.ts";
+import { assignToolNames, operationKey, type OperationRef } from "./tool-names.ts";
+
+export interface PackSourceInfo {
+  /** Pack name, e.g. `stripe`. */
+  name: string;
+  /** Spec file name relative to the pack's `spec/` folder. */
+  file: string;
+  sha256: string;
+}
+
+export interface BuildOpenAPIOptions {
+  /** External `$ref` targets (the ref as written, or its part before `#`) -> local file path. Nothing is ever fetched. */
+  externalRefs?: Readonly<Record<string, string>>;
+  /**
+   * An operation that needs an unmapped external ref is skipped with the reason (default),
+   * or (`"throw"`) fails the whole build with `EXTERNAL_REF`.
+   */
+  onExternalRef?: "skip" | "throw";
+}
+
+/** Path Item Object methods, `trace` included. https://spec.openapis.org/oas/v3.1.0#path-item-object */
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+/**
+ * OpenAPI 3.0 / 3.1 or Swagger 2.0 document (parsed) -> tool IR. Every operation becomes a
+ * tool or is listed in `skipped` with the reason; webhooks are not operations.
+ * https://spec.openapis.org/oas/v3.1.0#paths-object
+ */
+export function buildOpenAPIPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions = {}): PackIR {
+  const dialect = dialectOf(document);
+  const resolver = new RefResolver(document, options.externalRefs);
+  const converter = new SchemaConverter(resolver, dialect);
+  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document };
+
+  const operations: { ref: OperationRef; source: OperationSource }[] = [];
+  const skipped: SkippedOperation[] = [];
+  const paths = getOwn(document, "paths");
+  for (const [path, rawItem] of Object.entries(typeof paths === "object" && paths !== null ? paths : {})) {
+    const itemPointer = `/paths/${escapePointerSegment(path)}`;
+    let pathItem;
+    try {
+      pathItem = resolver.deref(rawItem, resolver.main, itemPointer);
+    } catch (error) {
+      if (!(error instanceof SluiceError) || error.code !== "EXTERNAL_REF" || options.onExternalRef === "throw") throw error;
+      const reason = `EXTERNAL_REF: ${error.message}`;
+      skipped.push({ operation: `* ${path}`, reason });
+      continue;
+    }
+    for (const method of HTTP_METHODS) {
+      const operation = getOwn(pathItem.value, method);
+      if (typeof operation !== "object" || operation === null) continue;
+      const operationId = getOwn(operation, "operationId");
+      operations.push({
+        ref: { method: method.toUpperCase(), path, ...(typeof operationId === "string" ? { operationId } : {}) },
+        source: { method: method.toUpperCase(), path, pathItem, operation: { value: operation, document: pathItem.document, pointer: `${pathItem.pointer}/${method}` } },
+      });
+    }
+  }
+
+  const names = assignToolNames(operations.map((op) => op.ref));
+  const tools: ToolIR[] = [];
+  for (const { ref, source: operationSource } of operations) {
+    try {
+      tools.push(buildOperationTool(operationSource, names.get(ref)!, context));
+    } catch (error) {
+      if (error instanceof UnsupportedParameter) skipped.push({ operation: operationKey(ref), reason: error.message });
+      else if (error instanceof SluiceError && error.code === "EXTERNAL_REF" && options.onExternalRef !== "throw") {
+        skipped.push({ operation: operationKey(ref), reason: `EXTERNAL_REF: ${error.message}` });
+      } else throw error;
+    }
+  }
+  tools.sort((a, b) => compareText(a.name, b.name));
+  skipped.sort((a, b) => compareText(a.operation, b.operation));
+
+  const reached = reachableDefs(tools, converter.defs);
+  const defs: Record<string, JsonSchemaObject> = Object.fromEntries([...reached].sort(compareText).map((name) => [name, converter.defs.get(name)!]));
+  const withheldMembers: Record<string, WithheldPath[]> = Object.fromEntries(
+    [...converter.withheldMembers.entries()].filter(([name]) => reached.has(name)).sort(([a], [b]) => compareText(a, b)),
+  );
+  return {
+    name: source.name,
+    source: { kind: "openapi", file: source.file, sha256: source.sha256 },
+    defs,
+    ...(Object.keys(withheldMembers).length > 0 ? { withheldMembers } : {}),
+    tools,
+    skipped,
+  };
+}
+
+function dialectOf(document: unknown): Dialect {
+  const swagger = getOwn(document, "swagger");
+  const openapi = getOwn(document, "openapi");
+  if (typeof swagger === "string" && swagger.startsWith("2.")) return "2.0";
+  if (typeof openapi === "string" && /^3\.0\./.test(openapi)) return "3.0";
+  if (typeof openapi === "string" && /^3\.[1-9]/.test(openapi)) return "3.1";
+  throw new SluiceError("SPEC_INVALID", `not an OpenAPI 3.0/3.1 or Swagger 2.0 document (openapi: ${JSON.stringify(openapi)}, swagger: ${JSON.stringify(swagger)}).`, { pointer: "" });
+}
+
+/** Definitions some generated tool reaches (a skipped operation's types are left out). */
+function reachableDefs(tools: readonly ToolIR[], defs: ReadonlyMap<string, JsonSchemaObject>): Set<string> {
+  const reached = new Set<string>();
+  const queue: unknown[] = tools.map((tool) => tool.parameters.properties);
+  while (queue.length > 0) {
+    const node = queue.pop();
+    if (Array.isArray(node)) queue.push(...node);
+    else if (typeof node === "object" && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) {
+          const name = value.slice("#/$defs/".length).replace(/~1/g, "/").replace(/~0/g, "~");
+          if (!reached.has(name) && defs.has(name)) {
+            reached.add(name);
+            queue.push(defs.get(name));
+          }
+        } else if (typeof value === "object") queue.push(value);
+      }
+    }
+  }
+  return reached;
+}

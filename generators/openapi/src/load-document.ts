@@ -1,0 +1,55 @@
+import { parseDocument } from "yaml";
+import { SluiceError } from "@sluice/schema";
+
+/**
+ * Parse an OpenAPI or Swagger document from JSON or YAML, detected by content (a JSON
+ * document starts with `{`). Syntax errors are `SPEC_INVALID` with the line and column.
+ * Only parses: never fetches, never resolves references.
+ * https://spec.openapis.org/oas/v3.1.0#format
+ */
+export function loadDocument(input: string | Uint8Array, fileName = "document"): unknown {
+  const text = (typeof input === "string" ? input : new TextDecoder().decode(input)).replace(/^\uFEFF/, "");
+  return /^\s*[{[]/.test(text) ? parseJson(text, fileName) : parseYaml(text, fileName);
+}
+
+function parseJson(text: string, fileName: string): unknown {
+  try {
+    // JSON.parse keeps `__proto__` keys as own data properties.
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /position (\d+)/.exec(message);
+    const offset = at === null ? text.length : Number(at[1]);
+    const { line, column } = lineColumn(text, offset);
+    throw new SluiceError("SPEC_INVALID", `${fileName}:${line}:${column}: malformed JSON: ${message}`, { line, column, cause: error });
+  }
+}
+
+function parseYaml(text: string, fileName: string): unknown {
+  const document = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  const error = document.errors[0];
+  if (error !== undefined) {
+    const position = error.linePos?.[0] ?? lineColumnFromOffset(text, error.pos[0]);
+    const line = position.line;
+    const column = position.col;
+    throw new SluiceError("SPEC_INVALID", `${fileName}:${line}:${column}: malformed YAML: ${error.message.split("\n")[0]}`, { line, column, cause: error });
+  }
+  try {
+    return document.toJS() as unknown;
+  } catch (cause) {
+    // e.g. too many alias expansions (a YAML "billion laughs" document).
+    throw new SluiceError("SPEC_INVALID", `${fileName}: YAML cannot be converted to data: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+function lineColumnFromOffset(text: string, offset: number): { line: number; col: number } {
+  const { line, column } = lineColumn(text, offset);
+  return { line, col: column };
+}
+
+/** 1-based line and column of a character offset. */
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, Math.min(offset, text.length));
+  const lines = before.split("\n");
+  return { line: lines.length, column: (lines[lines.length - 1]?.length ?? 0) + 1 };
+}

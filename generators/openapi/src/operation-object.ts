@@ -1,0 +1,232 @@
+import type { HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldPath } from "@sluice/core";
+import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { fitToolName, shortHash } from "@sluice/emit";
+import { normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
+import type { Located, RefResolver } from "./reference-object.ts";
+import { normalizeRequestBody, swagger2Body, type NormalizedBody } from "./request-body-object.ts";
+import type { Dialect, SchemaConverter } from "./schema-object.ts";
+import type { SecuritySchemes } from "./security-scheme-object.ts";
+import { serverUrl, swagger2ServerUrl } from "./server-object.ts";
+
+/**
+ * One Operation Object (path item x method) -> one tool with flat arguments.
+ * https://spec.openapis.org/oas/v3.1.0#operation-object
+ * https://spec.openapis.org/oas/v3.1.0#path-item-object (parameters shared by the operations)
+ */
+export interface OperationContext {
+  resolver: RefResolver;
+  converter: SchemaConverter;
+  security: SecuritySchemes;
+  dialect: Dialect;
+  root: unknown;
+}
+
+export interface OperationSource {
+  method: string;
+  path: string;
+  pathItem: Located;
+  operation: Located;
+}
+
+const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
+const LOCATION_ORDER: readonly HttpParameterLocation[] = ["path", "query", "header", "cookie"];
+
+/** Argument names providers accept as property keys (and which dotted selectors can address). */
+function argumentName(name: string): string {
+  return fitToolName(name.replace(/[^A-Za-z0-9_-]/g, "_") || "_");
+}
+
+export function buildOperationTool(source: OperationSource, name: string, context: OperationContext): ToolIR {
+  const { resolver, converter, dialect } = context;
+  const { method, path, pathItem, operation } = source;
+  const label = `operation ${method} ${path}`;
+
+  // Path-item parameters apply unless the operation redefines the same name and location.
+  const declared = new Map<string, Located>();
+  for (const owner of [pathItem, operation]) {
+    const list = getOwn(owner.value, "parameters");
+    if (!Array.isArray(list)) continue;
+    list.forEach((raw, index) => {
+      const located = resolver.deref(raw, owner.document, `${owner.pointer}/parameters/${index}`);
+      declared.set(`${String(getOwn(located.value, "in"))}:${String(getOwn(located.value, "name"))}`, located);
+    });
+  }
+  const rawParameters = [...declared.values()];
+  const parameters = rawParameters.flatMap((p) => normalizeParameter(p, dialect) ?? []);
+
+  for (const match of path.matchAll(/\{([^}]*)\}/g)) {
+    const placeholder = match[1]!;
+    if (!parameters.some((p) => p.in === "path" && p.name === placeholder)) {
+      throw new SluiceError("SPEC_INVALID", `${label}: path parameter ${placeholder} is not declared.`, {
+        pointer: `/paths/${escapePointerSegment(path)}/${method.toLowerCase()}`,
+      });
+    }
+  }
+  const inTemplate = new Set([...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
+
+  const body = dialect === "2.0" ? swagger2Body(rawParameters, consumesOf(operation.value, context.root)) : requestBodyOf(operation, resolver);
+
+  const taken = new Set<string>();
+  const claim = (wanted: string, prefix: string, wireKey: string): string => {
+    const plain = argumentName(wanted);
+    let candidate = taken.has(plain) ? argumentName(`${prefix}_${wanted}`) : plain;
+    if (taken.has(candidate)) candidate = fitToolName(`${candidate}_${shortHash(wireKey)}`);
+    taken.add(candidate);
+    return candidate;
+  };
+
+  const properties: [string, JsonSchemaObject][] = [];
+  const required: string[] = [];
+  const withheld: WithheldPath[] = [];
+  const httpParameters: HttpParameter[] = [];
+
+  const ordered = LOCATION_ORDER.flatMap((location) => parameters.filter((p) => p.in === location && (location !== "path" || inTemplate.has(p.name))));
+  for (const parameter of ordered) {
+    const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
+    properties.push([arg, parameterSchema(parameter, arg, context, withheld)]);
+    if (parameter.required) required.push(arg);
+    httpParameters.push({
+      arg,
+      name: parameter.name,
+      in: parameter.in,
+      style: parameter.style,
+      explode: parameter.explode,
+      ...(parameter.required ? { required: true } : {}),
+      ...(parameter.allowReserved ? { allowReserved: true } : {}),
+      ...(parameter.contentType === undefined ? {} : { contentType: parameter.contentType }),
+    });
+  }
+
+  let httpBody: HttpBody | undefined;
+  if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context);
+
+  const propertyRecord = Object.fromEntries(properties);
+  const failure = converter.failureReachedFrom(propertyRecord);
+  if (failure !== undefined) throw failure;
+
+  const server = dialect === "2.0" ? swagger2ServerUrl(context.root) : serverUrl(getOwn(operation.value, "servers"), getOwn(pathItem.value, "servers"), getOwn(context.root, "servers"));
+  const auth = context.security.requirementsFor(getOwn(operation.value, "security"), getOwn(context.root, "security"));
+  const binding: HttpBinding = {
+    kind: "http",
+    method,
+    path,
+    ...(server === undefined ? {} : { server }),
+    parameters: httpParameters,
+    ...(httpBody === undefined ? {} : { body: httpBody }),
+    ...(auth === undefined ? {} : { auth }),
+  };
+  return {
+    name,
+    description: describe(operation.value, method, path),
+    parameters: { properties: propertyRecord, required },
+    binding,
+    annotations: annotationsFor(method),
+    ...(withheld.length > 0 ? { withheld } : {}),
+  };
+}
+
+function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {
+  const node = context.dialect === "2.0" ? swagger2ParameterSchema(parameter.schema.value) : parameter.schema.value;
+  const schema = asObject(context.converter.convert(node, parameter.schema.document, arg, withheld));
+  return decorate(schema, parameter.description, parameter.deprecated);
+}
+
+/** Object bodies become one argument per property; any other body is the single argument `body`. */
+function bodyArguments(
+  body: NormalizedBody,
+  claim: (wanted: string, prefix: string, wireKey: string) => string,
+  properties: [string, JsonSchemaObject][],
+  required: string[],
+  withheld: WithheldPath[],
+  context: OperationContext,
+): HttpBody {
+  const { converter, resolver } = context;
+  const fields: [string, string][] = [];
+  const base = {
+    mediaType: body.mediaType,
+    encoding: body.encoding,
+    ...(body.required ? { required: true } : {}),
+  };
+  const encoding = Object.keys(body.propertyEncoding).length > 0 ? { propertyEncoding: body.propertyEncoding } : {};
+  if (body.formFields !== undefined) {
+    for (const field of body.formFields) {
+      const arg = claim(field.name, "body", `body:${field.name}`);
+      fields.push([arg, field.name]);
+      properties.push([arg, decorate(asObject(converter.convert(field.schema.value, field.schema.document, arg, withheld)), field.description, false)]);
+      if (field.required) required.push(arg);
+    }
+    return { ...base, fields: Object.fromEntries(fields), ...encoding };
+  }
+  const schema = body.schema === undefined ? undefined : resolver.deref(body.schema.value, body.schema.document, body.schema.pointer);
+  const shape = schema?.value;
+  const memberSchemas = getOwn(shape, "properties");
+  const flattenable =
+    (body.encoding === "json" || body.encoding === "form" || body.encoding === "multipart") &&
+    typeof memberSchemas === "object" && memberSchemas !== null && !Array.isArray(memberSchemas) &&
+    (getOwn(shape, "type") === undefined || getOwn(shape, "type") === "object") &&
+    getOwn(shape, "allOf") === undefined && getOwn(shape, "anyOf") === undefined && getOwn(shape, "oneOf") === undefined;
+  if (schema === undefined || !flattenable) {
+    const arg = claim("body", "request", "body");
+    const converted = body.schema === undefined ? {} : asObject(converter.convert(body.schema.value, body.schema.document, arg, withheld));
+    properties.push([arg, converted]);
+    if (body.required) required.push(arg);
+    return { ...base, wholeBodyArg: arg, ...encoding };
+  }
+  const requiredMembers = new Set((getOwn(shape, "required") as unknown[] | undefined)?.filter((m): m is string => typeof m === "string") ?? []);
+  // Convert the object as a whole (readOnly members are withheld there), then lift its members out.
+  const memberWithheld: WithheldPath[] = [];
+  const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld));
+  for (const entry of memberWithheld) withheld.push({ ...entry, path: entry.path.replace(/^\./, "") });
+  const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
+  for (const [member, memberSchema] of Object.entries(convertedMembers)) {
+    const arg = claim(member, "body", `body:${member}`);
+    fields.push([arg, member]);
+    properties.push([arg, asObject(memberSchema)]);
+    if (body.required && requiredMembers.has(member)) required.push(arg);
+  }
+  return { ...base, fields: Object.fromEntries(fields), ...encoding };
+}
+
+function requestBodyOf(operation: Located, resolver: RefResolver): NormalizedBody | undefined {
+  const raw = getOwn(operation.value, "requestBody");
+  if (raw === undefined) return undefined;
+  return normalizeRequestBody(resolver.deref(raw, operation.document, `${operation.pointer}/requestBody`));
+}
+
+function consumesOf(operation: unknown, root: unknown): string[] {
+  const own = getOwn(operation, "consumes");
+  const list = Array.isArray(own) ? own : getOwn(root, "consumes");
+  return Array.isArray(list) ? list.filter((t): t is string => typeof t === "string") : [];
+}
+
+function asObject(schema: JsonSchemaObject | boolean): JsonSchemaObject {
+  return typeof schema === "boolean" ? (schema ? {} : { not: {} }) : schema;
+}
+
+function decorate(schema: JsonSchemaObject, description: string | undefined, deprecated: boolean): JsonSchemaObject {
+  if (description === undefined && !deprecated) return schema;
+  const out = { ...schema };
+  if (description !== undefined && typeof out.description !== "string") {
+    if (typeof out.$ref === "string") return { ...(deprecated ? { deprecated: true } : {}), description, ...out };
+    out.description = description;
+  }
+  if (deprecated) out.deprecated = true;
+  return out;
+}
+
+function describe(operation: unknown, method: string, path: string): string {
+  const summary = getOwn(operation, "summary");
+  const description = getOwn(operation, "description");
+  const parts = [summary, description].filter((text): text is string => typeof text === "string" && text.trim() !== "").map((text) => text.trim());
+  const unique = parts.length === 2 && parts[1]!.startsWith(parts[0]!) ? [parts[1]!] : parts;
+  const text = unique.length > 0 ? unique.join("\n\n") : `${method} ${path}`;
+  return getOwn(operation, "deprecated") === true ? `${text} (deprecated)` : text;
+}
+
+/** HTTP method semantics (RFC 9110 §9.2): safe methods read only; PUT and DELETE are idempotent. */
+function annotationsFor(method: string): ToolAnnotations {
+  if (READ_ONLY_METHODS.has(method)) return { readOnly: true, idempotent: true };
+  if (method === "DELETE") return { readOnly: false, destructive: true, idempotent: true };
+  if (method === "PUT") return { readOnly: false, idempotent: true };
+  return { readOnly: false };
+}

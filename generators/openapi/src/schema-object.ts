@@ -1,0 +1,270 @@
+import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { shortHash } from "@sluice/emit";
+import type { WithheldPath } from "@sluice/core";
+import type { RefResolver, SourceDocument } from "./reference-object.ts";
+
+/**
+ * Schema Objects (OpenAPI 3.1 = JSON Schema 2020-12; 3.0 and Swagger 2.0 = an extended
+ * subset of draft 4) converted to JSON Schema 2020-12 for request arguments.
+ * https://spec.openapis.org/oas/v3.1.0#schema-object
+ * https://spec.openapis.org/oas/v3.0.3#schema-object
+ * https://swagger.io/specification/v2/#schema-object
+ *
+ * - every `$ref` becomes `#/$defs/<Name>`, named after the component (cycles stay refs);
+ * - 3.0 `nullable` becomes a type array (or an added `null` enum member / `anyOf` branch);
+ * - draft-4 boolean `exclusiveMaximum`/`exclusiveMinimum` become the numeric 2020-12 form;
+ * - `readOnly` properties are withheld (request schemas) and recorded with reason `read_only`;
+ * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
+ * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
+ *   are dropped rather than producing a schema that does not compile.
+ */
+export type Dialect = "2.0" | "3.0" | "3.1";
+
+const SCALAR_KEYWORDS = new Set([
+  "title", "description", "default", "format", "const", "deprecated", "writeOnly", "uniqueItems",
+  "contentMediaType", "contentEncoding",
+]);
+const NUMBER_KEYWORDS = new Set(["minimum", "maximum"]);
+const COUNT_KEYWORDS = new Set(["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains", "maxContains"]);
+const SINGLE_SCHEMA_KEYWORDS = new Set([
+  "additionalProperties", "unevaluatedProperties", "propertyNames", "contains", "not", "if", "then", "else", "unevaluatedItems",
+]);
+const SCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_MAP_KEYWORDS = new Set(["patternProperties", "dependentSchemas"]);
+const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+
+/** Where converted members are recorded when the generator withholds them. */
+export type WithheldSink = WithheldPath[];
+
+export class SchemaConverter {
+  /** Converted definitions by `$defs` name (only those some conversion reached). */
+  readonly defs = new Map<string, JsonSchemaObject>();
+  /** Definitions whose conversion failed (e.g. an unmapped external ref), by name. */
+  readonly failed = new Map<string, SluiceError>();
+  readonly withheldMembers = new Map<string, WithheldPath[]>();
+  private readonly nameOfKey = new Map<string, string>();
+  private readonly keyOfName = new Map<string, string>();
+
+  constructor(
+    private readonly resolver: RefResolver,
+    private readonly dialect: Dialect,
+  ) {
+    // Component names first, in sorted order, so a component's `$defs` name never depends
+    // on which operation happens to reach it first.
+    const root = resolver.main.root;
+    const components = dialect === "2.0" ? getOwn(root, "definitions") : getOwn(getOwn(root, "components"), "schemas");
+    if (typeof components === "object" && components !== null) {
+      const prefix = dialect === "2.0" ? "/definitions/" : "/components/schemas/";
+      for (const name of Object.keys(components).sort()) this.nameFor(`#${prefix}${escapePointerSegment(name)}`, name);
+    }
+  }
+
+  /** Convert a schema reached at `path` (an argument path, or `Type.member`). */
+  convert(node: unknown, document: SourceDocument, path: string, withheld: WithheldSink): JsonSchemaObject | boolean {
+    if (typeof node === "boolean") return node;
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return {};
+    const source = node as Record<string, unknown>;
+    const ref = getOwn(source, "$ref");
+    if (typeof ref === "string") {
+      const target = { $ref: defRef(this.def(ref, document)) };
+      if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
+      const { $ref: _ignored, ...siblings } = source;
+      const rest = this.convert(siblings, document, path, withheld);
+      return typeof rest === "object" && Object.keys(rest).length > 0 ? { ...target, ...rest } : target;
+    }
+
+    const out: JsonSchemaObject = {};
+    const put = (key: string, value: unknown) => Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    let nullable = false;
+    let exclusiveMaximum: boolean | undefined;
+    let exclusiveMinimum: boolean | undefined;
+    const removed = new Set<string>();
+
+    for (const [key, value] of Object.entries(source)) {
+      if (key === "nullable" || key === "x-nullable") nullable ||= value === true;
+      else if (key.startsWith("x-")) continue;
+      else if (key === "type") {
+        const types = (Array.isArray(value) ? value : [value]).flatMap((t) => (t === "file" ? ["string"] : TYPE_NAMES.has(t as string) ? [t as string] : []));
+        if (value === "file" && !hasOwn(source, "format")) put("format", "binary");
+        if (types.length === 1) put("type", types[0]);
+        else if (types.length > 1) put("type", [...new Set(types)]);
+      } else if (key === "properties") {
+        if (typeof value !== "object" || value === null) continue;
+        const properties: [string, JsonSchemaObject | boolean][] = [];
+        for (const [name, member] of Object.entries(value)) {
+          const memberPath = `${path}.${name}`;
+          if (this.isReadOnly(member, document)) {
+            removed.add(name);
+            withheld.push({ path: memberPath, reason: "read_only" });
+            continue;
+          }
+          properties.push([name, this.convert(member, document, memberPath, withheld)]);
+        }
+        put("properties", Object.fromEntries(properties));
+      } else if (key === "required") {
+        if (Array.isArray(value)) put("required", value.filter((name): name is string => typeof name === "string"));
+      } else if (key === "items") {
+        if (Array.isArray(value)) put("prefixItems", value.map((item) => this.convert(item, document, path, withheld)));
+        else put("items", this.convert(value, document, path, withheld));
+      } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
+        put(key, this.convert(value, document, key === "additionalProperties" ? `${path}.*` : path, withheld));
+      } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
+        if (Array.isArray(value) && value.length > 0) put(key, value.map((branch) => this.convert(branch, document, path, withheld)));
+      } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
+        if (typeof value !== "object" || value === null) continue;
+        const entries = Object.entries(value).filter(([pattern]) => key !== "patternProperties" || isValidPattern(pattern));
+        put(key, Object.fromEntries(entries.map(([name, member]) => [name, this.convert(member, document, path, withheld)])));
+      } else if (key === "exclusiveMaximum" || key === "exclusiveMinimum") {
+        if (typeof value === "boolean") {
+          if (key === "exclusiveMaximum") exclusiveMaximum = value;
+          else exclusiveMinimum = value;
+        } else if (isFiniteNumber(value)) put(key, value);
+      } else if (NUMBER_KEYWORDS.has(key)) {
+        if (isFiniteNumber(value)) put(key, value);
+      } else if (COUNT_KEYWORDS.has(key)) {
+        if (Number.isInteger(value) && (value as number) >= 0) put(key, value);
+      } else if (key === "multipleOf") {
+        if (isFiniteNumber(value) && value > 0) put(key, value);
+      } else if (key === "pattern") {
+        if (typeof value === "string" && isValidPattern(value)) put(key, value);
+      } else if (key === "enum") {
+        if (Array.isArray(value) && value.length > 0) put(key, [...value]);
+      } else if (key === "discriminator") {
+        const discriminator = this.discriminator(value, document);
+        if (discriminator !== undefined) put(key, discriminator);
+      } else if (SCALAR_KEYWORDS.has(key)) {
+        if (key === "uniqueItems" || key === "deprecated" || key === "writeOnly" ? typeof value === "boolean" : true) put(key, value);
+      }
+      // Everything else (example, examples, xml, externalDocs, readOnly, $schema, $id, nested
+      // $defs, unknown keywords) is dropped: annotations or keywords a request schema does not need.
+    }
+
+    if (removed.size > 0 && Array.isArray(out.required)) {
+      const required = (out.required as string[]).filter((name) => !removed.has(name));
+      if (required.length > 0) out.required = required;
+      else delete out.required;
+    }
+    if (exclusiveMaximum === true && isFiniteNumber(out.maximum)) {
+      out.exclusiveMaximum = out.maximum;
+      delete out.maximum;
+    }
+    if (exclusiveMinimum === true && isFiniteNumber(out.minimum)) {
+      out.exclusiveMinimum = out.minimum;
+      delete out.minimum;
+    }
+    return nullable && this.dialect !== "3.1" ? withNull(out) : out;
+  }
+
+  /** The `$defs` name of a referenced schema, converting it on first use. */
+  def(ref: string, from: SourceDocument): string {
+    const located = this.resolver.resolve(ref, from);
+    const key = `${located.document.id}#${located.pointer}`;
+    const known = this.nameOfKey.get(key);
+    if (known !== undefined && (this.defs.has(known) || this.failed.has(known))) return known;
+    const name = known ?? this.nameFor(key, defaultName(located.pointer));
+    const withheld: WithheldPath[] = [];
+    this.defs.set(name, {}); // placeholder: cycles come back here as refs
+    try {
+      const converted = this.convert(located.value, located.document, name, withheld);
+      this.defs.set(name, typeof converted === "boolean" ? (converted ? {} : { not: {} }) : converted);
+      if (withheld.length > 0) this.withheldMembers.set(name, withheld);
+    } catch (error) {
+      if (!(error instanceof SluiceError)) throw error;
+      this.defs.delete(name);
+      this.failed.set(name, error);
+    }
+    return name;
+  }
+
+  /** The first failed definition reachable from these arguments, if any. */
+  failureReachedFrom(properties: Record<string, JsonSchemaObject>): SluiceError | undefined {
+    const queue = refsFrom({ type: "object", properties }, "", true).filter((r) => r !== ROOT);
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const name = queue.pop()!;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const failure = this.failed.get(name);
+      if (failure !== undefined) return failure;
+      const body = this.defs.get(name);
+      if (isSchemaObject(body)) queue.push(...refsFrom(body, `/$defs/${name}`, false).filter((r) => r !== ROOT));
+    }
+    return undefined;
+  }
+
+  /** A property withheld from requests: `readOnly: true` on it or on the schema it refers to. */
+  private isReadOnly(member: unknown, document: SourceDocument): boolean {
+    if (getOwn(member, "readOnly") === true) return true;
+    const ref = getOwn(member, "$ref");
+    if (typeof ref !== "string") return false;
+    try {
+      return getOwn(this.resolver.resolve(ref, document).value, "readOnly") === true;
+    } catch {
+      return false; // the ref itself reports its problem when converted
+    }
+  }
+
+  /** OpenAPI Discriminator Object (2.0: the property name alone); mapping values point at `$defs`. */
+  private discriminator(value: unknown, document: SourceDocument): JsonSchemaObject | undefined {
+    if (typeof value === "string") return { propertyName: value };
+    const propertyName = getOwn(value, "propertyName");
+    if (typeof propertyName !== "string") return undefined;
+    const mapping = getOwn(value, "mapping");
+    if (typeof mapping !== "object" || mapping === null) return { propertyName };
+    const prefix = this.dialect === "2.0" ? "#/definitions/" : "#/components/schemas/";
+    const entries = Object.entries(mapping).flatMap(([tag, target]): [string, string][] => {
+      if (typeof target !== "string") return [];
+      try {
+        // A mapping value is a ref or a bare schema name; a dangling one is dropped (the
+        // discriminator is advisory; `oneOf` still says what is valid).
+        return [[tag, defRef(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document))]];
+      } catch (error) {
+        if (error instanceof SluiceError && error.code === "UNRESOLVED_REF") return [];
+        throw error;
+      }
+    });
+    return entries.length > 0 ? { propertyName, mapping: Object.fromEntries(entries) } : { propertyName };
+  }
+
+  /** Deterministic, unique `$defs` name: the component name, sanitized only when needed. */
+  private nameFor(key: string, wanted: string): string {
+    const clean = wanted.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
+    let name = clean;
+    while (this.keyOfName.has(name) && this.keyOfName.get(name) !== key) name = `${clean}_${shortHash(`${key}|${name}`)}`;
+    this.keyOfName.set(name, key);
+    this.nameOfKey.set(key, name);
+    return name;
+  }
+}
+
+/** `#/components/schemas/Pet` -> `Pet`; other pointers -> their segments joined. */
+function defaultName(pointer: string): string {
+  const segments = pointer.split("/").slice(1);
+  const component = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(pointer);
+  if (component !== null) return segments[segments.length - 1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  return segments.join("_");
+}
+
+/** 3.0 `nullable: true`: https://spec.openapis.org/oas/v3.0.3#fixed-fields-19 */
+function withNull(schema: JsonSchemaObject): JsonSchemaObject {
+  const out = { ...schema };
+  if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (typeof out.type === "string") out.type = out.type === "null" ? "null" : [out.type, "null"];
+  else if (Array.isArray(out.type)) out.type = out.type.includes("null") ? out.type : [...out.type, "null"];
+  else if (!Array.isArray(out.enum) && !hasOwn(out, "const")) return { anyOf: [schema, { type: "null" }] };
+  return out;
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
+
+/** Validators compile `pattern` as a Unicode regular expression; one that cannot compile is dropped. */
+function isValidPattern(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
