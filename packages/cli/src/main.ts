@@ -169,10 +169,14 @@ async function egress(args: readonly string[], io: Io): Promise<number> {
 async function generate(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { name: { type: "string" }, out: { type: "string" } });
   const [kind, file] = positionals;
-  if (kind !== "graphql") throw usage(kind === "openapi" ? "generate openapi is not available yet" : "generate takes graphql <schema file>");
-  if (file === undefined || typeof values.name !== "string" || typeof values.out !== "string") throw usage("generate graphql needs <schema file> --name <name> --out <dir>");
-  const { generateGraphQLPack } = await import("@sluice/generator-graphql");
-  const result = await generateGraphQLPack(resolve(io.cwd, file), { name: values.name, out: resolve(io.cwd, values.out) });
+  if (kind !== "graphql" && kind !== "openapi") throw usage("generate takes graphql <schema file> or openapi <spec file>");
+  const what = kind === "graphql" ? "<schema file>" : "<spec file>";
+  if (file === undefined || typeof values.name !== "string" || typeof values.out !== "string") throw usage(`generate ${kind} needs ${what} --name <name> --out <dir>`);
+  const options = { name: values.name, out: resolve(io.cwd, values.out) };
+  const result =
+    kind === "graphql"
+      ? await (await import("@sluice/generator-graphql")).generateGraphQLPack(resolve(io.cwd, file), options)
+      : await (await import("@sluice/generator-openapi")).generateOpenAPIPack(resolve(io.cwd, file), options);
   io.stdout.write(`generated ${result.tools} tools, skipped ${result.skipped} operations -> ${values.out}\n`);
   return 0;
 }
