@@ -215,11 +215,11 @@ export class SchemaConverter {
     const entries = Object.entries(mapping).flatMap(([tag, target]): [string, string][] => {
       if (typeof target !== "string") return [];
       try {
-        // A mapping value is a ref or a bare schema name; a dangling one is dropped (the
-        // discriminator is advisory; `oneOf` still says what is valid).
+        // A mapping value is a ref or a bare schema name; a dangling or external one is dropped
+        // (never fetched; the discriminator is advisory, `oneOf` still says what is valid).
         return [[tag, defRef(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document))]];
       } catch (error) {
-        if (error instanceof SluiceError && error.code === "UNRESOLVED_REF") return [];
+        if (error instanceof SluiceError && (error.code === "UNRESOLVED_REF" || error.code === "EXTERNAL_REF")) return [];
         throw error;
       }
     });

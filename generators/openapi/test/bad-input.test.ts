@@ -1,0 +1,90 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { isSluiceError, type SluiceError } from "@sluice/core";
+import { loadDocument } from "../src/index.ts";
+import { build, oas30, onlyTool } from "./build.ts";
+
+function caught(run: () => unknown): SluiceError {
+  try {
+    run();
+  } catch (error) {
+    if (isSluiceError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a SluiceError");
+}
+
+describe("bad input gives coded errors", () => {
+  it.each<[string, { text: string; line: number; column: number }]>([
+    ["malformed JSON", { text: '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}', line: 3, column: 13 }],
+    ["truncated JSON", { text: '{\n  "openapi": "3.0.0"', line: 2, column: 21 }],
+    ["malformed YAML", { text: "openapi: 3.0.0\npaths:\n  /x:\n    get: [1, 2\n", line: 5, column: 1 }],
+    ["YAML with bad indentation", { text: "openapi: 3.0.0\ninfo:\n  title: t\n version: 1\n", line: 4, column: 1 }],
+  ])("%s -> SPEC_INVALID with line and column", (_, { text, line, column }) => {
+    const error = caught(() => loadDocument(text, "spec"));
+    expect(error.code).toBe("SPEC_INVALID");
+    expect({ line: error.line, column: error.column }).toEqual({ line, column });
+  });
+
+  it("rejects a document that is neither OpenAPI nor Swagger", () => {
+    expect(caught(() => build({ paths: {} })).code).toBe("SPEC_INVALID");
+  });
+
+  it("reports a missing component as UNRESOLVED_REF with the pointer", () => {
+    const error = caught(() => build(oas30({ "/x": { get: { parameters: [{ name: "v", in: "query", schema: { $ref: "#/components/schemas/Missing" } }] } } })));
+    expect(error.code).toBe("UNRESOLVED_REF");
+    expect(error.pointer).toBe("/components/schemas/Missing");
+  });
+
+  it("never fetches an external or URL ref: EXTERNAL_REF, skipped or thrown", () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const doc = oas30({
+      "/a": { get: { parameters: [{ name: "v", in: "query", schema: { $ref: "https://example.com/schemas.json#/Pet" } }] } },
+      "/b": { get: { parameters: [{ name: "v", in: "query", schema: { $ref: "./other.yaml#/Pet" } }] } },
+      "/c": { get: {} },
+    });
+    const pack = build(doc);
+    expect(pack.tools.map((t) => t.name)).toEqual(["get_c"]);
+    expect(pack.skipped.map((s) => [s.operation, s.reason.split(":")[0]])).toEqual([
+      ["GET /a", "EXTERNAL_REF"],
+      ["GET /b", "EXTERNAL_REF"],
+    ]);
+    expect(caught(() => build(doc, { onExternalRef: "throw" })).code).toBe("EXTERNAL_REF");
+    expect(fetchSpy).not.toHaveBeenCalled();
+    fetchSpy.mockRestore();
+  });
+
+  it("uses an external ref the caller maps to a local file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-openapi-"));
+    const file = join(dir, "other.yaml");
+    writeFileSync(file, "Pet:\n  type: object\n  properties:\n    name:\n      type: string\n");
+    const doc = oas30({ "/b": { get: { parameters: [{ name: "v", in: "query", schema: { $ref: "./other.yaml#/Pet" } }] } } });
+    const pack = build(doc, { externalRefs: { "./other.yaml": file } });
+    expect(onlyTool(pack).parameters.properties.v).toEqual({ $ref: "#/$defs/Pet" });
+    expect(pack.defs.Pet).toEqual({ type: "object", properties: { name: { type: "string" } } });
+  });
+
+  it("gives duplicate operationIds distinct, deterministic names", () => {
+    const doc = oas30({ "/a": { get: { operationId: "list" } }, "/b": { get: { operationId: "list" } } });
+    const names = build(doc).tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(2);
+    expect(build(structuredClone(doc)).tools.map((t) => t.name)).toEqual(names);
+  });
+
+  it("names the operation when a path template has no parameter", () => {
+    const error = caught(() => build(oas30({ "/x/{id}": { get: {} } })));
+    expect(error.code).toBe("SPEC_INVALID");
+    expect(error.message).toContain("operation GET /x/{id}: path parameter id is not declared");
+    expect(error.pointer).toBe("/paths/~1x~1{id}/get");
+  });
+
+  it("keeps __proto__ and constructor keys from YAML and JSON as data", () => {
+    for (const text of ['{"a": {"__proto__": {"x": 1}, "constructor": 2}}', "a:\n  __proto__:\n    x: 1\n  constructor: 2\n"]) {
+      const doc = loadDocument(text) as { a: Record<string, unknown> };
+      expect(Object.keys(doc.a)).toEqual(["__proto__", "constructor"]);
+      expect(Object.getPrototypeOf(doc.a)).toBe(Object.prototype);
+    }
+  });
+});
