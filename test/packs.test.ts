@@ -6,20 +6,28 @@ import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { loadGraphQLSchema, validateOperationDocument } from "@sluice/generator-graphql";
-import { FULL_SUFFIX, type Tool } from "@sluice/core";
+import { FULL_SUFFIX, fullNameOf, type Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { cyclicComponents, refGraph, resolvedDepth } from "@sluice/schema";
 import * as linear from "@sluice/pack-linear";
 import * as github from "@sluice/pack-github";
+import * as stripe from "@sluice/pack-stripe";
+import * as githubRest from "@sluice/pack-github-rest";
+import * as slack from "@sluice/pack-slack";
+import * as gmail from "@sluice/pack-gmail";
+import * as gdocs from "@sluice/pack-gdocs";
+import * as gsheets from "@sluice/pack-gsheets";
+import * as notion from "@sluice/pack-notion";
 
 const isRecursive = (tool: Tool<object>) => cyclicComponents(refGraph(tool.inputSchema)).length > 0;
 
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
-describe.each([
-  ["linear", linear.tools, Object.values(linear.generatedTools).filter((v): v is Tool<object> => typeof v === "object" && v !== null && "derived" in v)],
-  ["github", github.tools, Object.values(github.generatedTools).filter((v): v is Tool<object> => typeof v === "object" && v !== null && "derived" in v)],
-])("pack %s", (_pack, shipped, generated) => {
+const PACKS = { linear, github, stripe, "github-rest": githubRest, slack, gmail, gdocs, gsheets, notion };
+
+describe.each(Object.entries(PACKS))("pack %s", (_pack, module) => {
+  const shipped = module.tools;
+  const generated = module.generatedTools.pack.tools;
   const byName = new Map(shipped.map((tool) => [tool.name, tool]));
 
   it("ships every generated tool, under its own name or curated with a *_full twin", () => {
@@ -27,8 +35,8 @@ describe.each([
       expect(byName.has(tool.name), tool.name).toBe(true);
       const curated = byName.get(tool.name)!;
       if (curated === tool) continue;
-      const full = byName.get(tool.name + FULL_SUFFIX);
-      expect(full, `${tool.name}${FULL_SUFFIX}`).toBeDefined();
+      const full = byName.get(fullNameOf(tool.name));
+      expect(full, fullNameOf(tool.name)).toBeDefined();
       // The twin is the untouched original: same definition but for its name.
       expect({ ...full!.toJSON(), name: tool.name }).toEqual(tool.toJSON());
       expect(full!.binding).toEqual(tool.binding);
@@ -47,10 +55,10 @@ describe.each([
       expect(schemaTokens(curated), tool.name).toBeLessThan(schemaTokens(tool));
     }
     if (_pack === "linear") expect(recursive.length).toBeGreaterThanOrEqual(30);
-    if (_pack === "github") expect(recursive).toEqual([]);
+    if (_pack === "github" || _pack === "stripe") expect(recursive).toEqual([]);
   });
 
-  it("every shipped operation document, curated ones included, validates against the vendored schema", () => {
+  it.runIf(_pack === "linear" || _pack === "github")("every shipped operation document, curated ones included, validates against the vendored schema", () => {
     const schema = loadGraphQLSchema(readFileSync(new URL(`../packs/${_pack}/spec/schema.graphql`, import.meta.url)));
     const invalid = shipped.flatMap((tool) =>
       tool.binding.kind === "graphql" ? validateOperationDocument(schema, tool.binding.document).map((m) => `${tool.name}: ${m}`) : [`${tool.name}: not GraphQL`],
@@ -61,15 +69,15 @@ describe.each([
   it("every curated tool's input schema compiles as JSON Schema 2020-12", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    for (const tool of shipped.filter((t) => byName.has(t.name + FULL_SUFFIX))) {
+    for (const tool of shipped.filter((t) => byName.has(fullNameOf(t.name)))) {
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
     }
   });
 
   it("no curated tool accepts an argument its original does not", async () => {
     for (const tool of shipped) {
-      if (tool.name.endsWith(FULL_SUFFIX) || byName.get(tool.name + FULL_SUFFIX) === undefined) continue;
-      const original = byName.get(tool.name + FULL_SUFFIX)!;
+      if (tool.name.endsWith(FULL_SUFFIX) || byName.get(fullNameOf(tool.name)) === undefined) continue;
+      const original = byName.get(fullNameOf(tool.name))!;
       const allowed = new Set((await original.paths({ depth: 3 })).map((p) => p.path));
       for (const { path } of await tool.paths({ depth: 3 })) expect(allowed.has(path), `${tool.name}: ${path}`).toBe(true);
     }
@@ -84,5 +92,36 @@ describe("curated Linear issues_list", () => {
     }
     expect(paths.has("filter.and")).toBe(false);
     expect(paths.has("filter.assignee.assignedIssues")).toBe(false);
+  });
+});
+
+describe("curated REST tools", () => {
+  const tokensOf = (tools: readonly Tool<object>[], name: string) => schemaTokens(tools.find((t) => t.name === name)!);
+
+  it("Google Docs batch update narrowed to the three text edits is at least 75% smaller", async () => {
+    const curated = tokensOf(gdocs.tools, "docs_documents_batch_update");
+    const full = tokensOf(gdocs.tools, "docs_documents_batch_update_full");
+    expect(1 - curated / full).toBeGreaterThanOrEqual(0.75);
+    const kinds = (await gdocs.curatedTools.docsDocumentsBatchUpdate.paths("requests")).map((p) => p.path);
+    expect(kinds).toEqual(["requests.deleteContentRange", "requests.insertText", "requests.replaceAllText"]);
+  });
+
+  it("Google transport parameters and credentials are never model arguments in curated tools", async () => {
+    for (const tool of [...gmail.tools, ...gdocs.tools, ...gsheets.tools].filter((t) => !t.name.endsWith(FULL_SUFFIX))) {
+      const args = (await tool.paths()).map((p) => p.path);
+      for (const name of ["access_token", "oauth_token", "key", "callback"]) expect(args, `${tool.name}`).not.toContain(name);
+    }
+  });
+
+  it("Notion curated tools pin the API version and still send it", () => {
+    const tool = notion.tools.find((t) => t.name === "post_search")!;
+    expect(tool.pins).toEqual({ "Notion-Version": notion.curatedTools.NOTION_VERSION });
+    expect(tool.binding.kind === "http" && tool.binding.parameters.some((p) => p.arg === "Notion-Version")).toBe(true);
+  });
+
+  it("Slack curated tools withhold an optional token", async () => {
+    const optional = slack.curatedTools.curated;
+    expect(optional.length).toBeGreaterThan(20);
+    for (const tool of optional) expect((await tool.paths()).map((p) => p.path)).not.toContain("token");
   });
 });

@@ -53,15 +53,20 @@ it("@sluice/core exports", () => {
       "TOOL_NAME_PATTERN",
       "Tool",
       "authAdditions",
+      "bindingArguments",
       "buildHttpRequest",
       "checkEgressMap",
+      "curate",
+      "curateEach",
       "definePack",
       "egressMap",
       "formatEgressMap",
+      "fullNameOf",
       "isSluiceError",
       "joinUrl",
       "recursionCuts",
       "withCurated",
+      "withoutArguments",
     ]
   `);
 });

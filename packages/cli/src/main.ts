@@ -16,7 +16,7 @@ const USAGE = `usage:
   sluice survey <pack|module> [--top N] [--json] [--encoding o200k_base|cl100k_base]
   sluice paths <pack|module> <tool> [prefix] [--by-cost] [--depth N] [--json]
   sluice egress <pack|module> [--json] [--out FILE] [--check FILE]
-  sluice generate graphql <schema file> --name <name> --out <dir>
+  sluice generate graphql|openapi <spec file> --name <name> --out <dir>
   sluice demo
 <pack> is a workspace pack (linear, github) or a module file exporting tools.`;
 

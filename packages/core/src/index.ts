@@ -25,7 +25,7 @@ export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection } from "./egress-map.ts";
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
-export { withCurated, FULL_SUFFIX } from "./with-curated.ts";
+export { withCurated, fullNameOf, FULL_SUFFIX } from "./with-curated.ts";
 export {
   buildHttpRequest,
   joinUrl,
@@ -35,3 +35,4 @@ export {
   type HttpRequestAdditions,
   type HttpCredential,
 } from "./http/index.ts";
+export { bindingArguments, curate, curateEach, withoutArguments } from "./curate.ts";

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { SluiceError } from "@sluice/schema";
 import type { Tool } from "./tool.ts";
 
@@ -7,7 +8,8 @@ export const FULL_SUFFIX = "_full";
 /**
  * A pack's tool list with curated tools in place of the generated ones of the same
  * name, each original kept beside it as `<name>_full` (renamed only, never narrowed).
- * Sorted by name. A curated tool with no generated counterpart is an error: it would
+ * Sorted by name. When `<name>_full` would pass 64 characters, the name is shortened
+ * with a stable hash (`fullNameOf`). A curated tool with no generated counterpart is an error: it would
  * otherwise widen the pack silently.
  */
 export function withCurated(generated: readonly Tool<object>[], curated: readonly Tool<object>[]): Tool<object>[] {
@@ -27,9 +29,17 @@ export function withCurated(generated: readonly Tool<object>[], curated: readonl
       out.push(tool);
       continue;
     }
-    const fullName = tool.name + FULL_SUFFIX;
+    const fullName = fullNameOf(tool.name);
     if (byName.has(fullName)) throw new SluiceError("INVALID_NAME", `Cannot keep ${tool.name}'s original as ${fullName}: a generated tool has that name.`);
     out.push(curatedTool, tool.derived({ name: fullName }));
   }
   return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** `<name>_full`, shortened deterministically (6 hex of sha256 of the name) when it would pass 64 characters. */
+export function fullNameOf(name: string): string {
+  const full = name + FULL_SUFFIX;
+  if (full.length <= 64) return full;
+  const hash = createHash("sha256").update(name).digest("hex").slice(0, 6);
+  return `${name.slice(0, 64 - FULL_SUFFIX.length - hash.length - 1)}_${hash}${FULL_SUFFIX}`;
 }

@@ -13,52 +13,50 @@
  *    cycle (`recursionCuts`): comparators stay, combinators and back-references go.
  * Projections are deferred, so importing the pack computes none of them.
  */
-import { recursionCuts, Tool } from "@sluice/core";
+import { curate, recursionCuts, type Tool } from "@sluice/core";
 import * as generated from "./tools.gen.ts";
 import type * as T from "./types.gen.ts";
 
 /** A recursive generated tool with every edge back into its cycles withheld. */
 function bounded<A extends object>(tool: Tool<A>): Tool<A> {
-  return Tool.deferred<A>(tool.name, () => tool.derived({ drop: recursionCuts(tool) }));
+  return curate(tool, (t) => ({ drop: recursionCuts(t) }));
 }
 
 const identifiesUser = ["id", "name", "displayName", "email", "isMe"] as const;
 
-export const issuesList: Tool<T.IssuesListArgs> = Tool.deferred("issues_list", () =>
-  generated.issuesList.derived({
-    description:
-      "List issues, newest first by default. Filter by title text, priority, dates, team, assignee, workflow state, project or label; combine filters by giving several fields. Paginate with first/after.",
-    keep: [
-      "first",
-      "after",
-      "last",
-      "before",
-      "orderBy",
-      "includeArchived",
-      "filter.title",
-      "filter.number",
-      "filter.priority",
-      "filter.estimate",
-      "filter.createdAt",
-      "filter.updatedAt",
-      "filter.completedAt",
-      "filter.dueDate",
-      "filter.team.id",
-      "filter.team.key",
-      "filter.team.name",
-      ...identifiesUser.map((field) => `filter.assignee.${field}`),
-      ...identifiesUser.map((field) => `filter.creator.${field}`),
-      "filter.state.id",
-      "filter.state.name",
-      "filter.state.type",
-      "filter.project.id",
-      "filter.project.name",
-      "filter.labels.name",
-      "filter.labels.some.name",
-      "filter.labels.some.id",
-    ],
-  }),
-);
+export const issuesList: Tool<T.IssuesListArgs> = curate(generated.issuesList, {
+  description:
+    "List issues, newest first by default. Filter by title text, priority, dates, team, assignee, workflow state, project or label; combine filters by giving several fields. Paginate with first/after.",
+  keep: [
+    "first",
+    "after",
+    "last",
+    "before",
+    "orderBy",
+    "includeArchived",
+    "filter.title",
+    "filter.number",
+    "filter.priority",
+    "filter.estimate",
+    "filter.createdAt",
+    "filter.updatedAt",
+    "filter.completedAt",
+    "filter.dueDate",
+    "filter.team.id",
+    "filter.team.key",
+    "filter.team.name",
+    ...identifiesUser.map((field) => `filter.assignee.${field}`),
+    ...identifiesUser.map((field) => `filter.creator.${field}`),
+    "filter.state.id",
+    "filter.state.name",
+    "filter.state.type",
+    "filter.project.id",
+    "filter.project.name",
+    "filter.labels.name",
+    "filter.labels.some.name",
+    "filter.labels.some.id",
+  ],
+});
 
 export const administrableTeamsList = bounded(generated.administrableTeamsList);
 export const agentActivitiesList = bounded(generated.agentActivitiesList);
