@@ -29,16 +29,20 @@ export function bindingArguments(binding: Binding): string[] {
 /**
  * The same kind of curation over many tools: `choose` sees each tool's argument names
  * (read from its binding, so no schema is built) and returns the projection for it, or
- * undefined to leave the tool as generated. Used for pack-wide rules such as "the
- * credential is never a model argument".
+ * undefined to leave the tool as generated. Tools named in `except` (curated by hand)
+ * are left out. Used for pack-wide rules such as "the credential is never a model
+ * argument".
  */
 export function curateEach(
   tools: readonly Tool<object>[],
   choose: (args: readonly string[], tool: Tool<object>) => DeriveOptions<object> | undefined,
+  options: { except?: readonly Tool<object>[] } = {},
 ): Tool<object>[] {
+  const handled = new Set((options.except ?? []).map((tool) => tool.name));
   return tools.flatMap((tool) => {
-    const options = choose(bindingArguments(tool.binding), tool);
-    return options === undefined ? [] : [curate(tool, options)];
+    if (handled.has(tool.name)) return [];
+    const projection = choose(bindingArguments(tool.binding), tool);
+    return projection === undefined ? [] : [curate(tool, projection)];
   });
 }
 

@@ -23,13 +23,9 @@ export const docsDocumentsCreate = curate(generated.docsDocumentsCreate, {
   keep: ["title"],
 });
 
-const handCurated = new Set([docsDocumentsBatchUpdate.name, docsDocumentsCreate.name]);
+const handCurated = [docsDocumentsBatchUpdate, docsDocumentsCreate];
 
 export const curated: readonly Tool<object>[] = [
-  docsDocumentsBatchUpdate,
-  docsDocumentsCreate,
-  ...curateEach(
-    generated.tools.filter((tool) => !handCurated.has(tool.name)),
-    withoutArguments(GOOGLE_TRANSPORT_PARAMETERS),
-  ),
+  ...handCurated,
+  ...curateEach(generated.tools, withoutArguments(GOOGLE_TRANSPORT_PARAMETERS), { except: handCurated }),
 ];

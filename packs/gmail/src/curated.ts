@@ -25,12 +25,7 @@ export const gmailUsersDraftsUpdate = curate(generated.gmailUsersDraftsUpdate, r
 export const gmailUsersDraftsSend = curate(generated.gmailUsersDraftsSend, rawDraft(["body.id"]));
 
 const handCurated = [gmailUsersMessagesSend, gmailUsersMessagesImport, gmailUsersMessagesInsert, gmailUsersDraftsCreate, gmailUsersDraftsUpdate, gmailUsersDraftsSend];
-const handCuratedNames = new Set(handCurated.map((tool) => tool.name));
-
 export const curated: readonly Tool<object>[] = [
   ...handCurated,
-  ...curateEach(
-    generated.tools.filter((tool) => !handCuratedNames.has(tool.name)),
-    withoutArguments(GOOGLE_TRANSPORT_PARAMETERS),
-  ),
+  ...curateEach(generated.tools, withoutArguments(GOOGLE_TRANSPORT_PARAMETERS), { except: handCurated }),
 ];

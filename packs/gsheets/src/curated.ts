@@ -37,13 +37,9 @@ export const sheetsSpreadsheetsCreate = curate(generated.sheetsSpreadsheetsCreat
   keep: ["properties", "sheets", "properties.title", "properties.locale", "properties.timeZone", "sheets.properties", "sheets.properties.title"],
 });
 
-const handCurated = new Set([sheetsSpreadsheetsBatchUpdate.name, sheetsSpreadsheetsCreate.name]);
+const handCurated = [sheetsSpreadsheetsBatchUpdate, sheetsSpreadsheetsCreate];
 
 export const curated: readonly Tool<object>[] = [
-  sheetsSpreadsheetsBatchUpdate,
-  sheetsSpreadsheetsCreate,
-  ...curateEach(
-    generated.tools.filter((tool) => !handCurated.has(tool.name)),
-    withoutArguments(GOOGLE_TRANSPORT_PARAMETERS),
-  ),
+  ...handCurated,
+  ...curateEach(generated.tools, withoutArguments(GOOGLE_TRANSPORT_PARAMETERS), { except: handCurated }),
 ];
