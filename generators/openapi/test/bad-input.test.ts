@@ -17,6 +17,19 @@ function caught(run: () => unknown): SluiceError {
 }
 
 describe("bad input gives coded errors", () => {
+  it.each<[string, string]>([
+    ["JSON schema nested 20,000 levels", '{"openapi":"3.0.0","x":' + '{"properties":{"a":'.repeat(20_000) + "{}" + "}}".repeat(20_000) + "}"],
+    ["YAML nested 20,000 levels (flow style)", "openapi: 3.0.0\nx: " + "[".repeat(20_000) + "]".repeat(20_000) + "\n"],
+  ])("%s -> SPEC_INVALID, no stack overflow", (_, text) => {
+    const error = caught(() => loadDocument(text, "deep"));
+    expect(error.code).toBe("SPEC_INVALID"); // the YAML parser may report the depth itself, as a syntax error
+  });
+
+  it("a YAML alias that contains itself is refused, not followed forever", () => {
+    const error = caught(() => loadDocument("openapi: 3.0.0\nx: &loop\n  y: *loop\n", "loop"));
+    expect(error.code).toBe("SPEC_INVALID");
+  });
+
   it.each<[string, { text: string; line: number; column: number }]>([
     ["malformed JSON", { text: '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}', line: 3, column: 13 }],
     ["truncated JSON", { text: '{\n  "openapi": "3.0.0"', line: 2, column: 21 }],
