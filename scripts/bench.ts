@@ -5,16 +5,21 @@
  * tokenizers disagree on a count, since then the throughput comparison means nothing.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { cpus } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { clearMergeCache, encode as gptTokenizerEncode } from "gpt-tokenizer/encoding/o200k_base";
 import { Tiktoken } from "js-tiktoken/lite";
 import o200k_base from "js-tiktoken/ranks/o200k_base";
 import { buildGraphQLPackIR, emitPackSources, loadGraphQLSchema } from "../generators/graphql/src/index.ts";
-import { definePack, type PackIR } from "../packages/core/src/index.ts";
+import { buildOpenAPIPackIR, loadDocument } from "../generators/openapi/src/index.ts";
+import { definePack, fullNameOf, type HttpBinding, type PackIR, type Tool } from "../packages/core/src/index.ts";
+import { schemaTokens, textTokens } from "../packages/core/src/tokens.ts";
+import { tools as githubRestPackTools } from "../packs/github-rest/src/index.ts";
+import { tools as stripePackTools } from "../packs/stripe/src/index.ts";
 import { canonicalJson } from "../packages/schema/src/index.ts";
 
 const COMMAND = "pnpm bench   (node --import tsx scripts/bench.ts)";
@@ -238,6 +243,395 @@ async function pathsByCost(linearIR: PackIR): Promise<string> {
   ].join("\n");
 }
 
+// ---------------------------------------------------------------- OpenAPI beside openapi-mcp-generator
+
+const OMG_BIN = fileURLToPath(new URL("../node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js", import.meta.url));
+const SLUICE_OPENAPI_CHILD = fileURLToPath(new URL("../bench/openapi-generate-child.ts", import.meta.url));
+const SPAWN_MEASURED = fileURLToPath(new URL("../bench/spawn-measured.cjs", import.meta.url));
+const OPENAPI_SPECS = [
+  { pack: "github-rest", file: "github-rest/api.github.com.json", shipped: githubRestPackTools },
+  { pack: "stripe", file: "stripe/spec3.json", shipped: stripePackTools },
+] as const;
+const OPENAPI_RUNS = 5;
+
+interface ChildRun {
+  ms: number;
+  maxRssKiB: number;
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `node --require bench/report-max-rss.cjs <args>`, started by bench/spawn-measured.cjs (a bare
+ * node process, so the child's maxRSS does not start at this process's RSS): wall time of
+ * the child and its peak RSS, both as the launcher measured them.
+ */
+function measuredChild(args: readonly string[], resultFile: string): ChildRun {
+  const run = spawnSync(process.execPath, [SPAWN_MEASURED, resultFile, ...args], { cwd: repoRoot, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const measured = existsSync(resultFile) ? (JSON.parse(readFileSync(resultFile, "utf8")) as { ms: number; maxRssKiB: number | null }) : undefined;
+  return {
+    ms: measured?.ms ?? Number.NaN,
+    maxRssKiB: measured?.maxRssKiB ?? Number.NaN,
+    status: run.status,
+    stdout: run.stdout,
+    stderr: run.stderr,
+  };
+}
+
+function childFailure(run: ChildRun): string {
+  const message = /message: '([^'\n]*)'/.exec(run.stderr)?.[1] ?? run.stderr.split("\n").find((l) => l.trim() !== "") ?? "";
+  return `exit ${String(run.status)}: ${message}`;
+}
+
+const mib = (kib: number): string => `${(kib / 1024).toFixed(0)} MiB`;
+
+interface GeneratedToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+  /** `GET /repos/{owner}/{repo}`: the operation, to match tools across generators. */
+  operation: string;
+}
+
+/**
+ * The tool definitions in openapi-mcp-generator's generated `src/index.ts`, read without
+ * evaluating it. Each entry of its `toolDefinitionMap` is written (dist/utils/code-gen.js) as
+ *   ["<name>", {
+ *     name: "<name>",
+ *     description: `<description, with \ ` and ${ escaped>`,
+ *     inputSchema: <JSON.stringify(schema)>,
+ *     method: "<method>",
+ *     pathTemplate: "<path>", ...
+ */
+function omgToolDefinitions(source: string): GeneratedToolDefinition[] {
+  const head = /\n {2}\["([^"\n]*)", \{\n {4}name: "([^"\n]*)",\n {4}description: `/g;
+  const tail = /,\n {4}method: "([^"\n]*)",\n {4}pathTemplate: "([^"\n]*)",/y;
+  const tools: GeneratedToolDefinition[] = [];
+  head.lastIndex = source.indexOf("const toolDefinitionMap");
+  for (let match = head.exec(source); match !== null; match = head.exec(source)) {
+    const description = readTemplateLiteral(source, head.lastIndex);
+    if (!source.startsWith(",\n    inputSchema: ", description.end)) throw new Error(`openapi-mcp-generator output: no inputSchema after ${match[2]}`);
+    const inputSchema = readJsonValue(source, description.end + ",\n    inputSchema: ".length);
+    tail.lastIndex = inputSchema.end;
+    const rest = tail.exec(source);
+    if (rest === null) throw new Error(`openapi-mcp-generator output: no method and pathTemplate after ${match[2]}`);
+    tools.push({ name: match[2]!, description: description.text, inputSchema: inputSchema.value, operation: `${rest[1]!.toUpperCase()} ${rest[2]!}` });
+    head.lastIndex = tail.lastIndex;
+  }
+  // Cross-check: every `inputSchema: {` line of the map was read.
+  const schemaLines = source.match(/^ {4}inputSchema: \{/gm)?.length ?? 0;
+  if (schemaLines !== tools.length) throw new Error(`openapi-mcp-generator output: read ${tools.length} tools but found ${schemaLines} inputSchema lines`);
+  return tools;
+}
+
+/** The cooked text of a template literal that starts at `at` (just after the backtick) and has no `${}`. */
+function readTemplateLiteral(source: string, at: number): { text: string; end: number } {
+  let text = "";
+  for (let i = at; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "`") return { text, end: i + 1 };
+    if (c === "\\") {
+      const escaped = source[i + 1];
+      // The generator escapes exactly these three; anything else would need JS escape rules.
+      if (escaped !== "\\" && escaped !== "`" && escaped !== "$") throw new Error(`unexpected escape \\${String(escaped)} in a description`);
+      text += escaped;
+      i++;
+    } else if (c === "$" && source[i + 1] === "{") {
+      throw new Error("unexpected ${ expression in a description");
+    } else if (c === "\r") {
+      text += "\n"; // template literals normalise CR LF and CR to LF
+      if (source[i + 1] === "\n") i++;
+    } else {
+      text += c;
+    }
+  }
+  throw new Error("unterminated template literal");
+}
+
+/** The JSON object or array starting at `at`, found by matching brackets outside strings, then JSON.parse'd. */
+function readJsonValue(source: string, at: number): { value: unknown; end: number } {
+  if (source[at] !== "{" && source[at] !== "[") throw new Error(`expected a JSON object at ${at}`);
+  let depth = 0;
+  let inString = false;
+  for (let i = at; i < source.length; i++) {
+    const c = source[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+    } else if (c === "{" || c === "[") {
+      depth++;
+    } else if ((c === "}" || c === "]") && --depth === 0) {
+      return { value: JSON.parse(source.slice(at, i + 1)) as unknown, end: i + 1 };
+    }
+  }
+  throw new Error("unterminated JSON value");
+}
+
+/** Tokens of one tool definition as sent, counted as `schemaTokens` counts a sluice tool. */
+const definitionTokens = (tool: { name: string; description: string; inputSchema: unknown }): number =>
+  textTokens(canonicalJson({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+
+/**
+ * The document with every `$ref` member whose value is an http(s) URL removed from example
+ * data (`example`, `examples`, `default`). Such members are data (GitHub's SCIM examples carry
+ * a `$ref` URL field), but openapi-mcp-generator's dereferencer treats them as references and,
+ * with external refs disallowed, stops. Real references are left alone.
+ */
+function withoutUrlRefsInExamples(document: unknown): { document: unknown; removed: number } {
+  let removed = 0;
+  const walk = (node: unknown, inExample: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((item) => walk(item, inExample));
+    if (node === null || typeof node !== "object") return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (inExample && key === "$ref" && typeof value === "string" && /^https?:\/\//i.test(value)) {
+        removed++;
+        continue;
+      }
+      out[key] = walk(value, inExample || key === "example" || key === "examples" || key === "default");
+    }
+    return out;
+  };
+  return { document: walk(document, false), removed };
+}
+
+interface GeneratorRuns {
+  runs: ChildRun[];
+  failure?: string;
+}
+
+function summary(label: string, spec: string, runs: GeneratorRuns, tools: string, output: string): string[] {
+  if (runs.failure !== undefined) return [spec, label, "—", "—", "—", "—", `failed: ${runs.failure}`];
+  const times = runs.runs.map((r) => r.ms);
+  return [spec, label, tools, ms(median(times)), `${ms(Math.min(...times))} – ${ms(Math.max(...times))}`, mib(median(runs.runs.map((r) => r.maxRssKiB))), output];
+}
+
+async function openapiBesideGenerator(): Promise<string> {
+  const heading = "## OpenAPI generation beside openapi-mcp-generator";
+  if (!existsSync(OMG_BIN)) return [heading, "", "skipped: openapi-mcp-generator not installed (pnpm install)"].join("\n");
+  const work = await mkdtemp(join(tmpdir(), "sluice-bench-"));
+  try {
+    const timeRows: string[][] = [];
+    const tokenRows: string[][] = [];
+    const bodyRows: string[][] = [];
+    const ratios: string[] = [];
+    const notes: string[] = [];
+    let childIndex = 0;
+    const resultFile = () => join(work, `child-${childIndex++}.json`);
+    const runOmg = (spec: string, pack: string) => {
+      const out = join(work, `${pack}-omg-${childIndex}`);
+      return { run: measuredChild([OMG_BIN, "-i", spec, "-o", out], resultFile()), out };
+    };
+    const runSluice = (spec: string, pack: string) => measuredChild(["--import", "tsx", SLUICE_OPENAPI_CHILD, spec, pack], resultFile());
+
+    // Startup cost alone, for scale: the sluice child pays for the tsx loader, the other runs plain JS.
+    await writeFile(join(work, "empty.mjs"), "");
+    await writeFile(join(work, "empty.ts"), "export {};\n");
+    const baselines = [
+      ["node (empty script)", [join(work, "empty.mjs")]],
+      ["node --import tsx (empty script)", ["--import", "tsx", join(work, "empty.ts")]],
+    ] as const;
+    for (const [label, args] of baselines) {
+      const runs: ChildRun[] = [];
+      for (let i = 0; i < OPENAPI_RUNS; i++) runs.push(measuredChild(args, resultFile()));
+      timeRows.push(summary(label, "(baseline)", { runs }, "", ""));
+    }
+
+    for (const { pack, file, shipped } of OPENAPI_SPECS) {
+      const original = fileURLToPath(new URL(file, specsDir));
+      const bytes = await readFile(original);
+      const document = loadDocument(bytes, file);
+
+      // The input both generators get: the vendored file, unless openapi-mcp-generator cannot read it.
+      let input = original;
+      let inputNote = "";
+      const probe = runOmg(original, pack);
+      if (probe.run.status !== 0) {
+        const cleaned = withoutUrlRefsInExamples(document);
+        notes.push(`openapi-mcp-generator fails on the vendored ${pack} document (${childFailure(probe.run)}).`);
+        if (cleaned.removed > 0) {
+          input = join(work, `${pack}-example-refs-removed.json`);
+          await writeFile(input, JSON.stringify(cleaned.document));
+          inputNote = " †";
+          notes.push(
+            `† ${pack}: both generators read a copy with the ${cleaned.removed} \`$ref\` URL members removed from example data ` +
+              "(they are example payload fields, not references; no request is made either way).",
+          );
+        }
+      }
+
+      // One untimed warm-up of each, then interleaved runs, alternating which goes first.
+      runSluice(input, pack);
+      if (input !== original) runOmg(input, pack);
+      const omg: GeneratorRuns = { runs: [] };
+      const sluice: GeneratorRuns = { runs: [] };
+      let omgOut = "";
+      for (let i = 0; i < OPENAPI_RUNS && omg.failure === undefined && sluice.failure === undefined; i++) {
+        const order = i % 2 === 0 ? (["omg", "sluice"] as const) : (["sluice", "omg"] as const);
+        for (const which of order) {
+          if (which === "omg") {
+            const { run, out } = runOmg(input, pack);
+            if (run.status !== 0) omg.failure = childFailure(run);
+            omg.runs.push(run);
+            omgOut = out;
+          } else {
+            const run = runSluice(input, pack);
+            if (run.status !== 0) sluice.failure = childFailure(run);
+            sluice.runs.push(run);
+          }
+        }
+      }
+      if (sluice.failure !== undefined) failures.push(`sluice generation failed on ${pack}: ${sluice.failure}`);
+
+      // Tool definitions and their tokens.
+      const inputDocument = input === original ? document : loadDocument(await readFile(input), file);
+      const ir = buildOpenAPIPackIR(inputDocument, { name: pack, file, sha256: "bench" });
+      const generated = definePack(ir).tools;
+      const irTokens = (tools: readonly Tool<object>[]) => tools.reduce((sum, t) => sum + schemaTokens(t), 0);
+      const generatedTokens = irTokens(generated);
+      if (input !== original) {
+        const originalTokens = irTokens(definePack(buildOpenAPIPackIR(document, { name: pack, file, sha256: "bench" })).tools);
+        notes.push(
+          `† sluice's generated ${pack} tools total ${int(originalTokens)} tokens from the vendored document and ${int(generatedTokens)} from the copy` +
+            (originalTokens === generatedTokens ? " (identical)." : "."),
+        );
+      }
+      const twins = new Set(shipped.map((t) => fullNameOf(t.name)));
+      const asShipped = shipped.filter((t) => !twins.has(t.name));
+      const curatedCount = shipped.length - asShipped.length;
+      const sluiceChild = sluice.runs.length > 0 && sluice.failure === undefined ? (JSON.parse(sluice.runs[0]!.stdout) as { tools: number; skipped: number; emittedBytes: number }) : undefined;
+
+      const spec = pack + inputNote;
+      timeRows.push(
+        summary("sluice", spec, sluice, sluiceChild === undefined ? "" : `${int(sluiceChild.tools)} (${sluiceChild.skipped} skipped)`, sluiceChild === undefined ? "" : `${int(Math.round(sluiceChild.emittedBytes / 1024))} KiB, in memory`),
+      );
+      let omgTools: GeneratedToolDefinition[] = [];
+      if (omg.failure === undefined) {
+        const source = await readFile(join(omgOut, "src", "index.ts"), "utf8");
+        omgTools = omgToolDefinitions(source);
+        const otherFiles = (await readdir(omgOut, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).length - 1;
+        timeRows.push(summary("openapi-mcp-generator", spec, omg, int(omgTools.length), `${int(Math.round(Buffer.byteLength(source) / 1024))} KiB src/index.ts + ${otherFiles} small files, on disk`));
+      } else {
+        timeRows.push(summary("openapi-mcp-generator", spec, omg, "", ""));
+      }
+
+      const omgTokens = omgTools.map(definitionTokens);
+      const omgTotal = omgTokens.reduce((a, b) => a + b, 0);
+      const tokenRow = (label: string, count: number, tokens: number) => [
+        spec,
+        label,
+        int(count),
+        int(tokens),
+        count === 0 ? "—" : int(Math.round(tokens / count)),
+        omgTotal === 0 ? "—" : ratio(tokens / omgTotal),
+      ];
+      tokenRows.push(tokenRow("sluice, generated", generated.length, generatedTokens));
+      tokenRows.push(tokenRow(`sluice pack as shipped, without the ${curatedCount} \`_full\` twins`, asShipped.length, irTokens(asShipped)));
+      tokenRows.push(tokenRow("openapi-mcp-generator", omgTools.length, omgTotal));
+
+      if (omg.failure === undefined && sluice.failure === undefined) {
+        const timeRatio = median(sluice.runs.map((r) => r.ms)) / median(omg.runs.map((r) => r.ms));
+        const rssRatio = median(sluice.runs.map((r) => r.maxRssKiB)) / median(omg.runs.map((r) => r.maxRssKiB));
+        ratios.push(
+          `${pack}: time ${ratio(timeRatio)}, peak RSS ${ratio(rssRatio)}, schema tokens ${ratio(generatedTokens / omgTotal)} (generated) / ` +
+            `${ratio(irTokens(asShipped) / omgTotal)} (shipped pack)`,
+        );
+        const groups = bodyKinds(ir, generated, omgTools, omgTokens);
+        for (const [key, g] of groups) bodyRows.push([spec, key, int(g.count), int(g.sluice), int(g.omg), ratio(g.sluice / g.omg)]);
+        const note = formBodyNote(pack, groups, omgTools.length);
+        if (note !== undefined) notes.push(note);
+      }
+    }
+
+    return [
+      heading,
+      "",
+      "Each generator runs as a child process (`node --require bench/report-max-rss.cjs …`, started by `bench/spawn-measured.cjs` so that " +
+        "Linux does not carry this process's RSS into the child's maxRSS), on the same document: " +
+        "openapi-mcp-generator@4.0.1's CLI (`-i <file> -o <tmp dir>`, external refs off, so nothing is fetched) writes a server project; " +
+        "sluice's child (`node --import tsx bench/openapi-generate-child.ts`) loads the document, builds the IR and emits the pack sources in memory. " +
+        `Wall time and peak RSS (\`process.resourceUsage().maxRSS\`, written at exit) are medians of ${OPENAPI_RUNS} interleaved runs after one untimed warm-up each. ` +
+        "The baselines are startup alone: the sluice child runs its TypeScript through the tsx loader, openapi-mcp-generator is plain JavaScript.",
+      "",
+      table(["spec", "generator", "tools", "median wall time", "min – max", "peak RSS (median)", "output"], timeRows),
+      "",
+      "sluice / openapi-mcp-generator (lower means sluice is faster, lighter or smaller):",
+      "",
+      ...ratios.map((r) => `- ${r}`),
+      "",
+      "### Total schema tokens",
+      "",
+      "Canonical JSON of `{name, description, inputSchema}` per tool, o200k_base (`schemaTokens` for sluice tools; " +
+        "the same `textTokens(canonicalJson(…))` for openapi-mcp-generator's definitions, read from its generated `src/index.ts` without evaluating it).",
+      "",
+      table(["spec", "tool set", "tools", "schema tokens", "tokens / tool", "vs openapi-mcp-generator"], tokenRows),
+      "",
+      "By request body, on the operations both generated (matched by method and path):",
+      "",
+      table(["spec", "operations", "count", "sluice tokens", "openapi-mcp-generator tokens", "sluice / omg"], bodyRows),
+      "",
+      ...notes.map((n) => `- ${n}`),
+    ].join("\n");
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+interface BodyKindGroup {
+  count: number;
+  sluice: number;
+  omg: number;
+}
+
+/**
+ * Tokens of the operations both generated (matched by method and path), grouped by the
+ * request body as sluice's binding has it, and whether openapi-mcp-generator took that body
+ * as one `requestBody` string (what it does with form-encoded bodies).
+ */
+function bodyKinds(ir: PackIR, generated: readonly Tool<object>[], omgTools: readonly GeneratedToolDefinition[], omgTokens: readonly number[]): Map<string, BodyKindGroup> {
+  const tokensByName = new Map(generated.map((t) => [t.name, schemaTokens(t)]));
+  const sluiceByOperation = new Map<string, { tokens: number; binding: HttpBinding }>();
+  for (const tool of ir.tools) {
+    const binding = tool.binding as HttpBinding;
+    sluiceByOperation.set(`${binding.method.toUpperCase()} ${binding.path}`, { tokens: tokensByName.get(tool.name)!, binding });
+  }
+  const groups = new Map<string, BodyKindGroup>();
+  omgTools.forEach((tool, i) => {
+    const sluice = sluiceByOperation.get(tool.operation);
+    if (sluice === undefined) return;
+    const body = sluice.binding.body;
+    const omgBody = (tool.inputSchema as { properties?: Record<string, { type?: unknown; description?: unknown }> }).properties?.requestBody;
+    const omgString = omgBody?.type === "string" && String(omgBody.description).includes("x-www-form-urlencoded");
+    const kind =
+      body === undefined
+        ? "no request body"
+        : `${body.encoding} body, ${Object.keys(body.fields ?? {}).length > 0 || body.wholeBodyArg !== undefined ? "with properties" : "empty schema"}`;
+    const key = kind + (omgString ? "; omg: one `requestBody` string" : "");
+    const group = groups.get(key) ?? { count: 0, sluice: 0, omg: 0 };
+    group.count++;
+    group.sluice += sluice.tokens;
+    group.omg += omgTokens[i]!;
+    groups.set(key, group);
+  });
+  return groups;
+}
+
+/** What the body-kind groups show about form-encoded bodies, in one sentence (or nothing). */
+function formBodyNote(pack: string, groups: ReadonlyMap<string, BodyKindGroup>, omgToolCount: number): string | undefined {
+  const collapsed = [...groups].filter(([key]) => key.endsWith("one `requestBody` string"));
+  if (collapsed.length === 0) return undefined;
+  const count = collapsed.reduce((sum, [, g]) => sum + g.count, 0);
+  const parts = collapsed.map(([key, g]) => `${key.split(";")[0]}: ${int(g.count)} tools, sluice/omg ${ratio(g.sluice / g.omg)}`);
+  return (
+    `${pack}: openapi-mcp-generator turns every form-encoded body into a single \`requestBody\` string (${int(count)} of ${int(omgToolCount)} tools, ` +
+    "also on operations whose body schema is empty), so the agent is not told the body's fields and its token count is not like-for-like. " +
+    `By group: ${parts.join("; ")}. The empty-schema group (the same parameters on both sides, plus that string) is the closest to like-for-like.`
+  );
+}
+
 // ---------------------------------------------------------------- end to end
 
 const CLI = fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url));
@@ -271,7 +665,7 @@ async function main(): Promise<number> {
   const { markdown, linearIR } = await generation();
   sections.push(markdown);
   console.log(markdown + "\n");
-  for (const section of [() => tokenCounting(linearIR), () => pathsByCost(linearIR), endToEnd]) {
+  for (const section of [() => tokenCounting(linearIR), () => pathsByCost(linearIR), openapiBesideGenerator, endToEnd]) {
     const text = await section();
     sections.push(text);
     console.log(text + "\n");
