@@ -1,4 +1,4 @@
-import { canonicalJson, hasOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { canonicalJson, deepFreeze, hasOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { pruneBinding } from "./bindings/prune-binding.ts";
 import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
 import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
@@ -117,10 +117,13 @@ export class Tool<Args extends object = ToolArgs> {
   get description(): string {
     return this.#s.description;
   }
-  /** JSON Schema 2020-12, an object at the root, shared types under `$defs`. Built on first use, then cached. */
+  /**
+   * JSON Schema 2020-12, an object at the root, shared types under `$defs`. Built on
+   * first use, then cached; frozen, because its parts are shared with other tools.
+   */
   get inputSchema(): JsonSchemaObject {
     const state = this.#s;
-    this.#schema ??= state.schema();
+    this.#schema ??= deepFreeze(state.schema());
     return this.#schema;
   }
   get binding(): Binding {
@@ -203,7 +206,7 @@ export class Tool<Args extends object = ToolArgs> {
       pins: { ...this.#s.pins, ...projected.pins },
       origins: projected.origins,
     }, name);
-    derived.#schema = projected.schema;
+    derived.#schema = deepFreeze(projected.schema);
     return derived;
   }
 

@@ -120,3 +120,17 @@ describe("cycles", () => {
     }
   });
 });
+
+describe("schemas are frozen", () => {
+  it("a caller cannot widen a tool (or its siblings sharing definitions) by writing into its schema", () => {
+    const base = tool({ type: "object", properties: { a: { type: "string" } }, $defs: {} });
+    const derived = base.derived({ drop: ["a"] });
+    expect(() => {
+      (base.inputSchema.properties as Record<string, unknown>).b = { type: "string" };
+    }).toThrow(TypeError);
+    expect(() => {
+      (derived.inputSchema as Record<string, unknown>).additionalProperties = true;
+    }).toThrow(TypeError);
+    expect(Object.keys(base.inputSchema.properties as object)).toEqual(["a"]);
+  });
+});

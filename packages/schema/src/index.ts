@@ -17,3 +17,4 @@ export { ROOT, defsOf, reachable, refGraph, refTarget, refsFrom } from "./ref-gr
 export { stronglyConnectedComponents, cyclicComponents } from "./strongly-connected-components.ts";
 export { collectGarbage } from "./collect-garbage.ts";
 export { resolvedDepth } from "./resolved-depth.ts";
+export { deepFreeze } from "./deep-freeze.ts";

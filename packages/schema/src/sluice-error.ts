@@ -16,6 +16,7 @@ export type ErrorCode =
   | "EGRESS_DENIED"
   | "PACK_NOT_FOUND"
   | "TOOL_NOT_FOUND"
+  | "TOOL_NOT_LOADED"
   | "EGRESS_MAP_CHANGED"
   | "INVALID_ARGUMENTS";
 
