@@ -6,9 +6,9 @@ import type { Tool } from "./tool.ts";
  * Token counts with a real BPE tokenizer, offline (the ranks ship inside the package).
  * The counter is gpt-tokenizer: it gives the same counts as js-tiktoken on every tool of
  * the Linear and GitHub packs, in both encodings (test/token-counts.test.ts), and counts
- * 5 to 6 times faster (bench/RESULTS.md; 5.3x and 6.1x in two runs). This module is its own entry point
- * (`@sluice/core/tokens`) and loads an encoding's ranks on first use, so importing the
- * core loads no ranks at all.
+ * 5 to 6 times faster (bench/RESULTS.md; 5.3x and 6.1x in two runs). This module is
+ * its own entry point (`@sluice/core/tokens`) and loads an encoding's ranks on first
+ * use, so importing the core loads no ranks at all.
  */
 export type Encoding = "o200k_base" | "cl100k_base";
 
