@@ -18,7 +18,10 @@ export type ErrorCode =
   | "TOOL_NOT_FOUND"
   | "TOOL_NOT_LOADED"
   | "EGRESS_MAP_CHANGED"
-  | "INVALID_ARGUMENTS";
+  | "INVALID_ARGUMENTS"
+  | "RECURSIVE_SCHEMA"
+  | "INLINE_BUDGET_EXCEEDED"
+  | "LOSSY_FIT_REFUSED";
 
 export interface SluiceErrorDetails {
   /** JSON pointer of the schema location involved, when there is one. */
