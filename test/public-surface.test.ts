@@ -21,6 +21,7 @@ it("@sluice/schema exports", () => {
       "collectGarbage",
       "collectRefs",
       "cyclicComponents",
+      "deepFreeze",
       "defRef",
       "defsOf",
       "escapePointerSegment",
