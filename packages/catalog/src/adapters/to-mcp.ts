@@ -1,0 +1,39 @@
+import type { Tool as McpTool, ToolAnnotations as McpToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
+
+export interface McpOptions extends AdapterOptions {
+  /**
+   * `openWorldHint` for every tool. Left out when undefined: whether an API's domain is
+   * "open" (web search) or closed (one workspace) is the server author's call.
+   */
+  openWorldHint?: boolean;
+}
+
+/**
+ * MCP `tools/list` entries: `{ name, description, inputSchema, annotations }`, the hints
+ * taken from the tool's annotations (read-only, destructive, idempotent). A hint the tool
+ * does not state is left out, so clients apply the spec's cautious defaults; with no
+ * hint at all there is no `annotations` object.
+ * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool
+ */
+export function toMCP(tools: readonly AdapterTool[], options: McpOptions = {}): McpTool[] {
+  return orderTools(tools, options).map((tool) => {
+    const annotations = mcpAnnotations(tool, options);
+    return {
+      name: tool.name,
+      description: tool.description,
+      inputSchema: inputSchemaCopy(tool),
+      ...(annotations === undefined ? {} : { annotations }),
+    };
+  });
+}
+
+function mcpAnnotations(tool: AdapterTool, options: McpOptions): McpToolAnnotations | undefined {
+  const given = tool.annotations ?? {};
+  const hints: McpToolAnnotations = {};
+  if (given.readOnly !== undefined) hints.readOnlyHint = given.readOnly;
+  if (given.destructive !== undefined) hints.destructiveHint = given.destructive;
+  if (given.idempotent !== undefined) hints.idempotentHint = given.idempotent;
+  if (options.openWorldHint !== undefined) hints.openWorldHint = options.openWorldHint;
+  return Object.keys(hints).length === 0 ? undefined : hints;
+}

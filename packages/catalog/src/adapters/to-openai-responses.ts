@@ -1,0 +1,27 @@
+import type { FunctionTool } from "openai/resources/responses/responses";
+import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
+
+export interface OpenAIResponsesOptions extends AdapterOptions {
+  /**
+   * Default `true`: the Responses API treats a function tool as strict when `strict` is
+   * not given, so the adapter writes down what the API would do anyway. Strict mode only
+   * accepts a subset of JSON Schema (fit the tools to the OpenAI Responses profile), or
+   * pass `false`.
+   */
+  strict?: boolean;
+}
+
+/**
+ * Responses API function tools: `{ type: "function", name, description, parameters, strict }`.
+ * https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
+ */
+export function toOpenAIResponses(tools: readonly AdapterTool[], options: OpenAIResponsesOptions = {}): FunctionTool[] {
+  const strict = options.strict ?? true;
+  return orderTools(tools, options).map((tool) => ({
+    type: "function",
+    name: tool.name,
+    description: tool.description,
+    parameters: inputSchemaCopy(tool),
+    strict,
+  }));
+}
