@@ -57,7 +57,11 @@ export function compactNames(names: readonly string[]): string {
     else byHead.set(head, [name]);
   }
   const parts: string[] = [];
-  for (const group of byHead.values()) {
+  for (const all of byHead.values()) {
+    // A name that is only the head (`issue` beside `issue_create`) stands alone.
+    const group = all.filter((name) => name.includes("_"));
+    parts.push(...all.filter((name) => !name.includes("_")));
+    if (group.length === 0) continue;
     if (group.length === 1) {
       parts.push(group[0]!);
       continue;

@@ -367,11 +367,37 @@ export class ToolSession {
     return `Use select:<name>,<name> for exact names, or keywords (+word to require a word).`;
   }
 
-  /** Up to 5 catalog names sharing the most name words with `name`. */
+  /** Up to 5 catalog names close to `name`: near typos first (edit distance), then names sharing its words. */
   #near(name: string): string[] {
+    const limit = Math.max(2, Math.floor(name.length / 5));
+    const typos = this.#catalog
+      .map((tool) => ({ name: tool.name, distance: editDistance(name, tool.name, limit) }))
+      .filter((entry) => entry.distance <= limit)
+      .sort((a, b) => a.distance - b.distance || compare(a.name, b.name))
+      .map((entry) => entry.name);
     const ranked = rank(this.#searchEntries().filter((entry) => !this.#fullTwins.has(entry.name)), nameWordsOf(name), []);
-    return ranked.filter((r) => r.score >= 8).slice(0, 5).map((r) => r.name);
+    const sharing = ranked.filter((r) => r.score >= 8).map((r) => r.name);
+    return [...new Set([...typos, ...sharing])].slice(0, 5);
   }
+}
+
+/** Levenshtein distance, or `limit + 1` as soon as it must exceed `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      current.push(value);
+      if (value < best) best = value;
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 function nameWordsOf(name: string): string[] {
