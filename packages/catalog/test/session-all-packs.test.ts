@@ -1,0 +1,112 @@
+import type { Tool } from "@sluice/core";
+import { schemaTokens } from "@sluice/core/tokens";
+import { canonicalJson } from "@sluice/schema";
+import { tools as gdocs } from "@sluice/pack-gdocs";
+import { tools as github } from "@sluice/pack-github";
+import { tools as githubRest } from "@sluice/pack-github-rest";
+import { tools as gmail } from "@sluice/pack-gmail";
+import { tools as gsheets } from "@sluice/pack-gsheets";
+import { tools as linear } from "@sluice/pack-linear";
+import { tools as notion } from "@sluice/pack-notion";
+import { tools as slack } from "@sluice/pack-slack";
+import { tools as stripe } from "@sluice/pack-stripe";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ToolSession } from "../src/session/index.ts";
+
+/**
+ * ToolSession over the nine shipped packs together (issue 5, "Done means").
+ *
+ * Measured (o200k_base), 2,485 tools:
+ * - sending every tool:                         1,826,057 tokens
+ * - first turn, the search tool alone:                835 tokens (0.046%, 1 : 2,187)
+ *   (description 767 tokens: six large packs as word summaries, gdocs, gsheets and
+ *   notion listed by name)
+ * - a search tool listing every name instead:      11,111 tokens (0.6%; 14,271 without
+ *   prefix compaction), 13x the summarized first turn
+ * - after three keyword/select searches: 11 tools loaded, 7,246 tokens
+ * The best published figure is 82 tools, 36,710 -> 893 tokens (2.4%).
+ * The bounds below are chosen from these numbers with a little room for pack changes.
+ */
+const packs: Record<string, readonly Tool<object>[]> = {
+  linear,
+  github,
+  stripe,
+  "github-rest": githubRest,
+  slack,
+  gmail,
+  gdocs,
+  gsheets,
+  notion,
+};
+const all = Object.values(packs).flat();
+
+describe("ToolSession over all packs together", () => {
+  let session: ToolSession;
+  let everything: number;
+  beforeAll(() => {
+    session = ToolSession.fromPacks(packs, { collisions: "prefix" });
+    everything = schemaTokens(all);
+  });
+
+  it("refuses the union as is: seven names are shipped by more than one pack", () => {
+    expect(() => ToolSession.fromPacks(packs)).toThrow(/7 tool names are shipped by more than one pack: issues_list \(linear, github-rest\)/);
+  });
+
+  it("first-turn tool tokens: the search tool alone, against sending everything", () => {
+    const firstTurn = schemaTokens(session.visibleTools());
+    expect(session.visibleTools()).toHaveLength(1);
+    expect(all).toHaveLength(2485);
+    expect(everything).toBeGreaterThan(1_700_000);
+    expect(firstTurn).toBeLessThanOrEqual(1_000); // measured 835
+    expect(firstTurn / everything).toBeLessThan(0.001); // measured 0.046%
+    expect(session.descriptionTokens).toBeLessThanOrEqual(1_000); // the default budget
+    console.log(`ToolSession, 9 packs, ${all.length} tools: first turn ${firstTurn} tokens vs ${everything} for everything (${((100 * firstTurn) / everything).toFixed(3)}%)`);
+  });
+
+  it("listing every name would cost about 13x more: why large packs are summarized", () => {
+    const listing = ToolSession.fromPacks(packs, { collisions: "prefix", descriptionBudget: 1_000_000 });
+    expect([...listing.descriptionLevels.values()].every((level) => level === "names")).toBe(true);
+    const tokens = schemaTokens(listing.searchTool);
+    expect(tokens).toBeGreaterThan(10_000); // measured 11,111
+    expect(tokens / everything).toBeLessThan(0.01);
+    for (const tool of [...linear, ...githubRest].slice(0, 50)) expect(listing.searchTool.description).toMatch(tool.name.split("_").at(-1)!);
+  });
+
+  it("the description covers every pack, large ones summarized and small ones by name, deterministically", () => {
+    const description = session.searchTool.description;
+    for (const [pack, tools] of Object.entries(packs)) {
+      const level = session.descriptionLevels.get(pack);
+      if (level === "words") expect(description).toContain(`${pack}: ${tools.length} tools; names mention `);
+      else expect(description).toContain(`${pack}: `);
+    }
+    expect(session.descriptionLevels.get("linear")).toBe("words");
+    expect(session.descriptionLevels.get("gdocs")).toBe("names");
+    expect(description).toContain("gdocs: docs_documents_{batch_update,batch_update_full,create,create_full,get,get_full}");
+    const again = ToolSession.fromPacks(packs, { collisions: "prefix" });
+    expect(canonicalJson(again.searchTool.toJSON())).toBe(canonicalJson(session.searchTool.toJSON()));
+  });
+
+  it("search reveals the names the description summarizes", () => {
+    expect(session.search("+stripe refund").loaded).toContain("get_refunds");
+    expect(session.search("slack post message").loaded[0]).toBe("chat_post_message");
+    expect(session.search("list issues").loaded.slice(0, 2)).toEqual(["linear_issues_list", "github-rest_issues_list"]);
+    expect(session.origin("github-rest_issues_list")).toEqual({ pack: "github-rest", name: "issues_list" });
+    expect(session.search("gmail send message").loaded[0]).toBe("gmail_users_messages_send");
+    // Curated Linear tools are loaded, their *_full twins are not.
+    expect(session.loaded.some((name) => name.endsWith("_full"))).toBe(false);
+  });
+
+  it("the first turn and each load extend the tool list append-only", () => {
+    const fresh = ToolSession.fromPacks(packs, { collisions: "prefix" });
+    let before = canonicalJson(fresh.visibleTools().map((t) => t.toJSON()));
+    for (const query of ["create issue", "+stripe customer", "select:issue_create,chat_post_message"]) {
+      fresh.search(query);
+      const after = canonicalJson(fresh.visibleTools().map((t) => t.toJSON()));
+      expect(after.startsWith(before.slice(0, -1))).toBe(true);
+      before = after;
+    }
+    const loadedTokens = schemaTokens(fresh.visibleTools());
+    console.log(`after 3 searches: ${fresh.loaded.length} tools loaded, ${loadedTokens} tokens`);
+    expect(loadedTokens / everything).toBeLessThan(0.02);
+  });
+});
