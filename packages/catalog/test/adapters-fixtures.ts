@@ -4,7 +4,7 @@
 import { tools as linear } from "@sluice/pack-linear";
 import { tools as notion } from "@sluice/pack-notion";
 import { tools as slack } from "@sluice/pack-slack";
-import type { Tool } from "@sluice/core";
+import { SluiceError, type Tool } from "@sluice/core";
 
 export function packTool(tools: readonly Tool[], name: string): Tool {
   const tool = tools.find((t) => t.name === name);
@@ -25,4 +25,15 @@ export function fixtureTools(): Tool[] {
 /** A Linear full twin whose filter types are recursive (IssueFilter.and: [IssueFilter], ...). */
 export function cyclicTool(): Tool {
   return packTool(linear, "issues_list_full");
+}
+
+/** The SluiceError `run` throws; fails the test if it returns or throws anything else. */
+export function sluiceErrorOf(run: () => unknown): SluiceError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof SluiceError) return error;
+    throw new Error(`expected a SluiceError, got ${String(error)}`, { cause: error });
+  }
+  throw new Error("expected a SluiceError, but nothing was thrown");
 }
