@@ -107,7 +107,7 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
     const types = typeList(getOwn(node, "type"));
     if (types !== undefined) {
       const nonNull = types.filter((t) => t !== "null");
-      if (nonNull.length < types.length) nullable = true;
+      if (nonNull.length > 0 && nonNull.length < types.length) nullable = true;
       const mapped = nonNull.map((t) => GEMINI_TYPES[t]).filter((t): t is Type => t !== undefined);
       if (nonNull.length === 0) out.type = GEMINI_TYPES.null!;
       else if (mapped.length === 1) out.type = mapped[0]!;
