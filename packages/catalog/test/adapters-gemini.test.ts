@@ -105,7 +105,7 @@ describe("toGemini, parameters form", () => {
           declarations = toGemini([tool], { form: "parameters" });
         } catch (error) {
           // only a recursive schema may be refused; fit() handles those
-          expect(sluiceErrorOf(() => { throw error; }).message).toMatch(/is recursive/);
+          expect(sluiceErrorOf(() => { throw error; }).code).toBe("RECURSIVE_SCHEMA");
           continue;
         }
         expect(unsupported(declarations[0]!.parameters), tool.name).toEqual([]);
@@ -119,7 +119,7 @@ describe("toGemini, parameters form", () => {
     const started = performance.now();
     const error = sluiceErrorOf(() => toGemini([cyclicTool()], { form: "parameters" }));
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(error.code).toBe("UNRESOLVED_REF");
+    expect(error.code).toBe("RECURSIVE_SCHEMA");
     expect(error.message).toMatch(/is recursive \((\w+ -> )+\w+\)/);
     expect(error.message).toMatch(/fit/);
     expect(error.pointer).toMatch(/^\/\$defs\//);
@@ -127,6 +127,7 @@ describe("toGemini, parameters form", () => {
 
   it("refuses a self-reference through a sibling keyword too", () => {
     const error = sluiceErrorOf(() => parametersOf({ type: "object", properties: { n: { $ref: "#/$defs/Node" } }, $defs: { Node: { type: "object", properties: { next: { $ref: "#/$defs/Node", description: "d" } } } } }));
+    expect(error.code).toBe("RECURSIVE_SCHEMA");
     expect(error.message).toContain("(Node -> Node)");
     expect(error.pointer).toBe("/$defs/Node/properties/next");
   });
@@ -137,8 +138,16 @@ describe("toGemini, parameters form", () => {
     const started = performance.now();
     const error = sluiceErrorOf(() => parametersOf({ type: "object", properties: { x: { $ref: "#/$defs/T40" } }, $defs }, 5_000));
     expect(performance.now() - started).toBeLessThan(1_000);
-    expect(error.code).toBe("UNRESOLVED_REF");
+    expect(error.code).toBe("INLINE_BUDGET_EXCEEDED");
     expect(error.message).toMatch(/5000 schema nodes/);
+  });
+
+  it("refuses nesting past its depth bound instead of overflowing the stack", () => {
+    let deep: JsonSchemaObject = { type: "string" };
+    for (let i = 0; i < 5_000; i++) deep = { type: "object", properties: { x: deep } };
+    const error = sluiceErrorOf(() => parametersOf(deep));
+    expect(error.code).toBe("INLINE_BUDGET_EXCEEDED");
+    expect(error.pointer).toMatch(/^(\/properties\/x){257}$/);
   });
 
   it("refuses an external ref instead of fetching it", () => {

@@ -1,5 +1,5 @@
 import type { Schema, Type } from "@google/genai";
-import { cloneJson, escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, resolveRef, SluiceError, type ErrorCode, type JsonSchemaObject } from "@sluice/schema";
+import { cloneJson, escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, resolveRef, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 
 /**
  * JSON Schema 2020-12 -> Gemini's `Schema` object, the OpenAPI 3.0 subset that the
@@ -18,9 +18,6 @@ import { cloneJson, escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseL
  * - Dropped: `$schema`, `$defs`, `additionalProperties` and every other keyword the
  *   subset lacks. An array without `items` gets none.
  */
-
-/** Error code for a schema the `parameters` form cannot hold (a ref cycle, or inlining past the bound). */
-const NOT_INLINABLE: ErrorCode = "UNRESOLVED_REF";
 
 /** Nesting depth at which conversion stops; well past any provider's own limit, far below the JS stack. */
 const MAX_DEPTH = 256;
@@ -62,10 +59,10 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
 
   const convert = (node: unknown, pointer: string, depth: number): Schema => {
     if (++nodes > options.maxNodes) {
-      throw new SluiceError(NOT_INLINABLE, `Tool ${toolName}: inlining its $refs for Gemini's parameters form passes ${options.maxNodes} schema nodes. Narrow the tool (derived({ drop })), raise maxNodes, or use the parametersJsonSchema form.`, { pointer });
+      throw new SluiceError("INLINE_BUDGET_EXCEEDED", `Tool ${toolName}: inlining its $refs for Gemini's parameters form passes ${options.maxNodes} schema nodes. Narrow the tool (derived({ drop })), raise maxNodes, or use the parametersJsonSchema form.`, { pointer });
     }
     if (depth > MAX_DEPTH) {
-      throw new SluiceError(NOT_INLINABLE, `Tool ${toolName}: the schema nests deeper than ${MAX_DEPTH} levels once its $refs are inlined.`, { pointer });
+      throw new SluiceError("INLINE_BUDGET_EXCEEDED", `Tool ${toolName}: the schema nests deeper than ${MAX_DEPTH} levels once its $refs are inlined.`, { pointer });
     }
     if (!isSchemaObject(node)) return {};
     const ref = getOwn(node, "$ref");
@@ -86,7 +83,7 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
     const open = refStack.findIndex((frame) => frame.ref === ref);
     if (open >= 0) {
       const cycle = [...refStack.slice(open).map((frame) => frame.name), name].join(" -> ");
-      throw new SluiceError(NOT_INLINABLE, `Tool ${toolName}: the schema is recursive (${cycle}) and Gemini's parameters form has no $ref, so it cannot be inlined. Fit the tool first (fit() removes or bounds the cycle), or use the parametersJsonSchema form.`, { pointer });
+      throw new SluiceError("RECURSIVE_SCHEMA", `Tool ${toolName}: the schema is recursive (${cycle}) and Gemini's parameters form has no $ref, so it cannot be inlined. Fit the tool first (fit() removes or bounds the cycle), or use the parametersJsonSchema form.`, { pointer });
     }
     const target = resolveRef(root, ref);
     const targetPointer = (segments ?? []).map((s) => "/" + escapePointerSegment(s)).join("");
@@ -177,7 +174,8 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
       if (kept.length < converted.length) nullable = true;
       if (kept.length === 0) merged = mergeSchemas([out, { type: GEMINI_TYPES.null! }]);
       else if (kept.length === 1) merged = mergeSchemas([out, kept[0]!]);
-      else if (out.anyOf === undefined) merged = { ...out, anyOf: kept };
+      else merged = { ...out, anyOf: kept }; // explicit branches say more than a type array's
+
     }
 
     if (out.type === undefined && merged.anyOf === undefined) {
