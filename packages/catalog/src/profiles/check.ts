@@ -166,7 +166,7 @@ function checkSchema(tool: string, schema: JsonSchemaObject, profile: Profile, o
         const required = new Set(Array.isArray(node.required) ? node.required : []);
         const optional = Object.keys(node.properties).filter((name) => !required.has(name));
         if (optional.length > 0) {
-          finding("STRICT_VIOLATION", pointer + "/required", `Strict mode of ${profile.label} needs every property required (optional ones as nullable); optional here: ${optional.slice(0, 5).join(", ")}${optional.length > 5 ? ", ..." : ""}.`);
+          finding("STRICT_VIOLATION", pointer + (hasOwn(node, "required") ? "/required" : "/properties"), `Strict mode of ${profile.label} needs every property required (optional ones as nullable); optional here: ${optional.slice(0, 5).join(", ")}${optional.length > 5 ? ", ..." : ""}.`);
         }
       }
     }

@@ -31,7 +31,8 @@ export type FitAction =
   | "inline-refs"
   | "unroll-cycle"
   | "close-object"
-  | "require-as-nullable";
+  | "require-as-nullable"
+  | "truncate-description";
 
 export interface FitChange {
   tool: string;
@@ -94,8 +95,20 @@ export function fit(tools: readonly Tool<object>[], profile: Profile, options: F
       own.push({ tool: tool.name, kind: "lossless", action: "rename", message: `Renamed to ${name} (reverse map in nameMap).`, pointers: [""] });
     }
     const schema = fitSchema(tool, profile, { ...options, inlineBudget: budget }, own);
+    const maxDescription = profile.limits.descriptionMaxLength;
+    let description = tool.description;
+    if (maxDescription !== undefined && description.length > maxDescription) {
+      description = description.slice(0, maxDescription - 1) + "\u2026";
+      own.push({
+        tool: tool.name,
+        kind: "lossy",
+        action: "truncate-description",
+        message: `Description cut from ${tool.description.length} to ${maxDescription} characters.`,
+        pointers: [""],
+      });
+    }
     changes.push(...own);
-    fitted.push(buildTool(tool, name, schema));
+    fitted.push(buildTool(tool, name, schema, description));
     nameMap[name] = tool.name;
   });
   const lossy = changes.filter((c) => c.kind === "lossy" && c.action !== "unroll-cycle");
@@ -109,11 +122,11 @@ export function fit(tools: readonly Tool<object>[], profile: Profile, options: F
   return { tools: fitted, changes, nameMap, remaining: check(fitted, profile, options) };
 }
 
-function buildTool(tool: Tool<object>, name: string, schema: JsonSchemaObject | undefined): Tool<object> {
-  if (schema === undefined) return name === tool.name ? tool : tool.derived({ name });
+function buildTool(tool: Tool<object>, name: string, schema: JsonSchemaObject | undefined, description: string = tool.description): Tool<object> {
+  if (schema === undefined) return name === tool.name && description === tool.description ? tool : tool.derived({ name, description });
   return Tool.create({
     name,
-    description: tool.description,
+    description,
     inputSchema: schema,
     binding: tool.binding,
     annotations: tool.annotations,

@@ -72,7 +72,8 @@ const OPENAI_STRICT_SETS: ReadonlyArray<{ since: string; strict: StrictLimits }>
   },
 ];
 
-const OPENAI: ProfileLimits = {
+/** What OpenAI-compatible APIs (Fireworks, DeepSeek) share with OpenAI: names and tool count. */
+const OPENAI_COMPATIBLE: ProfileLimits = {
   ...BASE,
   // Function name: "a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64"
   // (https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools).
@@ -80,7 +81,13 @@ const OPENAI: ProfileLimits = {
   // "Invalid 'tools': array too long. Expected an array with maximum length 128"
   // (API error, e.g. github.com/zed-industries/zed/issues/32946; openai/openai-openapi#76 sets maxItems 128).
   maxTools: 128,
-  // Description length: not documented for Chat Completions; no limit checked.
+};
+
+const OPENAI: ProfileLimits = {
+  ...OPENAI_COMPATIBLE,
+  // "Invalid 'tools[13].function.description': string too long. Expected a string with maximum
+  // length 1024" (API error, getsentry/sentry-mcp#106, OpenHands/OpenHands#4838); not on the docs page.
+  descriptionMaxLength: 1024,
 };
 
 /** Anthropic strict tool use: the JSON Schema limitations of Structured Outputs. */
@@ -178,7 +185,7 @@ const TABLE: Readonly<Record<Exclude<ProfileId, "openai-strict" | "openai-respon
   fireworks: {
     label: "Fireworks AI (OpenAI-compatible function calling)",
     limits: {
-      ...OPENAI,
+      ...OPENAI_COMPATIBLE,
       // Fireworks resolves refs before building its grammar and answers
       // "400 JSON Schema not supported: schema depth exceeds maximum limit of 50"
       // (API error quoted in sluice issue 5); a cycle makes the depth unbounded.
@@ -190,7 +197,7 @@ const TABLE: Readonly<Record<Exclude<ProfileId, "openai-strict" | "openai-respon
   deepseek: {
     label: "DeepSeek (OpenAI-compatible function calling)",
     limits: {
-      ...OPENAI,
+      ...OPENAI_COMPATIBLE,
       // tools: "A max of 128 functions are supported"; name "a-z, A-Z, 0-9, underscores and dashes,
       // maximum length of 64" (https://api-docs.deepseek.com/api/create-chat-completion).
       maxTools: 128,

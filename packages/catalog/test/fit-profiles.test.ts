@@ -1,0 +1,182 @@
+/**
+ * fit() on real pack tools: refusals name what to do, every change is logged and
+ * labelled, nothing lossy happens without consent, cycles are bounded.
+ */
+import { describe, expect, it } from "vitest";
+import { isSluiceError, type Tool } from "@sluice/core";
+import { schemaTokens } from "@sluice/core/tokens";
+import { canonicalJson, defsOf, resolvedDepth } from "@sluice/schema";
+import { tools as linear } from "@sluice/pack-linear";
+import { tools as stripe } from "@sluice/pack-stripe";
+import { tools as githubRest } from "@sluice/pack-github-rest";
+import { tools as notion } from "@sluice/pack-notion";
+import { check, fit, profile, type FitResult } from "../src/profiles/index.ts";
+
+const byName = (tools: readonly Tool<object>[], name: string): Tool<object> => tools.find((t) => t.name === name)!;
+const issuesListFull = byName(linear, "issues_list_full");
+const issuesList = byName(linear, "issues_list");
+const cardholders = byName(stripe, "post_issuing_cardholders_full");
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+function timed<T>(run: () => T): { value: T; ms: number } {
+  const started = performance.now();
+  const value = run();
+  return { value, ms: performance.now() - started };
+}
+
+describe("fit: a recursive tool for a profile without $ref support", () => {
+  it("refuses by default, naming the cycle and the cheapest projection that removes it, in bounded time", () => {
+    const { value: error, ms } = timed(() => thrown(() => fit([issuesListFull], profile("gemini"))));
+    expect(isSluiceError(error, "RECURSIVE_SCHEMA")).toBe(true);
+    const e = error as { message: string; candidates: string[]; pointer: string };
+    expect(e.message).toContain("IssueFilter");
+    expect(e.message).toContain("NullableUserFilter");
+    expect(e.message).toMatch(/Cheapest projection that removes (it|them): derived\(\{ drop: \[/);
+    expect(e.message).toMatch(/keeps \d+ of \d+ tokens/);
+    expect(e.message).toContain("unroll");
+    expect(e.pointer).toMatch(/^\/\$defs\//);
+    // The projection named really removes every cycle and is the one that keeps the most.
+    const projected = issuesListFull.derived({ drop: e.candidates });
+    expect(check([projected], profile("fireworks"))).toEqual([]);
+    expect(schemaTokens(projected)).toBeGreaterThan(schemaTokens(issuesListFull.derived({ drop: ["filter"] })));
+    expect(ms).toBeLessThan(20_000);
+  });
+
+  it("refuses an unroll whose inlined size exceeds the budget, before building it", () => {
+    const { value: error, ms } = timed(() => thrown(() => fit([issuesListFull], profile("gemini"), { unroll: 2 })));
+    expect(isSluiceError(error, "INLINE_BUDGET_EXCEEDED")).toBe(true);
+    expect((error as Error).message).toMatch(/about \d+ bytes, over the budget of 4x its 134696 bytes/);
+    expect(ms).toBeLessThan(5_000);
+  });
+
+  it("with allowLossy, lowers the unroll depth until the inlined schema fits, and reports the token cost", () => {
+    const { value: result, ms } = timed(() => fit([issuesListFull], profile("gemini"), { unroll: 2, allowLossy: true }));
+    const [tool] = result.tools;
+    const text = canonicalJson(tool!.inputSchema);
+    expect(text).not.toContain("$ref");
+    expect(text.length).toBeLessThanOrEqual(4 * canonicalJson(issuesListFull.inputSchema).length);
+    const unroll = result.changes.find((c) => c.action === "unroll-cycle")!;
+    expect(unroll.kind).toBe("lossy");
+    expect(unroll.tokens).toEqual({ before: schemaTokens(issuesListFull), after: schemaTokens(tool!) });
+    expect(unroll.message).toMatch(/unroll 2 lowered to \d/);
+    expect(result.changes.find((c) => c.action === "inline-refs")?.kind).toBe("lossless");
+    expect(result.remaining).toEqual([]);
+    expect(ms).toBeLessThan(10_000);
+  });
+});
+
+describe("fit: unrolling to a requested depth where refs are resolved by the provider (Fireworks)", () => {
+  it("unrolls every cycle exactly N levels and stays under the resolved depth limit", () => {
+    const { value: result, ms } = timed(() => fit([issuesListFull], profile("fireworks"), { unroll: 2 }));
+    const schema = result.tools[0]!.inputSchema;
+    const defs = Object.keys(defsOf(schema));
+    expect(defs).toContain("IssueFilter");
+    expect(defs).toContain("IssueFilter_r1");
+    expect(defs).toContain("IssueFilter_r2");
+    expect(defs.some((name) => name.endsWith("_r3"))).toBe(false);
+    // At the last level the properties leading back into the cycle are gone, the leaves stay.
+    const last = defsOf(schema).IssueFilter_r2!.properties as Record<string, unknown>;
+    expect(last).not.toHaveProperty("and");
+    expect(last).toHaveProperty("title");
+    const middle = defsOf(schema).IssueFilter_r1!.properties as Record<string, { items?: { $ref?: string } }>;
+    expect(middle.and?.items?.$ref).toBe("#/$defs/IssueFilter_r2");
+    expect(resolvedDepth(schema)).toBeLessThanOrEqual(50);
+    expect(check(result.tools, profile("fireworks"))).toEqual([]);
+    const unroll = result.changes.find((c) => c.action === "unroll-cycle")!;
+    expect(unroll.message).toContain("to depth 2");
+    expect(unroll.tokens!.after).toBeGreaterThan(0);
+    expect(ms).toBeLessThan(10_000);
+  });
+
+  it("is byte-identical across runs", () => {
+    const a = fit([issuesListFull], profile("fireworks"), { unroll: 1 });
+    const b = fit([issuesListFull], profile("fireworks"), { unroll: 1 });
+    expect(a.tools[0]!.canonical()).toBe(b.tools[0]!.canonical());
+    expect(a.changes).toEqual(b.changes);
+  });
+});
+
+describe("fit: labels", () => {
+  it.each([
+    ["gemini inlines the curated twin's refs within the budget (lossless)", { tools: [issuesList], id: "gemini", action: "inline-refs", kind: "lossless" }],
+    ["gemini writes const as a one-value enum (lossless)", { tools: [byName(notion, "move_page")], id: "gemini", action: "convert-keyword", kind: "lossless", allowLossy: true }],
+    ["gemini writes [T, null] as T + nullable (lossless)", { tools: [byName(githubRest, "code_scanning_delete_analysis")], id: "gemini", action: "convert-keyword", kind: "lossless", allowLossy: true }],
+    ["gemini removes additionalProperties (lossy)", { tools: [cardholders], id: "gemini", action: "remove-keyword", kind: "lossy", allowLossy: true }],
+    ["openai-strict closes objects (lossy)", { tools: [issuesList], id: "openai-strict", action: "close-object", kind: "lossy", allowLossy: true }],
+    ["openai-strict makes optional properties required and nullable (lossy)", { tools: [issuesList], id: "openai-strict", action: "require-as-nullable", kind: "lossy", allowLossy: true }],
+    ["openai-chat cuts a description over 1024 (lossy)", { tools: [byName(githubRest, "migrations_get_import_status")], id: "openai-chat", action: "truncate-description", kind: "lossy", allowLossy: true }],
+  ] as const)("%s", (_name, want) => {
+    const result: FitResult = fit(want.tools, profile(want.id), { allowLossy: "allowLossy" in want ? want.allowLossy : false });
+    const change = result.changes.find((c) => c.action === want.action);
+    expect(change, JSON.stringify(result.changes.map((c) => [c.action, c.kind, c.message]))).toBeDefined();
+    expect(change!.kind).toBe(want.kind);
+    expect(change!.pointers.length).toBeGreaterThan(0);
+    expect(result.remaining.filter((f) => f.tool !== "")).toEqual([]);
+  });
+
+  it("refuses lossy changes unless allowed, listing every one", () => {
+    const error = thrown(() => fit([cardholders, issuesList], profile("openai-strict")));
+    expect(isSluiceError(error, "LOSSY_FIT_REFUSED")).toBe(true);
+    expect((error as Error).message).toContain("post_issuing_cardholders_full: close-object");
+    expect((error as Error).message).toContain("issues_list: require-as-nullable");
+  });
+
+  it("changes nothing when the profile already accepts the tool: the same tool comes back", () => {
+    const result = fit([issuesListFull, issuesList], profile("anthropic"));
+    expect(result.tools[0]).toBe(issuesListFull);
+    expect(result.tools[1]).toBe(issuesList);
+    expect(result.changes).toEqual([]);
+    expect(result.nameMap).toEqual({ issues_list_full: "issues_list_full", issues_list: "issues_list" });
+  });
+
+  it("leaves what it cannot change in `remaining` (too many tools)", () => {
+    const result = fit(linear.slice(0, 45), profile("cursor"));
+    expect(result.remaining.map((f) => f.code)).toEqual(["TOO_MANY_TOOLS"]);
+  });
+});
+
+describe("fit: names", () => {
+  it("shortens names to the client's budget, deterministically, without collisions, with a reverse map", () => {
+    const long = stripe.filter((t) => t.name.length > 50);
+    expect(long.length).toBeGreaterThan(5);
+    const p = profile("claude-code");
+    const a = fit(long, p, { server: "stripe" });
+    const b = fit(long, p, { server: "stripe" });
+    expect(a.tools.map((t) => t.name)).toEqual(b.tools.map((t) => t.name));
+    const names = a.tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(`mcp__stripe__${name}`.length).toBeLessThanOrEqual(64);
+    expect(Object.keys(a.nameMap).sort()).toEqual([...names].sort());
+    for (const [fitted, original] of Object.entries(a.nameMap)) {
+      expect(long.find((t) => t.name === original)).toBeDefined();
+      expect(fitted.length).toBeLessThanOrEqual(64 - "mcp__stripe__".length);
+    }
+    expect(a.changes.every((c) => c.action === "rename" && c.kind === "lossless")).toBe(true);
+    expect(check(a.tools, p, { server: "stripe" })).toEqual([]);
+  });
+
+  it("two names that share their first 44 characters stay distinct", () => {
+    const twins = [
+      byName(stripe, "post_test_helpers_terminal_readers_reader_present_payment_method"),
+      byName(stripe, "post_test_helpers_terminal_readers_reader_present_payment_method").derived({ name: "post_test_helpers_terminal_readers_reader_present_payment_metho2" }),
+    ];
+    const result = fit(twins, profile("cursor"), { server: "stripe" });
+    const [first, second] = result.tools.map((t) => t.name);
+    expect(first).not.toBe(second);
+    expect(first!.slice(0, 20)).toBe(second!.slice(0, 20));
+  });
+
+  it("a fitted name never takes a name that already fits", () => {
+    const result = fit(stripe, profile("cursor"), { server: "s" });
+    const names = result.tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+});
