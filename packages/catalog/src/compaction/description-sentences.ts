@@ -46,7 +46,7 @@ const ABBREVIATIONS: ReadonlySet<string> = new Set([
  * need keeping costs a few tokens, dropping a constraint costs a failed call.
  */
 export const CONSTRAINT_PATTERN =
-  /\b(?:must|mustn't|cannot|can't|can ?not|required?|requires|requiring|only|at (?:least|most)|between|maximum|minimum|max|min|format(?:s|ted)?|exactly|mutually exclusive|exclusive|deprecated|defaults?|defaulted|not allowed|(?:dis)?allowed|limit(?:s|ed)?|up to|no (?:more|less|fewer) than|(?:greater|less|fewer|more|larger|smaller|longer|shorter) than|one of|either|neither|never|always|should(?:n't)?|ignored?|unless|otherwise|not supported|unsupported|supported|unique|case[- ]?(?:in)?sensitive|length|characters?|range|positive|negative|non-?empty|empty|null|iso ?8601|rfc ?\d+|regex|pattern|in the form|scopes?|permissions?|needs?|valid|invalid|instead|if (?:not|omitted|unset|provided|set|specified|present|absent)|when (?:not|omitted|unset|provided|set|specified)|inclusive|combined|together|same as|at a time|per (?:page|request|call)|will be|fails?|error)\b/i;
+  /\b(?:must|mustn[’']t|cannot|can[’']t|can ?not|won[’']t|don[’']t|do not|does not|doesn[’']t|required?|requires|requiring|only|at (?:least|most)|between|maximum|minimum|max|min|format(?:s|ted)?|exactly|mutually exclusive|exclusive|deprecated|defaults?|defaulted|not allowed|(?:dis)?allowed|limit(?:s|ed)?|up to|no (?:more|less|fewer) than|(?:greater|less|fewer|more|larger|smaller|longer|shorter) than|one of|either|neither|never|always|should(?:n[’']t)?|ignored?|unless|otherwise|not supported|unsupported|supported|unique|case[- ]?(?:in)?sensitive|length|characters?|range|positive|negative|non-?empty|empty|null|iso ?8601|rfc ?\d+|regex|pattern|in the form|scopes?|permissions?|needs?|valid|invalid|instead|if (?:not|omitted|unset|provided|set|specified|present|absent)|when (?:not|omitted|unset|provided|set|specified)|inclusive|combined|together|same as|at a time|per (?:page|request|call)|will be|fails?|error)\b/i;
 
 export function statesConstraint(sentence: string): boolean {
   return CONSTRAINT_PATTERN.test(sentence);
@@ -72,11 +72,21 @@ export function splitSentences(text: string): string[] {
       }
       continue;
     }
+    if (c === "<") {
+      // HTML block tags (Stripe writes descriptions in HTML) are layout: a break, then dropped.
+      const tag = BLOCK_TAG.exec(text.slice(i, i + 16));
+      if (tag !== null) {
+        push(i);
+        i += tag[0].length - 1;
+        start = i + 1;
+      }
+      continue;
+    }
     if (c !== "." && c !== "!" && c !== "?") continue;
     // Closing quotes and brackets belong to the sentence they end.
     let end = i + 1;
     while (end < text.length && /["')\]*_`]/.test(text[end]!)) end++;
-    if (end < text.length && !/\s/.test(text[end]!)) continue; // 1.2.3, 0.5, Node.js, a URL
+    if (end < text.length && !/\s/.test(text[end]!) && !BLOCK_TAG.test(text.slice(end, end + 16))) continue; // 1.2.3, 0.5, Node.js, a URL
     if (c === "." && isAbbreviation(text, i)) continue;
     const next = /\S/.exec(text.slice(end, end + 8));
     if (next !== null && /[a-z]/.test(next[0])) continue; // lower case after the period: not a new sentence
@@ -84,15 +94,22 @@ export function splitSentences(text: string): string[] {
     i = end - 1;
   }
   push(text.length);
-  // A sentence introducing a list (`Can be one of:`) keeps the list.
+  // A sentence introducing a list (`Can be one of:`) keeps the list, items included.
   const merged: string[] = [];
   for (const chunk of chunks) {
     const previous = merged[merged.length - 1];
-    if (previous !== undefined && previous.endsWith(":")) merged[merged.length - 1] = `${previous} ${chunk}`;
+    const continuesList = previous !== undefined && LIST_ITEM.test(chunk) && (LIST_INTRO.test(previous) || LIST_ITEM.test(previous));
+    if (previous !== undefined && (previous.endsWith(":") || continuesList)) merged[merged.length - 1] = `${previous} ${chunk}`;
     else merged.push(chunk);
   }
   return merged;
 }
+
+// Markdown bullets (GitHub escapes them as `\-`) and numbered items.
+const LIST_ITEM = /^(?:\\?[-*•+]|\d+[.)])\s/;
+const LIST_INTRO = /:\s*(?:\\?[-*•+]|\d+[.)])\s/;
+
+const BLOCK_TAG = /^<\/?(?:p|br|li|ul|ol|div)\s*\/?>/i;
 
 function isAbbreviation(text: string, periodIndex: number): boolean {
   let wordStart = periodIndex;
@@ -124,6 +141,9 @@ export function capBytes(text: string, maxBytes: number): string {
     cut += codePoint.length;
   }
   let head = text.slice(0, cut);
+  // Never end inside a markup tag (`<a href="…`).
+  const open = head.lastIndexOf("<");
+  if (open > head.lastIndexOf(">")) head = head.slice(0, open);
   const space = head.lastIndexOf(" ");
   if (space > 0 && utf8Length(head.slice(0, space)) >= budget / 2) head = head.slice(0, space);
   return `${head.trimEnd()}${ellipsis}`;
