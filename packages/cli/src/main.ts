@@ -5,6 +5,7 @@ import { checkEgressMap, egressMap, formatEgressMap, isSluiceError, SluiceError,
 import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { findTool, loadTools } from "./load-tools.ts";
 import { runDemo } from "./demo.ts";
+import { CHECK_FIT_USAGE, checkCommand, fitCommand } from "./check-fit.ts";
 
 export interface Io {
   stdout: { write(text: string): unknown };
@@ -17,6 +18,7 @@ const USAGE = `usage:
   sluice paths <pack|module> <tool> [prefix] [--by-cost] [--depth N] [--json]
   sluice egress <pack|module> [--json] [--out FILE] [--check FILE]
   sluice generate graphql|openapi <spec file> --name <name> --out <dir>
+${CHECK_FIT_USAGE}
   sluice demo
 <pack> is a workspace pack (linear, github) or a module file exporting tools.`;
 
@@ -48,6 +50,10 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return generate(rest, io);
     case "demo":
       return runDemo(io);
+    case "check":
+      return checkCommand(rest, io);
+    case "fit":
+      return fitCommand(rest, io);
     case undefined:
     case "help":
     case "--help":

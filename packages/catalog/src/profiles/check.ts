@@ -188,7 +188,8 @@ function checkSchema(tool: string, schema: JsonSchemaObject, profile: Profile, o
       finding(
         "RECURSIVE_SCHEMA",
         "/$defs/" + cycle[0]!,
-        `${profile.label} does not accept recursive schemas; ${cycle.length} types refer to each other: ${cycle.slice(0, 8).join(", ")}${cycle.length > 8 ? ", ..." : ""}.`,
+        `${profile.label} does not accept recursive schemas; ` +
+          (cycle.length === 1 ? `${cycle[0]} refers to itself.` : `${cycle.length} types refer to each other: ${cycle.slice(0, 8).join(", ")}${cycle.length > 8 ? ", ..." : ""}.`),
       );
     }
   }

@@ -1,0 +1,106 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { SluiceError } from "@sluice/core";
+import { check, fit, profile, PROFILE_IDS, type Finding, type Profile } from "@sluice/catalog/profiles";
+import { loadTools } from "./load-tools.ts";
+import type { Io } from "./main.ts";
+
+export const CHECK_FIT_USAGE = `  sluice check <pack|module> --provider <p> [--json] [--server NAME] [--as-of YYYY-MM-DD]
+  sluice fit <pack|module> --provider <p> --out <file> [--allow-lossy] [--unroll N] [--inline-budget K] [--server NAME] [--as-of YYYY-MM-DD]`;
+
+function usage(problem: string): SluiceError {
+  return new SluiceError("INVALID_OPTION", `${problem}\nusage:\n${CHECK_FIT_USAGE}\nproviders: ${PROFILE_IDS.join(", ")}`);
+}
+
+function parse(args: readonly string[], options: NonNullable<Parameters<typeof parseArgs>[0]>["options"]) {
+  try {
+    return parseArgs({ args: [...args], options: options ?? {}, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+}
+
+function profileOf(provider: unknown, asOf: unknown): Profile {
+  if (typeof provider !== "string") throw usage("--provider is required");
+  return profile(provider, typeof asOf === "string" ? { asOf } : {});
+}
+
+function findingLine(f: Finding): string {
+  return `${f.code}  ${f.tool || "(all tools)"}  ${f.pointer || "-"}  ${f.message}`;
+}
+
+/** `sluice check`: the findings, one per line (or JSON); exit 1 when there are any. */
+export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    provider: { type: "string" },
+    json: { type: "boolean" },
+    server: { type: "string" },
+    "as-of": { type: "string" },
+  });
+  const [spec] = positionals;
+  if (spec === undefined || positionals.length > 1) throw usage("check takes one <pack|module>");
+  const p = profileOf(values.provider, values["as-of"]);
+  const tools = await loadTools(spec, io.cwd);
+  const findings = check(tools, p, typeof values.server === "string" ? { server: values.server } : {});
+  if (values.json) io.stdout.write(JSON.stringify(findings) + "\n");
+  else if (findings.length > 0) io.stdout.write(findings.map(findingLine).join("\n") + "\n");
+  io.stderr.write(`${findings.length} finding${findings.length === 1 ? "" : "s"} for ${tools.length} tools under ${p.label}\n`);
+  return findings.length > 0 ? 1 : 0;
+}
+
+function nonNegativeInteger(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw usage(`${flag} takes a non-negative integer, got "${String(value)}"`);
+  return n;
+}
+
+/**
+ * `sluice fit`: writes the fitted tools (as sent: name, description, inputSchema), the
+ * reverse name map and the change log to --out. Exit 1 when findings remain that fit
+ * cannot change (the file is still written); a refusal is an error (exit 2).
+ */
+export async function fitCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    provider: { type: "string" },
+    out: { type: "string" },
+    "allow-lossy": { type: "boolean" },
+    unroll: { type: "string" },
+    "inline-budget": { type: "string" },
+    server: { type: "string" },
+    "as-of": { type: "string" },
+  });
+  const [spec] = positionals;
+  if (spec === undefined || positionals.length > 1) throw usage("fit takes one <pack|module>");
+  if (typeof values.out !== "string") throw usage("fit needs --out <file>");
+  const p = profileOf(values.provider, values["as-of"]);
+  const unroll = nonNegativeInteger(values.unroll, "--unroll");
+  const budget = values["inline-budget"] === undefined ? undefined : Number(values["inline-budget"]);
+  if (budget !== undefined && !(budget >= 1)) throw usage(`--inline-budget takes a number of at least 1, got "${String(values["inline-budget"])}"`);
+  const tools = await loadTools(spec, io.cwd);
+  const result = fit(tools, p, {
+    allowLossy: values["allow-lossy"] === true,
+    ...(unroll === undefined ? {} : { unroll }),
+    ...(budget === undefined ? {} : { inlineBudget: budget }),
+    ...(typeof values.server === "string" ? { server: values.server } : {}),
+  });
+  const document = {
+    provider: p.id,
+    ...(p.since ? { limitsSince: p.since } : {}),
+    tools: result.tools.map((t) => t.toJSON()),
+    nameMap: result.nameMap,
+    changes: result.changes,
+    remaining: result.remaining,
+  };
+  const file = resolve(io.cwd, values.out);
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(document, null, 2) + "\n");
+  const lossy = result.changes.filter((c) => c.kind === "lossy").length;
+  io.stderr.write(
+    `wrote ${values.out} (${result.tools.length} tools, ${result.changes.length - lossy} lossless and ${lossy} lossy changes, ${result.remaining.length} remaining finding${result.remaining.length === 1 ? "" : "s"})\n`,
+  );
+  for (const change of result.changes.filter((c) => c.kind === "lossy")) io.stderr.write(`  lossy: ${change.tool}: ${change.message}\n`);
+  if (result.remaining.length > 0) io.stdout.write(result.remaining.map(findingLine).join("\n") + "\n");
+  return result.remaining.length > 0 ? 1 : 0;
+}
