@@ -52,13 +52,18 @@ export function statesConstraint(sentence: string): boolean {
   return CONSTRAINT_PATTERN.test(sentence);
 }
 
-/** The sentences of a description, trimmed, in order; joining them with spaces loses only layout. */
+/**
+ * The sentences of a description, in order, each a trimmed slice of the text (a list
+ * keeps its own line breaks); joining them with spaces loses only layout between them.
+ */
 export function splitSentences(text: string): string[] {
-  const chunks: string[] = [];
+  const chunks: { start: number; end: number }[] = [];
   let start = 0;
   const push = (end: number): void => {
-    const chunk = text.slice(start, end).trim();
-    if (chunk !== "") chunks.push(chunk);
+    const raw = text.slice(start, end);
+    const trimmedStart = start + (raw.length - raw.trimStart().length);
+    const trimmedEnd = end - (raw.length - raw.trimEnd().length);
+    if (trimmedEnd > trimmedStart) chunks.push({ start: trimmedStart, end: trimmedEnd });
     start = end;
   };
   for (let i = 0; i < text.length; i++) {
@@ -94,15 +99,20 @@ export function splitSentences(text: string): string[] {
     i = end - 1;
   }
   push(text.length);
-  // A sentence introducing a list (`Can be one of:`) keeps the list, items included.
-  const merged: string[] = [];
+  // A sentence introducing a list (`Can be one of:`) keeps the list, items included. Merged
+  // sentences are one slice of the text unless a block tag sat between them.
+  const merged: { start: number; end: number; text: string }[] = [];
   for (const chunk of chunks) {
+    const piece = text.slice(chunk.start, chunk.end);
     const previous = merged[merged.length - 1];
-    const continuesList = previous !== undefined && LIST_ITEM.test(chunk) && (LIST_INTRO.test(previous) || LIST_ITEM.test(previous));
-    if (previous !== undefined && (previous.endsWith(":") || continuesList)) merged[merged.length - 1] = `${previous} ${chunk}`;
-    else merged.push(chunk);
+    const continuesList = previous !== undefined && LIST_ITEM.test(piece) && (LIST_INTRO.test(previous.text) || LIST_ITEM.test(previous.text));
+    if (previous !== undefined && (previous.text.endsWith(":") || continuesList)) {
+      const between = text.slice(previous.end, chunk.start);
+      previous.text += BLOCK_TAG_ANYWHERE.test(between) ? ` ${piece}` : `${between}${piece}`;
+      previous.end = chunk.end;
+    } else merged.push({ ...chunk, text: piece });
   }
-  return merged;
+  return merged.map((sentence) => sentence.text);
 }
 
 // Markdown bullets (GitHub escapes them as `\-`) and numbered items.
@@ -110,6 +120,7 @@ const LIST_ITEM = /^(?:\\?[-*•+]|\d+[.)])\s/;
 const LIST_INTRO = /:\s*(?:\\?[-*•+]|\d+[.)])\s/;
 
 const BLOCK_TAG = /^<\/?(?:p|br|li|ul|ol|div)\s*\/?>/i;
+const BLOCK_TAG_ANYWHERE = /<\/?(?:p|br|li|ul|ol|div)\s*\/?>/i;
 
 function isAbbreviation(text: string, periodIndex: number): boolean {
   let wordStart = periodIndex;
