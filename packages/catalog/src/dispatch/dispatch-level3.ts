@@ -10,6 +10,7 @@ import { argumentList, signatureLine, type SignatureOptions } from "./signature.
  * behind a cache breakpoint (`systemBlock` carries one); the full schemas are read only
  * for the tools the model asks about. `resolve` maps the model's calls back.
  */
+/** Signature options apply to the code map lines; here they default to `requiredOnly: true, sentenceChars: 80`. */
 export interface DispatchLevel3Options extends SignatureOptions {
   /** Name of the dispatcher tool. Default `call_tool`. */
   readonly callToolName?: string;
@@ -116,17 +117,20 @@ export function dispatchLevel3(catalog: readonly CatalogTool[], options: Dispatc
       throw new SluiceError("INVALID_NAME", `The catalog has a tool named ${view.name}, the name of a dispatcher tool; pass other callToolName / describeToolName.`);
     }
   }
+  // The code map is paid on every request for every tool; the describe_tool answer on
+  // demand carries the rest. So lines list required arguments only, and a short summary.
+  const lineOptions: SignatureOptions = { requiredOnly: true, sentenceChars: 80, ...options };
   const codes = assignCodes(schemaTools.map((view) => view.name));
   const dispatched: DispatchedTool[] = schemaTools.map((view, index) => {
     const code = codes[index]!;
-    const signature = `${code} ${signatureLine(view.name, view.description, view.inputSchema!, options)}`;
-    return { code, name: view.name, description: view.description, inputSchema: view.inputSchema!, argumentList: argumentList(view.inputSchema!, options.maxArgs), signature };
+    const signature = `${code} ${signatureLine(view.name, view.description, view.inputSchema!, lineOptions)}`;
+    return { code, name: view.name, description: view.description, inputSchema: view.inputSchema!, argumentList: argumentList(view.inputSchema!, lineOptions.maxArgs, lineOptions.requiredOnly), signature };
   });
   const example = dispatched[0]?.code ?? "t1";
   const system = [
     `Tools are called through ${callToolName}(code, args): code from the list below, args an object of the tool's arguments. ${describeToolName}(code) returns a tool's full argument schema; use it when the line below is not enough.`,
     `Example: ${callToolName}({"code": "${example}", "args": {...}})`,
-    "Tools (code name(arguments; ? optional) — summary):",
+    "Tools (code name(required arguments, … when there are optional ones) — summary):",
     ...dispatched.map((tool) => tool.signature),
   ].join("\n");
 

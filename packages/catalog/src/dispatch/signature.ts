@@ -10,6 +10,8 @@ export interface SignatureOptions {
   readonly maxArgs?: number;
   /** The first sentence is cut to this many characters. Default 100. */
   readonly sentenceChars?: number;
+  /** List only the required arguments, then `…` when there are optional ones. Default false. */
+  readonly requiredOnly?: boolean;
 }
 
 const MAX_UNION = 3;
@@ -48,9 +50,14 @@ export function typeLabel(schema: unknown): string {
   );
 }
 
-/** The first sentence of a text, whitespace collapsed, markdown links reduced to their text, cut on a character boundary. */
+/**
+ * The first sentence of a text, whitespace collapsed, markdown links reduced to their
+ * text, HTML tags removed (Stripe writes `<p>`), cut on a character boundary. A paragraph break ends a sentence too: OpenAPI
+ * descriptions often start with a summary line without a period.
+ */
 export function firstSentence(text: string, maxChars = 100): string {
-  const flat = text.replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ").trim();
+  const paragraph = text.trim().split(/\n\s*\n/)[0] ?? "";
+  const flat = paragraph.replace(/<\/?[a-z][^>]*>/gi, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ").trim();
   let end = flat.length;
   const stop = /[.!?](?=\s|$)/g;
   for (let match = stop.exec(flat); match !== null; match = stop.exec(flat)) {
@@ -64,18 +71,18 @@ export function firstSentence(text: string, maxChars = 100): string {
 }
 
 /** `(arg: type, arg?: type, …)`: required arguments first, each group in schema order. */
-export function argumentList(inputSchema: JsonSchemaObject, maxArgs = 8): string {
+export function argumentList(inputSchema: JsonSchemaObject, maxArgs = 8, requiredOnly = false): string {
   const properties = isSchemaObject(inputSchema.properties) ? inputSchema.properties : {};
   const required = new Set(Array.isArray(inputSchema.required) ? inputSchema.required.filter((r): r is string => typeof r === "string") : []);
   const names = Object.keys(properties);
-  const ordered = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n))];
+  const ordered = [...names.filter((n) => required.has(n)), ...(requiredOnly ? [] : names.filter((n) => !required.has(n)))];
   const shown = ordered.slice(0, maxArgs).map((name) => `${name}${required.has(name) ? "" : "?"}: ${typeLabel(properties[name])}`);
-  if (ordered.length > maxArgs) shown.push("…");
+  if (ordered.length > maxArgs || (requiredOnly && names.length > ordered.length)) shown.push("…");
   return `(${shown.join(", ")})`;
 }
 
 export function signatureLine(name: string, description: string, inputSchema: JsonSchemaObject, options: SignatureOptions = {}): string {
   const sentence = firstSentence(description, options.sentenceChars ?? 100);
-  const head = `${name}${argumentList(inputSchema, options.maxArgs ?? 8)}`;
+  const head = `${name}${argumentList(inputSchema, options.maxArgs ?? 8, options.requiredOnly ?? false)}`;
   return sentence === "" ? head : `${head} — ${sentence}`;
 }
