@@ -6,6 +6,7 @@ import { expect, it } from "vitest";
 import * as schema from "@sluice/schema";
 import * as core from "@sluice/core";
 import * as tokens from "@sluice/core/tokens";
+import * as catalog from "@sluice/catalog";
 
 it("@sluice/schema exports", () => {
   expect(Object.keys(schema).sort()).toMatchInlineSnapshot(`
@@ -75,4 +76,39 @@ it("@sluice/core exports", () => {
 it("tokens are a separate entry point, not part of the core entry", () => {
   expect(Object.keys(tokens).sort()).toEqual(["schemaTokens", "textTokens"]);
   expect(Object.keys(core)).not.toContain("schemaTokens");
+});
+
+it("@sluice/catalog exports", () => {
+  expect(Object.keys(catalog).sort()).toMatchInlineSnapshot(`
+    [
+      "ANNOTATION_KEYWORDS",
+      "BYTE_STRIP_KEYWORDS",
+      "CACHE_MULTIPLIERS",
+      "DEFAULT_SERVER_NAME",
+      "Dispatcher",
+      "PROFILE_IDS",
+      "SEARCH_TOOL_BINDING",
+      "ToolSession",
+      "cacheBreakEven",
+      "check",
+      "dispatchLevel1",
+      "dispatchLevel3",
+      "filterTools",
+      "fit",
+      "measureLevels",
+      "profile",
+      "qualifiedName",
+      "recommendLevel",
+      "reduceDescriptions",
+      "resolve",
+      "stripAnnotationBytes",
+      "stripAnnotations",
+      "toAnthropic",
+      "toBedrock",
+      "toGemini",
+      "toMCP",
+      "toOpenAIChat",
+      "toOpenAIResponses",
+    ]
+  `);
 });

@@ -1,3 +1,102 @@
-// The public surface of @sluice/catalog. Each area has its own entry module; this file
-// only re-exports them by name (see test/public-surface.test.ts).
-export {};
+// The public surface of @sluice/catalog: operations on a whole tool array as a provider
+// receives it. Each area keeps its own entry module; this file names what is public
+// (test/public-surface.test.ts pins the list). Helpers used only inside an area stay there.
+
+export {
+  toOpenAIChat,
+  toOpenAIResponses,
+  toAnthropic,
+  toGemini,
+  toBedrock,
+  toMCP,
+  type AdapterOptions,
+  type AdapterTool,
+  type ToolOrder,
+  type OpenAIChatOptions,
+  type OpenAIResponsesOptions,
+  type AnthropicOptions,
+  type GeminiOptions,
+  type BedrockTool,
+  type McpOptions,
+} from "./adapters/index.ts";
+
+export {
+  profile,
+  PROFILE_IDS,
+  check,
+  fit,
+  qualifiedName,
+  DEFAULT_SERVER_NAME,
+  type Profile,
+  type ProfileId,
+  type ProfileLimits,
+  type StrictLimits,
+  type ProfileOptions,
+  type CheckOptions,
+  type Finding,
+  type FindingCode,
+  type FitAction,
+  type FitChange,
+  type FitOptions,
+  type FitResult,
+} from "./profiles/index.ts";
+
+export {
+  ToolSession,
+  SEARCH_TOOL_BINDING,
+  type CallOutcome,
+  type FromPacksOptions,
+  type LoadResult,
+  type ToolOrigin,
+  type ToolSessionOptions,
+} from "./session/index.ts";
+
+export {
+  stripAnnotations,
+  stripAnnotationBytes,
+  reduceDescriptions,
+  ANNOTATION_KEYWORDS,
+  BYTE_STRIP_KEYWORDS,
+  type StripAnnotationsReport,
+  type StripAnnotationBytesReport,
+  type RemovedSpan,
+  type ReduceDescriptionsOptions,
+  type ReduceDescriptionsReport,
+  type CompactionMethod,
+  type CompactionOptions,
+  type CompactionReport,
+  type CompactionResult,
+} from "./compaction/index.ts";
+
+export {
+  filterTools,
+  dispatchLevel1,
+  dispatchLevel3,
+  Dispatcher,
+  resolve,
+  measureLevels,
+  recommendLevel,
+  cacheBreakEven,
+  CACHE_MULTIPLIERS,
+  type CatalogTool,
+  type FilterToolsOptions,
+  type FilterToolsResult,
+  type FilterRefusal,
+  type FilterRefusalReason,
+  type ToolChoice,
+  type SystemPrompt,
+  type DispatchLevel3Options,
+  type DispatchedTool,
+  type ModelCall,
+  type ResolveResult,
+  type Slip,
+  type SlipKind,
+  type ArgumentProblem,
+  type LevelTokens,
+  type DispatchLevel,
+  type LevelRecommendation,
+  type RecommendLevelOptions,
+  type CacheProvider,
+  type CacheBreakEven,
+  type CacheBreakEvenInput,
+} from "./dispatch/index.ts";

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { SluiceError } from "@sluice/core";
-import { check, fit, profile, PROFILE_IDS, type Finding, type Profile } from "@sluice/catalog/profiles";
+import { check, fit, profile, PROFILE_IDS, type Finding, type Profile } from "@sluice/catalog";
 import { loadTools } from "./load-tools.ts";
 import type { Io } from "./main.ts";
 

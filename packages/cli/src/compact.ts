@@ -1,8 +1,6 @@
 import { parseArgs } from "node:util";
 import type { Encoding } from "@sluice/core/tokens";
-// @sluice/cli does not depend on @sluice/catalog yet, and the catalog's root entry does
-// not re-export compaction yet; import the compaction entry module directly until it does.
-import { reduceDescriptions, stripAnnotationBytes, stripAnnotations, type CompactionResult } from "../../catalog/src/compaction/index.ts";
+import { reduceDescriptions, stripAnnotationBytes, stripAnnotations, type CompactionResult } from "@sluice/catalog";
 
 export interface CompactIo {
   stdout: { write(text: string): unknown };

@@ -6,6 +6,7 @@ import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { findTool, loadTools } from "./load-tools.ts";
 import { runDemo } from "./demo.ts";
 import { CHECK_FIT_USAGE, checkCommand, fitCommand } from "./check-fit.ts";
+import { runCompact } from "./compact.ts";
 
 export interface Io {
   stdout: { write(text: string): unknown };
@@ -19,8 +20,10 @@ const USAGE = `usage:
   sluice egress <pack|module> [--json] [--out FILE] [--check FILE]
   sluice generate graphql|openapi <spec file> --name <name> --out <dir>
 ${CHECK_FIT_USAGE}
+  sluice compact --mode strip|strip-bytes|reduce [--encoding o200k_base|cl100k_base] < catalog.json
   sluice demo
-<pack> is a workspace pack (linear, github) or a module file exporting tools.`;
+<pack> is a workspace pack (linear, github, stripe, github-rest, slack, gmail, gdocs, gsheets,
+notion) or a module file exporting tools.`;
 
 /** Runs one command; returns the exit code. Errors are one clear line, never a stack trace. */
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -54,6 +57,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return checkCommand(rest, io);
     case "fit":
       return fitCommand(rest, io);
+    case "compact":
+      return runCompact(rest, io);
     case undefined:
     case "help":
     case "--help":
