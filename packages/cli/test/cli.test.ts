@@ -142,6 +142,51 @@ describe("sluice generate", () => {
   });
 });
 
+describe("sluice compact: catalog modes", () => {
+  function run(args: string[], stdin: string) {
+    const result = spawnSync(process.execPath, [BIN, "compact", ...args], { cwd: ROOT, input: stdin, encoding: "utf8", timeout: 120_000 });
+    return { code: result.status, stdout: result.stdout, report: JSON.parse(result.stderr.trim().split("\n").pop()!) as Record<string, unknown> };
+  }
+  const tools = JSON.stringify(
+    Array.from({ length: 40 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Tool number ${i}. It lists things in the workspace and can filter them by owner, label and state. The page size must be at most 100.`,
+      input_schema: { type: "object", properties: { owner: { type: "string" }, label: { type: "string" }, first: { type: "integer" } }, required: ["owner"] },
+    })),
+  );
+
+  it("level3 replaces the catalog by a dispatcher and a lookup, with the code map as system text and the break-even in the report", () => {
+    const { code, stdout, report } = run(["--mode", "level3"], tools);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as { tools: Array<{ name: string }>; system: string };
+    expect(out.tools.map((t) => t.name)).toEqual(["call_tool", "describe_tool"]);
+    expect(out.system).toContain("tool_39");
+    expect(report).toMatchObject({ method: "dispatcher-level-3", lossless: true, adopted: true });
+    expect(report.tokensAfter as number).toBeLessThan(report.tokensBefore as number);
+    expect(report.cacheBreakEven).toMatchObject({ warm: false, breakEvenRequests: 0 });
+  });
+
+  it("filter removes what it may and reports what it refused and why", () => {
+    const { code, stdout, report } = run(["--mode", "filter", "--remove", "tool_1,tool_2,nope", "--tool-choice", "tool_2", "--warm"], tools);
+    expect(code).toBe(0);
+    const names = (JSON.parse(stdout) as Array<{ name: string }>).map((t) => t.name);
+    expect(names).not.toContain("tool_1");
+    expect(names).toContain("tool_2");
+    expect(report.removed).toEqual(["tool_1"]);
+    expect((report.refused as Array<{ name: string; reason: string }>).map((r) => [r.name, r.reason]).sort()).toEqual([
+      ["nope", "not_in_catalog"],
+      ["tool_2", "forced_by_tool_choice"],
+    ]);
+    expect((report.cacheBreakEven as { warm: boolean; breakEvenRequests: number }).warm).toBe(true);
+  });
+
+  it("a catalog that is not JSON is one line and exit 2", () => {
+    const result = spawnSync(process.execPath, [BIN, "compact", "--mode", "level1"], { cwd: ROOT, input: "{nope", encoding: "utf8" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^sluice compact: the catalog is not JSON/);
+  });
+});
+
 describe("usage errors", () => {
   it.each([
     [["survey"], /survey takes one/],
