@@ -11,7 +11,7 @@ import { tools as githubRest } from "@sluice/pack-github-rest";
 import { tools as notion } from "@sluice/pack-notion";
 import { tools as gmail } from "@sluice/pack-gmail";
 import { tools as gsheets } from "@sluice/pack-gsheets";
-import { check, profile, type Finding, type FindingCode } from "../src/profiles/index.ts";
+import { check, fit, MAX_FINDINGS_PER_CODE, profile, type Finding, type FindingCode } from "../src/profiles/index.ts";
 
 const byName = (tools: readonly Tool<object>[], name: string): Tool<object> => {
   const tool = tools.find((t) => t.name === name);
@@ -134,5 +134,26 @@ describe("check: determinism and bounds", () => {
       check([issuesListFull], profile(id));
       expect(performance.now() - started).toBeLessThan(2_000);
     }
+  });
+});
+
+describe("hostile nesting", () => {
+  it("a 20,000-level schema is checked and fitted without overflowing the stack, with findings capped per code", () => {
+    let node: Record<string, unknown> = { type: "string" };
+    for (let i = 0; i < 20_000; i++) node = { type: "object", properties: { a: node } };
+    const deep = Tool.create({
+      name: "deep",
+      description: "deeply nested",
+      inputSchema: { type: "object", properties: { a: node } },
+      binding: { kind: "graphql", operationType: "query", field: "f", document: "query F { f }", variables: {} },
+    });
+    for (const id of ["fireworks", "openai-strict", "gemini"] as const) {
+      const findings = check([deep], profile(id));
+      const perCode = new Map<string, number>();
+      for (const f of findings) perCode.set(f.code, (perCode.get(f.code) ?? 0) + 1);
+      for (const count of perCode.values()) expect(count).toBeLessThanOrEqual(MAX_FINDINGS_PER_CODE + 1);
+      expect(() => fit([deep], profile(id), { allowLossy: true })).not.toThrow(RangeError);
+    }
+    expect(check([deep], profile("fireworks")).map((f) => f.code)).toContain("DEPTH_EXCEEDED");
   });
 });

@@ -16,5 +16,5 @@ export { resolveRef } from "./resolve-ref.ts";
 export { ROOT, defsOf, reachable, refGraph, refTarget, refsFrom } from "./ref-graph.ts";
 export { stronglyConnectedComponents, cyclicComponents } from "./strongly-connected-components.ts";
 export { collectGarbage } from "./collect-garbage.ts";
-export { resolvedDepth } from "./resolved-depth.ts";
+export { resolvedDepth, type ResolvedDepthOptions } from "./resolved-depth.ts";
 export { deepFreeze } from "./deep-freeze.ts";

@@ -6,12 +6,22 @@ import { subschemasOf } from "./walk-schema.ts";
 
 const SKIP_DEFS: ReadonlySet<string> = new Set(["$defs"]);
 
+export interface ResolvedDepthOptions {
+  /**
+   * Which nodes count as a level (default: every schema node). Providers differ: some
+   * count schema levels, OpenAI strict mode counts object nesting.
+   */
+  countsLevel?: (node: JsonSchemaObject) => boolean;
+}
+
 /**
  * How deep the schema nests once every `$ref` is replaced by its target: the number of
  * schema levels on the longest path, the root being level 1. A reachable cycle makes it
  * unbounded (Infinity), which is what a provider's depth limit sees when it inlines refs.
+ * Iterative: any nesting depth is measured without recursion.
  */
-export function resolvedDepth(root: JsonSchemaObject): number {
+export function resolvedDepth(root: JsonSchemaObject, options: ResolvedDepthOptions = {}): number {
+  const counts = options.countsLevel ?? (() => true);
   const graph = refGraph(root);
   const defs = defsOf(root);
   const depthOf = new Map<string, number>();
@@ -21,7 +31,7 @@ export function resolvedDepth(root: JsonSchemaObject): number {
     const cyclic = component.length > 1 || (graph.get(first) ?? []).includes(first);
     for (const name of component) {
       if (cyclic) depthOf.set(name, Infinity);
-      else depthOf.set(name, bodyDepth(name === ROOT ? root : defs[name]!, name === ROOT, depthOf));
+      else depthOf.set(name, bodyDepth(name === ROOT ? root : defs[name]!, name === ROOT, depthOf, counts));
     }
   }
   return depthOf.get(ROOT)!;
@@ -32,7 +42,12 @@ export function resolvedDepth(root: JsonSchemaObject): number {
  * parents (YAML aliases) counts at its deepest place, which a pre-order walk that visits
  * each object once would miss. A node that contains its own ancestor is unbounded.
  */
-function bodyDepth(body: JsonSchemaObject, isRoot: boolean, depthOf: ReadonlyMap<string, number>): number {
+function bodyDepth(
+  body: JsonSchemaObject,
+  isRoot: boolean,
+  depthOf: ReadonlyMap<string, number>,
+  counts: (node: JsonSchemaObject) => boolean,
+): number {
   const depth = new Map<JsonSchemaObject, number>();
   const onPath = new Set<JsonSchemaObject>();
   const stack: Array<{ node: JsonSchemaObject; children: JsonSchemaObject[] | undefined }> = [{ node: body, children: undefined }];
@@ -51,9 +66,11 @@ function bodyDepth(body: JsonSchemaObject, isRoot: boolean, depthOf: ReadonlyMap
       continue;
     }
     const { node } = stack.pop()!;
-    let own = 1;
-    if (hasOwn(node, "$ref") && typeof node.$ref === "string") own = Math.max(own, depthOf.get(refTarget(node.$ref)) ?? 1);
-    for (const child of frame.children) own = Math.max(own, 1 + (depth.get(child) ?? Infinity));
+    const level = counts(node) ? 1 : 0;
+    let own = level;
+    // A ref node is replaced by its target: the target's depth stands in its place.
+    if (hasOwn(node, "$ref") && typeof node.$ref === "string") own = Math.max(own, depthOf.get(refTarget(node.$ref)) ?? level);
+    for (const child of frame.children) own = Math.max(own, level + (depth.get(child) ?? Infinity));
     depth.set(node, own);
     onPath.delete(node);
   }

@@ -111,10 +111,36 @@ function checkName(name: string, profile: Profile, server: string, out: Finding[
   }
 }
 
+/**
+ * Findings of one code kept per tool; the rest are counted in one summary finding. A
+ * hostile schema nested thousands of levels deep would otherwise produce thousands of
+ * findings whose pointers alone grow quadratically.
+ */
+export const MAX_FINDINGS_PER_CODE = 50;
+
 function checkSchema(tool: string, schema: JsonSchemaObject, profile: Profile, out: Finding[]): void {
   const limits = profile.limits;
-  const finding = (code: FindingCode, pointer: string, message: string, extra: { limit?: number; actual?: number } = {}) =>
-    out.push({ code, tool, pointer, message, ...extra });
+  const perCode = new Map<FindingCode, number>();
+  const finding = (code: FindingCode, pointer: string, message: string, extra: { limit?: number; actual?: number } = {}) => {
+    const count = (perCode.get(code) ?? 0) + 1;
+    perCode.set(code, count);
+    if (count <= MAX_FINDINGS_PER_CODE) out.push({ code, tool, pointer, message, ...extra });
+  };
+  try {
+    checkSchemaNodes(schema, profile, finding);
+  } finally {
+    for (const [code, count] of perCode) {
+      if (count > MAX_FINDINGS_PER_CODE) {
+        out.push({ code, tool, pointer: "", message: `… and ${count - MAX_FINDINGS_PER_CODE} more ${code} findings in this tool (only the first ${MAX_FINDINGS_PER_CODE} are listed).` });
+      }
+    }
+  }
+}
+
+type Report = (code: FindingCode, pointer: string, message: string, extra?: { limit?: number; actual?: number }) => void;
+
+function checkSchemaNodes(schema: JsonSchemaObject, profile: Profile, finding: Report): void {
+  const limits = profile.limits;
 
   if (limits.rootMustBeObject && schema.type !== "object") {
     finding("ROOT_NOT_OBJECT", "", `The input schema's root has type ${JSON.stringify(schema.type ?? null)}; ${profile.label} needs type "object".`);

@@ -1,4 +1,4 @@
-import { cyclicComponents, defsOf, escapePointerSegment, hasOwn, isSchemaObject, reachable, refGraph, refTarget, ROOT, subschemasOf, walkSchema } from "@sluice/schema";
+import { cyclicComponents, defsOf, escapePointerSegment, isSchemaObject, reachable, refGraph, resolvedDepth, ROOT, walkSchema } from "@sluice/schema";
 import type { JsonSchemaObject, SchemaVisit } from "@sluice/schema";
 
 const SKIP_DEFS: ReadonlySet<string> = new Set(["$defs"]);
@@ -31,38 +31,10 @@ export function reachableCycles(schema: JsonSchemaObject): string[][] {
 
 /**
  * Levels of object nesting once refs are resolved (an object inside an object is 2),
- * Infinity when a cycle goes through an object. Each definition is measured once.
+ * Infinity when a cycle is reachable. Measured iteratively, each definition once.
  */
 export function objectNesting(schema: JsonSchemaObject): number {
-  const defs = defsOf(schema);
-  const memo = new Map<string, number>();
-  const inProgress = new Set<string>();
-  const measure = (node: JsonSchemaObject, isRoot: boolean): number => {
-    // Post-order over the body; refs are measured through the memo (a body is small, the
-    // recursion depth is the ref chain length, bounded by the number of definitions).
-    let deepest = 0;
-    if (hasOwn(node, "$ref") && typeof node.$ref === "string") {
-      const target = refTarget(node.$ref);
-      if (target !== ROOT && hasOwn(defs, target)) deepest = Math.max(deepest, def(target));
-      else if (target === ROOT) deepest = Infinity;
-    }
-    for (const edge of subschemasOf(node)) {
-      if (isRoot && edge.keyword === "$defs") continue;
-      deepest = Math.max(deepest, measure(edge.child, false));
-    }
-    return deepest + (isObjectNode(node) ? 1 : 0);
-  };
-  const def = (name: string): number => {
-    const known = memo.get(name);
-    if (known !== undefined) return known;
-    if (inProgress.has(name)) return Infinity;
-    inProgress.add(name);
-    const value = measure(defs[name]!, false);
-    inProgress.delete(name);
-    memo.set(name, value);
-    return value;
-  };
-  return measure(schema, true);
+  return resolvedDepth(schema, { countsLevel: isObjectNode });
 }
 
 export function isObjectNode(node: JsonSchemaObject): boolean {
