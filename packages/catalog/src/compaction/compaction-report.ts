@@ -44,3 +44,26 @@ export function tokenCounterOf(options: CompactionOptions): { encoding: Encoding
   const encoding = options.encoding ?? "o200k_base";
   return { encoding, count: options.tokenCounter ?? ((text) => textTokens(text, { encoding })) };
 }
+
+/** The report of a compaction that returns its input untouched, saying why. */
+export function untouchedReport<M extends CompactionMethod, L extends boolean>(
+  method: M,
+  lossless: L,
+  encoding: Encoding,
+  tokens: number,
+  reason: NonNullable<CompactionReport["reason"]>,
+  error?: string,
+): CompactionReport & { method: M; lossless: L } {
+  return { method, lossless, encoding, tokensBefore: tokens, tokensAfter: tokens, ratio: 1, adopted: false, reason, ...(error === undefined ? {} : { error }) };
+}
+
+/** The report of an adopted compaction. */
+export function adoptedReport<M extends CompactionMethod, L extends boolean>(
+  method: M,
+  lossless: L,
+  encoding: Encoding,
+  tokensBefore: number,
+  tokensAfter: number,
+): CompactionReport & { method: M; lossless: L } {
+  return { method, lossless, encoding, tokensBefore, tokensAfter, ratio: tokenRatio(tokensBefore, tokensAfter), adopted: true };
+}

@@ -1,5 +1,5 @@
 import { forEachSchemaNode, toolBodies, toolSchemas, toolsArray } from "./catalog-schemas.ts";
-import { tokenCounterOf, tokenRatio, type CompactionOptions, type CompactionReport, type CompactionResult } from "./compaction-report.ts";
+import { adoptedReport, tokenCounterOf, untouchedReport, type CompactionOptions, type CompactionReport, type CompactionResult } from "./compaction-report.ts";
 import { capBytes, splitSentences, statesConstraint, utf8Length } from "./description-sentences.ts";
 import { JsonTextError, memberValue, parseJsonText, type JsonObject, type JsonString } from "./json-text.ts";
 
@@ -55,21 +55,9 @@ export function reduceDescription(description: string, options: Pick<ReduceDescr
 export function reduceDescriptions(catalogText: string, options: ReduceDescriptionsOptions = {}): CompactionResult<ReduceDescriptionsReport> {
   const { encoding, count } = tokenCounterOf(options);
   const untouched = (reason: NonNullable<CompactionReport["reason"]>, error?: string): CompactionResult<ReduceDescriptionsReport> => {
-    const tokens = count(catalogText);
     return {
       text: catalogText,
-      report: {
-        method: "reduce-descriptions",
-        lossless: false,
-        encoding,
-        tokensBefore: tokens,
-        tokensAfter: tokens,
-        ratio: 1,
-        adopted: false,
-        reason,
-        ...(error === undefined ? {} : { error }),
-        reduced: 0,
-      },
+      report: { ...untouchedReport("reduce-descriptions", false, encoding, count(catalogText), reason, error), reduced: 0 },
     };
   };
 
@@ -110,15 +98,6 @@ export function reduceDescriptions(catalogText: string, options: ReduceDescripti
   if (tokensAfter >= tokensBefore) return untouched("not-smaller");
   return {
     text,
-    report: {
-      method: "reduce-descriptions",
-      lossless: false,
-      encoding,
-      tokensBefore,
-      tokensAfter,
-      ratio: tokenRatio(tokensBefore, tokensAfter),
-      adopted: true,
-      reduced: unique.length,
-    },
+    report: { ...adoptedReport("reduce-descriptions", false, encoding, tokensBefore, tokensAfter), reduced: unique.length },
   };
 }

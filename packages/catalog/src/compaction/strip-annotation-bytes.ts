@@ -1,5 +1,5 @@
 import { forEachSchemaNode, toolSchemas } from "./catalog-schemas.ts";
-import { tokenCounterOf, tokenRatio, type CompactionOptions, type CompactionReport, type CompactionResult } from "./compaction-report.ts";
+import { adoptedReport, tokenCounterOf, untouchedReport, type CompactionOptions, type CompactionReport, type CompactionResult } from "./compaction-report.ts";
 import { JsonTextError, parseJsonText, type JsonObject } from "./json-text.ts";
 
 /** The annotations the byte-preserving strip removes. */
@@ -40,21 +40,9 @@ interface CodeUnitSpan {
 export function stripAnnotationBytes(catalogText: string, options: CompactionOptions = {}): CompactionResult<StripAnnotationBytesReport> {
   const { encoding, count } = tokenCounterOf(options);
   const untouched = (reason: NonNullable<CompactionReport["reason"]>, error?: string): CompactionResult<StripAnnotationBytesReport> => {
-    const tokens = count(catalogText);
     return {
       text: catalogText,
-      report: {
-        method: "strip-annotation-bytes",
-        lossless: true,
-        encoding,
-        tokensBefore: tokens,
-        tokensAfter: tokens,
-        ratio: 1,
-        adopted: false,
-        reason,
-        ...(error === undefined ? {} : { error }),
-        removed: [],
-      },
+      report: { ...untouchedReport("strip-annotation-bytes", true, encoding, count(catalogText), reason, error), removed: [] },
     };
   };
 
@@ -86,16 +74,7 @@ export function stripAnnotationBytes(catalogText: string, options: CompactionOpt
   const tokensAfter = count(text);
   return {
     text,
-    report: {
-      method: "strip-annotation-bytes",
-      lossless: true,
-      encoding,
-      tokensBefore,
-      tokensAfter,
-      ratio: tokenRatio(tokensBefore, tokensAfter),
-      adopted: true,
-      removed: toByteOffsets(catalogText, spans),
-    },
+    report: { ...adoptedReport("strip-annotation-bytes", true, encoding, tokensBefore, tokensAfter), removed: toByteOffsets(catalogText, spans) },
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { forEachSchemaNode, toolSchemas, toolsArray } from "./catalog-schemas.ts";
-import { tokenCounterOf, tokenRatio, type CompactionOptions, type CompactionReport, type CompactionResult } from "./compaction-report.ts";
+import { adoptedReport, tokenCounterOf, untouchedReport, type CompactionOptions, type CompactionReport, type CompactionResult } from "./compaction-report.ts";
 import { JsonTextError, parseJsonText, serializeJsonNode, type JsonObject } from "./json-text.ts";
 
 /**
@@ -57,18 +57,7 @@ export function stripAnnotations(catalogText: string, options: CompactionOptions
   const tokensBefore = count(catalogText);
   const untouched = (removed: number, reason: NonNullable<CompactionReport["reason"]>, error?: string): CompactionResult<StripAnnotationsReport> => ({
     text: catalogText,
-    report: {
-      method: "strip-annotations",
-      lossless: true,
-      encoding,
-      tokensBefore,
-      tokensAfter: tokensBefore,
-      ratio: 1,
-      adopted: false,
-      reason,
-      ...(error === undefined ? {} : { error }),
-      removed,
-    },
+    report: { ...untouchedReport("strip-annotations", true, encoding, tokensBefore, reason, error), removed },
   });
 
   let result: CompactionResult<StripAnnotationsReport>;
@@ -89,16 +78,7 @@ export function stripAnnotations(catalogText: string, options: CompactionOptions
           tokensAfter < tokensBefore
             ? {
                 text,
-                report: {
-                  method: "strip-annotations",
-                  lossless: true,
-                  encoding,
-                  tokensBefore,
-                  tokensAfter,
-                  ratio: tokenRatio(tokensBefore, tokensAfter),
-                  adopted: true,
-                  removed,
-                },
+                report: { ...adoptedReport("strip-annotations", true, encoding, tokensBefore, tokensAfter), removed },
               }
             : untouched(removed, "not-smaller");
       }
