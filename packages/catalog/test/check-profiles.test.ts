@@ -4,6 +4,7 @@
  * finding names the tool and a pointer that exists in that tool's input schema.
  */
 import { describe, expect, it } from "vitest";
+import { walkSchema } from "@sluice/schema";
 import { Tool, type JsonSchemaObject } from "@sluice/core";
 import { tools as linear } from "@sluice/pack-linear";
 import { tools as stripe } from "@sluice/pack-stripe";
@@ -128,11 +129,11 @@ describe("check: determinism and bounds", () => {
     expect(ofOne).toEqual([...ofOne].sort());
   });
 
-  it("reads a 47-type cycle without unrolling it (well under a second per profile)", () => {
+  it("reads a 47-type cycle without unrolling it: findings stay within one per schema node", () => {
+    let nodes = 0;
+    walkSchema(issuesListFull.inputSchema, () => void nodes++);
     for (const id of ["fireworks", "gemini", "openai-strict", "anthropic-strict"]) {
-      const started = performance.now();
-      check([issuesListFull], profile(id));
-      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(check([issuesListFull], profile(id)).length).toBeLessThanOrEqual(nodes + 1);
     }
   });
 });

@@ -26,15 +26,12 @@ function thrown(run: () => unknown): unknown {
   throw new Error("expected a throw");
 }
 
-function timed<T>(run: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = run();
-  return { value, ms: performance.now() - started };
-}
+// Bounded work is shown by what fit returns (sizes, refusals before building); the
+// suite's test timeout guards against a hang. No wall-clock limits: machines are noisy.
 
 describe("fit: a recursive tool for a profile without $ref support", () => {
   it("refuses by default, naming the cycle and the cheapest projection that removes it, in bounded time", () => {
-    const { value: error, ms } = timed(() => thrown(() => fit([issuesListFull], profile("gemini"))));
+    const error = thrown(() => fit([issuesListFull], profile("gemini")));
     expect(isSluiceError(error, "RECURSIVE_SCHEMA")).toBe(true);
     const e = error as { message: string; candidates: string[]; pointer: string };
     expect(e.message).toContain("IssueFilter");
@@ -47,18 +44,16 @@ describe("fit: a recursive tool for a profile without $ref support", () => {
     const projected = issuesListFull.derived({ drop: e.candidates });
     expect(check([projected], profile("fireworks"))).toEqual([]);
     expect(schemaTokens(projected)).toBeGreaterThan(schemaTokens(issuesListFull.derived({ drop: ["filter"] })));
-    expect(ms).toBeLessThan(20_000);
   });
 
   it("refuses an unroll whose inlined size exceeds the budget, before building it", () => {
-    const { value: error, ms } = timed(() => thrown(() => fit([issuesListFull], profile("gemini"), { unroll: 2 })));
+    const error = thrown(() => fit([issuesListFull], profile("gemini"), { unroll: 2 }));
     expect(isSluiceError(error, "INLINE_BUDGET_EXCEEDED")).toBe(true);
     expect((error as Error).message).toMatch(/about \d+ bytes, over the budget of 4x its 134696 bytes/);
-    expect(ms).toBeLessThan(5_000);
   });
 
   it("with allowLossy, lowers the unroll depth until the inlined schema fits, and reports the token cost", () => {
-    const { value: result, ms } = timed(() => fit([issuesListFull], profile("gemini"), { unroll: 2, allowLossy: true }));
+    const result = fit([issuesListFull], profile("gemini"), { unroll: 2, allowLossy: true });
     const [tool] = result.tools;
     const text = canonicalJson(tool!.inputSchema);
     expect(text).not.toContain("$ref");
@@ -69,13 +64,12 @@ describe("fit: a recursive tool for a profile without $ref support", () => {
     expect(unroll.message).toMatch(/unroll 2 lowered to \d/);
     expect(result.changes.find((c) => c.action === "inline-refs")?.kind).toBe("lossless");
     expect(result.remaining).toEqual([]);
-    expect(ms).toBeLessThan(10_000);
   });
 });
 
 describe("fit: unrolling to a requested depth where refs are resolved by the provider (Fireworks)", () => {
   it("unrolls every cycle exactly N levels and stays under the resolved depth limit", () => {
-    const { value: result, ms } = timed(() => fit([issuesListFull], profile("fireworks"), { unroll: 2 }));
+    const result = fit([issuesListFull], profile("fireworks"), { unroll: 2 });
     const schema = result.tools[0]!.inputSchema;
     const defs = Object.keys(defsOf(schema));
     expect(defs).toContain("IssueFilter");
@@ -93,7 +87,6 @@ describe("fit: unrolling to a requested depth where refs are resolved by the pro
     const unroll = result.changes.find((c) => c.action === "unroll-cycle")!;
     expect(unroll.message).toContain("to depth 2");
     expect(unroll.tokens!.after).toBeGreaterThan(0);
-    expect(ms).toBeLessThan(10_000);
   });
 
   it("is byte-identical across runs", () => {
