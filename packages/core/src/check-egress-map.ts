@@ -3,7 +3,7 @@ import { createTwoFilesPatch } from "diff";
 export interface EgressMapCheck {
   /** True when the committed text and the current text are byte-identical. */
   same: boolean;
-  /** Paths the model can now see that the committed map did not show (`tool: path`). */
+  /** Lines the model can now see that the committed map did not show (`tool <name>: <path>: <type>`). */
   widenings: string[];
   /** Unified diff from the committed map to the current one (empty when same). */
   diff: string;
@@ -22,14 +22,18 @@ export function checkEgressMap(committed: string, current: string, label = "egre
   return { same: false, widenings, diff };
 }
 
-/** `tool <name>: path` or `type <name>: path` for every `+` line of a formatted map. */
+/**
+ * `tool <name>: <path>: <type>` (or `type <name>: ...`) for every `+` line of a formatted
+ * map. The whole line is the key: property names may contain `:`, and a visible path
+ * whose type changed (say to `any`) is worth calling out like a new one.
+ */
 function visiblePaths(text: string): Set<string> {
   const paths = new Set<string>();
   let scope = "";
   for (const line of text.split("\n")) {
     const heading = /^(tool|type) (\S+)/.exec(line);
     if (heading) scope = `${heading[1]} ${heading[2]}`;
-    const match = /^\s+\+ ([^:]+):/.exec(line);
+    const match = /^\s+\+ (.*)$/.exec(line);
     if (match) paths.add(`${scope}: ${match[1]}`);
   }
   return paths;
