@@ -34,8 +34,10 @@ async function generate(entry: PackEntry): Promise<EmittedFile[]> {
   const bytes = await readFile(`${packsDir}${entry.name}/spec/${entry.spec}`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const source = { name: entry.name, file: entry.spec, sha256 };
-  if (entry.kind === "openapi") return emitOpenAPIPackSources(buildOpenAPIPackIR(loadDocument(bytes, entry.spec), source));
-  return emitGraphQLPackSources(buildGraphQLPackIR(loadGraphQLSchema(bytes, { fileName: entry.spec }), source));
+  // Every committed pack declares its call behaviour in a hand-written src/runtime.ts.
+  const emit = { runtimeModule: "./runtime.ts" };
+  if (entry.kind === "openapi") return emitOpenAPIPackSources(buildOpenAPIPackIR(loadDocument(bytes, entry.spec), source), emit);
+  return emitGraphQLPackSources(buildGraphQLPackIR(loadGraphQLSchema(bytes, { fileName: entry.spec }), source), emit);
 }
 
 async function differing(entry: PackEntry, files: readonly EmittedFile[]): Promise<string[]> {

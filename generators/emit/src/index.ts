@@ -1,4 +1,4 @@
-export { emitPackSources, type EmittedFile } from "./pack-sources.ts";
+export { emitPackSources, type EmitOptions, type EmittedFile } from "./pack-sources.ts";
 export { generatedHeader, type GeneratorInfo } from "./header.ts";
 export { generatorInfoFrom } from "./generator-info.ts";
 export { writePack } from "./write-pack.ts";

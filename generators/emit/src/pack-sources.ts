@@ -11,10 +11,20 @@ export interface EmittedFile {
 }
 
 /** All generated files of a pack: a pure function of the IR. */
-export function emitPackSources(pack: PackIR, generator: GeneratorInfo): EmittedFile[] {
+export interface EmitOptions {
+  /**
+   * A hand-written module beside the generated ones (e.g. `./runtime.ts`) exporting
+   * `runtime`, the pack's call behaviour (endpoint, failure envelope, response handlers,
+   * pagination); the generated pack passes it to `definePack`. It must not import the
+   * generated modules.
+   */
+  runtimeModule?: string;
+}
+
+export function emitPackSources(pack: PackIR, generator: GeneratorInfo, options: EmitOptions = {}): EmittedFile[] {
   return [
     { path: "src/defs.gen.ts", text: emitDefsSource(pack, generator) },
-    { path: "src/tools.gen.ts", text: emitToolsSource(pack, generator) },
+    { path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule) },
     { path: "src/types.gen.ts", text: emitTypesSource(pack, generator) },
   ];
 }

@@ -6,7 +6,7 @@ import { literal } from "./literal.ts";
 import { printSourceFile } from "./source-file.ts";
 
 /** `src/tools.gen.ts`: the pack value plus one typed export per tool. */
-export function emitToolsSource(pack: PackIR, generator: GeneratorInfo): string {
+export function emitToolsSource(pack: PackIR, generator: GeneratorInfo, runtimeModule?: string): string {
   const ids = toolIdentifiers(pack);
   const constant = (name: string, initializer: string, type?: string): VariableStatementStructure => ({
     kind: StructureKind.VariableStatement,
@@ -18,7 +18,8 @@ export function emitToolsSource(pack: PackIR, generator: GeneratorInfo): string 
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core", namedImports: ["definePack", "type Tool"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./defs.gen.ts", namedImports: ["defs", "withheldMembers"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./types.gen.ts", namespaceImport: "T", isTypeOnly: true },
-    constant("pack", `definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, tools: ${literal(pack.tools)} })`),
+    ...(runtimeModule === undefined ? [] : [{ kind: StructureKind.ImportDeclaration as const, moduleSpecifier: runtimeModule, namedImports: ["runtime"] }]),
+    constant("pack", `definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, ${runtimeModule === undefined ? "" : "runtime, "}tools: ${literal(pack.tools)} })`),
     ...pack.tools.map((tool) => {
       const id = ids.get(tool.name)!;
       return constant(id.value, `pack.tool<T.${id.args}>(${JSON.stringify(tool.name)})`, `Tool<T.${id.args}>`);

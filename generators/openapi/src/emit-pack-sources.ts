@@ -1,8 +1,8 @@
 import type { PackIR } from "@sluice/core";
-import { emitPackSources as emitWith, type EmittedFile } from "@sluice/emit";
+import { emitPackSources as emitWith, type EmitOptions, type EmittedFile } from "@sluice/emit";
 import { OPENAPI_GENERATOR } from "./generator-info.ts";
 
 /** All generated files of an OpenAPI pack, headed with this generator's name and version. */
-export function emitPackSources(pack: PackIR): EmittedFile[] {
-  return emitWith(pack, OPENAPI_GENERATOR);
+export function emitPackSources(pack: PackIR, options: EmitOptions = {}): EmittedFile[] {
+  return emitWith(pack, OPENAPI_GENERATOR, options);
 }

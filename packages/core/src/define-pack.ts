@@ -1,6 +1,7 @@
 import { defRef, hasOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { Tool } from "./tool.ts";
 import type { ToolIR, WithheldPath } from "./tool-ir.ts";
+import type { PackRuntime, ToolRuntime } from "./call/types.ts";
 
 export interface PackDefinition {
   name: string;
@@ -9,6 +10,8 @@ export interface PackDefinition {
   /** Members the generator withheld from types, by type name; listed by every tool reaching the type. */
   withheldMembers?: Readonly<Record<string, readonly WithheldPath[]>>;
   tools: readonly ToolIR[];
+  /** How the pack's tools are called: endpoint, auth, failure envelope, handlers, pagination. */
+  runtime?: PackRuntime;
 }
 
 export interface Pack {
@@ -59,8 +62,25 @@ export function definePack(definition: PackDefinition): Pack {
 
   const members = definition.withheldMembers ?? {};
   const typeWithheld = (type: string): readonly WithheldPath[] => (hasOwn(members, type) ? members[type]! : []);
-  const tools = definition.tools.map((ir) =>
-    Tool.create({
+  const runtime = definition.runtime ?? {};
+  const declared = runtime.tools ?? {};
+  const names = new Set(definition.tools.map((ir) => ir.name));
+  const strays = Object.keys(declared).filter((name) => !names.has(name));
+  if (strays.length > 0) {
+    throw new SluiceError("TOOL_NOT_FOUND", `Pack ${definition.name} declares call behaviour for tools it does not have: ${strays.sort().join(", ")}.`);
+  }
+  const settings = {
+    ...(runtime.endpoint === undefined ? {} : { endpoint: runtime.endpoint }),
+    ...(runtime.auth === undefined ? {} : { auth: runtime.auth }),
+    ...(runtime.failure === undefined ? {} : { failure: runtime.failure }),
+  };
+  const tools = definition.tools.map((ir) => {
+    const own: ToolRuntime = { ...runtime.forTool?.(ir.name, ir.binding), ...(hasOwn(declared, ir.name) ? declared[ir.name] : {}) };
+    const arg = own.pagination?.arg;
+    if (arg !== undefined && !hasOwn(ir.parameters.properties, arg)) {
+      throw new SluiceError("INVALID_OPTION", `Pack ${definition.name}: the pagination of ${ir.name} carries its marker in "${arg}", which is not an argument of the tool.`);
+    }
+    return Tool.create({
       name: ir.name,
       description: ir.description,
       inputSchema: assemble(ir),
@@ -68,8 +88,11 @@ export function definePack(definition: PackDefinition): Pack {
       annotations: ir.annotations,
       withheld: ir.withheld ?? [],
       typeWithheld,
-    }),
-  );
+      settings,
+      ...(own.responseHandler === undefined ? {} : { responseHandler: own.responseHandler }),
+      ...(own.pagination === undefined ? {} : { pagination: own.pagination }),
+    });
+  });
   const byName = new Map<string, Tool>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new SluiceError("SPEC_INVALID", `Pack ${definition.name} has two tools named ${tool.name}.`);

@@ -1,4 +1,4 @@
-export { SluiceError, isSluiceError, type ErrorCode, type SluiceErrorDetails, type JsonSchemaObject } from "@sluice/schema";
+export { SluiceError, isSluiceError, type ArgumentIssue, type ErrorCode, type SluiceErrorDetails, type JsonSchemaObject } from "@sluice/schema";
 export type {
   Binding,
   GraphQLBinding,
@@ -18,7 +18,22 @@ export type {
   WithheldPath,
   WithheldReason,
 } from "./tool-ir.ts";
-export { Tool, TOOL_NAME_PATTERN, type DeriveOptions, type ResponseHandler, type ToolArgs, type ToolInit } from "./tool.ts";
+export { Tool, TOOL_NAME_PATTERN, type DeriveOptions, type ToolArgs, type ToolCallSettings, type ToolInit } from "./tool.ts";
+export type {
+  ApiFailure,
+  CallContext,
+  CredentialSource,
+  FailureCheck,
+  PackRuntime,
+  Pagination,
+  ResponseHandler,
+  ResponseInfo,
+  ToolRuntime,
+} from "./call/types.ts";
+export { type CallResult, type CallableTool } from "./call/call.ts";
+export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
+export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
+export { nextLink, nextPageArgs, valueAt } from "./call/pagination.ts";
 export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
 export type { PathCost, PathsOptions } from "./tool-paths.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
@@ -36,3 +51,4 @@ export {
   type HttpCredential,
 } from "./http/index.ts";
 export { bindingArguments, curate, curateEach, withoutArguments } from "./curate.ts";
+export { at, dropEmpty, eachItem, isMarkerKey, omit, passThrough, pick, pipe, truncateStrings, unwrap } from "./responses/helpers.ts";

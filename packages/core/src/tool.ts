@@ -2,12 +2,15 @@ import { canonicalJson, deepFreeze, hasOwn, SluiceError, type JsonSchemaObject }
 import { pruneBinding } from "./bindings/prune-binding.ts";
 import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
 import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
-import type { Binding, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
+import type { Binding, HttpAuthScheme, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
+import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
+import type { CallContext, FailureCheck, Pagination, ResponseHandler } from "./call/types.ts";
+import type { HttpRequest } from "./http/build-request.ts";
+import type { ArgumentIssue } from "@sluice/schema";
+
+export type { ResponseHandler } from "./call/types.ts";
 
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-
-/** Turns an API response into what the model sees. Runs after a successful call. */
-export type ResponseHandler = (response: unknown) => unknown;
 
 /** Arguments of a tool, as a record. Generated packs give each tool its own type. */
 export type ToolArgs = Record<string, unknown>;
@@ -24,6 +27,18 @@ export interface DeriveOptions<Args extends object = ToolArgs> {
   pin?: { readonly [K in keyof Args]?: Args[K] };
   /** Replaces the inherited response handler. */
   responseHandler?: ResponseHandler;
+  /** Replaces the inherited pagination declaration (it is dropped when its argument is). */
+  pagination?: Pagination;
+}
+
+/** How calls reach the API beyond the binding: GraphQL endpoint and auth, the API's failure envelope. */
+export interface ToolCallSettings {
+  /** GraphQL endpoint URL. */
+  endpoint?: string;
+  /** GraphQL authentication (HTTP bindings carry their own). */
+  auth?: HttpAuthScheme[][];
+  /** The pack's check for failures inside successful answers. */
+  failure?: FailureCheck;
 }
 
 interface ToolState {
@@ -38,6 +53,8 @@ interface ToolState {
   pins: Readonly<Record<string, unknown>>;
   origins: ReadonlyMap<string, string>;
   responseHandler: ResponseHandler | undefined;
+  pagination: Pagination | undefined;
+  settings: ToolCallSettings;
 }
 
 export interface ToolInit {
@@ -52,6 +69,8 @@ export interface ToolInit {
   /** What the source withheld from the members of a type, by type name. */
   typeWithheld?: (typeName: string) => readonly WithheldPath[];
   responseHandler?: ResponseHandler;
+  pagination?: Pagination;
+  settings?: ToolCallSettings;
 }
 
 /**
@@ -108,6 +127,8 @@ export class Tool<Args extends object = ToolArgs> {
       pins: {},
       origins: new Map(),
       responseHandler: init.responseHandler,
+      pagination: init.pagination,
+      settings: { ...init.settings },
     }, init.name);
   }
 
@@ -148,6 +169,22 @@ export class Tool<Args extends object = ToolArgs> {
   get responseHandler(): ResponseHandler | undefined {
     return this.#s.responseHandler;
   }
+  /** Where the next page's marker is and which argument carries it back. */
+  get pagination(): Pagination | undefined {
+    return this.#s.pagination;
+  }
+  /** GraphQL endpoint (from the pack runtime), if any. */
+  get endpoint(): string | undefined {
+    return this.#s.settings.endpoint;
+  }
+  /** GraphQL authentication requirements (from the pack runtime), if any. */
+  get graphqlAuth(): readonly HttpAuthScheme[][] | undefined {
+    return this.#s.settings.auth;
+  }
+  /** The pack's check for failures reported inside successful answers. */
+  get failure(): FailureCheck | undefined {
+    return this.#s.settings.failure;
+  }
   /** Split definition copies and the type each stands for (type selectors reach both). */
   get definitionOrigins(): ReadonlyMap<string, string> {
     return this.#s.origins;
@@ -187,6 +224,7 @@ export class Tool<Args extends object = ToolArgs> {
       ...this.#s,
       description: options.description ?? this.description,
       responseHandler: options.responseHandler ?? this.#s.responseHandler,
+      pagination: options.pagination ?? this.#s.pagination,
     };
     if (!narrows) {
       const derived = new Tool<Args>(state, name);
@@ -205,6 +243,7 @@ export class Tool<Args extends object = ToolArgs> {
       withheld: [...this.#s.withheld, ...projected.withheld],
       pins: { ...this.#s.pins, ...projected.pins },
       origins: projected.origins,
+      pagination: paginationAfter(state.pagination, projected.schema, projected.pins),
     }, name);
     derived.#schema = deepFreeze(projected.schema);
     return derived;
@@ -222,10 +261,46 @@ export class Tool<Args extends object = ToolArgs> {
       : toolPaths(this as unknown as Tool, undefined, prefixOrOptions);
   }
 
+  /**
+   * Calls the API and returns what the model sees (the response handler's result).
+   * Arguments are screened against this tool's schema (anything withheld is refused with
+   * EGRESS_DENIED), validated (INVALID_ARGUMENTS lists every problem), pins are added,
+   * and the request is built only from what the schema lets through. Failures come back
+   * as SluiceError with a code, the HTTP status and `retryAfterSeconds` where known.
+   */
+  async call(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<unknown> {
+    return (await invoke(this, args, ctx)).output;
+  }
+
+  /** Like `call`, with everything about the exchange: raw body, status, headers, byte counts, next page. */
+  invoke(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<CallResult> {
+    return invoke(this, args, ctx);
+  }
+
+  /**
+   * The request a call would send, built from the arguments the schema lets through (with
+   * pins), without validating or sending. Withheld fields never appear in it.
+   */
+  request(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<HttpRequest> {
+    return prepareRequest(this, args, ctx);
+  }
+
+  /** Every problem `call` would refuse these arguments for (empty when none), without calling. */
+  check(args: unknown): readonly ArgumentIssue[] {
+    return argumentIssues(this, args).issues;
+  }
+
   /** Canonical text of the definition, stable across processes. */
   canonical(): string {
     return canonicalJson(this.toJSON());
   }
+}
+
+/** Pagination survives a projection only while its argument is still an argument (or pinned). */
+function paginationAfter(pagination: Pagination | undefined, schema: JsonSchemaObject, pins: Readonly<Record<string, unknown>>): Pagination | undefined {
+  if (pagination === undefined) return undefined;
+  const properties = (schema.properties ?? {}) as object;
+  return hasOwn(properties, pagination.arg) && !hasOwn(pins, pagination.arg) ? pagination : undefined;
 }
 
 function assertToolName(name: unknown): asserts name is string {

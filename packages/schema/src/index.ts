@@ -1,6 +1,6 @@
 export type { JsonSchema, JsonSchemaObject, JsonValue } from "./json-schema.ts";
 export { isSchemaObject } from "./json-schema.ts";
-export { SluiceError, isSluiceError, type ErrorCode, type SluiceErrorDetails } from "./sluice-error.ts";
+export { SluiceError, isSluiceError, type ArgumentIssue, type ErrorCode, type SluiceErrorDetails } from "./sluice-error.ts";
 export { subschemasOf, walkSchema, collectRefs, type SchemaVisit, type SubschemaEdge, type WalkOptions } from "./walk-schema.ts";
 export {
   SINGLE_SUBSCHEMA_KEYWORDS,

@@ -21,7 +21,27 @@ export type ErrorCode =
   | "INVALID_ARGUMENTS"
   | "RECURSIVE_SCHEMA"
   | "INLINE_BUDGET_EXCEEDED"
-  | "LOSSY_FIT_REFUSED";
+  | "LOSSY_FIT_REFUSED"
+  // Calls: credentials, transport, the API's answer, the response handler.
+  | "AUTH_MISSING"
+  | "TIMEOUT"
+  | "ABORTED"
+  | "NETWORK_ERROR"
+  | "HTTP_ERROR"
+  | "RATE_LIMITED"
+  | "API_ERROR"
+  | "RESPONSE_INVALID"
+  | "RESPONSE_TOO_LARGE"
+  | "HANDLER_FAILED";
+
+/** One problem with a call's arguments, as the model should read it. */
+export interface ArgumentIssue {
+  /** `withheld`, `pinned`, `unknown`, `too_deep`, `too_large`, `not_json`, or the JSON Schema keyword that failed (`type`, `required`, `enum`, ...). */
+  code: string;
+  /** JSON pointer into the arguments (`/filter/and`); empty for the arguments as a whole. */
+  path: string;
+  message: string;
+}
 
 export interface SluiceErrorDetails {
   /** JSON pointer of the schema location involved, when there is one. */
@@ -32,6 +52,14 @@ export interface SluiceErrorDetails {
   line?: number;
   column?: number;
   cause?: unknown;
+  /** Every problem found with a call's arguments (INVALID_ARGUMENTS, EGRESS_DENIED). */
+  issues?: readonly ArgumentIssue[];
+  /** The tool a call error belongs to. */
+  tool?: string;
+  /** HTTP status of the answer, when there was one. */
+  status?: number;
+  /** Seconds the API asked to wait before retrying (`retry-after`). */
+  retryAfterSeconds?: number;
 }
 
 export class SluiceError extends Error {
@@ -41,6 +69,10 @@ export class SluiceError extends Error {
   readonly candidates: readonly string[] | undefined;
   readonly line: number | undefined;
   readonly column: number | undefined;
+  readonly issues: readonly ArgumentIssue[] | undefined;
+  readonly tool: string | undefined;
+  readonly status: number | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(code: ErrorCode, message: string, details: SluiceErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -49,6 +81,10 @@ export class SluiceError extends Error {
     this.candidates = details.candidates;
     this.line = details.line;
     this.column = details.column;
+    this.issues = details.issues;
+    this.tool = details.tool;
+    this.status = details.status;
+    this.retryAfterSeconds = details.retryAfterSeconds;
   }
 }
 

@@ -4,7 +4,8 @@
 import { definePack, type Tool } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "gmail", defs, withheldMembers, tools: [
+import { runtime } from "./runtime.ts";
+export const pack = definePack({ name: "gmail", defs, withheldMembers, runtime, tools: [
     {
       "name": "gmail_users_drafts_create",
       "description": "Creates a new draft with the `DRAFT` label.",

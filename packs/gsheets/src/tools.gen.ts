@@ -4,7 +4,8 @@
 import { definePack, type Tool } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "gsheets", defs, withheldMembers, tools: [
+import { runtime } from "./runtime.ts";
+export const pack = definePack({ name: "gsheets", defs, withheldMembers, runtime, tools: [
     {
       "name": "sheets_spreadsheets_batch_update",
       "description": "Applies one or more updates to the spreadsheet. Each request is validated before being applied. If any request is not valid then the entire request will fail and nothing will be applied. Some requests have replies to give you some information about how they are applied. The replies will mirror the requests. For example, if you applied 4 updates and the 3rd one had a reply, then the response will have 2 empty replies, the actual reply, and another empty reply, in that order. Due to the collaborative nature of spreadsheets, it is not guaranteed that the spreadsheet will reflect exactly your changes after this completes, however it is guaranteed that the updates in the request will be applied together atomically. Your changes may be altered with respect to collaborator changes. If there are no collaborators, the spreadsheet should reflect your changes.",

@@ -4,7 +4,8 @@
 import { definePack, type Tool } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "notion", defs, withheldMembers, tools: [
+import { runtime } from "./runtime.ts";
+export const pack = definePack({ name: "notion", defs, withheldMembers, runtime, tools: [
     {
       "name": "create_a_comment",
       "description": "Create comment\n\nCreates a comment in a page or existing discussion thread.",

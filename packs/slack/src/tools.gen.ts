@@ -4,7 +4,8 @@
 import { definePack, type Tool } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "slack", defs, withheldMembers, tools: [
+import { runtime } from "./runtime.ts";
+export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, tools: [
     {
       "name": "admin_apps_approve",
       "description": "Approve an app for installation on a workspace.",

@@ -4,7 +4,8 @@
 import { definePack, type Tool } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-export const pack = definePack({ name: "stripe", defs, withheldMembers, tools: [
+import { runtime } from "./runtime.ts";
+export const pack = definePack({ name: "stripe", defs, withheldMembers, runtime, tools: [
     {
       "name": "delete_account",
       "description": "<p>With <a href=\"/docs/connect\">Connect</a>, you can delete accounts you manage.</p>\n\n<p>Accounts created using test-mode keys can be deleted at any time. Standard accounts created using live-mode keys cannot be deleted. Custom or Express accounts created using live-mode keys can only be deleted once all balances are zero.</p>\n\n<p>If you want to delete your own account, use the <a href=\"https://dashboard.stripe.com/account\">account information tab in your account settings</a> instead.</p>",

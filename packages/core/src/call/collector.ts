@@ -1,0 +1,85 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
+/** One call as measured: what the API sent against what reached the model. */
+export interface CallRecord {
+  tool: string;
+  /** `ok`, or the error code the call failed with. */
+  outcome: "ok" | string;
+  /** HTTP status, when an answer arrived. */
+  status?: number;
+  /** Body bytes as read from the wire, after decompression. */
+  payloadBytes: number;
+  /** Bytes of what the model got: the handler's result (or the error message) as compact JSON. */
+  contextBytes: number;
+  /** payloadBytes - contextBytes (negative when the model got more than the API sent, e.g. an error text). */
+  savedBytes: number;
+  /** payloadBytes / contextBytes; 1 when either is zero. */
+  ratio: number;
+  durationMs: number;
+}
+
+export interface CallSummary {
+  calls: number;
+  failed: number;
+  payloadBytes: number;
+  contextBytes: number;
+  savedBytes: number;
+  ratio: number;
+}
+
+/** Collects call records. Attach with `collecting(collector, fn)` or `ctx.collector`. */
+export class CallCollector {
+  readonly #records: CallRecord[] = [];
+
+  get records(): readonly CallRecord[] {
+    return this.#records;
+  }
+
+  record(record: CallRecord): void {
+    this.#records.push(Object.freeze({ ...record }));
+  }
+
+  /** Totals over every record, or over one tool's. */
+  summary(tool?: string): CallSummary {
+    const records = tool === undefined ? this.#records : this.#records.filter((r) => r.tool === tool);
+    const payloadBytes = records.reduce((sum, r) => sum + r.payloadBytes, 0);
+    const contextBytes = records.reduce((sum, r) => sum + r.contextBytes, 0);
+    return {
+      calls: records.length,
+      failed: records.filter((r) => r.outcome !== "ok").length,
+      payloadBytes,
+      contextBytes,
+      savedBytes: payloadBytes - contextBytes,
+      ratio: ratioOf(payloadBytes, contextBytes),
+    };
+  }
+
+  /** Per-tool totals, tools sorted by name. */
+  byTool(): Array<CallSummary & { tool: string }> {
+    const names = [...new Set(this.#records.map((r) => r.tool))].sort();
+    return names.map((tool) => ({ tool, ...this.summary(tool) }));
+  }
+
+  clear(): void {
+    this.#records.length = 0;
+  }
+}
+
+export function ratioOf(payloadBytes: number, contextBytes: number): number {
+  return payloadBytes > 0 && contextBytes > 0 ? payloadBytes / contextBytes : 1;
+}
+
+const current = new AsyncLocalStorage<CallCollector>();
+
+/**
+ * Runs `fn` with `collector` current: every tool call made inside it, including in
+ * callbacks and awaited work it starts, is recorded there. Scopes nest; the innermost wins.
+ */
+export function collecting<T>(collector: CallCollector, fn: () => T): T {
+  return current.run(collector, fn);
+}
+
+/** The collector made current by `collecting`, if any. */
+export function currentCollector(): CallCollector | undefined {
+  return current.getStore();
+}

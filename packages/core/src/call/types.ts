@@ -1,0 +1,102 @@
+import type { Binding, HttpAuthScheme } from "../tool-ir.ts";
+import type { HttpCredential } from "../http/auth.ts";
+import type { CallCollector } from "./collector.ts";
+
+/** What a response handler and a failure check are told about the answer besides its body. */
+export interface ResponseInfo {
+  /** Wire name of the tool that was called. */
+  tool: string;
+  status: number;
+  /** Response headers, lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  /** The arguments the request was built from (after screening, pins included). */
+  args: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Turns an API response body into what the model sees. Runs after a successful call;
+ * whatever it returns is sent to the model as compact JSON. It must keep what the next
+ * call needs: ids, cursors, more-pages flags (also when false).
+ */
+export type ResponseHandler = (body: unknown, info: ResponseInfo) => unknown;
+
+/** A failure the API reported inside a successful HTTP answer (GraphQL `errors`, Slack `ok: false`). */
+export interface ApiFailure {
+  message: string;
+  /** The API's own error code, when it gives one (`channel_not_found`, `RATELIMITED`). */
+  apiCode?: string;
+  /** When the API says this failure is a rate limit. */
+  rateLimited?: boolean;
+}
+
+/** Reads a successful answer and says whether it is a failure in disguise. */
+export type FailureCheck = (body: unknown, info: ResponseInfo) => ApiFailure | undefined;
+
+/**
+ * Where the next page comes from and which argument carries it back. Paths are dotted
+ * property paths into the response body (`data.issues.pageInfo.endCursor`).
+ *  - `cursor`: an opaque cursor in the body (`endCursor`, `next_cursor`, `nextPageToken`);
+ *  - `lastItemId`: the id of the last item of a list (Stripe's `starting_after`);
+ *  - `link`: the `rel="next"` URL of a `Link` header; its query parameter `param`
+ *    (default: the argument's name) is carried back;
+ *  - `page`: a page number argument, incremented while `hasMore` is true (or while a
+ *    full page of `items` came back, given the page size argument).
+ */
+export type Pagination =
+  | { style: "cursor"; arg: string; cursor: string; hasMore?: string; items?: string }
+  | { style: "lastItemId"; arg: string; items: string; hasMore: string; idField?: string }
+  | { style: "link"; arg: string; param?: string; items?: string }
+  | { style: "page"; arg: string; items: string; hasMore?: string; pageSizeArg?: string; defaultPageSize?: number; firstPage?: number };
+
+/** Call-time behaviour of one tool beyond its binding. */
+export interface ToolRuntime {
+  responseHandler?: ResponseHandler;
+  pagination?: Pagination;
+}
+
+/**
+ * What a pack declares about calling its tools, hand-written beside the generated code
+ * (`packs/<name>/src/runtime.ts`): the GraphQL endpoint and its authentication (an
+ * HTTP binding carries its own server and security), the failure envelope of the API,
+ * and response handlers and pagination per tool.
+ */
+export interface PackRuntime {
+  /** GraphQL endpoint URL. */
+  endpoint?: string;
+  /** GraphQL authentication: any one inner list suffices (as HTTP bindings' `auth`). */
+  auth?: HttpAuthScheme[][];
+  failure?: FailureCheck;
+  /** Per tool, by generated name. Every name must exist in the pack. */
+  tools?: Readonly<Record<string, ToolRuntime>>;
+  /** Per tool, computed from its name and binding (e.g. every GraphQL connection); `tools` entries win. */
+  forTool?: (name: string, binding: Binding) => ToolRuntime | undefined;
+}
+
+/** Credentials by security scheme name, or a function asked per scheme (may be async). */
+export type CredentialSource =
+  | Readonly<Record<string, HttpCredential>>
+  | ((scheme: HttpAuthScheme, tool: string) => HttpCredential | undefined | Promise<HttpCredential | undefined>);
+
+export interface CallContext {
+  /** Replaces the binding's server URL (HTTP) or the pack's endpoint (GraphQL). */
+  baseUrl?: string;
+  /** Where credentials come from. They go into the request only; they are never logged or put in errors. */
+  credentials?: CredentialSource;
+  /** Extra request headers (user agent, API version). Cannot replace authentication or the content type. */
+  headers?: Readonly<Record<string, string>>;
+  /** Defaults to the platform `fetch`. */
+  fetch?: typeof globalThis.fetch;
+  /** Milliseconds for the whole exchange, body included. Default 30 000. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Arguments larger than this are refused before anything is sent. Default 1 MiB. */
+  maxArgumentBytes?: number;
+  /** Responses larger than this are cut off with RESPONSE_TOO_LARGE. Default 32 MiB. */
+  maxResponseBytes?: number;
+  /** Records the call (in addition to any collector made current by `collecting`). */
+  collector?: CallCollector;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_ARGUMENT_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

@@ -1,0 +1,52 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
+import { schemaValidator } from "../pin-validation.ts";
+
+const compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
+
+/**
+ * Validates arguments against a tool's input schema (compiled once per schema object;
+ * tools share frozen schemas, so the cache follows the tools' lifetime).
+ */
+export function validateArguments(schema: JsonSchemaObject, args: unknown): ArgumentIssue[] {
+  let validate = compiled.get(schema);
+  if (validate === undefined) {
+    try {
+      validate = schemaValidator().compile(schema);
+    } catch (cause) {
+      throw new SluiceError("SPEC_INVALID", `The tool's input schema does not compile, so no call can be checked: ${(cause as Error).message}`, { cause });
+    }
+    compiled.set(schema, validate);
+  }
+  if (validate(args)) return [];
+  return (validate.errors ?? []).filter(relevant).map(issueOf);
+}
+
+/** Drops the umbrella errors Ajv adds on top of the specific ones (`anyOf` failing because each branch did). */
+function relevant(error: ErrorObject, _index: number, all: readonly ErrorObject[]): boolean {
+  if (error.keyword !== "anyOf" && error.keyword !== "oneOf") return true;
+  return !all.some((other) => other !== error && other.instancePath.startsWith(error.instancePath) && other.schemaPath.startsWith(error.schemaPath.replace(/\/(anyOf|oneOf)$/, "")));
+}
+
+function issueOf(error: ErrorObject): ArgumentIssue {
+  const params = error.params as Record<string, unknown>;
+  let path = error.instancePath;
+  let message = error.message ?? "is invalid";
+  switch (error.keyword) {
+    case "required":
+      path = `${path}/${String(params.missingProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      message = "is required";
+      break;
+    case "enum":
+      message = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+      break;
+    case "const":
+      message = `must be ${JSON.stringify(params.allowedValue)}`;
+      break;
+    case "additionalProperties":
+      path = `${path}/${String(params.additionalProperty)}`;
+      message = "is not a field of this tool";
+      break;
+  }
+  return { code: error.keyword, path, message };
+}
