@@ -75,10 +75,14 @@ export function checkArguments(tool: CallableTool, args: unknown, ctx: CallConte
 /** Every problem a call would be refused for: screening first, then schema validation. */
 export function argumentIssues(tool: CallableTool, args: unknown, ctx: CallContext = {}): { allowed: Record<string, unknown>; issues: readonly ArgumentIssue[] } {
   const screened = checkArguments(tool, args, ctx);
-  if (screened.issues.length > 0) return screened;
-  // Screening found nothing to remove, so `allowed` is what the model sent (as JSON:
-  // properties holding undefined are left out), pins aside: pins are not in the schema.
-  return { allowed: screened.allowed, issues: validateArguments(tool.inputSchema, withoutPins(screened.allowed, tool.pins)) };
+  if (screened.issues.some((issue) => issue.code === "too_large" || issue.code === "too_deep")) return screened;
+  // `allowed` is what the model sent less what screening refused (as JSON: properties
+  // holding undefined are left out), pins aside: pins are not in the schema. Reporting
+  // both lists at once lets the model fix everything in one retry.
+  const invalid = validateArguments(tool.inputSchema, withoutPins(screened.allowed, tool.pins));
+  if (invalid.length === 0) return screened;
+  const seen = new Set(screened.issues.map((issue) => issue.path));
+  return { allowed: screened.allowed, issues: [...screened.issues, ...invalid.filter((issue) => !seen.has(issue.path))] };
 }
 
 /** Throws the call error for a list of issues: EGRESS_DENIED when anything withheld was sent, else INVALID_ARGUMENTS. */
