@@ -17,7 +17,16 @@ export interface EgressMapCheck {
 export function checkEgressMap(committed: string, current: string, label = "egress_map.txt"): EgressMapCheck {
   if (committed === current) return { same: true, widenings: [], diff: "" };
   const before = visiblePaths(committed);
-  const widenings = [...visiblePaths(current)].filter((path) => !before.has(path)).sort();
+  const widenings = [...visiblePaths(current)].filter((path) => !before.has(path));
+  // The response side: a narrowed GraphQL tool that fetches a new field, or is no longer narrowed.
+  const fetchedBefore = fetchedFields(committed);
+  for (const [tool, fields] of fetchedFields(current)) {
+    const old = fetchedBefore.get(tool);
+    if (old !== undefined) for (const field of fields) if (!old.has(field)) widenings.push(`${tool}: < ${field}`);
+  }
+  const now = fetchedFields(current);
+  for (const tool of fetchedBefore.keys()) if (!now.has(tool) && current.includes(`\n${tool}\n`)) widenings.push(`${tool}: < (every field: no longer narrowed by returns)`);
+  widenings.sort();
   const diff = createTwoFilesPatch(`${label} (committed)`, `${label} (current)`, committed, current, undefined, undefined, { context: 2 });
   return { same: false, widenings, diff };
 }
@@ -37,4 +46,21 @@ function visiblePaths(text: string): Set<string> {
     if (match) paths.add(`${scope}: ${match[1]}`);
   }
   return paths;
+}
+
+/** Per `tool <name>` heading, the `<` (fetched) lines, for tools that have any. */
+function fetchedFields(text: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  let scope = "";
+  for (const line of text.split("\n")) {
+    const heading = /^tool (\S+)$/.exec(line);
+    if (heading) scope = line;
+    const match = /^\s+< (.*)$/.exec(line);
+    if (match && scope !== "") {
+      const set = out.get(scope) ?? new Set<string>();
+      set.add(match[1]!);
+      out.set(scope, set);
+    }
+  }
+  return out;
 }

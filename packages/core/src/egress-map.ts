@@ -14,6 +14,7 @@ import {
 } from "@sluice/schema";
 import type { Tool } from "./tool.ts";
 import type { Binding, WithheldPath } from "./tool-ir.ts";
+import { fetchedPaths } from "./bindings/graphql-returns.ts";
 
 export interface EgressPath {
   /** Selector spelling: `filter.title` from the root, `IssueFilter.and` inside a type section. */
@@ -40,6 +41,8 @@ export interface EgressToolEntry {
   types: EgressTypeSection[];
   withheld: WithheldPath[];
   pins: Record<string, unknown>;
+  /** GraphQL tools narrowed with `returns`: the response paths still fetched. */
+  fetched?: string[];
 }
 
 /** What each tool lets the model see and send, and what is withheld and why. */
@@ -75,7 +78,7 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
     if (members.length === 0) section.type = typeLabel(defs[name]!, defs, sectioned);
     return section;
   });
-  return {
+  const entry: EgressToolEntry = {
     name: tool.name,
     endpoint: endpointOf(tool.binding),
     visible: inlinePaths(schema, [], defs, sectioned),
@@ -83,6 +86,8 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
     withheld: [...tool.withheld].sort((a, b) => compare(a.path, b.path) || compare(a.reason, b.reason)),
     pins: { ...tool.pins },
   };
+  if (tool.binding.kind === "graphql" && tool.binding.returns !== undefined) entry.fetched = fetchedPaths(tool.binding);
+  return entry;
 }
 
 /** Inline nesting listed in a map; real API inputs stay far below it. */
@@ -205,6 +210,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
   const lines = [
     "# sluice egress map: what the model can see and send, and what is withheld.",
     "# + visible   - withheld: reason   = pinned: value sent on every call",
+    "# < fetched: response fields a GraphQL tool narrowed with `returns` still asks for",
     "# Types used in several places or recursively are listed once: inside a tool when",
     "# their shape is particular to it, otherwise under `type` at the end.",
   ];
@@ -213,6 +219,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
     for (const { path, type } of entry.visible) lines.push(`  + ${path}: ${type}`);
     for (const key of Object.keys(entry.pins).sort(compare)) lines.push(`  = ${key}: ${canonicalJson(entry.pins[key])}`);
     for (const w of entry.withheld) if (w.reason !== "pinned") lines.push(`  - ${w.path}: ${w.reason}`);
+    for (const path of entry.fetched ?? []) lines.push(`  < ${path}`);
     for (const section of entry.types) {
       if (variants.get(section.name)!.size === 1) shared.set(section.name, section);
       else lines.push(...sectionLines(section, "  "));

@@ -52,3 +52,6 @@ export {
 } from "./http/index.ts";
 export { bindingArguments, curate, curateEach, withoutArguments } from "./curate.ts";
 export { at, dropEmpty, eachItem, isMarkerKey, omit, passThrough, pick, pipe, truncateStrings, unwrap } from "./responses/helpers.ts";
+export { missingMarkers, pageMarkers, type PageMarkers } from "./call/markers.ts";
+export { collapseHandles, neverThrows, omitKeysDeep } from "./responses/shape.ts";
+export { graphqlFieldHandler, relayConnection, relayPagination, type GraphQLFieldHandlerOptions, type RelayConnection } from "./responses/graphql.ts";

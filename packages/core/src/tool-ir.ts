@@ -88,6 +88,8 @@ export interface GraphQLBinding {
   document: string;
   /** Argument name -> GraphQL variable type as written in the document (`[String!]!`). */
   variables: Record<string, string>;
+  /** Selectors a projection's `returns` narrowed the selection set with, in order (absent: as generated). */
+  returns?: string[];
 }
 
 export type HttpParameterLocation = "path" | "query" | "header" | "cookie";

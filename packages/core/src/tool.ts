@@ -1,5 +1,6 @@
 import { canonicalJson, deepFreeze, hasOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { pruneBinding } from "./bindings/prune-binding.ts";
+import { fetches, narrowReturns } from "./bindings/graphql-returns.ts";
 import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
 import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
 import type { Binding, HttpAuthScheme, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
@@ -29,6 +30,12 @@ export interface DeriveOptions<Args extends object = ToolArgs> {
   responseHandler?: ResponseHandler;
   /** Replaces the inherited pagination declaration (it is dropped when its argument is). */
   pagination?: Pagination;
+  /**
+   * GraphQL tools: response paths below the root field to fetch (`nodes.id`,
+   * `pageInfo`), with `keep` semantics; the operation document is narrowed, so the API
+   * sends less. Shown in the egress map.
+   */
+  returns?: readonly string[];
 }
 
 /** How calls reach the API beyond the binding: GraphQL endpoint and auth, the API's failure envelope. */
@@ -226,6 +233,16 @@ export class Tool<Args extends object = ToolArgs> {
       responseHandler: options.responseHandler ?? this.#s.responseHandler,
       pagination: options.pagination ?? this.#s.pagination,
     };
+    if (options.returns !== undefined) {
+      if (!Array.isArray(options.returns) || options.returns.length === 0) {
+        throw new SluiceError("INVALID_OPTION", "derived(): `returns` must be a non-empty array of response paths.");
+      }
+      if (state.binding.kind !== "graphql") {
+        throw new SluiceError("INVALID_OPTION", `derived(): \`returns\` narrows GraphQL selection sets; ${this.name} is an HTTP tool (use a responseHandler).`);
+      }
+      state.binding = narrowReturns(state.binding, options.returns);
+      state.pagination = paginationFetched(state.pagination, state.binding);
+    }
     if (!narrows) {
       const derived = new Tool<Args>(state, name);
       derived.#schema = this.#schema;
@@ -239,7 +256,7 @@ export class Tool<Args extends object = ToolArgs> {
     const derived = new Tool<Args>({
       ...state,
       schema: () => projected.schema,
-      binding: pruneBinding(this.binding, removedArgs),
+      binding: pruneBinding(state.binding, removedArgs),
       withheld: [...this.#s.withheld, ...projected.withheld],
       pins: { ...this.#s.pins, ...projected.pins },
       origins: projected.origins,
@@ -294,6 +311,15 @@ export class Tool<Args extends object = ToolArgs> {
   canonical(): string {
     return canonicalJson(this.toJSON());
   }
+}
+
+/** Pagination of a GraphQL tool survives `returns` only while the cursor and flag are still fetched. */
+function paginationFetched(pagination: Pagination | undefined, binding: Binding): Pagination | undefined {
+  if (pagination === undefined || binding.kind !== "graphql") return pagination;
+  const prefix = `data.${binding.field}.`;
+  const paths = [pagination.style === "cursor" ? pagination.cursor : undefined, "hasMore" in pagination ? pagination.hasMore : undefined];
+  const lost = paths.some((path) => path !== undefined && path.startsWith(prefix) && !fetches(binding, path.slice(prefix.length)));
+  return lost ? undefined : pagination;
 }
 
 /** Pagination survives a projection only while its argument is still an argument (or pinned). */
