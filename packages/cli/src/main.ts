@@ -22,6 +22,7 @@ const USAGE = `usage:
 ${CHECK_FIT_USAGE}
   sluice compact --mode strip|strip-bytes|reduce [--encoding o200k_base|cl100k_base] < catalog.json
   sluice demo
+  sluice serve <pack|module> [--http <port>] [--profile <client>] [--defer] [...]   (all options: sluice serve --help)
 <pack> is a workspace pack (linear, github, stripe, github-rest, slack, gmail, gdocs, gsheets,
 notion) or a module file exporting tools.`;
 
@@ -59,6 +60,9 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return fitCommand(rest, io);
     case "compact":
       return runCompact(rest, io);
+    case "serve":
+      // Loaded on demand: the MCP SDK is only needed by this command.
+      return (await import("./serve.ts")).serveCommand(rest, io);
     case undefined:
     case "help":
     case "--help":

@@ -1,0 +1,200 @@
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { SluiceError, type JsonSchemaObject } from "@sluice/core";
+import { PROFILE_IDS } from "@sluice/catalog";
+import {
+  createServer,
+  CREDENTIAL_ENV,
+  describeCredentialEnv,
+  serveHttp,
+  serveStdio,
+  ServedCatalog,
+  DEFAULT_HTTP_HOST,
+  DEFAULT_PAGE_SIZE,
+} from "@sluice/mcp";
+import { loadTools } from "./load-tools.ts";
+import type { Io } from "./main.ts";
+
+export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--profile <client>] [--defer]
+               [--base-url URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
+               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--verbose]`;
+
+function help(): string {
+  const lines = [
+    "usage:",
+    SERVE_USAGE,
+    "",
+    "Serves the tools as an MCP server: stdio by default; --http <port> serves Streamable HTTP",
+    `at http://${DEFAULT_HTTP_HOST}:<port>/mcp (0 picks a free port; the URL is printed on stderr).`,
+    "  --host ADDR           bind address for --http (default 127.0.0.1; 0.0.0.0 exposes your credentials to the network)",
+    "  --profile <client>    fit names and schemas to a client: claude-code, cursor, vscode, windsurf, mcp",
+    "  --defer               list one search tool; tools it loads are announced with tools/list_changed",
+    "  --base-url URL        send every call to URL instead of the API (also SLUICE_BASE_URL)",
+    `  --page-size N         tools per tools/list page (default ${DEFAULT_PAGE_SIZE})`,
+    "  --server-name NAME    the name clients register the server under (counts against name limits; default sluice)",
+    "  --allow-lossy, --unroll N   accept lossy fitting / unroll recursive schemas for the profile",
+    "  --timeout-ms N, --max-argument-bytes N, --max-message-bytes N   call deadline and size limits",
+    "  --verbose             one line per call on stderr (never arguments or credentials)",
+    "",
+    "Credentials come from the environment, by the API a tool calls:",
+    ...CREDENTIAL_ENV.map((entry) => {
+      const typed = Object.entries(entry.byType ?? {}).map(([type, names]) => `${names.join(" | ")} (${type})`);
+      return `  ${entry.api.padEnd(14)} ${[...typed, entry.token.join(" | ")].join(", ")}`;
+    }),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+function usage(problem: string): SluiceError {
+  return new SluiceError(
+    "INVALID_OPTION",
+    `${problem}\nusage:\n${SERVE_USAGE}\nclient profiles: claude-code, cursor, vscode, windsurf, mcp (any of ${PROFILE_IDS.join(", ")})`,
+  );
+}
+
+function integer(value: unknown, flag: string, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw usage(`${flag} takes an integer of at least ${min}, got "${String(value)}"`);
+  return n;
+}
+
+/** A module may export `outputSchemas` (by tool name) beside its tools; packs have none. */
+async function outputSchemasOf(spec: string, cwd: string): Promise<Record<string, JsonSchemaObject> | undefined> {
+  if (/^[a-z0-9][a-z0-9-]*$/.test(spec) && !existsSync(resolve(cwd, spec))) return undefined;
+  const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
+  if (!existsSync(file)) return undefined;
+  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  const schemas = module.outputSchemas;
+  if (schemas === undefined) return undefined;
+  if (typeof schemas !== "object" || schemas === null || Array.isArray(schemas)) {
+    throw new SluiceError("INVALID_OPTION", `${spec}: \`outputSchemas\` must be an object of JSON Schemas by tool name.`);
+  }
+  return schemas as Record<string, JsonSchemaObject>;
+}
+
+/**
+ * `sluice serve`: an MCP server over stdio (default) or Streamable HTTP. stdout belongs to
+ * the protocol on stdio, so everything else goes to stderr. Runs until the client closes
+ * stdin (stdio) or the process gets SIGINT/SIGTERM.
+ */
+export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        http: { type: "string" },
+        host: { type: "string" },
+        profile: { type: "string" },
+        defer: { type: "boolean" },
+        "base-url": { type: "string" },
+        "page-size": { type: "string" },
+        "server-name": { type: "string" },
+        "allow-lossy": { type: "boolean" },
+        unroll: { type: "string" },
+        "timeout-ms": { type: "string" },
+        "max-argument-bytes": { type: "string" },
+        "max-message-bytes": { type: "string" },
+        verbose: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw usage((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(help());
+    return 0;
+  }
+  const [spec] = positionals;
+  if (spec === undefined || positionals.length > 1) throw usage("serve takes one <pack|module>");
+  const port = integer(values.http, "--http", 0);
+  if (port !== undefined && port > 65_535) throw usage(`--http takes a port (0 for any free one), got ${port}`);
+  if (values.host !== undefined && port === undefined) throw usage("--host applies to --http only");
+  const baseUrl = values["base-url"] ?? (process.env.SLUICE_BASE_URL?.trim() || undefined);
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw usage(`--base-url (or SLUICE_BASE_URL) must be an http(s) URL, got "${baseUrl}"`);
+  const pageSize = integer(values["page-size"], "--page-size", 1) ?? DEFAULT_PAGE_SIZE;
+  const unroll = integer(values.unroll, "--unroll", 0);
+  const timeoutMs = integer(values["timeout-ms"], "--timeout-ms", 1);
+  const maxArgumentBytes = integer(values["max-argument-bytes"], "--max-argument-bytes", 1);
+  const maxMessageBytes = integer(values["max-message-bytes"], "--max-message-bytes", 1024);
+  const serverName = values["server-name"] ?? "sluice";
+  const say = (line: string) => io.stderr.write(`sluice serve: ${line}\n`);
+
+  const tools = await loadTools(spec, io.cwd);
+  const outputSchemas = await outputSchemasOf(spec, io.cwd);
+  const catalog = new ServedCatalog(tools, {
+    serverName,
+    ...(values.profile === undefined ? {} : { profile: values.profile }),
+    ...(values["allow-lossy"] ? { allowLossy: true } : {}),
+    ...(unroll === undefined ? {} : { unroll }),
+    ...(outputSchemas === undefined ? {} : { outputSchemas }),
+  });
+
+  const fitted = catalog.profile === undefined ? "" : `, fitted to ${catalog.profile.label} (${catalog.changes.length} change${catalog.changes.length === 1 ? "" : "s"})`;
+  say(`${tools.length} tools from ${spec}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
+  for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
+  for (const finding of catalog.findings) {
+    if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
+    say(`warning: ${finding.tool === "" ? "" : `${finding.tool}: `}${finding.message}${finding.code === "TOO_MANY_TOOLS" ? " Serve a narrower module, or add --defer." : ""}`);
+  }
+  for (const entry of describeCredentialEnv(tools, process.env)) {
+    say(entry.set.length > 0 ? `${entry.api} credentials from ${entry.set.join(", ")}` : `${entry.api}: no credentials (set ${entry.expected.join(" or ")}); calls will answer AUTH_MISSING or the API's 401`);
+  }
+  if (baseUrl !== undefined) say(`every call goes to ${baseUrl} (base URL override)`);
+
+  const newServer = () =>
+    createServer(catalog, {
+      pageSize,
+      serverName,
+      ...(values.defer ? { defer: true } : {}),
+      call: {
+        headers: { "user-agent": "sluice-mcp" },
+        ...(baseUrl === undefined ? {} : { baseUrl }),
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+      },
+      ...(values.verbose ? { log: say } : {}),
+    });
+
+  const stop = new Promise<string>((resolveStop) => {
+    const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+  });
+  // One misbehaving request must not end a server other clients rely on.
+  process.on("unhandledRejection", (reason) => say(`unhandled rejection: ${(reason as Error)?.message ?? String(reason)}`));
+
+  if (port === undefined) {
+    const handle = await serveStdio(newServer(), {
+      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+      onProblem: (problem) => say(problem),
+    });
+    say("ready on stdio");
+    const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
+    await handle.close();
+    say(`stopped (${why})`);
+  } else {
+    const host = values.host ?? DEFAULT_HTTP_HOST;
+    if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}); the server has no authentication of its own, and anyone who can reach the port can call the tools with your credentials`);
+    const handle = await serveHttp(newServer, {
+      port,
+      host,
+      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+      ...(values.verbose ? { log: say } : {}),
+    });
+    say(`listening on ${handle.url}`);
+    const why = await stop;
+    await handle.close();
+    say(`stopped (${why})`);
+  }
+  // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+  return 0;
+}

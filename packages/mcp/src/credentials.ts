@@ -1,0 +1,126 @@
+import type { CredentialSource, HttpAuthScheme, HttpCredential, Tool } from "@sluice/core";
+
+/**
+ * Where a served tool's credentials come from: one environment variable (or a short
+ * list, first set wins) per API, chosen by the host the tool's binding talks to. Keying
+ * on the host rather than on the pack name means a user module that narrows tools of
+ * several packs (Linear and Gmail) still finds each tool's credential, and a `--base-url`
+ * override (tests, a proxy) does not change which variable is read.
+ */
+export interface ApiCredentialEnv {
+  /** The API, as documented (`Linear`, `Gmail`). */
+  api: string;
+  /** Workspace packs whose tools call this API. */
+  packs: readonly string[];
+  /** Hosts of the bindings' servers (HTTP) or of the pack's endpoint (GraphQL). */
+  hosts: readonly string[];
+  /** Variables holding a token sent the way the spec's security scheme says (bearer, or an API-key header). */
+  token: readonly string[];
+  /**
+   * Variables for a scheme type other than the default, e.g. Linear's personal API key
+   * (sent raw in `Authorization`, scheme type `apiKey`) beside its OAuth token (`bearer`).
+   */
+  byType?: Partial<Record<HttpAuthScheme["type"], readonly string[]>>;
+  /**
+   * When a tool's binding declares no security at all (the vendored spec has no
+   * `securitySchemes`), send the token as `Authorization: Bearer` anyway: the API needs it.
+   */
+  bearerWhenUndeclared?: boolean;
+}
+
+/** The documented variables, by API. `docs/mcp.md` lists the same table. */
+export const CREDENTIAL_ENV: readonly ApiCredentialEnv[] = [
+  {
+    api: "Linear",
+    packs: ["linear"],
+    hosts: ["api.linear.app"],
+    token: ["LINEAR_ACCESS_TOKEN"],
+    // A personal API key goes in Authorization as is (scheme `apiKey`); an OAuth token as a bearer token.
+    byType: { apiKey: ["LINEAR_API_KEY"] },
+  },
+  { api: "GitHub", packs: ["github", "github-rest"], hosts: ["api.github.com"], token: ["GITHUB_TOKEN", "GH_TOKEN"], bearerWhenUndeclared: true },
+  { api: "Stripe", packs: ["stripe"], hosts: ["api.stripe.com"], token: ["STRIPE_API_KEY", "STRIPE_SECRET_KEY"] },
+  { api: "Slack", packs: ["slack"], hosts: ["slack.com"], token: ["SLACK_TOKEN", "SLACK_BOT_TOKEN"] },
+  { api: "Gmail", packs: ["gmail"], hosts: ["gmail.googleapis.com"], token: ["GMAIL_ACCESS_TOKEN", "GOOGLE_ACCESS_TOKEN"] },
+  { api: "Google Docs", packs: ["gdocs"], hosts: ["docs.googleapis.com"], token: ["GDOCS_ACCESS_TOKEN", "GOOGLE_ACCESS_TOKEN"] },
+  { api: "Google Sheets", packs: ["gsheets"], hosts: ["sheets.googleapis.com"], token: ["GSHEETS_ACCESS_TOKEN", "GOOGLE_ACCESS_TOKEN"] },
+  { api: "Notion", packs: ["notion"], hosts: ["api.notion.com"], token: ["NOTION_TOKEN", "NOTION_API_KEY"], bearerWhenUndeclared: true },
+];
+
+/** The host a tool's requests go to by default (before any base URL override), lower case. */
+export function apiHostOf(tool: Pick<Tool<object>, "binding" | "endpoint">): string | undefined {
+  const url = tool.binding.kind === "http" ? tool.binding.server : tool.endpoint;
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The table entry for a tool, by its API host. */
+export function credentialEnvFor(tool: Pick<Tool<object>, "binding" | "endpoint">, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): ApiCredentialEnv | undefined {
+  const host = apiHostOf(tool);
+  return host === undefined ? undefined : table.find((entry) => entry.hosts.includes(host));
+}
+
+function firstSet(env: Readonly<Record<string, string | undefined>>, names: readonly string[] | undefined): string | undefined {
+  for (const name of names ?? []) {
+    const value = env[name];
+    if (value !== undefined && value.trim() !== "") return value.trim();
+  }
+  return undefined;
+}
+
+/** What a call of one tool gets from the environment: a credential source and, for undeclared security, a header. */
+export interface ToolAuth {
+  credentials: CredentialSource;
+  /** Extra headers (an `Authorization: Bearer` for APIs whose spec declares no security). */
+  headers: Record<string, string>;
+}
+
+/**
+ * Credentials for one tool from environment variables. A scheme the table has no
+ * variable for gets nothing, so the call runtime moves on to the next security
+ * requirement or answers AUTH_MISSING (naming the schemes, never a value). Basic-auth
+ * schemes are left to the next requirement: every pack that offers basic also offers a
+ * bearer scheme for the same key.
+ */
+export function toolAuthFromEnv(tool: Tool<object>, env: Readonly<Record<string, string | undefined>>, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): ToolAuth {
+  const entry = credentialEnvFor(tool, table);
+  if (entry === undefined) return { credentials: {}, headers: {} };
+  const credentials: CredentialSource = (scheme: HttpAuthScheme): HttpCredential | undefined => {
+    if (scheme.type === "basic") return undefined;
+    const typed = entry.byType?.[scheme.type];
+    const token = typed !== undefined ? firstSet(env, typed) : firstSet(env, entry.token);
+    return token === undefined ? undefined : { token };
+  };
+  const requirements = tool.binding.kind === "http" ? tool.binding.auth : tool.graphqlAuth;
+  const declared = requirements !== undefined && requirements.some((requirement) => requirement.length > 0);
+  const headers: Record<string, string> = {};
+  if (!declared && entry.bearerWhenUndeclared) {
+    const token = firstSet(env, entry.token);
+    if (token !== undefined) headers["authorization"] = `Bearer ${token}`;
+  }
+  return { credentials, headers };
+}
+
+/**
+ * Names (never values) of the variables that are set for the APIs these tools call, and
+ * of those that are missing, for the start-up line on stderr.
+ */
+export function describeCredentialEnv(
+  tools: readonly Tool<object>[],
+  env: Readonly<Record<string, string | undefined>>,
+  table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV,
+): Array<{ api: string; set: string[]; expected: string[] }> {
+  const entries = new Map<string, ApiCredentialEnv>();
+  for (const tool of tools) {
+    const entry = credentialEnvFor(tool, table);
+    if (entry !== undefined) entries.set(entry.api, entry);
+  }
+  return [...entries.values()].map((entry) => {
+    const expected = [...entry.token, ...Object.values(entry.byType ?? {}).flat()];
+    return { api: entry.api, set: expected.filter((name) => firstSet(env, [name]) !== undefined), expected };
+  });
+}

@@ -1,0 +1,192 @@
+import { randomUUID } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
+
+export const DEFAULT_HTTP_HOST = "127.0.0.1";
+export const DEFAULT_HTTP_PATH = "/mcp";
+export const DEFAULT_MAX_SESSIONS = 64;
+
+export interface HttpOptions {
+  /** Address to bind. Default 127.0.0.1: only this machine can connect. */
+  host?: string;
+  /** Port; 0 picks a free one (read it from `url`). */
+  port: number;
+  /** Default `/mcp`. */
+  path?: string;
+  /** POST bodies larger than this are answered 413 before parsing. Default 4 MiB. */
+  maxMessageBytes?: number;
+  /** Open sessions kept; beyond it the least recently used one is closed. Default 64. */
+  maxSessions?: number;
+  log?: (line: string) => void;
+}
+
+export interface HttpHandle {
+  /** `http://127.0.0.1:PORT/mcp`. */
+  url: string;
+  /** Open MCP sessions. */
+  readonly sessions: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: Server;
+  lastUsed: number;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+function isLoopbackHost(host: string): boolean {
+  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+function hostnameOf(hostHeader: string): string {
+  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
+  const colon = hostHeader.lastIndexOf(":");
+  return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
+}
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+/**
+ * Serves MCP over Streamable HTTP on node:http, one SDK transport and one server per
+ * session (`Mcp-Session-Id`), so each client has its own deferred-loading state.
+ *
+ * Bound to a loopback address, requests must name a loopback host (`Host`) and, when they
+ * carry an `Origin`, a loopback origin: a web page the user visits cannot reach the
+ * server through DNS rebinding. Bound elsewhere, the server has no authentication of its
+ * own; put it behind something that has.
+ */
+export async function serveHttp(newServer: () => Server, options: HttpOptions): Promise<HttpHandle> {
+  const host = options.host ?? DEFAULT_HTTP_HOST;
+  const path = options.path ?? DEFAULT_HTTP_PATH;
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const log = options.log;
+  const loopbackOnly = isLoopbackHost(host);
+  const sessions = new Map<string, Session>();
+
+  const closeSession = async (id: string, why: string): Promise<void> => {
+    const session = sessions.get(id);
+    if (session === undefined) return;
+    sessions.delete(id);
+    log?.(`session ${id.slice(0, 8)} closed (${why})`);
+    await session.server.close().catch(() => undefined);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const hostHeader = req.headers.host ?? "";
+    if (loopbackOnly && !isLoopbackHost(hostnameOf(hostHeader))) {
+      jsonRpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(hostHeader)} is not a loopback name.`);
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== "null" && loopbackOnly) {
+      let originHost = "";
+      try {
+        originHost = new URL(origin).hostname;
+      } catch {
+        originHost = "";
+      }
+      if (!isLoopbackHost(originHost)) {
+        jsonRpcError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not a loopback origin.`);
+        return;
+      }
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname !== path) {
+      jsonRpcError(res, 404, -32601, `Not found: the MCP endpoint is ${path}.`);
+      return;
+    }
+    const header = req.headers["mcp-session-id"];
+    const sessionId = Array.isArray(header) ? header[0] : header;
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (session === undefined) {
+        jsonRpcError(res, 404, -32001, "Session not found: it ended or never existed; initialize a new session.");
+        return;
+      }
+      session.lastUsed = Date.now();
+      await session.transport.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== "POST") {
+      jsonRpcError(res, 400, -32000, "Bad Request: no Mcp-Session-Id; start a session with an initialize POST.");
+      return;
+    }
+    // A POST without a session must be an initialize request; the transport checks that
+    // and answers 400 otherwise, in which case the session it never opened is dropped.
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      maxRequestBodySize: maxBytes,
+    });
+    const server = newServer();
+    const session: Session = { transport, server, lastUsed: Date.now() };
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined && sessions.get(id) === session) {
+        sessions.delete(id);
+        log?.(`session ${id.slice(0, 8)} ended`);
+      }
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    const id = transport.sessionId;
+    if (id === undefined) {
+      await server.close().catch(() => undefined);
+      return;
+    }
+    sessions.set(id, session);
+    log?.(`session ${id.slice(0, 8)} opened`);
+    if (sessions.size > maxSessions) {
+      let oldest: [string, Session] | undefined;
+      for (const entry of sessions) if (oldest === undefined || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
+      if (oldest !== undefined) await closeSession(oldest[0], `more than ${maxSessions} sessions`);
+    }
+  };
+
+  const http: NodeHttpServer = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log?.(`request failed: ${(error as Error)?.message ?? String(error)}`);
+      jsonRpcError(res, 500, -32603, "Internal error while handling the request.");
+    });
+  });
+  // A client that goes away mid-request must not take the process with it.
+  http.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(options.port, host, () => {
+      http.off("error", reject);
+      resolve();
+    });
+  });
+  const address = http.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}${path}`,
+    get sessions() {
+      return sessions.size;
+    },
+    async close() {
+      for (const id of [...sessions.keys()]) await closeSession(id, "server stopping");
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}

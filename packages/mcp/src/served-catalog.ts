@@ -1,0 +1,159 @@
+import { fit, profile as profileById, toMCP, type FitChange, type Finding, type Profile } from "@sluice/catalog";
+import { SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
+import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+
+export interface CatalogOptions {
+  /**
+   * Fit the tools to a client profile (`claude-code`, `cursor`, `vscode`, `windsurf`,
+   * `mcp`, or any provider profile id): names are shortened to the client's limit,
+   * schemas rewritten where the client needs it. Calls still run through the original
+   * tools, so pins, validation and handlers are those of the tools given.
+   */
+  profile?: string;
+  /** The server name the client prefixes tool names with (it counts against name limits). Default `sluice`. */
+  serverName?: string;
+  /** Accept lossy fitting changes (each is listed on stderr). */
+  allowLossy?: boolean;
+  /** Unroll recursive schemas to this depth when the profile refuses cycles. */
+  unroll?: number;
+  /**
+   * Output schemas by tool name (the name given, before fitting). A tool with one
+   * advertises it in tools/list and returns its handler's output as `structuredContent`
+   * beside the text.
+   */
+  outputSchemas?: Readonly<Record<string, JsonSchemaObject>>;
+}
+
+/**
+ * The tools one server serves, shared by every connection: the wire tools (fitted when a
+ * profile is given) in a stable order, the route from a wire name back to the tool that
+ * is called, and MCP definitions built on first use (a pack's schemas are assembled
+ * lazily, so listing the first page of 500 tools builds 100 schemas, not 500).
+ */
+export class ServedCatalog {
+  /** Wire tools, by name (UTF-16 order): the order of tools/list pages. */
+  readonly tools: readonly Tool<object>[];
+  readonly profile: Profile | undefined;
+  /** Changes fitting made (empty without a profile). */
+  readonly changes: readonly FitChange[];
+  /** What the profile would still reject or filter (too many tools for Cursor's 40), as `check` reports it. */
+  readonly findings: readonly Finding[];
+  readonly #byWireName = new Map<string, Tool<object>>();
+  readonly #original = new Map<string, Tool<object>>();
+  readonly #outputSchemas = new Map<string, JsonSchemaObject>();
+  readonly #definitions = new Map<string, McpTool>();
+
+  constructor(tools: readonly Tool<object>[], options: CatalogOptions = {}) {
+    if (!Array.isArray(tools) || tools.length === 0) throw new SluiceError("INVALID_OPTION", "There are no tools to serve.");
+    for (const tool of tools) {
+      if (!(tool instanceof Tool)) throw new SluiceError("INVALID_OPTION", "Serve takes Tool values (a pack's tools, or projections of them).");
+    }
+    const seen = new Set<string>();
+    for (const tool of tools) {
+      if (seen.has(tool.name)) throw new SluiceError("INVALID_NAME", `Two tools are named ${tool.name}; an MCP client cannot tell them apart. Rename one with derived({ name }).`);
+      seen.add(tool.name);
+    }
+    const given = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const name of Object.keys(options.outputSchemas ?? {})) {
+      if (!given.has(name)) throw new SluiceError("INVALID_OPTION", `outputSchemas names ${name}, which is not one of the served tools.`);
+      const schema = options.outputSchemas![name]!;
+      if (typeof schema !== "object" || schema === null || schema.type !== "object") {
+        throw new SluiceError("INVALID_OPTION", `The output schema of ${name} must have {"type": "object"} at its root (MCP structuredContent is an object).`);
+      }
+    }
+
+    let wire: readonly Tool<object>[] = tools;
+    let nameMap: Record<string, string> | undefined;
+    if (options.profile !== undefined) {
+      this.profile = profileById(options.profile);
+      const fitted = fit(tools, this.profile, {
+        server: options.serverName ?? "sluice",
+        ...(options.allowLossy === undefined ? {} : { allowLossy: options.allowLossy }),
+        ...(options.unroll === undefined ? {} : { unroll: options.unroll }),
+      });
+      wire = fitted.tools;
+      nameMap = fitted.nameMap;
+      this.changes = fitted.changes;
+      this.findings = fitted.remaining;
+    } else {
+      this.profile = undefined;
+      this.changes = [];
+      this.findings = [];
+    }
+    this.tools = [...wire].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const tool of this.tools) {
+      const originalName = nameMap?.[tool.name] ?? tool.name;
+      const original = given.get(originalName)!;
+      this.#byWireName.set(tool.name, tool);
+      this.#original.set(tool.name, original);
+      const output = options.outputSchemas?.[originalName];
+      if (output !== undefined) this.#outputSchemas.set(tool.name, output);
+    }
+  }
+
+  /** The wire tool of this name, if served. */
+  wireTool(name: string): Tool<object> | undefined {
+    return this.#byWireName.get(name);
+  }
+
+  /** The tool a call of this wire name runs (the one given, with its pins and handler). */
+  original(name: string): Tool<object> | undefined {
+    return this.#original.get(name);
+  }
+
+  outputSchema(name: string): JsonSchemaObject | undefined {
+    return this.#outputSchemas.get(name);
+  }
+
+  /**
+   * The tools/list entry of a wire tool (or of any tool of the same shape, such as a
+   * session's search tool: every session builds the same one), cached by name. Built by the catalog's MCP adapter, so the
+   * hints come from the tool's annotations.
+   */
+  definition(tool: Tool<object>): McpTool {
+    let definition = this.#definitions.get(tool.name);
+    if (definition === undefined) {
+      definition = toMCP([tool])[0]!;
+      const output = this.#outputSchemas.get(tool.name);
+      if (output !== undefined) definition = { ...definition, outputSchema: output as McpTool["outputSchema"] };
+      this.#definitions.set(tool.name, definition);
+    }
+    return definition;
+  }
+
+  /** Up to 5 served names close to `name` (near typos first, then names sharing its words), for an unknown-tool message. */
+  near(name: string): string[] {
+    const lower = name.toLowerCase();
+    const limit = Math.max(2, Math.floor(name.length / 5));
+    const typos = this.tools
+      .map((tool) => ({ name: tool.name, distance: editDistance(lower, tool.name.toLowerCase(), limit) }))
+      .filter((entry) => entry.distance <= limit)
+      .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
+      .map((entry) => entry.name);
+    const words = lower.split(/[^a-z0-9]+/).filter((word) => word.length > 2);
+    const sharing = this.tools
+      .map((tool) => ({ name: tool.name, score: words.filter((word) => tool.name.toLowerCase().includes(word)).length }))
+      .filter((entry) => words.length > 0 && entry.score === words.length)
+      .sort((a, b) => a.name.length - b.name.length || (a.name < b.name ? -1 : 1))
+      .map((entry) => entry.name);
+    return [...new Set([...typos, ...sharing])].slice(0, 5);
+  }
+}
+
+/** Levenshtein distance, or `limit + 1` as soon as it must exceed `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current.push(value);
+      if (value < best) best = value;
+    }
+    if (best > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}

@@ -1,0 +1,193 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
+import { ToolSession, type ToolSessionOptions } from "@sluice/catalog";
+import { isSluiceError, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
+import { toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
+import type { ServedCatalog } from "./served-catalog.ts";
+
+export const SERVER_VERSION = "0.1.0";
+export const DEFAULT_PAGE_SIZE = 100;
+
+export interface CallOptions {
+  /** Replaces every tool's API base URL (HTTP server or GraphQL endpoint): tests, proxies, regional hosts. */
+  baseUrl?: string;
+  /** Where credentials are read from (default `process.env`); see `CREDENTIAL_ENV`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The credential table (default `CREDENTIAL_ENV`). */
+  credentialEnv?: readonly ApiCredentialEnv[];
+  /** Milliseconds for one API exchange (default: the call runtime's 30 s). */
+  timeoutMs?: number;
+  /** Arguments larger than this are refused before anything is sent (default: the runtime's 1 MiB). */
+  maxArgumentBytes?: number;
+  /** Extra request headers (user agent). Authentication cannot be replaced through them. */
+  headers?: Readonly<Record<string, string>>;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface SessionOptions {
+  /** Tools per tools/list page (default 100). */
+  pageSize?: number;
+  /**
+   * Deferred loading: the client first sees one search tool; calling it loads tools, and
+   * the server tells the client with `notifications/tools/list_changed`.
+   */
+  defer?: boolean | ToolSessionOptions;
+  call?: CallOptions;
+  /** One line per call on stderr (tool, outcome, duration, bytes; never arguments or credentials). */
+  log?: (line: string) => void;
+  /** Name in the initialize answer (default `sluice`). */
+  serverName?: string;
+  instructions?: string;
+}
+
+/**
+ * A JSON-RPC error for the client (unknown tool, bad cursor). The SDK's McpError puts
+ * "MCP error <code>:" into the message it sends, and the client SDK adds it again; this
+ * sends the message alone.
+ */
+export class ProtocolError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = "ProtocolError";
+    this.code = code;
+  }
+}
+
+/** Cursor for tools/list: the offset of the next page, base64url JSON so clients treat it as opaque. */
+function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
+}
+
+function decodeCursor(cursor: string, length: number): number {
+  let offset: unknown;
+  try {
+    offset = (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown }).offset;
+  } catch {
+    offset = undefined;
+  }
+  if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0 || offset > length) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid tools/list cursor ${JSON.stringify(cursor.slice(0, 80))}: pass a nextCursor this server returned, or none to start over.`);
+  }
+  return offset;
+}
+
+function errorResult(text: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text }] };
+}
+
+function textOf(output: unknown): string {
+  if (typeof output === "string") return output;
+  const json = JSON.stringify(output);
+  return json === undefined ? "null" : json;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One MCP server (one client connection) over a served catalog. tools/list pages
+ * through the catalog (or, deferred, through the session's visible tools); tools/call
+ * routes the wire name back to the tool given and runs `invoke` with credentials from
+ * the environment. A call failure is a tool result with `isError` and a text that
+ * starts with the error code; an unknown tool or a bad cursor is a protocol error.
+ */
+export function createServer(catalog: ServedCatalog, options: SessionOptions = {}): Server {
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(pageSize) || pageSize < 1) throw new SluiceError("INVALID_OPTION", `pageSize must be a positive integer, got ${String(pageSize)}.`);
+  const session =
+    options.defer === undefined || options.defer === false
+      ? undefined
+      : new ToolSession(catalog.tools, options.defer === true ? {} : options.defer);
+  const callOptions = options.call ?? {};
+  const env = callOptions.env ?? process.env;
+  const table = callOptions.credentialEnv ?? CREDENTIAL_ENV;
+  const log = options.log;
+
+  const server = new Server(
+    { name: options.serverName ?? "sluice", version: SERVER_VERSION },
+    {
+      capabilities: { tools: { listChanged: session !== undefined } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, (request): ListToolsResult => {
+    const visible = session === undefined ? catalog.tools : session.visibleTools();
+    const cursor = request.params?.cursor;
+    const offset = cursor === undefined ? 0 : decodeCursor(cursor, visible.length);
+    const page = visible.slice(offset, offset + pageSize);
+    const result: ListToolsResult = { tools: page.map((tool) => catalog.definition(tool)) };
+    if (offset + page.length < visible.length) result.nextCursor = encodeCursor(offset + page.length);
+    return result;
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const args = request.params.arguments ?? {};
+    let wire: Tool<object> | undefined;
+    if (session !== undefined) {
+      const outcome = session.call(name, args);
+      if (outcome.kind === "search") {
+        if (outcome.result.loaded.length > 0) {
+          // Sent on this request's stream, so a Streamable HTTP client gets it before the result.
+          await extra.sendNotification({ method: "notifications/tools/list_changed" });
+        }
+        log?.(`search ${JSON.stringify(outcome.result.query).slice(0, 120)} loaded ${outcome.result.loaded.length}`);
+        return { content: [{ type: "text", text: outcome.text }] };
+      }
+      if (outcome.kind === "error") {
+        if (outcome.error.code === "TOOL_NOT_FOUND") throw new ProtocolError(ErrorCode.InvalidParams, outcome.text);
+        return errorResult(`${outcome.error.code}: ${outcome.text}`);
+      }
+      wire = outcome.tool;
+    } else {
+      wire = catalog.wireTool(name);
+      if (wire === undefined) {
+        const near = catalog.near(name);
+        throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}.${near.length > 0 ? ` Similar tools: ${near.join(", ")}.` : ""}`);
+      }
+    }
+    const tool = catalog.original(wire.name)!;
+    const auth = toolAuthFromEnv(tool, env, table);
+    const ctx: CallContext = {
+      credentials: auth.credentials,
+      headers: { ...callOptions.headers, ...auth.headers },
+      signal: extra.signal,
+      ...(callOptions.baseUrl === undefined ? {} : { baseUrl: callOptions.baseUrl }),
+      ...(callOptions.timeoutMs === undefined ? {} : { timeoutMs: callOptions.timeoutMs }),
+      ...(callOptions.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: callOptions.maxArgumentBytes }),
+      ...(callOptions.fetch === undefined ? {} : { fetch: callOptions.fetch }),
+    };
+    let result: CallResult;
+    try {
+      result = await tool.invoke(args, ctx);
+    } catch (error) {
+      if (isSluiceError(error)) {
+        log?.(`call ${wire.name} ${error.code}${error.status === undefined ? "" : ` ${error.status}`}`);
+        return errorResult(`${error.code}: ${error.message}`);
+      }
+      log?.(`call ${wire.name} INTERNAL_ERROR ${(error as Error)?.message ?? String(error)}`);
+      return errorResult(`INTERNAL_ERROR: ${wire.name} failed inside the server (${(error as Error)?.message ?? String(error)}); the API may not have been called.`);
+    }
+    log?.(`call ${wire.name} ok ${result.status} ${Math.round(result.durationMs)} ms payload ${result.payloadBytes} B context ${result.contextBytes} B`);
+    const out: CallToolResult = { content: [{ type: "text", text: textOf(result.output) }] };
+    if (catalog.outputSchema(wire.name) !== undefined) {
+      if (!isPlainObject(result.output)) {
+        return errorResult(`RESPONSE_INVALID: ${wire.name} declares an output schema, but its response handler returned ${Array.isArray(result.output) ? "an array" : typeof result.output}, not an object.`);
+      }
+      out.structuredContent = result.output;
+    }
+    if (result.nextPageArgs !== undefined) out._meta = { "sluice/nextPageArgs": result.nextPageArgs };
+    return out;
+  });
+
+  return server;
+}
