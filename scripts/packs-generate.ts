@@ -14,6 +14,8 @@ interface PackEntry {
   kind: "graphql" | "openapi";
   /** Spec file inside `packs/<name>/spec/`. */
   spec: string;
+  /** OpenAPI: parameters that carry a credential (name -> security scheme). */
+  credentialParameters?: Record<string, string>;
 }
 
 const PACKS: readonly PackEntry[] = [
@@ -21,7 +23,8 @@ const PACKS: readonly PackEntry[] = [
   { name: "linear", kind: "graphql", spec: "schema.graphql" },
   { name: "stripe", kind: "openapi", spec: "spec3.json" },
   { name: "github-rest", kind: "openapi", spec: "api.github.com.json" },
-  { name: "slack", kind: "openapi", spec: "slack_web_openapi_v2_without_examples.json" },
+  // Slack declares the OAuth token as a `token` header or query parameter on most methods.
+  { name: "slack", kind: "openapi", spec: "slack_web_openapi_v2_without_examples.json", credentialParameters: { token: "slackAuth" } },
   { name: "gmail", kind: "openapi", spec: "gmail-v1.yaml" },
   { name: "gdocs", kind: "openapi", spec: "docs-v1.yaml" },
   { name: "gsheets", kind: "openapi", spec: "sheets-v4.yaml" },
@@ -36,7 +39,10 @@ async function generate(entry: PackEntry): Promise<EmittedFile[]> {
   const source = { name: entry.name, file: entry.spec, sha256 };
   // Every committed pack declares its call behaviour in a hand-written src/runtime.ts.
   const emit = { runtimeModule: "./runtime.ts" };
-  if (entry.kind === "openapi") return emitOpenAPIPackSources(buildOpenAPIPackIR(loadDocument(bytes, entry.spec), source), emit);
+  if (entry.kind === "openapi") {
+    const options = entry.credentialParameters === undefined ? {} : { credentialParameters: entry.credentialParameters };
+    return emitOpenAPIPackSources(buildOpenAPIPackIR(loadDocument(bytes, entry.spec), source, options), emit);
+  }
   return emitGraphQLPackSources(buildGraphQLPackIR(loadGraphQLSchema(bytes, { fileName: entry.spec }), source), emit);
 }
 

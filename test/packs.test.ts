@@ -119,9 +119,16 @@ describe("curated REST tools", () => {
     expect(tool.binding.kind === "http" && tool.binding.parameters.some((p) => p.arg === "Notion-Version")).toBe(true);
   });
 
-  it("Slack curated tools withhold an optional token", async () => {
-    const optional = slack.curatedTools.curated;
-    expect(optional.length).toBeGreaterThan(20);
-    for (const tool of optional) expect((await tool.paths()).map((p) => p.path)).not.toContain("token");
+  it("Slack tools never take the token as an argument; calls fill it from the credential", async () => {
+    const carriers = slack.tools.filter((tool) => tool.withheld.some((w) => w.path === "token" && w.reason === "credential"));
+    expect(carriers.length).toBeGreaterThan(150);
+    for (const tool of slack.tools) expect(Object.keys(tool.inputSchema.properties as object)).not.toContain("token");
+    const post = slack.tools.find((tool) => tool.name === "chat_post_message")!;
+    const request = await post.request({ channel: "C1", text: "hi", token: "from-the-model" }, { credentials: { slackAuth: { token: "xoxb-real" } } });
+    expect(request.headers["token"]).toBe("xoxb-real");
+    expect(request.headers["authorization"]).toBe("Bearer xoxb-real");
+    expect(String(request.body)).not.toContain("from-the-model");
+    await expect(post.call({ channel: "C1" }, { baseUrl: "http://127.0.0.1:9" })).rejects.toMatchObject({ code: "AUTH_MISSING" });
+    await expect(post.call({ channel: "C1", token: "x" }, { baseUrl: "http://127.0.0.1:9" })).rejects.toMatchObject({ code: "EGRESS_DENIED" });
   });
 });

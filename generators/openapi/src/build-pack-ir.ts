@@ -24,6 +24,13 @@ export interface BuildOpenAPIOptions {
    * or (`"throw"`) fails the whole build with `EXTERNAL_REF`.
    */
   onExternalRef?: "skip" | "throw";
+  /**
+   * Parameters that carry a credential (parameter name -> security scheme name), e.g.
+   * Slack's `token`: they are withheld from the model (reason `credential`) and the call
+   * runtime fills them from that scheme's credential, so the request still matches a spec
+   * that declares them required.
+   */
+  credentialParameters?: Readonly<Record<string, string>>;
 }
 
 /** Path Item Object methods, `trace` included. https://spec.openapis.org/oas/v3.1.0#path-item-object */
@@ -38,7 +45,7 @@ export function buildOpenAPIPackIR(document: unknown, source: PackSourceInfo, op
   const dialect = dialectOf(document);
   const resolver = new RefResolver(document, options.externalRefs);
   const converter = new SchemaConverter(resolver, dialect);
-  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document };
+  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document, credentialParameters: options.credentialParameters ?? {} };
 
   const operations: { ref: OperationRef; source: OperationSource }[] = [];
   const skipped: SkippedOperation[] = [];

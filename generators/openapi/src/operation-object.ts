@@ -19,6 +19,8 @@ export interface OperationContext {
   security: SecuritySchemes;
   dialect: Dialect;
   root: unknown;
+  /** Parameter name -> security scheme whose credential fills it (see BuildOpenAPIOptions). */
+  credentialParameters: Readonly<Record<string, string>>;
 }
 
 export interface OperationSource {
@@ -82,6 +84,22 @@ export function buildOperationTool(source: OperationSource, name: string, contex
 
   const ordered = LOCATION_ORDER.flatMap((location) => parameters.filter((p) => p.in === location && (location !== "path" || inTemplate.has(p.name))));
   for (const parameter of ordered) {
+    const scheme = Object.prototype.hasOwnProperty.call(context.credentialParameters, parameter.name) ? context.credentialParameters[parameter.name] : undefined;
+    if (scheme !== undefined && parameter.in !== "path") {
+      // Sent, but never by the model: the runtime fills it from the scheme's credential.
+      const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
+      withheld.push({ path: arg, reason: "credential" });
+      httpParameters.push({
+        arg,
+        name: parameter.name,
+        in: parameter.in,
+        style: parameter.style,
+        explode: parameter.explode,
+        ...(parameter.required ? { required: true } : {}),
+        credential: scheme,
+      });
+      continue;
+    }
     const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
     properties.push([arg, parameterSchema(parameter, arg, context, withheld)]);
     if (parameter.required) required.push(arg);
@@ -148,14 +166,23 @@ function bodyArguments(
     ...(body.required ? { required: true } : {}),
   };
   const encoding = Object.keys(body.propertyEncoding).length > 0 ? { propertyEncoding: body.propertyEncoding } : {};
+  const credentialFields: Record<string, string> = {};
+  const carriesCredential = (arg: string, member: string): boolean => {
+    if (!Object.prototype.hasOwnProperty.call(context.credentialParameters, member)) return false;
+    credentialFields[arg] = context.credentialParameters[member]!;
+    withheld.push({ path: arg, reason: "credential" });
+    return true;
+  };
+  const credentials = () => (Object.keys(credentialFields).length > 0 ? { credentialFields } : {});
   if (body.formFields !== undefined) {
     for (const field of body.formFields) {
       const arg = claim(field.name, "body", `body:${field.name}`);
       fields.push([arg, field.name]);
+      if (carriesCredential(arg, field.name)) continue;
       properties.push([arg, decorate(asObject(converter.convert(field.schema.value, field.schema.document, arg, withheld)), field.description, false)]);
       if (field.required) required.push(arg);
     }
-    return { ...base, fields: Object.fromEntries(fields), ...encoding };
+    return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
   }
   const schema = body.schema === undefined ? undefined : resolver.deref(body.schema.value, body.schema.document, body.schema.pointer);
   const shape = schema?.value;
@@ -181,10 +208,11 @@ function bodyArguments(
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {
     const arg = claim(member, "body", `body:${member}`);
     fields.push([arg, member]);
+    if (carriesCredential(arg, member)) continue;
     properties.push([arg, asObject(memberSchema)]);
     if (body.required && requiredMembers.has(member)) required.push(arg);
   }
-  return { ...base, fields: Object.fromEntries(fields), ...encoding };
+  return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
 }
 
 function requestBodyOf(operation: Located, resolver: RefResolver): NormalizedBody | undefined {

@@ -20,8 +20,8 @@ export function bindingArguments(binding: Binding): string[] {
   if (binding.kind === "graphql") return Object.keys(binding.variables);
   const body = binding.body;
   return [
-    ...binding.parameters.map((p) => p.arg),
-    ...Object.keys(body?.fields ?? {}),
+    ...binding.parameters.filter((p) => p.credential === undefined).map((p) => p.arg),
+    ...Object.keys(body?.fields ?? {}).filter((arg) => body?.credentialFields?.[arg] === undefined),
     ...(body?.wholeBodyArg === undefined ? [] : [body.wholeBodyArg]),
   ];
 }

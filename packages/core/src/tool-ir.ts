@@ -65,9 +65,10 @@ export interface ToolAnnotations {
 /**
  * Why a path is withheld: a projection dropped it; it is pinned; it is an OpenAPI
  * readOnly request field; the generator withheld it as deprecated, or as internal (the
- * API documents it as not public, e.g. Linear's `[INTERNAL]` inputs).
+ * API documents it as not public, e.g. Linear's `[INTERNAL]` inputs); it carries a credential,
+ * which the call runtime fills (Slack's `token`).
  */
-export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated" | "internal";
+export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated" | "internal" | "credential";
 
 export interface WithheldPath {
   /** Dotted argument path (`filter.and`) or type path (`IssueFilter.and`). */
@@ -110,6 +111,8 @@ export interface HttpParameter {
   allowReserved?: boolean;
   /** A parameter sent as serialized content (`content: {media type}`) rather than by style. */
   contentType?: string;
+  /** Filled from this security scheme's credential by the call runtime; not an argument of the tool. */
+  credential?: string;
 }
 
 /** How one property of a form or multipart body is written (OpenAPI Encoding Object). */
@@ -134,6 +137,8 @@ export interface HttpBody {
   wholeBodyArg?: string;
   /** Per-property encoding for form and multipart bodies, by body property name. */
   propertyEncoding?: Record<string, HttpBodyPropertyEncoding>;
+  /** Field arguments filled from a security scheme's credential (argument -> scheme); not arguments of the tool. */
+  credentialFields?: Record<string, string>;
 }
 
 /** One way to authenticate; OAuth2 and OpenID Connect are sent as bearer tokens. */

@@ -11,10 +11,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "description": "Approve an app for installation on a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.apps:write`",
-          },
           "app_id": {
             "type": "string",
             "description": "The id of the app to approve.",
@@ -27,9 +23,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -44,6 +38,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -67,16 +62,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_apps_approved_list",
       "description": "List approved apps for an org or workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.apps:read`",
-          },
           "limit": {
             "type": "integer",
             "description": "The maximum number of items to return. Must be between 1 - 1000 both inclusive.",
@@ -92,9 +89,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -109,6 +104,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "limit",
@@ -152,16 +148,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_apps_requests_list",
       "description": "List app requests for a team/workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.apps:read`",
-          },
           "limit": {
             "type": "integer",
             "description": "The maximum number of items to return. Must be between 1 - 1000 both inclusive.",
@@ -174,9 +172,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -191,6 +187,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "limit",
@@ -227,16 +224,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_apps_restrict",
       "description": "Restrict an app for installation on a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.apps:write`",
-          },
           "app_id": {
             "type": "string",
             "description": "The id of the app to restrict.",
@@ -249,9 +248,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -266,6 +263,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -289,16 +287,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_apps_restricted_list",
       "description": "List restricted apps for an org or workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.apps:read`",
-          },
           "limit": {
             "type": "integer",
             "description": "The maximum number of items to return. Must be between 1 - 1000 both inclusive.",
@@ -314,9 +314,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -331,6 +329,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "limit",
@@ -374,23 +373,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_archive",
       "description": "Archive a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to archive.",
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -407,6 +407,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -429,23 +430,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_convert_to_private",
       "description": "Convert a public channel to a private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to convert to private.",
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -462,6 +464,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -484,16 +487,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_create",
       "description": "Create a public or private channel-based conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "name": {
             "type": "string",
             "description": "Name of the public or private channel to create.",
@@ -516,7 +521,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "name",
           "is_private",
         ],
@@ -534,6 +538,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -560,23 +565,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_delete",
       "description": "Delete a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to delete.",
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -593,6 +599,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -615,16 +622,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_disconnect_shared",
       "description": "Disconnect a connected channel from one or more workspaces.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to be disconnected from some workspaces.",
@@ -635,7 +644,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -652,6 +660,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -675,16 +684,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_ekm_list_original_connected_channel_info",
       "description": "List all disconnected channels—i.e., channels that were once connected to other workspaces and then disconnected—and the corresponding original channel IDs for key revocation with EKM.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:read`",
-          },
           "channel_ids": {
             "type": "string",
             "description": "A comma-separated list of channels to filter to.",
@@ -702,9 +713,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Set `cursor` to `next_cursor` returned by the previous call to list items in the next page.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -719,6 +728,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel_ids",
@@ -762,6 +772,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_get_conversation_prefs",
@@ -772,14 +788,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "The channel to get preferences for.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:read`",
-          },
         },
         "required": [
           "channel_id",
-          "token",
         ],
       },
       "binding": {
@@ -803,6 +814,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -818,6 +830,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_get_teams",
@@ -836,14 +854,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "integer",
             "description": "The maximum number of items to return. Must be between 1 - 1000 both inclusive.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:read`",
-          },
         },
         "required": [
           "channel_id",
-          "token",
         ],
       },
       "binding": {
@@ -881,6 +894,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -896,16 +910,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_invite",
       "description": "Invite a user to a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "user_ids": {
             "type": "string",
             "description": "The users to invite.",
@@ -916,7 +932,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "user_ids",
           "channel_id",
         ],
@@ -934,6 +949,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -957,16 +973,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_rename",
       "description": "Rename a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to rename.",
@@ -976,7 +994,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel_id",
           "name",
         ],
@@ -994,6 +1011,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -1017,16 +1035,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_restrict_access_add_group",
       "description": "Add an allowlist of IDP groups for accessing a channel",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The workspace where the channel exists. This argument is required for channels only tied to one workspace, and optional for channels that are shared across an organization.",
@@ -1041,7 +1061,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "group_id",
           "channel_id",
         ],
@@ -1062,6 +1081,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "group_id": "group_id",
             "channel_id": "channel_id",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -1075,16 +1097,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_restrict_access_list_groups",
       "description": "List all IDP Groups linked to a channel",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:read`",
-          },
           "channel_id": {
             "type": "string",
           },
@@ -1094,7 +1118,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -1111,6 +1134,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel_id",
@@ -1141,16 +1165,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_restrict_access_remove_group",
       "description": "Remove a linked IDP group linked from a private channel",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The workspace where the channel exists. This argument is required for channels only tied to one workspace, and optional for channels that are shared across an organization.",
@@ -1165,7 +1191,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "group_id",
           "channel_id",
@@ -1187,6 +1212,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "group_id": "group_id",
             "channel_id": "channel_id",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -1200,6 +1228,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_search",
@@ -1234,14 +1268,8 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "Sort direction. Possible values are `asc` for ascending order like (1, 2, 3) or (a, b, c), and `desc` for descending order like (3, 2, 1) or (c, b, a)",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:read`",
-          },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -1305,6 +1333,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -1320,16 +1349,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_set_conversation_prefs",
       "description": "Set the posting permissions for a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to set the prefs for",
@@ -1340,7 +1371,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel_id",
           "prefs",
         ],
@@ -1358,6 +1388,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -1381,16 +1412,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_set_teams",
       "description": "Set the workspaces in an Enterprise grid org that connect to a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The encoded `channel_id` to add or remove to workspaces.",
@@ -1409,7 +1442,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -1426,6 +1458,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -1451,23 +1484,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_conversations_unarchive",
       "description": "Unarchive a public or private channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.conversations:write`",
-          },
           "channel_id": {
             "type": "string",
             "description": "The channel to unarchive.",
           },
         },
         "required": [
-          "token",
           "channel_id",
         ],
       },
@@ -1484,6 +1518,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -1506,16 +1541,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_emoji_add",
       "description": "Add an emoji.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "name": {
             "type": "string",
             "description": "The name of the emoji to be removed. Colons (`:myemoji:`) around the value are not required, although they may be included.",
@@ -1526,7 +1563,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "name",
           "url",
         ],
@@ -1546,6 +1582,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "name": "name",
             "url": "url",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -1559,16 +1598,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_emoji_add_alias",
       "description": "Add an emoji alias.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "name": {
             "type": "string",
             "description": "The name of the emoji to be aliased. Colons (`:myemoji:`) around the value are not required, although they may be included.",
@@ -1579,7 +1620,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "name",
           "alias_for",
         ],
@@ -1599,6 +1639,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "name": "name",
             "alias_for": "alias_for",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -1612,16 +1655,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_emoji_list",
       "description": "List emoji for an Enterprise Grid organization.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:read`",
-          },
           "cursor": {
             "type": "string",
             "description": "Set `cursor` to `next_cursor` returned by the previous call to list items in the next page",
@@ -1631,9 +1676,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "The maximum number of items to return. Must be between 1 - 1000 both inclusive.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -1648,6 +1691,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "cursor",
@@ -1677,23 +1721,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_emoji_remove",
       "description": "Remove an emoji across an Enterprise Grid organization",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "name": {
             "type": "string",
             "description": "The name of the emoji to be removed. Colons (`:myemoji:`) around the value are not required, although they may be included.",
           },
         },
         "required": [
-          "token",
           "name",
         ],
       },
@@ -1711,6 +1756,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "token": "token",
             "name": "name",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -1724,16 +1772,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_emoji_rename",
       "description": "Rename an emoji.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "name": {
             "type": "string",
             "description": "The name of the emoji to be renamed. Colons (`:myemoji:`) around the value are not required, although they may be included.",
@@ -1744,7 +1794,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "name",
           "new_name",
         ],
@@ -1764,6 +1813,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "name": "name",
             "new_name": "new_name",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -1777,16 +1829,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_invite_requests_approve",
       "description": "Approve a workspace invite request.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.invites:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "ID for the workspace where the invite request was made.",
@@ -1797,7 +1851,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "invite_request_id",
         ],
       },
@@ -1814,6 +1867,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -1837,6 +1891,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_invite_requests_approved_list",
@@ -1855,14 +1915,8 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "integer",
             "description": "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.invites:read`",
-          },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -1898,6 +1952,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -1913,6 +1968,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_invite_requests_denied_list",
@@ -1931,14 +1992,8 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "integer",
             "description": "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000 both inclusive",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.invites:read`",
-          },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -1974,6 +2029,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -1989,16 +2045,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_invite_requests_deny",
       "description": "Deny a workspace invite request.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.invites:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "ID for the workspace where the invite request was made.",
@@ -2009,7 +2067,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "invite_request_id",
         ],
       },
@@ -2026,6 +2083,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2049,6 +2107,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_invite_requests_list",
@@ -2067,14 +2131,8 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "integer",
             "description": "The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.invites:read`",
-          },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -2110,6 +2168,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -2125,16 +2184,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_admins_list",
       "description": "List all of the admins on a given workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:read`",
-          },
           "limit": {
             "type": "integer",
             "description": "The maximum number of items to return.",
@@ -2148,7 +2209,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
         ],
       },
@@ -2165,6 +2225,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "limit",
@@ -2202,16 +2263,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_create",
       "description": "Create an Enterprise team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "team_domain": {
             "type": "string",
             "description": "Team domain (for example, slacksoftballteam).",
@@ -2230,7 +2293,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_domain",
           "team_name",
         ],
@@ -2248,6 +2310,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2273,6 +2336,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_list",
@@ -2287,14 +2356,8 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "Set `cursor` to `next_cursor` returned by the previous call to list items in the next page.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:read`",
-          },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -2323,6 +2386,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -2338,16 +2402,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_owners_list",
       "description": "List all of the owners on a given workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:read`",
-          },
           "team_id": {
             "type": "string",
           },
@@ -2361,7 +2427,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
         ],
       },
@@ -2378,6 +2443,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "team_id",
@@ -2415,6 +2481,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_settings_info",
@@ -2424,14 +2496,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           "team_id": {
             "type": "string",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:read`",
-          },
         },
         "required": [
           "team_id",
-          "token",
         ],
       },
       "binding": {
@@ -2455,6 +2522,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -2470,16 +2538,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_settings_set_default_channels",
       "description": "Set the default channels of a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "ID for the workspace to set the default channel for.",
@@ -2490,7 +2560,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "channel_ids",
         ],
@@ -2510,6 +2579,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "team_id": "team_id",
             "channel_ids": "channel_ids",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -2523,16 +2595,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_settings_set_description",
       "description": "Set the description of a given workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "ID for the workspace to set the description for.",
@@ -2543,7 +2617,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "description",
         ],
@@ -2561,6 +2634,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2584,16 +2658,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_settings_set_discoverability",
       "description": "An API method that allows admins to set the discoverability of a given workspace",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID of the workspace to set discoverability on.",
@@ -2604,7 +2680,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "discoverability",
         ],
@@ -2622,6 +2697,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2645,16 +2721,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_settings_set_icon",
       "description": "Sets the icon of a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "image_url": {
             "type": "string",
             "description": "Image URL for the icon",
@@ -2665,7 +2743,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "image_url",
           "team_id",
         ],
@@ -2685,6 +2762,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "image_url": "image_url",
             "team_id": "team_id",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -2698,16 +2778,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_teams_settings_set_name",
       "description": "Set the name of a given workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "ID for the workspace to set the name for.",
@@ -2718,7 +2800,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "name",
         ],
@@ -2736,6 +2817,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2759,16 +2841,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_usergroups_add_channels",
       "description": "Add one or more default channels to an IDP group.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.usergroups:write`",
-          },
           "usergroup_id": {
             "type": "string",
             "description": "ID of the IDP group to add default channels for.",
@@ -2783,7 +2867,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup_id",
           "channel_ids",
         ],
@@ -2801,6 +2884,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2825,16 +2909,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_usergroups_add_teams",
       "description": "Associate one or more default workspaces with an organization-wide IDP group.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.teams:write`",
-          },
           "usergroup_id": {
             "type": "string",
             "description": "An encoded usergroup (IDP Group) ID.",
@@ -2849,7 +2935,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup_id",
           "team_ids",
         ],
@@ -2867,6 +2952,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -2891,6 +2977,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_usergroups_list_channels",
@@ -2909,14 +3001,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "boolean",
             "description": "Flag to include or exclude the count of members per channel.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.usergroups:read`",
-          },
         },
         "required": [
           "usergroup_id",
-          "token",
         ],
       },
       "binding": {
@@ -2954,6 +3041,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -2969,16 +3057,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_usergroups_remove_channels",
       "description": "Remove one or more default channels from an org-level IDP group (user group).",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.usergroups:write`",
-          },
           "usergroup_id": {
             "type": "string",
             "description": "ID of the IDP Group",
@@ -2989,7 +3079,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup_id",
           "channel_ids",
         ],
@@ -3007,6 +3096,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3030,16 +3120,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_assign",
       "description": "Add an Enterprise user to a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3062,7 +3154,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "user_id",
         ],
@@ -3080,6 +3171,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3106,16 +3198,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_invite",
       "description": "Invite a user to a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3154,7 +3248,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "email",
           "channel_ids",
@@ -3173,6 +3266,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3203,6 +3297,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_list",
@@ -3221,14 +3321,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "integer",
             "description": "Limit for how many users to be retrieved per page",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:read`",
-          },
         },
         "required": [
           "team_id",
-          "token",
         ],
       },
       "binding": {
@@ -3266,6 +3361,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -3281,16 +3377,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_remove",
       "description": "Remove a user from a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3301,7 +3399,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "user_id",
         ],
@@ -3319,6 +3416,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3342,16 +3440,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_session_invalidate",
       "description": "Invalidate a single session for a user by session_id",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "ID of the team that the session belongs to",
@@ -3361,7 +3461,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "session_id",
         ],
@@ -3379,6 +3478,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3402,16 +3502,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_session_reset",
       "description": "Wipes all valid sessions on all devices for a given user",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "user_id": {
             "type": "string",
             "description": "The ID of the user to wipe sessions for",
@@ -3426,7 +3528,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "user_id",
         ],
       },
@@ -3443,6 +3544,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3467,16 +3569,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_set_admin",
       "description": "Set an existing guest, regular user, or owner to be an admin user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3487,7 +3591,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "user_id",
         ],
@@ -3505,6 +3608,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3528,16 +3632,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_set_expiration",
       "description": "Set an expiration for a guest user",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3552,7 +3658,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "user_id",
           "expiration_ts",
@@ -3571,6 +3676,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3595,16 +3701,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_set_owner",
       "description": "Set an existing guest, regular user, or admin user to be a workspace owner.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3615,7 +3723,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "user_id",
         ],
@@ -3633,6 +3740,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3656,16 +3764,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "admin_users_set_regular",
       "description": "Set an existing guest user, admin user, or owner to be a regular user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin.users:write`",
-          },
           "team_id": {
             "type": "string",
             "description": "The ID (`T1234`) of the workspace.",
@@ -3676,7 +3786,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "team_id",
           "user_id",
         ],
@@ -3694,6 +3803,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -3717,6 +3827,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "api_test",
@@ -3783,14 +3899,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           "limit": {
             "type": "integer",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `authorizations:read`",
-          },
         },
         "required": [
           "event_context",
-          "token",
         ],
       },
       "binding": {
@@ -3828,6 +3939,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -3843,17 +3955,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_permissions_info",
       "description": "Returns list of permissions this app has on a team.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
-        },
+        "properties": {},
         "required": [],
       },
       "binding": {
@@ -3868,6 +3981,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -3883,16 +3997,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_permissions_request",
       "description": "Allows an app to request additional scopes",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "scopes": {
             "type": "string",
             "description": "A comma separated list of scopes to request for",
@@ -3903,7 +4019,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "scopes",
           "trigger_id",
         ],
@@ -3921,6 +4036,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "scopes",
@@ -3952,16 +4068,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_permissions_resources_list",
       "description": "Returns list of resource grants this app has on a team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "cursor": {
             "type": "string",
             "description": "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail.",
@@ -3971,9 +4089,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "The maximum number of items to return.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -3988,6 +4104,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "cursor",
@@ -4017,20 +4134,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_permissions_scopes_list",
       "description": "Returns list of scopes this app has on a team.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -4045,6 +4161,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -4060,16 +4177,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_permissions_users_list",
       "description": "Returns list of user grants and corresponding scopes this app has on a team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "cursor": {
             "type": "string",
             "description": "Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail.",
@@ -4079,9 +4198,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "The maximum number of items to return.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -4096,6 +4213,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "cursor",
@@ -4125,16 +4243,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_permissions_users_request",
       "description": "Enables an app to trigger a permissions modal to grant an app access to a user access scope.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "scopes": {
             "type": "string",
             "description": "A comma separated list of user scopes to request for",
@@ -4149,7 +4269,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "scopes",
           "trigger_id",
           "user",
@@ -4168,6 +4287,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "scopes",
@@ -4207,16 +4327,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "apps_uninstall",
       "description": "Uninstalls your app from a workspace.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "client_id": {
             "type": "string",
             "description": "Issued when you created your application.",
@@ -4240,6 +4362,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "client_id",
@@ -4269,24 +4392,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "auth_revoke",
       "description": "Revokes a token.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "test": {
             "type": "boolean",
             "description": "Setting this parameter to `1` triggers a _testing mode_ where the specified token will not actually be revoked.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -4301,6 +4424,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "test",
@@ -4323,20 +4447,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "auth_test",
       "description": "Checks authentication & identity.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -4351,6 +4474,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -4366,24 +4490,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "bots_info",
       "description": "Gets information about a bot user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:read`",
-          },
           "bot": {
             "type": "string",
             "description": "Bot user to get info on",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -4398,6 +4522,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "bot",
@@ -4420,16 +4545,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "calls_add",
       "description": "Registers a new Call.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `calls:write`",
-          },
           "external_unique_id": {
             "type": "string",
             "description": "An ID supplied by the 3rd-party Call provider. It must be unique across all Calls from that service.",
@@ -4464,7 +4591,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "external_unique_id",
           "join_url",
         ],
@@ -4482,6 +4608,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4511,16 +4638,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "calls_end",
       "description": "Ends a Call.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `calls:write`",
-          },
           "id": {
             "type": "string",
             "description": "`id` returned when registering the call using the [`calls.add`](/methods/calls.add) method.",
@@ -4531,7 +4660,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "id",
         ],
       },
@@ -4548,6 +4676,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4571,6 +4700,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "calls_info",
@@ -4581,14 +4716,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "`id` of the Call returned by the [`calls.add`](/methods/calls.add) method.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `calls:read`",
-          },
         },
         "required": [
           "id",
-          "token",
         ],
       },
       "binding": {
@@ -4612,6 +4742,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -4627,16 +4758,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "calls_participants_add",
       "description": "Registers new participants added to a Call.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `calls:write`",
-          },
           "id": {
             "type": "string",
             "description": "`id` returned by the [`calls.add`](/methods/calls.add) method.",
@@ -4647,7 +4780,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "id",
           "users",
         ],
@@ -4665,6 +4797,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4688,16 +4821,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "calls_participants_remove",
       "description": "Registers participants removed from a Call.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `calls:write`",
-          },
           "id": {
             "type": "string",
             "description": "`id` returned by the [`calls.add`](/methods/calls.add) method.",
@@ -4708,7 +4843,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "id",
           "users",
         ],
@@ -4726,6 +4860,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4749,16 +4884,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "calls_update",
       "description": "Updates information about a Call.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `calls:write`",
-          },
           "id": {
             "type": "string",
             "description": "`id` returned by the [`calls.add`](/methods/calls.add) method.",
@@ -4777,7 +4914,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "id",
         ],
       },
@@ -4794,6 +4930,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4819,16 +4956,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_delete",
       "description": "Deletes a message.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "ts": {
             "type": "number",
             "description": "Timestamp of the message to be deleted.",
@@ -4856,6 +4995,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4879,16 +5019,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_delete_scheduled_message",
       "description": "Deletes a pending scheduled message from the queue.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "as_user": {
             "type": "boolean",
             "description": "Pass true to delete the message as the authed user with `chat:write:user` scope. [Bot users](/bot-users) in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope.",
@@ -4903,7 +5045,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
           "scheduled_message_id",
         ],
@@ -4921,6 +5062,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -4945,16 +5087,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_get_permalink",
       "description": "Retrieve a permalink URL for a specific extant message",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
           "channel": {
             "type": "string",
             "description": "The ID of the conversation or channel containing the message",
@@ -4965,7 +5109,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
           "message_ts",
         ],
@@ -4983,6 +5126,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -5014,16 +5158,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_me_message",
       "description": "Share a me message into a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel to send message to. Can be a public channel, private group or IM channel. Can be an encoded ID, or a name.",
@@ -5047,6 +5193,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5069,16 +5216,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_post_ephemeral",
       "description": "Sends an ephemeral message to a user in a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "as_user": {
             "type": "boolean",
             "description": "Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false.",
@@ -5129,7 +5278,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
           "user",
         ],
@@ -5147,6 +5295,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5180,16 +5329,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_post_message",
       "description": "Sends a message to a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "as_user": {
             "type": "string",
             "description": "Pass true to post the message as the authed user, instead of as a bot. Defaults to false. See [authorship](#authorship) below.",
@@ -5252,7 +5403,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
         ],
       },
@@ -5269,6 +5419,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5305,16 +5456,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_schedule_message",
       "description": "Schedules a message to be sent to a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name. See [below](#channels) for more details.",
@@ -5378,6 +5531,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5410,6 +5564,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_scheduled_messages_list",
@@ -5435,10 +5595,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           "cursor": {
             "type": "string",
             "description": "For pagination purposes, this is the `cursor` value returned from a previous call to `chat.scheduledmessages.list` indicating where you want to start this call from.",
-          },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
           },
         },
         "required": [],
@@ -5490,6 +5646,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -5505,16 +5662,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_unfurl",
       "description": "Provide custom unfurl behavior for user-posted URLs",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `links:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel ID of the message",
@@ -5541,7 +5700,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
           "ts",
         ],
@@ -5559,6 +5717,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5586,16 +5745,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "chat_update",
       "description": "Updates a message.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `chat:write`",
-          },
           "as_user": {
             "type": "string",
             "description": "Pass true to update the message as the authed user. [Bot users](/bot-users) in this context are considered authed users.",
@@ -5630,7 +5791,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
           "ts",
         ],
@@ -5648,6 +5808,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5677,16 +5838,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_archive",
       "description": "Archives a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "ID of conversation to archive",
@@ -5706,6 +5869,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5727,16 +5891,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_close",
       "description": "Closes a direct message or multi-person direct message.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation to close.",
@@ -5756,6 +5922,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5777,16 +5944,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_create",
       "description": "Initiates a public or private channel-based conversation",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "name": {
             "type": "string",
             "description": "Name of the public or private channel to create",
@@ -5810,6 +5979,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -5832,16 +6002,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_history",
       "description": "Fetches a conversation's history of messages and events.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:history`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation ID to fetch history for.",
@@ -5881,6 +6053,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -5938,16 +6111,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_info",
       "description": "Retrieve information about a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:read`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation ID to learn more about",
@@ -5975,6 +6150,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -6011,16 +6187,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_invite",
       "description": "Invites users to a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "The ID of the public or private channel to invite user(s) to.",
@@ -6044,6 +6222,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6066,16 +6245,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_join",
       "description": "Joins an existing conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `channels:write`",
-          },
           "channel": {
             "type": "string",
             "description": "ID of conversation to join",
@@ -6095,6 +6276,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6116,16 +6298,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_kick",
       "description": "Removes a user from a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "ID of conversation to remove user from.",
@@ -6149,6 +6333,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6171,16 +6356,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_leave",
       "description": "Leaves a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation to leave",
@@ -6200,6 +6387,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6221,16 +6409,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_list",
       "description": "Lists all channels in a Slack team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:read`",
-          },
           "exclude_archived": {
             "type": "boolean",
             "description": "Set to `true` to exclude archived channels from the list",
@@ -6262,6 +6452,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "exclude_archived",
@@ -6305,16 +6496,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_mark",
       "description": "Sets the read cursor in a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel or conversation to set the read cursor for.",
@@ -6338,6 +6531,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6360,16 +6554,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_members",
       "description": "Retrieve members of a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:read`",
-          },
           "channel": {
             "type": "string",
             "description": "ID of the conversation to retrieve members for",
@@ -6397,6 +6593,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -6433,16 +6630,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_open",
       "description": "Opens or resumes a direct message or multi-person direct message.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Resume a conversation by supplying an `im` or `mpim`'s ID. Or provide the `users` field instead.",
@@ -6470,6 +6669,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6493,16 +6693,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_rename",
       "description": "Renames a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "ID of conversation to rename",
@@ -6526,6 +6728,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6548,16 +6751,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_replies",
       "description": "Retrieve a thread of messages posted to a conversation",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:history`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation ID to fetch thread from.",
@@ -6601,6 +6806,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -6665,16 +6871,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_set_purpose",
       "description": "Sets the purpose for a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation to set the purpose of",
@@ -6698,6 +6906,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6720,16 +6929,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_set_topic",
       "description": "Sets the topic for a conversation.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Conversation to set the topic of",
@@ -6753,6 +6964,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6775,16 +6987,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "conversations_unarchive",
       "description": "Reverses conversation archival.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:write`",
-          },
           "channel": {
             "type": "string",
             "description": "ID of conversation to unarchive",
@@ -6804,6 +7018,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -6825,6 +7040,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "dialog_open",
@@ -6839,15 +7060,10 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "Exchange a trigger to post to the user.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
         },
         "required": [
           "dialog",
           "trigger_id",
-          "token",
         ],
       },
       "binding": {
@@ -6879,6 +7095,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -6894,20 +7111,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "dnd_end_dnd",
       "description": "Ends the current user's Do Not Disturb session immediately.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `dnd:write`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -6922,6 +7138,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -6936,20 +7153,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "dnd_end_snooze",
       "description": "Ends the current user's snooze mode immediately.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `dnd:write`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -6964,6 +7180,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -6978,16 +7195,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "dnd_info",
       "description": "Retrieves a user's current Do Not Disturb status.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `dnd:read`",
-          },
           "user": {
             "type": "string",
             "description": "User to fetch status for (defaults to current user)",
@@ -7007,6 +7226,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "user",
@@ -7029,23 +7249,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "dnd_set_snooze",
       "description": "Turns on Do Not Disturb mode for the current user, or changes its duration.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `dnd:write`",
-          },
           "num_minutes": {
             "type": "string",
             "description": "Number of minutes, from now, to snooze until.",
           },
         },
         "required": [
-          "token",
           "num_minutes",
         ],
       },
@@ -7063,6 +7284,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "token": "token",
             "num_minutes": "num_minutes",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -7076,16 +7300,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "dnd_team_info",
       "description": "Retrieves the Do Not Disturb status for up to 50 users on a team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `dnd:read`",
-          },
           "users": {
             "type": "string",
             "description": "Comma-separated list of users to fetch Do Not Disturb status for",
@@ -7105,6 +7331,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "users",
@@ -7127,20 +7354,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "emoji_list",
       "description": "Lists custom emoji for a team.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `emoji:read`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -7155,6 +7381,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -7170,16 +7397,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_comments_delete",
       "description": "Deletes an existing comment on a file.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:write:user`",
-          },
           "file": {
             "type": "string",
             "description": "File to delete a comment from.",
@@ -7203,6 +7432,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -7225,16 +7455,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_delete",
       "description": "Deletes a file.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:write:user`",
-          },
           "file": {
             "type": "string",
             "description": "ID of file to delete.",
@@ -7254,6 +7486,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -7275,16 +7508,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_info",
       "description": "Gets information about a file.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:read`",
-          },
           "file": {
             "type": "string",
             "description": "Specify a file by providing its ID.",
@@ -7318,6 +7553,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "file",
@@ -7368,16 +7604,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_list",
       "description": "List for a team, in a channel, or from a user with applied filters.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:read`",
-          },
           "user": {
             "type": "string",
             "description": "Filter files created by a single user.",
@@ -7423,6 +7661,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "user",
@@ -7494,16 +7733,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_remote_add",
       "description": "Adds a file from a remote service",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `remote_files:write`",
-          },
           "external_id": {
             "type": "string",
             "description": "Creator defined GUID for the file.",
@@ -7549,6 +7790,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "preview_image": "preview_image",
             "indexable_file_contents": "indexable_file_contents",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -7562,16 +7806,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_remote_info",
       "description": "Retrieve information about a remote file added to Slack",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `remote_files:read`",
-          },
           "file": {
             "type": "string",
             "description": "Specify a file by providing its ID.",
@@ -7595,6 +7841,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "file",
@@ -7624,16 +7871,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_remote_list",
       "description": "Retrieve information about a remote file added to Slack",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `remote_files:read`",
-          },
           "channel": {
             "type": "string",
             "description": "Filter files appearing in a specific channel, indicated by its ID.",
@@ -7669,6 +7918,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -7719,16 +7969,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_remote_remove",
       "description": "Remove a remote file.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `remote_files:write`",
-          },
           "file": {
             "type": "string",
             "description": "Specify a file by providing its ID.",
@@ -7754,6 +8006,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "file": "file",
             "external_id": "external_id",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -7767,16 +8022,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_remote_share",
       "description": "Share a remote file into a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `remote_files:share`",
-          },
           "file": {
             "type": "string",
             "description": "Specify a file registered with Slack by providing its ID. Either this field or `external_id` or both are required.",
@@ -7804,6 +8061,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "file",
@@ -7840,16 +8098,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_remote_update",
       "description": "Updates an existing remote file.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `remote_files:write`",
-          },
           "file": {
             "type": "string",
             "description": "Specify a file by providing its ID.",
@@ -7900,6 +8160,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "preview_image": "preview_image",
             "indexable_file_contents": "indexable_file_contents",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -7913,16 +8176,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_revoke_public_url",
       "description": "Revokes public/external sharing access for a file",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:write:user`",
-          },
           "file": {
             "type": "string",
             "description": "File to revoke",
@@ -7942,6 +8207,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -7963,16 +8229,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_shared_public_url",
       "description": "Enables a file for public/external sharing.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:write:user`",
-          },
           "file": {
             "type": "string",
             "description": "File to share",
@@ -7992,6 +8260,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -8013,16 +8282,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "files_upload",
       "description": "Uploads or creates a file.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `files:write:user`",
-          },
           "file": {
             "type": "string",
             "description": "File contents via `multipart/form-data`. If omitting this parameter, you must submit `content`.",
@@ -8078,6 +8349,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "channels": "channels",
             "thread_ts": "thread_ts",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -8091,16 +8365,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "migration_exchange",
       "description": "For Enterprise Grid workspaces, map local user IDs to global user IDs",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `tokens.basic`",
-          },
           "users": {
             "type": "string",
             "description": "A comma-separated list of user ids, up to 400 per request",
@@ -8115,7 +8391,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "users",
         ],
       },
@@ -8132,6 +8407,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "users",
@@ -8169,6 +8445,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "oauth_access",
@@ -8419,10 +8701,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "description": "Pins an item to a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `pins:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel to pin the item in.",
@@ -8433,7 +8711,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
         ],
       },
@@ -8450,6 +8727,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -8473,23 +8751,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "pins_list",
       "description": "Lists items pinned to a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `pins:read`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel to get pinned items for.",
           },
         },
         "required": [
-          "token",
           "channel",
         ],
       },
@@ -8506,6 +8785,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -8529,16 +8809,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "pins_remove",
       "description": "Un-pins an item from a channel.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `pins:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel where the item is pinned to.",
@@ -8549,7 +8831,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
         ],
       },
@@ -8566,6 +8847,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -8589,16 +8871,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reactions_add",
       "description": "Adds a reaction to an item.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reactions:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel where the message to add reaction to was posted.",
@@ -8613,7 +8897,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "channel",
           "name",
           "timestamp",
@@ -8632,6 +8915,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -8656,16 +8940,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reactions_get",
       "description": "Gets reactions for an item.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reactions:read`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel where the message to get reactions for was posted.",
@@ -8687,9 +8973,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Timestamp of the message to get reactions for.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -8704,6 +8988,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "channel",
@@ -8754,16 +9039,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reactions_list",
       "description": "Lists reactions made by a user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reactions:read`",
-          },
           "user": {
             "type": "string",
             "description": "Show reactions made by this user. Defaults to the authed user.",
@@ -8787,9 +9074,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the list hasn't been reached.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -8804,6 +9089,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "user",
@@ -8861,16 +9147,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reactions_remove",
       "description": "Removes a reaction from an item.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reactions:write`",
-          },
           "name": {
             "type": "string",
             "description": "Reaction (emoji) name.",
@@ -8893,7 +9181,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "name",
         ],
       },
@@ -8910,6 +9197,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -8936,16 +9224,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reminders_add",
       "description": "Creates a reminder.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reminders:write`",
-          },
           "text": {
             "type": "string",
             "description": "The content of the reminder",
@@ -8960,7 +9250,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "text",
           "time",
         ],
@@ -8978,6 +9267,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -9002,16 +9292,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reminders_complete",
       "description": "Marks a reminder as complete.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reminders:write`",
-          },
           "reminder": {
             "type": "string",
             "description": "The ID of the reminder to be marked as complete",
@@ -9031,6 +9323,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -9052,16 +9345,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reminders_delete",
       "description": "Deletes a reminder.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reminders:write`",
-          },
           "reminder": {
             "type": "string",
             "description": "The ID of the reminder",
@@ -9081,6 +9376,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "header",
             "style": "simple",
             "explode": false,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -9102,16 +9398,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reminders_info",
       "description": "Gets information about a reminder.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reminders:read`",
-          },
           "reminder": {
             "type": "string",
             "description": "The ID of the reminder",
@@ -9131,6 +9429,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "reminder",
@@ -9153,17 +9452,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "reminders_list",
       "description": "Lists all reminders created by or for a given user.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `reminders:read`",
-          },
-        },
+        "properties": {},
         "required": [],
       },
       "binding": {
@@ -9178,6 +9478,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -9193,16 +9494,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "rtm_connect",
       "description": "Starts a Real Time Messaging session.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `rtm:stream`",
-          },
           "batch_presence_aware": {
             "type": "boolean",
             "description": "Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events. See [batch presence](/docs/presence-and-status#batching).",
@@ -9212,9 +9515,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Only deliver presence events when requested by subscription. See [presence subscriptions](/docs/presence-and-status#subscriptions).",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9229,6 +9530,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "batch_presence_aware",
@@ -9258,16 +9560,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "search_messages",
       "description": "Searches for messages matching a query.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `search:read`",
-          },
           "count": {
             "type": "integer",
             "description": "Pass the number of results you want per \"page\". Maximum of `100`.",
@@ -9293,7 +9597,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "query",
         ],
       },
@@ -9310,6 +9613,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "count",
@@ -9368,16 +9672,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "stars_add",
       "description": "Adds a star to an item.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `stars:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel to add star to, or channel where the message to add star to was posted (used with `timestamp`).",
@@ -9395,9 +9701,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Timestamp of the message to add star to.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9412,6 +9716,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -9436,16 +9741,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "stars_list",
       "description": "Lists stars for a user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `stars:read`",
-          },
           "count": {
             "type": "string",
           },
@@ -9475,6 +9782,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "count",
@@ -9518,16 +9826,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "stars_remove",
       "description": "Removes a star from an item.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `stars:write`",
-          },
           "channel": {
             "type": "string",
             "description": "Channel to remove star from, or channel where the message to remove star from was posted (used with `timestamp`).",
@@ -9545,9 +9855,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Timestamp of the message to remove star from.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9562,6 +9870,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -9586,16 +9895,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "team_access_logs",
       "description": "Gets the access logs for the current team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin`",
-          },
           "before": {
             "type": "string",
             "description": "End of time range of logs to include in results (inclusive).",
@@ -9607,9 +9918,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9624,6 +9933,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "before",
@@ -9660,24 +9970,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "team_billable_info",
       "description": "Gets billable users information for the current team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin`",
-          },
           "user": {
             "type": "string",
             "description": "A user to retrieve the billable information for. Defaults to all users.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9692,6 +10002,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "user",
@@ -9714,24 +10025,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "team_info",
       "description": "Gets information about the current team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `team:read`",
-          },
           "team": {
             "type": "string",
             "description": "Team to get info on, if omitted, will return information about the current team. Will only return team that the authenticated token is allowed to see through external shared channels",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9746,6 +10057,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "team",
@@ -9768,16 +10080,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "team_integration_logs",
       "description": "Gets the integration logs for the current team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `admin`",
-          },
           "app_id": {
             "type": "string",
             "description": "Filter logs to this Slack app. Defaults to all logs.",
@@ -9801,9 +10115,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Filter logs generated by this user’s actions. Defaults to all logs.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9818,6 +10130,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "app_id",
@@ -9875,24 +10188,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "team_profile_get",
       "description": "Retrieve a team's profile.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users.profile:read`",
-          },
           "visibility": {
             "type": "string",
             "description": "Filter by visibility.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -9907,6 +10220,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "visibility",
@@ -9929,16 +10243,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_create",
       "description": "Create a User Group",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:write`",
-          },
           "channels": {
             "type": "string",
             "description": "A comma separated string of encoded channel IDs for which the User Group uses as a default.",
@@ -9961,7 +10277,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "name",
         ],
       },
@@ -9978,6 +10293,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -10004,16 +10320,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_disable",
       "description": "Disable an existing User Group",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:write`",
-          },
           "include_count": {
             "type": "boolean",
             "description": "Include the number of users in the User Group.",
@@ -10024,7 +10342,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup",
         ],
       },
@@ -10041,6 +10358,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -10064,16 +10382,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_enable",
       "description": "Enable a User Group",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:write`",
-          },
           "include_count": {
             "type": "boolean",
             "description": "Include the number of users in the User Group.",
@@ -10084,7 +10404,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup",
         ],
       },
@@ -10101,6 +10420,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -10124,6 +10444,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_list",
@@ -10134,10 +10460,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "boolean",
             "description": "Include the list of users for each User Group.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:read`",
-          },
           "include_count": {
             "type": "boolean",
             "description": "Include the number of users in each User Group.",
@@ -10147,9 +10469,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Include disabled User Groups.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10171,6 +10491,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "include_count",
@@ -10200,16 +10521,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_update",
       "description": "Update an existing User Group",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:write`",
-          },
           "handle": {
             "type": "string",
             "description": "A mention handle. Must be unique among channels, users and User Groups.",
@@ -10236,7 +10559,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup",
         ],
       },
@@ -10253,6 +10575,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -10280,16 +10603,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_users_list",
       "description": "List all users in a User Group",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:read`",
-          },
           "include_disabled": {
             "type": "boolean",
             "description": "Allow results that involve disabled User Groups.",
@@ -10300,7 +10625,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup",
         ],
       },
@@ -10317,6 +10641,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "include_disabled",
@@ -10347,16 +10672,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "usergroups_users_update",
       "description": "Update the list of users for a User Group",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `usergroups:write`",
-          },
           "include_count": {
             "type": "boolean",
             "description": "Include the number of users in the User Group.",
@@ -10371,7 +10698,6 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           },
         },
         "required": [
-          "token",
           "usergroup",
           "users",
         ],
@@ -10389,6 +10715,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -10413,16 +10740,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_conversations",
       "description": "List conversations the calling user may access.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `conversations:read`",
-          },
           "user": {
             "type": "string",
             "description": "Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership.",
@@ -10458,6 +10787,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "user",
@@ -10508,20 +10838,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_delete_photo",
       "description": "Delete the user profile photo",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users.profile:write`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10536,6 +10865,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
           "fields": {
             "token": "token",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -10549,24 +10881,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_get_presence",
       "description": "Gets user presence information.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:read`",
-          },
           "user": {
             "type": "string",
             "description": "User to get presence info on. Defaults to the authed user.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10581,6 +10913,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "user",
@@ -10603,17 +10936,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_identity",
       "description": "Get a user's identity.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `identity.basic`",
-          },
-        },
+        "properties": {},
         "required": [],
       },
       "binding": {
@@ -10628,6 +10962,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -10643,16 +10978,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_info",
       "description": "Gets information about a user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:read`",
-          },
           "include_locale": {
             "type": "boolean",
             "description": "Set this to `true` to receive the locale for this user. Defaults to `false`",
@@ -10662,9 +10999,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "User to get info on",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10679,6 +11014,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "include_locale",
@@ -10708,16 +11044,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_list",
       "description": "Lists all users in a Slack team.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:read`",
-          },
           "limit": {
             "type": "integer",
             "description": "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no `limit` value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience `limit_required` or HTTP 500 errors.",
@@ -10745,6 +11083,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "in": "query",
             "style": "form",
             "explode": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "limit",
@@ -10781,23 +11120,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_lookup_by_email",
       "description": "Find a user with an email address.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:read.email`",
-          },
           "email": {
             "type": "string",
             "description": "An email address belonging to a user in the workspace",
           },
         },
         "required": [
-          "token",
           "email",
         ],
       },
@@ -10814,6 +11154,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "email",
@@ -10837,16 +11178,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_profile_get",
       "description": "Retrieves a user's profile information.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users.profile:read`",
-          },
           "include_labels": {
             "type": "boolean",
             "description": "Include labels for each ID in custom profile fields",
@@ -10856,9 +11199,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "User to retrieve profile info for",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10873,6 +11214,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "form",
             "explode": true,
             "required": true,
+            "credential": "slackAuth",
           },
           {
             "arg": "include_labels",
@@ -10902,16 +11244,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_profile_set",
       "description": "Set the profile information for a user.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users.profile:write`",
-          },
           "name": {
             "type": "string",
             "description": "Name of a single key to set. Usable only if `profile` is not passed.",
@@ -10929,9 +11273,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "Value to set a single key to. Usable only if `profile` is not passed.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10946,6 +11288,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -10970,20 +11313,19 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_set_active",
       "description": "Marked a user as active. Deprecated and non-functional.",
       "parameters": {
-        "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:write`",
-          },
-        },
-        "required": [
-          "token",
-        ],
+        "properties": {},
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -10998,6 +11340,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11012,16 +11355,18 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_set_photo",
       "description": "Set the user profile photo",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users.profile:write`",
-          },
           "crop_w": {
             "type": "string",
             "description": "Width/height of crop box (always square)",
@@ -11039,9 +11384,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "description": "File contents via `multipart/form-data`.",
           },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -11060,6 +11403,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "crop_y": "crop_y",
             "image": "image",
           },
+          "credentialFields": {
+            "token": "slackAuth",
+          },
         },
         "auth": [
           [
@@ -11073,23 +11419,24 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "users_set_presence",
       "description": "Manually sets user presence.",
       "parameters": {
         "properties": {
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `users:write`",
-          },
           "presence": {
             "type": "string",
             "description": "Either `auto` or `away`",
           },
         },
         "required": [
-          "token",
           "presence",
         ],
       },
@@ -11106,6 +11453,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "body": {
@@ -11128,6 +11476,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
       "annotations": {
         "readOnly": false,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "views_open",
@@ -11142,15 +11496,10 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "A [view payload](/reference/surfaces/views). This must be a JSON-encoded string.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
         },
         "required": [
           "trigger_id",
           "view",
-          "token",
         ],
       },
       "binding": {
@@ -11182,6 +11531,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11197,6 +11547,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "views_publish",
@@ -11215,15 +11571,10 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "A string that represents view state to protect against possible race conditions.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
         },
         "required": [
           "user_id",
           "view",
-          "token",
         ],
       },
       "binding": {
@@ -11262,6 +11613,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11277,6 +11629,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "views_push",
@@ -11291,15 +11649,10 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "A [view payload](/reference/surfaces/views). This must be a JSON-encoded string.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
         },
         "required": [
           "trigger_id",
           "view",
-          "token",
         ],
       },
       "binding": {
@@ -11331,6 +11684,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11346,6 +11700,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "views_update",
@@ -11368,14 +11728,8 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "A string that represents view state to protect against possible race conditions.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `none`",
-          },
         },
-        "required": [
-          "token",
-        ],
+        "required": [],
       },
       "binding": {
         "kind": "http",
@@ -11418,6 +11772,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11433,6 +11788,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "workflows_step_completed",
@@ -11447,14 +11808,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your [`outputs`](/reference/workflows/workflow_step#output) array from your `workflow_step` object.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `workflow.steps:execute`",
-          },
         },
         "required": [
           "workflow_step_execute_id",
-          "token",
         ],
       },
       "binding": {
@@ -11485,6 +11841,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11500,6 +11857,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "workflows_step_failed",
@@ -11514,15 +11877,10 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "A JSON-based object with a `message` property that should contain a human readable error message.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `workflow.steps:execute`",
-          },
         },
         "required": [
           "workflow_step_execute_id",
           "error",
-          "token",
         ],
       },
       "binding": {
@@ -11554,6 +11912,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11569,6 +11928,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
     {
       "name": "workflows_update_step",
@@ -11595,14 +11960,9 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "type": "string",
             "description": "An optional field that can be used to override app image that is shown in the Workflow Builder.",
           },
-          "token": {
-            "type": "string",
-            "description": "Authentication token. Requires scope: `workflow.steps:execute`",
-          },
         },
         "required": [
           "workflow_step_edit_id",
-          "token",
         ],
       },
       "binding": {
@@ -11654,6 +12014,7 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
             "style": "simple",
             "explode": false,
             "required": true,
+            "credential": "slackAuth",
           },
         ],
         "auth": [
@@ -11669,6 +12030,12 @@ export const pack = definePack({ name: "slack", defs, withheldMembers, runtime, 
         "readOnly": true,
         "idempotent": true,
       },
+      "withheld": [
+        {
+          "path": "token",
+          "reason": "credential",
+        },
+      ],
     },
   ] });
 export const adminAppsApprove: Tool<T.AdminAppsApproveArgs> = pack.tool<T.AdminAppsApproveArgs>("admin_apps_approve");

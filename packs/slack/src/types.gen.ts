@@ -4,8 +4,6 @@
 
 /** Arguments of `admin_apps_approve`. */
 export interface AdminAppsApproveArgs {
-  /** Authentication token. Requires scope: `admin.apps:write` */
-  token: string;
   /** The id of the app to approve. */
   app_id?: string;
   /** The id of the request to approve. */
@@ -15,8 +13,6 @@ export interface AdminAppsApproveArgs {
 
 /** Arguments of `admin_apps_approved_list`. */
 export interface AdminAppsApprovedListArgs {
-  /** Authentication token. Requires scope: `admin.apps:read` */
-  token: string;
   /** The maximum number of items to return. Must be between 1 - 1000 both inclusive. */
   limit?: number;
   /** Set `cursor` to `next_cursor` returned by the previous call to list items in the next page */
@@ -27,8 +23,6 @@ export interface AdminAppsApprovedListArgs {
 
 /** Arguments of `admin_apps_requests_list`. */
 export interface AdminAppsRequestsListArgs {
-  /** Authentication token. Requires scope: `admin.apps:read` */
-  token: string;
   /** The maximum number of items to return. Must be between 1 - 1000 both inclusive. */
   limit?: number;
   /** Set `cursor` to `next_cursor` returned by the previous call to list items in the next page */
@@ -38,8 +32,6 @@ export interface AdminAppsRequestsListArgs {
 
 /** Arguments of `admin_apps_restrict`. */
 export interface AdminAppsRestrictArgs {
-  /** Authentication token. Requires scope: `admin.apps:write` */
-  token: string;
   /** The id of the app to restrict. */
   app_id?: string;
   /** The id of the request to restrict. */
@@ -49,8 +41,6 @@ export interface AdminAppsRestrictArgs {
 
 /** Arguments of `admin_apps_restricted_list`. */
 export interface AdminAppsRestrictedListArgs {
-  /** Authentication token. Requires scope: `admin.apps:read` */
-  token: string;
   /** The maximum number of items to return. Must be between 1 - 1000 both inclusive. */
   limit?: number;
   /** Set `cursor` to `next_cursor` returned by the previous call to list items in the next page */
@@ -61,24 +51,18 @@ export interface AdminAppsRestrictedListArgs {
 
 /** Arguments of `admin_conversations_archive`. */
 export interface AdminConversationsArchiveArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to archive. */
   channel_id: string;
 }
 
 /** Arguments of `admin_conversations_convert_to_private`. */
 export interface AdminConversationsConvertToPrivateArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to convert to private. */
   channel_id: string;
 }
 
 /** Arguments of `admin_conversations_create`. */
 export interface AdminConversationsCreateArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** Name of the public or private channel to create. */
   name: string;
   /** Description of the public or private channel to create. */
@@ -93,16 +77,12 @@ export interface AdminConversationsCreateArgs {
 
 /** Arguments of `admin_conversations_delete`. */
 export interface AdminConversationsDeleteArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to delete. */
   channel_id: string;
 }
 
 /** Arguments of `admin_conversations_disconnect_shared`. */
 export interface AdminConversationsDisconnectSharedArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to be disconnected from some workspaces. */
   channel_id: string;
   /** The team to be removed from the channel. Currently only a single team id can be specified. */
@@ -111,8 +91,6 @@ export interface AdminConversationsDisconnectSharedArgs {
 
 /** Arguments of `admin_conversations_ekm_list_original_connected_channel_info`. */
 export interface AdminConversationsEkmListOriginalConnectedChannelInfoArgs {
-  /** Authentication token. Requires scope: `admin.conversations:read` */
-  token: string;
   /** A comma-separated list of channels to filter to. */
   channel_ids?: string;
   /** A comma-separated list of the workspaces to which the channels you would like returned belong. */
@@ -127,8 +105,6 @@ export interface AdminConversationsEkmListOriginalConnectedChannelInfoArgs {
 export interface AdminConversationsGetConversationPrefsArgs {
   /** The channel to get preferences for. */
   channel_id: string;
-  /** Authentication token. Requires scope: `admin.conversations:read` */
-  token: string;
 }
 
 /** Arguments of `admin_conversations_get_teams`. */
@@ -139,14 +115,10 @@ export interface AdminConversationsGetTeamsArgs {
   cursor?: string;
   /** The maximum number of items to return. Must be between 1 - 1000 both inclusive. */
   limit?: number;
-  /** Authentication token. Requires scope: `admin.conversations:read` */
-  token: string;
 }
 
 /** Arguments of `admin_conversations_invite`. */
 export interface AdminConversationsInviteArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The users to invite. */
   user_ids: string;
   /** The channel that the users will be invited to. */
@@ -155,8 +127,6 @@ export interface AdminConversationsInviteArgs {
 
 /** Arguments of `admin_conversations_rename`. */
 export interface AdminConversationsRenameArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to rename. */
   channel_id: string;
   name: string;
@@ -164,8 +134,6 @@ export interface AdminConversationsRenameArgs {
 
 /** Arguments of `admin_conversations_restrict_access_add_group`. */
 export interface AdminConversationsRestrictAccessAddGroupArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The workspace where the channel exists. This argument is required for channels only tied to one workspace, and optional for channels that are shared across an organization. */
   team_id?: string;
   /** The [IDP Group](https://slack.com/help/articles/115001435788-Connect-identity-provider-groups-to-your-Enterprise-Grid-org) ID to be an allowlist for the private channel. */
@@ -176,8 +144,6 @@ export interface AdminConversationsRestrictAccessAddGroupArgs {
 
 /** Arguments of `admin_conversations_restrict_access_list_groups`. */
 export interface AdminConversationsRestrictAccessListGroupsArgs {
-  /** Authentication token. Requires scope: `admin.conversations:read` */
-  token: string;
   channel_id: string;
   /** The workspace where the channel exists. This argument is required for channels only tied to one workspace, and optional for channels that are shared across an organization. */
   team_id?: string;
@@ -185,8 +151,6 @@ export interface AdminConversationsRestrictAccessListGroupsArgs {
 
 /** Arguments of `admin_conversations_restrict_access_remove_group`. */
 export interface AdminConversationsRestrictAccessRemoveGroupArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The workspace where the channel exists. This argument is required for channels only tied to one workspace, and optional for channels that are shared across an organization. */
   team_id: string;
   /** The [IDP Group](https://slack.com/help/articles/115001435788-Connect-identity-provider-groups-to-your-Enterprise-Grid-org) ID to remove from the private channel. */
@@ -211,14 +175,10 @@ export interface AdminConversationsSearchArgs {
   sort?: string;
   /** Sort direction. Possible values are `asc` for ascending order like (1, 2, 3) or (a, b, c), and `desc` for descending order like (3, 2, 1) or (c, b, a) */
   sort_dir?: string;
-  /** Authentication token. Requires scope: `admin.conversations:read` */
-  token: string;
 }
 
 /** Arguments of `admin_conversations_set_conversation_prefs`. */
 export interface AdminConversationsSetConversationPrefsArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to set the prefs for */
   channel_id: string;
   /** The prefs for this channel in a stringified JSON format. */
@@ -227,8 +187,6 @@ export interface AdminConversationsSetConversationPrefsArgs {
 
 /** Arguments of `admin_conversations_set_teams`. */
 export interface AdminConversationsSetTeamsArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The encoded `channel_id` to add or remove to workspaces. */
   channel_id: string;
   /** The workspace to which the channel belongs. Omit this argument if the channel is a cross-workspace shared channel. */
@@ -241,16 +199,12 @@ export interface AdminConversationsSetTeamsArgs {
 
 /** Arguments of `admin_conversations_unarchive`. */
 export interface AdminConversationsUnarchiveArgs {
-  /** Authentication token. Requires scope: `admin.conversations:write` */
-  token: string;
   /** The channel to unarchive. */
   channel_id: string;
 }
 
 /** Arguments of `admin_emoji_add`. */
 export interface AdminEmojiAddArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** The name of the emoji to be removed. Colons (`:myemoji:`) around the value are not required, although they may be included. */
   name: string;
   /** The URL of a file to use as an image for the emoji. Square images under 128KB and with transparent backgrounds work best. */
@@ -259,8 +213,6 @@ export interface AdminEmojiAddArgs {
 
 /** Arguments of `admin_emoji_add_alias`. */
 export interface AdminEmojiAddAliasArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** The name of the emoji to be aliased. Colons (`:myemoji:`) around the value are not required, although they may be included. */
   name: string;
   /** The alias of the emoji. */
@@ -269,8 +221,6 @@ export interface AdminEmojiAddAliasArgs {
 
 /** Arguments of `admin_emoji_list`. */
 export interface AdminEmojiListArgs {
-  /** Authentication token. Requires scope: `admin.teams:read` */
-  token: string;
   /** Set `cursor` to `next_cursor` returned by the previous call to list items in the next page */
   cursor?: string;
   /** The maximum number of items to return. Must be between 1 - 1000 both inclusive. */
@@ -279,16 +229,12 @@ export interface AdminEmojiListArgs {
 
 /** Arguments of `admin_emoji_remove`. */
 export interface AdminEmojiRemoveArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** The name of the emoji to be removed. Colons (`:myemoji:`) around the value are not required, although they may be included. */
   name: string;
 }
 
 /** Arguments of `admin_emoji_rename`. */
 export interface AdminEmojiRenameArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** The name of the emoji to be renamed. Colons (`:myemoji:`) around the value are not required, although they may be included. */
   name: string;
   /** The new name of the emoji. */
@@ -297,8 +243,6 @@ export interface AdminEmojiRenameArgs {
 
 /** Arguments of `admin_invite_requests_approve`. */
 export interface AdminInviteRequestsApproveArgs {
-  /** Authentication token. Requires scope: `admin.invites:write` */
-  token: string;
   /** ID for the workspace where the invite request was made. */
   team_id?: string;
   /** ID of the request to invite. */
@@ -313,8 +257,6 @@ export interface AdminInviteRequestsApprovedListArgs {
   cursor?: string;
   /** The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive */
   limit?: number;
-  /** Authentication token. Requires scope: `admin.invites:read` */
-  token: string;
 }
 
 /** Arguments of `admin_invite_requests_denied_list`. */
@@ -325,14 +267,10 @@ export interface AdminInviteRequestsDeniedListArgs {
   cursor?: string;
   /** The number of results that will be returned by the API on each invocation. Must be between 1 - 1000 both inclusive */
   limit?: number;
-  /** Authentication token. Requires scope: `admin.invites:read` */
-  token: string;
 }
 
 /** Arguments of `admin_invite_requests_deny`. */
 export interface AdminInviteRequestsDenyArgs {
-  /** Authentication token. Requires scope: `admin.invites:write` */
-  token: string;
   /** ID for the workspace where the invite request was made. */
   team_id?: string;
   /** ID of the request to invite. */
@@ -347,14 +285,10 @@ export interface AdminInviteRequestsListArgs {
   cursor?: string;
   /** The number of results that will be returned by the API on each invocation. Must be between 1 - 1000, both inclusive */
   limit?: number;
-  /** Authentication token. Requires scope: `admin.invites:read` */
-  token: string;
 }
 
 /** Arguments of `admin_teams_admins_list`. */
 export interface AdminTeamsAdminsListArgs {
-  /** Authentication token. Requires scope: `admin.teams:read` */
-  token: string;
   /** The maximum number of items to return. */
   limit?: number;
   /** Set `cursor` to `next_cursor` returned by the previous call to list items in the next page. */
@@ -364,8 +298,6 @@ export interface AdminTeamsAdminsListArgs {
 
 /** Arguments of `admin_teams_create`. */
 export interface AdminTeamsCreateArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** Team domain (for example, slacksoftballteam). */
   team_domain: string;
   /** Team name (for example, Slack Softball Team). */
@@ -382,14 +314,10 @@ export interface AdminTeamsListArgs {
   limit?: number;
   /** Set `cursor` to `next_cursor` returned by the previous call to list items in the next page. */
   cursor?: string;
-  /** Authentication token. Requires scope: `admin.teams:read` */
-  token: string;
 }
 
 /** Arguments of `admin_teams_owners_list`. */
 export interface AdminTeamsOwnersListArgs {
-  /** Authentication token. Requires scope: `admin.teams:read` */
-  token: string;
   team_id: string;
   /** The maximum number of items to return. Must be between 1 - 1000 both inclusive. */
   limit?: number;
@@ -400,14 +328,10 @@ export interface AdminTeamsOwnersListArgs {
 /** Arguments of `admin_teams_settings_info`. */
 export interface AdminTeamsSettingsInfoArgs {
   team_id: string;
-  /** Authentication token. Requires scope: `admin.teams:read` */
-  token: string;
 }
 
 /** Arguments of `admin_teams_settings_set_default_channels`. */
 export interface AdminTeamsSettingsSetDefaultChannelsArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** ID for the workspace to set the default channel for. */
   team_id: string;
   /** An array of channel IDs. */
@@ -416,8 +340,6 @@ export interface AdminTeamsSettingsSetDefaultChannelsArgs {
 
 /** Arguments of `admin_teams_settings_set_description`. */
 export interface AdminTeamsSettingsSetDescriptionArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** ID for the workspace to set the description for. */
   team_id: string;
   /** The new description for the workspace. */
@@ -426,8 +348,6 @@ export interface AdminTeamsSettingsSetDescriptionArgs {
 
 /** Arguments of `admin_teams_settings_set_discoverability`. */
 export interface AdminTeamsSettingsSetDiscoverabilityArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** The ID of the workspace to set discoverability on. */
   team_id: string;
   /** This workspace's discovery setting. It must be set to one of `open`, `invite_only`, `closed`, or `unlisted`. */
@@ -436,8 +356,6 @@ export interface AdminTeamsSettingsSetDiscoverabilityArgs {
 
 /** Arguments of `admin_teams_settings_set_icon`. */
 export interface AdminTeamsSettingsSetIconArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** Image URL for the icon */
   image_url: string;
   /** ID for the workspace to set the icon for. */
@@ -446,8 +364,6 @@ export interface AdminTeamsSettingsSetIconArgs {
 
 /** Arguments of `admin_teams_settings_set_name`. */
 export interface AdminTeamsSettingsSetNameArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** ID for the workspace to set the name for. */
   team_id: string;
   /** The new name of the workspace. */
@@ -456,8 +372,6 @@ export interface AdminTeamsSettingsSetNameArgs {
 
 /** Arguments of `admin_usergroups_add_channels`. */
 export interface AdminUsergroupsAddChannelsArgs {
-  /** Authentication token. Requires scope: `admin.usergroups:write` */
-  token: string;
   /** ID of the IDP group to add default channels for. */
   usergroup_id: string;
   /** The workspace to add default channels in. */
@@ -468,8 +382,6 @@ export interface AdminUsergroupsAddChannelsArgs {
 
 /** Arguments of `admin_usergroups_add_teams`. */
 export interface AdminUsergroupsAddTeamsArgs {
-  /** Authentication token. Requires scope: `admin.teams:write` */
-  token: string;
   /** An encoded usergroup (IDP Group) ID. */
   usergroup_id: string;
   /** A comma separated list of encoded team (workspace) IDs. Each workspace *MUST* belong to the organization associated with the token. */
@@ -486,14 +398,10 @@ export interface AdminUsergroupsListChannelsArgs {
   team_id?: string;
   /** Flag to include or exclude the count of members per channel. */
   include_num_members?: boolean;
-  /** Authentication token. Requires scope: `admin.usergroups:read` */
-  token: string;
 }
 
 /** Arguments of `admin_usergroups_remove_channels`. */
 export interface AdminUsergroupsRemoveChannelsArgs {
-  /** Authentication token. Requires scope: `admin.usergroups:write` */
-  token: string;
   /** ID of the IDP Group */
   usergroup_id: string;
   /** Comma-separated string of channel IDs */
@@ -502,8 +410,6 @@ export interface AdminUsergroupsRemoveChannelsArgs {
 
 /** Arguments of `admin_users_assign`. */
 export interface AdminUsersAssignArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** The ID of the user to add to the workspace. */
@@ -518,8 +424,6 @@ export interface AdminUsersAssignArgs {
 
 /** Arguments of `admin_users_invite`. */
 export interface AdminUsersInviteArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** The email address of the person to invite. */
@@ -548,14 +452,10 @@ export interface AdminUsersListArgs {
   cursor?: string;
   /** Limit for how many users to be retrieved per page */
   limit?: number;
-  /** Authentication token. Requires scope: `admin.users:read` */
-  token: string;
 }
 
 /** Arguments of `admin_users_remove`. */
 export interface AdminUsersRemoveArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** The ID of the user to remove. */
@@ -564,8 +464,6 @@ export interface AdminUsersRemoveArgs {
 
 /** Arguments of `admin_users_session_invalidate`. */
 export interface AdminUsersSessionInvalidateArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** ID of the team that the session belongs to */
   team_id: string;
   session_id: number;
@@ -573,8 +471,6 @@ export interface AdminUsersSessionInvalidateArgs {
 
 /** Arguments of `admin_users_session_reset`. */
 export interface AdminUsersSessionResetArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID of the user to wipe sessions for */
   user_id: string;
   /** Only expire mobile sessions (default: false) */
@@ -585,8 +481,6 @@ export interface AdminUsersSessionResetArgs {
 
 /** Arguments of `admin_users_set_admin`. */
 export interface AdminUsersSetAdminArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** The ID of the user to designate as an admin. */
@@ -595,8 +489,6 @@ export interface AdminUsersSetAdminArgs {
 
 /** Arguments of `admin_users_set_expiration`. */
 export interface AdminUsersSetExpirationArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** The ID of the user to set an expiration for. */
@@ -607,8 +499,6 @@ export interface AdminUsersSetExpirationArgs {
 
 /** Arguments of `admin_users_set_owner`. */
 export interface AdminUsersSetOwnerArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** Id of the user to promote to owner. */
@@ -617,8 +507,6 @@ export interface AdminUsersSetOwnerArgs {
 
 /** Arguments of `admin_users_set_regular`. */
 export interface AdminUsersSetRegularArgs {
-  /** Authentication token. Requires scope: `admin.users:write` */
-  token: string;
   /** The ID (`T1234`) of the workspace. */
   team_id: string;
   /** The ID of the user to designate as a regular user. */
@@ -638,20 +526,14 @@ export interface AppsEventAuthorizationsListArgs {
   event_context: string;
   cursor?: string;
   limit?: number;
-  /** Authentication token. Requires scope: `authorizations:read` */
-  token: string;
 }
 
 /** Arguments of `apps_permissions_info`. */
 export interface AppsPermissionsInfoArgs {
-  /** Authentication token. Requires scope: `none` */
-  token?: string;
 }
 
 /** Arguments of `apps_permissions_request`. */
 export interface AppsPermissionsRequestArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
   /** A comma separated list of scopes to request for */
   scopes: string;
   /** Token used to trigger the permissions API */
@@ -660,8 +542,6 @@ export interface AppsPermissionsRequestArgs {
 
 /** Arguments of `apps_permissions_resources_list`. */
 export interface AppsPermissionsResourcesListArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
   /** Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first "page" of the collection. See [pagination](/docs/pagination) for more detail. */
   cursor?: string;
   /** The maximum number of items to return. */
@@ -670,14 +550,10 @@ export interface AppsPermissionsResourcesListArgs {
 
 /** Arguments of `apps_permissions_scopes_list`. */
 export interface AppsPermissionsScopesListArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `apps_permissions_users_list`. */
 export interface AppsPermissionsUsersListArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
   /** Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first "page" of the collection. See [pagination](/docs/pagination) for more detail. */
   cursor?: string;
   /** The maximum number of items to return. */
@@ -686,8 +562,6 @@ export interface AppsPermissionsUsersListArgs {
 
 /** Arguments of `apps_permissions_users_request`. */
 export interface AppsPermissionsUsersRequestArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
   /** A comma separated list of user scopes to request for */
   scopes: string;
   /** Token used to trigger the request */
@@ -698,8 +572,6 @@ export interface AppsPermissionsUsersRequestArgs {
 
 /** Arguments of `apps_uninstall`. */
 export interface AppsUninstallArgs {
-  /** Authentication token. Requires scope: `none` */
-  token?: string;
   /** Issued when you created your application. */
   client_id?: string;
   /** Issued when you created your application. */
@@ -708,30 +580,22 @@ export interface AppsUninstallArgs {
 
 /** Arguments of `auth_revoke`. */
 export interface AuthRevokeArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
   /** Setting this parameter to `1` triggers a _testing mode_ where the specified token will not actually be revoked. */
   test?: boolean;
 }
 
 /** Arguments of `auth_test`. */
 export interface AuthTestArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `bots_info`. */
 export interface BotsInfoArgs {
-  /** Authentication token. Requires scope: `users:read` */
-  token: string;
   /** Bot user to get info on */
   bot?: string;
 }
 
 /** Arguments of `calls_add`. */
 export interface CallsAddArgs {
-  /** Authentication token. Requires scope: `calls:write` */
-  token: string;
   /** An ID supplied by the 3rd-party Call provider. It must be unique across all Calls from that service. */
   external_unique_id: string;
   /** An optional, human-readable ID supplied by the 3rd-party Call provider. If supplied, this ID will be displayed in the Call object. */
@@ -752,8 +616,6 @@ export interface CallsAddArgs {
 
 /** Arguments of `calls_end`. */
 export interface CallsEndArgs {
-  /** Authentication token. Requires scope: `calls:write` */
-  token: string;
   /** `id` returned when registering the call using the [`calls.add`](/methods/calls.add) method. */
   id: string;
   /** Call duration in seconds */
@@ -764,14 +626,10 @@ export interface CallsEndArgs {
 export interface CallsInfoArgs {
   /** `id` of the Call returned by the [`calls.add`](/methods/calls.add) method. */
   id: string;
-  /** Authentication token. Requires scope: `calls:read` */
-  token: string;
 }
 
 /** Arguments of `calls_participants_add`. */
 export interface CallsParticipantsAddArgs {
-  /** Authentication token. Requires scope: `calls:write` */
-  token: string;
   /** `id` returned by the [`calls.add`](/methods/calls.add) method. */
   id: string;
   /** The list of users to add as participants in the Call. [Read more on how to specify users here](/apis/calls#users). */
@@ -780,8 +638,6 @@ export interface CallsParticipantsAddArgs {
 
 /** Arguments of `calls_participants_remove`. */
 export interface CallsParticipantsRemoveArgs {
-  /** Authentication token. Requires scope: `calls:write` */
-  token: string;
   /** `id` returned by the [`calls.add`](/methods/calls.add) method. */
   id: string;
   /** The list of users to remove as participants in the Call. [Read more on how to specify users here](/apis/calls#users). */
@@ -790,8 +646,6 @@ export interface CallsParticipantsRemoveArgs {
 
 /** Arguments of `calls_update`. */
 export interface CallsUpdateArgs {
-  /** Authentication token. Requires scope: `calls:write` */
-  token: string;
   /** `id` returned by the [`calls.add`](/methods/calls.add) method. */
   id: string;
   /** The name of the Call. */
@@ -804,8 +658,6 @@ export interface CallsUpdateArgs {
 
 /** Arguments of `chat_delete`. */
 export interface ChatDeleteArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token?: string;
   /** Timestamp of the message to be deleted. */
   ts?: number;
   /** Channel containing the message to be deleted. */
@@ -816,8 +668,6 @@ export interface ChatDeleteArgs {
 
 /** Arguments of `chat_delete_scheduled_message`. */
 export interface ChatDeleteScheduledMessageArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token: string;
   /** Pass true to delete the message as the authed user with `chat:write:user` scope. [Bot users](/bot-users) in this context are considered authed users. If unused or false, the message will be deleted with `chat:write:bot` scope. */
   as_user?: boolean;
   /** The channel the scheduled_message is posting to */
@@ -828,8 +678,6 @@ export interface ChatDeleteScheduledMessageArgs {
 
 /** Arguments of `chat_get_permalink`. */
 export interface ChatGetPermalinkArgs {
-  /** Authentication token. Requires scope: `none` */
-  token: string;
   /** The ID of the conversation or channel containing the message */
   channel: string;
   /** A message's `ts` value, uniquely identifying it within a channel */
@@ -838,8 +686,6 @@ export interface ChatGetPermalinkArgs {
 
 /** Arguments of `chat_me_message`. */
 export interface ChatMeMessageArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token?: string;
   /** Channel to send message to. Can be a public channel, private group or IM channel. Can be an encoded ID, or a name. */
   channel?: string;
   /** Text of the message to send. */
@@ -848,8 +694,6 @@ export interface ChatMeMessageArgs {
 
 /** Arguments of `chat_post_ephemeral`. */
 export interface ChatPostEphemeralArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token: string;
   /** Pass true to post the message as the authed user. Defaults to true if the chat:write:bot scope is not included. Otherwise, defaults to false. */
   as_user?: boolean;
   /** A JSON-based array of structured attachments, presented as a URL-encoded string. */
@@ -878,8 +722,6 @@ export interface ChatPostEphemeralArgs {
 
 /** Arguments of `chat_post_message`. */
 export interface ChatPostMessageArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token: string;
   /** Pass true to post the message as the authed user, instead of as a bot. Defaults to false. See [authorship](#authorship) below. */
   as_user?: string;
   /** A JSON-based array of structured attachments, presented as a URL-encoded string. */
@@ -914,8 +756,6 @@ export interface ChatPostMessageArgs {
 
 /** Arguments of `chat_schedule_message`. */
 export interface ChatScheduleMessageArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token?: string;
   /** Channel, private group, or DM channel to send message to. Can be an encoded ID, or a name. See [below](#channels) for more details. */
   channel?: string;
   /** How this field works and whether it is required depends on other fields you use in your API call. [See below](#text_usage) for more detail. */
@@ -954,14 +794,10 @@ export interface ChatScheduledMessagesListArgs {
   limit?: number;
   /** For pagination purposes, this is the `cursor` value returned from a previous call to `chat.scheduledmessages.list` indicating where you want to start this call from. */
   cursor?: string;
-  /** Authentication token. Requires scope: `none` */
-  token?: string;
 }
 
 /** Arguments of `chat_unfurl`. */
 export interface ChatUnfurlArgs {
-  /** Authentication token. Requires scope: `links:write` */
-  token: string;
   /** Channel ID of the message */
   channel: string;
   /** Timestamp of the message to add unfurl behavior to. */
@@ -978,8 +814,6 @@ export interface ChatUnfurlArgs {
 
 /** Arguments of `chat_update`. */
 export interface ChatUpdateArgs {
-  /** Authentication token. Requires scope: `chat:write` */
-  token: string;
   /** Pass true to update the message as the authed user. [Bot users](/bot-users) in this context are considered authed users. */
   as_user?: string;
   /** A JSON-based array of structured attachments, presented as a URL-encoded string. This field is required when not presenting `text`. If you don't include this field, the message's previous `attachments` will be retained. To remove previous `attachments`, include an empty array for this field. */
@@ -1000,24 +834,18 @@ export interface ChatUpdateArgs {
 
 /** Arguments of `conversations_archive`. */
 export interface ConversationsArchiveArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** ID of conversation to archive */
   channel?: string;
 }
 
 /** Arguments of `conversations_close`. */
 export interface ConversationsCloseArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Conversation to close. */
   channel?: string;
 }
 
 /** Arguments of `conversations_create`. */
 export interface ConversationsCreateArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Name of the public or private channel to create */
   name?: string;
   /** Create a private channel instead of a public one */
@@ -1026,8 +854,6 @@ export interface ConversationsCreateArgs {
 
 /** Arguments of `conversations_history`. */
 export interface ConversationsHistoryArgs {
-  /** Authentication token. Requires scope: `conversations:history` */
-  token?: string;
   /** Conversation ID to fetch history for. */
   channel?: string;
   /** End of time range of messages to include in results. */
@@ -1044,8 +870,6 @@ export interface ConversationsHistoryArgs {
 
 /** Arguments of `conversations_info`. */
 export interface ConversationsInfoArgs {
-  /** Authentication token. Requires scope: `conversations:read` */
-  token?: string;
   /** Conversation ID to learn more about */
   channel?: string;
   /** Set this to `true` to receive the locale for this conversation. Defaults to `false` */
@@ -1056,8 +880,6 @@ export interface ConversationsInfoArgs {
 
 /** Arguments of `conversations_invite`. */
 export interface ConversationsInviteArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** The ID of the public or private channel to invite user(s) to. */
   channel?: string;
   /** A comma separated list of user IDs. Up to 1000 users may be listed. */
@@ -1066,16 +888,12 @@ export interface ConversationsInviteArgs {
 
 /** Arguments of `conversations_join`. */
 export interface ConversationsJoinArgs {
-  /** Authentication token. Requires scope: `channels:write` */
-  token?: string;
   /** ID of conversation to join */
   channel?: string;
 }
 
 /** Arguments of `conversations_kick`. */
 export interface ConversationsKickArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** ID of conversation to remove user from. */
   channel?: string;
   /** User ID to be removed. */
@@ -1084,16 +902,12 @@ export interface ConversationsKickArgs {
 
 /** Arguments of `conversations_leave`. */
 export interface ConversationsLeaveArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Conversation to leave */
   channel?: string;
 }
 
 /** Arguments of `conversations_list`. */
 export interface ConversationsListArgs {
-  /** Authentication token. Requires scope: `conversations:read` */
-  token?: string;
   /** Set to `true` to exclude archived channels from the list */
   exclude_archived?: boolean;
   /** Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im` */
@@ -1106,8 +920,6 @@ export interface ConversationsListArgs {
 
 /** Arguments of `conversations_mark`. */
 export interface ConversationsMarkArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Channel or conversation to set the read cursor for. */
   channel?: string;
   /** Unique identifier of message you want marked as most recently seen in this conversation. */
@@ -1116,8 +928,6 @@ export interface ConversationsMarkArgs {
 
 /** Arguments of `conversations_members`. */
 export interface ConversationsMembersArgs {
-  /** Authentication token. Requires scope: `conversations:read` */
-  token?: string;
   /** ID of the conversation to retrieve members for */
   channel?: string;
   /** The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. */
@@ -1128,8 +938,6 @@ export interface ConversationsMembersArgs {
 
 /** Arguments of `conversations_open`. */
 export interface ConversationsOpenArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Resume a conversation by supplying an `im` or `mpim`'s ID. Or provide the `users` field instead. */
   channel?: string;
   /** Comma separated lists of users. If only one user is included, this creates a 1:1 DM.  The ordering of the users is preserved whenever a multi-person direct message is returned. Supply a `channel` when not supplying `users`. */
@@ -1140,8 +948,6 @@ export interface ConversationsOpenArgs {
 
 /** Arguments of `conversations_rename`. */
 export interface ConversationsRenameArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** ID of conversation to rename */
   channel?: string;
   /** New name for conversation. */
@@ -1150,8 +956,6 @@ export interface ConversationsRenameArgs {
 
 /** Arguments of `conversations_replies`. */
 export interface ConversationsRepliesArgs {
-  /** Authentication token. Requires scope: `conversations:history` */
-  token?: string;
   /** Conversation ID to fetch thread from. */
   channel?: string;
   /** Unique identifier of a thread's parent message. `ts` must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by `ts` will return - it is just an ordinary, unthreaded message. */
@@ -1170,8 +974,6 @@ export interface ConversationsRepliesArgs {
 
 /** Arguments of `conversations_set_purpose`. */
 export interface ConversationsSetPurposeArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Conversation to set the purpose of */
   channel?: string;
   /** A new, specialer purpose */
@@ -1180,8 +982,6 @@ export interface ConversationsSetPurposeArgs {
 
 /** Arguments of `conversations_set_topic`. */
 export interface ConversationsSetTopicArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** Conversation to set the topic of */
   channel?: string;
   /** The new topic string. Does not support formatting or linkification. */
@@ -1190,8 +990,6 @@ export interface ConversationsSetTopicArgs {
 
 /** Arguments of `conversations_unarchive`. */
 export interface ConversationsUnarchiveArgs {
-  /** Authentication token. Requires scope: `conversations:write` */
-  token?: string;
   /** ID of conversation to unarchive */
   channel?: string;
 }
@@ -1202,56 +1000,40 @@ export interface DialogOpenArgs {
   dialog: string;
   /** Exchange a trigger to post to the user. */
   trigger_id: string;
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `dnd_end_dnd`. */
 export interface DndEndDndArgs {
-  /** Authentication token. Requires scope: `dnd:write` */
-  token: string;
 }
 
 /** Arguments of `dnd_end_snooze`. */
 export interface DndEndSnoozeArgs {
-  /** Authentication token. Requires scope: `dnd:write` */
-  token: string;
 }
 
 /** Arguments of `dnd_info`. */
 export interface DndInfoArgs {
-  /** Authentication token. Requires scope: `dnd:read` */
-  token?: string;
   /** User to fetch status for (defaults to current user) */
   user?: string;
 }
 
 /** Arguments of `dnd_set_snooze`. */
 export interface DndSetSnoozeArgs {
-  /** Authentication token. Requires scope: `dnd:write` */
-  token: string;
   /** Number of minutes, from now, to snooze until. */
   num_minutes: string;
 }
 
 /** Arguments of `dnd_team_info`. */
 export interface DndTeamInfoArgs {
-  /** Authentication token. Requires scope: `dnd:read` */
-  token?: string;
   /** Comma-separated list of users to fetch Do Not Disturb status for */
   users?: string;
 }
 
 /** Arguments of `emoji_list`. */
 export interface EmojiListArgs {
-  /** Authentication token. Requires scope: `emoji:read` */
-  token: string;
 }
 
 /** Arguments of `files_comments_delete`. */
 export interface FilesCommentsDeleteArgs {
-  /** Authentication token. Requires scope: `files:write:user` */
-  token?: string;
   /** File to delete a comment from. */
   file?: string;
   /** The comment to delete. */
@@ -1260,16 +1042,12 @@ export interface FilesCommentsDeleteArgs {
 
 /** Arguments of `files_delete`. */
 export interface FilesDeleteArgs {
-  /** Authentication token. Requires scope: `files:write:user` */
-  token?: string;
   /** ID of file to delete. */
   file?: string;
 }
 
 /** Arguments of `files_info`. */
 export interface FilesInfoArgs {
-  /** Authentication token. Requires scope: `files:read` */
-  token?: string;
   /** Specify a file by providing its ID. */
   file?: string;
   count?: string;
@@ -1282,8 +1060,6 @@ export interface FilesInfoArgs {
 
 /** Arguments of `files_list`. */
 export interface FilesListArgs {
-  /** Authentication token. Requires scope: `files:read` */
-  token?: string;
   /** Filter files created by a single user. */
   user?: string;
   /** Filter files appearing in a specific channel, indicated by its ID. */
@@ -1302,8 +1078,6 @@ export interface FilesListArgs {
 
 /** Arguments of `files_remote_add`. */
 export interface FilesRemoteAddArgs {
-  /** Authentication token. Requires scope: `remote_files:write` */
-  token?: string;
   /** Creator defined GUID for the file. */
   external_id?: string;
   /** Title of the file being shared. */
@@ -1320,8 +1094,6 @@ export interface FilesRemoteAddArgs {
 
 /** Arguments of `files_remote_info`. */
 export interface FilesRemoteInfoArgs {
-  /** Authentication token. Requires scope: `remote_files:read` */
-  token?: string;
   /** Specify a file by providing its ID. */
   file?: string;
   /** Creator defined GUID for the file. */
@@ -1330,8 +1102,6 @@ export interface FilesRemoteInfoArgs {
 
 /** Arguments of `files_remote_list`. */
 export interface FilesRemoteListArgs {
-  /** Authentication token. Requires scope: `remote_files:read` */
-  token?: string;
   /** Filter files appearing in a specific channel, indicated by its ID. */
   channel?: string;
   /** Filter files created after this timestamp (inclusive). */
@@ -1346,8 +1116,6 @@ export interface FilesRemoteListArgs {
 
 /** Arguments of `files_remote_remove`. */
 export interface FilesRemoteRemoveArgs {
-  /** Authentication token. Requires scope: `remote_files:write` */
-  token?: string;
   /** Specify a file by providing its ID. */
   file?: string;
   /** Creator defined GUID for the file. */
@@ -1356,8 +1124,6 @@ export interface FilesRemoteRemoveArgs {
 
 /** Arguments of `files_remote_share`. */
 export interface FilesRemoteShareArgs {
-  /** Authentication token. Requires scope: `remote_files:share` */
-  token?: string;
   /** Specify a file registered with Slack by providing its ID. Either this field or `external_id` or both are required. */
   file?: string;
   /** The globally unique identifier (GUID) for the file, as set by the app registering the file with Slack.  Either this field or `file` or both are required. */
@@ -1368,8 +1134,6 @@ export interface FilesRemoteShareArgs {
 
 /** Arguments of `files_remote_update`. */
 export interface FilesRemoteUpdateArgs {
-  /** Authentication token. Requires scope: `remote_files:write` */
-  token?: string;
   /** Specify a file by providing its ID. */
   file?: string;
   /** Creator defined GUID for the file. */
@@ -1388,24 +1152,18 @@ export interface FilesRemoteUpdateArgs {
 
 /** Arguments of `files_revoke_public_url`. */
 export interface FilesRevokePublicUrlArgs {
-  /** Authentication token. Requires scope: `files:write:user` */
-  token?: string;
   /** File to revoke */
   file?: string;
 }
 
 /** Arguments of `files_shared_public_url`. */
 export interface FilesSharedPublicUrlArgs {
-  /** Authentication token. Requires scope: `files:write:user` */
-  token?: string;
   /** File to share */
   file?: string;
 }
 
 /** Arguments of `files_upload`. */
 export interface FilesUploadArgs {
-  /** Authentication token. Requires scope: `files:write:user` */
-  token?: string;
   /** File contents via `multipart/form-data`. If omitting this parameter, you must submit `content`. */
   file?: string;
   /** File contents via a POST variable. If omitting this parameter, you must provide a `file`. */
@@ -1426,8 +1184,6 @@ export interface FilesUploadArgs {
 
 /** Arguments of `migration_exchange`. */
 export interface MigrationExchangeArgs {
-  /** Authentication token. Requires scope: `tokens.basic` */
-  token: string;
   /** A comma-separated list of user ids, up to 400 per request */
   users: string;
   /** Specify team_id starts with `T` in case of Org Token */
@@ -1478,8 +1234,6 @@ export interface OauthV2AccessArgs {
 
 /** Arguments of `pins_add`. */
 export interface PinsAddArgs {
-  /** Authentication token. Requires scope: `pins:write` */
-  token: string;
   /** Channel to pin the item in. */
   channel: string;
   /** Timestamp of the message to pin. */
@@ -1488,16 +1242,12 @@ export interface PinsAddArgs {
 
 /** Arguments of `pins_list`. */
 export interface PinsListArgs {
-  /** Authentication token. Requires scope: `pins:read` */
-  token: string;
   /** Channel to get pinned items for. */
   channel: string;
 }
 
 /** Arguments of `pins_remove`. */
 export interface PinsRemoveArgs {
-  /** Authentication token. Requires scope: `pins:write` */
-  token: string;
   /** Channel where the item is pinned to. */
   channel: string;
   /** Timestamp of the message to un-pin. */
@@ -1506,8 +1256,6 @@ export interface PinsRemoveArgs {
 
 /** Arguments of `reactions_add`. */
 export interface ReactionsAddArgs {
-  /** Authentication token. Requires scope: `reactions:write` */
-  token: string;
   /** Channel where the message to add reaction to was posted. */
   channel: string;
   /** Reaction (emoji) name. */
@@ -1518,8 +1266,6 @@ export interface ReactionsAddArgs {
 
 /** Arguments of `reactions_get`. */
 export interface ReactionsGetArgs {
-  /** Authentication token. Requires scope: `reactions:read` */
-  token: string;
   /** Channel where the message to get reactions for was posted. */
   channel?: string;
   /** File to get reactions for. */
@@ -1534,8 +1280,6 @@ export interface ReactionsGetArgs {
 
 /** Arguments of `reactions_list`. */
 export interface ReactionsListArgs {
-  /** Authentication token. Requires scope: `reactions:read` */
-  token: string;
   /** Show reactions made by this user. Defaults to the authed user. */
   user?: string;
   /** If true always return the complete reaction list. */
@@ -1550,8 +1294,6 @@ export interface ReactionsListArgs {
 
 /** Arguments of `reactions_remove`. */
 export interface ReactionsRemoveArgs {
-  /** Authentication token. Requires scope: `reactions:write` */
-  token: string;
   /** Reaction (emoji) name. */
   name: string;
   /** File to remove reaction from. */
@@ -1566,8 +1308,6 @@ export interface ReactionsRemoveArgs {
 
 /** Arguments of `reminders_add`. */
 export interface RemindersAddArgs {
-  /** Authentication token. Requires scope: `reminders:write` */
-  token: string;
   /** The content of the reminder */
   text: string;
   /** When this reminder should happen: the Unix timestamp (up to five years from now), the number of seconds until the reminder (if within 24 hours), or a natural language description (Ex. "in 15 minutes," or "every Thursday") */
@@ -1578,38 +1318,28 @@ export interface RemindersAddArgs {
 
 /** Arguments of `reminders_complete`. */
 export interface RemindersCompleteArgs {
-  /** Authentication token. Requires scope: `reminders:write` */
-  token?: string;
   /** The ID of the reminder to be marked as complete */
   reminder?: string;
 }
 
 /** Arguments of `reminders_delete`. */
 export interface RemindersDeleteArgs {
-  /** Authentication token. Requires scope: `reminders:write` */
-  token?: string;
   /** The ID of the reminder */
   reminder?: string;
 }
 
 /** Arguments of `reminders_info`. */
 export interface RemindersInfoArgs {
-  /** Authentication token. Requires scope: `reminders:read` */
-  token?: string;
   /** The ID of the reminder */
   reminder?: string;
 }
 
 /** Arguments of `reminders_list`. */
 export interface RemindersListArgs {
-  /** Authentication token. Requires scope: `reminders:read` */
-  token?: string;
 }
 
 /** Arguments of `rtm_connect`. */
 export interface RtmConnectArgs {
-  /** Authentication token. Requires scope: `rtm:stream` */
-  token: string;
   /** Batch presence deliveries via subscription. Enabling changes the shape of `presence_change` events. See [batch presence](/docs/presence-and-status#batching). */
   batch_presence_aware?: boolean;
   /** Only deliver presence events when requested by subscription. See [presence subscriptions](/docs/presence-and-status#subscriptions). */
@@ -1618,8 +1348,6 @@ export interface RtmConnectArgs {
 
 /** Arguments of `search_messages`. */
 export interface SearchMessagesArgs {
-  /** Authentication token. Requires scope: `search:read` */
-  token: string;
   /** Pass the number of results you want per "page". Maximum of `100`. */
   count?: number;
   /** Pass a value of `true` to enable query highlight markers (see below). */
@@ -1635,8 +1363,6 @@ export interface SearchMessagesArgs {
 
 /** Arguments of `stars_add`. */
 export interface StarsAddArgs {
-  /** Authentication token. Requires scope: `stars:write` */
-  token: string;
   /** Channel to add star to, or channel where the message to add star to was posted (used with `timestamp`). */
   channel?: string;
   /** File to add star to. */
@@ -1649,8 +1375,6 @@ export interface StarsAddArgs {
 
 /** Arguments of `stars_list`. */
 export interface StarsListArgs {
-  /** Authentication token. Requires scope: `stars:read` */
-  token?: string;
   count?: string;
   page?: string;
   /** Parameter for pagination. Set `cursor` equal to the `next_cursor` attribute returned by the previous request's `response_metadata`. This parameter is optional, but pagination is mandatory: the default value simply fetches the first "page" of the collection. See [pagination](/docs/pagination) for more details. */
@@ -1661,8 +1385,6 @@ export interface StarsListArgs {
 
 /** Arguments of `stars_remove`. */
 export interface StarsRemoveArgs {
-  /** Authentication token. Requires scope: `stars:write` */
-  token: string;
   /** Channel to remove star from, or channel where the message to remove star from was posted (used with `timestamp`). */
   channel?: string;
   /** File to remove star from. */
@@ -1675,8 +1397,6 @@ export interface StarsRemoveArgs {
 
 /** Arguments of `team_access_logs`. */
 export interface TeamAccessLogsArgs {
-  /** Authentication token. Requires scope: `admin` */
-  token: string;
   /** End of time range of logs to include in results (inclusive). */
   before?: string;
   count?: string;
@@ -1685,24 +1405,18 @@ export interface TeamAccessLogsArgs {
 
 /** Arguments of `team_billable_info`. */
 export interface TeamBillableInfoArgs {
-  /** Authentication token. Requires scope: `admin` */
-  token: string;
   /** A user to retrieve the billable information for. Defaults to all users. */
   user?: string;
 }
 
 /** Arguments of `team_info`. */
 export interface TeamInfoArgs {
-  /** Authentication token. Requires scope: `team:read` */
-  token: string;
   /** Team to get info on, if omitted, will return information about the current team. Will only return team that the authenticated token is allowed to see through external shared channels */
   team?: string;
 }
 
 /** Arguments of `team_integration_logs`. */
 export interface TeamIntegrationLogsArgs {
-  /** Authentication token. Requires scope: `admin` */
-  token: string;
   /** Filter logs to this Slack app. Defaults to all logs. */
   app_id?: string;
   /** Filter logs with this change type. Defaults to all logs. */
@@ -1717,16 +1431,12 @@ export interface TeamIntegrationLogsArgs {
 
 /** Arguments of `team_profile_get`. */
 export interface TeamProfileGetArgs {
-  /** Authentication token. Requires scope: `users.profile:read` */
-  token: string;
   /** Filter by visibility. */
   visibility?: string;
 }
 
 /** Arguments of `usergroups_create`. */
 export interface UsergroupsCreateArgs {
-  /** Authentication token. Requires scope: `usergroups:write` */
-  token: string;
   /** A comma separated string of encoded channel IDs for which the User Group uses as a default. */
   channels?: string;
   /** A short description of the User Group. */
@@ -1741,8 +1451,6 @@ export interface UsergroupsCreateArgs {
 
 /** Arguments of `usergroups_disable`. */
 export interface UsergroupsDisableArgs {
-  /** Authentication token. Requires scope: `usergroups:write` */
-  token: string;
   /** Include the number of users in the User Group. */
   include_count?: boolean;
   /** The encoded ID of the User Group to disable. */
@@ -1751,8 +1459,6 @@ export interface UsergroupsDisableArgs {
 
 /** Arguments of `usergroups_enable`. */
 export interface UsergroupsEnableArgs {
-  /** Authentication token. Requires scope: `usergroups:write` */
-  token: string;
   /** Include the number of users in the User Group. */
   include_count?: boolean;
   /** The encoded ID of the User Group to enable. */
@@ -1763,8 +1469,6 @@ export interface UsergroupsEnableArgs {
 export interface UsergroupsListArgs {
   /** Include the list of users for each User Group. */
   include_users?: boolean;
-  /** Authentication token. Requires scope: `usergroups:read` */
-  token: string;
   /** Include the number of users in each User Group. */
   include_count?: boolean;
   /** Include disabled User Groups. */
@@ -1773,8 +1477,6 @@ export interface UsergroupsListArgs {
 
 /** Arguments of `usergroups_update`. */
 export interface UsergroupsUpdateArgs {
-  /** Authentication token. Requires scope: `usergroups:write` */
-  token: string;
   /** A mention handle. Must be unique among channels, users and User Groups. */
   handle?: string;
   /** A short description of the User Group. */
@@ -1791,8 +1493,6 @@ export interface UsergroupsUpdateArgs {
 
 /** Arguments of `usergroups_users_list`. */
 export interface UsergroupsUsersListArgs {
-  /** Authentication token. Requires scope: `usergroups:read` */
-  token: string;
   /** Allow results that involve disabled User Groups. */
   include_disabled?: boolean;
   /** The encoded ID of the User Group to update. */
@@ -1801,8 +1501,6 @@ export interface UsergroupsUsersListArgs {
 
 /** Arguments of `usergroups_users_update`. */
 export interface UsergroupsUsersUpdateArgs {
-  /** Authentication token. Requires scope: `usergroups:write` */
-  token: string;
   /** Include the number of users in the User Group. */
   include_count?: boolean;
   /** The encoded ID of the User Group to update. */
@@ -1813,8 +1511,6 @@ export interface UsergroupsUsersUpdateArgs {
 
 /** Arguments of `users_conversations`. */
 export interface UsersConversationsArgs {
-  /** Authentication token. Requires scope: `conversations:read` */
-  token?: string;
   /** Browse conversations by a specific user ID's membership. Non-public channels are restricted to those where the calling user shares membership. */
   user?: string;
   /** Mix and match channel types by providing a comma-separated list of any combination of `public_channel`, `private_channel`, `mpim`, `im` */
@@ -1829,28 +1525,20 @@ export interface UsersConversationsArgs {
 
 /** Arguments of `users_delete_photo`. */
 export interface UsersDeletePhotoArgs {
-  /** Authentication token. Requires scope: `users.profile:write` */
-  token: string;
 }
 
 /** Arguments of `users_get_presence`. */
 export interface UsersGetPresenceArgs {
-  /** Authentication token. Requires scope: `users:read` */
-  token: string;
   /** User to get presence info on. Defaults to the authed user. */
   user?: string;
 }
 
 /** Arguments of `users_identity`. */
 export interface UsersIdentityArgs {
-  /** Authentication token. Requires scope: `identity.basic` */
-  token?: string;
 }
 
 /** Arguments of `users_info`. */
 export interface UsersInfoArgs {
-  /** Authentication token. Requires scope: `users:read` */
-  token: string;
   /** Set this to `true` to receive the locale for this user. Defaults to `false` */
   include_locale?: boolean;
   /** User to get info on */
@@ -1859,8 +1547,6 @@ export interface UsersInfoArgs {
 
 /** Arguments of `users_list`. */
 export interface UsersListArgs {
-  /** Authentication token. Requires scope: `users:read` */
-  token?: string;
   /** The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no `limit` value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience `limit_required` or HTTP 500 errors. */
   limit?: number;
   /** Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first "page" of the collection. See [pagination](/docs/pagination) for more detail. */
@@ -1871,16 +1557,12 @@ export interface UsersListArgs {
 
 /** Arguments of `users_lookup_by_email`. */
 export interface UsersLookupByEmailArgs {
-  /** Authentication token. Requires scope: `users:read.email` */
-  token: string;
   /** An email address belonging to a user in the workspace */
   email: string;
 }
 
 /** Arguments of `users_profile_get`. */
 export interface UsersProfileGetArgs {
-  /** Authentication token. Requires scope: `users.profile:read` */
-  token: string;
   /** Include labels for each ID in custom profile fields */
   include_labels?: boolean;
   /** User to retrieve profile info for */
@@ -1889,8 +1571,6 @@ export interface UsersProfileGetArgs {
 
 /** Arguments of `users_profile_set`. */
 export interface UsersProfileSetArgs {
-  /** Authentication token. Requires scope: `users.profile:write` */
-  token: string;
   /** Name of a single key to set. Usable only if `profile` is not passed. */
   name?: string;
   /** Collection of key:value pairs presented as a URL-encoded JSON hash. At most 50 fields may be set. Each field name is limited to 255 characters. */
@@ -1903,14 +1583,10 @@ export interface UsersProfileSetArgs {
 
 /** Arguments of `users_set_active`. */
 export interface UsersSetActiveArgs {
-  /** Authentication token. Requires scope: `users:write` */
-  token: string;
 }
 
 /** Arguments of `users_set_photo`. */
 export interface UsersSetPhotoArgs {
-  /** Authentication token. Requires scope: `users.profile:write` */
-  token: string;
   /** Width/height of crop box (always square) */
   crop_w?: string;
   /** X coordinate of top-left corner of crop box */
@@ -1923,8 +1599,6 @@ export interface UsersSetPhotoArgs {
 
 /** Arguments of `users_set_presence`. */
 export interface UsersSetPresenceArgs {
-  /** Authentication token. Requires scope: `users:write` */
-  token: string;
   /** Either `auto` or `away` */
   presence: string;
 }
@@ -1935,8 +1609,6 @@ export interface ViewsOpenArgs {
   trigger_id: string;
   /** A [view payload](/reference/surfaces/views). This must be a JSON-encoded string. */
   view: string;
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `views_publish`. */
@@ -1947,8 +1619,6 @@ export interface ViewsPublishArgs {
   view: string;
   /** A string that represents view state to protect against possible race conditions. */
   hash?: string;
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `views_push`. */
@@ -1957,8 +1627,6 @@ export interface ViewsPushArgs {
   trigger_id: string;
   /** A [view payload](/reference/surfaces/views). This must be a JSON-encoded string. */
   view: string;
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `views_update`. */
@@ -1971,8 +1639,6 @@ export interface ViewsUpdateArgs {
   view?: string;
   /** A string that represents view state to protect against possible race conditions. */
   hash?: string;
-  /** Authentication token. Requires scope: `none` */
-  token: string;
 }
 
 /** Arguments of `workflows_step_completed`. */
@@ -1981,8 +1647,6 @@ export interface WorkflowsStepCompletedArgs {
   workflow_step_execute_id: string;
   /** Key-value object of outputs from your step. Keys of this object reflect the configured `key` properties of your [`outputs`](/reference/workflows/workflow_step#output) array from your `workflow_step` object. */
   outputs?: string;
-  /** Authentication token. Requires scope: `workflow.steps:execute` */
-  token: string;
 }
 
 /** Arguments of `workflows_step_failed`. */
@@ -1991,8 +1655,6 @@ export interface WorkflowsStepFailedArgs {
   workflow_step_execute_id: string;
   /** A JSON-based object with a `message` property that should contain a human readable error message. */
   error: string;
-  /** Authentication token. Requires scope: `workflow.steps:execute` */
-  token: string;
 }
 
 /** Arguments of `workflows_update_step`. */
@@ -2007,6 +1669,4 @@ export interface WorkflowsUpdateStepArgs {
   step_name?: string;
   /** An optional field that can be used to override app image that is shown in the Workflow Builder. */
   step_image_url?: string;
-  /** Authentication token. Requires scope: `workflow.steps:execute` */
-  token: string;
 }

@@ -3,7 +3,7 @@ import { SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/
 import { authAdditions, type HttpCredential } from "../http/auth.ts";
 import { isJsonMediaType } from "../http/body.ts";
 import { buildHttpRequest, type HttpRequest } from "../http/build-request.ts";
-import type { Binding, HttpAuthScheme, WithheldPath } from "../tool-ir.ts";
+import type { Binding, HttpAuthScheme, HttpBinding, WithheldPath } from "../tool-ir.ts";
 import { currentCollector, ratioOf, type CallCollector } from "./collector.ts";
 import { apiMessage, graphqlErrors } from "./failures.ts";
 import { nextPageArgs } from "./pagination.ts";
@@ -106,10 +106,12 @@ export async function prepareRequest(tool: CallableTool, args: unknown, ctx: Cal
   return buildRequest(tool, checkArguments(tool, args, ctx).allowed, ctx);
 }
 
-async function buildRequest(tool: CallableTool, allowed: Record<string, unknown>, ctx: CallContext): Promise<HttpRequest> {
+async function buildRequest(tool: CallableTool, screened: Record<string, unknown>, ctx: CallContext): Promise<HttpRequest> {
   const binding = tool.binding;
+  let allowed = screened;
   if (binding.kind === "http") {
     const auth = await authFor(tool.name, binding.auth, ctx.credentials);
+    allowed = await withCredentialParameters(tool, binding, allowed, ctx.credentials);
     const headers = { ...lowerCase(ctx.headers), ...auth.headers };
     const request = buildHttpRequest(binding, allowed, {
       ...(ctx.baseUrl === undefined ? {} : { baseUrl: ctx.baseUrl }),
@@ -136,6 +138,29 @@ async function buildRequest(tool: CallableTool, allowed: Record<string, unknown>
   );
   request.headers["accept"] = "application/json";
   return request;
+}
+
+/**
+ * Fills parameters that carry a credential (Slack's `token`) from the credential of their
+ * scheme. They are not arguments of the tool, so whatever the model sent for them was
+ * screened out before this point.
+ */
+async function withCredentialParameters(tool: CallableTool, binding: HttpBinding, allowed: Record<string, unknown>, source: CredentialSource | undefined): Promise<Record<string, unknown>> {
+  const carriers = binding.parameters.flatMap((p) => (p.credential === undefined ? [] : [{ arg: p.arg, scheme: p.credential, where: `the ${p.in} parameter ${p.name}`, required: p.required === true }]));
+  for (const [arg, scheme] of Object.entries(binding.body?.credentialFields ?? {})) carriers.push({ arg, scheme, where: `the body field ${binding.body?.fields?.[arg] ?? arg}`, required: false });
+  if (carriers.length === 0) return allowed;
+  const out = { ...allowed };
+  for (const parameter of carriers) {
+    const name = parameter.scheme;
+    const scheme = binding.auth?.flat().find((s) => s.scheme === name) ?? { scheme: name, type: "bearer" as const };
+    const credential = source === undefined ? undefined : typeof source === "function" ? await source(scheme, tool.name) : Object.prototype.hasOwnProperty.call(source, name) ? source[name] : undefined;
+    if (credential !== undefined && "token" in credential) {
+      Object.defineProperty(out, parameter.arg, { value: credential.token, enumerable: true, writable: true, configurable: true });
+    } else if (parameter.required) {
+      throw new SluiceError("AUTH_MISSING", `${tool.name} needs a token for ${name} (sent as ${parameter.where}); give it in ctx.credentials`, { tool: tool.name });
+    }
+  }
+  return out;
 }
 
 function lowerCase(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
