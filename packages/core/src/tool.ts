@@ -42,7 +42,7 @@ export interface DeriveOptions<Args extends object = ToolArgs> {
 export interface ToolCallSettings {
   /** GraphQL endpoint URL. */
   endpoint?: string;
-  /** GraphQL authentication (HTTP bindings carry their own). */
+  /** Authentication when the binding declares none (GraphQL tools; specs without security). */
   auth?: HttpAuthScheme[][];
   /** The pack's check for failures inside successful answers. */
   failure?: FailureCheck;
@@ -184,9 +184,18 @@ export class Tool<Args extends object = ToolArgs> {
   get endpoint(): string | undefined {
     return this.#s.settings.endpoint;
   }
-  /** GraphQL authentication requirements (from the pack runtime), if any. */
+  /**
+   * Authentication a call needs: the HTTP binding's security requirements, or else the
+   * pack runtime's (GraphQL endpoints, and specs that declare none, like GitHub REST).
+   * Any one inner list suffices; an empty inner list means none is needed.
+   */
+  get auth(): readonly HttpAuthScheme[][] | undefined {
+    const binding = this.binding;
+    return (binding.kind === "http" ? binding.auth : undefined) ?? this.#s.settings.auth;
+  }
+  /** @deprecated use `auth`. */
   get graphqlAuth(): readonly HttpAuthScheme[][] | undefined {
-    return this.#s.settings.auth;
+    return this.auth;
   }
   /** The pack's check for failures reported inside successful answers. */
   get failure(): FailureCheck | undefined {

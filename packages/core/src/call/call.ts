@@ -33,7 +33,8 @@ export interface CallableTool {
   readonly responseHandler: ResponseHandler | undefined;
   readonly pagination: Pagination | undefined;
   readonly endpoint: string | undefined;
-  readonly graphqlAuth: readonly HttpAuthScheme[][] | undefined;
+  /** Effective authentication requirements (binding's, else the pack runtime's). */
+  readonly auth: readonly HttpAuthScheme[][] | undefined;
   readonly failure: FailureCheck | undefined;
 }
 
@@ -110,7 +111,7 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
   const binding = tool.binding;
   let allowed = screened;
   if (binding.kind === "http") {
-    const auth = await authFor(tool.name, binding.auth, ctx.credentials);
+    const auth = await authFor(tool.name, tool.auth, ctx.credentials);
     allowed = await withCredentialParameters(tool, binding, allowed, ctx.credentials);
     const headers = { ...lowerCase(ctx.headers), ...auth.headers };
     const request = buildHttpRequest(binding, allowed, {
@@ -130,7 +131,7 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
       Object.defineProperty(variables, name, { value: allowed[name], enumerable: true, writable: true, configurable: true });
     }
   }
-  const auth = await authFor(tool.name, tool.graphqlAuth, ctx.credentials);
+  const auth = await authFor(tool.name, tool.auth, ctx.credentials);
   const request = buildHttpRequest(
     { kind: "http", method: "POST", path: "", server: endpoint, parameters: [], body: { mediaType: "application/json", encoding: "json", wholeBodyArg: "body", required: true } },
     { body: { query: binding.document, variables } },

@@ -63,7 +63,10 @@ export interface ToolRuntime {
 export interface PackRuntime {
   /** GraphQL endpoint URL. */
   endpoint?: string;
-  /** GraphQL authentication: any one inner list suffices (as HTTP bindings' `auth`). */
+  /**
+   * Authentication for tools whose binding declares none: GraphQL tools, and HTTP tools
+   * of specs without security requirements (GitHub REST). Any one inner list suffices.
+   */
   auth?: HttpAuthScheme[][];
   failure?: FailureCheck;
   /** Per tool, by generated name. Every name must exist in the pack. */
