@@ -18,7 +18,7 @@ import { loadTools } from "./load-tools.ts";
 import type { Io } from "./main.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--profile <client>] [--defer]
-               [--base-url URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
+               [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--verbose]`;
 
 function help(): string {
@@ -31,7 +31,8 @@ function help(): string {
     "  --host ADDR           bind address for --http (default 127.0.0.1; 0.0.0.0 exposes your credentials to the network)",
     "  --profile <client>    fit names and schemas to a client: claude-code, cursor, vscode, windsurf, mcp",
     "  --defer               list one search tool; tools it loads are announced with tools/list_changed",
-    "  --base-url URL        send every call to URL instead of the API (also SLUICE_BASE_URL)",
+    "  --base-url URL        send every call to URL instead of the API (also SLUICE_BASE_URL);",
+    "  --base-url HOST=URL   only the calls to one API host, e.g. api.linear.app=http://127.0.0.1:4000/graphql (repeatable)",
     `  --page-size N         tools per tools/list page (default ${DEFAULT_PAGE_SIZE})`,
     "  --server-name NAME    the name clients register the server under (counts against name limits; default sluice)",
     "  --allow-lossy, --unroll N   accept lossy fitting / unroll recursive schemas for the profile",
@@ -59,6 +60,29 @@ function integer(value: unknown, flag: string, min: number): number | undefined 
   const n = Number(value);
   if (!Number.isInteger(n) || n < min) throw usage(`${flag} takes an integer of at least ${min}, got "${String(value)}"`);
   return n;
+}
+
+/**
+ * `--base-url URL` sends every call to URL; `--base-url HOST=URL` (repeatable) only the
+ * calls of tools whose API lives at HOST (`api.linear.app=http://127.0.0.1:4000/graphql`).
+ */
+function baseUrlOption(given: readonly string[]): string | Record<string, string> | undefined {
+  if (given.length === 0) return undefined;
+  const url = (text: string) => {
+    if (!/^https?:\/\/\S+$/.test(text)) throw usage(`--base-url (or SLUICE_BASE_URL) takes an http(s) URL or HOST=URL, got "${text}"`);
+    return text;
+  };
+  const plain = given.filter((value) => !/^[^=/:]+=/.test(value));
+  if (plain.length > 0) {
+    if (given.length > 1) throw usage("--base-url takes either one URL for every tool, or HOST=URL entries");
+    return url(plain[0]!);
+  }
+  const byHost: Record<string, string> = {};
+  for (const entry of given) {
+    const at = entry.indexOf("=");
+    byHost[entry.slice(0, at).toLowerCase()] = url(entry.slice(at + 1));
+  }
+  return byHost;
 }
 
 /** A module may export `outputSchemas` (by tool name) beside its tools; packs have none. */
@@ -92,7 +116,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
         host: { type: "string" },
         profile: { type: "string" },
         defer: { type: "boolean" },
-        "base-url": { type: "string" },
+        "base-url": { type: "string", multiple: true },
         "page-size": { type: "string" },
         "server-name": { type: "string" },
         "allow-lossy": { type: "boolean" },
@@ -117,8 +141,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const port = integer(values.http, "--http", 0);
   if (port !== undefined && port > 65_535) throw usage(`--http takes a port (0 for any free one), got ${port}`);
   if (values.host !== undefined && port === undefined) throw usage("--host applies to --http only");
-  const baseUrl = values["base-url"] ?? (process.env.SLUICE_BASE_URL?.trim() || undefined);
-  if (baseUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(baseUrl)) throw usage(`--base-url (or SLUICE_BASE_URL) must be an http(s) URL, got "${baseUrl}"`);
+  const baseUrl = baseUrlOption(values["base-url"] ?? (process.env.SLUICE_BASE_URL?.trim() ? process.env.SLUICE_BASE_URL.trim().split(/\s+/) : []));
   const pageSize = integer(values["page-size"], "--page-size", 1) ?? DEFAULT_PAGE_SIZE;
   const unroll = integer(values.unroll, "--unroll", 0);
   const timeoutMs = integer(values["timeout-ms"], "--timeout-ms", 1);
@@ -147,7 +170,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   for (const entry of describeCredentialEnv(tools, process.env)) {
     say(entry.set.length > 0 ? `${entry.api} credentials from ${entry.set.join(", ")}` : `${entry.api}: no credentials (set ${entry.expected.join(" or ")}); calls will answer AUTH_MISSING or the API's 401`);
   }
-  if (baseUrl !== undefined) say(`every call goes to ${baseUrl} (base URL override)`);
+  if (typeof baseUrl === "string") say(`every call goes to ${baseUrl} (base URL override)`);
+  else if (baseUrl !== undefined) for (const [host, url] of Object.entries(baseUrl)) say(`calls to ${host} go to ${url} (base URL override)`);
 
   const newServer = () =>
     createServer(catalog, {

@@ -49,6 +49,32 @@ function hostnameOf(hostHeader: string): string {
   return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
 }
 
+/** Reads a request body up to `max` bytes; undefined when it is larger (the rest is not read). */
+async function readBody(req: IncomingMessage, max: number): Promise<string | undefined> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > max) return undefined;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > max) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Ids of the requests (not notifications or responses) in a parsed POST body. */
+function requestIdsOf(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  const ids: Array<string | number> = [];
+  for (const message of messages) {
+    if (typeof message !== "object" || message === null) continue;
+    const { id, method } = message as { id?: unknown; method?: unknown };
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) ids.push(id);
+  }
+  return ids;
+}
+
 function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   if (res.headersSent) {
     res.end();
@@ -56,6 +82,17 @@ function jsonRpcError(res: ServerResponse, status: number, code: number, message
   }
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+}
+
+function cancelOnHangUp(transport: StreamableHTTPServerTransport, res: ServerResponse, body: unknown): void {
+  const ids = requestIdsOf(body);
+  if (ids.length === 0) return;
+  res.once("close", () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids) {
+      transport.onmessage?.({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "the client disconnected" } });
+    }
+  });
 }
 
 /**
@@ -108,6 +145,23 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
       jsonRpcError(res, 404, -32601, `Not found: the MCP endpoint is ${path}.`);
       return;
     }
+    // The body is read here rather than by the transport, to know which requests this
+    // HTTP exchange carries: when the client hangs up before their answers are written,
+    // they are cancelled like a notifications/cancelled would, so the API call stops too.
+    let parsed: unknown;
+    if (req.method === "POST") {
+      const body = await readBody(req, maxBytes);
+      if (body === undefined) {
+        jsonRpcError(res, 413, -32000, `Request body too large: at most ${maxBytes} bytes; send smaller arguments.`);
+        return;
+      }
+      try {
+        parsed = JSON.parse(body);
+      } catch {
+        jsonRpcError(res, 400, -32700, "Parse error: the body is not valid JSON.");
+        return;
+      }
+    }
     const header = req.headers["mcp-session-id"];
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
@@ -117,7 +171,8 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
         return;
       }
       session.lastUsed = Date.now();
-      await session.transport.handleRequest(req, res);
+      cancelOnHangUp(session.transport, res, parsed);
+      await session.transport.handleRequest(req, res, parsed);
       return;
     }
     if (req.method !== "POST") {
@@ -140,7 +195,7 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
       }
     };
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, parsed);
     const id = transport.sessionId;
     if (id === undefined) {
       await server.close().catch(() => undefined);

@@ -8,15 +8,20 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog";
 import { isSluiceError, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
-import { toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
+import { apiHostOf, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
 
 export const SERVER_VERSION = "0.1.0";
 export const DEFAULT_PAGE_SIZE = 100;
 
 export interface CallOptions {
-  /** Replaces every tool's API base URL (HTTP server or GraphQL endpoint): tests, proxies, regional hosts. */
-  baseUrl?: string;
+  /**
+   * Replaces tools' API base URL (HTTP server or GraphQL endpoint): for tests, proxies,
+   * regional hosts. A string applies to every tool; a record applies by the host the tool
+   * calls by default (`{ "api.linear.app": "http://127.0.0.1:4000/graphql" }`), and tools
+   * of other hosts keep theirs.
+   */
+  baseUrl?: string | Readonly<Record<string, string>>;
   /** Where credentials are read from (default `process.env`); see `CREDENTIAL_ENV`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The credential table (default `CREDENTIAL_ENV`). */
@@ -76,6 +81,12 @@ function decodeCursor(cursor: string, length: number): number {
     throw new ProtocolError(ErrorCode.InvalidParams, `Invalid tools/list cursor ${JSON.stringify(cursor.slice(0, 80))}: pass a nextCursor this server returned, or none to start over.`);
   }
   return offset;
+}
+
+function baseUrlFor(tool: Tool<object>, option: CallOptions["baseUrl"]): string | undefined {
+  if (option === undefined || typeof option === "string") return option;
+  const host = apiHostOf(tool);
+  return host !== undefined && Object.hasOwn(option, host) ? option[host] : undefined;
 }
 
 function errorResult(text: string): CallToolResult {
@@ -157,11 +168,12 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     }
     const tool = catalog.original(wire.name)!;
     const auth = toolAuthFromEnv(tool, env, table);
+    const baseUrl = baseUrlFor(tool, callOptions.baseUrl);
     const ctx: CallContext = {
       credentials: auth.credentials,
       headers: { ...callOptions.headers, ...auth.headers },
       signal: extra.signal,
-      ...(callOptions.baseUrl === undefined ? {} : { baseUrl: callOptions.baseUrl }),
+      ...(baseUrl === undefined ? {} : { baseUrl }),
       ...(callOptions.timeoutMs === undefined ? {} : { timeoutMs: callOptions.timeoutMs }),
       ...(callOptions.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: callOptions.maxArgumentBytes }),
       ...(callOptions.fetch === undefined ? {} : { fetch: callOptions.fetch }),

@@ -1,0 +1,326 @@
+/**
+ * The server in process, over the SDK's in-memory transport: paging, fitting to a client
+ * profile (and routing calls back through the original tool), structured content, error
+ * results, credentials by API host, the line transport's handling of bad input, and the
+ * HTTP server's host checks. The spawned-process tests are in serve.test.ts.
+ */
+import { request as httpRequest } from "node:http";
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { Tool, type JsonSchemaObject } from "@sluice/core";
+import { tools as linearTools } from "@sluice/pack-linear";
+import { tools as stripeTools } from "@sluice/pack-stripe";
+import { tools as githubRestTools } from "@sluice/pack-github-rest";
+import { tools as gmailTools } from "@sluice/pack-gmail";
+import { createServer, LineTransport, serveHttp, ServedCatalog, toolAuthFromEnv, type SessionOptions } from "../src/index.ts";
+
+interface Sent {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** A fetch that records requests and answers with `answer` (JSON), never touching the network. */
+function fakeFetch(answer: unknown = { ok: true }, status = 200): { fetch: typeof globalThis.fetch; sent: Sent[] } {
+  const sent: Sent[] = [];
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    sent.push({
+      url: String(input),
+      method: init?.method ?? "GET",
+      headers: Object.fromEntries(Object.entries((init?.headers ?? {}) as Record<string, string>)),
+      body: typeof init?.body === "string" ? init.body : undefined,
+    });
+    return new Response(JSON.stringify(answer), { status, headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
+  return { fetch, sent };
+}
+
+function httpTool(name: string, extra: Partial<Parameters<typeof Tool.create>[0]> = {}): Tool<object> {
+  return Tool.create({
+    name,
+    description: `The ${name} tool.`,
+    inputSchema: { type: "object", properties: { id: { type: "string" }, mode: { type: "string", enum: ["a", "b"] } }, required: ["id"] },
+    binding: {
+      kind: "http",
+      method: "GET",
+      path: "/things/{id}",
+      server: "https://api.example.test",
+      parameters: [
+        { arg: "id", name: "id", in: "path", style: "simple", explode: false, required: true },
+        { arg: "mode", name: "mode", in: "query", style: "form", explode: true },
+      ],
+    },
+    annotations: { readOnly: true, idempotent: true },
+    ...extra,
+  });
+}
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.allSettled(open.splice(0).map((c) => c.close()));
+});
+
+async function connect(catalog: ServedCatalog, options: SessionOptions = {}): Promise<Client> {
+  const server = createServer(catalog, options);
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: "test", version: "0" });
+  await client.connect(clientSide);
+  open.push(client, server);
+  return client;
+}
+
+function textOf(result: unknown): string {
+  return ((result as CallToolResult).content[0] as { text: string }).text;
+}
+
+describe("tools/list", () => {
+  it("pages by the requested size with opaque cursors, and refuses forged ones", async () => {
+    const catalog = new ServedCatalog(["g", "c", "a", "f", "b", "e", "d"].map((n) => httpTool(`tool_${n}`)));
+    const client = await connect(catalog, { pageSize: 3 });
+    const first = await client.listTools();
+    expect(first.tools.map((t) => t.name)).toEqual(["tool_a", "tool_b", "tool_c"]);
+    const second = await client.listTools({ cursor: first.nextCursor! });
+    const third = await client.listTools({ cursor: second.nextCursor! });
+    expect(third.tools.map((t) => t.name)).toEqual(["tool_g"]);
+    expect(third.nextCursor).toBeUndefined();
+    expect(first.tools[0]!.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+    const forged = Buffer.from(JSON.stringify({ offset: 99 })).toString("base64url");
+    await expect(client.listTools({ cursor: forged })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("cursor") });
+    await expect(client.listTools({ cursor: "%%%" })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("fits names to Claude Code's 64 characters with the server prefix, and routes calls to the original tool", async () => {
+    const catalog = new ServedCatalog(stripeTools, { profile: "claude-code", serverName: "payments" });
+    const renamed = catalog.tools.filter((t) => catalog.original(t.name)!.name !== t.name);
+    expect(renamed.length).toBeGreaterThan(0);
+    for (const tool of catalog.tools) expect(`mcp__payments__${tool.name}`.length).toBeLessThanOrEqual(64);
+
+    const { fetch, sent } = fakeFetch({ id: "x", object: "thing" });
+    const client = await connect(catalog, { call: { fetch, env: { STRIPE_API_KEY: "sk_test_1" } } });
+    const wire = renamed[0]!;
+    const original = catalog.original(wire.name)!;
+    const required = (original.inputSchema.required as string[] | undefined) ?? [];
+    const args = Object.fromEntries(required.map((name) => [name, "value_1"]));
+    const result = await client.callTool({ name: wire.name, arguments: args });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(sent).toHaveLength(1);
+    const binding = original.binding;
+    expect(binding.kind).toBe("http");
+    if (binding.kind === "http") expect(sent[0]!.method).toBe(binding.method);
+    expect(sent[0]!.url.startsWith("https://api.stripe.com/")).toBe(true);
+    expect(sent[0]!.headers.authorization).toBe("Bearer sk_test_1");
+  });
+
+  it("keeps pins through a renamed tool: the original is called", async () => {
+    const long = "x".repeat(60);
+    const pinned = httpTool(long).derived({ pin: { mode: "b" } });
+    const catalog = new ServedCatalog([pinned], { profile: "cursor" });
+    const wire = catalog.tools[0]!;
+    expect(wire.name).not.toBe(long);
+    expect(wire.name.length + "sluice".length).toBeLessThanOrEqual(59);
+    const { fetch, sent } = fakeFetch();
+    const client = await connect(catalog, { call: { fetch } });
+    const listed = (await client.listTools()).tools[0]!;
+    expect(Object.keys(listed.inputSchema.properties ?? {})).toEqual(["id"]);
+    await client.callTool({ name: wire.name, arguments: { id: "42" } });
+    expect(sent[0]!.url).toBe("https://api.example.test/things/42?mode=b");
+    const refused = await client.callTool({ name: wire.name, arguments: { id: "42", mode: "a" } });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^EGRESS_DENIED: .*pinned/s);
+  });
+
+  it("refuses a lossy fit unless allowed, and reports what a client would still reject", () => {
+    expect(() => new ServedCatalog([httpTool("t")], { profile: "no-such-client" })).toThrow(/Unknown provider profile/);
+    const many = Array.from({ length: 45 }, (_, i) => httpTool(`tool_${String(i).padStart(2, "0")}`));
+    const catalog = new ServedCatalog(many, { profile: "cursor" });
+    expect(catalog.findings.map((f) => f.code)).toEqual(["TOO_MANY_TOOLS"]);
+  });
+});
+
+describe("tools/call results", () => {
+  it("returns structuredContent only for tools with an output schema, and text always", async () => {
+    const outputSchema: JsonSchemaObject = { type: "object", properties: { ok: { type: "boolean" } } };
+    const catalog = new ServedCatalog([httpTool("with_schema"), httpTool("without_schema")], { outputSchemas: { with_schema: outputSchema } });
+    const { fetch } = fakeFetch({ ok: true });
+    const client = await connect(catalog, { call: { fetch } });
+    const listed = (await client.listTools()).tools;
+    expect(listed.find((t) => t.name === "with_schema")!.outputSchema).toEqual(outputSchema);
+    expect(listed.find((t) => t.name === "without_schema")!.outputSchema).toBeUndefined();
+    const structured = await client.callTool({ name: "with_schema", arguments: { id: "1" } });
+    expect(structured.structuredContent).toEqual({ ok: true });
+    expect(textOf(structured)).toBe('{"ok":true}');
+    const plain = await client.callTool({ name: "without_schema", arguments: { id: "1" } });
+    expect(plain.structuredContent).toBeUndefined();
+    expect(textOf(plain)).toBe('{"ok":true}');
+  });
+
+  it("says so when a handler breaks the declared output shape", async () => {
+    const tool = httpTool("lists").derived({ responseHandler: () => [1, 2] });
+    const catalog = new ServedCatalog([tool], { outputSchemas: { lists: { type: "object" } } });
+    const client = await connect(catalog, { call: fakeFetch() });
+    const result = await client.callTool({ name: "lists", arguments: { id: "1" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^RESPONSE_INVALID: .*array/);
+  });
+
+  it("turns API failures into tool errors that start with the code", async () => {
+    const catalog = new ServedCatalog([httpTool("t")]);
+    const rateLimited = fakeFetch({ message: "slow down" }, 429);
+    const client = await connect(catalog, { call: rateLimited });
+    const limited = await client.callTool({ name: "t", arguments: { id: "1" } });
+    expect(limited.isError).toBe(true);
+    expect(textOf(limited)).toMatch(/^RATE_LIMITED: t: rate limited/);
+
+    const invalid = await client.callTool({ name: "t", arguments: { id: 5, extra: true } });
+    expect(textOf(invalid)).toMatch(/^INVALID_ARGUMENTS: /);
+
+    const broken = await connect(catalog, { call: { fetch: (async () => { throw new TypeError("fetch failed"); }) as typeof globalThis.fetch } });
+    const network = await broken.callTool({ name: "t", arguments: { id: "1" } });
+    expect(textOf(network)).toMatch(/^NETWORK_ERROR: /);
+  });
+
+  it("answers AUTH_MISSING naming the scheme, never a value, when the environment has no credential", async () => {
+    const tool = linearTools.find((t) => t.name === "issue")!;
+    const catalog = new ServedCatalog([tool]);
+    const client = await connect(catalog, { call: { ...fakeFetch(), env: {} } });
+    const result = await client.callTool({ name: "issue", arguments: { id: "ENG-1" } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^AUTH_MISSING: .*apiKey/);
+  });
+
+  it("runs the search tool of a deferred session and refuses a search without a query", async () => {
+    const catalog = new ServedCatalog([httpTool("alpha_get"), httpTool("beta_get")]);
+    const client = await connect(catalog, { defer: { maxResults: 1 } });
+    const bad = await client.callTool({ name: "tool_search", arguments: {} });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^INVALID_ARGUMENTS: /);
+    await expect(client.callTool({ name: "gamma", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe("credentials from the environment", () => {
+  const find = (tools: readonly Tool<object>[], name: string) => tools.find((t) => t.name === name)!;
+  const headersOf = async (tool: Tool<object>, args: Record<string, unknown>, env: Record<string, string>) => {
+    const auth = toolAuthFromEnv(tool, env);
+    return (await tool.request(args, { credentials: auth.credentials, headers: auth.headers })).headers;
+  };
+
+  it("Linear: a personal API key raw, an OAuth token as bearer", async () => {
+    const issue = find(linearTools, "issue");
+    expect((await headersOf(issue, { id: "1" }, { LINEAR_API_KEY: "lin_api_1" })).authorization).toBe("lin_api_1");
+    expect((await headersOf(issue, { id: "1" }, { LINEAR_ACCESS_TOKEN: "oauth_1" })).authorization).toBe("Bearer oauth_1");
+  });
+
+  it("Stripe and Gmail by their schemes; GitHub REST, whose spec declares none, as a bearer header", async () => {
+    const customers = find(stripeTools, "get_customers");
+    expect((await headersOf(customers, {}, { STRIPE_API_KEY: "sk_1" })).authorization).toBe("Bearer sk_1");
+    const labels = find(gmailTools, "gmail_users_labels_list");
+    expect((await headersOf(labels, { userId: "me" }, { GOOGLE_ACCESS_TOKEN: "ya29" })).authorization).toBe("Bearer ya29");
+    expect((await headersOf(labels, { userId: "me" }, { GMAIL_ACCESS_TOKEN: "gm", GOOGLE_ACCESS_TOKEN: "ya29" })).authorization).toBe("Bearer gm");
+    const repo = githubRestTools.find((t) => t.name === "repos_get")!;
+    expect((await headersOf(repo, { owner: "o", repo: "r" }, { GITHUB_TOKEN: "ghp_1" })).authorization).toBe("Bearer ghp_1");
+    expect((await headersOf(repo, { owner: "o", repo: "r" }, {})).authorization).toBeUndefined();
+  });
+});
+
+describe("LineTransport", () => {
+  function pair(maxMessageBytes = 1024) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const written: string[] = [];
+    let rest = "";
+    output.on("data", (chunk: Buffer) => {
+      rest += chunk.toString("utf8");
+      const lines = rest.split("\n");
+      rest = lines.pop()!;
+      written.push(...lines);
+    });
+    const transport = new LineTransport(input, output, { maxMessageBytes });
+    const received: JSONRPCMessage[] = [];
+    transport.onmessage = (message) => received.push(message);
+    return { input, written, received, transport };
+  }
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("skips an oversized line however it is chunked, answers its id, and reads the next message", async () => {
+    const { input, written, received, transport } = pair(1024);
+    await transport.start();
+    input.write('{"jsonrpc":"2.0","id":"big-1","method":"tools/call","params":{"x":"');
+    for (let i = 0; i < 10; i++) input.write("y".repeat(500));
+    input.write('"}}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\r\n');
+    await tick();
+    expect(written.map((line) => JSON.parse(line))).toEqual([
+      { jsonrpc: "2.0", id: "big-1", error: { code: -32600, message: expect.stringContaining("1024 bytes") } },
+    ]);
+    expect(received).toEqual([{ jsonrpc: "2.0", id: 2, method: "ping" }]);
+  });
+
+  it("answers unreadable lines with id null, invalid messages with their id, ignores blank lines, and closes at end of input", async () => {
+    const { input, written, received, transport } = pair();
+    let closed = false;
+    transport.onclose = () => {
+      closed = true;
+    };
+    await transport.start();
+    input.write('\n{"a":\n[]\n{"jsonrpc":"1.0","id":3,"method":"x"}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+    await tick();
+    expect(written.map((line) => JSON.parse(line).error.code)).toEqual([-32700, -32600, -32600]);
+    expect(written.map((line) => JSON.parse(line).id)).toEqual([null, null, 3]);
+    expect(received).toHaveLength(1);
+    input.end();
+    await tick();
+    expect(closed).toBe(true);
+  });
+});
+
+describe("HTTP", () => {
+  const rawPost = (url: string, host: string) =>
+    new Promise<number>((resolve, reject) => {
+      const target = new URL(url);
+      const req = httpRequest(
+        { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
+    });
+
+  it("on loopback, refuses foreign Host headers (DNS rebinding) and serves loopback ones", async () => {
+    const catalog = new ServedCatalog([httpTool("t")]);
+    const handle = await serveHttp(() => createServer(catalog), { port: 0 });
+    open.push(handle);
+    expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const port = new URL(handle.url).port;
+    expect(await rawPost(handle.url, `attacker.example:${port}`)).toBe(403);
+    expect(await rawPost(handle.url, `localhost:${port}`)).toBe(200);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    open.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["t"]);
+  });
+
+  it("closes the least recently used session beyond maxSessions", async () => {
+    const catalog = new ServedCatalog([httpTool("t")]);
+    const handle = await serveHttp(() => createServer(catalog), { port: 0, maxSessions: 2 });
+    open.push(handle);
+    const clients: Client[] = [];
+    for (let i = 0; i < 3; i++) {
+      const client = new Client({ name: `c${i}`, version: "0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+      clients.push(client);
+      open.push(client);
+    }
+    expect(handle.sessions).toBe(2);
+    await expect(clients[0]!.listTools()).rejects.toThrow();
+    expect((await clients[2]!.listTools()).tools).toHaveLength(1);
+  });
+});
