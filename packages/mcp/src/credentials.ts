@@ -22,8 +22,8 @@ export interface ApiCredentialEnv {
    */
   byType?: Partial<Record<HttpAuthScheme["type"], readonly string[]>>;
   /**
-   * When a tool's binding declares no security at all (the vendored spec has no
-   * `securitySchemes`), send the token as `Authorization: Bearer` anyway: the API needs it.
+   * When a tool declares no security at all (neither its spec nor its pack runtime), send
+   * the token as `Authorization: Bearer` anyway: the API needs it.
    */
   bearerWhenUndeclared?: boolean;
 }
@@ -95,7 +95,7 @@ export function toolAuthFromEnv(tool: Tool<object>, env: Readonly<Record<string,
     const token = typed !== undefined ? firstSet(env, typed) : firstSet(env, entry.token);
     return token === undefined ? undefined : { token };
   };
-  const requirements = tool.binding.kind === "http" ? tool.binding.auth : tool.graphqlAuth;
+  const requirements = tool.auth;
   const declared = requirements !== undefined && requirements.some((requirement) => requirement.length > 0);
   const headers: Record<string, string> = {};
   if (!declared && entry.bearerWhenUndeclared) {

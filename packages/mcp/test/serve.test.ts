@@ -1,0 +1,369 @@
+/**
+ * `sluice serve` as a real child process, driven by the MCP SDK's Client over stdio and
+ * over Streamable HTTP on 127.0.0.1, calling the local API servers of test/support:
+ * Linear's real SDL behind a GraphQL mock, Gmail's OpenAPI document behind a REST mock,
+ * and an upstream that never answers (for calls in flight when a client leaves).
+ *
+ * Four servers start in parallel (pack loading through tsx takes a couple of seconds
+ * each): the whole Linear pack over stdio and over HTTP, and the documented example
+ * module (plus one Slack tool) deferred behind a search tool, over stdio and over HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { startGraphQLServer, startOpenApiMockServer, type GraphQLServer, type OpenApiMockServer } from "../../../test/support/servers/index.ts";
+import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, waitFor, type HttpChild } from "./support.ts";
+
+const LINEAR_SDL = `${ROOT}packs/linear/spec/schema.graphql`;
+const GMAIL_SPEC = `${ROOT}packs/gmail/spec/gmail-v1.yaml`;
+const FIXTURE = `${ROOT}packages/mcp/test/fixtures/triage.ts`;
+const PAGE = 100;
+const MAX_MESSAGE = 256 * 1024;
+const MAX_ARGUMENTS = 64 * 1024;
+
+let gql: GraphQLServer;
+let gmail: OpenAPIMock;
+let hang: Awaited<ReturnType<typeof startHangingServer>>;
+type OpenAPIMock = OpenApiMockServer;
+
+let packStdio: ChildStdioTransport;
+let packStdioClient: Client;
+let packHttp: HttpChild;
+let deferredStdio: StdioClientTransport;
+let deferredStdioClient: Client;
+let deferredStdioStderr = "";
+let deferredHttp: HttpChild;
+
+const clients: Client[] = [];
+
+function text(result: unknown): string {
+  const content = (result as CallToolResult).content;
+  expect(content[0]?.type).toBe("text");
+  return (content[0] as { text: string }).text;
+}
+
+async function listAll(client: Client): Promise<{ tools: McpTool[]; pages: number[] }> {
+  const tools: McpTool[] = [];
+  const pages: number[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    pages.push(page.tools.length);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return { tools, pages };
+}
+
+async function httpClient(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  const client = new Client({ name: "sluice-test", version: "0" });
+  await client.connect(transport);
+  clients.push(client);
+  return { client, transport };
+}
+
+beforeAll(async () => {
+  [gql, gmail, hang] = await Promise.all([
+    startGraphQLServer({ sdlFile: LINEAR_SDL, listLength: 3 }),
+    startOpenApiMockServer({ specFile: GMAIL_SPEC, listLength: 3 }),
+    startHangingServer(),
+  ]);
+  const packArgs = ["linear", "--base-url", `${gql.url}/graphql`, "--max-message-bytes", String(MAX_MESSAGE), "--max-argument-bytes", String(MAX_ARGUMENTS)];
+  const packEnv = childEnv({ LINEAR_API_KEY: "lin_api_test" });
+  const deferredArgs = [
+    FIXTURE,
+    "--defer",
+    "--base-url",
+    `api.linear.app=${gql.url}/graphql`,
+    "--base-url",
+    `gmail.googleapis.com=${gmail.url}`,
+    "--base-url",
+    `slack.com=${hang.url}`,
+  ];
+  const deferredEnv = childEnv({ LINEAR_ACCESS_TOKEN: "lin_oauth_test", GOOGLE_ACCESS_TOKEN: "google_test", SLACK_TOKEN: "xoxb-test" });
+
+  packStdio = new ChildStdioTransport(packArgs, packEnv);
+  packStdioClient = new Client({ name: "sluice-test", version: "0" });
+  deferredStdio = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", ...deferredArgs], cwd: ROOT, env: deferredEnv, stderr: "pipe" });
+  deferredStdio.stderr?.on("data", (chunk: Buffer) => {
+    deferredStdioStderr += chunk.toString("utf8");
+  });
+  deferredStdioClient = new Client({ name: "sluice-test", version: "0" });
+  [packHttp, deferredHttp] = await Promise.all([
+    startHttpChild(packArgs, packEnv),
+    startHttpChild(deferredArgs, deferredEnv),
+    packStdioClient.connect(packStdio),
+    deferredStdioClient.connect(deferredStdio),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.allSettled(clients.map((client) => client.close()));
+  await Promise.allSettled([packStdioClient?.close(), deferredStdioClient?.close(), packHttp?.stop(), deferredHttp?.stop()]);
+  await Promise.allSettled([gql?.close(), gmail?.close(), hang?.close()]);
+});
+
+describe("a whole pack over stdio", () => {
+  it("lists hundreds of tools in pages, with annotations from the bindings", async () => {
+    const { tools, pages } = await listAll(packStdioClient);
+    expect(tools.length).toBeGreaterThan(500);
+    expect(pages.length).toBe(Math.ceil(tools.length / PAGE));
+    expect(pages.slice(0, -1).every((n) => n === PAGE)).toBe(true);
+    const names = tools.map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect([...names].sort()).toEqual(names);
+    const issues = tools.find((t) => t.name === "issues_list")!;
+    expect(issues.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+    expect(issues.inputSchema.type).toBe("object");
+    expect(tools.find((t) => t.name === "issue_delete")?.annotations?.destructiveHint).toBe(true);
+  });
+
+  it("refuses a cursor it did not hand out", async () => {
+    await expect(packStdioClient.listTools({ cursor: "bm90IGEgY3Vyc29y" })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("calls a curated tool end to end, with the API key from the environment", async () => {
+    const before = gql.received.length;
+    const result = await packStdioClient.callTool({ name: "issues_list", arguments: { first: 2, filter: { title: { containsIgnoreCase: "search" } } } });
+    expect(result.isError).toBeFalsy();
+    const output = JSON.parse(text(result)) as { nodes: unknown[] };
+    expect(output.nodes).toHaveLength(2);
+    const request = gql.received[before]!;
+    expect(request.headers.authorization).toBe("lin_api_test");
+    expect((request.json as { variables: unknown }).variables).toEqual({ first: 2, filter: { title: { containsIgnoreCase: "search" } } });
+    expect(gql.errors).toEqual([]);
+  });
+
+  it("refuses a withheld argument without calling the API, in words a model can act on", async () => {
+    const before = gql.received.length;
+    const result = await packStdioClient.callTool({ name: "issues_list", arguments: { filter: { and: [{ title: { eq: "x" } }] } } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^EGRESS_DENIED: issues_list refused the call/);
+    expect(text(result)).toContain('"and" is withheld');
+    expect(gql.received.length).toBe(before);
+  });
+
+  it("answers an unknown tool with a protocol error naming the closest tool, then the next call", async () => {
+    await expect(packStdioClient.callTool({ name: "issues_lst", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("issues_list") });
+    const result = await packStdioClient.callTool({ name: "issues_list", arguments: { first: 1 } });
+    expect(result.isError).toBeFalsy();
+  });
+
+  it("refuses arguments over --max-argument-bytes as a tool error", async () => {
+    const before = gql.received.length;
+    const result = await packStdioClient.callTool({ name: "issues_list", arguments: { filter: { title: { contains: "x".repeat(MAX_ARGUMENTS + 10) } } } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/^INVALID_ARGUMENTS: .*exceed/s);
+    expect(gql.received.length).toBe(before);
+  });
+
+  it("survives malformed JSON-RPC and oversized messages, and answers the next request", async () => {
+    packStdio.writeRaw("{this is not json\n");
+    packStdio.writeRaw('{"jsonrpc":"2.0","id":77,"method":5}\n');
+    packStdio.writeRaw("[1,2,3]\n");
+    packStdio.writeRaw(`{"jsonrpc":"2.0","id":9001,"method":"tools/call","params":{"name":"issues_list","arguments":{"x":"${"a".repeat(MAX_MESSAGE)}"}}}\n`);
+    // A message split across writes, the way a pipe may deliver it.
+    packStdio.writeRaw('{"jsonrpc":"2.0","id":9002,"meth');
+    packStdio.writeRaw('od":"no/such/method"}\n');
+    await waitFor(() => packStdio.answersTo(9002).length > 0, "the answer to 9002");
+    const nulls = packStdio.answersTo(null).map((a) => a.error?.code);
+    expect(nulls).toEqual([-32700, -32600]);
+    expect(packStdio.answersTo(77)[0]?.error?.code).toBe(-32600);
+    expect(packStdio.answersTo(9001)[0]?.error).toMatchObject({ code: -32600, message: expect.stringContaining("too large") });
+    expect(packStdio.answersTo(9002)[0]?.error?.code).toBe(-32601);
+
+    const result = await packStdioClient.callTool({ name: "issues_list", arguments: { first: 1 } });
+    expect(result.isError).toBeFalsy();
+    expect((await packStdioClient.listTools()).tools).toHaveLength(PAGE);
+    expect(packStdio.stderr).not.toContain("lin_api_test");
+  });
+});
+
+describe("the example module, deferred, over stdio", () => {
+  it("lists only the search tool until a load, then sends tools/list_changed", async () => {
+    let changed = 0;
+    deferredStdioClient.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed++;
+    });
+    expect(deferredStdioClient.getServerCapabilities()?.tools?.listChanged).toBe(true);
+    expect((await deferredStdioClient.listTools()).tools.map((t) => t.name)).toEqual(["tool_search"]);
+
+    const search = await deferredStdioClient.callTool({ name: "tool_search", arguments: { query: "select:gmail_search,gmail_read_headers" } });
+    expect(text(search)).toContain("Loaded 2 tools");
+    await waitFor(() => changed === 1, "tools/list_changed");
+    const listed = (await deferredStdioClient.listTools()).tools;
+    expect(listed.map((t) => t.name)).toEqual(["tool_search", "gmail_search", "gmail_read_headers"]);
+    expect(listed[1]!.outputSchema?.type).toBe("object");
+
+    // Loading nothing new announces nothing.
+    await deferredStdioClient.callTool({ name: "tool_search", arguments: { query: "select:gmail_search" } });
+    await deferredStdioClient.ping();
+    expect(changed).toBe(1);
+  });
+
+  it("calls a narrowed Gmail tool: pins sent, structured content returned", async () => {
+    const before = gmail.received.length;
+    const result = await deferredStdioClient.callTool({ name: "gmail_search", arguments: { q: "is:unread" } });
+    expect(result.isError).toBeFalsy();
+    const structured = result.structuredContent as { messages: Array<{ id: string }> };
+    expect(structured.messages).toHaveLength(3);
+    expect(JSON.parse(text(result))).toEqual(structured);
+    const request = gmail.received[before]!;
+    expect(request.path).toBe("/gmail/v1/users/me/messages?includeSpamTrash=false&q=is%3Aunread");
+    expect(request.headers.authorization).toBe("Bearer google_test");
+    expect(gmail.violations).toEqual([]);
+  });
+
+  it("refuses a pinned argument, and a tool that is not loaded yet says how to load it", async () => {
+    const pinned = await deferredStdioClient.callTool({ name: "gmail_search", arguments: { userId: "someone@example.com" } });
+    expect(pinned.isError).toBe(true);
+    expect(text(pinned)).toMatch(/^EGRESS_DENIED: .*pinned/s);
+    const unloaded = await deferredStdioClient.callTool({ name: "linear_find_issues", arguments: {} });
+    expect(unloaded.isError).toBe(true);
+    expect(text(unloaded)).toContain('select:linear_find_issues');
+  });
+
+  it("cancels a call in flight when the client does, and answers the next one", async () => {
+    await deferredStdioClient.callTool({ name: "tool_search", arguments: { query: "select:conversations_history" } });
+    const controller = new AbortController();
+    const before = hang.received.length;
+    const dropped = hang.dropped;
+    const pending = deferredStdioClient.callTool({ name: "conversations_history", arguments: { channel: "C123" } }, undefined, { signal: controller.signal });
+    await waitFor(() => hang.received.length > before, "the call to reach the upstream");
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    // The server passed the cancellation on: it hung up on the upstream.
+    await waitFor(() => hang.dropped > dropped, "the upstream call to be abandoned");
+    const next = await deferredStdioClient.callTool({ name: "gmail_read_headers", arguments: { id: "m1" } });
+    expect(next.isError).toBeFalsy();
+    expect(next.structuredContent).toMatchObject({ headers: expect.any(Object) });
+    expect(deferredStdioStderr).not.toMatch(/google_test|xoxb-test|lin_oauth_test/);
+  });
+});
+
+describe("a whole pack over Streamable HTTP on 127.0.0.1", () => {
+  it("binds loopback and pages through every tool", async () => {
+    expect(packHttp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const { client } = await httpClient(packHttp.url);
+    const { tools, pages } = await listAll(client);
+    expect(tools.length).toBeGreaterThan(500);
+    expect(pages.length).toBe(Math.ceil(tools.length / PAGE));
+  });
+
+  it("calls a curated tool end to end and refuses a withheld argument", async () => {
+    const { client } = await httpClient(packHttp.url);
+    const before = gql.received.length;
+    const ok = await client.callTool({ name: "issues_list", arguments: { first: 3 } });
+    expect(ok.isError).toBeFalsy();
+    expect((JSON.parse(text(ok)) as { nodes: unknown[] }).nodes).toHaveLength(3);
+    expect(gql.received[before]?.headers.authorization).toBe("lin_api_test");
+    const refused = await client.callTool({ name: "issues_list", arguments: { filter: { or: [] } } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^EGRESS_DENIED/);
+    expect(gql.received.length).toBe(before + 1);
+  });
+
+  it("answers malformed bodies, foreign hosts and oversized bodies with errors, then serves the next request", async () => {
+    const { client, transport } = await httpClient(packHttp.url);
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-session-id": transport.sessionId!,
+      "mcp-protocol-version": "2025-06-18",
+    };
+    const malformed = await fetch(packHttp.url, { method: "POST", headers, body: "{nope" });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { error: { code: number } }).error.code).toBe(-32700);
+
+    const rebinding = await fetch(packHttp.url, { method: "POST", headers: { ...headers, origin: "http://evil.example" }, body: "{}" });
+    expect(rebinding.status).toBe(403);
+
+    const huge = await fetch(packHttp.url, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "issues_list", arguments: { x: "a".repeat(MAX_MESSAGE) } } }),
+    });
+    expect(huge.status).toBe(413);
+
+    const unknownSession = await fetch(packHttp.url, { method: "POST", headers: { ...headers, "mcp-session-id": "nope" }, body: JSON.stringify({ jsonrpc: "2.0", id: 6, method: "ping" }) });
+    expect(unknownSession.status).toBe(404);
+
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    const next = await client.callTool({ name: "issues_list", arguments: { first: 1 } });
+    expect(next.isError).toBeFalsy();
+  });
+});
+
+describe("the example module, deferred, over Streamable HTTP", () => {
+  it("announces loaded tools with tools/list_changed and calls them", async () => {
+    const { client } = await httpClient(deferredHttp.url);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changed++;
+    });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["tool_search"]);
+    const search = await client.callTool({ name: "tool_search", arguments: { query: "linear issues" } });
+    expect(text(search)).toContain("linear_find_issues");
+    await waitFor(() => changed > 0, "tools/list_changed over HTTP");
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names[0]).toBe("tool_search");
+    expect(names).toContain("linear_find_issues");
+
+    const before = gql.received.length;
+    const found = await client.callTool({ name: "linear_find_issues", arguments: { first: 2 } });
+    expect(found.isError).toBeFalsy();
+    const output = JSON.parse(text(found)) as { nodes: Array<Record<string, unknown>>; pageInfo: { endCursor: string } };
+    expect(output.nodes).toHaveLength(2);
+    expect(Object.keys(output.nodes[0]!).sort()).toEqual(["assignee", "dueDate", "id", "identifier", "priority", "state", "title"]);
+    expect(output.pageInfo.endCursor).toEqual(expect.any(String));
+    const request = gql.received[before]!;
+    expect(request.headers.authorization).toBe("Bearer lin_oauth_test");
+    expect((request.json as { variables: Record<string, unknown> }).variables).toEqual({ first: 2, includeArchived: false });
+
+    // Sessions are separate: a second client starts with the search tool alone.
+    const { client: other } = await httpClient(deferredHttp.url);
+    expect((await other.listTools()).tools.map((t) => t.name)).toEqual(["tool_search"]);
+  });
+
+  it("keeps serving when a client disconnects mid-call", async () => {
+    const { client, transport } = await httpClient(deferredHttp.url);
+    await client.callTool({ name: "tool_search", arguments: { query: "select:conversations_history,gmail_search" } });
+    const controller = new AbortController();
+    const before = hang.received.length;
+    const dropped = hang.dropped;
+    const inFlight = fetch(deferredHttp.url, {
+      method: "POST",
+      signal: controller.signal,
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": transport.sessionId!,
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 4242, method: "tools/call", params: { name: "conversations_history", arguments: { channel: "C1" } } }),
+    }).then((response) => response.text());
+    await waitFor(() => hang.received.length > before, "the call to reach the upstream");
+    controller.abort();
+    await expect(inFlight).rejects.toThrow();
+    await waitFor(() => hang.dropped > dropped, "the upstream call to be abandoned");
+
+    const next = await client.callTool({ name: "gmail_search", arguments: { q: "from:ada" } });
+    expect(next.isError).toBeFalsy();
+    const { client: fresh } = await httpClient(deferredHttp.url);
+    expect((await fresh.listTools()).tools).toHaveLength(1);
+    expect(deferredHttp.child.exitCode).toBeNull();
+  });
+});
+
+describe("shutting down", () => {
+  it("exits cleanly when the stdio client closes stdin, and on SIGTERM over HTTP", async () => {
+    await packStdioClient.close();
+    expect(await packStdio.exited).toBe(0);
+    expect(packStdio.stderr).toContain("stopped (stdin closed)");
+    expect(await packHttp.stop()).toBe(0);
+    expect(packHttp.stderr()).toContain("stopped (SIGTERM)");
+  });
+});

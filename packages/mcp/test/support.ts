@@ -1,0 +1,175 @@
+/**
+ * Driving a real `sluice serve` child process from tests: a stdio client transport that
+ * can also write raw bytes (malformed JSON-RPC) and keeps every line the server wrote,
+ * an HTTP child whose bound URL is read from stderr, and an upstream that never answers.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+
+export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+export const BIN = fileURLToPath(new URL("../../cli/bin/sluice.mjs", import.meta.url));
+
+/** A clean environment for the child: no credentials of the developer's leak into a test. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "NODE_OPTIONS"]) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Polls until `check` returns something other than undefined/false. */
+export async function waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
+ * The client side of stdio over a child we spawn ourselves, so a test can also write
+ * bytes no SDK client would send. Every line the server writes is kept in `lines`;
+ * lines that are valid JSON-RPC go to the client as well.
+ */
+export class ChildStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly lines: string[] = [];
+  stderr = "";
+  readonly exited: Promise<number | null>;
+
+  constructor(args: readonly string[], env: Record<string, string>) {
+    this.child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.child.stdin.on("error", () => undefined);
+    this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
+  }
+
+  async start(): Promise<void> {
+    const reader = createInterface({ input: this.child.stdout, crlfDelay: Infinity });
+    reader.on("line", (line) => {
+      this.lines.push(line);
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const parsed = JSONRPCMessageSchema.safeParse(value);
+      if (parsed.success) this.onmessage?.(parsed.data);
+    });
+    void this.exited.then(() => this.onclose?.());
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.writeRaw(JSON.stringify(message) + "\n");
+  }
+
+  writeRaw(text: string): void {
+    this.child.stdin.write(text);
+  }
+
+  /** Parsed server lines that answer `id` (null for answers to unreadable input). */
+  answersTo(id: string | number | null): Array<{ id: unknown; error?: { code: number; message: string }; result?: unknown }> {
+    return this.lines
+      .map((line) => {
+        try {
+          return JSON.parse(line) as { id?: unknown; error?: { code: number; message: string }; result?: unknown };
+        } catch {
+          return undefined;
+        }
+      })
+      .filter((value): value is { id: unknown } => value !== undefined && value.id === id);
+  }
+
+  /** Ends stdin (what a client does when it goes away) and waits for the server to exit. */
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+export interface HttpChild {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  stderr: () => string;
+  stop(): Promise<number | null>;
+}
+
+/** `sluice serve ... --http 0`, resolved once it prints the URL it bound. */
+export async function startHttpChild(args: readonly string[], env: Record<string, string>): Promise<HttpChild> {
+  const child = spawn(process.execPath, [BIN, "serve", ...args, "--http", "0"], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const url = await Promise.race([
+    waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], "the HTTP server's URL", 60_000),
+    exited.then((code) => {
+      throw new Error(`sluice serve exited (${code}) before listening:\n${stderr}`);
+    }),
+  ]);
+  return {
+    child,
+    url,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** An upstream API that reads requests and never answers them: a call to it is in flight until cancelled. */
+export async function startHangingServer(): Promise<{ url: string; received: string[]; readonly dropped: number; close(): Promise<void> }> {
+  const received: string[] = [];
+  let dropped = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((req: IncomingMessage) => {
+    received.push(`${req.method} ${req.url}`);
+    req.resume();
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => {
+      sockets.delete(socket);
+      dropped++;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    received,
+    /** Connections the caller closed: a cancelled call hangs up on its upstream. */
+    get dropped() {
+      return dropped;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
