@@ -148,6 +148,19 @@ describe("startGraphQLServer", () => {
     }
     expect(texts[0]).toEqual(texts[1]);
   });
+
+  it("keeps servers on the same SDL apart: each answers from its own store, even concurrently", async () => {
+    const ask = (url: string) => fetch(`${url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: LINEAR_ISSUES }) }).then((r) => r.text());
+    const alone: string[] = [];
+    for (const seed of [1, 2]) {
+      const server = await track(startGraphQLServer({ sdlFile: SPECS.linear, listLength: 3, seed }));
+      alone.push(await ask(server.url));
+    }
+    const [a, b] = await Promise.all([1, 2].map((seed) => track(startGraphQLServer({ sdlFile: SPECS.linear, listLength: 3, seed }))));
+    const together = await Promise.all([ask(a!.url), ask(b!.url)]);
+    expect(together).toEqual(alone);
+    expect(alone[0]).not.toBe(alone[1]);
+  });
 });
 
 describe("startOpenApiMockServer", () => {

@@ -4,9 +4,10 @@
  * server would (errors answer HTTP 200 with `errors`), variables are coerced by
  * graphql-js, and execution runs on deterministic mocks (see graphql-mocks.ts).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { graphql, graphqlMock, type GraphQLJs } from "./graphql-runtime.ts";
+import { graphql, graphqlMock, type GraphQLJs, type GraphQLMock } from "./graphql-runtime.ts";
 import { buildMocks } from "./graphql-mocks.ts";
 import { sendJson, startHttpServer, type LocalServer, type RecordedRequest } from "./http.ts";
 
@@ -24,17 +25,46 @@ export interface GraphQLServer extends LocalServer {
   errors: string[];
 }
 
-/** Parsing a multi-megabyte SDL is the slow part; the built schema is immutable, so share it. */
-const schemaCache = new Map<string, GraphQLJs.GraphQLSchema>();
+/**
+ * The store of the server whose request is executing. The mocked schema is shared by
+ * every server on the same SDL, so its resolvers find their server's store here.
+ */
+const activeStore = new AsyncLocalStorage<GraphQLMock.IMockStore>();
 
-function loadSchema(sdlFile: string): GraphQLJs.GraphQLSchema {
+/** Stands in for a MockStore inside addMocksToSchema; every use goes to the active one. */
+function forwardingStore(): GraphQLMock.IMockStore {
+  return new Proxy({} as GraphQLMock.IMockStore, {
+    get(_target, property) {
+      const store = activeStore.getStore();
+      if (store === undefined) throw new Error("mock store used outside a request");
+      const value = (store as unknown as Record<PropertyKey, unknown>)[property];
+      return typeof value === "function" ? value.bind(store) : value;
+    },
+  });
+}
+
+interface LoadedSchema {
+  schema: GraphQLJs.GraphQLSchema;
+  executable: GraphQLJs.GraphQLSchema;
+}
+
+/**
+ * Building a multi-megabyte SDL and rewriting it with mock resolvers take seconds (the
+ * rewrite is most of it), and neither result holds per-server state, so both are made
+ * once per file and process.
+ */
+const schemaCache = new Map<string, LoadedSchema>();
+
+function loadSchema(sdlFile: string): LoadedSchema {
   const key = resolve(sdlFile);
-  let schema = schemaCache.get(key);
-  if (schema === undefined) {
-    schema = graphql.buildSchema(readFileSync(key, "utf8"), { assumeValidSDL: true });
-    schemaCache.set(key, schema);
+  let loaded = schemaCache.get(key);
+  if (loaded === undefined) {
+    const schema = graphql.buildSchema(readFileSync(key, "utf8"), { assumeValidSDL: true });
+    const executable = graphqlMock.addMocksToSchema({ schema, store: forwardingStore(), preserveResolvers: false });
+    loaded = { schema, executable };
+    schemaCache.set(key, loaded);
   }
-  return schema;
+  return loaded;
 }
 
 interface GraphQLParams {
@@ -77,11 +107,10 @@ function readParams(request: RecordedRequest, url: URL): GraphQLParams | string 
 
 /** Starts a GraphQL server for `sdlFile` at `POST /graphql` (GET with `?query=` also works). */
 export async function startGraphQLServer(options: GraphQLServerOptions): Promise<GraphQLServer> {
-  const schema = loadSchema(options.sdlFile);
+  const { schema, executable } = loadSchema(options.sdlFile);
   const state = buildMocks(schema, { listLength: options.listLength ?? 10, seed: options.seed ?? 1 });
   const store = graphqlMock.createMockStore({ schema, mocks: state.mocks, mockGenerationBehavior: "deterministic" });
   state.bindStore(store);
-  const executable = graphqlMock.addMocksToSchema({ schema, store, preserveResolvers: false });
   const errors: string[] = [];
 
   const answerErrors = (res: Parameters<typeof sendJson>[0], list: readonly { message: string }[], status = 200) => {
@@ -116,12 +145,14 @@ export async function startGraphQLServer(options: GraphQLServerOptions): Promise
       answerErrors(res, invalid);
       return;
     }
-    const result = await graphql.execute({
-      schema: executable,
-      document,
-      variableValues: params.variables ?? null,
-      operationName: params.operationName ?? null,
-    });
+    const result = await activeStore.run(store, () =>
+      graphql.execute({
+        schema: executable,
+        document,
+        variableValues: params.variables ?? null,
+        operationName: params.operationName ?? null,
+      }),
+    );
     if (result.errors) for (const e of result.errors) errors.push(e.message);
     sendJson(res, 200, result);
   });
