@@ -1,12 +1,11 @@
 /**
- * graphql-js for the test servers. The workspace root does not depend on `graphql`
- * itself (only packages do), so it is loaded from next to @graphql-tools/mock: that is
- * the very copy the mock library imports, and two copies would fail graphql-js's
- * "another module or realm" instanceof checks. Types come from the generator package's
- * copy, the same version in the lockfile, as a type-only import.
+ * graphql-js and the mock library for the test servers, both loaded with `require`:
+ * @graphql-tools/mock reaches graphql-js through CommonJS, and an ESM import of
+ * `graphql` would be a second copy (graphql-js refuses schemas from "another module or
+ * realm"). Requiring graphql from next to the mock library gives the very copy it uses.
  */
 import { createRequire } from "node:module";
-import type * as GraphQLJs from "../../../generators/graphql/node_modules/graphql/index.js";
+import type * as GraphQLJs from "graphql";
 import type * as GraphQLMock from "@graphql-tools/mock";
 
 const requireHere = createRequire(import.meta.url);
