@@ -250,6 +250,16 @@ describe("startOpenApiMockServer", () => {
     expect(server.violations).toEqual([]);
   });
 
+  it("pages GitHub REST lists with a Link header, as the spec declares, until the last page", async () => {
+    const server = await track(startOpenApiMockServer({ specFile: SPECS.githubRest }));
+    const first = await fetch(`${server.url}/repos/octo-org/service/issues?per_page=2`);
+    expect(first.headers.get("link")).toBe(`<${server.url}/repos/octo-org/service/issues?per_page=2&page=2>; rel="next", <${server.url}/repos/octo-org/service/issues?page=3>; rel="last"`);
+    const last = await fetch(`${server.url}/repos/octo-org/service/issues?per_page=2&page=3`);
+    expect(last.headers.get("link")).toBeNull();
+    const single = await fetch(`${server.url}/repos/octo-org/service`);
+    expect(single.headers.get("link")).toBeNull();
+  });
+
   it("accepts GitHub's workflow_id as the integer or file name it is on the wire", async () => {
     const server = await track(startOpenApiMockServer({ specFile: SPECS.githubRest }));
     expect((await fetch(`${server.url}/repos/o/r/actions/workflows/161335`)).status).toBe(200);

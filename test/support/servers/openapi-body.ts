@@ -44,6 +44,8 @@ export interface GeneratedResponse {
   contentType?: string;
   /** Text to send; undefined for an empty body. */
   body?: string;
+  /** The response declares a `Link` header (GitHub's list endpoints): the server pages with it. */
+  declaresLink?: boolean;
 }
 
 interface Ctx {
@@ -493,5 +495,6 @@ export function generateResponse(root: Doc, operation: SpecOperation, options: G
     value = json ? freeForm(ctx, operation) : paragraphText(ctx.rng);
   }
   const body = !json && typeof value === "string" ? value : JSON.stringify(value);
-  return { status, contentType: json || typeof value === "string" ? contentType : "application/json; charset=utf-8", body };
+  const declared = isObject(response) && isObject(response.headers) ? Object.keys(response.headers as Doc).map((name) => name.toLowerCase()) : [];
+  return { status, contentType: json || typeof value === "string" ? contentType : "application/json; charset=utf-8", body, declaresLink: declared.includes("link") };
 }

@@ -59,6 +59,9 @@ export interface OpenApiMockServer extends LocalServer {
   violations: Violation[];
 }
 
+/** Pages a `Link`-paginated list has. */
+const LINK_PAGES = 3;
+
 /** A one-line summary of validation errors for the 400 message. */
 function summarize(errors: unknown[]): string {
   return errors
@@ -137,6 +140,15 @@ export async function startOpenApiMockServer(options: OpenApiMockOptions): Promi
       requestKey: `${request.method} ${request.path}\n${request.body}`,
     });
     const headers: Record<string, string> = { "x-mock-operation": operation.operationId };
+    if (generated.declaresLink) {
+      // RFC 8288 paging as GitHub does it: three pages, `page` in the next URL.
+      const next = new URL(request.path, "http://mock.invalid");
+      const page = Number(next.searchParams.get("page") ?? "1");
+      if (Number.isInteger(page) && page >= 1 && page < LINK_PAGES) {
+        next.searchParams.set("page", String(page + 1));
+        headers["link"] = `<${server.url}${next.pathname}${next.search}>; rel="next", <${server.url}${next.pathname}?page=${LINK_PAGES}>; rel="last"`;
+      }
+    }
     if (generated.body !== undefined) {
       headers["content-type"] = generated.contentType ?? "application/json; charset=utf-8";
       headers["content-length"] = String(Buffer.byteLength(generated.body));
