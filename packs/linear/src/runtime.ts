@@ -2,10 +2,31 @@
  * How Linear tools are called (hand-written; the generated pack passes it to definePack).
  * Must not import the generated modules.
  */
-import type { PackRuntime } from "@sluice/core";
+import { graphqlFieldHandler, relayPagination, type PackRuntime, type ResponseHandler } from "@sluice/core";
+
+/**
+ * Linear's ordering keys (`sortOrder`, `boardOrder`, `prioritySortOrder`,
+ * `subIssueSortOrder`, ...) are floats for its own drag-and-drop lists; nothing an agent
+ * does reads them.
+ */
+const SORT_KEY = /^(sortOrder|boardOrder)$|SortOrder$/;
+
+const handlers = new Map<string, ResponseHandler>();
+function handlerFor(field: string): ResponseHandler {
+  let handler = handlers.get(field);
+  if (handler === undefined) handlers.set(field, (handler = graphqlFieldHandler(field, { omit: (key) => SORT_KEY.test(key) })));
+  return handler;
+}
 
 export const runtime: PackRuntime = {
   endpoint: "https://api.linear.app/graphql",
   // A personal API key goes in Authorization as is; an OAuth token as a bearer token.
   auth: [[{ scheme: "apiKey", type: "apiKey", in: "header", name: "Authorization" }], [{ scheme: "oauth2", type: "bearer" }]],
+  // Every tool answers one root field: the model gets that field's value, pruned. Tools
+  // whose field is a Relay connection (issues, projects, comments, ...) page with `after`.
+  forTool(_name, binding) {
+    if (binding.kind !== "graphql") return undefined;
+    const pagination = relayPagination(binding);
+    return { responseHandler: handlerFor(binding.field), ...(pagination === undefined ? {} : { pagination }) };
+  },
 };
