@@ -1,0 +1,181 @@
+/**
+ * What Slack answers reach the model as (hand-written). A Slack message object carries
+ * its text twice (as `text` and as rich-text `blocks`), the sender's whole bot profile,
+ * file objects with two dozen thumbnail URLs, and team ids on everything; a channel
+ * object carries flags for a dozen conversation kinds. The handlers keep what a
+ * conversation is made of (who, when, what, which thread, which files) and the paging
+ * state: `has_more` (also when false) and `response_metadata.next_cursor`.
+ */
+import { neverThrows, type ResponseHandler } from "@sluice/core";
+
+type Json = unknown;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isRecord(value) && Object.keys(value).length === 0;
+}
+
+/** An object of the listed members that are present and not empty, in the order listed. */
+function compact(entries: readonly (readonly [string, unknown])[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of entries) if (!isEmpty(value)) define(out, key, value);
+  return out;
+}
+
+/** Removes nulls and empty values at every depth; `false` and `0` stay. */
+function prune(value: Json): Json {
+  if (Array.isArray(value)) return value.map(prune).filter((item) => !isEmpty(item));
+  if (!isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const pruned = prune(value[key]);
+    if (!isEmpty(pruned)) define(out, key, pruned);
+  }
+  return out;
+}
+
+/** The text of Block Kit blocks (rich text, sections, context), for messages whose `text` is empty. */
+export function blocksText(blocks: unknown): string {
+  const lines: string[] = [];
+  const seen = new Set<unknown>();
+  const walk = (node: unknown, depth: number): void => {
+    if (depth > 32 || node === null || typeof node !== "object" || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item, depth + 1);
+      return;
+    }
+    const record = node as Record<string, unknown>;
+    const text = own(record, "text");
+    if (typeof text === "string" && text !== "") lines.push(text);
+    else if (isRecord(text)) walk(text, depth + 1);
+    for (const key of ["elements", "fields", "blocks"]) {
+      const inner = own(record, key);
+      if (Array.isArray(inner)) walk(inner, depth + 1);
+    }
+  };
+  walk(blocks, 0);
+  return lines.join("\n");
+}
+
+/** Each element reshaped, the ones left empty dropped. */
+function each(list: unknown, slim: (item: Record<string, unknown>) => unknown): unknown {
+  if (!Array.isArray(list)) return undefined;
+  return list.map((item) => (isRecord(item) ? slim(item) : item)).filter((item) => !isEmpty(item));
+}
+
+/** A message as the model needs it: who, when, what, which thread, which files. */
+export function slimMessage(message: unknown): unknown {
+  if (!isRecord(message)) return message;
+  const text = own(message, "text");
+  const files = own(message, "files");
+  const reactions = own(message, "reactions");
+  const attachments = own(message, "attachments");
+  return compact([
+    ["id", own(message, "id")],
+    ["ts", own(message, "ts")],
+    ["user", own(message, "user")],
+    ["bot_id", own(message, "bot_id")],
+    ["username", own(message, "username")],
+    ["subtype", own(message, "subtype")],
+    ["text", typeof text === "string" && text !== "" ? text : blocksText(own(message, "blocks"))],
+    ["thread_ts", own(message, "thread_ts")],
+    ["parent_user_id", own(message, "parent_user_id")],
+    ["reply_count", own(message, "reply_count")],
+    ["latest_reply", own(message, "latest_reply")],
+    ["edited", isRecord(own(message, "edited")) ? own(own(message, "edited"), "ts") : undefined],
+    ["files", each(files, (f) => compact([["id", own(f, "id")], ["name", own(f, "name")], ["mimetype", own(f, "mimetype")]]))],
+    ["reactions", each(reactions, (r) => compact([["name", own(r, "name")], ["count", own(r, "count")]]))],
+    ["attachments", each(attachments, (a) => compact([["title", own(a, "title")], ["text", own(a, "text") ?? own(a, "fallback")], ["url", own(a, "title_link") ?? own(a, "from_url")]]))],
+  ]);
+}
+
+/** A channel (or DM) as the model needs it: id, name, kind, membership, topic and purpose as text. */
+export function slimChannel(channel: unknown): unknown {
+  if (!isRecord(channel)) return channel;
+  const kind = own(channel, "is_im") === true ? "im" : own(channel, "is_mpim") === true ? "mpim" : own(channel, "is_private") === true ? "private" : undefined;
+  return compact([
+    ["id", own(channel, "id")],
+    ["name", own(channel, "name")],
+    ["kind", kind],
+    ["user", own(channel, "user")],
+    ["is_archived", own(channel, "is_archived") === true ? true : undefined],
+    ["is_member", own(channel, "is_member")],
+    ["num_members", own(channel, "num_members")],
+    ["topic", own(own(channel, "topic"), "value")],
+    ["purpose", own(own(channel, "purpose"), "value")],
+  ]);
+}
+
+/** A workspace member as the model needs it: ids, names, title, email, time zone, kind. */
+export function slimUser(user: unknown): unknown {
+  if (!isRecord(user)) return user;
+  const profile = own(user, "profile");
+  return compact([
+    ["id", own(user, "id")],
+    ["name", own(user, "name")],
+    ["real_name", own(user, "real_name") ?? own(profile, "real_name")],
+    ["display_name", own(profile, "display_name")],
+    ["title", own(profile, "title")],
+    ["email", own(profile, "email")],
+    ["tz", own(user, "tz")],
+    ["is_bot", own(user, "is_bot") === true ? true : undefined],
+    ["is_admin", own(user, "is_admin") === true ? true : undefined],
+    ["deleted", own(user, "deleted") === true ? true : undefined],
+  ]);
+}
+
+/** Answer members that say nothing to a model: the envelope flag and Slack's client hints. */
+const NOISE = new Set(["ok", "warning", "channel_actions_ts", "channel_actions_count", "pin_count", "cache_ts"]);
+
+/**
+ * A handler that reshapes the items under `listKey` with `slim` and prunes the rest of
+ * the answer, keeping `has_more` and `response_metadata.next_cursor` as sent (an empty
+ * cursor says "last page").
+ */
+export function slackList(listKey: string, slim: (item: unknown) => unknown): ResponseHandler {
+  return neverThrows((body) => {
+    if (!isRecord(body)) return prune(body);
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(body)) {
+      if (NOISE.has(key)) continue;
+      const value = body[key];
+      if (key === listKey && Array.isArray(value)) {
+        define(out, key, value.map(slim).filter((item) => !isEmpty(item)));
+        continue;
+      }
+      if (key === "response_metadata" && isRecord(value)) {
+        const cursor = own(value, "next_cursor");
+        const rest = prune(value) as Record<string, unknown>;
+        const kept: Record<string, unknown> = {};
+        if (typeof cursor === "string") define(kept, "next_cursor", cursor);
+        for (const name of Object.keys(rest)) if (name !== "next_cursor") define(kept, name, rest[name]);
+        if (!isEmpty(kept)) define(out, key, kept);
+        continue;
+      }
+      const pruned = prune(value);
+      if (!isEmpty(pruned)) define(out, key, pruned);
+    }
+    return out;
+  });
+}
+
+/** Every other Slack method: the envelope flag goes, nulls and empties go, the cursor stays. */
+export const slackResponse: ResponseHandler = slackList("", (item) => item);
+
+export const conversationsHistory = slackList("messages", slimMessage);
+export const conversationsList = slackList("channels", slimChannel);
+export const usersList = slackList("members", slimUser);
