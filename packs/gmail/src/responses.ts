@@ -1,0 +1,137 @@
+/**
+ * What Gmail answers reach the model as (hand-written). A message as the API sends it
+ * is a MIME tree: every header the mail picked up on its way (often 40-80 of them,
+ * DKIM signatures and Received chains included), each body twice (plain and HTML) in
+ * base64url, and attachments inline when small. The model gets the headers a reply
+ * needs, the text once, decoded, and attachments as metadata it can fetch by id.
+ * No base64 content ever reaches it.
+ */
+import { neverThrows, type ResponseHandler } from "@sluice/core";
+import { attachmentsOf, decodeBase64, decodeText, headerValue, partFromGmail, partFromRfc822, readableText, type MimePart } from "./mime.ts";
+
+type Json = unknown;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isRecord(value) && Object.keys(value).length === 0;
+}
+
+/** Headers a reader or a reply needs, in this order; the rest is transport. */
+export const KEPT_HEADERS = ["From", "To", "Cc", "Bcc", "Reply-To", "Subject", "Date", "Message-ID", "In-Reply-To", "References"] as const;
+
+/** Longest text passed on for one message; the rest is counted, not sent. */
+export const MAX_TEXT_CHARS = 20_000;
+
+function keptHeaders(part: MimePart): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = headerValue(part.headers, name);
+    if (value !== undefined && value !== "") define(out, name, value);
+  }
+  return out;
+}
+
+function capped(text: string): string {
+  return text.length <= MAX_TEXT_CHARS ? text : `${text.slice(0, MAX_TEXT_CHARS)}… [${text.length - MAX_TEXT_CHARS} more characters]`;
+}
+
+/** Members of a Message that are handles or state the next call needs. */
+const MESSAGE_HANDLES = ["id", "threadId", "labelIds", "historyId"] as const;
+
+/** Whether a value is shaped like a Gmail Message with content (a payload tree or raw text). */
+function hasContent(value: Record<string, unknown>): boolean {
+  return isRecord(own(value, "payload")) || typeof own(value, "raw") === "string";
+}
+
+/**
+ * A Message for the model: its handles, the kept headers, the readable text and the
+ * attachments' metadata. `snippet` stays only when there is no text (format=metadata
+ * or minimal). Inside a thread, text quoted from earlier messages is dropped.
+ */
+export function slimMessage(message: Record<string, unknown>, options: { inThread?: boolean } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of MESSAGE_HANDLES) {
+    const value = own(message, key);
+    if (!isEmpty(value)) define(out, key, value);
+  }
+  // format=full/metadata answer a parsed `payload`; format=raw the whole message in `raw`.
+  let part: MimePart | undefined;
+  const raw = own(message, "raw");
+  if (isRecord(own(message, "payload"))) part = partFromGmail(own(message, "payload"));
+  else if (typeof raw === "string" && raw !== "") part = partFromRfc822(decodeBase64(raw));
+  let text = "";
+  if (part !== undefined) {
+    const headers = keptHeaders(part);
+    if (!isEmpty(headers)) define(out, "headers", headers);
+    text = readableText(part, { dropQuotes: options.inThread === true });
+    if (text !== "") define(out, "text", capped(text));
+    const attachments = attachmentsOf(part);
+    if (attachments.length > 0) define(out, "attachments", attachments);
+  }
+  const snippet = own(message, "snippet");
+  if (text === "" && typeof snippet === "string" && snippet !== "") define(out, "snippet", snippet);
+  // Only when there is no Date header to say when the message is from.
+  if (!isRecord(out["headers"]) || !Object.prototype.hasOwnProperty.call(out["headers"], "Date")) {
+    const internalDate = own(message, "internalDate");
+    if (!isEmpty(internalDate)) define(out, "internalDate", internalDate);
+  }
+  return out;
+}
+
+/**
+ * An attachment's content (users.messages.attachments.get): text when it decodes as
+ * text, otherwise its size and a note; the bytes stay in the call result's `body` for
+ * the application.
+ */
+export function slimAttachment(body: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const id = own(body, "attachmentId");
+  if (!isEmpty(id)) define(out, "attachmentId", id);
+  const data = own(body, "data");
+  const bytes = typeof data === "string" ? decodeBase64(data) : undefined;
+  const size = own(body, "size") ?? bytes?.byteLength;
+  if (size !== undefined) define(out, "size", size);
+  if (bytes !== undefined) {
+    const text = decodeText(bytes, "utf-8");
+    // Text when it round-trips as UTF-8 and holds no control characters beyond whitespace.
+    if (!text.includes("\uFFFD") && !/[\u0000-\u0008\u000E-\u001F]/.test(text)) define(out, "text", capped(text));
+    else define(out, "content", `binary, ${bytes.byteLength} bytes (not shown)`);
+  }
+  return out;
+}
+
+/** Removes nulls and empty values; reshapes every Message with content found on the way. */
+function walk(value: Json, inThread: boolean, depth: number): Json {
+  if (Array.isArray(value)) return value.map((item) => walk(item, inThread, depth + 1)).filter((item) => !isEmpty(item));
+  if (!isRecord(value)) return value;
+  if (hasContent(value)) return slimMessage(value, { inThread });
+  // A thread: its messages quote each other.
+  const thread = depth === 0 && Array.isArray(own(value, "messages")) && typeof own(value, "id") === "string";
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    // A thread's snippet repeats the start of its last message, which follows in full.
+    if (thread && key === "snippet") continue;
+    const pruned = walk(value[key], inThread || (thread && key === "messages"), depth + 1);
+    if (!isEmpty(pruned)) define(out, key, pruned);
+  }
+  return out;
+}
+
+/** The handler for every Gmail tool. Ids, `threadId`, `labelIds`, `historyId` and `nextPageToken` are kept. */
+export const gmailResponse: ResponseHandler = neverThrows((body) => walk(body, false, 0));
+
+/** users.messages.attachments.get: text attachments as text, binary ones as a size. */
+export const gmailAttachment: ResponseHandler = neverThrows((body) => (isRecord(body) ? slimAttachment(body) : walk(body, false, 0)));
