@@ -1,0 +1,194 @@
+/**
+ * What Notion answers reach the model as (hand-written). Notion wraps every value: a
+ * page's title is an array of rich-text runs, each with its annotations (bold, italic,
+ * colour...), its link and its text twice; a select is `{ id, name, color }`; a user is
+ * `{ object, id }`. The handler flattens property values to what they say (text, a
+ * number, a name, a date, a list of names or ids), rich text to plain text, and keeps
+ * every id and the paging state (`has_more`, also when false, and `next_cursor`).
+ */
+import { neverThrows, type ResponseHandler } from "@sluice/core";
+
+type Json = unknown;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function own(value: unknown, key: string): unknown {
+  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
+}
+
+function define(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === "") return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isRecord(value) && Object.keys(value).length === 0;
+}
+
+/** An array of rich-text runs (each has `plain_text`, or `text.content`). */
+function isRichText(value: unknown): value is Record<string, unknown>[] {
+  return Array.isArray(value) && value.length > 0 && value.every((run) => isRecord(run) && (typeof own(run, "plain_text") === "string" || typeof own(own(run, "text"), "content") === "string"));
+}
+
+/** Plain text of rich-text runs. */
+export function plainText(runs: unknown): string {
+  if (!Array.isArray(runs)) return typeof runs === "string" ? runs : "";
+  return runs
+    .map((run) => {
+      const plain = own(run, "plain_text");
+      if (typeof plain === "string") return plain;
+      const content = own(own(run, "text"), "content");
+      return typeof content === "string" ? content : "";
+    })
+    .join("");
+}
+
+/** A user as a reference: `{ object: "user", id }` (name and email kept when Notion sends them). */
+function userRef(user: unknown): unknown {
+  if (!isRecord(user)) return user;
+  const id = own(user, "id");
+  const name = own(user, "name");
+  const email = own(own(user, "person"), "email");
+  if (typeof name !== "string" || name === "") return id;
+  const out: Record<string, unknown> = { id, name };
+  if (typeof email === "string" && email !== "") out["email"] = email;
+  return out;
+}
+
+/** A file object's name, or its URL when it has none. */
+function fileRef(file: unknown): unknown {
+  const name = own(file, "name");
+  if (typeof name === "string" && name !== "") return name;
+  return own(own(file, "external"), "url") ?? own(own(file, "file"), "url") ?? file;
+}
+
+function dateValue(date: unknown): unknown {
+  if (!isRecord(date)) return date;
+  const start = own(date, "start");
+  const end = own(date, "end");
+  return end === null || end === undefined ? start : { start, end };
+}
+
+/**
+ * What a property value says: text for text, a name for a select or status, names for
+ * a multi-select, a date (or `{ start, end }`), user references, file names, related
+ * page ids, a formula's or rollup's result. Unknown types are passed on pruned.
+ */
+export function propertyValue(property: unknown, depth = 0): unknown {
+  if (!isRecord(property) || depth > 8) return property;
+  const type = own(property, "type");
+  if (typeof type !== "string") return prune(property, depth + 1);
+  const value = own(property, type);
+  switch (type) {
+    case "title":
+    case "rich_text":
+      return plainText(value);
+    case "select":
+    case "status":
+      return own(value, "name") ?? null;
+    case "multi_select":
+      return Array.isArray(value) ? value.map((option) => own(option, "name")) : value;
+    case "date":
+      return dateValue(value);
+    case "people":
+      return Array.isArray(value) ? value.map(userRef) : value;
+    case "created_by":
+    case "last_edited_by":
+      return userRef(value);
+    case "files":
+      return Array.isArray(value) ? value.map(fileRef) : value;
+    case "relation": {
+      const ids = Array.isArray(value) ? value.map((r) => own(r, "id") ?? r) : value;
+      // A relation with more than 25 pages says so; the rest is fetched per property.
+      return own(property, "has_more") === true ? { ids, has_more: true } : ids;
+    }
+    case "formula":
+      return isRecord(value) && typeof own(value, "type") === "string" ? propertyValue(value, depth + 1) : value;
+    case "rollup":
+      if (isRecord(value) && own(value, "type") === "array") {
+        const items = own(value, "array");
+        return Array.isArray(items) ? items.map((item) => propertyValue(item, depth + 1)) : items;
+      }
+      return isRecord(value) && typeof own(value, "type") === "string" ? own(value, own(value, "type") as string) : value;
+    case "unique_id": {
+      const prefix = own(value, "prefix");
+      const number = own(value, "number");
+      return typeof prefix === "string" && prefix !== "" ? `${prefix}-${String(number)}` : number;
+    }
+    case "verification":
+      return own(value, "state");
+    case "button":
+      return undefined;
+    default:
+      return value === undefined ? prune(property, depth + 1) : prune(value, depth + 1);
+  }
+}
+
+/** An object's `icon`: the emoji when it is one; image URLs (signed, hundreds of characters) are dropped. */
+function iconValue(icon: unknown): unknown {
+  return own(icon, "type") === "emoji" ? own(icon, "emoji") : undefined;
+}
+
+/** Keys dropped everywhere: styling and request bookkeeping. */
+const NOISE = new Set(["request_id", "annotations", "cover"]);
+
+/**
+ * Prunes a value: nulls and empties go (also `color: "default"`), rich text becomes
+ * plain text, users become ids, a page's properties become their values, an object's
+ * `type` tag goes when it only names the member beside it (`{ type: "page_id", page_id }`).
+ */
+function prune(value: Json, depth: number): Json {
+  if (depth > 64) return value;
+  if (isRichText(value)) return plainText(value);
+  if (Array.isArray(value)) return value.map((item) => prune(item, depth + 1)).filter((item) => !isEmpty(item));
+  if (!isRecord(value)) return value;
+  if (depth > 0 && own(value, "object") === "user") return userRef(value);
+  const type = own(value, "type");
+  const tagOnly = typeof type === "string" && Object.prototype.hasOwnProperty.call(value, type) && !isRecord(own(value, type)) && !Array.isArray(own(value, type));
+  const isPage = own(value, "object") === "page";
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    if (NOISE.has(key)) continue;
+    if (key === "type" && tagOnly) continue;
+    if (key === "color" && child === "default") continue;
+    let pruned: unknown;
+    if (key === "icon") pruned = iconValue(child);
+    else if (key === "properties" && isPage && isRecord(child)) {
+      const props: Record<string, unknown> = {};
+      for (const name of Object.keys(child)) {
+        const flat = propertyValue(child[name], depth + 2);
+        if (!isEmpty(flat)) define(props, name, flat);
+      }
+      pruned = props;
+    } else pruned = prune(child, depth + 1);
+    if (!isEmpty(pruned) || (key === "has_more" && pruned !== undefined)) define(out, key, pruned);
+  }
+  return out;
+}
+
+/** The list envelope's own members that say nothing: its tag and the empty type marker object. */
+function unwrapList(body: Json): Json {
+  if (!isRecord(body) || own(body, "object") !== "list") return body;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(body)) {
+    if (key === "object" || key === "type") continue;
+    const type = own(body, "type");
+    if (typeof type === "string" && key === type && isEmpty(body[key])) continue;
+    define(out, key, body[key]);
+  }
+  return out;
+}
+
+/** The handler for every Notion tool. */
+export const notionResponse: ResponseHandler = neverThrows((body) => {
+  const pruned = prune(unwrapList(body), 0);
+  // `results` stays even when empty: an empty page of results is an answer.
+  if (isRecord(body) && own(body, "object") === "list" && Array.isArray(own(body, "results")) && isRecord(pruned) && !Object.prototype.hasOwnProperty.call(pruned, "results")) {
+    define(pruned, "results", []);
+  }
+  return pruned;
+});
