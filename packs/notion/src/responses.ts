@@ -156,7 +156,9 @@ function prune(value: Json, depth: number): Json {
     if (key === "type" && tagOnly) continue;
     if (key === "color" && child === "default") continue;
     let pruned: unknown;
-    if (key === "icon") pruned = iconValue(child);
+    // A list's results are the objects asked for: a users list keeps each user whole.
+    if (depth === 0 && key === "results" && Array.isArray(child)) pruned = child.map((item) => prune(item, 0)).filter((item) => !isEmpty(item));
+    else if (key === "icon") pruned = iconValue(child);
     else if (key === "properties" && isPage && isRecord(child)) {
       const props: Record<string, unknown> = {};
       for (const name of Object.keys(child)) {
