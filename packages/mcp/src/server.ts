@@ -184,7 +184,12 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     } catch (error) {
       if (isSluiceError(error)) {
         log?.(`call ${wire.name} ${error.code}${error.status === undefined ? "" : ` ${error.status}`}`);
-        return errorResult(`${error.code}: ${error.message}`);
+        const details = {
+          code: error.code,
+          ...(error.status === undefined ? {} : { status: error.status }),
+          ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+        };
+        return { ...errorResult(`${error.code}: ${error.message}`), _meta: { "sluice/error": details } };
       }
       log?.(`call ${wire.name} INTERNAL_ERROR ${(error as Error)?.message ?? String(error)}`);
       return errorResult(`INTERNAL_ERROR: ${wire.name} failed inside the server (${(error as Error)?.message ?? String(error)}); the API may not have been called.`);

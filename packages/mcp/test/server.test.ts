@@ -176,6 +176,7 @@ describe("tools/call results", () => {
     const limited = await client.callTool({ name: "t", arguments: { id: "1" } });
     expect(limited.isError).toBe(true);
     expect(textOf(limited)).toMatch(/^RATE_LIMITED: t: rate limited/);
+    expect(limited._meta).toEqual({ "sluice/error": { code: "RATE_LIMITED", status: 429 } });
 
     const invalid = await client.callTool({ name: "t", arguments: { id: 5, extra: true } });
     expect(textOf(invalid)).toMatch(/^INVALID_ARGUMENTS: /);
