@@ -103,7 +103,7 @@ describe("level 3", () => {
       "Tools are called through call_tool(code, args): code from the list below, args an object of the tool's arguments. describe_tool(code) returns a tool's full argument schema; use it when the line below is not enough.
       Example: call_tool({"code": "t1", "args": {...}})
       Tools (code name(required arguments, … when there are optional ones) — summary):
-      t1 chat_post_ephemeral(token: string, channel: string, user: string, …) — Sends an ephemeral message to a user in a channel.
+      t1 chat_post_ephemeral(channel: string, user: string, …) — Sends an ephemeral message to a user in a channel.
       t2 issue_create(input: IssueCreateInput) — Creates a new issue.
       t3 issues_create(owner: string, repo: string, title: string|integer, …) — Create an issue
       t4 post_customers(…) — Creates a new customer object."

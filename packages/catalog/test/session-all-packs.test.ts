@@ -48,14 +48,14 @@ describe("ToolSession over all packs together", () => {
     everything = schemaTokens(all);
   });
 
-  it("refuses the union as is: seven names are shipped by more than one pack", () => {
-    expect(() => ToolSession.fromPacks(packs)).toThrow(/7 tool names are shipped by more than one pack: issues_list \(linear, github-rest\)/);
+  it("refuses the union as is: six names are shipped by more than one pack", () => {
+    expect(() => ToolSession.fromPacks(packs)).toThrow(/6 tool names are shipped by more than one pack: issues_list \(linear, github-rest\)/);
   });
 
   it("first-turn tool tokens: the search tool alone, against sending everything", () => {
     const firstTurn = schemaTokens(session.visibleTools());
     expect(session.visibleTools()).toHaveLength(1);
-    expect(all).toHaveLength(2485);
+    expect(all).toHaveLength(2438);
     expect(everything).toBeGreaterThan(1_700_000);
     expect(firstTurn).toBeLessThanOrEqual(1_000); // measured 835
     expect(firstTurn / everything).toBeLessThan(0.001); // measured 0.046%
