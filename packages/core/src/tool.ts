@@ -193,10 +193,6 @@ export class Tool<Args extends object = ToolArgs> {
     const binding = this.binding;
     return (binding.kind === "http" ? binding.auth : undefined) ?? this.#s.settings.auth;
   }
-  /** @deprecated use `auth`. */
-  get graphqlAuth(): readonly HttpAuthScheme[][] | undefined {
-    return this.auth;
-  }
   /** The pack's check for failures reported inside successful answers. */
   get failure(): FailureCheck | undefined {
     return this.#s.settings.failure;

@@ -23,6 +23,9 @@ export function githubRestPageArg(binding: HttpBinding): string | undefined {
 }
 
 export const runtime: PackRuntime = {
+  // The document declares no security. A token (PAT, app or OAuth) goes as a bearer when
+  // one is given; without one, calls go out anonymously (public data, low rate limits).
+  auth: [[{ scheme: "bearer", type: "bearer" }], []],
   forTool(_name, binding) {
     if (binding.kind !== "http") return undefined;
     const arg = githubRestPageArg(binding);
