@@ -140,11 +140,11 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
         let allowed = false;
         for (const candidate of arrays) {
           const item = itemSchema(candidate, index);
-          if (item === undefined) continue;
+          if (item === false) continue;
           allowed = true;
-          if (item !== false) items.push(item);
+          items.push(item);
         }
-        if (!allowed || items.length === 0) {
+        if (!allowed) {
           issues.push({ code: "unknown", path: `${path}/${index}`, message: "this array accepts no item here" });
           continue;
         }
@@ -278,8 +278,8 @@ function addChild(out: Candidate[], schema: unknown, type: string | undefined): 
   return true;
 }
 
-/** Item schema at `index`: a candidate, `false` when the array allows no item there, undefined when this schema says nothing. */
-function itemSchema(candidate: Candidate, index: number): Candidate | false | undefined {
+/** Item schema at `index`: a candidate, or `false` when the array allows no item there. */
+function itemSchema(candidate: Candidate, index: number): Candidate | false {
   if (candidate.schema === true) return ANY;
   const prefix = getOwn(candidate.schema, "prefixItems");
   if (Array.isArray(prefix) && index < prefix.length) return toCandidate(prefix[index], candidate.type);

@@ -70,6 +70,40 @@ export function relayPagination(binding: Binding): Pagination | undefined {
 export interface GraphQLFieldHandlerOptions {
   /** Members to remove at every depth (noise a pack knows of, e.g. sort keys). */
   omit?: (key: string, value: unknown) => boolean;
+  /**
+   * Applied, after pruning, to each item of a connection answer (`nodes`, or each edge's
+   * `node`): a list is where the bytes go, and an item there is a summary to pick from.
+   */
+  item?: ResponseHandler;
+  /** Applied, after pruning, to an answer that is a single object, not a connection. */
+  single?: ResponseHandler;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function withMember(value: Record<string, unknown>, key: string, member: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(value)) Object.defineProperty(out, name, { value: name === key ? member : value[name], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** A pruned answer with `item` applied to its connection's items, or `single` to it when it is one object. */
+function shapeAnswer(value: unknown, options: GraphQLFieldHandlerOptions, info: Parameters<ResponseHandler>[1]): unknown {
+  if (!isRecord(value)) return value;
+  const { item, single } = options;
+  const nodes = getOwn(value, "nodes");
+  const edges = getOwn(value, "edges");
+  const isConnection = Array.isArray(nodes) || Array.isArray(edges) || isRecord(getOwn(value, "pageInfo"));
+  if (!isConnection) return single === undefined ? value : single(value, info);
+  if (item === undefined) return value;
+  let out = value;
+  if (Array.isArray(nodes)) out = withMember(out, "nodes", nodes.map((node) => item(node, info)));
+  if (Array.isArray(edges)) {
+    out = withMember(out, "edges", edges.map((edge) => (isRecord(edge) && isRecord(getOwn(edge, "node")) ? withMember(edge, "node", item(getOwn(edge, "node"), info)) : edge)));
+  }
+  return out;
 }
 
 /**
@@ -90,6 +124,7 @@ export function graphqlFieldHandler(field: string, options: GraphQLFieldHandlerO
     const data = typeof body === "object" && body !== null && !Array.isArray(body) ? getOwn(body, "data") : undefined;
     const value = typeof data === "object" && data !== null && !Array.isArray(data) && Object.prototype.hasOwnProperty.call(data, field) ? getOwn(data, field) : body;
     // A connection's pageInfo sits one level down; keep its flags by pruning it from there.
-    return prune(value, info) ?? null;
+    const pruned = prune(value, info) ?? null;
+    return options.item === undefined && options.single === undefined ? pruned : shapeAnswer(pruned, options, info);
   });
 }
