@@ -447,8 +447,21 @@ describe("stripe", () => {
     expect(output).not.toHaveProperty("object");
     expect(output).not.toHaveProperty("url");
     expect(output.data.map((c: any) => c.id)).toEqual(body.data.map((c) => c.id));
-    expect(output.data[0]).toEqual({ id: "cus_P1xYzAbCdEf", object: "customer", balance: 0, created: 1705339801, default_source: "card_1Oa1", delinquent: false, email: "jenny.rosen1@example.com", invoice_prefix: "1B2C3D1", livemode: false, name: "Jenny Rosen 1", next_invoice_sequence: 1, tax_exempt: "none" });
+    expect(output.data[0]).toEqual({ id: "cus_P1xYzAbCdEf", object: "customer", balance: 0, created: 1705339801, default_source: "card_1Oa1", delinquent: false, email: "jenny.rosen1@example.com", livemode: false, name: "Jenny Rosen 1" });
     measured("stripe get_customers (3 customers)", body, output, 2);
+  });
+
+  it("list items are summaries by object type: amounts with currency, status, references, description cut; nested lists too", () => {
+    const description = "Order for the spring catalogue. ".repeat(10);
+    const charge = { id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", description, statement_descriptor: "ACME", fraud_details: {}, outcome: { network_status: "approved_by_network", risk_level: "normal", type: "authorized" }, billing_details: { name: "Jenny" }, metadata: { order_id: "6735" } };
+    const output = run("stripe", "get_charges", { object: "list", url: "/v1/charges", has_more: true, data: [charge] }) as Record<string, any>;
+    expect(output.has_more).toBe(true);
+    expect(output.data[0]).toEqual({ id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", metadata: { order_id: "6735" }, description: `${description.slice(0, 200)}… [${description.length - 200} more characters; the object's get tool returns it whole]` });
+    // A customer's get keeps its own members; its subscriptions list becomes summaries with has_more kept.
+    const customer = { ...stripeCustomer(1), subscriptions: { object: "list", url: "/v1/customers/cus_1/subscriptions", has_more: false, data: [{ id: "sub_1", object: "subscription", status: "active", customer: "cus_1", billing_thresholds: { amount_gte: 1 }, items: { object: "list", url: "/v1/subscription_items?subscription=sub_1", has_more: false, data: [{ id: "si_1", object: "subscription_item", quantity: 2, billing_thresholds: { usage_gte: 1 }, price: { id: "price_1", object: "price", unit_amount: 2000, currency: "usd", recurring: { interval: "month" }, tiers_mode: "graduated", product: "prod_1" } }] } }] } };
+    const single = run("stripe", "get_customers_customer", customer) as Record<string, any>;
+    expect(single.invoice_prefix).toBe("1B2C3D1");
+    expect(single.subscriptions).toEqual({ url: "/v1/customers/cus_1/subscriptions", has_more: false, data: [{ id: "sub_1", object: "subscription", status: "active", customer: "cus_1", items: { url: "/v1/subscription_items?subscription=sub_1", has_more: false, data: [{ id: "si_1", object: "subscription_item", quantity: 2, price: { id: "price_1", object: "price", unit_amount: 2000, currency: "usd", recurring: { interval: "month" }, product: "prod_1" } }] } }] });
   });
 
   it("a call that asks for expand keeps the expanded objects", () => {
@@ -712,10 +725,29 @@ describe("linear and github graphql", () => {
     const body = { data: { issues: { nodes: [node(1), node(2), node(3)], pageInfo: { hasNextPage: false, endCursor: "8c7f3a0e-0000-4000-8000-000000000003" } } } };
     const output = run("linear", "issues_list", body) as Record<string, any>;
     expect(output.pageInfo).toEqual({ hasNextPage: false, endCursor: "8c7f3a0e-0000-4000-8000-000000000003" });
-    expect(output.nodes[0]).toEqual({ id: "8c7f3a0e-0000-4000-8000-000000000001", identifier: "ENG-101", title: "Retry fix 1", priority: 2, priorityLabel: "High", createdAt: "2024-01-15T09:30:00.000Z", updatedAt: "2024-01-16T10:00:00.000Z", assignee: "u-1", creator: "u-2", state: "s-1", team: "t-1", url: "https://linear.app/acme/issue/ENG-101", branchName: "ada/eng-101-retry-fix", customerTicketCount: 0 });
-    measured("linear issues_list (3 issues)", body, output, 1.8);
+    // A list item is a summary: handles, title, state, priority, people, team, dates.
+    expect(output.nodes[0]).toEqual({ id: "8c7f3a0e-0000-4000-8000-000000000001", identifier: "ENG-101", title: "Retry fix 1", priority: 2, createdAt: "2024-01-15T09:30:00.000Z", updatedAt: "2024-01-16T10:00:00.000Z", assignee: "u-1", creator: "u-2", state: "s-1", team: "t-1", url: "https://linear.app/acme/issue/ENG-101" });
+    measured("linear issues_list (3 issues)", body, output, 2.3);
     // The *_full twin and the curated tool share the handler.
     expect(run("linear", "issues_list_full", body)).toEqual(output);
+  });
+
+  it("linear list items: long descriptions cut with a marker, every id kept; a get keeps the whole text and drops UI noise", () => {
+    const description = "Steps to reproduce. ".repeat(30);
+    const issue = { id: "i-1", identifier: "ENG-1", title: "Crash", description, reactionData: [{ emoji: "+1", users: ["u-1"] }], activitySummary: { n: 3 }, color: "#fff", branchName: "eng-1-crash", slaType: "all" };
+    const list = run("linear", "issues_list", { data: { issues: { nodes: [issue, { id: "i-2", title: "Other" }], pageInfo: { hasNextPage: true, endCursor: "c2" } } } }) as Record<string, any>;
+    expect(list.nodes.map((n: { id: string }) => n.id)).toEqual(["i-1", "i-2"]);
+    expect(list.pageInfo).toEqual({ hasNextPage: true, endCursor: "c2" });
+    expect(list.nodes[0].description).toBe(`${description.slice(0, 200)}… [${description.length - 200} more characters; the get tool returns it whole]`);
+    expect(list.nodes[0]).not.toHaveProperty("branchName");
+    const single = run("linear", "issue", { data: { issue } }) as Record<string, unknown>;
+    expect(single).toEqual({ id: "i-1", identifier: "ENG-1", title: "Crash", description, branchName: "eng-1-crash", slaType: "all" });
+    // Teams, users, cycles, comments: each keeps its own handles.
+    const teams = run("linear", "teams_list", { data: { teams: { nodes: [{ id: "t-1", key: "ENG", name: "Engineering", color: "#f00", cycleCooldownTime: 1, autoArchivePeriod: 6 }], pageInfo: { hasNextPage: false } } } }) as Record<string, any>;
+    expect(teams.nodes).toEqual([{ id: "t-1", key: "ENG", name: "Engineering" }]);
+    // A type without a summary keeps every pruned member.
+    const customers = run("linear", "customers_list", { data: { customers: { nodes: [{ id: "c-1", name: "Acme", domains: ["acme.com"], revenue: 5, logoUrl: null }], pageInfo: { hasNextPage: false } } } }) as Record<string, any>;
+    expect(customers.nodes[0]).toEqual({ id: "c-1", name: "Acme", domains: ["acme.com"], revenue: 5 });
   });
 
   it("github search: connection unwrapped, typed nodes kept with their ids", () => {

@@ -3,6 +3,7 @@
  * Must not import the generated modules.
  */
 import { graphqlFieldHandler, relayPagination, type PackRuntime, type ResponseHandler } from "@sluice/core";
+import { FIELD_TYPES, linearSingle, linearSummary } from "./responses.ts";
 
 /**
  * Linear's ordering keys (`sortOrder`, `boardOrder`, `prioritySortOrder`,
@@ -14,7 +15,12 @@ const SORT_KEY = /^(sortOrder|boardOrder)$|SortOrder$/;
 const handlers = new Map<string, ResponseHandler>();
 function handlerFor(field: string): ResponseHandler {
   let handler = handlers.get(field);
-  if (handler === undefined) handlers.set(field, (handler = graphqlFieldHandler(field, { omit: (key) => SORT_KEY.test(key) })));
+  if (handler === undefined) {
+    // List items of the main types become summaries; single objects lose their noise.
+    const item = linearSummary(Object.prototype.hasOwnProperty.call(FIELD_TYPES, field) ? FIELD_TYPES[field] : undefined);
+    handler = graphqlFieldHandler(field, { omit: (key) => SORT_KEY.test(key), single: linearSingle, ...(item === undefined ? {} : { item }) });
+    handlers.set(field, handler);
+  }
   return handler;
 }
 

@@ -5,6 +5,14 @@
  * full where an id would do. Items keep their `object` tag: several lists mix types
  * (a customer's sources are cards and bank accounts), and a page of one kind says
  * nothing about the next.
+ *
+ * An item of a list (a top-level list or one nested in an object, like a customer's
+ * subscriptions) becomes a summary an agent picks from, by its `object` tag: ids and the
+ * references it needs to act (customer, invoice, payment intent, price), amounts with
+ * their currency, status flags, key dates, name/email for people, `metadata` (the
+ * caller's own keys, often how an object maps to theirs), `livemode`, and the
+ * description cut to 200 characters. The get tool of that object returns it whole;
+ * types not listed in `SUMMARY_FIELDS` keep every pruned member.
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
 
@@ -76,6 +84,82 @@ export function isReferenceField(parentTag: string | undefined, field: string): 
 
 const LIST_TAGS = new Set(["list", "search_result"]);
 
+const BASE = ["id", "object"];
+const TAIL = ["created", "livemode", "metadata", "description"];
+
+/** The members kept in a list item, by its `object` tag (why: see the file comment). */
+export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  customer: [...BASE, "name", "email", "phone", "balance", "currency", "delinquent", "default_source", ...TAIL],
+  charge: [
+    ...BASE, "amount", "amount_captured", "amount_refunded", "currency", "status", "paid", "captured", "refunded", "disputed", "customer",
+    "payment_intent", "invoice", "payment_method", "failure_code", "failure_message", "receipt_email", "receipt_url", ...TAIL,
+  ],
+  invoice: [
+    ...BASE, "number", "status", "customer", "customer_email", "customer_name", "subscription", "currency", "total", "amount_due",
+    "amount_paid", "amount_remaining", "due_date", "period_start", "period_end", "paid", "collection_method", "billing_reason",
+    "hosted_invoice_url", "payment_intent", "charge", ...TAIL,
+  ],
+  payment_intent: [
+    ...BASE, "amount", "amount_received", "amount_capturable", "currency", "status", "customer", "payment_method", "invoice", "latest_charge",
+    "receipt_email", "cancellation_reason", "canceled_at", "last_payment_error", "next_action", ...TAIL,
+  ],
+  subscription: [
+    ...BASE, "status", "customer", "items", "currency", "current_period_start", "current_period_end", "cancel_at_period_end", "cancel_at",
+    "canceled_at", "ended_at", "trial_end", "start_date", "latest_invoice", "default_payment_method", "collection_method", ...TAIL,
+  ],
+  subscription_item: [...BASE, "price", "quantity"],
+  price: [...BASE, "product", "unit_amount", "currency", "recurring", "type", "nickname", "active", "lookup_key"],
+  product: [...BASE, "name", "active", "default_price", "url", ...TAIL],
+  refund: [...BASE, "amount", "currency", "status", "reason", "charge", "payment_intent", "failure_reason", ...TAIL],
+  card: [...BASE, "brand", "last4", "exp_month", "exp_year", "country", "customer", "metadata"],
+  bank_account: [...BASE, "bank_name", "last4", "country", "currency", "status", "customer", "metadata"],
+  payment_method: [...BASE, "type", "customer", "created", "livemode", "metadata"],
+  tax_id: [...BASE, "type", "value", "country", "customer", "created", "livemode"],
+  balance_transaction: [...BASE, "amount", "fee", "net", "currency", "type", "status", "source", "available_on", ...TAIL],
+  invoiceitem: [...BASE, "amount", "currency", "customer", "invoice", "subscription", "price", "quantity", "period", ...TAIL],
+  line_item: [...BASE, "amount", "currency", "price", "quantity", "period", "subscription", "invoice_item", ...TAIL],
+  payout: [...BASE, "amount", "currency", "status", "arrival_date", "method", "destination", "failure_code", "failure_message", ...TAIL],
+};
+
+/** Members of kept objects reduced further: an error's verdict, not the objects it carries; the action's kind. */
+const SUMMARY_SUBFIELDS: Readonly<Record<string, readonly string[]>> = {
+  last_payment_error: ["type", "code", "decline_code", "message", "param"],
+  next_action: ["type"],
+};
+
+const TEXT_MAX = 200;
+const CUT = new Set(["description", "failure_message"]);
+
+/** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… [${text.length - max} more characters; the object's get tool returns it whole]`;
+}
+
+/** A pruned list item reduced to its summary; items of types not listed pass as they are. */
+export function stripeSummary(item: Json): Json {
+  if (!isRecord(item)) return item;
+  const tag = own(item, "object");
+  const fields = typeof tag === "string" && Object.prototype.hasOwnProperty.call(SUMMARY_FIELDS, tag) ? SUMMARY_FIELDS[tag] : undefined;
+  if (fields === undefined || fields.length === 0) return item;
+  const out: Record<string, unknown> = {};
+  for (const key of fields) {
+    if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+    let value = item[key];
+    if (typeof value === "string" && CUT.has(key)) value = cutText(value, TEXT_MAX);
+    const sub = Object.prototype.hasOwnProperty.call(SUMMARY_SUBFIELDS, key) ? SUMMARY_SUBFIELDS[key] : undefined;
+    if (sub !== undefined && isRecord(value)) {
+      const slim: Record<string, unknown> = {};
+      for (const name of sub) if (Object.prototype.hasOwnProperty.call(value, name)) define(slim, name, value[name]);
+      value = slim;
+    }
+    // An embedded object of a listed type (a subscription item's price) is summarized too.
+    else if (isRecord(value) && key !== "metadata") value = stripeSummary(value);
+    define(out, key, value);
+  }
+  return out;
+}
+
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === "") return true;
   if (Array.isArray(value)) return value.length === 0;
@@ -127,8 +211,9 @@ export const stripeResponse: ResponseHandler = neverThrows((body, info) => {
   const walkItems = (items: Json[]): Json[] => {
     const out: Json[] = [];
     for (const item of items) {
-      // An item of a list is a top-level object of its own: never collapsed to its id.
-      const pruned = walk(item, undefined, undefined, true);
+      // An item of a list is a top-level object of its own: never collapsed to its id,
+      // and summarized (its own lists already are, by the walk).
+      const pruned = stripeSummary(walk(item, undefined, undefined, true));
       if (!isEmpty(pruned)) out.push(pruned);
     }
     return out;
