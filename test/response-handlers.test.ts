@@ -447,7 +447,7 @@ describe("stripe", () => {
     expect(output).not.toHaveProperty("object");
     expect(output).not.toHaveProperty("url");
     expect(output.data.map((c: any) => c.id)).toEqual(body.data.map((c) => c.id));
-    expect(output.data[0]).toEqual({ id: "cus_P1xYzAbCdEf", object: "customer", balance: 0, created: 1705339801, default_source: "card_1Oa1", delinquent: false, email: "jenny.rosen1@example.com", livemode: false, name: "Jenny Rosen 1" });
+    expect(output.data[0]).toEqual({ id: "cus_P1xYzAbCdEf", object: "customer", balance: 0, created: 1705339801, default_source: "card_1Oa1", delinquent: false, email: "jenny.rosen1@example.com", name: "Jenny Rosen 1" });
     measured("stripe get_customers (3 customers)", body, output, 2);
   });
 
@@ -456,7 +456,7 @@ describe("stripe", () => {
     const charge = { id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", description, statement_descriptor: "ACME", fraud_details: {}, outcome: { network_status: "approved_by_network", risk_level: "normal", type: "authorized" }, billing_details: { name: "Jenny" }, metadata: { order_id: "6735" } };
     const output = run("stripe", "get_charges", { object: "list", url: "/v1/charges", has_more: true, data: [charge] }) as Record<string, any>;
     expect(output.has_more).toBe(true);
-    expect(output.data[0]).toEqual({ id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", metadata: { order_id: "6735" }, description: `${description.slice(0, 200)}… [${description.length - 200} more characters; the object's get tool returns it whole]` });
+    expect(output.data[0]).toEqual({ id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", metadata: { order_id: "6735" }, description: `${description.slice(0, 140)}… [+${description.length - 140} chars; whole text via get]` });
     // A customer's get keeps its own members; its subscriptions list becomes summaries with has_more kept.
     const customer = { ...stripeCustomer(1), subscriptions: { object: "list", url: "/v1/customers/cus_1/subscriptions", has_more: false, data: [{ id: "sub_1", object: "subscription", status: "active", customer: "cus_1", billing_thresholds: { amount_gte: 1 }, items: { object: "list", url: "/v1/subscription_items?subscription=sub_1", has_more: false, data: [{ id: "si_1", object: "subscription_item", quantity: 2, billing_thresholds: { usage_gte: 1 }, price: { id: "price_1", object: "price", unit_amount: 2000, currency: "usd", recurring: { interval: "month" }, tiers_mode: "graduated", product: "prod_1" } }] } }] } };
     const single = run("stripe", "get_customers_customer", customer) as Record<string, any>;
@@ -738,7 +738,11 @@ describe("linear and github graphql", () => {
     const list = run("linear", "issues_list", { data: { issues: { nodes: [issue, { id: "i-2", title: "Other" }], pageInfo: { hasNextPage: true, endCursor: "c2" } } } }) as Record<string, any>;
     expect(list.nodes.map((n: { id: string }) => n.id)).toEqual(["i-1", "i-2"]);
     expect(list.pageInfo).toEqual({ hasNextPage: true, endCursor: "c2" });
-    expect(list.nodes[0].description).toBe(`${description.slice(0, 200)}… [${description.length - 200} more characters; the get tool returns it whole]`);
+    expect(list.nodes[0].description).toBe(`${description.slice(0, 140)}… [+${description.length - 140} chars; whole text via get]`);
+    // A text barely over the limit stays whole: the marker would make it longer.
+    const barely = "x".repeat(150);
+    const short = run("linear", "issues_list", { data: { issues: { nodes: [{ id: "i-3", description: barely }], pageInfo: { hasNextPage: false } } } }) as Record<string, any>;
+    expect(short.nodes[0].description).toBe(barely);
     expect(list.nodes[0]).not.toHaveProperty("branchName");
     const single = run("linear", "issue", { data: { issue } }) as Record<string, unknown>;
     expect(single).toEqual({ id: "i-1", identifier: "ENG-1", title: "Crash", description, branchName: "eng-1-crash", slaType: "all" });

@@ -3,11 +3,12 @@
  * definePack). Must not import the generated modules.
  */
 import { graphqlFieldHandler, relayPagination, type PackRuntime, type ResponseHandler } from "@sluice/core";
+import { githubSingle, isGithubNoise } from "./responses.ts";
 
 const handlers = new Map<string, ResponseHandler>();
 function handlerFor(field: string): ResponseHandler {
   let handler = handlers.get(field);
-  if (handler === undefined) handlers.set(field, (handler = graphqlFieldHandler(field)));
+  if (handler === undefined) handlers.set(field, (handler = graphqlFieldHandler(field, { omit: isGithubNoise, single: githubSingle })));
   return handler;
 }
 

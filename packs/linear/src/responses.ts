@@ -6,11 +6,12 @@
  * and what state it is in; it reads the rest with the get tool (`issue`, `project`, ...).
  *
  *  - Items of a connection of a main type become summaries: ids and handles (`id`,
- *    `identifier`, `key`, `number`, `url`), name or title, state and priority (its
- *    number: `priorityLabel` is a fixed name for it, 0 none to 4 low), the owner
- *    references (assignee, lead, creator, team, project, cycle, parent), key dates, and
- *    descriptions or bodies cut to 200 characters with a marker saying the get tool has
- *    them whole. Types not listed keep every pruned member.
+ *    `identifier` (an issue's `number` is its suffix), `key`, `url`), name or title,
+ *    state and priority (its number: `priorityLabel` is a fixed name for it, 0 none
+ *    to 4 low), the owner references (assignee, lead, creator, team, project, cycle,
+ *    parent), key dates, and descriptions or bodies cut to 140 characters (enough to tell items apart; more
+ *    costs every list call) with a marker saying how much was cut and that the get tool
+ *    has the whole text. Types not listed keep every pruned member.
  *  - A single object (a get) keeps every member but the noise: JSON blobs for Linear's
  *    own UI (reaction data, activity summaries, progress histories), presentation (color,
  *    icon, avatar background), sync and favorite bookkeeping.
@@ -25,12 +26,14 @@ function define(out: Record<string, unknown>, key: string, value: unknown): void
   Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-const TEXT_MAX = 200;
+const TEXT_MAX = 140;
 
 /** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}… [${text.length - max} more characters; the get tool returns it whole]`;
+  const cut = `${text.slice(0, max)}… [+${text.length - max} chars; whole text via get]`;
+  // Cutting a text barely over the limit would make it longer: it stays whole then.
+  return cut.length < text.length ? cut : text;
 }
 
 /** Long-text members of list items, cut in summaries. */
@@ -44,11 +47,11 @@ const DATES = ["createdAt", "updatedAt", "archivedAt"];
  */
 export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   Issue: [
-    "id", "identifier", "number", "title", "url", "state", "priority", "estimate", "assignee", "creator",
+    "id", "identifier", "title", "url", "state", "priority", "estimate", "assignee", "creator",
     "team", "project", "cycle", "parent", "labelIds", "dueDate", "completedAt", "canceledAt", ...DATES,
     "description",
   ],
-  Team: ["id", "key", "name", "displayName", "private", "parent", "issueCount", "cyclesEnabled", "activeCycle", "timezone", ...DATES, "description"],
+  Team: ["id", "key", "name", "private", "parent", "issueCount", "cyclesEnabled", "activeCycle", "timezone", ...DATES, "description"],
   Project: [
     "id", "name", "slugId", "url", "state", "status", "health", "priority", "priorityLabel", "progress", "lead", "creator", "labelIds",
     "startDate", "targetDate", "startedAt", "completedAt", "canceledAt", ...DATES, "description",

@@ -157,7 +157,7 @@ function prune(value: Json, depth: number): Json {
     if (key === "color" && child === "default") continue;
     let pruned: unknown;
     // A list's results are the objects asked for: a users list keeps each user whole.
-    if (depth === 0 && key === "results" && Array.isArray(child)) pruned = child.map((item) => prune(item, 0)).filter((item) => !isEmpty(item));
+    if (depth === 0 && key === "results" && Array.isArray(child)) pruned = child.map((item) => listItem(prune(item, 0))).filter((item) => !isEmpty(item));
     else if (key === "icon") pruned = iconValue(child);
     else if (key === "properties" && isPage && isRecord(child)) {
       const props: Record<string, unknown> = {};
@@ -169,6 +169,30 @@ function prune(value: Json, depth: number): Json {
     } else pruned = prune(child, depth + 1);
     if (!isEmpty(pruned) || (key === "has_more" && pruned !== undefined)) define(out, key, pruned);
   }
+  return out;
+}
+
+const TEXT_MAX = 140;
+
+/** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = `${text.slice(0, max)}… [+${text.length - max} chars; whole text via get]`;
+  // Cutting a text barely over the limit would make it longer: it stays whole then.
+  return cut.length < text.length ? cut : text;
+}
+
+/**
+ * A result of a list (query, search): a page's or database's description is cut to 140
+ * characters with a marker, enough to tell results apart; the retrieve tool returns it
+ * whole. Ids, url, times, parent and flattened properties stay.
+ */
+function listItem(item: Json): Json {
+  if (!isRecord(item)) return item;
+  const description = own(item, "description");
+  if (typeof description !== "string") return item;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(item)) define(out, key, key === "description" ? cutText(description, TEXT_MAX) : item[key]);
   return out;
 }
 

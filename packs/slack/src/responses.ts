@@ -142,6 +142,16 @@ export function slimUser(user: unknown): unknown {
 const NOISE = new Set(["ok", "warning", "channel_actions_ts", "channel_actions_count", "pin_count", "cache_ts"]);
 
 /**
+ * Each item reshaped with `slim`, at any depth of nesting: Slack sends a flat list, but
+ * several of the spec's response schemas declare the list's items as arrays of objects
+ * (`channels: [[{...}]]`), and an answer shaped that way is reshaped the same, not
+ * passed through whole.
+ */
+function slimAll(items: readonly unknown[], slim: (item: unknown) => unknown, depth: number): unknown[] {
+  return items.map((item) => (Array.isArray(item) && depth < 8 ? slimAll(item, slim, depth + 1) : Array.isArray(item) ? prune(item) : slim(item))).filter((item) => !isEmpty(item));
+}
+
+/**
  * A handler that reshapes the items under `listKey` with `slim` and prunes the rest of
  * the answer, keeping `has_more` and `response_metadata.next_cursor` as sent (an empty
  * cursor says "last page").
@@ -154,7 +164,7 @@ export function slackList(listKey: string, slim: (item: unknown) => unknown): Re
       if (NOISE.has(key)) continue;
       const value = body[key];
       if (key === listKey && Array.isArray(value)) {
-        define(out, key, value.map(slim).filter((item) => !isEmpty(item)));
+        define(out, key, slimAll(value, slim, 0));
         continue;
       }
       if (key === "response_metadata" && isRecord(value)) {

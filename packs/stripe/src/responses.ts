@@ -10,8 +10,11 @@
  * subscriptions) becomes a summary an agent picks from, by its `object` tag: ids and the
  * references it needs to act (customer, invoice, payment intent, price), amounts with
  * their currency, status flags, key dates, name/email for people, `metadata` (the
- * caller's own keys, often how an object maps to theirs), `livemode`, and the
- * description cut to 200 characters. The get tool of that object returns it whole;
+ * caller's own keys, often how an object maps to theirs), and the description cut to
+ * 140 characters with a marker (the object's get tool returns it whole). `livemode` is
+ * the same for every item of an answer (the key decides it) and is left to the get, as
+ * are settings (collection method, billing reason, receipt email) and amounts the listed
+ * ones imply (captured, capturable);
  * types not listed in `SUMMARY_FIELDS` keep every pruned member.
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
@@ -85,27 +88,25 @@ export function isReferenceField(parentTag: string | undefined, field: string): 
 const LIST_TAGS = new Set(["list", "search_result"]);
 
 const BASE = ["id", "object"];
-const TAIL = ["created", "livemode", "metadata", "description"];
+const TAIL = ["created", "metadata", "description"];
 
 /** The members kept in a list item, by its `object` tag (why: see the file comment). */
 export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   customer: [...BASE, "name", "email", "phone", "balance", "currency", "delinquent", "default_source", ...TAIL],
   charge: [
-    ...BASE, "amount", "amount_captured", "amount_refunded", "currency", "status", "paid", "captured", "refunded", "disputed", "customer",
-    "payment_intent", "invoice", "payment_method", "failure_code", "failure_message", "receipt_email", "receipt_url", ...TAIL,
+    ...BASE, "amount", "amount_refunded", "currency", "status", "paid", "captured", "refunded", "disputed", "customer",
+    "payment_intent", "invoice", "payment_method", "failure_code", "failure_message", "receipt_url", ...TAIL,
   ],
   invoice: [
     ...BASE, "number", "status", "customer", "customer_email", "customer_name", "subscription", "currency", "total", "amount_due",
-    "amount_paid", "amount_remaining", "due_date", "period_start", "period_end", "paid", "collection_method", "billing_reason",
-    "hosted_invoice_url", "payment_intent", "charge", ...TAIL,
+    "amount_paid", "amount_remaining", "due_date", "period_start", "period_end", "paid", "hosted_invoice_url", "payment_intent", "charge", ...TAIL,
   ],
   payment_intent: [
-    ...BASE, "amount", "amount_received", "amount_capturable", "currency", "status", "customer", "payment_method", "invoice", "latest_charge",
-    "receipt_email", "cancellation_reason", "canceled_at", "last_payment_error", "next_action", ...TAIL,
+    ...BASE, "amount", "amount_received", "currency", "status", "customer", "payment_method", "invoice", "latest_charge", "cancellation_reason", "canceled_at", "last_payment_error", "next_action", ...TAIL,
   ],
   subscription: [
     ...BASE, "status", "customer", "items", "currency", "current_period_start", "current_period_end", "cancel_at_period_end", "cancel_at",
-    "canceled_at", "ended_at", "trial_end", "start_date", "latest_invoice", "default_payment_method", "collection_method", ...TAIL,
+    "canceled_at", "ended_at", "trial_end", "latest_invoice", "default_payment_method", ...TAIL,
   ],
   subscription_item: [...BASE, "price", "quantity"],
   price: [...BASE, "product", "unit_amount", "currency", "recurring", "type", "nickname", "active", "lookup_key"],
@@ -113,8 +114,8 @@ export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   refund: [...BASE, "amount", "currency", "status", "reason", "charge", "payment_intent", "failure_reason", ...TAIL],
   card: [...BASE, "brand", "last4", "exp_month", "exp_year", "country", "customer", "metadata"],
   bank_account: [...BASE, "bank_name", "last4", "country", "currency", "status", "customer", "metadata"],
-  payment_method: [...BASE, "type", "customer", "created", "livemode", "metadata"],
-  tax_id: [...BASE, "type", "value", "country", "customer", "created", "livemode"],
+  payment_method: [...BASE, "type", "customer", "created", "metadata"],
+  tax_id: [...BASE, "type", "value", "country", "customer", "created"],
   balance_transaction: [...BASE, "amount", "fee", "net", "currency", "type", "status", "source", "available_on", ...TAIL],
   invoiceitem: [...BASE, "amount", "currency", "customer", "invoice", "subscription", "price", "quantity", "period", ...TAIL],
   line_item: [...BASE, "amount", "currency", "price", "quantity", "period", "subscription", "invoice_item", ...TAIL],
@@ -127,13 +128,15 @@ const SUMMARY_SUBFIELDS: Readonly<Record<string, readonly string[]>> = {
   next_action: ["type"],
 };
 
-const TEXT_MAX = 200;
+const TEXT_MAX = 140;
 const CUT = new Set(["description", "failure_message"]);
 
 /** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
 export function cutText(text: string, max: number): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}… [${text.length - max} more characters; the object's get tool returns it whole]`;
+  const cut = `${text.slice(0, max)}… [+${text.length - max} chars; whole text via get]`;
+  // Cutting a text barely over the limit would make it longer: it stays whole then.
+  return cut.length < text.length ? cut : text;
 }
 
 /** A pruned list item reduced to its summary; items of types not listed pass as they are. */
