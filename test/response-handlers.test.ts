@@ -456,7 +456,7 @@ describe("stripe", () => {
     const charge = { id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", description, statement_descriptor: "ACME", fraud_details: {}, outcome: { network_status: "approved_by_network", risk_level: "normal", type: "authorized" }, billing_details: { name: "Jenny" }, metadata: { order_id: "6735" } };
     const output = run("stripe", "get_charges", { object: "list", url: "/v1/charges", has_more: true, data: [charge] }) as Record<string, any>;
     expect(output.has_more).toBe(true);
-    expect(output.data[0]).toEqual({ id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", metadata: { order_id: "6735" }, description: `${description.slice(0, 140)}… [+${description.length - 140} chars; whole text via get]` });
+    expect(output.data[0]).toEqual({ id: "ch_1", object: "charge", amount: 2000, currency: "usd", status: "succeeded", paid: true, customer: "cus_1", description: `${description.slice(0, 120)}… [+${description.length - 120} chars; whole text via get]` });
     // A customer's get keeps its own members; its subscriptions list becomes summaries with has_more kept.
     const customer = { ...stripeCustomer(1), subscriptions: { object: "list", url: "/v1/customers/cus_1/subscriptions", has_more: false, data: [{ id: "sub_1", object: "subscription", status: "active", customer: "cus_1", billing_thresholds: { amount_gte: 1 }, items: { object: "list", url: "/v1/subscription_items?subscription=sub_1", has_more: false, data: [{ id: "si_1", object: "subscription_item", quantity: 2, billing_thresholds: { usage_gte: 1 }, price: { id: "price_1", object: "price", unit_amount: 2000, currency: "usd", recurring: { interval: "month" }, tiers_mode: "graduated", product: "prod_1" } }] } }] } };
     const single = run("stripe", "get_customers_customer", customer) as Record<string, any>;
@@ -539,6 +539,13 @@ function slackMessage(i: number, extra: Record<string, unknown> = {}) {
 }
 
 describe("slack", () => {
+  it("items of a list nested in arrays (the spec's schema for conversations.list) are reshaped like a flat list's", () => {
+    const channel = (id: string) => ({ id, name: `c-${id}`, is_private: true, is_channel: true, is_frozen: false, created: 1, topic: { value: "t", creator: "U1", last_set: 0 }, purpose: { value: "p", creator: "U1", last_set: 0 }, num_members: 3 });
+    const output = run("slack", "conversations_list", { ok: true, channels: [[channel("C1"), channel("C2")], [channel("C3")]], response_metadata: { next_cursor: "dGVhbTpD" } }) as Record<string, any>;
+    const slim = (id: string) => ({ id, name: `c-${id}`, kind: "private", num_members: 3, topic: "t", purpose: "p" });
+    expect(output).toEqual({ channels: [[slim("C1"), slim("C2")], [slim("C3")]], response_metadata: { next_cursor: "dGVhbTpD" } });
+  });
+
   it("conversations.history: messages slimmed, blocks dropped, files as {id, name}, has_more and next_cursor kept", () => {
     const file = { id: "F0123ABC", created: 1705339800, timestamp: 1705339800, name: "q3.pdf", title: "Q3", mimetype: "application/pdf", filetype: "pdf", pretty_type: "PDF", user: "U061F7AUR", user_team: "T061EG9R6", editable: false, size: 182_345, mode: "hosted", is_external: false, external_type: "", is_public: true, public_url_shared: false, display_as_bot: false, username: "", url_private: "https://files.slack.com/files-pri/T061EG9R6-F0123ABC/q3.pdf", url_private_download: "https://files.slack.com/files-pri/T061EG9R6-F0123ABC/download/q3.pdf", media_display_type: "unknown", thumb_pdf: "https://files.slack.com/files-tmb/T061EG9R6-F0123ABC-abc/q3_thumb_pdf.png", thumb_pdf_w: 909, thumb_pdf_h: 1286, permalink: "https://example.slack.com/files/U061F7AUR/F0123ABC/q3.pdf", permalink_public: "https://slack-files.com/T061EG9R6-F0123ABC-0123456789", has_rich_preview: false, file_access: "visible" };
     const bot = { type: "message", subtype: "bot_message", ts: "1705339800.000300", bot_id: "B0123", username: "CI", text: "", blocks: [{ type: "section", text: { type: "mrkdwn", text: "*Build 512* passed" } }, { type: "context", elements: [{ type: "mrkdwn", text: "main @ a1b2c3d" }] }], bot_profile: { id: "B0123", deleted: false, name: "CI", updated: 1700000000, app_id: "A0123", icons: { image_36: "https://a.slack-edge.com/36.png", image_48: "https://a.slack-edge.com/48.png", image_72: "https://a.slack-edge.com/72.png" }, team_id: "T061EG9R6" } };
@@ -738,7 +745,7 @@ describe("linear and github graphql", () => {
     const list = run("linear", "issues_list", { data: { issues: { nodes: [issue, { id: "i-2", title: "Other" }], pageInfo: { hasNextPage: true, endCursor: "c2" } } } }) as Record<string, any>;
     expect(list.nodes.map((n: { id: string }) => n.id)).toEqual(["i-1", "i-2"]);
     expect(list.pageInfo).toEqual({ hasNextPage: true, endCursor: "c2" });
-    expect(list.nodes[0].description).toBe(`${description.slice(0, 140)}… [+${description.length - 140} chars; whole text via get]`);
+    expect(list.nodes[0].description).toBe(`${description.slice(0, 120)}… [+${description.length - 120} chars; whole text via get]`);
     // A text barely over the limit stays whole: the marker would make it longer.
     const barely = "x".repeat(150);
     const short = run("linear", "issues_list", { data: { issues: { nodes: [{ id: "i-3", description: barely }], pageInfo: { hasNextPage: false } } } }) as Record<string, any>;
@@ -752,6 +759,11 @@ describe("linear and github graphql", () => {
     // A type without a summary keeps every pruned member.
     const customers = run("linear", "customers_list", { data: { customers: { nodes: [{ id: "c-1", name: "Acme", domains: ["acme.com"], revenue: 5, logoUrl: null }], pageInfo: { hasNextPage: false } } } }) as Record<string, any>;
     expect(customers.nodes[0]).toEqual({ id: "c-1", name: "Acme", domains: ["acme.com"], revenue: 5 });
+  });
+
+  it("github repository: HTML twins, resource paths, hovercards and the clone token go; text, url, ids and template names stay", () => {
+    const body = { data: { repository: { id: "R_1", name: "hello", url: "https://github.com/octo/hello", description: "Hi", descriptionHTML: "<div>Hi</div>", resourcePath: "/octo/hello", projectsResourcePath: "/octo/hello/projects", tempCloneToken: "secret", openGraphImageUrl: "https://og/x.png", codeowners: { errors: [{ line: 1, message: "bad" }] }, owner: { id: "U_1" }, issueTemplates: [{ name: "Bug", about: "Report a bug", filename: "bug.md", body: "## Steps\n..." }] } } };
+    expect(run("github", "repository", body)).toEqual({ id: "R_1", name: "hello", url: "https://github.com/octo/hello", description: "Hi", owner: "U_1", issueTemplates: [{ name: "Bug", about: "Report a bug", filename: "bug.md" }] });
   });
 
   it("github search: connection unwrapped, typed nodes kept with their ids", () => {

@@ -9,7 +9,7 @@
  *    `identifier` (an issue's `number` is its suffix), `key`, `url`), name or title,
  *    state and priority (its number: `priorityLabel` is a fixed name for it, 0 none
  *    to 4 low), the owner references (assignee, lead, creator, team, project, cycle,
- *    parent), key dates, and descriptions or bodies cut to 140 characters (enough to tell items apart; more
+ *    parent), key dates, and descriptions or bodies cut to 120 characters (enough to tell items apart; more
  *    costs every list call) with a marker saying how much was cut and that the get tool
  *    has the whole text. Types not listed keep every pruned member.
  *  - A single object (a get) keeps every member but the noise: JSON blobs for Linear's
@@ -26,7 +26,7 @@ function define(out: Record<string, unknown>, key: string, value: unknown): void
   Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-const TEXT_MAX = 140;
+const TEXT_MAX = 120;
 
 /** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
 export function cutText(text: string, max: number): string {
@@ -53,12 +53,12 @@ export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   ],
   Team: ["id", "key", "name", "private", "parent", "issueCount", "cyclesEnabled", "activeCycle", "timezone", ...DATES, "description"],
   Project: [
-    "id", "name", "slugId", "url", "state", "status", "health", "priority", "priorityLabel", "progress", "lead", "creator", "labelIds",
+    "id", "name", "slugId", "url", "state", "status", "health", "priority", "progress", "lead", "creator", "labelIds",
     "startDate", "targetDate", "startedAt", "completedAt", "canceledAt", ...DATES, "description",
   ],
   Comment: ["id", "url", "user", "externalUser", "issue", "project", "parent", "resolvedAt", "resolvingUser", "editedAt", ...DATES, "body"],
   User: ["id", "name", "displayName", "email", "url", "title", "active", "admin", "guest", "isMe", "timezone", "lastSeen", ...DATES],
-  Cycle: ["id", "number", "name", "team", "startsAt", "endsAt", "completedAt", "isActive", "isNext", "isPrevious", "progress", ...DATES, "description"],
+  Cycle: ["id", "number", "name", "team", "startsAt", "endsAt", "completedAt", "isActive", "progress", ...DATES, "description"],
   Document: ["id", "title", "slugId", "url", "creator", "updatedBy", "project", "team", "issue", "initiative", ...DATES, "content"],
   WorkflowState: ["id", "name", "type", "team", "position", ...DATES, "description"],
   IssueLabel: ["id", "name", "team", "parent", "isGroup", ...DATES, "description"],

@@ -172,7 +172,7 @@ function prune(value: Json, depth: number): Json {
   return out;
 }
 
-const TEXT_MAX = 140;
+const TEXT_MAX = 120;
 
 /** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
 export function cutText(text: string, max: number): string {
@@ -183,7 +183,7 @@ export function cutText(text: string, max: number): string {
 }
 
 /**
- * A result of a list (query, search): a page's or database's description is cut to 140
+ * A result of a list (query, search): a page's or database's description is cut to 120
  * characters with a marker, enough to tell results apart; the retrieve tool returns it
  * whole. Ids, url, times, parent and flattened properties stay.
  */

@@ -9,12 +9,12 @@
  * An item of a list (a top-level list or one nested in an object, like a customer's
  * subscriptions) becomes a summary an agent picks from, by its `object` tag: ids and the
  * references it needs to act (customer, invoice, payment intent, price), amounts with
- * their currency, status flags, key dates, name/email for people, `metadata` (the
- * caller's own keys, often how an object maps to theirs), and the description cut to
- * 140 characters with a marker (the object's get tool returns it whole). `livemode` is
- * the same for every item of an answer (the key decides it) and is left to the get, as
- * are settings (collection method, billing reason, receipt email) and amounts the listed
- * ones imply (captured, capturable);
+ * their currency, status flags, key dates, name/email for people, and the description
+ * cut to 120 characters with a marker (the object's get tool returns it whole). Left to
+ * the get: `metadata` (the caller's own free-form keys, up to 50 per object, unbounded
+ * in a list; a search by metadata finds objects by it), `livemode` (the same for every
+ * item of an answer: the key decides it), settings (collection method, billing reason,
+ * receipt email) and amounts the listed ones imply (captured, capturable);
  * types not listed in `SUMMARY_FIELDS` keep every pruned member.
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
@@ -88,7 +88,7 @@ export function isReferenceField(parentTag: string | undefined, field: string): 
 const LIST_TAGS = new Set(["list", "search_result"]);
 
 const BASE = ["id", "object"];
-const TAIL = ["created", "metadata", "description"];
+const TAIL = ["created", "description"];
 
 /** The members kept in a list item, by its `object` tag (why: see the file comment). */
 export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
@@ -112,9 +112,9 @@ export const SUMMARY_FIELDS: Readonly<Record<string, readonly string[]>> = {
   price: [...BASE, "product", "unit_amount", "currency", "recurring", "type", "nickname", "active", "lookup_key"],
   product: [...BASE, "name", "active", "default_price", "url", ...TAIL],
   refund: [...BASE, "amount", "currency", "status", "reason", "charge", "payment_intent", "failure_reason", ...TAIL],
-  card: [...BASE, "brand", "last4", "exp_month", "exp_year", "country", "customer", "metadata"],
-  bank_account: [...BASE, "bank_name", "last4", "country", "currency", "status", "customer", "metadata"],
-  payment_method: [...BASE, "type", "customer", "created", "metadata"],
+  card: [...BASE, "brand", "last4", "exp_month", "exp_year", "country", "customer"],
+  bank_account: [...BASE, "bank_name", "last4", "country", "currency", "status", "customer"],
+  payment_method: [...BASE, "type", "customer", "created"],
   tax_id: [...BASE, "type", "value", "country", "customer", "created"],
   balance_transaction: [...BASE, "amount", "fee", "net", "currency", "type", "status", "source", "available_on", ...TAIL],
   invoiceitem: [...BASE, "amount", "currency", "customer", "invoice", "subscription", "price", "quantity", "period", ...TAIL],
@@ -128,7 +128,7 @@ const SUMMARY_SUBFIELDS: Readonly<Record<string, readonly string[]>> = {
   next_action: ["type"],
 };
 
-const TEXT_MAX = 140;
+const TEXT_MAX = 120;
 const CUT = new Set(["description", "failure_message"]);
 
 /** `text` cut to `max` characters with a marker saying how much was cut and where it is whole. */
