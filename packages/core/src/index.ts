@@ -55,3 +55,4 @@ export { at, dropEmpty, eachItem, isMarkerKey, omit, passThrough, pick, pipe, tr
 export { missingMarkers, pageMarkers, type PageMarkers } from "./call/markers.ts";
 export { collapseHandles, neverThrows, omitKeysDeep } from "./responses/shape.ts";
 export { graphqlFieldHandler, relayConnection, relayPagination, type GraphQLFieldHandlerOptions, type RelayConnection } from "./responses/graphql.ts";
+export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";

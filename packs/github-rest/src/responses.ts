@@ -6,27 +6,10 @@
  * numbers, names, states, text, `html_url`, and says where the next page is, which
  * GitHub puts in the `Link` header where the model never sees it.
  */
-import { nextLink, neverThrows, type ResponseHandler } from "@sluice/core";
+import { neverThrows, nextLink, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
 
 type Json = unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isRecord(value) && Object.keys(value).length === 0;
-}
 
 /** URLs that lead a person somewhere (a page, a download, a clone), unlike API hypermedia. */
 const PEOPLE_URLS = new Set(["html_url", "browser_download_url", "download_url", "clone_url", "ssh_url"]);
@@ -43,17 +26,17 @@ function isPlumbing(key: string, value: unknown, parent: Record<string, unknown>
 
 /** A user or organization as GitHub embeds it: `login` beside `id`. */
 function isAccount(value: Record<string, unknown>): boolean {
-  return typeof own(value, "login") === "string" && own(value, "id") !== undefined;
+  return typeof ownValue(value, "login") === "string" && ownValue(value, "id") !== undefined;
 }
 
 /** A repository as GitHub embeds it: `full_name` beside `id` and an owner. */
 function isRepository(value: Record<string, unknown>): boolean {
-  return typeof own(value, "full_name") === "string" && own(value, "id") !== undefined && isRecord(own(value, "owner"));
+  return typeof ownValue(value, "full_name") === "string" && ownValue(value, "id") !== undefined && isRecord(ownValue(value, "owner"));
 }
 
 /** An emoji reaction summary with no reactions in it. */
 function isNoReactions(value: Record<string, unknown>): boolean {
-  return own(value, "total_count") === 0 && Object.prototype.hasOwnProperty.call(value, "+1");
+  return ownValue(value, "total_count") === 0 && Object.prototype.hasOwnProperty.call(value, "+1");
 }
 
 /**
@@ -62,14 +45,14 @@ function isNoReactions(value: Record<string, unknown>): boolean {
  * files; it cannot read base64.
  */
 function decodedContent(value: Record<string, unknown>): Record<string, unknown> {
-  const bytes = Buffer.from((own(value, "content") as string).replace(/\s+/g, ""), "base64");
+  const bytes = Buffer.from((ownValue(value, "content") as string).replace(/\s+/g, ""), "base64");
   const text = new TextDecoder("utf-8").decode(bytes);
   const binary = text.includes("\uFFFD") || /[\u0000-\u0008\u000E-\u001F]/.test(text);
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (key === "content") define(out, key, binary ? `binary, ${bytes.byteLength} bytes (not shown)` : text);
-    else if (key === "encoding") define(out, key, binary ? "none" : "utf-8");
-    else define(out, key, value[key]);
+    if (key === "content") defineOwn(out, key, binary ? `binary, ${bytes.byteLength} bytes (not shown)` : text);
+    else if (key === "encoding") defineOwn(out, key, binary ? "none" : "utf-8");
+    else defineOwn(out, key, value[key]);
   }
   return out;
 }
@@ -89,10 +72,10 @@ function prune(input: Json, depth: number): Json {
     return out;
   }
   if (!isRecord(input)) return input;
-  if (depth > 0 && isAccount(input)) return { login: own(input, "login"), id: own(input, "id") };
-  const value = own(input, "encoding") === "base64" && typeof own(input, "content") === "string" ? decodedContent(input) : input;
-  if (depth > 0 && isRepository(value)) return { id: own(value, "id"), full_name: own(value, "full_name") };
-  const signed = typeof own(value, "verified") === "boolean";
+  if (depth > 0 && isAccount(input)) return { login: ownValue(input, "login"), id: ownValue(input, "id") };
+  const value = ownValue(input, "encoding") === "base64" && typeof ownValue(input, "content") === "string" ? decodedContent(input) : input;
+  if (depth > 0 && isRepository(value)) return { id: ownValue(value, "id"), full_name: ownValue(value, "full_name") };
+  const signed = typeof ownValue(value, "verified") === "boolean";
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const child = value[key];
@@ -101,7 +84,7 @@ function prune(input: Json, depth: number): Json {
     if (signed && (key === "signature" || key === "payload")) continue;
     if (isRecord(child) && isNoReactions(child)) continue;
     const pruned = prune(child, depth + 1);
-    if (!isEmpty(pruned)) define(out, key, pruned);
+    if (!isEmpty(pruned)) defineOwn(out, key, pruned);
   }
   return out;
 }
@@ -144,12 +127,12 @@ export function githubRestResponse(pageArg?: string): ResponseHandler {
     if (pageArg === undefined) return pruned;
     const next = nextMarker(info?.headers?.["link"], pageArg);
     const paging: Record<string, unknown> = { has_more: next !== undefined };
-    if (next !== undefined) define(paging, `next_${pageArg}`, next);
+    if (next !== undefined) defineOwn(paging, `next_${pageArg}`, next);
     if (Array.isArray(pruned)) return { items: pruned, ...paging };
     if (isRecord(pruned)) {
       const out: Record<string, unknown> = {};
-      for (const name of Object.keys(pruned)) define(out, name, pruned[name]);
-      for (const name of Object.keys(paging)) define(out, name, paging[name]);
+      for (const name of Object.keys(pruned)) defineOwn(out, name, pruned[name]);
+      for (const name of Object.keys(paging)) defineOwn(out, name, paging[name]);
       return out;
     }
     return pruned;

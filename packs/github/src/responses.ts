@@ -11,14 +11,7 @@
  * about) without their bodies: the file is in the repository when one is needed.
  */
 import type { ResponseHandler } from "@sluice/core";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
+import { defineOwn, isRecord } from "@sluice/core";
 
 const NOISE = new Set([
   "codeowners", "contactLinks", "fundingLinks", "viewerPossibleCommitEmails", "tempCloneToken", "openGraphImageUrl", "usesCustomOpenGraphImage",
@@ -40,13 +33,13 @@ export const githubSingle: ResponseHandler = (value) => {
   for (const key of Object.keys(value)) {
     const member = value[key];
     if ((key === "issueTemplates" || key === "pullRequestTemplates") && Array.isArray(member)) {
-      define(out, key, member.map((template) => {
+      defineOwn(out, key, member.map((template) => {
         if (!isRecord(template)) return template;
         const slim: Record<string, unknown> = {};
-        for (const name of TEMPLATE_FIELDS) if (Object.prototype.hasOwnProperty.call(template, name)) define(slim, name, template[name]);
+        for (const name of TEMPLATE_FIELDS) if (Object.prototype.hasOwnProperty.call(template, name)) defineOwn(slim, name, template[name]);
         return slim;
       }));
-    } else define(out, key, member);
+    } else defineOwn(out, key, member);
   }
   return out;
 };

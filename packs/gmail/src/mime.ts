@@ -5,6 +5,7 @@
  * attachments as metadata. Decoding is lenient: a malformed part yields less text, never
  * an exception.
  */
+import { isRecord, ownValue } from "@sluice/core";
 
 /** One node of a message, whichever form it came in. */
 export interface MimePart {
@@ -26,14 +27,6 @@ export interface AttachmentInfo {
   size?: number;
   attachmentId?: string;
   partId?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: unknown, key: string): unknown {
-  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
 }
 
 function str(value: unknown): string {
@@ -119,19 +112,19 @@ export function quotedPrintableBytes(text: string): Uint8Array {
 
 /** A part tree from the Gmail API's `payload` (MessagePart). Anything not shaped like one gives an empty part. */
 export function partFromGmail(payload: unknown, depth = 0): MimePart {
-  const headersIn = own(payload, "headers");
+  const headersIn = ownValue(payload, "headers");
   const headers = Array.isArray(headersIn)
-    ? headersIn.filter(isRecord).map((h) => ({ name: str(own(h, "name")), value: decodeEncodedWords(str(own(h, "value"))) }))
+    ? headersIn.filter(isRecord).map((h) => ({ name: str(ownValue(h, "name")), value: decodeEncodedWords(str(ownValue(h, "value"))) }))
     : [];
-  const body = own(payload, "body");
-  const data = own(body, "data");
-  const size = own(body, "size");
-  const attachmentId = own(body, "attachmentId");
-  const partId = own(payload, "partId");
-  const partsIn = own(payload, "parts");
+  const body = ownValue(payload, "body");
+  const data = ownValue(body, "data");
+  const size = ownValue(body, "size");
+  const attachmentId = ownValue(body, "attachmentId");
+  const partId = ownValue(payload, "partId");
+  const partsIn = ownValue(payload, "parts");
   const part: MimePart = {
-    mimeType: str(own(payload, "mimeType")).toLowerCase(),
-    filename: str(own(payload, "filename")),
+    mimeType: str(ownValue(payload, "mimeType")).toLowerCase(),
+    filename: str(ownValue(payload, "filename")),
     headers,
     parts: Array.isArray(partsIn) && depth < 64 ? partsIn.map((p) => partFromGmail(p, depth + 1)) : [],
   };

@@ -8,26 +8,9 @@
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
 import { attachmentsOf, decodeBase64, decodeText, headerValue, partFromGmail, partFromRfc822, readableText, type MimePart } from "./mime.ts";
+import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
 
 type Json = unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: unknown, key: string): unknown {
-  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isRecord(value) && Object.keys(value).length === 0;
-}
 
 /** Headers a reader or a reply needs, in this order; the rest is transport. */
 export const KEPT_HEADERS = ["From", "To", "Cc", "Bcc", "Reply-To", "Subject", "Date", "Message-ID", "In-Reply-To", "References"] as const;
@@ -39,7 +22,7 @@ function keptHeaders(part: MimePart): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
     const value = headerValue(part.headers, name);
-    if (value !== undefined && value !== "") define(out, name, value);
+    if (value !== undefined && value !== "") defineOwn(out, name, value);
   }
   return out;
 }
@@ -53,7 +36,7 @@ const MESSAGE_HANDLES = ["id", "threadId", "labelIds", "historyId"] as const;
 
 /** Whether a value is shaped like a Gmail Message with content (a payload tree or raw text). */
 function hasContent(value: Record<string, unknown>): boolean {
-  return isRecord(own(value, "payload")) || typeof own(value, "raw") === "string";
+  return isRecord(ownValue(value, "payload")) || typeof ownValue(value, "raw") === "string";
 }
 
 /**
@@ -64,29 +47,29 @@ function hasContent(value: Record<string, unknown>): boolean {
 export function slimMessage(message: Record<string, unknown>, options: { inThread?: boolean } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of MESSAGE_HANDLES) {
-    const value = own(message, key);
-    if (!isEmpty(value)) define(out, key, value);
+    const value = ownValue(message, key);
+    if (!isEmpty(value)) defineOwn(out, key, value);
   }
   // format=full/metadata answer a parsed `payload`; format=raw the whole message in `raw`.
   let part: MimePart | undefined;
-  const raw = own(message, "raw");
-  if (isRecord(own(message, "payload"))) part = partFromGmail(own(message, "payload"));
+  const raw = ownValue(message, "raw");
+  if (isRecord(ownValue(message, "payload"))) part = partFromGmail(ownValue(message, "payload"));
   else if (typeof raw === "string" && raw !== "") part = partFromRfc822(decodeBase64(raw));
   let text = "";
   if (part !== undefined) {
     const headers = keptHeaders(part);
-    if (!isEmpty(headers)) define(out, "headers", headers);
+    if (!isEmpty(headers)) defineOwn(out, "headers", headers);
     text = readableText(part, { dropQuotes: options.inThread === true });
-    if (text !== "") define(out, "text", capped(text));
+    if (text !== "") defineOwn(out, "text", capped(text));
     const attachments = attachmentsOf(part);
-    if (attachments.length > 0) define(out, "attachments", attachments);
+    if (attachments.length > 0) defineOwn(out, "attachments", attachments);
   }
-  const snippet = own(message, "snippet");
-  if (text === "" && typeof snippet === "string" && snippet !== "") define(out, "snippet", snippet);
+  const snippet = ownValue(message, "snippet");
+  if (text === "" && typeof snippet === "string" && snippet !== "") defineOwn(out, "snippet", snippet);
   // Only when there is no Date header to say when the message is from.
   if (!isRecord(out["headers"]) || !Object.prototype.hasOwnProperty.call(out["headers"], "Date")) {
-    const internalDate = own(message, "internalDate");
-    if (!isEmpty(internalDate)) define(out, "internalDate", internalDate);
+    const internalDate = ownValue(message, "internalDate");
+    if (!isEmpty(internalDate)) defineOwn(out, "internalDate", internalDate);
   }
   return out;
 }
@@ -98,17 +81,17 @@ export function slimMessage(message: Record<string, unknown>, options: { inThrea
  */
 export function slimAttachment(body: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const id = own(body, "attachmentId");
-  if (!isEmpty(id)) define(out, "attachmentId", id);
-  const data = own(body, "data");
+  const id = ownValue(body, "attachmentId");
+  if (!isEmpty(id)) defineOwn(out, "attachmentId", id);
+  const data = ownValue(body, "data");
   const bytes = typeof data === "string" ? decodeBase64(data) : undefined;
-  const size = own(body, "size") ?? bytes?.byteLength;
-  if (size !== undefined) define(out, "size", size);
+  const size = ownValue(body, "size") ?? bytes?.byteLength;
+  if (size !== undefined) defineOwn(out, "size", size);
   if (bytes !== undefined) {
     const text = decodeText(bytes, "utf-8");
     // Text when it round-trips as UTF-8 and holds no control characters beyond whitespace.
-    if (!text.includes("\uFFFD") && !/[\u0000-\u0008\u000E-\u001F]/.test(text)) define(out, "text", capped(text));
-    else define(out, "content", `binary, ${bytes.byteLength} bytes (not shown)`);
+    if (!text.includes("\uFFFD") && !/[\u0000-\u0008\u000E-\u001F]/.test(text)) defineOwn(out, "text", capped(text));
+    else defineOwn(out, "content", `binary, ${bytes.byteLength} bytes (not shown)`);
   }
   return out;
 }
@@ -119,13 +102,13 @@ function walk(value: Json, inThread: boolean, depth: number): Json {
   if (!isRecord(value)) return value;
   if (hasContent(value)) return slimMessage(value, { inThread });
   // A thread: its messages quote each other.
-  const thread = depth === 0 && Array.isArray(own(value, "messages")) && typeof own(value, "id") === "string";
+  const thread = depth === 0 && Array.isArray(ownValue(value, "messages")) && typeof ownValue(value, "id") === "string";
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     // A thread's snippet repeats the start of its last message, which follows in full.
     if (thread && key === "snippet") continue;
     const pruned = walk(value[key], inThread || (thread && key === "messages"), depth + 1);
-    if (!isEmpty(pruned)) define(out, key, pruned);
+    if (!isEmpty(pruned)) defineOwn(out, key, pruned);
   }
   return out;
 }

@@ -17,14 +17,7 @@
  *    icon, avatar background), sync and favorite bookkeeping.
  */
 import type { ResponseHandler } from "@sluice/core";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
+import { defineOwn, isRecord } from "@sluice/core";
 
 const TEXT_MAX = 120;
 
@@ -97,7 +90,7 @@ export function linearSummary(type: string | undefined): ResponseHandler | undef
     for (const key of fields) {
       if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
       const value = item[key];
-      define(out, key, CUT.has(key) && typeof value === "string" ? cutText(value, TEXT_MAX) : value);
+      defineOwn(out, key, CUT.has(key) && typeof value === "string" ? cutText(value, TEXT_MAX) : value);
     }
     return out;
   };
@@ -123,6 +116,6 @@ export function isLinearNoise(key: string): boolean {
 export const linearSingle: ResponseHandler = (value) => {
   if (!isRecord(value)) return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) if (key === "id" || !isLinearNoise(key)) define(out, key, value[key]);
+  for (const key of Object.keys(value)) if (key === "id" || !isLinearNoise(key)) defineOwn(out, key, value[key]);
   return out;
 };

@@ -7,30 +7,13 @@
  * every id and the paging state (`has_more`, also when false, and `next_cursor`).
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
 
 type Json = unknown;
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: unknown, key: string): unknown {
-  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isRecord(value) && Object.keys(value).length === 0;
-}
-
 /** An array of rich-text runs (each has `plain_text`, or `text.content`). */
 function isRichText(value: unknown): value is Record<string, unknown>[] {
-  return Array.isArray(value) && value.length > 0 && value.every((run) => isRecord(run) && (typeof own(run, "plain_text") === "string" || typeof own(own(run, "text"), "content") === "string"));
+  return Array.isArray(value) && value.length > 0 && value.every((run) => isRecord(run) && (typeof ownValue(run, "plain_text") === "string" || typeof ownValue(ownValue(run, "text"), "content") === "string"));
 }
 
 /** Plain text of rich-text runs. */
@@ -38,9 +21,9 @@ export function plainText(runs: unknown): string {
   if (!Array.isArray(runs)) return typeof runs === "string" ? runs : "";
   return runs
     .map((run) => {
-      const plain = own(run, "plain_text");
+      const plain = ownValue(run, "plain_text");
       if (typeof plain === "string") return plain;
-      const content = own(own(run, "text"), "content");
+      const content = ownValue(ownValue(run, "text"), "content");
       return typeof content === "string" ? content : "";
     })
     .join("");
@@ -49,9 +32,9 @@ export function plainText(runs: unknown): string {
 /** A user as a reference: `{ object: "user", id }` (name and email kept when Notion sends them). */
 function userRef(user: unknown): unknown {
   if (!isRecord(user)) return user;
-  const id = own(user, "id");
-  const name = own(user, "name");
-  const email = own(own(user, "person"), "email");
+  const id = ownValue(user, "id");
+  const name = ownValue(user, "name");
+  const email = ownValue(ownValue(user, "person"), "email");
   if (typeof name !== "string" || name === "") return id;
   const out: Record<string, unknown> = { id, name };
   if (typeof email === "string" && email !== "") out["email"] = email;
@@ -60,15 +43,15 @@ function userRef(user: unknown): unknown {
 
 /** A file object's name, or its URL when it has none. */
 function fileRef(file: unknown): unknown {
-  const name = own(file, "name");
+  const name = ownValue(file, "name");
   if (typeof name === "string" && name !== "") return name;
-  return own(own(file, "external"), "url") ?? own(own(file, "file"), "url") ?? file;
+  return ownValue(ownValue(file, "external"), "url") ?? ownValue(ownValue(file, "file"), "url") ?? file;
 }
 
 function dateValue(date: unknown): unknown {
   if (!isRecord(date)) return date;
-  const start = own(date, "start");
-  const end = own(date, "end");
+  const start = ownValue(date, "start");
+  const end = ownValue(date, "end");
   return end === null || end === undefined ? start : { start, end };
 }
 
@@ -79,18 +62,18 @@ function dateValue(date: unknown): unknown {
  */
 export function propertyValue(property: unknown, depth = 0): unknown {
   if (!isRecord(property) || depth > 8) return property;
-  const type = own(property, "type");
+  const type = ownValue(property, "type");
   if (typeof type !== "string") return prune(property, depth + 1);
-  const value = own(property, type);
+  const value = ownValue(property, type);
   switch (type) {
     case "title":
     case "rich_text":
       return plainText(value);
     case "select":
     case "status":
-      return own(value, "name") ?? null;
+      return ownValue(value, "name") ?? null;
     case "multi_select":
-      return Array.isArray(value) ? value.map((option) => own(option, "name")) : value;
+      return Array.isArray(value) ? value.map((option) => ownValue(option, "name")) : value;
     case "date":
       return dateValue(value);
     case "people":
@@ -101,25 +84,25 @@ export function propertyValue(property: unknown, depth = 0): unknown {
     case "files":
       return Array.isArray(value) ? value.map(fileRef) : value;
     case "relation": {
-      const ids = Array.isArray(value) ? value.map((r) => own(r, "id") ?? r) : value;
+      const ids = Array.isArray(value) ? value.map((r) => ownValue(r, "id") ?? r) : value;
       // A relation with more than 25 pages says so; the rest is fetched per property.
-      return own(property, "has_more") === true ? { ids, has_more: true } : ids;
+      return ownValue(property, "has_more") === true ? { ids, has_more: true } : ids;
     }
     case "formula":
-      return isRecord(value) && typeof own(value, "type") === "string" ? propertyValue(value, depth + 1) : value;
+      return isRecord(value) && typeof ownValue(value, "type") === "string" ? propertyValue(value, depth + 1) : value;
     case "rollup":
-      if (isRecord(value) && own(value, "type") === "array") {
-        const items = own(value, "array");
+      if (isRecord(value) && ownValue(value, "type") === "array") {
+        const items = ownValue(value, "array");
         return Array.isArray(items) ? items.map((item) => propertyValue(item, depth + 1)) : items;
       }
-      return isRecord(value) && typeof own(value, "type") === "string" ? own(value, own(value, "type") as string) : value;
+      return isRecord(value) && typeof ownValue(value, "type") === "string" ? ownValue(value, ownValue(value, "type") as string) : value;
     case "unique_id": {
-      const prefix = own(value, "prefix");
-      const number = own(value, "number");
+      const prefix = ownValue(value, "prefix");
+      const number = ownValue(value, "number");
       return typeof prefix === "string" && prefix !== "" ? `${prefix}-${String(number)}` : number;
     }
     case "verification":
-      return own(value, "state");
+      return ownValue(value, "state");
     case "button":
       return undefined;
     default:
@@ -129,7 +112,7 @@ export function propertyValue(property: unknown, depth = 0): unknown {
 
 /** An object's `icon`: the emoji when it is one; image URLs (signed, hundreds of characters) are dropped. */
 function iconValue(icon: unknown): unknown {
-  return own(icon, "type") === "emoji" ? own(icon, "emoji") : undefined;
+  return ownValue(icon, "type") === "emoji" ? ownValue(icon, "emoji") : undefined;
 }
 
 /** Keys dropped everywhere: styling and request bookkeeping. */
@@ -145,10 +128,10 @@ function prune(value: Json, depth: number): Json {
   if (isRichText(value)) return plainText(value);
   if (Array.isArray(value)) return value.map((item) => prune(item, depth + 1)).filter((item) => !isEmpty(item));
   if (!isRecord(value)) return value;
-  if (depth > 0 && own(value, "object") === "user") return userRef(value);
-  const type = own(value, "type");
-  const tagOnly = typeof type === "string" && Object.prototype.hasOwnProperty.call(value, type) && !isRecord(own(value, type)) && !Array.isArray(own(value, type));
-  const isPage = own(value, "object") === "page";
+  if (depth > 0 && ownValue(value, "object") === "user") return userRef(value);
+  const type = ownValue(value, "type");
+  const tagOnly = typeof type === "string" && Object.prototype.hasOwnProperty.call(value, type) && !isRecord(ownValue(value, type)) && !Array.isArray(ownValue(value, type));
+  const isPage = ownValue(value, "object") === "page";
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const child = value[key];
@@ -163,11 +146,11 @@ function prune(value: Json, depth: number): Json {
       const props: Record<string, unknown> = {};
       for (const name of Object.keys(child)) {
         const flat = propertyValue(child[name], depth + 2);
-        if (!isEmpty(flat)) define(props, name, flat);
+        if (!isEmpty(flat)) defineOwn(props, name, flat);
       }
       pruned = props;
     } else pruned = prune(child, depth + 1);
-    if (!isEmpty(pruned) || (key === "has_more" && pruned !== undefined)) define(out, key, pruned);
+    if (!isEmpty(pruned) || (key === "has_more" && pruned !== undefined)) defineOwn(out, key, pruned);
   }
   return out;
 }
@@ -189,22 +172,22 @@ export function cutText(text: string, max: number): string {
  */
 function listItem(item: Json): Json {
   if (!isRecord(item)) return item;
-  const description = own(item, "description");
+  const description = ownValue(item, "description");
   if (typeof description !== "string") return item;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(item)) define(out, key, key === "description" ? cutText(description, TEXT_MAX) : item[key]);
+  for (const key of Object.keys(item)) defineOwn(out, key, key === "description" ? cutText(description, TEXT_MAX) : item[key]);
   return out;
 }
 
 /** The list envelope's own members that say nothing: its tag and the empty type marker object. */
 function unwrapList(body: Json): Json {
-  if (!isRecord(body) || own(body, "object") !== "list") return body;
+  if (!isRecord(body) || ownValue(body, "object") !== "list") return body;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(body)) {
     if (key === "object" || key === "type") continue;
-    const type = own(body, "type");
+    const type = ownValue(body, "type");
     if (typeof type === "string" && key === type && isEmpty(body[key])) continue;
-    define(out, key, body[key]);
+    defineOwn(out, key, body[key]);
   }
   return out;
 }
@@ -213,8 +196,8 @@ function unwrapList(body: Json): Json {
 export const notionResponse: ResponseHandler = neverThrows((body) => {
   const pruned = prune(unwrapList(body), 0);
   // `results` stays even when empty: an empty page of results is an answer.
-  if (isRecord(body) && own(body, "object") === "list" && Array.isArray(own(body, "results")) && isRecord(pruned) && !Object.prototype.hasOwnProperty.call(pruned, "results")) {
-    define(pruned, "results", []);
+  if (isRecord(body) && ownValue(body, "object") === "list" && Array.isArray(ownValue(body, "results")) && isRecord(pruned) && !Object.prototype.hasOwnProperty.call(pruned, "results")) {
+    defineOwn(pruned, "results", []);
   }
   return pruned;
 });

@@ -7,31 +7,14 @@
  * state: `has_more` (also when false) and `response_metadata.next_cursor`.
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
 
 type Json = unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: unknown, key: string): unknown {
-  return isRecord(value) && Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isRecord(value) && Object.keys(value).length === 0;
-}
 
 /** An object of the listed members that are present and not empty, in the order listed. */
 function compact(entries: readonly (readonly [string, unknown])[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of entries) if (!isEmpty(value)) define(out, key, value);
+  for (const [key, value] of entries) if (!isEmpty(value)) defineOwn(out, key, value);
   return out;
 }
 
@@ -42,7 +25,7 @@ function prune(value: Json): Json {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     const pruned = prune(value[key]);
-    if (!isEmpty(pruned)) define(out, key, pruned);
+    if (!isEmpty(pruned)) defineOwn(out, key, pruned);
   }
   return out;
 }
@@ -59,11 +42,11 @@ export function blocksText(blocks: unknown): string {
       return;
     }
     const record = node as Record<string, unknown>;
-    const text = own(record, "text");
+    const text = ownValue(record, "text");
     if (typeof text === "string" && text !== "") lines.push(text);
     else if (isRecord(text)) walk(text, depth + 1);
     for (const key of ["elements", "fields", "blocks"]) {
-      const inner = own(record, key);
+      const inner = ownValue(record, key);
       if (Array.isArray(inner)) walk(inner, depth + 1);
     }
   };
@@ -80,61 +63,61 @@ function each(list: unknown, slim: (item: Record<string, unknown>) => unknown): 
 /** A message as the model needs it: who, when, what, which thread, which files. */
 export function slimMessage(message: unknown): unknown {
   if (!isRecord(message)) return message;
-  const text = own(message, "text");
-  const files = own(message, "files");
-  const reactions = own(message, "reactions");
-  const attachments = own(message, "attachments");
+  const text = ownValue(message, "text");
+  const files = ownValue(message, "files");
+  const reactions = ownValue(message, "reactions");
+  const attachments = ownValue(message, "attachments");
   return compact([
-    ["id", own(message, "id")],
-    ["ts", own(message, "ts")],
-    ["user", own(message, "user")],
-    ["bot_id", own(message, "bot_id")],
-    ["username", own(message, "username")],
-    ["subtype", own(message, "subtype")],
-    ["text", typeof text === "string" && text !== "" ? text : blocksText(own(message, "blocks"))],
-    ["thread_ts", own(message, "thread_ts")],
-    ["parent_user_id", own(message, "parent_user_id")],
-    ["reply_count", own(message, "reply_count")],
-    ["latest_reply", own(message, "latest_reply")],
-    ["edited", isRecord(own(message, "edited")) ? own(own(message, "edited"), "ts") : undefined],
-    ["files", each(files, (f) => compact([["id", own(f, "id")], ["name", own(f, "name")], ["mimetype", own(f, "mimetype")]]))],
-    ["reactions", each(reactions, (r) => compact([["name", own(r, "name")], ["count", own(r, "count")]]))],
-    ["attachments", each(attachments, (a) => compact([["title", own(a, "title")], ["text", own(a, "text") ?? own(a, "fallback")], ["url", own(a, "title_link") ?? own(a, "from_url")]]))],
+    ["id", ownValue(message, "id")],
+    ["ts", ownValue(message, "ts")],
+    ["user", ownValue(message, "user")],
+    ["bot_id", ownValue(message, "bot_id")],
+    ["username", ownValue(message, "username")],
+    ["subtype", ownValue(message, "subtype")],
+    ["text", typeof text === "string" && text !== "" ? text : blocksText(ownValue(message, "blocks"))],
+    ["thread_ts", ownValue(message, "thread_ts")],
+    ["parent_user_id", ownValue(message, "parent_user_id")],
+    ["reply_count", ownValue(message, "reply_count")],
+    ["latest_reply", ownValue(message, "latest_reply")],
+    ["edited", isRecord(ownValue(message, "edited")) ? ownValue(ownValue(message, "edited"), "ts") : undefined],
+    ["files", each(files, (f) => compact([["id", ownValue(f, "id")], ["name", ownValue(f, "name")], ["mimetype", ownValue(f, "mimetype")]]))],
+    ["reactions", each(reactions, (r) => compact([["name", ownValue(r, "name")], ["count", ownValue(r, "count")]]))],
+    ["attachments", each(attachments, (a) => compact([["title", ownValue(a, "title")], ["text", ownValue(a, "text") ?? ownValue(a, "fallback")], ["url", ownValue(a, "title_link") ?? ownValue(a, "from_url")]]))],
   ]);
 }
 
 /** A channel (or DM) as the model needs it: id, name, kind, membership, topic and purpose as text. */
 export function slimChannel(channel: unknown): unknown {
   if (!isRecord(channel)) return channel;
-  const kind = own(channel, "is_im") === true ? "im" : own(channel, "is_mpim") === true ? "mpim" : own(channel, "is_private") === true ? "private" : undefined;
+  const kind = ownValue(channel, "is_im") === true ? "im" : ownValue(channel, "is_mpim") === true ? "mpim" : ownValue(channel, "is_private") === true ? "private" : undefined;
   return compact([
-    ["id", own(channel, "id")],
-    ["name", own(channel, "name")],
+    ["id", ownValue(channel, "id")],
+    ["name", ownValue(channel, "name")],
     ["kind", kind],
-    ["user", own(channel, "user")],
-    ["is_archived", own(channel, "is_archived") === true ? true : undefined],
-    ["is_member", own(channel, "is_member")],
-    ["num_members", own(channel, "num_members")],
-    ["topic", own(own(channel, "topic"), "value")],
-    ["purpose", own(own(channel, "purpose"), "value")],
+    ["user", ownValue(channel, "user")],
+    ["is_archived", ownValue(channel, "is_archived") === true ? true : undefined],
+    ["is_member", ownValue(channel, "is_member")],
+    ["num_members", ownValue(channel, "num_members")],
+    ["topic", ownValue(ownValue(channel, "topic"), "value")],
+    ["purpose", ownValue(ownValue(channel, "purpose"), "value")],
   ]);
 }
 
 /** A workspace member as the model needs it: ids, names, title, email, time zone, kind. */
 export function slimUser(user: unknown): unknown {
   if (!isRecord(user)) return user;
-  const profile = own(user, "profile");
+  const profile = ownValue(user, "profile");
   return compact([
-    ["id", own(user, "id")],
-    ["name", own(user, "name")],
-    ["real_name", own(user, "real_name") ?? own(profile, "real_name")],
-    ["display_name", own(profile, "display_name")],
-    ["title", own(profile, "title")],
-    ["email", own(profile, "email")],
-    ["tz", own(user, "tz")],
-    ["is_bot", own(user, "is_bot") === true ? true : undefined],
-    ["is_admin", own(user, "is_admin") === true ? true : undefined],
-    ["deleted", own(user, "deleted") === true ? true : undefined],
+    ["id", ownValue(user, "id")],
+    ["name", ownValue(user, "name")],
+    ["real_name", ownValue(user, "real_name") ?? ownValue(profile, "real_name")],
+    ["display_name", ownValue(profile, "display_name")],
+    ["title", ownValue(profile, "title")],
+    ["email", ownValue(profile, "email")],
+    ["tz", ownValue(user, "tz")],
+    ["is_bot", ownValue(user, "is_bot") === true ? true : undefined],
+    ["is_admin", ownValue(user, "is_admin") === true ? true : undefined],
+    ["deleted", ownValue(user, "deleted") === true ? true : undefined],
   ]);
 }
 
@@ -164,20 +147,20 @@ export function slackList(listKey: string, slim: (item: unknown) => unknown): Re
       if (NOISE.has(key)) continue;
       const value = body[key];
       if (key === listKey && Array.isArray(value)) {
-        define(out, key, slimAll(value, slim, 0));
+        defineOwn(out, key, slimAll(value, slim, 0));
         continue;
       }
       if (key === "response_metadata" && isRecord(value)) {
-        const cursor = own(value, "next_cursor");
+        const cursor = ownValue(value, "next_cursor");
         const rest = prune(value) as Record<string, unknown>;
         const kept: Record<string, unknown> = {};
-        if (typeof cursor === "string") define(kept, "next_cursor", cursor);
-        for (const name of Object.keys(rest)) if (name !== "next_cursor") define(kept, name, rest[name]);
-        if (!isEmpty(kept)) define(out, key, kept);
+        if (typeof cursor === "string") defineOwn(kept, "next_cursor", cursor);
+        for (const name of Object.keys(rest)) if (name !== "next_cursor") defineOwn(kept, name, rest[name]);
+        if (!isEmpty(kept)) defineOwn(out, key, kept);
         continue;
       }
       const pruned = prune(value);
-      if (!isEmpty(pruned)) define(out, key, pruned);
+      if (!isEmpty(pruned)) defineOwn(out, key, pruned);
     }
     return out;
   });

@@ -18,20 +18,9 @@
  * types not listed in `SUMMARY_FIELDS` keep every pruned member.
  */
 import { neverThrows, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
 
 type Json = unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function own(value: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined;
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * Property names the spec marks expandable somewhere (`x-expansionResources`): unless
@@ -142,7 +131,7 @@ export function cutText(text: string, max: number): string {
 /** A pruned list item reduced to its summary; items of types not listed pass as they are. */
 export function stripeSummary(item: Json): Json {
   if (!isRecord(item)) return item;
-  const tag = own(item, "object");
+  const tag = ownValue(item, "object");
   const fields = typeof tag === "string" && Object.prototype.hasOwnProperty.call(SUMMARY_FIELDS, tag) ? SUMMARY_FIELDS[tag] : undefined;
   if (fields === undefined || fields.length === 0) return item;
   const out: Record<string, unknown> = {};
@@ -153,24 +142,18 @@ export function stripeSummary(item: Json): Json {
     const sub = Object.prototype.hasOwnProperty.call(SUMMARY_SUBFIELDS, key) ? SUMMARY_SUBFIELDS[key] : undefined;
     if (sub !== undefined && isRecord(value)) {
       const slim: Record<string, unknown> = {};
-      for (const name of sub) if (Object.prototype.hasOwnProperty.call(value, name)) define(slim, name, value[name]);
+      for (const name of sub) if (Object.prototype.hasOwnProperty.call(value, name)) defineOwn(slim, name, value[name]);
       value = slim;
     }
     // An embedded object of a listed type (a subscription item's price) is summarized too.
     else if (isRecord(value) && key !== "metadata") value = stripeSummary(value);
-    define(out, key, value);
+    defineOwn(out, key, value);
   }
   return out;
 }
 
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isRecord(value) && Object.keys(value).length === 0;
-}
-
 function requestedExpansion(args: Readonly<Record<string, unknown>> | undefined): boolean {
-  const expand = args === undefined ? undefined : own(args as Record<string, unknown>, "expand");
+  const expand = args === undefined ? undefined : ownValue(args as Record<string, unknown>, "expand");
   return Array.isArray(expand) ? expand.length > 0 : typeof expand === "string" && expand !== "";
 }
 
@@ -192,11 +175,11 @@ export const stripeResponse: ResponseHandler = neverThrows((body, info) => {
       return out;
     }
     if (!isRecord(value)) return value;
-    const id = own(value, "id");
+    const id = ownValue(value, "id");
     if (!root && collapse && key !== undefined && typeof id === "string" && isReferenceField(parentTag, key)) return id;
 
-    const tag = typeof own(value, "object") === "string" ? (own(value, "object") as string) : undefined;
-    const isList = tag !== undefined && LIST_TAGS.has(tag) && Array.isArray(own(value, "data"));
+    const tag = typeof ownValue(value, "object") === "string" ? (ownValue(value, "object") as string) : undefined;
+    const isList = tag !== undefined && LIST_TAGS.has(tag) && Array.isArray(ownValue(value, "data"));
     const out: Record<string, unknown> = {};
     for (const name of Object.keys(value)) {
       const child = value[name];
@@ -206,7 +189,7 @@ export const stripeResponse: ResponseHandler = neverThrows((body, info) => {
       const pruned = isList && name === "data" ? walkItems(child as Json[]) : walk(child, tag, name, false);
       // An empty page is an answer too: a list keeps its `data` even when there is none.
       if (isEmpty(pruned) && !(isList && name === "data")) continue;
-      define(out, name, pruned);
+      defineOwn(out, name, pruned);
     }
     return out;
   };

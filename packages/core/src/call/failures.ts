@@ -1,9 +1,6 @@
 import { getOwn } from "@sluice/schema";
 import type { ApiFailure, FailureCheck } from "./types.ts";
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "../responses/json.ts";
 
 function text(value: unknown, limit = 300): string {
   const s = typeof value === "string" ? value : JSON.stringify(value) ?? "";

@@ -4,6 +4,7 @@ import type { Binding } from "../tool-ir.ts";
 import type { Pagination, ResponseHandler } from "../call/types.ts";
 import { dropEmpty, pipe } from "./helpers.ts";
 import { collapseHandles, neverThrows, omitKeysDeep } from "./shape.ts";
+import { isRecord } from "./json.ts";
 
 /** A root field that pages Relay-style, as a tool's operation document selects it. */
 export interface RelayConnection {
@@ -77,10 +78,6 @@ export interface GraphQLFieldHandlerOptions {
   item?: ResponseHandler;
   /** Applied, after pruning, to an answer that is a single object, not a connection. */
   single?: ResponseHandler;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function withMember(value: Record<string, unknown>, key: string, member: unknown): Record<string, unknown> {

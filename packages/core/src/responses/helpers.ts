@@ -1,5 +1,6 @@
 import { getOwn, hasOwn } from "@sluice/schema";
 import type { ResponseHandler, ResponseInfo } from "../call/types.ts";
+import { defineOwn, isEmpty, isRecord } from "./json.ts";
 
 /**
  * Small handlers that compose. Each takes the body (or the part of it it is pointed at)
@@ -8,14 +9,6 @@ import type { ResponseHandler, ResponseInfo } from "../call/types.ts";
  */
 
 type Json = unknown;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /** The body as the API sent it. */
 export const passThrough: ResponseHandler = (body) => body;
@@ -33,7 +26,7 @@ export function at(path: string, handler: ResponseHandler): ResponseHandler {
     if (Array.isArray(value)) return value.map((item) => apply(item, index, info));
     if (!isRecord(value) || !hasOwn(value, segments[index]!)) return value;
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) define(out, key, key === segments[index] ? apply(value[key], index + 1, info) : value[key]);
+    for (const key of Object.keys(value)) defineOwn(out, key, key === segments[index] ? apply(value[key], index + 1, info) : value[key]);
     return out;
   };
   return (body, info) => apply(body, 0, info);
@@ -85,17 +78,11 @@ export function dropEmpty(options: { keep?: readonly string[] } = {}): ResponseH
     for (const key of Object.keys(value)) {
       const child = path === "" ? key : `${path}.${key}`;
       const pruned = prune(value[key], child);
-      if (!isEmpty(pruned) || keep.has(child)) define(out, key, pruned);
+      if (!isEmpty(pruned) || keep.has(child)) defineOwn(out, key, pruned);
     }
     return out;
   };
   return (body) => prune(body, "");
-}
-
-function isEmpty(value: unknown): boolean {
-  if (value === null || value === undefined || value === "") return true;
-  if (Array.isArray(value)) return value.length === 0;
-  return isRecord(value) && Object.keys(value).length === 0;
 }
 
 /**
@@ -112,7 +99,7 @@ export function truncateStrings(max: number): ResponseHandler {
     if (Array.isArray(value)) return value.map((item) => cut(item, key));
     if (!isRecord(value)) return value;
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(value)) define(out, k, cut(value[k], k));
+    for (const k of Object.keys(value)) defineOwn(out, k, cut(value[k], k));
     return out;
   };
   return (body) => cut(body, undefined);
@@ -151,7 +138,7 @@ function pickTree(value: Json, tree: PathTree): Json {
   for (const key of Object.keys(tree)) {
     if (!hasOwn(value, key)) continue;
     const sub = tree[key]!;
-    define(out, key, sub === true ? value[key] : pickTree(value[key], sub));
+    defineOwn(out, key, sub === true ? value[key] : pickTree(value[key], sub));
   }
   return out;
 }
@@ -163,7 +150,7 @@ function omitTree(value: Json, tree: PathTree): Json {
   for (const key of Object.keys(value)) {
     const sub = tree[key];
     if (sub === true) continue;
-    define(out, key, sub === undefined ? value[key] : omitTree(value[key], sub));
+    defineOwn(out, key, sub === undefined ? value[key] : omitTree(value[key], sub));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { ResponseHandler } from "../call/types.ts";
+import { defineOwn, isRecord } from "./json.ts";
 
 /**
  * Deep, shape-agnostic passes for response handlers. Like the helpers in helpers.ts they
@@ -6,14 +7,6 @@ import type { ResponseHandler } from "../call/types.ts";
  * data, not a prototype), and accept any JSON value: what they do not recognise they
  * return as it came.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function define(out: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /**
  * Removes, at every depth, the object members `test` says to remove. `test` sees the
@@ -27,7 +20,7 @@ export function omitKeysDeep(test: (key: string, value: unknown, parent: Readonl
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       if (test(key, value[key], value)) continue;
-      define(out, key, walk(value[key]));
+      defineOwn(out, key, walk(value[key]));
     }
     return out;
   };
@@ -50,7 +43,7 @@ export function collapseHandles(): ResponseHandler {
       if (typeof handle === "string" || typeof handle === "number") return handle;
     }
     const out: Record<string, unknown> = {};
-    for (const key of keys) define(out, key, walk(value[key], false));
+    for (const key of keys) defineOwn(out, key, walk(value[key], false));
     return out;
   };
   return (body) => walk(body, true);
