@@ -85,6 +85,7 @@ it("@sluice/core exports", () => {
       "missingMarkers",
       "neverThrows",
       "nextLink",
+      "nextLinkParam",
       "nextPageArgs",
       "okFalse",
       "omit",

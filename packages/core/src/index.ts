@@ -33,7 +33,7 @@ export type {
 export { type CallResult, type CallableTool } from "./call/call.ts";
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
-export { nextLink, nextPageArgs, valueAt } from "./call/pagination.ts";
+export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";
 export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
 export type { PathCost, PathsOptions } from "./tool-paths.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";

@@ -6,8 +6,7 @@
  * numbers, names, states, text, `html_url`, and says where the next page is, which
  * GitHub puts in the `Link` header where the model never sees it.
  */
-import { neverThrows, nextLink, type ResponseHandler } from "@sluice/core";
-import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, nextLinkParam, ownValue, type ResponseHandler } from "@sluice/core";
 
 type Json = unknown;
 
@@ -95,21 +94,6 @@ function pruneAnswer(body: Json): Json {
   return prune(body, 0);
 }
 
-/** The value of `param` in the `Link` header's `rel="next"` URL, a number when it is one. */
-export function nextMarker(link: string | undefined, param: string): string | number | undefined {
-  const target = nextLink(link);
-  if (target === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(target, "http://link.invalid/");
-  } catch {
-    return undefined;
-  }
-  const value = url.searchParams.get(param);
-  if (value === null) return undefined;
-  return /^\d+$/.test(value) ? Number(value) : value;
-}
-
 const handlers = new Map<string, ResponseHandler>();
 
 /**
@@ -125,7 +109,7 @@ export function githubRestResponse(pageArg?: string): ResponseHandler {
   handler = neverThrows((body, info) => {
     const pruned = pruneAnswer(body);
     if (pageArg === undefined) return pruned;
-    const next = nextMarker(info?.headers?.["link"], pageArg);
+    const next = nextLinkParam(info?.headers?.["link"], pageArg);
     const paging: Record<string, unknown> = { has_more: next !== undefined };
     if (next !== undefined) defineOwn(paging, `next_${pageArg}`, next);
     if (Array.isArray(pruned)) return { items: pruned, ...paging };

@@ -6,9 +6,8 @@
  * needs, the text once, decoded, and attachments as metadata it can fetch by id.
  * No base64 content ever reaches it.
  */
-import { neverThrows, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core";
 import { attachmentsOf, decodeBase64, decodeText, headerValue, partFromGmail, partFromRfc822, readableText, type MimePart } from "./mime.ts";
-import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
 
 type Json = unknown;
 

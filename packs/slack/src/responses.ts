@@ -6,8 +6,7 @@
  * conversation is made of (who, when, what, which thread, which files) and the paging
  * state: `has_more` (also when false) and `response_metadata.next_cursor`.
  */
-import { neverThrows, type ResponseHandler } from "@sluice/core";
-import { defineOwn, isEmpty, isRecord, ownValue } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core";
 
 type Json = unknown;
 

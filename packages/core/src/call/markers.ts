@@ -1,5 +1,5 @@
 import { getOwn } from "@sluice/schema";
-import { nextLink, valueAt } from "./pagination.ts";
+import { nextLinkParam, valueAt } from "./pagination.ts";
 import type { Pagination } from "./types.ts";
 
 /**
@@ -33,15 +33,8 @@ export function pageMarkers(pagination: Pagination | undefined, body: unknown, h
     if ((typeof cursor === "string" && cursor !== "") || typeof cursor === "number") markers.cursor = cursor;
   }
   if (pagination.style === "link") {
-    const target = nextLink(headers["link"]);
-    if (target !== undefined) {
-      try {
-        const value = new URL(target, "http://link.invalid/").searchParams.get(pagination.param ?? pagination.arg);
-        if (value !== null) markers.cursor = /^\d+$/.test(value) ? Number(value) : value;
-      } catch {
-        // an unparsable link carries no marker
-      }
-    }
+    const marker = nextLinkParam(headers["link"], pagination.param ?? pagination.arg);
+    if (marker !== undefined) markers.cursor = marker;
   }
   const flag = "hasMore" in pagination ? pagination.hasMore : undefined;
   if (flag !== undefined) {

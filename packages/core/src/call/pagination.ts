@@ -23,6 +23,24 @@ export function nextLink(header: string | undefined): string | undefined {
   return undefined;
 }
 
+/**
+ * The page marker a `Link` header's `rel="next"` URL carries in its query parameter
+ * `param` (a number when it is one), or undefined on the last page.
+ */
+export function nextLinkParam(header: string | undefined, param: string): string | number | undefined {
+  const target = nextLink(header);
+  if (target === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(target, "http://link.invalid/");
+  } catch {
+    return undefined;
+  }
+  const value = url.searchParams.get(param);
+  if (value === null) return undefined;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
 /** Whether a more-pages flag says there is more: `true`, or a non-empty string (some APIs send "true"). */
 function more(flag: unknown): boolean {
   return flag === true || flag === "true";
@@ -59,17 +77,8 @@ export function nextPageArgs(
       return id === undefined || id === null ? undefined : next(id);
     }
     case "link": {
-      const target = nextLink(response.headers?.["link"]);
-      if (target === undefined) return undefined;
-      let url: URL;
-      try {
-        url = new URL(target, "http://link.invalid/");
-      } catch {
-        return undefined;
-      }
-      const value = url.searchParams.get(pagination.param ?? pagination.arg);
-      if (value === null) return undefined;
-      return next(/^\d+$/.test(value) ? Number(value) : value);
+      const marker = nextLinkParam(response.headers?.["link"], pagination.param ?? pagination.arg);
+      return marker === undefined ? undefined : next(marker);
     }
     case "page": {
       const first = pagination.firstPage ?? 1;
