@@ -71,6 +71,7 @@ it("@sluice/core exports", () => {
       "definePack",
       "dropEmpty",
       "eachItem",
+      "editDistance",
       "egressMap",
       "formatEgressMap",
       "fullNameOf",

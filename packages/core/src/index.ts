@@ -56,3 +56,4 @@ export { missingMarkers, pageMarkers, type PageMarkers } from "./call/markers.ts
 export { collapseHandles, neverThrows, omitKeysDeep } from "./responses/shape.ts";
 export { graphqlFieldHandler, relayConnection, relayPagination, type GraphQLFieldHandlerOptions, type RelayConnection } from "./responses/graphql.ts";
 export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
+export { editDistance } from "./edit-distance.ts";

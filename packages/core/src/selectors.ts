@@ -1,5 +1,6 @@
 import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError } from "@sluice/schema";
 import type { Located, SchemaWorkspace } from "./schema-workspace.ts";
+import { editDistance } from "./edit-distance.ts";
 
 /**
  * A selector names argument locations: a dotted path from the root (`filter.and`), a
@@ -146,18 +147,6 @@ export function rankCandidates(pool: readonly string[], wanted: string): string[
   const scored = unique(pool).map((candidate) => ({ candidate, score: editDistance(candidate.toLowerCase(), wanted.toLowerCase()) }));
   scored.sort((a, b) => a.score - b.score || (a.candidate < b.candidate ? -1 : a.candidate > b.candidate ? 1 : 0));
   return scored.slice(0, 20).map((s) => s.candidate);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 function unique<T>(items: readonly T[]): T[] {

@@ -1,5 +1,5 @@
 import { fit, profile as profileById, toMCP, type FitChange, type Finding, type Profile } from "@sluice/catalog";
-import { SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
+import { editDistance, SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 export interface CatalogOptions {
@@ -140,20 +140,3 @@ export class ServedCatalog {
   }
 }
 
-/** Levenshtein distance, or `limit + 1` as soon as it must exceed `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      current.push(value);
-      if (value < best) best = value;
-    }
-    if (best > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
-}

@@ -1,4 +1,4 @@
-import { fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type ToolArgs } from "@sluice/core";
+import { editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type ToolArgs } from "@sluice/core";
 import type { Encoding } from "@sluice/core/tokens";
 import { describeCatalog, type CatalogGroup, type GroupLevel } from "./catalog-description.ts";
 import { parseQuery, rank, searchEntry, type SearchEntry } from "./search.ts";
@@ -379,25 +379,6 @@ export class ToolSession {
     const sharing = ranked.filter((r) => r.score >= 8).map((r) => r.name);
     return [...new Set([...typos, ...sharing])].slice(0, 5);
   }
-}
-
-/** Levenshtein distance, or `limit + 1` as soon as it must exceed `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      current.push(value);
-      if (value < best) best = value;
-    }
-    if (best > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length]!;
 }
 
 function nameWordsOf(name: string): string[] {
