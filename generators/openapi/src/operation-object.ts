@@ -84,25 +84,15 @@ export function buildOperationTool(source: OperationSource, name: string, contex
 
   const ordered = LOCATION_ORDER.flatMap((location) => parameters.filter((p) => p.in === location && (location !== "path" || inTemplate.has(p.name))));
   for (const parameter of ordered) {
-    const scheme = Object.prototype.hasOwnProperty.call(context.credentialParameters, parameter.name) ? context.credentialParameters[parameter.name] : undefined;
-    if (scheme !== undefined && parameter.in !== "path") {
-      // Sent, but never by the model: the runtime fills it from the scheme's credential.
-      const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
-      withheld.push({ path: arg, reason: "credential" });
-      httpParameters.push({
-        arg,
-        name: parameter.name,
-        in: parameter.in,
-        style: parameter.style,
-        explode: parameter.explode,
-        ...(parameter.required ? { required: true } : {}),
-        credential: scheme,
-      });
-      continue;
-    }
     const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
-    properties.push([arg, parameterSchema(parameter, arg, context, withheld)]);
-    if (parameter.required) required.push(arg);
+    // A credential parameter is sent, but never by the model: the runtime fills it.
+    const scheme = parameter.in === "path" ? undefined : getOwn(context.credentialParameters, parameter.name);
+    if (typeof scheme === "string") {
+      withheld.push({ path: arg, reason: "credential" });
+    } else {
+      properties.push([arg, parameterSchema(parameter, arg, context, withheld)]);
+      if (parameter.required) required.push(arg);
+    }
     httpParameters.push({
       arg,
       name: parameter.name,
@@ -112,6 +102,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
       ...(parameter.required ? { required: true } : {}),
       ...(parameter.allowReserved ? { allowReserved: true } : {}),
       ...(parameter.contentType === undefined ? {} : { contentType: parameter.contentType }),
+      ...(typeof scheme === "string" ? { credential: scheme } : {}),
     });
   }
 
@@ -168,8 +159,9 @@ function bodyArguments(
   const encoding = Object.keys(body.propertyEncoding).length > 0 ? { propertyEncoding: body.propertyEncoding } : {};
   const credentialFields: Record<string, string> = {};
   const carriesCredential = (arg: string, member: string): boolean => {
-    if (!Object.prototype.hasOwnProperty.call(context.credentialParameters, member)) return false;
-    credentialFields[arg] = context.credentialParameters[member]!;
+    const scheme = getOwn(context.credentialParameters, member);
+    if (typeof scheme !== "string") return false;
+    credentialFields[arg] = scheme;
     withheld.push({ path: arg, reason: "credential" });
     return true;
   };
