@@ -18,6 +18,7 @@ import { parse as parseQs } from "qs";
 import { parse as parseYaml } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
+import { stripExamples } from "./support/servers/openapi-spec.ts";
 import { buildHttpRequest, definePack, type HttpBinding, type HttpRequest, type Tool } from "@sluice/core";
 
 // swagger2openapi ships no types: its one function used here, typed.
@@ -211,19 +212,6 @@ class Sampler {
 // ---------------------------------------------------------------------------------------
 // The validator's copy of the original document
 // ---------------------------------------------------------------------------------------
-
-/** Drops `example(s)` (data, not constraints: GitHub's examples hold URL `$ref`s a resolver would fetch), keeping properties of those names. */
-function stripExamples(node: unknown, parentKey = ""): unknown {
-  if (Array.isArray(node)) return node.map((n) => stripExamples(n));
-  if (node === null || typeof node !== "object") return node;
-  const out: Doc = {};
-  const isPropertyMap = parentKey === "properties" || parentKey === "patternProperties";
-  for (const [key, value] of Object.entries(node as Doc)) {
-    if (!isPropertyMap && (key === "example" || key === "examples" || key === "x-examples")) continue;
-    out[key] = stripExamples(value, isPropertyMap ? "" : key);
-  }
-  return out;
-}
 
 function assertLocalRefs(node: unknown, where: string): void {
   if (Array.isArray(node)) return node.forEach((n) => assertLocalRefs(n, where));

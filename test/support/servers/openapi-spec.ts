@@ -65,7 +65,7 @@ export function pointer(root: Doc, ref: string): unknown {
 }
 
 /** Examples are data, not constraints (GitHub's hold URL `$ref`s); the validator never needs them. */
-function stripExamples(node: unknown, parentKey = ""): unknown {
+export function stripExamples(node: unknown, parentKey = ""): unknown {
   if (Array.isArray(node)) return node.map((n) => stripExamples(n));
   if (node === null || typeof node !== "object") return node;
   const out: Doc = {};
