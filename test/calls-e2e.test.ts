@@ -67,6 +67,7 @@ describe("GraphQL: Linear", () => {
     expect(linear.errors).toEqual([]);
     const sent = linear.received.slice(before);
     expect(sent).toHaveLength(2);
+    expect(sent[0]!.path).toBe("/graphql"); // the endpoint as given: no path appended to it
     expect(sent[0]!.headers["authorization"]).toBe("lin_api_test");
     expect((sent[0]!.json as { variables: unknown }).variables).toEqual(args);
   });

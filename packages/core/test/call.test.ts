@@ -52,6 +52,11 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     case "/huge":
       res.writeHead(200, { "content-type": "application/json" });
       return void res.end(JSON.stringify({ blob: "x".repeat(200_000) }));
+    case "/deep":
+      res.writeHead(200, { "content-type": "application/json" });
+      return void res.end("[".repeat(100_000) + "]".repeat(100_000));
+    case "/graphql-limited":
+      return json(res, 400, { errors: [{ message: "Rate limit exceeded", extensions: { code: "RATELIMITED" } }] });
     case "/slack-fail":
       return json(res, 200, { ok: false, error: "channel_not_found" });
     case "/empty":
@@ -251,6 +256,24 @@ describe("answers", () => {
     const error = await refusal(tool.call({ account: "a" }, ctx()));
     expect(error.code).toBe("API_ERROR");
     expect(error.message).toContain("channel_not_found");
+  });
+
+  it("refuses an answer nested too deep for any handler, without overflowing the stack", async () => {
+    const error = await refusal(at("/deep").call({ account: "a" }, ctx()));
+    expect(error.code).toBe("RESPONSE_INVALID");
+    expect(error.message).toContain("nests deeper than");
+  });
+
+  it("reads a GraphQL rate limit from the errors of a non-2xx answer", async () => {
+    const tool = Tool.create({
+      name: "gql_probe",
+      description: "x",
+      inputSchema: { type: "object", properties: {} },
+      binding: { kind: "graphql", operationType: "query", field: "viewer", document: "query Viewer { viewer { id } }", variables: {} },
+    });
+    const error = await refusal(tool.call({}, { baseUrl: `${base}/graphql-limited` }));
+    expect(error.code).toBe("RATE_LIMITED");
+    expect(error.status).toBe(400);
   });
 
   it("returns null for an empty answer", async () => {

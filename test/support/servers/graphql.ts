@@ -120,7 +120,7 @@ export async function startGraphQLServer(options: GraphQLServerOptions): Promise
 
   const server = await startHttpServer(async (request, res) => {
     const url = new URL(request.path, "http://127.0.0.1");
-    if (url.pathname !== "/graphql" && url.pathname !== "/graphql/") {
+    if (url.pathname !== "/graphql") {
       sendJson(res, 404, { errors: [{ message: `No GraphQL endpoint at ${url.pathname}; use /graphql` }] });
       return;
     }

@@ -209,6 +209,26 @@ function fits(scheme: HttpAuthScheme, credential: HttpCredential): boolean {
   return scheme.type === "basic" ? "username" in credential : "token" in credential;
 }
 
+/**
+ * Answers nest far less than this (the deepest real payloads are a few dozen levels);
+ * deeper ones would overflow the stack of any recursive handler, and of JSON.stringify.
+ */
+const MAX_RESPONSE_DEPTH = 512;
+
+/** Whether a parsed JSON value nests deeper than `limit`, walked without recursion. */
+function nestingExceeds(value: unknown, limit: number): boolean {
+  const stack: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 0 }];
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push({ node: child, depth: depth + 1 });
+    }
+  }
+  return false;
+}
+
 /** Parses an answer: JSON when it says so (or says nothing), text for text, a size note for anything else. */
 function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean): unknown {
   if (raw.bytes.byteLength === 0) return null;
@@ -217,8 +237,13 @@ function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean): unkno
   const expectJson = type === undefined || isJsonMediaType(type) || tool.binding.kind === "graphql";
   if (expectJson) {
     try {
-      return JSON.parse(text);
+      const value: unknown = JSON.parse(text);
+      if (nestingExceeds(value, MAX_RESPONSE_DEPTH)) {
+        throw new SluiceError("RESPONSE_INVALID", `${tool.name}: the API's answer nests deeper than ${MAX_RESPONSE_DEPTH} levels; no handler or model can use it`, { tool: tool.name, status: raw.status });
+      }
+      return value;
     } catch (cause) {
+      if (cause instanceof SluiceError) throw cause;
       if (!strict) return text;
       const start = text.slice(0, 80).replace(/\s+/g, " ");
       throw new SluiceError(
@@ -246,7 +271,7 @@ function failureError(tool: CallableTool, raw: RawResponse, failure: { message: 
   const retryAfter = retryAfterSeconds(raw.headers["retry-after"]);
   const details = { tool: tool.name, status: raw.status, ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }) };
   const code = failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`;
-  return new SluiceError(failure.rateLimited ? "RATE_LIMITED" : "API_ERROR", `${tool.name}: the API reported a failure${code}: ${failure.message}`, details);
+  return new SluiceError(failure.rateLimited || raw.status === 429 ? "RATE_LIMITED" : "API_ERROR", `${tool.name}: the API reported a failure${code}: ${failure.message}`, details);
 }
 
 /** Bytes of a value as the model gets it: compact JSON. */

@@ -37,8 +37,9 @@ function contentText(parameter: HttpParameter, value: unknown): string {
   return isJsonMediaType(type) ? JSON.stringify(value) : scalarText(value, `${parameter.in} parameter ${parameter.name}`);
 }
 
-/** Joins a server URL and a path template's expansion: exactly one `/` between them. */
+/** Joins a server URL and a path template's expansion: exactly one `/` between them; an empty path is the server URL itself (a GraphQL endpoint). */
 export function joinUrl(base: string, path: string): string {
+  if (path === "" && base !== "") return base;
   const p = path.startsWith("/") ? path : "/" + path;
   if (base === "") return p;
   return base.replace(/\/+$/, "") + p;
