@@ -12,7 +12,8 @@ export function schemaValidator(): Ajv2020 {
   if (ajv === undefined) {
     // logger: false: specs use formats Ajv does not know (`json`, `int64` ...); they are not
     // checked, which is what JSON Schema says, and need no warning on every compile.
-    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false });
+    // ownProperties: an argument named `constructor` or `toString` that was left out must not be read from the prototype.
+    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true });
     addFormats(ajv);
   }
   return ajv;

@@ -22,6 +22,12 @@ export type ErrorCode =
   | "RECURSIVE_SCHEMA"
   | "INLINE_BUDGET_EXCEEDED"
   | "LOSSY_FIT_REFUSED"
+  // An operation met a schema or input past what it can process (nesting, size); names the operation.
+  | "INTERNAL_LIMIT"
+  // A projection would leave a union without a branch.
+  | "LAST_BRANCH"
+  // A header the binding or a pin sets cannot be replaced through ctx.headers.
+  | "HEADER_OVERRIDE"
   // Calls: credentials, transport, the API's answer, the response handler.
   | "AUTH_MISSING"
   | "TIMEOUT"

@@ -1,15 +1,24 @@
 import { escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
+import { guards } from "../guards.ts";
 
 /**
  * The egress half of a call: walks the arguments beside the tool's input schema and
- * copies only what the schema lets through. A property is let through when some
- * schema the value may match declares it (`properties`), matches it (`patternProperties`)
- * or opens the object to it (`additionalProperties` given as true or a schema, or a
- * free-form object with no listed properties at all). An object that lists properties
- * and says nothing about others is treated as closed: the model has no business sending
- * fields the tool does not describe, and the JSON Schema default (open) would let a
- * withheld field through. Unions, `allOf` and `$ref`s are followed; a property that any
- * branch declares is let through (the validator decides which branch matches).
+ * copies only what the schema lets through.
+ *
+ * At each object, the schemas the value may match (its group: the schema itself and,
+ * through `$ref`, `allOf`, `anyOf` and `oneOf`, every branch) decide together:
+ * - a key the tool withholds (its dotted path, or `Type.key` for any type in the group)
+ *   is refused first, whatever any branch says about openness: withheld means forbidden
+ *   in every branch, open or closed;
+ * - a key some schema of the group declares (`properties`) or matches
+ *   (`patternProperties`), or that some schema explicitly opens the object to
+ *   (`additionalProperties` true or a schema), is let through;
+ * - otherwise the object is open only when nothing in the group describes its members
+ *   at all (a free-form object). A branch that lists no properties of its own, such as
+ *   `{ required: ["a"] }` or `{ maxProperties: 0 }`, constrains its siblings' members;
+ *   it does not reopen the object. An object that lists properties and says nothing about
+ *   others is closed: the JSON Schema default (open) would let anything through.
+ * Scalars are refused where every schema of the group names other types.
  *
  * The copy is what requests are built from, so a withheld field cannot reach the wire
  * even when validation is skipped; the issues are what `call` refuses with.
@@ -49,38 +58,16 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
   let tooLarge = false;
   const defs = getOwn(root, "$defs");
 
-  /** Follows `$ref`, `allOf`, `anyOf`, `oneOf` (and `then`/`else`) to the schemas a value may match. */
-  const expand = (start: readonly Candidate[]): Candidate[] => {
-    const out: Candidate[] = [];
-    const seen = new Set<unknown>();
-    const stack = [...start].reverse();
-    while (stack.length > 0) {
-      const candidate = stack.pop()!;
-      const schema = candidate.schema;
-      if (schema === true) {
-        out.push(ANY);
-        continue;
-      }
-      if (seen.has(schema)) continue;
-      seen.add(schema);
-      out.push(candidate);
-      const ref = getOwn(schema, "$ref");
-      if (typeof ref === "string") {
-        const target = refTarget(ref);
-        if (target !== undefined) {
-          const body = target === "" ? root : isSchemaObject(defs) ? getOwn(defs, target) : undefined;
-          const type = target === "" ? undefined : (options.origins.get(target) ?? target);
-          if (body === true || (body !== undefined && body !== null && typeof body === "object")) stack.push({ schema: body as JsonSchemaObject | true, type });
-        }
-      }
-      for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
-        const list = getOwn(schema, keyword);
-        if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) pushSchema(stack, list[i], candidate.type);
-      }
-      pushSchema(stack, getOwn(schema, "then"), candidate.type);
-      pushSchema(stack, getOwn(schema, "else"), candidate.type);
+  const expand = (start: readonly Candidate[]): Candidate[] => expandGroup(root, defs, options.origins, start);
+
+  /** Why `key` is withheld at this position (by dotted path, or by a type of the group), if it is. */
+  const withheldReason = (dotted: string, key: string, candidates: readonly Candidate[]): string | undefined => {
+    let reason = options.withheld.get(dotted);
+    for (const candidate of candidates) {
+      if (reason !== undefined) break;
+      if (candidate.type !== undefined) reason = options.withheld.get(`${candidate.type}.${key}`);
     }
-    return out;
+    return reason;
   };
 
   const deny = (path: string, dotted: string, key: string, candidates: readonly Candidate[], top: boolean): void => {
@@ -88,11 +75,7 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
       issues.push({ code: "pinned", path, message: `"${key}" is fixed by this tool (pinned) and must not be sent; remove it` });
       return;
     }
-    let reason = options.withheld.get(dotted);
-    for (const candidate of candidates) {
-      if (reason !== undefined) break;
-      if (candidate.type !== undefined) reason = options.withheld.get(`${candidate.type}.${key}`);
-    }
+    const reason = withheldReason(dotted, key, candidates);
     if (reason !== undefined) {
       issues.push({ code: "withheld", path, message: `"${key}" is withheld from this tool (${reason}) and cannot be sent; remove it` });
       return;
@@ -100,7 +83,7 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
     const known = new Set<string>();
     for (const candidate of candidates) {
       const properties = candidate.schema === true ? undefined : getOwn(candidate.schema, "properties");
-      if (isSchemaObject(properties)) for (const name of Object.keys(properties)) known.add(name);
+      if (isSchemaObject(properties)) for (const name of Object.keys(properties)) if (getOwn(properties, name) !== false) known.add(name);
     }
     const accepted = [...known].sort();
     const list = accepted.length > 40 ? `${accepted.slice(0, 40).join(", ")}, ...` : accepted.join(", ");
@@ -109,17 +92,22 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
 
   const visit = (value: unknown, start: readonly Candidate[], path: string, dotted: string, depth: number): { keep: boolean; value?: unknown } => {
     if (tooLarge) return { keep: false };
-    if (value === null || typeof value === "boolean") return { keep: true, value };
-    if (typeof value === "number") {
-      if (!Number.isFinite(value)) {
+    if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") {
+      if (typeof value === "number" && !Number.isFinite(value)) {
         issues.push({ code: "not_json", path, message: "must be a finite number" });
         return { keep: false };
       }
-      return { keep: true, value };
-    }
-    if (typeof value === "string") {
-      bytes += Buffer.byteLength(value, "utf8");
-      if (bytes > options.maxBytes) return overflow();
+      if (typeof value === "string") {
+        bytes += Buffer.byteLength(value, "utf8");
+        if (bytes > options.maxBytes) return overflow();
+      }
+      const kind = value === null ? "null" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : (typeof value as "string" | "boolean");
+      // A JSON-text string where the schema wants an object is refused here, not only by the validator.
+      const group = expand(start);
+      if (!group.some((c) => c.schema === true || admitsScalar(c.schema, kind))) {
+        issues.push({ code: "type", path, message: expectedKinds(group) });
+        return { keep: false };
+      }
       return { keep: true, value };
     }
     if (typeof value !== "object") {
@@ -163,6 +151,11 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
       const childDotted = dotted === "" ? key : `${dotted}.${key}`;
       bytes += Buffer.byteLength(key, "utf8");
       if (bytes > options.maxBytes) return overflow();
+      // Withheld first: no branch of the group, however open, can let a withheld key through.
+      if (guards.withheldScreening && (withheldReason(childDotted, key, objects) !== undefined || (depth === 0 && hasOwn(options.pins, key)))) {
+        deny(childPath, childDotted, key, objects, depth === 0);
+        continue;
+      }
       const children = propertySchemas(objects, key);
       if (children === undefined) {
         deny(childPath, childDotted, key, objects, depth === 0);
@@ -193,6 +186,95 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
   const result = visit(args, [{ schema: root, type: undefined }], "", "", 0);
   const allowed = result.keep && !tooLarge ? (result.value as Record<string, unknown>) : {};
   return { allowed, issues };
+}
+
+/** Follows `$ref`, `allOf`, `anyOf`, `oneOf` (and `then`/`else`) to the schemas a value may match. */
+function expandGroup(root: JsonSchemaObject, defs: unknown, origins: ReadonlyMap<string, string>, start: readonly Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  const seen = new Set<unknown>();
+  const stack = [...start].reverse();
+  while (stack.length > 0) {
+    const candidate = stack.pop()!;
+    const schema = candidate.schema;
+    if (schema === true) {
+      out.push(ANY);
+      continue;
+    }
+    if (seen.has(schema)) continue;
+    seen.add(schema);
+    out.push(candidate);
+    const ref = getOwn(schema, "$ref");
+    if (typeof ref === "string") {
+      const target = refTarget(ref);
+      if (target !== undefined) {
+        const body = target === "" ? root : isSchemaObject(defs) ? getOwn(defs, target) : undefined;
+        const type = target === "" ? undefined : (origins.get(target) ?? target);
+        if (body === true || (body !== undefined && body !== null && typeof body === "object")) stack.push({ schema: body as JsonSchemaObject | true, type });
+      }
+    }
+    for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
+      const list = getOwn(schema, keyword);
+      if (Array.isArray(list)) for (let i = list.length - 1; i >= 0; i--) pushSchema(stack, list[i], candidate.type);
+    }
+    pushSchema(stack, getOwn(schema, "then"), candidate.type);
+    pushSchema(stack, getOwn(schema, "else"), candidate.type);
+  }
+  return out;
+}
+
+/**
+ * Pointers of every key in `value` that sits where the tool withholds it: at a withheld
+ * dotted path, or as `key` of an object whose group reaches a type with `Type.key`
+ * withheld. It looks at nothing else (no openness, no types of values), so it is an
+ * independent second check for the request builder.
+ */
+export function withheldPointers(root: JsonSchemaObject, value: Record<string, unknown>, withheld: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  const defs = getOwn(root, "$defs");
+  const stack: Array<{ value: unknown; group: Candidate[]; pointer: string; dotted: string; depth: number }> = [
+    { value, group: [{ schema: root, type: undefined }], pointer: "", dotted: "", depth: 0 },
+  ];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (typeof frame.value !== "object" || frame.value === null || frame.depth > MAX_ARGUMENT_DEPTH) continue;
+    const group = expandGroup(root, defs, origins, frame.group);
+    if (Array.isArray(frame.value)) {
+      frame.value.forEach((item, index) => {
+        const items: Candidate[] = [];
+        for (const candidate of group) {
+          const schema = candidate.schema === true ? undefined : candidate.schema;
+          const prefix = schema === undefined ? undefined : getOwn(schema, "prefixItems");
+          const child = Array.isArray(prefix) && index < prefix.length ? prefix[index] : schema === undefined ? true : getOwn(schema, "items");
+          const next = toCandidate(child ?? true, candidate.type);
+          if (next !== false) items.push(next);
+        }
+        stack.push({ value: item, group: items, pointer: `${frame.pointer}/${index}`, dotted: frame.dotted, depth: frame.depth + 1 });
+      });
+      continue;
+    }
+    const types = [...new Set(group.flatMap((c) => (c.type === undefined ? [] : [c.type])))];
+    for (const key of Object.keys(frame.value)) {
+      const dotted = frame.dotted === "" ? key : `${frame.dotted}.${key}`;
+      const pointer = `${frame.pointer}/${escapePointerSegment(key)}`;
+      if (withheld.has(dotted) || types.some((type) => withheld.has(`${type}.${key}`))) {
+        found.push(pointer);
+        continue;
+      }
+      const children: Candidate[] = [];
+      for (const candidate of group) {
+        if (candidate.schema === true) continue;
+        const properties = getOwn(candidate.schema, "properties");
+        if (isSchemaObject(properties) && hasOwn(properties, key)) addChild(children, properties[key], candidate.type);
+        const patterns = getOwn(candidate.schema, "patternProperties");
+        if (isSchemaObject(patterns)) for (const pattern of Object.keys(patterns)) if (safeTest(pattern, key)) addChild(children, patterns[pattern], candidate.type);
+        const additional = getOwn(candidate.schema, "additionalProperties");
+        if (additional !== undefined && additional !== false) addChild(children, additional, candidate.type);
+      }
+      if (children.length === 0) children.push(ANY);
+      stack.push({ value: (frame.value as Record<string, unknown>)[key], group: children, pointer, dotted, depth: frame.depth + 1 });
+    }
+  }
+  return found.sort();
 }
 
 function pushSchema(stack: Candidate[], schema: unknown, type: string | undefined): void {
@@ -228,12 +310,16 @@ function admits(schema: JsonSchemaObject, kind: "object" | "array"): boolean {
 }
 
 /**
- * Schemas for `key` of an object matching one of `objects`, or undefined when none lets
- * the key through.
+ * Schemas for `key` of an object whose group is `objects`, or undefined when the group
+ * does not let the key through: declared or pattern-matched by some schema, or admitted
+ * by an explicit `additionalProperties`; failing those, admitted only when no schema of
+ * the group describes members at all (a free-form object).
  */
 function propertySchemas(objects: readonly Candidate[], key: string): Candidate[] | undefined {
-  let allowed = false;
   const out: Candidate[] = [];
+  let allowed = false;
+  let describesMembers = false;
+  let closes = false;
   for (const candidate of objects) {
     if (candidate.schema === true) {
       allowed = true;
@@ -243,31 +329,27 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
     const schema = candidate.schema;
     const properties = getOwn(schema, "properties");
     const patterns = getOwn(schema, "patternProperties");
+    const additional = getOwn(schema, "additionalProperties");
+    if (isSchemaObject(properties) || isSchemaObject(patterns)) describesMembers = true;
     let matched = false;
     if (isSchemaObject(properties) && hasOwn(properties, key)) {
       matched = true;
-      addChild(out, properties[key], candidate.type) && (allowed = true);
+      if (addChild(out, properties[key], candidate.type)) allowed = true;
     }
     if (isSchemaObject(patterns)) {
       for (const pattern of Object.keys(patterns)) {
         if (!safeTest(pattern, key)) continue;
         matched = true;
-        addChild(out, patterns[pattern], candidate.type) && (allowed = true);
+        if (addChild(out, patterns[pattern], candidate.type)) allowed = true;
       }
     }
     if (matched) continue;
-    const additional = getOwn(schema, "additionalProperties");
-    if (additional === undefined) {
-      // Free-form object (nothing listed): anything goes; listed properties: closed.
-      if (!isSchemaObject(properties) && !isSchemaObject(patterns)) {
-        allowed = true;
-        out.push(ANY);
-      }
-    } else if (addChild(out, additional, candidate.type)) {
-      allowed = true;
-    }
+    if (additional === false) closes = true;
+    else if (additional !== undefined && addChild(out, additional, candidate.type)) allowed = true;
   }
-  return allowed ? out : undefined;
+  if (allowed) return out;
+  if (!describesMembers && !closes) return [ANY];
+  return undefined;
 }
 
 /** Adds a child schema; false when the schema is `false` (nothing allowed). */
@@ -276,6 +358,42 @@ function addChild(out: Candidate[], schema: unknown, type: string | undefined): 
   if (schema === true || !isSchemaObject(schema)) out.push(ANY);
   else out.push({ schema, type });
   return true;
+}
+
+/**
+ * Whether a schema can describe a scalar of this kind. Only an explicit `type`, `const`
+ * or `enum` refuses one; composites are expanded separately, and a schema that says
+ * nothing about the type admits every kind.
+ */
+function admitsScalar(schema: JsonSchemaObject, kind: "string" | "integer" | "number" | "boolean" | "null"): boolean {
+  const type = getOwn(schema, "type");
+  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : undefined;
+  if (types !== undefined && !types.some((t) => t === kind || (t === "number" && kind === "integer"))) return false;
+  const enumValues = getOwn(schema, "enum");
+  if (Array.isArray(enumValues)) return enumValues.some((v) => kindOf(v) === kind || (kind === "integer" && kindOf(v) === "number") || (kind === "number" && kindOf(v) === "integer"));
+  if (hasOwn(schema, "const")) {
+    const k = kindOf(getOwn(schema, "const"));
+    return k === kind || (kind === "integer" && k === "number") || (kind === "number" && k === "integer");
+  }
+  return true;
+}
+
+/** "must be integer", "must be object or null": the types a group names, for a model to act on. */
+function expectedKinds(group: readonly Candidate[]): string {
+  const kinds = new Set<string>();
+  for (const candidate of group) {
+    if (candidate.schema === true) continue;
+    const type = getOwn(candidate.schema, "type");
+    for (const t of typeof type === "string" ? [type] : Array.isArray(type) ? type : []) if (typeof t === "string") kinds.add(t);
+  }
+  return kinds.size === 0 ? "must be one of the allowed values" : `must be ${[...kinds].sort().join(" or ")}`;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
 }
 
 /** Item schema at `index`: a candidate, or `false` when the array allows no item there. */
