@@ -10,8 +10,11 @@ import {
   ROOT,
   UNION_KEYWORDS,
   walkSchema,
+  withinLimits,
   type JsonSchemaObject,
 } from "@sluice/schema";
+import { isFreeForm, openingSchema } from "./object-openness.ts";
+import { BRANCH_KEYWORDS } from "./schema-workspace.ts";
 import type { Tool } from "./tool.ts";
 import type { Binding, WithheldPath } from "./tool-ir.ts";
 import { fetchedPaths } from "./bindings/graphql-returns.ts";
@@ -19,8 +22,17 @@ import { fetchedPaths } from "./bindings/graphql-returns.ts";
 export interface EgressPath {
   /** Selector spelling: `filter.title` from the root, `IssueFilter.and` inside a type section. */
   path: string;
+  /**
+   * The path's segments: a property name; `*` for any key an open object admits
+   * (`additionalProperties`, or a free-form object); `/regex/` for a `patternProperties`
+   * pattern; `anyOf[Label]` / `oneOf[Label]` for a union branch (Label: the type the branch
+   * refers to, else its 0-based position), as selectors spell it.
+   */
+  segments: string[];
   /** Short type: `string`, `IssueFilter[]`, `enum: a | b`. */
   type: string;
+  /** Type sections (in `types`) where this value's members continue, when it reaches any. */
+  continues?: string[];
 }
 
 export interface EgressTypeSection {
@@ -47,7 +59,7 @@ export interface EgressToolEntry {
 
 /** What each tool lets the model see and send, and what is withheld and why. */
 export function egressMap(tools: readonly Tool<object>[]): EgressToolEntry[] {
-  return [...tools].sort((a, b) => compare(a.name, b.name)).map(describeTool);
+  return [...tools].sort((a, b) => compare(a.name, b.name)).map((tool) => withinLimits(`egressMap() of ${tool.name}`, () => describeTool(tool)));
 }
 
 function describeTool(tool: Tool<object>): EgressToolEntry {
@@ -72,8 +84,9 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
   }
   const sectioned = new Set([...live].filter((name) => name !== ROOT && (recursive.has(name) || (sites.get(name) ?? 0) > 1)));
 
+  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins };
   const types = [...sectioned].sort(compare).map((name): EgressTypeSection => {
-    const members = inlinePaths(defs[name]!, [name], defs, sectioned);
+    const members = inlinePaths(defs[name]!, [name], ctx);
     const section: EgressTypeSection = { name, recursive: recursive.has(name), members };
     if (members.length === 0) section.type = typeLabel(defs[name]!, defs, sectioned);
     return section;
@@ -81,7 +94,7 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
   const entry: EgressToolEntry = {
     name: tool.name,
     endpoint: endpointOf(tool.binding),
-    visible: inlinePaths(schema, [], defs, sectioned),
+    visible: inlinePaths(schema, [], ctx),
     types,
     withheld: [...tool.withheld].sort((a, b) => compare(a.path, b.path) || compare(a.reason, b.reason)),
     pins: { ...tool.pins },
@@ -93,63 +106,202 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
 /** Inline nesting listed in a map; real API inputs stay far below it. */
 const MAX_LISTED_DEPTH = 64;
 
+/** What the map needs to know of a tool's definitions. */
+interface MapContext {
+  defs: Record<string, JsonSchemaObject>;
+  /** Definitions listed once in their own section (recursive, or reached from several places). */
+  sectioned: ReadonlySet<string>;
+  /** Split copies and the type each stands for: branch labels use the type, as selectors do. */
+  origins: ReadonlyMap<string, string>;
+}
+
+/** One line below a position: its segments relative to the position, its schema, and whether to list below it. */
+interface PositionEntry {
+  segments: string[];
+  schema: JsonSchemaObject;
+  descend: boolean;
+}
+
 /**
  * Member paths below `start`, descending into inline objects and into definitions used
- * only here; a sectioned definition ends the descent (it is listed once, by name).
+ * only here; a sectioned definition ends the descent (it is listed once, by name). Every
+ * key the runtime would accept is listed: declared members, `*` where an object is
+ * open, pattern properties, and the members of every union branch, qualified by branch
+ * where two or more branches have members of their own.
  */
-function inlinePaths(
-  start: JsonSchemaObject,
-  prefix: string[],
-  defs: Record<string, JsonSchemaObject>,
-  sectioned: ReadonlySet<string>,
-): EgressPath[] {
+function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
   const out: EgressPath[] = [];
   const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
   while (stack.length > 0) {
     const { node, segments } = stack.pop()!;
-    for (const [key, child] of inlineMembers(node, defs, sectioned)) {
-      const path = [...segments, key];
+    for (const entry of positionEntries(node, ctx)) {
+      const path = [...segments, ...entry.segments];
       const text = path.join(".");
       if (path.length - prefix.length > MAX_LISTED_DEPTH) {
         // Listing every level would make the map quadratic in the nesting; say so instead.
-        out.push({ path: text, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
+        out.push({ path: text, segments: path, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
         continue;
       }
-      out.push({ path: text, type: typeLabel(child, defs, sectioned) });
-      stack.push({ node: child, segments: path });
+      const line: EgressPath = { path: text, segments: path, type: typeLabel(entry.schema, ctx.defs, ctx.sectioned) };
+      const continues = sectionsReached(entry.schema, ctx);
+      if (continues.length > 0) line.continues = continues;
+      out.push(line);
+      if (entry.descend) stack.push({ node: entry.schema, segments: path });
     }
   }
   return out.sort((a, b) => compare(a.path, b.path));
 }
 
-function inlineMembers(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, sectioned: ReadonlySet<string>): Array<[string, JsonSchemaObject]> {
-  const members = new Map<string, JsonSchemaObject>();
+const ANY_SCHEMA: JsonSchemaObject = {};
+
+/**
+ * The entries one level below a value position: what the schemas it may match (through
+ * refs to inline definitions, `allOf` parts, array items, and unions whose branches do not
+ * need telling apart) let an object there hold. A union with two or more branches that
+ * have members of their own gives one entry per branch, listed below it.
+ */
+function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry[] {
+  const members = new Map<string, JsonSchemaObject[]>();
+  const entries: PositionEntry[] = [];
+  const open: JsonSchemaObject[] = [];
+  const requiredOnly = new Set<string>();
   const seen = new Set<JsonSchemaObject>();
   const queue = [node];
-  while (queue.length > 0) {
-    const current = queue.shift()!;
+  const add = (key: string, schema: JsonSchemaObject) => {
+    const list = members.get(key) ?? [];
+    if (!list.includes(schema)) list.push(schema);
+    members.set(key, list);
+  };
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head]!;
     if (seen.has(current)) continue;
     seen.add(current);
-    if (isSchemaObject(current.properties)) {
-      for (const key of Object.keys(current.properties)) {
-        const child = current.properties[key];
-        if (!members.has(key)) members.set(key, isSchemaObject(child) ? child : {});
+    const properties = current.properties;
+    if (isSchemaObject(properties)) {
+      for (const key of Object.keys(properties)) {
+        const child = properties[key];
+        if (child !== false) add(key, isSchemaObject(child) ? child : ANY_SCHEMA);
+      }
+    } else if (Array.isArray(current.required)) {
+      for (const key of current.required) if (typeof key === "string") requiredOnly.add(key);
+    }
+    const patterns = current.patternProperties;
+    if (isSchemaObject(patterns)) {
+      for (const pattern of Object.keys(patterns)) {
+        const child = patterns[pattern];
+        if (child !== false) add(`/${pattern}/`, isSchemaObject(child) ? child : ANY_SCHEMA);
       }
     }
+    const opening = openingSchema(current);
+    if (opening !== undefined) open.push(opening === true ? ANY_SCHEMA : opening);
+    else if (isFreeForm(current)) open.push(ANY_SCHEMA);
     if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
       const target = refTarget(current.$ref);
-      if (target !== ROOT && hasOwn(defs, target) && !sectioned.has(target)) queue.push(defs[target]!);
+      if (target !== ROOT && hasOwn(ctx.defs, target) && !ctx.sectioned.has(target)) queue.push(ctx.defs[target]!);
+    }
+    for (const keyword of ["items", "prefixItems", "allOf"]) {
+      const value = current[keyword];
+      if (Array.isArray(value)) {
+        for (const part of value) if (isSchemaObject(part)) queue.push(part);
+      } else if (isSchemaObject(value)) {
+        queue.push(value);
+      }
+    }
+    for (const keyword of BRANCH_KEYWORDS) {
+      const branches = current[keyword];
+      if (!Array.isArray(branches)) continue;
+      const contributing = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx));
+      if (contributing.length < 2) {
+        for (const branch of branches) if (isSchemaObject(branch)) queue.push(branch);
+        continue;
+      }
+      branches.forEach((branch, index) => {
+        if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
+        entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
+      });
+    }
+  }
+  // A schema naming members only in `required` lets them through (screening does too).
+  for (const key of requiredOnly) if (!members.has(key)) add(key, ANY_SCHEMA);
+  for (const [key, schemas] of members) entries.push({ segments: [key], schema: merged(schemas), descend: !schemas.every(isFreeForm) });
+  // `*: any` says it all: nothing below it needs listing.
+  if (open.length > 0) entries.push({ segments: ["*"], schema: merged(open), descend: !open.every(isFreeForm) });
+  return entries;
+}
+
+/** One schema for a key several parts declare: itself, or all of them together. */
+function merged(schemas: readonly JsonSchemaObject[]): JsonSchemaObject {
+  return schemas.length === 1 ? schemas[0]! : { allOf: [...schemas] };
+}
+
+function admitsObject(node: JsonSchemaObject): boolean {
+  return node.type === "object" || (Array.isArray(node.type) && node.type.includes("object"));
+}
+
+function isSectionedRef(node: JsonSchemaObject, ctx: MapContext): boolean {
+  if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return false;
+  return ctx.sectioned.has(refTarget(node.$ref));
+}
+
+/** A branch's label in selectors and the map: the type it refers to, else its position. */
+function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): string {
+  if (typeof branch.$ref === "string" && hasOwn(branch, "$ref")) {
+    const target = refTarget(branch.$ref);
+    if (target !== ROOT && hasOwn(ctx.defs, target)) return ctx.origins.get(target) ?? target;
+  }
+  return String(index);
+}
+
+/** Whether a branch lets an object hold anything: members, patterns, openness, or a section with members. */
+function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
+  const seen = new Set<JsonSchemaObject>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head]!;
+    if (seen.has(current)) continue;
+    seen.add(current);
+    if (isSchemaObject(current.properties) && Object.values(current.properties).some((child) => child !== false)) return true;
+    if (isSchemaObject(current.patternProperties) || openingSchema(current) !== undefined || (isFreeForm(current) && admitsObject(current))) return true;
+    if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
+      const target = refTarget(current.$ref);
+      if (target !== ROOT && hasOwn(ctx.defs, target)) queue.push(ctx.defs[target]!);
     }
     for (const keyword of ["items", "prefixItems", ...UNION_KEYWORDS]) {
       const value = current[keyword];
       if (Array.isArray(value)) {
-        for (const branch of value) if (isSchemaObject(branch)) queue.push(branch);
+        for (const part of value) if (isSchemaObject(part)) queue.push(part);
       } else if (isSchemaObject(value)) {
         queue.push(value);
       }
     }
   }
-  return [...members.entries()];
+  return false;
+}
+
+/** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
+function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
+  const found = new Set<string>();
+  const seen = new Set<JsonSchemaObject>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head]!;
+    if (seen.has(current)) continue;
+    seen.add(current);
+    if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
+      const target = refTarget(current.$ref);
+      if (ctx.sectioned.has(target)) found.add(target);
+      else if (target !== ROOT && hasOwn(ctx.defs, target)) queue.push(ctx.defs[target]!);
+    }
+    for (const keyword of ["items", "prefixItems", ...UNION_KEYWORDS]) {
+      const value = current[keyword];
+      if (Array.isArray(value)) {
+        for (const part of value) if (isSchemaObject(part)) queue.push(part);
+      } else if (isSchemaObject(value)) {
+        queue.push(value);
+      }
+    }
+  }
+  return [...found].sort(compare);
 }
 
 /** Labels nest (arrays of unions of arrays ...); past this many levels the rest is elided. */

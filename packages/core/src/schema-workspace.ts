@@ -14,11 +14,28 @@ import {
   walkSchema,
   type JsonSchemaObject,
 } from "@sluice/schema";
+import { declaresKey } from "./object-openness.ts";
 
 /** A schema node and its JSON pointer in the workspace root. */
 export interface Located {
   node: JsonSchemaObject;
   pointer: string;
+}
+
+/** Where a union branch sits: `container[keyword][index]`. */
+export interface BranchSlot {
+  container: JsonSchemaObject;
+  keyword: BranchKeyword;
+  index: number;
+}
+
+/** Union keywords whose branches are alternatives (an `allOf` part is not: all of them apply). */
+export type BranchKeyword = "anyOf" | "oneOf";
+export const BRANCH_KEYWORDS: readonly BranchKeyword[] = ["anyOf", "oneOf"];
+
+/** A node found below a start, with the union slot it fills when it is (or a ref wrapper for) a branch. */
+export interface Found extends Located {
+  slot?: BranchSlot;
 }
 
 /** A property as seen by selectors. */
@@ -32,6 +49,13 @@ export interface Member {
 }
 
 const TRANSPARENT_KEYWORDS = ["items", "prefixItems", ...UNION_KEYWORDS];
+
+/** Keywords that only annotate: a node with nothing else beside its `$ref` is a plain reference. */
+const ANNOTATIONS = new Set(["$ref", "description", "title", "$comment", "deprecated", "readOnly", "writeOnly", "examples", "default"]);
+
+function isRefWrapper(node: JsonSchemaObject): boolean {
+  return Object.keys(node).every((key) => ANNOTATIONS.has(key));
+}
 
 /**
  * A private, mutable copy of a tool's input schema that projections edit in place.
@@ -80,28 +104,80 @@ export class SchemaWorkspace {
    * what the caller edits next belongs to this location alone. Branches that do not
    * lead to `key` are left as they are.
    */
-  holdersOf(node: Located, key: string, split: boolean): Located[] {
-    const holders: Located[] = [];
+  holdersOf(node: Located, key: string, split: boolean): Found[] {
+    return this.findNodes(node, (candidate) => declaresKey(candidate, key), split);
+  }
+
+  /**
+   * The nodes reachable transparently from `node` (through refs, array items and union
+   * branches) for which `isTarget` holds, splitting shared definitions on the way when
+   * `split` is set. Each node found carries its union slot, when it is a branch.
+   */
+  findNodes(node: Located, isTarget: (node: JsonSchemaObject) => boolean, split: boolean): Found[] {
+    const found: Found[] = [];
     const seen = new Set<JsonSchemaObject>();
-    const queue: Located[] = [node];
-    while (queue.length > 0) {
-      const current = queue.shift()!;
+    const queue: Found[] = [node];
+    for (let head = 0; head < queue.length; head++) {
+      const current = queue[head]!;
       if (seen.has(current.node)) continue;
       seen.add(current.node);
       for (const next of this.transparentChildren(current)) {
-        if (next.viaRef === undefined) {
+        if (next.viaRef === undefined || !split) {
           queue.push(next);
-        } else if (!split) {
-          queue.push(next);
-        } else if (this.holdersOf(next, key, false).length > 0) {
+        } else if (this.findNodes(next, isTarget, false).length > 0) {
           const name = this.splitIfShared(current.node, next.viaRef);
-          queue.push({ node: this.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name) });
+          const located: Found = { node: this.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name) };
+          if (next.slot !== undefined) located.slot = next.slot;
+          queue.push(located);
         }
       }
-      const properties = current.node.properties;
-      if (isSchemaObject(properties) && hasOwn(properties, key)) holders.push(current);
+      if (isTarget(current.node)) found.push(current);
     }
-    return holders;
+    return found;
+  }
+
+  /** The label selectors use for a union branch: the type it refers to, else its position. */
+  branchLabel(branch: unknown, index: number): string {
+    if (isSchemaObject(branch) && typeof branch.$ref === "string" && hasOwn(branch, "$ref")) {
+      const target = refTarget(branch.$ref, "");
+      if (target !== ROOT && hasOwn(this.defs, target)) return this.originOf(target);
+    }
+    return String(index);
+  }
+
+  /** Whether the branch at `index` answers to `label` (its type, a split copy's own name, or its position). */
+  branchMatches(branch: unknown, index: number, label: string): boolean {
+    if (label === String(index)) return true;
+    if (!isSchemaObject(branch) || typeof branch.$ref !== "string" || !hasOwn(branch, "$ref")) return false;
+    const target = refTarget(branch.$ref, "");
+    return target !== ROOT && (target === label || this.originOf(target) === label);
+  }
+
+  /** Removes union branches, highest position first per union; an emptied union is refused. */
+  removeBranches(slots: readonly BranchSlot[], selector: string): void {
+    const byUnion = new Map<unknown[], Set<number>>();
+    for (const slot of slots) {
+      const list = slot.container[slot.keyword] as unknown[];
+      const indexes = byUnion.get(list) ?? new Set<number>();
+      indexes.add(slot.index);
+      byUnion.set(list, indexes);
+    }
+    for (const [list, indexes] of byUnion) {
+      if (indexes.size >= list.length) {
+        throw new SluiceError("LAST_BRANCH", `Cannot withhold "${selector}": it would remove every branch of a union, so no value could be sent there; withhold the property that holds the union instead.`);
+      }
+      for (const index of [...indexes].sort((x, y) => y - x)) {
+        const removed = list[index];
+        if (isSchemaObject(removed)) this.countRefs(removed, -1, false);
+        list.splice(index, 1);
+      }
+    }
+  }
+
+  /** Forbids `key` in an open node that does not declare it (`"key": false`): withheld means forbidden in every branch. */
+  forbidProperty(node: JsonSchemaObject, key: string): void {
+    if (!isSchemaObject(node.properties)) node.properties = {};
+    setOwn(node.properties as Record<string, unknown>, key, false);
   }
 
   /** Every property reachable transparently from `node`: name, schema, and the definitions passed through. */
@@ -109,14 +185,15 @@ export class SchemaWorkspace {
     const members: Member[] = [];
     const seen = new Set<JsonSchemaObject>();
     const queue: Array<Located & { via: string[] }> = [{ ...node, via: [] }];
-    while (queue.length > 0) {
-      const current = queue.shift()!;
+    for (let head = 0; head < queue.length; head++) {
+      const current = queue[head]!;
       if (seen.has(current.node)) continue;
       seen.add(current.node);
       const properties = current.node.properties;
       if (isSchemaObject(properties)) {
         for (const key of Object.keys(properties)) {
           const child = properties[key];
+          if (child === false) continue;
           members.push({
             key,
             holder: current,
@@ -133,14 +210,17 @@ export class SchemaWorkspace {
     return members;
   }
 
-  /** One transparent step: a ref's target, array items, union branches. */
-  private transparentChildren(current: Located): Array<Located & { viaRef?: string }> {
-    const out: Array<Located & { viaRef?: string }> = [];
+  /** One transparent step: a ref's target, array items, union branches (with their slots). */
+  private transparentChildren(current: Found): Array<Found & { viaRef?: string }> {
+    const out: Array<Found & { viaRef?: string }> = [];
     const node = current.node;
     if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
       const target = refTarget(node.$ref, current.pointer);
       if (target !== ROOT && hasOwn(this.defs, target)) {
-        out.push({ node: this.defs[target]!, pointer: "/$defs/" + escapePointerSegment(target), viaRef: target });
+        const next: Found & { viaRef?: string } = { node: this.defs[target]!, pointer: "/$defs/" + escapePointerSegment(target), viaRef: target };
+        // A branch written as a ref: the definition fills the branch's slot.
+        if (current.slot !== undefined && isRefWrapper(node)) next.slot = current.slot;
+        out.push(next);
       }
     }
     for (const keyword of TRANSPARENT_KEYWORDS) {
@@ -148,7 +228,10 @@ export class SchemaWorkspace {
       const value = node[keyword];
       if (Array.isArray(value)) {
         value.forEach((branch, i) => {
-          if (isSchemaObject(branch)) out.push({ node: branch, pointer: `${current.pointer}/${keyword}/${i}` });
+          if (!isSchemaObject(branch)) return;
+          const next: Found = { node: branch, pointer: `${current.pointer}/${keyword}/${i}` };
+          if (keyword === "anyOf" || keyword === "oneOf") next.slot = { container: node, keyword, index: i };
+          out.push(next);
         });
       } else if (isSchemaObject(value)) {
         out.push({ node: value, pointer: `${current.pointer}/${keyword}` });
@@ -169,6 +252,27 @@ export class SchemaWorkspace {
       if (required.length > 0) holder.required = required;
       else delete holder.required;
     }
+  }
+
+  /** Takes `key` out of a node's `required` (measurement only: the caller decided a required member may go). */
+  removeRequired(node: JsonSchemaObject, key: string): void {
+    if (!Array.isArray(node.required)) return;
+    const required = node.required.filter((name) => name !== key);
+    if (required.length > 0) node.required = required;
+    else delete node.required;
+  }
+
+  /** Removes a keyword holding a subschema (or a map of them), keeping the ref counts right. */
+  removeKeyword(node: JsonSchemaObject, keyword: string): void {
+    const value = node[keyword];
+    if (isSchemaObject(value)) {
+      if (keyword === "patternProperties") {
+        for (const child of Object.values(value)) if (isSchemaObject(child)) this.countRefs(child, -1, false);
+      } else {
+        this.countRefs(value, -1, false);
+      }
+    }
+    delete node[keyword];
   }
 
   /** The schema after garbage collection of unreachable definitions. */

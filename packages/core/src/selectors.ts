@@ -1,11 +1,17 @@
-import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError } from "@sluice/schema";
-import type { Located, SchemaWorkspace } from "./schema-workspace.ts";
+import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { BRANCH_KEYWORDS, type BranchKeyword, type BranchSlot, type Found, type Located, type SchemaWorkspace } from "./schema-workspace.ts";
 import { editDistance } from "./edit-distance.ts";
 
 /**
  * A selector names argument locations: a dotted path from the root (`filter.and`), a
  * type path (`IssueFilter.and`, every place that type is reached), or a bare name that
  * names exactly one path. Arrays, unions and refs are passed through transparently.
+ *
+ * A segment `anyOf[Label]` or `oneOf[Label]` names a union branch at that place: Label is
+ * the type the branch refers to (`body.anyOf[ModalInteractionCallbackRequest]`) or, for
+ * any branch, its 0-based position (`body.oneOf[2]`). Branches can be dropped or kept like
+ * members, and paths can continue below them (`body.oneOf[Message].data.content`).
+ * `allOf` parts are not alternatives (every part applies), so they have no selector.
  */
 export interface Selector {
   kind: "path" | "type";
@@ -19,13 +25,50 @@ export interface Selector {
 /** How many property visits a bare-name search may make before it gives up (failing closed). */
 const BARE_NAME_BUDGET = 50_000;
 
+/** A union branch segment: `anyOf[Label]` / `oneOf[Label]`. */
+export interface BranchSegment {
+  keyword: BranchKeyword;
+  label: string;
+}
+
+const BRANCH_SEGMENT = /^(anyOf|oneOf|allOf)\[([^\]]+)\]$/;
+
+export function parseBranchSegment(segment: string): BranchSegment | undefined {
+  const match = BRANCH_SEGMENT.exec(segment);
+  if (match === null) return undefined;
+  if (match[1] === "allOf") {
+    throw new SluiceError("UNKNOWN_SELECTOR", `"${segment}": the parts of an allOf all apply at once, so a part cannot be selected; select the members to withhold instead.`);
+  }
+  return { keyword: match[1] as BranchKeyword, label: match[2]! };
+}
+
+/** Splits a selector into segments at dots outside brackets (type names inside `oneOf[...]` may hold dots). */
+export function splitSelector(raw: string): string[] {
+  const segments: string[] = [];
+  let current = "";
+  let depth = 0;
+  for (const char of raw) {
+    if (char === "[") depth++;
+    else if (char === "]") depth = Math.max(0, depth - 1);
+    if (char === "." && depth === 0) {
+      segments.push(current);
+      current = "";
+    } else {
+      current += char;
+    }
+  }
+  segments.push(current);
+  return segments;
+}
+
 export function parseSelector(ws: SchemaWorkspace, raw: string): Selector {
-  if (typeof raw !== "string" || raw.length === 0 || raw.split(".").some((s) => s.length === 0)) {
+  if (typeof raw !== "string" || raw.length === 0 || splitSelector(raw).some((s) => s.length === 0)) {
     throw new SluiceError("UNKNOWN_SELECTOR", `Selector ${JSON.stringify(raw)} is malformed: use a dotted path of property names such as "filter.and".`, {
       candidates: rootCandidates(ws),
     });
   }
-  const segments = raw.split(".");
+  const segments = splitSelector(raw);
+  for (const segment of segments) parseBranchSegment(segment);
   const first = segments[0]!;
   const isArgument = hasOwn(rootProperties(ws), first);
   const isType = segments.length > 1 && ws.hasType(first);
@@ -40,15 +83,31 @@ export function parseSelector(ws: SchemaWorkspace, raw: string): Selector {
   throw unknown(raw, first, rootCandidates(ws).concat(typeCandidates(ws)));
 }
 
-/** The locations a selector names, as (holder, property) pairs. With `split`, shared definitions on the way are copied first. */
-export function locate(ws: SchemaWorkspace, selector: Selector, split: boolean): Array<{ holder: Located; key: string }> {
-  let nodes: Located[] =
-    selector.kind === "type"
-      ? ws.defsOfType(selector.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name) }))
-      : [{ node: ws.root, pointer: "" }];
+/** A location a selector names: property `key` of `holder`, or, for a branch selector, the union slot of a branch. */
+export interface Location {
+  holder: Located;
+  key: string;
+  branch?: BranchSlot;
+}
+
+/** The locations a selector names. With `split`, shared definitions on the way are copied first. */
+export function locate(ws: SchemaWorkspace, selector: Selector, split: boolean): Location[] {
+  let nodes: Located[] = startNodes(ws, selector);
   const prefix: string[] = selector.kind === "type" ? [selector.type!] : [];
   for (let i = 0; i < selector.segments.length; i++) {
     const key = selector.segments[i]!;
+    const last = i === selector.segments.length - 1;
+    const branch = parseBranchSegment(key);
+    if (branch !== undefined) {
+      const slots = branchSlots(ws, nodes, branch, split);
+      if (slots.length === 0) throw unknownBranch(ws, selector, nodes, [...prefix, ...selector.segments.slice(0, i)], branch);
+      if (last) return slots.map((slot) => ({ holder: { node: slot.container, pointer: "" }, key, branch: slot }));
+      nodes = uniqueNodes(slots.flatMap((slot) => {
+        const element = (slot.container[slot.keyword] as unknown[])[slot.index];
+        return isSchemaObject(element) ? [{ node: element, pointer: "" }] : [];
+      }));
+      continue;
+    }
     const holders = uniqueNodes(nodes.flatMap((node) => ws.holdersOf(node, key, split)));
     if (holders.length === 0) {
       const here = [...prefix, ...selector.segments.slice(0, i)];
@@ -62,13 +121,71 @@ export function locate(ws: SchemaWorkspace, selector: Selector, split: boolean):
         { candidates: rankCandidates(siblings, [...here, key].join(".")), pointer: nodes[0]?.pointer ?? "" },
       );
     }
-    if (i === selector.segments.length - 1) return holders.map((holder) => ({ holder, key }));
+    if (last) return holders.map((holder) => ({ holder, key }));
     nodes = holders.map((holder) => {
       const child = (holder.node.properties as Record<string, unknown>)[key];
       return { node: isSchemaObject(child) ? child : {}, pointer: holder.pointer + "/properties/" + escapePointerSegment(key) };
     });
   }
   return [];
+}
+
+/** The nodes a selector starts from: the root, or every definition standing for its type. */
+export function startNodes(ws: SchemaWorkspace, selector: Selector): Located[] {
+  return selector.kind === "type"
+    ? ws.defsOfType(selector.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name) }))
+    : [{ node: ws.root, pointer: "" }];
+}
+
+/** The union slots below `nodes` whose branch answers to the segment's label. */
+function branchSlots(ws: SchemaWorkspace, nodes: readonly Located[], segment: BranchSegment, split: boolean): BranchSlot[] {
+  const slots: BranchSlot[] = [];
+  const hasMatch = (node: JsonSchemaObject): boolean => {
+    const list = node[segment.keyword];
+    return Array.isArray(list) && list.some((branch, index) => ws.branchMatches(branch, index, segment.label));
+  };
+  for (const start of nodes) {
+    for (const container of ws.findNodes(start, hasMatch, split)) {
+      const list = container.node[segment.keyword] as unknown[];
+      list.forEach((branch, index) => {
+        if (ws.branchMatches(branch, index, segment.label)) slots.push({ container: container.node, keyword: segment.keyword, index });
+      });
+    }
+  }
+  const seen = new Map<JsonSchemaObject, Set<string>>();
+  return slots.filter((slot) => {
+    const taken = seen.get(slot.container) ?? new Set<string>();
+    seen.set(slot.container, taken);
+    const id = `${slot.keyword}:${slot.index}`;
+    if (taken.has(id)) return false;
+    taken.add(id);
+    return true;
+  });
+}
+
+/** The branch selectors available below `nodes`, one level: `<here>.anyOf[Label]`. */
+export function branchCandidates(ws: SchemaWorkspace, nodes: readonly Located[], here: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const start of nodes) {
+    for (const container of ws.findNodes(start, (node) => BRANCH_KEYWORDS.some((k) => Array.isArray(node[k])), false)) {
+      for (const keyword of BRANCH_KEYWORDS) {
+        const list = container.node[keyword];
+        if (Array.isArray(list)) list.forEach((branch, index) => out.push([...here, `${keyword}[${ws.branchLabel(branch, index)}]`].join(".")));
+      }
+    }
+  }
+  return unique(out);
+}
+
+function unknownBranch(ws: SchemaWorkspace, selector: Selector, nodes: readonly Located[], here: string[], segment: BranchSegment): SluiceError {
+  const candidates = branchCandidates(ws, nodes, here);
+  return new SluiceError(
+    "UNKNOWN_SELECTOR",
+    candidates.length === 0
+      ? `Selector "${selector.text}" does not exist: there is no union (anyOf/oneOf) ${here.length === 0 ? "at the top level" : `at "${here.join(".")}"`}.`
+      : `Selector "${selector.text}" does not exist: no ${segment.keyword} branch "${segment.label}" there; branches are named by the type they refer to or by position.`,
+    { candidates: rankCandidates(candidates, [...here, `${segment.keyword}[${segment.label}]`].join(".")) },
+  );
 }
 
 /**
@@ -81,6 +198,7 @@ export function enumeratePaths(
   prefix: string[],
   depth: number,
   budget = Number.POSITIVE_INFINITY,
+  branches = false,
 ): { paths: Array<{ segments: string[]; child: Located }>; complete: boolean } {
   const paths: Array<{ segments: string[]; child: Located }> = [];
   let visits = 0;
@@ -105,9 +223,30 @@ export function enumeratePaths(
         next.push({ node: child, segments, onPath: new Set([...frame.onPath, ...member.via]), level: frame.level + 1 });
       }
     }
-    stack.push(...next.reverse());
+    if (branches) {
+      // Union branches are selectable too (`body.oneOf[Modal]`); their members are listed unqualified above.
+      for (const container of ws.findNodes(frame.node, hasAlternatives, false)) {
+        for (const keyword of BRANCH_KEYWORDS) {
+          const list = container.node[keyword];
+          if (!Array.isArray(list) || list.length < 2) continue;
+          for (let index = 0; index < list.length; index++) {
+            if (++visits > budget) return { paths, complete: false };
+            const segment = `${keyword}[${ws.branchLabel(list[index], index)}]`;
+            if (seenKeys.has(segment)) continue;
+            seenKeys.add(segment);
+            const element = list[index];
+            paths.push({ segments: [...frame.segments, segment], child: { node: isSchemaObject(element) ? element : {}, pointer: `${container.pointer}/${keyword}/${index}` } });
+          }
+        }
+      }
+    }
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
   }
   return { paths, complete: true };
+}
+
+function hasAlternatives(node: JsonSchemaObject): boolean {
+  return BRANCH_KEYWORDS.some((keyword) => Array.isArray(node[keyword]) && (node[keyword] as unknown[]).length > 1);
 }
 
 function resolveBareName(ws: SchemaWorkspace, name: string): Selector {

@@ -1,6 +1,6 @@
-import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { SchemaWorkspace } from "./schema-workspace.ts";
-import { enumeratePaths, locate, parseSelector } from "./selectors.ts";
+import { enumeratePaths, locate, parseSelector, splitSelector } from "./selectors.ts";
 import type { Encoding } from "./tokens.ts";
 import type { Tool } from "./tool.ts";
 
@@ -19,7 +19,11 @@ export interface PathCost {
 }
 
 /** See `Tool.paths`. */
-export async function toolPaths(tool: Tool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
+export function toolPaths(tool: Tool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
+  return withinLimits(`paths() of ${tool.name}`, () => listPaths(tool, prefix, options));
+}
+
+async function listPaths(tool: Tool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
   const depth = options.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1) throw new SluiceError("INVALID_OPTION", `paths(): depth must be a positive integer, got ${String(options.depth)}.`);
   const ws = new SchemaWorkspace(tool.inputSchema, tool.definitionOrigins);
@@ -29,7 +33,7 @@ export async function toolPaths(tool: Tool, prefix: string | undefined, options:
       : startsBelow(ws, prefix);
   const found = new Set<string>();
   for (const start of starts) {
-    for (const { segments } of enumeratePaths(ws, start, start.segments, depth).paths) found.add(segments.join("."));
+    for (const { segments } of enumeratePaths(ws, start, start.segments, depth, Number.POSITIVE_INFINITY, true).paths) found.add(segments.join("."));
   }
   const paths = [...found].sort();
   if (!options.byCost) return paths.map((path) => ({ path }));
@@ -56,11 +60,15 @@ function startsBelow(ws: SchemaWorkspace, prefix: string): Array<{ node: JsonSch
     return ws.defsOfType(prefix).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: [prefix] }));
   }
   const selector = parseSelector(ws, prefix);
-  const text = selector.text.split(".");
+  const text = splitSelector(selector.text);
   if (selector.kind === "type" && selector.segments.length === 0) {
     return ws.defsOfType(selector.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: text }));
   }
-  return locate(ws, selector, false).map(({ holder, key }) => {
+  return locate(ws, selector, false).map(({ holder, key, branch }) => {
+    if (branch !== undefined) {
+      const element = (branch.container[branch.keyword] as unknown[])[branch.index];
+      return { node: isSchemaObject(element) ? element : {}, pointer: "", segments: text };
+    }
     const child = (holder.node.properties as Record<string, JsonSchemaObject>)[key]!;
     return { node: child, pointer: holder.pointer + "/properties/" + escapePointerSegment(key), segments: text };
   });
