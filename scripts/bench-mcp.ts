@@ -1,7 +1,7 @@
 /**
  * `sluice serve` under load: tools/list and tools/call latency (median, p90) and call
  * throughput, over stdio and over Streamable HTTP on 127.0.0.1, for a 500-tool pack (the
- * first 500 tools of GitHub REST, packages/mcp/bench/github-rest-500.ts). Each server is
+ * first 500 tools GitHub REST serves by default, packages/mcp/bench/github-rest-500.ts). Each server is
  * a real child process driven by the MCP SDK's Client; calls go to local upstreams only:
  *
  *  - "constant": a local HTTP server answering every request with the same 2 KB JSON
@@ -15,6 +15,7 @@
  *   node --import tsx scripts/bench-mcp.ts [--out bench/MCP.md] [--quick]
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { createServer, type Server as HttpServer } from "node:http";
@@ -43,6 +44,7 @@ process.on("warning", (warning) => {
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const BIN = `${ROOT}packages/cli/bin/sluice.mjs`;
 const MODULE = `${ROOT}packages/mcp/bench/github-rest-500.ts`;
+const MCP_TOKEN = randomBytes(32).toString("base64url");
 const SPEC = `${ROOT}packs/github-rest/spec/api.github.com.json`;
 const LIST_ROUNDS = QUICK ? 5 : 30;
 const CALLS = QUICK ? 50 : 400;
@@ -158,7 +160,8 @@ async function serveHttp(baseUrl: string): Promise<Served> {
   const start = performance.now();
   const child: ChildProcess = spawn(process.execPath, [BIN, "serve", MODULE, "--http", "0", "--base-url", baseUrl], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", GITHUB_TOKEN: "bench-token" },
+    // The MCP endpoint needs a bearer token; given here, so the client knows it.
+    env: { PATH: process.env.PATH ?? "", GITHUB_TOKEN: "bench-token", SLUICE_MCP_TOKEN: MCP_TOKEN },
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -172,7 +175,7 @@ async function serveHttp(baseUrl: string): Promise<Served> {
     child.once("exit", (code) => reject(new Error(`sluice serve exited ${code}:\n${stderr}`)));
   });
   const client = new Client({ name: "bench", version: "0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${MCP_TOKEN}` } } }));
   return {
     client,
     pid: child.pid,
@@ -276,9 +279,9 @@ const lines = [
   "",
   `Generated on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpu} (${cpus().length} threads)${QUICK ? ", **--quick** (few rounds)" : ""}. Do not edit by hand; rerun the command.`,
   "",
-  "The server is `sluice serve packages/mcp/bench/github-rest-500.ts` (the first 500 tools of the GitHub REST",
-  "pack; default page size 100, so a full listing is 5 requests) in a child process, driven by the MCP SDK's",
-  "`Client` over stdio and over Streamable HTTP on 127.0.0.1 (SSE responses, one session). The call is",
+  "The server is `sluice serve packages/mcp/bench/github-rest-500.ts` (the first 500 tools the GitHub REST pack",
+  "serves by default, no *_full twins; default page size 100, so a full listing is 5 requests) in a child process, driven by the MCP SDK's",
+  "`Client` over stdio and over Streamable HTTP on 127.0.0.1 (SSE responses, one session, a bearer token on every request). The call is",
   "`issues_get` (`GET /repos/{owner}/{repo}/issues/{issue_number}` with a bearer token from `GITHUB_TOKEN`);",
   "the refused call sends a wrong type and an unknown field, answered `INVALID_ARGUMENTS` without any request.",
   "Upstreams: **constant** answers every request with the same 2 KB issue (so the time is sluice's and the SDK's),",

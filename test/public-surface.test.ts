@@ -30,6 +30,7 @@ it("@sluice/schema exports", () => {
       "hasOwn",
       "isSchemaObject",
       "isSluiceError",
+      "limitError",
       "parseLocalRef",
       "pointerFrom",
       "reachable",
@@ -43,6 +44,7 @@ it("@sluice/schema exports", () => {
       "subschemasOf",
       "unescapePointerSegment",
       "walkSchema",
+      "withinLimits",
     ]
   `);
 });
@@ -67,6 +69,7 @@ it("@sluice/core exports", () => {
       "curate",
       "curateEach",
       "currentCollector",
+      "defaultServedSet",
       "defineOwn",
       "definePack",
       "dropEmpty",

@@ -219,8 +219,23 @@ describe("ToolSession.fromPacks", () => {
     expect(error.candidates).toEqual(["users_list (alpha, beta)"]);
   });
 
+  it("leaves each pack's *_full twins out unless includeFull, so they cannot be loaded", () => {
+    const session = ToolSession.fromPacks({ alpha: packA, beta: [tool("b_only", "B.")] });
+    expect(session.catalog.map((t) => t.name)).toEqual(["users_list", "a_only", "b_only"]);
+    expect(session.search("select:users_list_full")).toMatchObject({ loaded: [], unknown: ["users_list_full"] });
+    expect(session.call("users_list_full", {})).toMatchObject({ kind: "error", error: { code: "TOOL_NOT_FOUND" } });
+    expect(session.searchTool.description).not.toContain("_full");
+    // A name ending in _full with no curated tool beside it is not a twin: it stays.
+    const lone = ToolSession.fromPacks({ alpha: [tool("export_full", "Export everything."), tool("a_only", "A.")] });
+    expect(lone.catalog.map((t) => t.name)).toEqual(["export_full", "a_only"]);
+    const withTwins = ToolSession.fromPacks({ alpha: packA }, { includeFull: true });
+    expect(withTwins.catalog.map((t) => t.name)).toEqual(["users_list", "users_list_full", "a_only"]);
+    expect(withTwins.search("select:users_list_full").loaded).toEqual(["users_list_full"]);
+    expect(withTwins.searchTool.description).toContain("*_full twins (unprojected originals) load only by select:");
+  });
+
   it("with collisions: prefix, renames the colliding name in every pack and maps it back", () => {
-    const session = ToolSession.fromPacks({ alpha: packA, "beta-pack": packB }, { collisions: "prefix" });
+    const session = ToolSession.fromPacks({ alpha: packA, "beta-pack": packB }, { collisions: "prefix", includeFull: true });
     expect(session.catalog.map((t) => t.name)).toEqual(["alpha_users_list", "users_list_full", "a_only", "beta-pack_users_list", "b_only"]);
     expect(session.origin("beta-pack_users_list")).toEqual({ pack: "beta-pack", name: "users_list" });
     expect(session.searchTool.description).toContain("Catalog: 5 tools in 2 packs.");

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { checkEgressMap, egressMap, formatEgressMap, isSluiceError, SluiceError, type Tool } from "@sluice/core";
+import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, isSluiceError, SluiceError, type Tool } from "@sluice/core";
 import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { findTool, loadTools } from "./load-tools.ts";
 import { runDemo } from "./demo.ts";
@@ -17,7 +17,7 @@ export interface Io {
 const USAGE = `usage:
   sluice survey <pack|module> [--top N] [--json] [--encoding o200k_base|cl100k_base]
   sluice paths <pack|module> <tool> [prefix] [--by-cost] [--depth N] [--json]
-  sluice egress <pack|module> [--json] [--out FILE] [--check FILE]
+  sluice egress <pack|module> [--served [--include-full]] [--json] [--out FILE] [--check FILE]
   sluice generate graphql|openapi <spec file> --name <name> --out <dir>
 ${CHECK_FIT_USAGE}
   sluice compact --mode strip|strip-bytes|reduce [--encoding o200k_base|cl100k_base] < catalog.json
@@ -30,7 +30,9 @@ notion) or a module file exporting tools.`;
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   try {
     return await dispatch(argv, io);
-  } catch (error) {
+  } catch (thrown) {
+    // Operations turn a RangeError into INTERNAL_LIMIT themselves; one that escaped them still gets a code.
+    const error = thrown instanceof RangeError ? new SluiceError("INTERNAL_LIMIT", `sluice ${argv[0] ?? ""}: the input is past what this command handles (${thrown.message}).`, { cause: thrown }) : thrown;
     if (isSluiceError(error)) {
       io.stderr.write(`sluice: ${error.code}: ${error.message}\n`);
       if (error.candidates && error.candidates.length > 0) io.stderr.write(`  candidates: ${error.candidates.join(", ")}\n`);
@@ -148,10 +150,19 @@ async function paths(args: readonly string[], io: Io): Promise<number> {
 }
 
 async function egress(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: "boolean" }, out: { type: "string" }, check: { type: "string" } });
+  const { values, positionals } = parse(args, {
+    json: { type: "boolean" },
+    out: { type: "string" },
+    check: { type: "string" },
+    served: { type: "boolean" },
+    "include-full": { type: "boolean" },
+  });
   const [spec] = positionals;
   if (spec === undefined || positionals.length > 1) throw usage("egress takes one <pack|module>");
-  const entries = egressMap(await loadTools(spec, io.cwd));
+  if (values["include-full"] && !values.served) throw usage("--include-full applies to --served (without --served, every exported tool is listed)");
+  // Without --served: every exported tool (code can import the *_full twins); with it: what `sluice serve` serves.
+  const loaded = await loadTools(spec, io.cwd);
+  const entries = egressMap(values.served && !values["include-full"] ? defaultServedSet(loaded) : loaded);
   const text = values.json ? JSON.stringify(entries, null, 2) + "\n" : formatEgressMap(entries);
   if (typeof values.check === "string") {
     const file = resolve(io.cwd, values.check);

@@ -17,8 +17,8 @@ import {
 import { loadTools } from "./load-tools.ts";
 import type { Io } from "./main.ts";
 
-export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--profile <client>] [--defer]
-               [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
+export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
+               [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--verbose]`;
 
 function help(): string {
@@ -28,9 +28,12 @@ function help(): string {
     "",
     "Serves the tools as an MCP server: stdio by default; --http <port> serves Streamable HTTP",
     `at http://${DEFAULT_HTTP_HOST}:<port>/mcp (0 picks a free port; the URL is printed on stderr).`,
-    "  --host ADDR           bind address for --http (default 127.0.0.1; 0.0.0.0 exposes your credentials to the network)",
+    "  --host ADDR           bind address for --http (default 127.0.0.1; any other address needs --auth-token)",
+    "  --auth-token TOKEN    the bearer token HTTP clients must send (also SLUICE_MCP_TOKEN); without one, a random",
+    "                        token is generated and printed once on stderr",
     "  --profile <client>    fit names and schemas to a client: claude-code, cursor, vscode, windsurf, mcp",
     "  --defer               list one search tool; tools it loads are announced with tools/list_changed",
+    "  --include-full        also serve the *_full twins (curated tools' unprojected originals; left out by default)",
     "  --base-url URL        send every call to URL instead of the API (also SLUICE_BASE_URL);",
     "  --base-url HOST=URL   only the calls to one API host, e.g. api.linear.app=http://127.0.0.1:4000/graphql (repeatable)",
     `  --page-size N         tools per tools/list page (default ${DEFAULT_PAGE_SIZE})`,
@@ -114,8 +117,10 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       options: {
         http: { type: "string" },
         host: { type: "string" },
+        "auth-token": { type: "string" },
         profile: { type: "string" },
         defer: { type: "boolean" },
+        "include-full": { type: "boolean" },
         "base-url": { type: "string", multiple: true },
         "page-size": { type: "string" },
         "server-name": { type: "string" },
@@ -141,6 +146,9 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const port = integer(values.http, "--http", 0);
   if (port !== undefined && port > 65_535) throw usage(`--http takes a port (0 for any free one), got ${port}`);
   if (values.host !== undefined && port === undefined) throw usage("--host applies to --http only");
+  if (values["auth-token"] !== undefined && port === undefined) throw usage("--auth-token applies to --http only");
+  const envToken = process.env.SLUICE_MCP_TOKEN?.trim();
+  const authToken = values["auth-token"] ?? (envToken === undefined || envToken === "" ? undefined : envToken);
   const baseUrl = baseUrlOption(values["base-url"] ?? (process.env.SLUICE_BASE_URL?.trim() ? process.env.SLUICE_BASE_URL.trim().split(/\s+/) : []));
   const pageSize = integer(values["page-size"], "--page-size", 1) ?? DEFAULT_PAGE_SIZE;
   const unroll = integer(values.unroll, "--unroll", 0);
@@ -158,10 +166,18 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     ...(values["allow-lossy"] ? { allowLossy: true } : {}),
     ...(unroll === undefined ? {} : { unroll }),
     ...(outputSchemas === undefined ? {} : { outputSchemas }),
+    ...(values["include-full"] ? { includeFull: true } : {}),
   });
 
   const fitted = catalog.profile === undefined ? "" : `, fitted to ${catalog.profile.label} (${catalog.changes.length} change${catalog.changes.length === 1 ? "" : "s"})`;
-  say(`${tools.length} tools from ${spec}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
+  const twins = catalog.twins.length;
+  const twinNote =
+    twins === 0
+      ? ""
+      : catalog.includeFull
+        ? ` (${twins} *_full twin${twins === 1 ? "" : "s"} included)`
+        : ` (${twins} *_full twin${twins === 1 ? "" : "s"} left out; --include-full serves them)`;
+  say(`serving ${catalog.tools.length} tools from ${spec}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
   for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
   for (const finding of catalog.findings) {
     if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
@@ -206,13 +222,16 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say(`stopped (${why})`);
   } else {
     const host = values.host ?? DEFAULT_HTTP_HOST;
-    if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}); the server has no authentication of its own, and anyone who can reach the port can call the tools with your credentials`);
     const handle = await serveHttp(newServer, {
       port,
       host,
+      ...(authToken === undefined ? {} : { authToken }),
       ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       ...(values.verbose ? { log: say } : {}),
     });
+    if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
+    if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
+    else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);
     say(`listening on ${handle.url}`);
     const why = await stop;
     await handle.close();

@@ -43,3 +43,21 @@ export function fullNameOf(name: string): string {
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 6);
   return `${name.slice(0, 64 - FULL_SUFFIX.length - hash.length - 1)}_${hash}${FULL_SUFFIX}`;
 }
+
+/**
+ * The tools to serve by default from a tool array (a pack's `withCurated` list, or a
+ * module's exports): every tool except the `*_full` twins, a twin being a tool named
+ * `fullNameOf(x.name)` for another tool x of the same array. A twin is a curated tool's
+ * unprojected original: serving it beside the curated tool would let the model send every
+ * argument the curated tool withholds, so servers and sessions offer twins only when asked.
+ * Order is kept; the tools are the same values.
+ */
+export function defaultServedSet<T extends { readonly name: string }>(tools: readonly T[]): T[] {
+  const names = new Set(tools.map((tool) => tool.name));
+  const twins = new Set<string>();
+  for (const tool of tools) {
+    const full = fullNameOf(tool.name);
+    if (full !== tool.name && names.has(full)) twins.add(full);
+  }
+  return tools.filter((tool) => !twins.has(tool.name));
+}

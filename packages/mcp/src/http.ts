@@ -1,8 +1,9 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { SluiceError } from "@sluice/core";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 
 export const DEFAULT_HTTP_HOST = "127.0.0.1";
@@ -20,6 +21,14 @@ export interface HttpOptions {
   maxMessageBytes?: number;
   /** Open sessions kept; beyond it the least recently used one is closed. Default 64. */
   maxSessions?: number;
+  /**
+   * The bearer token every request must carry (`Authorization: Bearer <token>`): at least
+   * 16 characters of `A-Z a-z 0-9 - . _ ~ + /` (trailing `=` allowed). When left out, a
+   * random one is generated (read it from `authToken` of the handle), and only a loopback
+   * address may be bound: serving beyond this machine needs a token the operator chose and
+   * gave to the clients.
+   */
+  authToken?: string;
   log?: (line: string) => void;
 }
 
@@ -28,6 +37,10 @@ export interface HttpHandle {
   url: string;
   /** Open MCP sessions. */
   readonly sessions: number;
+  /** The bearer token clients must send: the one given, or the one generated. */
+  readonly authToken: string;
+  /** Whether `authToken` was generated here (the caller should show it once). */
+  readonly generatedToken: boolean;
   close(): Promise<void>;
 }
 
@@ -47,6 +60,25 @@ function hostnameOf(hostHeader: string): string {
   if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
   const colon = hostHeader.lastIndexOf(":");
   return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
+}
+
+/** RFC 6750 b64token, long enough that guessing it is hopeless. */
+const TOKEN_PATTERN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
+
+/** A random bearer token: 32 bytes, base64url (43 characters). */
+function generateAuthToken(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * Whether an `Authorization` header carries this token as a bearer token. Both sides are
+ * hashed first, so `timingSafeEqual` compares equal lengths and the time taken says
+ * nothing about the token, its length included.
+ */
+function authorized(header: string | undefined, expected: Buffer): boolean {
+  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+  const given = createHash("sha256").update(match?.[1] ?? "", "utf8").digest();
+  return timingSafeEqual(given, expected) && match !== null;
 }
 
 /** Reads a request body up to `max` bytes; undefined when it is larger (the rest is not read). */
@@ -75,12 +107,12 @@ function requestIdsOf(body: unknown): Array<string | number> {
   return ids;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { "content-type": "application/json" });
+  res.writeHead(status, { ...headers, "content-type": "application/json" });
   res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
 }
 
@@ -99,13 +131,24 @@ function cancelOnHangUp(transport: StreamableHTTPServerTransport, res: ServerRes
  * Serves MCP over Streamable HTTP on node:http, one SDK transport and one server per
  * session (`Mcp-Session-Id`), so each client has its own deferred-loading state.
  *
- * Bound to a loopback address, requests must name a loopback host (`Host`) and, when they
- * carry an `Origin`, a loopback origin: a web page the user visits cannot reach the
- * server through DNS rebinding. Bound elsewhere, the server has no authentication of its
- * own; put it behind something that has.
+ * Every request must carry `Authorization: Bearer <token>` (the server's calls carry the
+ * user's API credentials; any local process could otherwise use them); one without is
+ * answered 401 with `WWW-Authenticate: Bearer`. Binding beyond loopback is refused unless
+ * the token was given. Bound to a loopback address, requests must also name a loopback host
+ * (`Host`) and, when they carry an `Origin`, a loopback origin: a web page the user visits
+ * cannot reach the server through DNS rebinding.
  */
 export async function serveHttp(newServer: () => Server, options: HttpOptions): Promise<HttpHandle> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
+  const given = options.authToken;
+  if (given !== undefined && (typeof given !== "string" || !TOKEN_PATTERN.test(given))) {
+    throw new SluiceError("INVALID_OPTION", "The MCP auth token must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token); generate one with `openssl rand -base64 32`.");
+  }
+  if (given === undefined && !isLoopbackHost(host)) {
+    throw new SluiceError("INVALID_OPTION", `Refusing to bind ${host} without an auth token chosen for it: beyond loopback, clients need a token you give them (--auth-token or SLUICE_MCP_TOKEN).`);
+  }
+  const authToken = given ?? generateAuthToken();
+  const expected = createHash("sha256").update(authToken, "utf8").digest();
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -122,6 +165,20 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!authorized(req.headers.authorization, expected)) {
+      const invalid = req.headers.authorization !== undefined;
+      jsonRpcError(
+        res,
+        401,
+        -32000,
+        invalid
+          ? "Unauthorized: the bearer token is not this server's; send the token sluice serve printed or was given (--auth-token, SLUICE_MCP_TOKEN)."
+          : "Unauthorized: send Authorization: Bearer <token>, with the token sluice serve printed or was given (--auth-token, SLUICE_MCP_TOKEN).",
+        { "www-authenticate": invalid ? 'Bearer realm="sluice", error="invalid_token"' : 'Bearer realm="sluice"' },
+      );
+      req.resume();
+      return;
+    }
     const hostHeader = req.headers.host ?? "";
     if (loopbackOnly && !isLoopbackHost(hostnameOf(hostHeader))) {
       jsonRpcError(res, 403, -32000, `Forbidden: Host ${JSON.stringify(hostHeader)} is not a loopback name.`);
@@ -236,6 +293,8 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
     get sessions() {
       return sessions.size;
     },
+    authToken,
+    generatedToken: given === undefined,
     async close() {
       for (const id of [...sessions.keys()]) await closeSession(id, "server stopping");
       await new Promise<void>((resolve) => {

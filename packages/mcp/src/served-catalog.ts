@@ -1,5 +1,5 @@
 import { fit, profile as profileById, toMCP, type FitChange, type Finding, type Profile } from "@sluice/catalog";
-import { editDistance, SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
+import { defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 export interface CatalogOptions {
@@ -22,6 +22,12 @@ export interface CatalogOptions {
    * beside the text.
    */
   outputSchemas?: Readonly<Record<string, JsonSchemaObject>>;
+  /**
+   * Serve the `*_full` twins too (a curated tool's unprojected original, named
+   * `fullNameOf(name)`). Default false: a twin sends every argument its curated tool
+   * withholds, so a served set without it is the one the curated tools promise.
+   */
+  includeFull?: boolean;
 }
 
 /**
@@ -38,24 +44,45 @@ export class ServedCatalog {
   readonly changes: readonly FitChange[];
   /** What the profile would still reject or filter (too many tools for Cursor's 40), as `check` reports it. */
   readonly findings: readonly Finding[];
+  /** `*_full` twins among the tools given (by name, in the order given): served only with `includeFull`. */
+  readonly twins: readonly string[];
+  /** Whether the twins are served. */
+  readonly includeFull: boolean;
+  readonly #leftOut = new Map<string, string>();
   readonly #byWireName = new Map<string, Tool<object>>();
   readonly #original = new Map<string, Tool<object>>();
   readonly #outputSchemas = new Map<string, JsonSchemaObject>();
   readonly #definitions = new Map<string, McpTool>();
 
-  constructor(tools: readonly Tool<object>[], options: CatalogOptions = {}) {
-    if (!Array.isArray(tools) || tools.length === 0) throw new SluiceError("INVALID_OPTION", "There are no tools to serve.");
-    for (const tool of tools) {
+  constructor(all: readonly Tool<object>[], options: CatalogOptions = {}) {
+    if (!Array.isArray(all) || all.length === 0) throw new SluiceError("INVALID_OPTION", "There are no tools to serve.");
+    for (const tool of all) {
       if (!(tool instanceof Tool)) throw new SluiceError("INVALID_OPTION", "Serve takes Tool values (a pack's tools, or projections of them).");
     }
     const seen = new Set<string>();
-    for (const tool of tools) {
+    for (const tool of all) {
       if (seen.has(tool.name)) throw new SluiceError("INVALID_NAME", `Two tools are named ${tool.name}; an MCP client cannot tell them apart. Rename one with derived({ name }).`);
       seen.add(tool.name);
     }
+    this.includeFull = options.includeFull === true;
+    const served = defaultServedSet(all);
+    const servedNames = new Set(served.map((tool) => tool.name));
+    this.twins = all.filter((tool) => !servedNames.has(tool.name)).map((tool) => tool.name);
+    if (!this.includeFull) {
+      // Remember whose twin each left-out tool is, so a call of it can say why it is missing.
+      const twins = new Set(this.twins);
+      for (const tool of all) {
+        const full = fullNameOf(tool.name);
+        if (twins.has(full)) this.#leftOut.set(full, tool.name);
+      }
+    }
+    const tools = this.includeFull ? all : served;
     const given = new Map(tools.map((tool) => [tool.name, tool]));
     for (const name of Object.keys(options.outputSchemas ?? {})) {
-      if (!given.has(name)) throw new SluiceError("INVALID_OPTION", `outputSchemas names ${name}, which is not one of the served tools.`);
+      if (!given.has(name)) {
+        const hint = this.#leftOut.has(name) ? " It is a *_full twin, served only with includeFull (--include-full)." : "";
+        throw new SluiceError("INVALID_OPTION", `outputSchemas names ${name}, which is not one of the served tools.${hint}`);
+      }
       const schema = options.outputSchemas![name]!;
       if (typeof schema !== "object" || schema === null || schema.type !== "object") {
         throw new SluiceError("INVALID_OPTION", `The output schema of ${name} must have {"type": "object"} at its root (MCP structuredContent is an object).`);
@@ -119,6 +146,14 @@ export class ServedCatalog {
       this.#definitions.set(tool.name, definition);
     }
     return definition;
+  }
+
+  /**
+   * For a `*_full` twin left out of this catalog, the curated tool it is the original of
+   * (undefined for any other name): an unknown-tool answer can then say why.
+   */
+  twinOf(name: string): string | undefined {
+    return this.#leftOut.get(name);
   }
 
   /** Up to 5 served names close to `name` (near typos first, then names sharing its words), for an unknown-tool message. */

@@ -1,11 +1,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
   type ListToolsResult,
+  type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog";
 import { isSluiceError, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
 import { apiHostOf, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
@@ -104,6 +107,45 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
+ * tools/call as the protocol layer parses it: the method alone. The SDK's own schema
+ * refuses bad params with a multi-line dump of its validation issues (-32603 when the
+ * arguments are not an object); `callParams` checks them instead and answers -32602 in
+ * one line, which a client can show and a model can act on.
+ */
+const CallToolEnvelopeSchema = z.object({ method: z.literal("tools/call"), params: z.unknown() }).passthrough();
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** The tool name and arguments of a tools/call, or a one-line -32602 ProtocolError. */
+function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
+  if (!isPlainObject(params)) throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: tools/call takes params {"name": string, "arguments": object}, got ${kindOf(params)}.`);
+  const name = Object.hasOwn(params, "name") ? params.name : undefined;
+  if (typeof name !== "string") throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: tools/call needs the tool's name as a string in params.name, got ${kindOf(name)}.`);
+  const args = Object.hasOwn(params, "arguments") ? params.arguments : undefined;
+  if (args === undefined) return { name, args: {} };
+  if (!isPlainObject(args)) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid params: the arguments of ${JSON.stringify(name.slice(0, 80))} must be a JSON object of named arguments, got ${kindOf(args)}.`);
+  }
+  return { name, args };
+}
+
+/** An unknown-tool answer that names the closest served tools, or says why a `*_full` twin is not served. */
+function unknownTool(catalog: ServedCatalog, name: string, base: string): ProtocolError {
+  const curated = catalog.twinOf(name);
+  if (curated !== undefined) {
+    return new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Unknown tool: ${name} is the unprojected *_full twin of ${curated} and is not served (it would send what ${curated} withholds). Call ${curated}, or serve the twins with --include-full (includeFull: true).`,
+    );
+  }
+  return new ProtocolError(ErrorCode.InvalidParams, base);
+}
+
+/**
  * One MCP server (one client connection) over a served catalog. tools/list pages
  * through the catalog (or, deferred, through the session's visible tools); tools/call
  * routes the wire name back to the tool given and runs `invoke` with credentials from
@@ -140,9 +182,8 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     return result;
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const name = request.params.name;
-    const args = request.params.arguments ?? {};
+  const callTool = async (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+    const { name, args } = callParams(request.params);
     let wire: Tool<object> | undefined;
     if (session !== undefined) {
       const outcome = session.call(name, args);
@@ -155,7 +196,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
         return { content: [{ type: "text", text: outcome.text }] };
       }
       if (outcome.kind === "error") {
-        if (outcome.error.code === "TOOL_NOT_FOUND") throw new ProtocolError(ErrorCode.InvalidParams, outcome.text);
+        if (outcome.error.code === "TOOL_NOT_FOUND") throw unknownTool(catalog, name, outcome.text);
         return errorResult(`${outcome.error.code}: ${outcome.text}`);
       }
       wire = outcome.tool;
@@ -163,7 +204,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       wire = catalog.wireTool(name);
       if (wire === undefined) {
         const near = catalog.near(name);
-        throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool: ${name}.${near.length > 0 ? ` Similar tools: ${near.join(", ")}.` : ""}`);
+        throw unknownTool(catalog, name, `Unknown tool: ${name}.${near.length > 0 ? ` Similar tools: ${near.join(", ")}.` : ""}`);
       }
     }
     const tool = catalog.original(wire.name)!;
@@ -204,7 +245,10 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     }
     if (result.nextPageArgs !== undefined) out._meta = { "sluice/nextPageArgs": result.nextPageArgs };
     return out;
-  });
+  };
+  // Registered through Protocol's method: Server's override would parse the request with
+  // the SDK's schema first, and a bad `arguments` would never reach `callParams`.
+  Protocol.prototype.setRequestHandler.call(server, CallToolEnvelopeSchema, callTool);
 
   return server;
 }

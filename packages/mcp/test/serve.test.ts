@@ -4,10 +4,13 @@
  * Linear's real SDL behind a GraphQL mock, Gmail's OpenAPI document behind a REST mock,
  * and an upstream that never answers (for calls in flight when a client leaves).
  *
- * Four servers start in parallel (pack loading through tsx takes a couple of seconds
- * each): the whole Linear pack over stdio and over HTTP, and the documented example
- * module (plus one Slack tool) deferred behind a search tool, over stdio and over HTTP.
+ * Servers start in parallel (pack loading through tsx takes a couple of seconds each):
+ * the whole Linear pack over stdio and over HTTP (generated bearer token), the documented
+ * example module (plus one Slack tool) deferred behind a search tool, over stdio and over
+ * HTTP (--auth-token), and the served sets: Gmail and GitHub REST over stdio (no *_full
+ * twins), Gmail over HTTP with --include-full (token from SLUICE_MCP_TOKEN).
  */
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -35,6 +38,15 @@ let deferredStdio: StdioClientTransport;
 let deferredStdioClient: Client;
 let deferredStdioStderr = "";
 let deferredHttp: HttpChild;
+let gmailStdio: ChildStdioTransport;
+let gmailStdioClient: Client;
+let githubStdio: ChildStdioTransport;
+let githubStdioClient: Client;
+let gmailFullHttp: HttpChild;
+
+const DEFERRED_TOKEN = "deferred-test-token-0123456789abcdef";
+const GMAIL_TOKEN = "gmail-full-test-token-0123456789";
+const GMAIL_PAGE = 20;
 
 const clients: Client[] = [];
 
@@ -57,8 +69,15 @@ async function listAll(client: Client): Promise<{ tools: McpTool[]; pages: numbe
   return { tools, pages };
 }
 
-async function httpClient(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+/** The token a served child expects: the generated one it printed, or the one it was given. */
+function tokenOf(served: HttpChild): string {
+  if (served === deferredHttp) return DEFERRED_TOKEN;
+  if (served === gmailFullHttp) return GMAIL_TOKEN;
+  return served.generatedToken!;
+}
+
+async function httpClient(served: HttpChild): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(served)}` } } });
   const client = new Client({ name: "sluice-test", version: "0" });
   await client.connect(transport);
   clients.push(client);
@@ -92,17 +111,32 @@ beforeAll(async () => {
     deferredStdioStderr += chunk.toString("utf8");
   });
   deferredStdioClient = new Client({ name: "sluice-test", version: "0" });
-  [packHttp, deferredHttp] = await Promise.all([
+  gmailStdio = new ChildStdioTransport(["gmail", "--base-url", gmail.url, "--page-size", String(GMAIL_PAGE)], childEnv({ GOOGLE_ACCESS_TOKEN: "google_test" }));
+  gmailStdioClient = new Client({ name: "sluice-test", version: "0" });
+  githubStdio = new ChildStdioTransport(["github-rest", "--base-url", hang.url], childEnv({ GITHUB_TOKEN: "ghp_test" }));
+  githubStdioClient = new Client({ name: "sluice-test", version: "0" });
+  [packHttp, deferredHttp, gmailFullHttp] = await Promise.all([
     startHttpChild(packArgs, packEnv),
-    startHttpChild(deferredArgs, deferredEnv),
+    startHttpChild([...deferredArgs, "--auth-token", DEFERRED_TOKEN], deferredEnv),
+    startHttpChild(["gmail", "--include-full", "--base-url", gmail.url], childEnv({ GOOGLE_ACCESS_TOKEN: "google_test", SLUICE_MCP_TOKEN: GMAIL_TOKEN })),
     packStdioClient.connect(packStdio),
     deferredStdioClient.connect(deferredStdio),
+    gmailStdioClient.connect(gmailStdio),
+    githubStdioClient.connect(githubStdio),
   ]);
 });
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
-  await Promise.allSettled([packStdioClient?.close(), deferredStdioClient?.close(), packHttp?.stop(), deferredHttp?.stop()]);
+  await Promise.allSettled([
+    packStdioClient?.close(),
+    deferredStdioClient?.close(),
+    gmailStdioClient?.close(),
+    githubStdioClient?.close(),
+    packHttp?.stop(),
+    deferredHttp?.stop(),
+    gmailFullHttp?.stop(),
+  ]);
   await Promise.allSettled([gql?.close(), gmail?.close(), hang?.close()]);
 });
 
@@ -182,6 +216,47 @@ describe("a whole pack over stdio", () => {
   });
 });
 
+describe("invalid tools/call params through sluice serve", () => {
+  it("over stdio: arguments that are a string, an array, a number or null get -32602 in one line", async () => {
+    const values: unknown[] = ['{"first":1}', [1], 5, null];
+    values.forEach((value, i) => packStdio.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: 7100 + i, method: "tools/call", params: { name: "issues_list", arguments: value } }) + "\n"));
+    await waitFor(() => packStdio.answersTo(7100 + values.length - 1).length > 0, "the answers to the bad calls");
+    for (let i = 0; i < values.length; i++) {
+      const error = packStdio.answersTo(7100 + i)[0]?.error;
+      expect(error, JSON.stringify(values[i])).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid params: the arguments of "issues_list" must be a JSON object/) });
+      expect(error!.message).not.toContain("\n");
+    }
+    expect((await packStdioClient.callTool({ name: "issues_list", arguments: { first: 1 } })).isError).toBeFalsy();
+  });
+
+  it("over HTTP: the same, and screening problems stay tool results", async () => {
+    const { client, transport } = await httpClient(packHttp);
+    const post = async (id: number, args: unknown) => {
+      const response = await fetch(packHttp.url, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tokenOf(packHttp)}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": transport.sessionId!,
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "issues_list", arguments: args } }),
+      });
+      const body = await response.text();
+      return JSON.parse(body.startsWith("{") ? body : /^data: (.*)$/m.exec(body)![1]!) as { id: number; error?: { code: number; message: string } };
+    };
+    for (const [i, value] of (['{"first":1}', [1], 5, null] as unknown[]).entries()) {
+      const answer = await post(7200 + i, value);
+      expect(answer.error, JSON.stringify(value)).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid params: /) });
+      expect(answer.error!.message).not.toContain("\n");
+    }
+    const invalid = await client.callTool({ name: "issues_list", arguments: { first: "two" } });
+    expect(invalid.isError).toBe(true);
+    expect(text(invalid)).toMatch(/^INVALID_ARGUMENTS: /);
+  });
+});
+
 describe("the example module, deferred, over stdio", () => {
   it("lists only the search tool until a load, then sends tools/list_changed", async () => {
     let changed = 0;
@@ -247,14 +322,14 @@ describe("the example module, deferred, over stdio", () => {
 describe("a whole pack over Streamable HTTP on 127.0.0.1", () => {
   it("binds loopback and pages through every tool", async () => {
     expect(packHttp.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    const { client } = await httpClient(packHttp.url);
+    const { client } = await httpClient(packHttp);
     const { tools, pages } = await listAll(client);
     expect(tools.length).toBeGreaterThan(500);
     expect(pages.length).toBe(Math.ceil(tools.length / PAGE));
   });
 
   it("calls a curated tool end to end and refuses a withheld argument", async () => {
-    const { client } = await httpClient(packHttp.url);
+    const { client } = await httpClient(packHttp);
     const before = gql.received.length;
     const ok = await client.callTool({ name: "issues_list", arguments: { first: 3 } });
     expect(ok.isError).toBeFalsy();
@@ -267,8 +342,9 @@ describe("a whole pack over Streamable HTTP on 127.0.0.1", () => {
   });
 
   it("answers malformed bodies, foreign hosts and oversized bodies with errors, then serves the next request", async () => {
-    const { client, transport } = await httpClient(packHttp.url);
+    const { client, transport } = await httpClient(packHttp);
     const headers = {
+      authorization: `Bearer ${tokenOf(packHttp)}`,
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "mcp-session-id": transport.sessionId!,
@@ -299,7 +375,7 @@ describe("a whole pack over Streamable HTTP on 127.0.0.1", () => {
 
 describe("the example module, deferred, over Streamable HTTP", () => {
   it("announces loaded tools with tools/list_changed and calls them", async () => {
-    const { client } = await httpClient(deferredHttp.url);
+    const { client } = await httpClient(deferredHttp);
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       changed++;
@@ -324,12 +400,12 @@ describe("the example module, deferred, over Streamable HTTP", () => {
     expect((request.json as { variables: Record<string, unknown> }).variables).toEqual({ first: 2, includeArchived: false });
 
     // Sessions are separate: a second client starts with the search tool alone.
-    const { client: other } = await httpClient(deferredHttp.url);
+    const { client: other } = await httpClient(deferredHttp);
     expect((await other.listTools()).tools.map((t) => t.name)).toEqual(["tool_search"]);
   });
 
   it("keeps serving when a client disconnects mid-call", async () => {
-    const { client, transport } = await httpClient(deferredHttp.url);
+    const { client, transport } = await httpClient(deferredHttp);
     await client.callTool({ name: "tool_search", arguments: { query: "select:conversations_history,gmail_search" } });
     const controller = new AbortController();
     const before = hang.received.length;
@@ -338,6 +414,7 @@ describe("the example module, deferred, over Streamable HTTP", () => {
       method: "POST",
       signal: controller.signal,
       headers: {
+        authorization: `Bearer ${DEFERRED_TOKEN}`,
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
         "mcp-session-id": transport.sessionId!,
@@ -352,9 +429,105 @@ describe("the example module, deferred, over Streamable HTTP", () => {
 
     const next = await client.callTool({ name: "gmail_search", arguments: { q: "from:ada" } });
     expect(next.isError).toBeFalsy();
-    const { client: fresh } = await httpClient(deferredHttp.url);
+    const { client: fresh } = await httpClient(deferredHttp);
     expect((await fresh.listTools()).tools).toHaveLength(1);
     expect(deferredHttp.child.exitCode).toBeNull();
+  });
+});
+
+describe("the bearer token of Streamable HTTP", () => {
+  it("is generated and printed once when none is given; a request without it gets 401", async () => {
+    const token = packHttp.generatedToken!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(packHttp.stderr().split(token)).toHaveLength(2);
+    const anonymous = await fetch(packHttp.url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{}" });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect(((await anonymous.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    const wrong = await fetch(packHttp.url, { method: "POST", headers: { authorization: `Bearer ${DEFERRED_TOKEN}`, "content-type": "application/json" }, body: "{}" });
+    expect(wrong.status).toBe(401);
+  });
+
+  it("comes from --auth-token or SLUICE_MCP_TOKEN when given, and is then not printed", async () => {
+    expect(deferredHttp.generatedToken).toBeUndefined();
+    expect(deferredHttp.stderr()).not.toContain(DEFERRED_TOKEN);
+    expect(deferredHttp.stderr()).toContain("the token from --auth-token");
+    expect(gmailFullHttp.stderr()).not.toContain(GMAIL_TOKEN);
+    expect(gmailFullHttp.stderr()).toContain("the token from SLUICE_MCP_TOKEN");
+    const refused = await fetch(gmailFullHttp.url, { method: "POST", headers: { authorization: `Bearer ${DEFERRED_TOKEN}`, "content-type": "application/json" }, body: "{}" });
+    expect(refused.status).toBe(401);
+    const { client } = await httpClient(gmailFullHttp);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it("binding beyond loopback without a given token is refused at start, in one coded line", async () => {
+    const run = (args: string[], env: Record<string, string>) =>
+      new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.setEncoding("utf8");
+        child.stderr.on("data", (chunk: string) => {
+          stderr += chunk;
+        });
+        const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+        child.once("exit", (code) => {
+          clearTimeout(timer);
+          resolve({ code, stderr });
+        });
+      });
+    const refused = await run(["gdocs", "--http", "0", "--host", "0.0.0.0"], childEnv());
+    expect(refused.code).toBe(2);
+    const lines = refused.stderr.split("\n").filter((line) => line.startsWith("sluice:"));
+    expect(lines).toEqual([expect.stringMatching(/^sluice: INVALID_OPTION: Refusing to bind 0\.0\.0\.0 without an auth token/)]);
+    expect(refused.stderr).not.toContain("listening on");
+    const misplaced = await run(["gdocs", "--auth-token", GMAIL_TOKEN], childEnv());
+    expect(misplaced.code).toBe(2);
+    expect(misplaced.stderr).toMatch(/^sluice: INVALID_OPTION: --auth-token applies to --http only/);
+  });
+});
+
+describe("served sets through sluice serve", () => {
+  it("gmail: tools/list on every page has no *_full twin, and the summary says how many were left out", async () => {
+    const { tools, pages } = await listAll(gmailStdioClient);
+    expect(pages.length).toBeGreaterThan(1);
+    expect(pages.slice(0, -1).every((n) => n === GMAIL_PAGE)).toBe(true);
+    expect(tools.filter((t) => t.name.endsWith("_full"))).toEqual([]);
+    expect(tools.map((t) => t.name)).toContain("gmail_users_messages_list");
+    expect(gmailStdio.stderr).toContain(`serving ${tools.length} tools from gmail (68 *_full twins left out; --include-full serves them)`);
+  });
+
+  it("gmail: gmail_users_messages_list_full cannot be called; nothing reaches the API", async () => {
+    const before = gmail.received.length;
+    await expect(
+      gmailStdioClient.callTool({ name: "gmail_users_messages_list_full", arguments: { userId: "me", access_token: "leak", callback: "cb", key: "k" } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("is not served") });
+    const refused = await gmailStdioClient.callTool({ name: "gmail_users_messages_list", arguments: { userId: "me", access_token: "leak" } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/^EGRESS_DENIED: /);
+    expect(gmail.received.length).toBe(before);
+  });
+
+  it("github-rest: apps_create_installation_access_token_full cannot be called", async () => {
+    const before = hang.received.length;
+    await expect(
+      githubStdioClient.callTool({ name: "apps_create_installation_access_token_full", arguments: { installation_id: 1, permissions: { administration: "write" } } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("twin of apps_create_installation_access_token") });
+    const { tools } = await listAll(githubStdioClient);
+    expect(tools.filter((t) => t.name.endsWith("_full"))).toEqual([]);
+    expect(githubStdio.stderr).toMatch(/serving \d+ tools from github-rest \(2 \*_full twins left out/);
+    expect(hang.received.length).toBe(before);
+  });
+
+  it("gmail with --include-full: the twins are listed, said so at start, and callable", async () => {
+    const { client } = await httpClient(gmailFullHttp);
+    const { tools } = await listAll(client);
+    expect(tools).toHaveLength(136);
+    expect(tools.map((t) => t.name)).toContain("gmail_users_messages_list_full");
+    expect(gmailFullHttp.stderr()).toContain("serving 136 tools from gmail (68 *_full twins included)");
+    const before = gmail.received.length;
+    const result = await client.callTool({ name: "gmail_users_messages_list_full", arguments: { userId: "me", access_token: "sent-as-asked" } });
+    expect(result.isError, text(result)).toBeFalsy();
+    expect(gmail.received[before]?.path).toContain("access_token=sent-as-asked");
   });
 });
 

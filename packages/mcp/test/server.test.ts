@@ -1,8 +1,10 @@
 /**
  * The server in process, over the SDK's in-memory transport: paging, fitting to a client
  * profile (and routing calls back through the original tool), structured content, error
- * results, credentials by API host, the line transport's handling of bad input, and the
- * HTTP server's host checks. The spawned-process tests are in serve.test.ts.
+ * results, credentials by API host, the line transport's handling of bad input, invalid
+ * tools/call params, and the HTTP server's bearer token and host checks. The
+ * spawned-process tests are in serve.test.ts; served sets (`*_full` twins) in
+ * served-sets.test.ts.
  */
 import { request as httpRequest } from "node:http";
 import { PassThrough } from "node:stream";
@@ -209,7 +211,8 @@ describe("credentials from the environment", () => {
   const find = (tools: readonly Tool<object>[], name: string) => tools.find((t) => t.name === name)!;
   const headersOf = async (tool: Tool<object>, args: Record<string, unknown>, env: Record<string, string>) => {
     const auth = toolAuthFromEnv(tool, env);
-    return (await tool.request(args, { credentials: auth.credentials, headers: auth.headers })).headers;
+    // request() redacts credentials unless asked: these tests read the header a call would send.
+    return (await tool.request(args, { credentials: auth.credentials, headers: auth.headers, revealCredentials: true })).headers;
   };
 
   it("Linear: a personal API key raw, an OAuth token as bearer", async () => {
@@ -280,20 +283,126 @@ describe("LineTransport", () => {
   });
 });
 
+describe("invalid tools/call params", () => {
+  const calls: Array<[string, unknown]> = [
+    ["a string", "{\"id\":\"1\"}"],
+    ["an array", [{ id: "1" }]],
+    ["a number", 5],
+    ["null", null],
+  ];
+
+  /** One JSON-RPC exchange over the stdio line transport, in process. */
+  async function overStdio(lines: readonly unknown[]): Promise<Array<{ id: unknown; error?: { code: number; message: string }; result?: CallToolResult }>> {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = "";
+    output.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+    });
+    const { fetch } = fakeFetch();
+    const server = createServer(new ServedCatalog([httpTool("t")]), { call: { fetch } });
+    await server.connect(new LineTransport(input, output));
+    open.push(server);
+    for (const line of lines) input.write(JSON.stringify(line) + "\n");
+    const want = lines.length;
+    for (let i = 0; i < 200 && text.split("\n").filter(Boolean).length < want; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    return text.split("\n").filter(Boolean).map((line) => JSON.parse(line));
+  }
+
+  it.each(calls)("arguments that are %s get -32602 in one line over stdio; the next call is served", async (_kind, value) => {
+    const answers = await overStdio([
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "t", arguments: value } },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "t", arguments: { id: "1" } } },
+    ]);
+    const bad = answers.find((a) => a.id === 1)!;
+    expect(bad.error?.code).toBe(-32602);
+    expect(bad.error?.message).toMatch(/^Invalid params: the arguments of "t" must be a JSON object/);
+    expect(bad.error?.message).not.toMatch(/\n/);
+    expect(bad.error!.message.length).toBeLessThan(200);
+    expect(answers.find((a) => a.id === 2)?.result?.isError).toBeFalsy();
+  });
+
+  it("a missing or non-string tool name is -32602 in one line too", async () => {
+    const answers = await overStdio([
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { arguments: {} } },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: 7 } },
+    ]);
+    for (const answer of answers) {
+      expect(answer.error).toMatchObject({ code: -32602, message: expect.stringMatching(/^Invalid params: tools\/call needs the tool's name/) });
+      expect(answer.error!.message).not.toMatch(/\n/);
+    }
+  });
+
+  it("screening problems stay tool results with isError: a withheld or pinned field, a wrong type", async () => {
+    const pinned = httpTool("t").derived({ pin: { mode: "a" } });
+    const { fetch, sent } = fakeFetch();
+    const client = await connect(new ServedCatalog([pinned]), { call: { fetch } });
+    const denied = await client.callTool({ name: "t", arguments: { id: "1", mode: "b" } });
+    expect(denied.isError).toBe(true);
+    expect(textOf(denied)).toMatch(/^EGRESS_DENIED: /);
+    const invalid = await client.callTool({ name: "t", arguments: { id: 5 } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/^INVALID_ARGUMENTS: /);
+    // Arguments left out entirely are an empty object: the tool reports its missing required id.
+    const missing = await client.callTool({ name: "t" });
+    expect(textOf(missing)).toMatch(/^INVALID_ARGUMENTS: /);
+    expect(sent).toHaveLength(0);
+  });
+
+  it.each(calls)("arguments that are %s get -32602 in one line over HTTP", async (_kind, value) => {
+    const handle = await serveHttp(() => createServer(new ServedCatalog([httpTool("t")]), { call: fakeFetch() }), { port: 0 });
+    open.push(handle);
+    const authorization = `Bearer ${handle.authToken}`;
+    const transport = new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { authorization } } });
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(transport);
+    open.push(client);
+    const response = await fetch(handle.url, {
+      method: "POST",
+      headers: {
+        authorization,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": transport.sessionId!,
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "t", arguments: value } }),
+    });
+    const body = await response.text();
+    const json = body.startsWith("{") ? body : /^data: (.*)$/m.exec(body)![1]!;
+    const answer = JSON.parse(json) as { id: number; error?: { code: number; message: string } };
+    expect(answer).toMatchObject({ id: 9, error: { code: -32602, message: expect.stringMatching(/^Invalid params: /) } });
+    expect(answer.error!.message).not.toMatch(/\n/);
+    expect((await client.callTool({ name: "t", arguments: { id: "1" } })).isError).toBeFalsy();
+  });
+});
+
 describe("HTTP", () => {
-  const rawPost = (url: string, host: string) =>
-    new Promise<number>((resolve, reject) => {
+  const INITIALIZE = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+  const rawPost = (url: string, host: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
       const target = new URL(url);
       const req = httpRequest(
-        { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        },
         (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => {
+            body += chunk;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
         },
       );
       req.on("error", reject);
-      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } }));
+      req.end(INITIALIZE);
     });
+  const withToken = (token: string) => ({ requestInit: { headers: { authorization: `Bearer ${token}` } } });
 
   it("on loopback, refuses foreign Host headers (DNS rebinding) and serves loopback ones", async () => {
     const catalog = new ServedCatalog([httpTool("t")]);
@@ -301,10 +410,11 @@ describe("HTTP", () => {
     open.push(handle);
     expect(handle.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const port = new URL(handle.url).port;
-    expect(await rawPost(handle.url, `attacker.example:${port}`)).toBe(403);
-    expect(await rawPost(handle.url, `localhost:${port}`)).toBe(200);
+    const authorization = `Bearer ${handle.authToken}`;
+    expect((await rawPost(handle.url, `attacker.example:${port}`, { authorization })).status).toBe(403);
+    expect((await rawPost(handle.url, `localhost:${port}`, { authorization })).status).toBe(200);
     const client = new Client({ name: "t", version: "0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), withToken(handle.authToken)));
     open.push(client);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["t"]);
   });
@@ -316,12 +426,58 @@ describe("HTTP", () => {
     const clients: Client[] = [];
     for (let i = 0; i < 3; i++) {
       const client = new Client({ name: `c${i}`, version: "0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(handle.url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), withToken(handle.authToken)));
       clients.push(client);
       open.push(client);
     }
     expect(handle.sessions).toBe(2);
     await expect(clients[0]!.listTools()).rejects.toThrow();
     expect((await clients[2]!.listTools()).tools).toHaveLength(1);
+  });
+
+  it("without a token given, generates one (32 random bytes, base64url) and answers 401 to requests without it", async () => {
+    const catalog = new ServedCatalog([httpTool("t")]);
+    const [first, second] = await Promise.all([serveHttp(() => createServer(catalog), { port: 0 }), serveHttp(() => createServer(catalog), { port: 0 })]);
+    open.push(first!, second!);
+    expect(first!.generatedToken).toBe(true);
+    expect(first!.authToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(first!.authToken, "base64url")).toHaveLength(32);
+    expect(second!.authToken).not.toBe(first!.authToken);
+    const host = new URL(first!.url).host;
+    for (const headers of [{}, { authorization: `Bearer ${second!.authToken}` }, { authorization: first!.authToken }, { authorization: `Basic ${first!.authToken}` }, { authorization: `Bearer ${first!.authToken}x` }]) {
+      const refused = await rawPost(first!.url, host, headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(401);
+      expect(String(refused.headers["www-authenticate"])).toMatch(/^Bearer( |$)/);
+      const body = JSON.parse(refused.body) as { jsonrpc: string; id: null; error: { code: number; message: string } };
+      expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000, message: expect.stringMatching(/^Unauthorized: /) } });
+      expect(body.error.message).not.toContain(first!.authToken);
+    }
+    // Every path and method needs it, not only the MCP endpoint.
+    const get = await fetch(first!.url.replace(/\/mcp$/, "/other"), { headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(401);
+    expect((await rawPost(first!.url, host, { authorization: `bearer ${first!.authToken}` })).status).toBe(200);
+    const anonymous = new Client({ name: "t", version: "0" });
+    await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(first!.url)))).rejects.toThrow();
+  });
+
+  it("uses the token given; refuses a weak one and a non-loopback bind without one, in one coded line", async () => {
+    const catalog = new ServedCatalog([httpTool("t")]);
+    const token = "a-token-chosen-by-the-operator_0123456789";
+    const handle = await serveHttp(() => createServer(catalog), { port: 0, authToken: token });
+    open.push(handle);
+    expect(handle).toMatchObject({ authToken: token, generatedToken: false });
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), withToken(token)));
+    open.push(client);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["t"]);
+
+    for (const weak of ["", "short", "has spaces in the middle of it", "x".repeat(15)]) {
+      await expect(serveHttp(() => createServer(catalog), { port: 0, authToken: weak })).rejects.toMatchObject({ code: "INVALID_OPTION" });
+    }
+    for (const host of ["0.0.0.0", "::", "192.0.2.1"]) {
+      const refusal = serveHttp(() => createServer(catalog), { port: 0, host });
+      await expect(refusal).rejects.toMatchObject({ code: "INVALID_OPTION", message: expect.stringContaining(`Refusing to bind ${host} without an auth token`) });
+      await expect(refusal).rejects.toSatisfy((error: Error) => !error.message.includes("\n"));
+    }
   });
 });

@@ -108,6 +108,8 @@ export class ChildStdioTransport implements Transport {
 export interface HttpChild {
   child: ChildProcessWithoutNullStreams;
   url: string;
+  /** The bearer token the server generated and printed, when it was given none. */
+  generatedToken: string | undefined;
   stderr: () => string;
   stop(): Promise<number | null>;
 }
@@ -130,6 +132,7 @@ export async function startHttpChild(args: readonly string[], env: Record<string
   return {
     child,
     url,
+    generatedToken: /auth token \(generated[^)]*\): (\S+)/.exec(stderr)?.[1],
     stderr: () => stderr,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;

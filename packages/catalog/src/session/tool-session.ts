@@ -1,4 +1,4 @@
-import { editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type ToolArgs } from "@sluice/core";
+import { defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type ToolArgs } from "@sluice/core";
 import type { Encoding } from "@sluice/core/tokens";
 import { describeCatalog, type CatalogGroup, type GroupLevel } from "./catalog-description.ts";
 import { parseQuery, rank, searchEntry, type SearchEntry } from "./search.ts";
@@ -35,6 +35,12 @@ export interface FromPacksOptions extends ToolSessionOptions {
    * pack that has it (no pack wins), and `origin()` maps the new name back.
    */
   collisions?: "refuse" | "prefix";
+  /**
+   * Put each pack's `*_full` twins (curated tools' unprojected originals) in the catalog
+   * too. Default false: a pack contributes its default served set (`defaultServedSet`),
+   * so the model cannot load a twin and send what the curated tool withholds.
+   */
+  includeFull?: boolean;
 }
 
 /** Where a catalog tool came from: its pack (or "") and its name in that pack. */
@@ -155,7 +161,7 @@ export class ToolSession {
     this.#fullTwins = twins;
 
     const groups = layout?.groups ?? [{ label: "", names: tools.map((tool) => tool.name) }];
-    const described = describeCatalog(searchIntro(maxResults), groups, budget, options.encoding ?? "o200k_base");
+    const described = describeCatalog(searchIntro(maxResults, twins.size > 0), groups, budget, options.encoding ?? "o200k_base");
     this.descriptionTokens = described.tokens;
     this.descriptionLevels = described.levels;
     this.searchTool = Tool.create<{ query: string }>({
@@ -169,13 +175,20 @@ export class ToolSession {
 
   /**
    * A session over several packs, described pack by pack; packs are taken in the order of
-   * the record's keys (use non-numeric keys: JavaScript reorders integer-like ones).
+   * the record's keys (use non-numeric keys: JavaScript reorders integer-like ones). Each
+   * pack contributes its default served set (no `*_full` twins) unless `includeFull`.
    */
-  static fromPacks(packs: Readonly<Record<string, readonly Tool<object>[]>>, options: FromPacksOptions = {}): ToolSession {
-    const labels = Object.keys(packs);
+  static fromPacks(given: Readonly<Record<string, readonly Tool<object>[]>>, options: FromPacksOptions = {}): ToolSession {
+    const labels = Object.keys(given);
+    const packs = new Map<string, readonly Tool<object>[]>();
+    for (const label of labels) {
+      const tools = given[label]!;
+      if (!Array.isArray(tools)) throw new SluiceError("INVALID_OPTION", `fromPacks takes an array of tools per pack; ${label} is not one.`);
+      packs.set(label, options.includeFull === true ? tools : defaultServedSet(tools));
+    }
     const holders = new Map<string, Set<string>>();
     for (const label of labels) {
-      for (const tool of packs[label]!) {
+      for (const tool of packs.get(label)!) {
         const set = holders.get(tool.name) ?? new Set<string>();
         set.add(label);
         holders.set(tool.name, set);
@@ -197,7 +210,7 @@ export class ToolSession {
     const origins = new Map<string, ToolOrigin>();
     for (const label of labels) {
       const names: string[] = [];
-      for (const tool of packs[label]!) {
+      for (const tool of packs.get(label)!) {
         let out = tool;
         if (renamed.has(tool.name)) {
           const name = `${label.replace(/[^a-zA-Z0-9_-]/g, "_")}_${tool.name}`;
@@ -212,7 +225,7 @@ export class ToolSession {
       }
       groups.push({ label, names });
     }
-    const { collisions: _collisions, ...sessionOptions } = options;
+    const { collisions: _collisions, includeFull: _includeFull, ...sessionOptions } = options;
     return new ToolSession(tools, sessionOptions, { groups, origins });
   }
 
@@ -385,11 +398,12 @@ function nameWordsOf(name: string): string[] {
   return name.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);
 }
 
-function searchIntro(maxResults: number): string {
+/** The search tool's instructions; the sentence on `*_full` twins only when the catalog has some (tokens are sent every turn). */
+function searchIntro(maxResults: number, hasTwins: boolean): string {
   return [
     "Finds and loads tools from the catalog below; only loaded tools can be called, and they stay loaded.",
     `query: "select:name_a,name_b" loads exact names; keywords ("create issue") load the ${maxResults} best matches by name and description;`,
-    `"+word" requires a word ("+stripe refund"). *_full twins (unprojected originals) load only by select:.`,
+    `"+word" requires a word ("+stripe refund").${hasTwins ? " *_full twins (unprojected originals) load only by select:." : ""}`,
   ].join("\n");
 }
 
