@@ -61,7 +61,7 @@ async function start(): Promise<void> {
   contexts["github-rest"] = () => ({ baseUrl: githubRest.url, credentials: token });
   contexts.slack = () => ({ baseUrl: slack.url, credentials: token });
   contexts.gmail = () => ({ baseUrl: gmail.url, credentials: token });
-  contexts.notion = () => ({ baseUrl: notion.url, credentials: token, headers: { "notion-version": "2025-09-03" } });
+  contexts.notion = () => ({ baseUrl: notion.url, credentials: token });
 }
 
 function workload(): Step[] {

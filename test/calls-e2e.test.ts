@@ -100,18 +100,23 @@ describe("GraphQL: Linear", () => {
     expect(linear.received.length).toBe(before);
   });
 
-  it("with validation bypassed, the request is still built only from allowed paths", async () => {
+  it("request() refuses what call() refuses, and what it builds is exactly what the server receives", async () => {
     const tool = pick(linearTools, "issues_list");
     const hostile = JSON.parse(
       '{"first": 2, "sort": [{"priority": {}}], "filter": {"title": {"eq": "kept"}, "and": [{"title": {"eq": "x"}}], "__proto__": {"x": 1}, "assignee": {"email": {"eq": "kept@example.com"}, "teams": {}}}}',
     ) as Record<string, unknown>;
-    const request = await tool.request(hostile, linearCtx());
+    const viaRequest = await tool.request(hostile, linearCtx()).then(() => undefined, (error: unknown) => error as SluiceError);
+    const viaCall = await tool.call(hostile, linearCtx()).then(() => undefined, (error: unknown) => error as SluiceError);
+    expect(viaRequest?.code).toBe("EGRESS_DENIED");
+    expect(viaRequest?.issues).toEqual(viaCall?.issues);
+    const before = linear.received.length;
+    const request = await tool.request({ first: 2, filter: { title: { eq: "kept" }, assignee: { email: { eq: "kept@example.com" } } } }, { ...linearCtx(), revealCredentials: true });
     // Send it as built, skipping call(): the server records exactly this.
     const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body as string });
     expect(response.status).toBe(200);
+    expect(linear.received.length).toBe(before + 1);
     const received = linear.received.at(-1)!.json as { variables: Record<string, unknown> };
     expect(received.variables).toEqual({ first: 2, filter: { title: { eq: "kept" }, assignee: { email: { eq: "kept@example.com" } } } });
-    expect(linear.received.at(-1)!.body).not.toMatch(/"and"|"sort"|"teams"|__proto__/);
   });
 });
 
@@ -188,7 +193,8 @@ describe("server faults become typed errors within the timeout", () => {
     ["/huge", "RESPONSE_TOO_LARGE"],
   ])("%s -> %s", async (path, code) => {
     const collector = new CallCollector();
-    const error = await failure(collecting(collector, () => at(path).call({ q: "x" }, ctx())));
+    // The size cap, not the clock, must end /huge: give it time on a loaded machine.
+    const error = await failure(collecting(collector, () => at(path).call({ q: "x" }, path === "/huge" ? { ...ctx(), timeoutMs: 30_000 } : ctx())));
     expect(error.code).toBe(code);
     expect(collector.records).toEqual([expect.objectContaining({ outcome: code })]);
     if (code === "RATE_LIMITED") expect(error.retryAfterSeconds).toBe(7);

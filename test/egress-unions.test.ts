@@ -10,7 +10,11 @@ import { describe, expect, it } from "vitest";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, SluiceError, Tool, type CallContext, type HttpBinding, type PackDefinition } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
+import { createServer, ServedCatalog } from "@sluice/mcp";
 import { tools as githubRest } from "@sluice/pack-github-rest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** A fetch that records what would have gone on the wire and answers `{}`. */
 function recorder() {
@@ -87,6 +91,25 @@ describe("withheld fields never reach the wire, whatever a union branch says (ob
     for (const branch of branches) {
       expect(branch.additionalProperties).toBe(true);
       expect(branch.properties.output).toBe(false);
+    }
+  });
+
+  it("served over MCP (a module of projections), the withheld field is refused and nothing is sent", async () => {
+    const narrowed = github("pulls_request_reviewers").derived({ name: "request_reviewers", drop: ["body.team_reviewers"] });
+    const { sent, ctx } = recorder();
+    const server = createServer(new ServedCatalog([narrowed]), { call: { fetch: ctx.fetch!, env: { GITHUB_TOKEN: "ghp_test_token" } } });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "0" });
+    await client.connect(clientSide);
+    try {
+      const result = (await client.callTool({ name: "request_reviewers", arguments: { owner: "o", repo: "r", pull_number: 1, body: { reviewers: ["a"], team_reviewers: ["LEAK"] } } })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect((result.content[0] as { text: string }).text).toMatch(/^EGRESS_DENIED: /);
+      expect(sent).toEqual([]);
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 
@@ -215,7 +238,7 @@ function unionTool(): Tool {
     method: "POST",
     path: "/v1/things",
     server: "https://api.example.test",
-    parameters: [{ arg: "limit", name: "limit", in: "query", required: false }],
+    parameters: [{ arg: "limit", name: "limit", in: "query", required: false, style: "form", explode: true }],
     body: { mediaType: "application/json", encoding: "json", wholeBodyArg: "body", required: true },
   };
   return Tool.create({

@@ -42,3 +42,62 @@ export function validatePin(arg: string, value: unknown, argSchema: JsonSchemaOb
     throw new SluiceError("PIN_INVALID", `Pinned value for "${arg}" does not match its schema: ${problems}.`, { pointer: "/properties/" + arg });
   }
 }
+
+/**
+ * A deep, frozen copy of a pinned value, so that changing the object given to `derived()`
+ * afterwards changes neither what is sent nor the egress map. Pins are JSON data: a
+ * value JSON cannot carry (a function, a Date, a Map, a non-finite number, a loop) is
+ * refused rather than copied into something else. Walked without recursion.
+ */
+export function frozenPinCopy(arg: string, value: unknown): unknown {
+  const refuse = (where: string, what: string): never => {
+    throw new SluiceError("PIN_INVALID", `Pinned value for "${arg}" is not JSON data: ${where === "" ? "the value" : where} is ${what}.`, { pointer: "/properties/" + arg });
+  };
+  const copyOf = (node: unknown, where: string): unknown => {
+    if (node === null || typeof node === "string" || typeof node === "boolean") return node;
+    if (typeof node === "number") return Number.isFinite(node) ? node : refuse(where, String(node));
+    if (typeof node === "object") {
+      if (Array.isArray(node)) return [];
+      const proto = Object.getPrototypeOf(node) as unknown;
+      if (proto === Object.prototype || proto === null) return {};
+      return refuse(where, `a ${(node as object).constructor?.name ?? "non-plain object"}`);
+    }
+    return refuse(where, `a ${typeof node}`);
+  };
+  // undefined at the top is left to schema validation (it fails for any typed argument).
+  if (value === undefined) return value;
+  const root = copyOf(value, "");
+  if (typeof root !== "object" || root === null) return root;
+  const onPath = new Set<object>();
+  type Frame = { source: object; target: object; keys: string[]; index: number; where: string };
+  // Every index of an array, holes included, so a hole becomes null instead of shifting later items.
+  const keysOf = (node: object): string[] => (Array.isArray(node) ? Array.from(node, (_item, index) => String(index)) : Object.keys(node));
+  const frames: Frame[] = [{ source: value as object, target: root, keys: keysOf(value as object), index: 0, where: "" }];
+  onPath.add(value as object);
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1]!;
+    if (frame.index >= frame.keys.length) {
+      Object.freeze(frame.target);
+      onPath.delete(frame.source);
+      frames.pop();
+      continue;
+    }
+    const key = frame.keys[frame.index++]!;
+    const child = (frame.source as Record<string, unknown>)[key];
+    const where = `${frame.where}/${key}`;
+    if (child === undefined) {
+      // As JSON.stringify does: dropped from objects, null in arrays.
+      if (Array.isArray(frame.target)) frame.target.push(null);
+      continue;
+    }
+    const copy = copyOf(child, where);
+    if (Array.isArray(frame.target)) frame.target.push(copy);
+    else Object.defineProperty(frame.target, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    if (typeof copy === "object" && copy !== null) {
+      if (onPath.has(child as object)) refuse(where, "a reference back to an enclosing object (a loop)");
+      onPath.add(child as object);
+      frames.push({ source: child as object, target: copy, keys: keysOf(child as object), index: 0, where });
+    }
+  }
+  return root;
+}

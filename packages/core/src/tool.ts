@@ -1,8 +1,9 @@
-import { canonicalJson, deepFreeze, hasOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { canonicalJson, deepFreeze, hasOwn, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { pruneBinding } from "./bindings/prune-binding.ts";
 import { fetches, narrowReturns } from "./bindings/graphql-returns.ts";
 import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
 import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
+import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
 import type { Binding, HttpAuthScheme, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
 import type { CallContext, FailureCheck, Pagination, ResponseHandler } from "./call/types.ts";
@@ -24,11 +25,18 @@ export interface DeriveOptions<Args extends object = ToolArgs> {
   drop?: readonly string[];
   /** Selectors to keep: within each sibling group named, everything else is withheld. */
   keep?: readonly string[];
-  /** Top-level arguments fixed to a value: removed from the schema, sent on every call. */
+  /**
+   * Top-level arguments fixed to a value (JSON data): removed from the schema, sent on
+   * every call. Copied and frozen here; changing the object afterwards changes nothing.
+   */
   pin?: { readonly [K in keyof Args]?: Args[K] };
   /** Replaces the inherited response handler. */
   responseHandler?: ResponseHandler;
-  /** Replaces the inherited pagination declaration (it is dropped when its argument is). */
+  /**
+   * Replaces the inherited pagination declaration (an inherited one is dropped when its
+   * argument is). Checked: a known style with its fields, and `arg` an argument of the
+   * derived tool that is not pinned.
+   */
   pagination?: Pagination;
   /**
    * GraphQL tools: response paths below the root field to fetch (`nodes.id`,
@@ -210,45 +218,40 @@ export class Tool<Args extends object = ToolArgs> {
   /**
    * A narrower tool. Every selector must exist; required arguments can only be
    * withheld by pinning them; the result never accepts anything this tool does not.
+   * Options are checked at run time too: an unknown key is INVALID_OPTION naming the
+   * nearest valid one (a typo must never leave the tool wider than meant).
    */
   derived(options: DeriveOptions<Args> = {}): Tool<Args> {
-    return this.project(options, {});
+    return withinLimits(`derived() of ${this.name}`, () => this.project(options, {}));
   }
 
   /** @internal measurement hook for `paths({ byCost })`. */
   project(options: DeriveOptions<Args>, projectOptions: ProjectOptions): Tool<Args> {
-    if (typeof options !== "object" || options === null) throw new SluiceError("INVALID_OPTION", "derived() takes an options object.");
-    const name = options.name ?? this.name;
+    // Checked at run time (unknown keys, types), own properties only; pins copied and frozen.
+    const given = checkDeriveOptions(options);
+    const name = given.name ?? this.name;
     assertToolName(name);
-    for (const key of ["drop", "keep"] as const) {
-      const value = options[key];
-      if (value !== undefined && (!Array.isArray(value) || value.some((s) => typeof s !== "string"))) {
-        throw new SluiceError("INVALID_OPTION", `derived(): \`${key}\` must be an array of selector strings.`);
-      }
-    }
     const projection: SchemaProjection = {};
-    if (options.drop) projection.drop = options.drop;
-    if (options.keep) projection.keep = options.keep;
-    if (options.pin) projection.pin = options.pin as Record<string, unknown>;
+    if (given.drop) projection.drop = given.drop;
+    if (given.keep) projection.keep = given.keep;
+    if (given.pin) projection.pin = given.pin;
     const narrows = (projection.drop?.length ?? 0) + (projection.keep?.length ?? 0) + Object.keys(projection.pin ?? {}).length > 0;
 
     const state: ToolState = {
       ...this.#s,
-      description: options.description ?? this.description,
-      responseHandler: options.responseHandler ?? this.#s.responseHandler,
-      pagination: options.pagination ?? this.#s.pagination,
+      description: given.description ?? this.description,
+      responseHandler: given.responseHandler ?? this.#s.responseHandler,
+      pagination: given.pagination ?? this.#s.pagination,
     };
-    if (options.returns !== undefined) {
-      if (!Array.isArray(options.returns) || options.returns.length === 0) {
-        throw new SluiceError("INVALID_OPTION", "derived(): `returns` must be a non-empty array of response paths.");
-      }
+    if (given.returns !== undefined) {
       if (state.binding.kind !== "graphql") {
         throw new SluiceError("INVALID_OPTION", `derived(): \`returns\` narrows GraphQL selection sets; ${this.name} is an HTTP tool (use a responseHandler).`);
       }
-      state.binding = narrowReturns(state.binding, options.returns);
+      state.binding = narrowReturns(state.binding, given.returns);
       state.pagination = paginationFetched(state.pagination, state.binding);
     }
     if (!narrows) {
+      if (given.pagination !== undefined) checkPaginationArg(name, given.pagination, this.inputSchema, this.#s.pins);
       const derived = new Tool<Args>(state, name);
       derived.#schema = this.#schema;
       return derived;
@@ -258,12 +261,15 @@ export class Tool<Args extends object = ToolArgs> {
     const before = Object.keys((parentSchema.properties as object | undefined) ?? {});
     const after = new Set(Object.keys((projected.schema.properties as object | undefined) ?? {}));
     const removedArgs = new Set(before.filter((arg) => !after.has(arg) && !hasOwn(projected.pins, arg)));
+    // Frozen: `tool.pins` is what every call sends; nobody may change it after derive.
+    const pins = Object.freeze({ ...this.#s.pins, ...projected.pins });
+    if (given.pagination !== undefined) checkPaginationArg(name, given.pagination, projected.schema, pins);
     const derived = new Tool<Args>({
       ...state,
       schema: () => projected.schema,
       binding: pruneBinding(state.binding, removedArgs),
       withheld: [...this.#s.withheld, ...projected.withheld],
-      pins: { ...this.#s.pins, ...projected.pins },
+      pins,
       origins: projected.origins,
       pagination: paginationAfter(state.pagination, projected.schema, projected.pins),
     }, name);
@@ -300,8 +306,10 @@ export class Tool<Args extends object = ToolArgs> {
   }
 
   /**
-   * The request a call would send, built from the arguments the schema lets through (with
-   * pins), without validating or sending. Withheld fields never appear in it.
+   * The request a call would send, without sending it: the arguments are screened and
+   * validated exactly as `call` does (same EGRESS_DENIED / INVALID_ARGUMENTS), pins added,
+   * and the request built from what the schema lets through.
+   * Credential values read `[redacted]` unless `ctx.revealCredentials` is true.
    */
   request(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<HttpRequest> {
     return prepareRequest(this, args, ctx);
@@ -309,7 +317,7 @@ export class Tool<Args extends object = ToolArgs> {
 
   /** Every problem `call` would refuse these arguments for (empty when none), without calling. */
   check(args: unknown): readonly ArgumentIssue[] {
-    return argumentIssues(this, args).issues;
+    return withinLimits(`check() of ${this.name}`, () => argumentIssues(this, args).issues);
   }
 
   /** Canonical text of the definition, stable across processes. */

@@ -7,6 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallCollector, collecting, isSluiceError, okFalse, pick, SluiceError, Tool, type HttpBinding, type JsonSchemaObject } from "../src/index.ts";
+import { assertNothingWithheld } from "../src/call/call.ts";
+import { withoutGuard } from "../src/guards.ts";
 
 interface Received {
   method: string;
@@ -186,14 +188,25 @@ describe("arguments", () => {
     expect(received).toHaveLength(0);
   });
 
-  it("builds requests only from what the schema lets through, even without validation", async () => {
-    const request = await narrowed.request({ account: "a", limit: 99, filter: { name: "n", secret: "s", and: [{ secret: "t", name: "m" }] }, junk: "j", metadata: { k: "v" } }, ctx());
+  it("request() screens and validates like call(): withheld fields are refused, never quietly left out", async () => {
+    const hostile = { account: "a", limit: 99, filter: { name: "n", secret: "s", and: [{ secret: "t", name: "m" }] }, junk: "j", metadata: { k: "v" } };
+    const refused = await refusal(narrowed.request(hostile, ctx()));
+    expect(refused.code).toBe("EGRESS_DENIED");
+    expect(refused.issues?.map((i) => `${i.code} ${i.path}`)).toEqual(["pinned /limit", "withheld /filter/secret", "withheld /filter/and/0/secret", "unknown /junk"]);
+    const request = await narrowed.request({ account: "a", filter: { name: "n", and: [{ name: "m" }] }, metadata: { k: "v" } }, ctx());
     const body = JSON.parse(String(request.body)) as Record<string, unknown>;
     expect(body).toEqual({ filter: { name: "n", and: [{ name: "m" }] }, metadata: { k: "v" } });
     expect(request.url).toContain("limit=10");
-    expect(String(request.body)).not.toContain("secret");
     expect(narrowed.check({ account: "a", filter: { secret: "s" } })).toEqual([expect.objectContaining({ code: "withheld" })]);
     expect(narrowed.check({ account: "a" })).toEqual([]);
+  });
+
+  it("the request builder fails closed on a withheld path that screening let through (guard: requestFilter)", async () => {
+    // Stands in for a screening bug: the builder is handed a copy that still holds a withheld path.
+    const leaked = { account: "a", filter: { name: "n", and: [{ secret: "t" }] } };
+    expect(() => assertNothingWithheld(narrowed, leaked)).toThrow(expect.objectContaining({ code: "EGRESS_DENIED" }));
+    expect(() => assertNothingWithheld(narrowed, { account: "a", filter: { name: "n" } })).not.toThrow();
+    await withoutGuard("requestFilter", () => expect(() => assertNothingWithheld(narrowed, leaked)).not.toThrow());
   });
 
   it("needs credentials for a tool that declares auth, and never puts them in errors", async () => {

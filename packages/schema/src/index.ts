@@ -18,3 +18,4 @@ export { stronglyConnectedComponents, cyclicComponents } from "./strongly-connec
 export { collectGarbage } from "./collect-garbage.ts";
 export { resolvedDepth, type ResolvedDepthOptions } from "./resolved-depth.ts";
 export { deepFreeze } from "./deep-freeze.ts";
+export { limitError, withinLimits } from "./within-limits.ts";

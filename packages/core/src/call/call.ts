@@ -1,13 +1,16 @@
 import { performance } from "node:perf_hooks";
-import { SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
+import { hasOwn, SluiceError, withinLimits, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
+import { guards } from "../guards.ts";
 import { authAdditions, type HttpCredential } from "../http/auth.ts";
 import { isJsonMediaType } from "../http/body.ts";
 import { buildHttpRequest, type HttpRequest } from "../http/build-request.ts";
+import { checkHeaderText } from "../http/style.ts";
 import type { Binding, HttpAuthScheme, HttpBinding, WithheldPath } from "../tool-ir.ts";
 import { currentCollector, ratioOf, type CallCollector } from "./collector.ts";
 import { apiMessage, graphqlErrors } from "./failures.ts";
 import { nextPageArgs } from "./pagination.ts";
-import { screenArguments } from "./screen-arguments.ts";
+import { CallSecrets } from "./redact.ts";
+import { screenArguments, withheldPointers } from "./screen-arguments.ts";
 import { validateArguments } from "./validate-arguments.ts";
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
 import {
@@ -16,6 +19,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type CallContext,
   type CredentialSource,
+  type ApiFailure,
   type FailureCheck,
   type Pagination,
   type ResponseHandler,
@@ -99,25 +103,51 @@ export function refuse(tool: string, issues: readonly ArgumentIssue[]): never {
 }
 
 /**
- * The request a call would send for these arguments, without sending it and without
- * validating them: it is built from the screened copy, so whatever `args` holds,
- * nothing the tool withholds can be in it. Authentication is added when the tool needs it.
+ * The request a call would send for these arguments, without sending it: the arguments
+ * are screened and validated exactly as `call` does (the same EGRESS_DENIED and
+ * INVALID_ARGUMENTS), and the request is built from the screened copy, so nothing the
+ * tool withholds can be in it. Authentication is added when the tool needs it.
  */
 export async function prepareRequest(tool: CallableTool, args: unknown, ctx: CallContext = {}): Promise<HttpRequest> {
-  return buildRequest(tool, checkArguments(tool, args, ctx).allowed, ctx);
+  const { allowed, issues } = withinLimits(`request() of ${tool.name}`, () => argumentIssues(tool, args, ctx));
+  if (issues.length > 0) refuse(tool.name, issues);
+  const secrets = new CallSecrets();
+  const request = await buildRequest(tool, allowed, secrets.watching(ctx));
+  return ctx.revealCredentials === true ? request : secrets.redactRequest(request);
+}
+
+/**
+ * The request builder's own check, behind screening: no key may sit where the tool
+ * withholds it (by dotted path or `Type.key`). Screening already refused such arguments;
+ * finding one here means screening let it through, so the call fails closed instead of
+ * sending it.
+ */
+export function assertNothingWithheld(tool: Pick<CallableTool, "name" | "inputSchema" | "withheld" | "pins" | "definitionOrigins">, allowed: Record<string, unknown>): void {
+  if (!guards.requestFilter) return;
+  const withheld = new Map<string, string>();
+  for (const entry of tool.withheld) if (entry.reason !== "pinned") withheld.set(entry.path, entry.reason);
+  if (withheld.size === 0) return;
+  const found = withheldPointers(tool.inputSchema, withoutPins(allowed, tool.pins), withheld, tool.definitionOrigins);
+  if (found.length === 0) return;
+  const issues = found.map((path) => ({ code: "withheld", path, message: "is withheld from this tool and cannot be sent; remove it" }));
+  throw new SluiceError("EGRESS_DENIED", `${tool.name} refused the call: it sends fields this tool withholds (${found.slice(0, 5).join(", ")}). Remove them and call again.`, { tool: tool.name, issues });
 }
 
 async function buildRequest(tool: CallableTool, screened: Record<string, unknown>, ctx: CallContext): Promise<HttpRequest> {
+  assertNothingWithheld(tool, screened);
   const binding = tool.binding;
   let allowed = screened;
   if (binding.kind === "http") {
     const auth = await authFor(tool.name, tool.auth, ctx.credentials);
     allowed = await withCredentialParameters(tool, binding, allowed, ctx.credentials);
-    const headers = { ...lowerCase(ctx.headers), ...auth.headers };
+    // Checked: ctx.headers join after the request is built and may not replace what it set.
+    const checked = guards.headerOverride;
+    const headers = checked ? { ...auth.headers } : { ...lowerCase(ctx.headers), ...auth.headers };
     const request = buildHttpRequest(binding, allowed, {
       ...(ctx.baseUrl === undefined ? {} : { baseUrl: ctx.baseUrl }),
       additions: { headers, query: auth.query ?? [], cookies: auth.cookies ?? [] },
     });
+    if (checked) addContextHeaders(tool, request, ctx.headers, auth);
     request.headers["accept"] ??= "application/json";
     return request;
   }
@@ -132,12 +162,14 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
     }
   }
   const auth = await authFor(tool.name, tool.auth, ctx.credentials);
+  const checked = guards.headerOverride;
   const request = buildHttpRequest(
     { kind: "http", method: "POST", path: "", server: endpoint, parameters: [], body: { mediaType: "application/json", encoding: "json", wholeBodyArg: "body", required: true } },
     { body: { query: binding.document, variables } },
-    { additions: { headers: { ...lowerCase(ctx.headers), ...auth.headers }, query: auth.query ?? [], cookies: auth.cookies ?? [] } },
+    { additions: { headers: checked ? { ...auth.headers } : { ...lowerCase(ctx.headers), ...auth.headers }, query: auth.query ?? [], cookies: auth.cookies ?? [] } },
   );
   request.headers["accept"] = "application/json";
+  if (checked) addContextHeaders(tool, request, ctx.headers, auth);
   return request;
 }
 
@@ -162,6 +194,46 @@ async function withCredentialParameters(tool: CallableTool, binding: HttpBinding
     }
   }
   return out;
+}
+
+type AuthAdditions = { headers?: Readonly<Record<string, string>> | undefined; cookies?: readonly (readonly [string, string])[] | undefined };
+
+/**
+ * Adds `ctx.headers` to a built request. A header the request already carries, or one
+ * the binding declares (a header parameter, pinned or not; the body's content type; a
+ * cookie parameter), is the binding's to set: replacing it would bypass a pin or the
+ * authentication, so it is refused before anything is sent. Names compare case-insensitively.
+ */
+function addContextHeaders(tool: CallableTool, request: HttpRequest, given: Readonly<Record<string, string>> | undefined, auth: AuthAdditions): void {
+  const fromContext = new Set<string>();
+  for (const [name, value] of Object.entries(given ?? {})) {
+    const lower = name.toLowerCase();
+    if (!fromContext.has(lower)) {
+      const owner = headerOwner(tool, lower, auth) ?? (hasOwn(request.headers, lower) ? "the request itself" : undefined);
+      if (owner !== undefined) {
+        throw new SluiceError("HEADER_OVERRIDE", `${tool.name}: "${name}" in ctx.headers would replace the header set by ${owner}; ctx.headers cannot override it. Remove "${name}" from ctx.headers.`, {
+          tool: tool.name,
+        });
+      }
+    }
+    fromContext.add(lower);
+    request.headers[lower] = checkHeaderText(name, value);
+  }
+}
+
+/** What in the binding or the authentication sets a header (lower-case name), said for a person; undefined when nothing does. */
+function headerOwner(tool: CallableTool, lower: string, auth: AuthAdditions): string | undefined {
+  const binding = tool.binding;
+  if (auth.headers !== undefined && hasOwn(auth.headers, lower)) return "authentication";
+  if (lower === "cookie" && (auth.cookies?.length ?? 0) > 0) return "authentication (a cookie)";
+  if (binding.kind === "graphql") return lower === "content-type" || lower === "accept" ? "the GraphQL runtime" : undefined;
+  const parameter = binding.parameters.find((p) => (p.in === "header" && p.name.toLowerCase() === lower) || (p.in === "cookie" && lower === "cookie"));
+  if (parameter !== undefined) {
+    const how = hasOwn(tool.pins, parameter.arg) ? `pinned to ${JSON.stringify(tool.pins[parameter.arg])}` : `argument ${parameter.arg}; to fix its value, pin it with derived()`;
+    return `the ${parameter.in} parameter "${parameter.name}" (${how})`;
+  }
+  if (lower === "content-type" && binding.body !== undefined) return "the request body (its content type)";
+  return undefined;
 }
 
 function lowerCase(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
@@ -230,7 +302,7 @@ function nestingExceeds(value: unknown, limit: number): boolean {
 }
 
 /** Parses an answer: JSON when it says so (or says nothing), text for text, a size note for anything else. */
-function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean): unknown {
+function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean, secrets: CallSecrets): unknown {
   if (raw.bytes.byteLength === 0) return null;
   const type = raw.headers["content-type"];
   const text = new TextDecoder("utf-8").decode(raw.bytes);
@@ -245,11 +317,13 @@ function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean): unkno
     } catch (cause) {
       if (cause instanceof SluiceError) throw cause;
       if (!strict) return text;
-      const start = text.slice(0, 80).replace(/\s+/g, " ");
+      // Redacted before it is cut to 80 characters, so no part of a credential survives the cut.
+      const start = secrets.redact(text.slice(0, 80 + secrets.longest)).slice(0, 80).replace(/\s+/g, " ");
+      // The parser's own message quotes a piece of the answer, possibly a cut-off credential: left out once the call used one.
       throw new SluiceError(
         "RESPONSE_INVALID",
         `${tool.name}: the API's answer is not valid JSON (cut off, or not JSON at all; ${raw.bytes.byteLength} bytes starting "${start}")`,
-        { tool: tool.name, status: raw.status, cause },
+        { tool: tool.name, status: raw.status, ...(secrets.size === 0 ? { cause } : {}) },
       );
     }
   }
@@ -257,9 +331,10 @@ function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean): unkno
   return { contentType: type, bytes: raw.bytes.byteLength };
 }
 
-function statusError(tool: CallableTool, raw: RawResponse, body: unknown): SluiceError {
+function statusError(tool: CallableTool, raw: RawResponse, body: unknown, secrets: CallSecrets): SluiceError {
   const retryAfter = retryAfterSeconds(raw.headers["retry-after"]);
-  const message = apiMessage(body);
+  // Read from a redacted copy: the message is cut to 500 characters, which could halve a credential.
+  const message = apiMessage(secrets.redactJson(body));
   const details = { tool: tool.name, status: raw.status, ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }) };
   const wait = retryAfter === undefined ? "" : ` Retry after ${retryAfter} s.`;
   if (raw.status === 429) return new SluiceError("RATE_LIMITED", `${tool.name}: rate limited by the API (429).${wait}${message ? ` ${message}` : ""}`, details);
@@ -267,7 +342,22 @@ function statusError(tool: CallableTool, raw: RawResponse, body: unknown): Sluic
   return new SluiceError("HTTP_ERROR", `${tool.name}: the API answered ${raw.status}${where}${message ? `: ${message}` : ""}.${wait}`, details);
 }
 
-function failureError(tool: CallableTool, raw: RawResponse, failure: { message: string; apiCode?: string; rateLimited?: boolean }): SluiceError {
+/**
+ * The error for a failure a check found in an answer. The check is run again on a
+ * redacted copy of the body for the texts (a check may cut messages short, which could
+ * halve a credential); the first verdict stands when the copy reads differently.
+ */
+function failureError(tool: CallableTool, raw: RawResponse, check: FailureCheck, body: unknown, info: ResponseInfo, found: ApiFailure, secrets: CallSecrets): SluiceError {
+  let failure = found;
+  if (secrets.size > 0) {
+    let again: ApiFailure | undefined;
+    try {
+      again = check(secrets.redactJson(body), info);
+    } catch {
+      again = undefined;
+    }
+    failure = again ?? { ...found, message: secrets.redact(found.message) };
+  }
   const retryAfter = retryAfterSeconds(raw.headers["retry-after"]);
   const details = { tool: tool.name, status: raw.status, ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }) };
   const code = failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`;
@@ -289,6 +379,7 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
   if (scoped !== undefined) collectors.add(scoped);
   let payloadBytes = 0;
   let status: number | undefined;
+  const secrets = new CallSecrets();
   const record = (outcome: string, contextBytes: number) => {
     if (collectors.size === 0) return;
     const entry = {
@@ -305,10 +396,10 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
   };
 
   try {
-    const { allowed, issues } = argumentIssues(tool, args, ctx);
+    const { allowed, issues } = withinLimits(`call() of ${tool.name}`, () => argumentIssues(tool, args, ctx));
     if (issues.length > 0) refuse(tool.name, issues);
 
-    const request = await buildRequest(tool, allowed, ctx);
+    const request = await buildRequest(tool, allowed, secrets.watching(ctx));
     const raw = await send(request, {
       tool: tool.name,
       fetch: ctx.fetch ?? globalThis.fetch,
@@ -319,15 +410,15 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     payloadBytes = raw.bytes.byteLength;
     status = raw.status;
     const ok = raw.status >= 200 && raw.status < 300;
-    const body = parseBody(tool, raw, ok);
+    const body = parseBody(tool, raw, ok, secrets);
     const info: ResponseInfo = { tool: tool.name, status: raw.status, headers: raw.headers, args: allowed };
     if (tool.binding.kind === "graphql") {
       const failure = graphqlErrors(body, info);
-      if (failure !== undefined) throw failureError(tool, raw, failure);
+      if (failure !== undefined) throw failureError(tool, raw, graphqlErrors, body, info, failure, secrets);
     }
-    if (!ok) throw statusError(tool, raw, body);
+    if (!ok) throw statusError(tool, raw, body, secrets);
     const failure = tool.failure?.(body, info);
-    if (failure !== undefined) throw failureError(tool, raw, failure);
+    if (failure !== undefined) throw failureError(tool, raw, tool.failure!, body, info, failure, secrets);
 
     let output: unknown = body;
     if (tool.responseHandler !== undefined) {
@@ -346,7 +437,9 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     }
     return result;
   } catch (error) {
-    const wrapped = error instanceof SluiceError ? error : new SluiceError("NETWORK_ERROR", `${tool.name}: the call failed (${(error as Error)?.message ?? String(error)})`, { tool: tool.name, cause: error });
+    const thrown = error instanceof SluiceError ? error : new SluiceError("NETWORK_ERROR", `${tool.name}: the call failed (${(error as Error)?.message ?? String(error)})`, { tool: tool.name, cause: error });
+    // Whatever the error says (an API's echo, a URL, a custom fetch's message, its causes), no credential of this call is in it.
+    const wrapped = secrets.redactError(thrown);
     record(wrapped.code, Buffer.byteLength(wrapped.message, "utf8"));
     throw wrapped;
   }

@@ -1,5 +1,6 @@
 import { escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
 import { guards } from "../guards.ts";
+import { isFreeForm, openingSchema, patternMatches, requiresUndeclared } from "../object-openness.ts";
 
 /**
  * The egress half of a call: walks the arguments beside the tool's input schema and
@@ -266,7 +267,7 @@ export function withheldPointers(root: JsonSchemaObject, value: Record<string, u
         const properties = getOwn(candidate.schema, "properties");
         if (isSchemaObject(properties) && hasOwn(properties, key)) addChild(children, properties[key], candidate.type);
         const patterns = getOwn(candidate.schema, "patternProperties");
-        if (isSchemaObject(patterns)) for (const pattern of Object.keys(patterns)) if (safeTest(pattern, key)) addChild(children, patterns[pattern], candidate.type);
+        if (isSchemaObject(patterns)) for (const pattern of Object.keys(patterns)) if (patternMatches(pattern, key)) addChild(children, patterns[pattern], candidate.type);
         const additional = getOwn(candidate.schema, "additionalProperties");
         if (additional !== undefined && additional !== false) addChild(children, additional, candidate.type);
       }
@@ -310,16 +311,14 @@ function admits(schema: JsonSchemaObject, kind: "object" | "array"): boolean {
 }
 
 /**
- * Schemas for `key` of an object whose group is `objects`, or undefined when the group
- * does not let the key through: declared or pattern-matched by some schema, or admitted
- * by an explicit `additionalProperties`; failing those, admitted only when no schema of
- * the group describes members at all (a free-form object).
+ * Schemas for `key` of an object whose group is `objects`, or undefined when no schema
+ * of the group lets the key through (see object-openness.ts: declared, pattern-matched,
+ * named in `required` of a schema that lists no properties, explicitly open, or
+ * free-form). A bare constraint such as `{ required: ["a"] }` does not open the object.
  */
 function propertySchemas(objects: readonly Candidate[], key: string): Candidate[] | undefined {
   const out: Candidate[] = [];
   let allowed = false;
-  let describesMembers = false;
-  let closes = false;
   for (const candidate of objects) {
     if (candidate.schema === true) {
       allowed = true;
@@ -329,8 +328,6 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
     const schema = candidate.schema;
     const properties = getOwn(schema, "properties");
     const patterns = getOwn(schema, "patternProperties");
-    const additional = getOwn(schema, "additionalProperties");
-    if (isSchemaObject(properties) || isSchemaObject(patterns)) describesMembers = true;
     let matched = false;
     if (isSchemaObject(properties) && hasOwn(properties, key)) {
       matched = true;
@@ -338,18 +335,22 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
     }
     if (isSchemaObject(patterns)) {
       for (const pattern of Object.keys(patterns)) {
-        if (!safeTest(pattern, key)) continue;
+        if (!patternMatches(pattern, key)) continue;
         matched = true;
         if (addChild(out, patterns[pattern], candidate.type)) allowed = true;
       }
     }
     if (matched) continue;
-    if (additional === false) closes = true;
-    else if (additional !== undefined && addChild(out, additional, candidate.type)) allowed = true;
+    const opening = openingSchema(schema);
+    if (opening !== undefined) {
+      addChild(out, opening, candidate.type);
+      allowed = true;
+    } else if (isFreeForm(schema) || (!hasOwn(schema, "properties") && requiresUndeclared(schema, key))) {
+      out.push(ANY);
+      allowed = true;
+    }
   }
-  if (allowed) return out;
-  if (!describesMembers && !closes) return [ANY];
-  return undefined;
+  return allowed ? out : undefined;
 }
 
 /** Adds a child schema; false when the schema is `false` (nothing allowed). */
@@ -410,20 +411,4 @@ function toCandidate(schema: unknown, type: string | undefined): Candidate | fal
   if (schema === false) return false;
   if (isSchemaObject(schema)) return { schema, type };
   return ANY;
-}
-
-const patternCache = new Map<string, RegExp | null>();
-
-/** `patternProperties` keys are spec-provided regular expressions; one that does not compile matches nothing. */
-function safeTest(pattern: string, key: string): boolean {
-  let regex = patternCache.get(pattern);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(pattern, "u");
-    } catch {
-      regex = null;
-    }
-    if (patternCache.size < 1024) patternCache.set(pattern, regex);
-  }
-  return regex !== null && regex.test(key);
 }

@@ -48,6 +48,18 @@ export type Pagination =
   | { style: "link"; arg: string; param?: string; items?: string }
   | { style: "page"; arg: string; items: string; hasMore?: string; pageSizeArg?: string; defaultPageSize?: number; firstPage?: number };
 
+/**
+ * The fields each pagination style takes, required and optional, with their types: what
+ * `derived({ pagination })` checks a declaration against (the union above says the same
+ * to TypeScript; this says it at run time, where options are not always literals).
+ */
+export const PAGINATION_FIELDS: Readonly<Record<Pagination["style"], { required: Readonly<Record<string, "string" | "number">>; optional: Readonly<Record<string, "string" | "number">> }>> = {
+  cursor: { required: { arg: "string", cursor: "string" }, optional: { hasMore: "string", items: "string" } },
+  lastItemId: { required: { arg: "string", items: "string", hasMore: "string" }, optional: { idField: "string" } },
+  link: { required: { arg: "string" }, optional: { param: "string", items: "string" } },
+  page: { required: { arg: "string", items: "string" }, optional: { hasMore: "string", pageSizeArg: "string", defaultPageSize: "number", firstPage: "number" } },
+};
+
 /** Call-time behaviour of one tool beyond its binding. */
 export interface ToolRuntime {
   responseHandler?: ResponseHandler;
@@ -83,9 +95,13 @@ export type CredentialSource =
 export interface CallContext {
   /** Replaces the binding's server URL (HTTP) or the pack's endpoint (GraphQL). */
   baseUrl?: string;
-  /** Where credentials come from. They go into the request only; they are never logged or put in errors. */
+  /** Where credentials come from. They go into the request only; errors and `request()` output show them as `[redacted]`. */
   credentials?: CredentialSource;
-  /** Extra request headers (user agent, API version). Cannot replace authentication or the content type. */
+  /**
+   * Extra request headers (user agent, tracing). A header the request sets itself (a
+   * header parameter of the binding, pinned or not, authentication, the body's content
+   * type) cannot be replaced: that is a HEADER_OVERRIDE error, before anything is sent.
+   */
   headers?: Readonly<Record<string, string>>;
   /** Defaults to the platform `fetch`. */
   fetch?: typeof globalThis.fetch;
@@ -98,6 +114,13 @@ export interface CallContext {
   maxResponseBytes?: number;
   /** Records the call (in addition to any collector made current by `collecting`). */
   collector?: CallCollector;
+  /**
+   * `request()` only: return the request with credential values as they would be sent.
+   * By default every credential the request carries (headers, query, cookies, body
+   * fields such as Slack's `token`) reads `[redacted]`, so the result can be logged or
+   * shown to a model.
+   */
+  revealCredentials?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
