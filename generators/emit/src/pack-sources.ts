@@ -1,4 +1,5 @@
 import type { PackIR } from "@sluice/core";
+import { withinLimits } from "@sluice/schema";
 import type { GeneratorInfo } from "./header.ts";
 import { emitDefsSource } from "./defs-source.ts";
 import { emitToolsSource } from "./tools-source.ts";
@@ -22,9 +23,9 @@ export interface EmitOptions {
 }
 
 export function emitPackSources(pack: PackIR, generator: GeneratorInfo, options: EmitOptions = {}): EmittedFile[] {
-  return [
+  return withinLimits(`emitting pack ${pack.name}`, () => [
     { path: "src/defs.gen.ts", text: emitDefsSource(pack, generator) },
     { path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule) },
     { path: "src/types.gen.ts", text: emitTypesSource(pack, generator) },
-  ];
+  ]);
 }

@@ -1,6 +1,6 @@
 import { getNamedType, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
-import type { JsonSchemaObject } from "@sluice/schema";
+import { withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { InputSchemaBuilder, isRequiredInput, isWithheldInput } from "./input-schema.ts";
 import { buildOperationDocument } from "./operation-document.ts";
 import { connectionShape } from "./selection-set.ts";
@@ -18,6 +18,10 @@ const DESTRUCTIVE = /delete|archive|remove|revoke|destroy|cancel/i;
 
 /** One tool per Query and Mutation field; Subscription fields are recorded as skipped. */
 export function buildGraphQLPackIR(schema: GraphQLSchema, source: PackSourceInfo): PackIR {
+  return withinLimits(`generating pack ${source.name} from ${source.file}`, () => buildPackIR(schema, source));
+}
+
+function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo): PackIR {
   const roots: { ref: RootFieldRef; field: GraphQLField<unknown, unknown> }[] = [];
   for (const [operationType, root] of [
     ["query", schema.getQueryType()],

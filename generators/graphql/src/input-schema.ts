@@ -24,6 +24,12 @@ import type { JsonSchemaObject } from "@sluice/schema";
 export class InputSchemaBuilder {
   readonly #defs = new Map<string, JsonSchemaObject>();
   readonly #withheld = new Map<string, WithheldPath[]>();
+  /**
+   * Named types reserved but not yet converted. A type's members are converted from this
+   * work list, never by recursing into the referenced type, so a chain of input types
+   * 20,000 levels long costs 20,000 iterations, not 20,000 stack frames.
+   */
+  readonly #pending: Array<() => void> = [];
 
   /** Input fields left out of their type's schema, by type name. */
   get withheldMembers(): ReadonlyMap<string, WithheldPath[]> {
@@ -37,7 +43,24 @@ export class InputSchemaBuilder {
 
   /** Schema for a field argument or input field: type plus description, default, deprecation. */
   forValue(value: GraphQLArgument | GraphQLInputField): JsonSchemaObject {
-    const entries: [string, unknown][] = Object.entries(this.forType(value.type));
+    const schema = this.#valueSchema(value);
+    this.#drain();
+    return schema;
+  }
+
+  forType(type: GraphQLInputType): JsonSchemaObject {
+    const schema = this.#typeSchema(type);
+    this.#drain();
+    return schema;
+  }
+
+  /** Converts every reserved type; converting one may reserve more, which join the list. */
+  #drain(): void {
+    for (let next = this.#pending.pop(); next !== undefined; next = this.#pending.pop()) next();
+  }
+
+  #valueSchema(value: GraphQLArgument | GraphQLInputField): JsonSchemaObject {
+    const entries: [string, unknown][] = Object.entries(this.#typeSchema(value.type));
     if (value.description != null && value.description !== "") entries.push(["description", value.description]);
     if (value.defaultValue !== undefined) {
       const json = defaultAsJson(value);
@@ -47,10 +70,11 @@ export class InputSchemaBuilder {
     return Object.fromEntries(entries);
   }
 
-  forType(type: GraphQLInputType): JsonSchemaObject {
+  /** Wrapping recursion is shallow: the loader refuses more than 64 list/non-null levels. */
+  #typeSchema(type: GraphQLInputType): JsonSchemaObject {
     // Nullable inputs are simply optional: `required` carries non-null, not the type.
-    if (isNonNullType(type)) return this.forType(type.ofType);
-    if (isListType(type)) return { type: "array", items: this.forType(type.ofType) };
+    if (isNonNullType(type)) return this.#typeSchema(type.ofType);
+    if (isListType(type)) return { type: "array", items: this.#typeSchema(type.ofType) };
     if (isScalarType(type)) return scalarSchema(type);
     if (isEnumType(type)) return this.#ref(type, () => enumSchema(type));
     if (isInputObjectType(type)) return this.#ref(type, () => this.#inputObjectSchema(type));
@@ -61,7 +85,7 @@ export class InputSchemaBuilder {
     if (!this.#defs.has(type.name)) {
       // Reserve the slot first: a cycle back to this type then finds it and emits a ref.
       this.#defs.set(type.name, {});
-      this.#defs.set(type.name, build());
+      this.#pending.push(() => this.#defs.set(type.name, build()));
     }
     return { $ref: `#/$defs/${type.name}` };
   }
@@ -74,7 +98,7 @@ export class InputSchemaBuilder {
       this.#withheld.set(type.name, withheld);
       return false;
     });
-    const properties = Object.fromEntries(fields.map((field) => [field.name, this.forValue(field)]));
+    const properties = Object.fromEntries(fields.map((field) => [field.name, this.#valueSchema(field)]));
     const required = fields.filter(isRequiredInput).map((field) => field.name);
     const entries: [string, unknown][] = [["type", "object"]];
     if (type.description != null && type.description !== "") entries.push(["description", type.description]);

@@ -20,7 +20,7 @@ import {
   type GraphQLType,
   type IntrospectionQuery,
 } from "graphql";
-import { SluiceError } from "@sluice/schema";
+import { SluiceError, withinLimits } from "@sluice/schema";
 
 /** Decompressed size cap: a gzip bomb must fail, not fill the heap. */
 const MAX_GUNZIPPED_BYTES = 256 * 1024 * 1024;
@@ -43,7 +43,8 @@ export function loadGraphQLSchema(input: string | Uint8Array, options: LoadSchem
   const text = decodeInput(input, fileName);
   const schema = /^\s*\{/.test(text) ? fromIntrospection(text, fileName) : fromSdl(text, fileName);
   assertShallowTypes(schema, fileName);
-  const problems = validateSchema(schema);
+  // graphql-js checks non-null input cycles by recursion: a long enough non-null chain overflows.
+  const problems = withinLimits(`loading ${fileName}`, () => validateSchema(schema));
   if (problems.length > 0) {
     const first = problems[0]!;
     throw new SluiceError("SPEC_INVALID", `${fileName}: invalid schema: ${problems.map((p) => p.message).join("; ")}`, {

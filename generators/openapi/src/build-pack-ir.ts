@@ -1,6 +1,6 @@
 import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
 import { compareText } from "@sluice/emit";
-import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
 import { RefResolver } from "./reference-object.ts";
@@ -42,6 +42,10 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
  * https://spec.openapis.org/oas/v3.1.0#paths-object
  */
 export function buildOpenAPIPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions = {}): PackIR {
+  return withinLimits(`generating pack ${source.name} from ${source.file}`, () => buildPackIR(document, source, options));
+}
+
+function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions): PackIR {
   const dialect = dialectOf(document);
   const resolver = new RefResolver(document, options.externalRefs);
   const converter = new SchemaConverter(resolver, dialect);
@@ -114,20 +118,12 @@ function dialectOf(document: unknown): Dialect {
 /** Definitions some generated tool reaches (a skipped operation's types are left out). */
 function reachableDefs(tools: readonly ToolIR[], defs: ReadonlyMap<string, JsonSchemaObject>): Set<string> {
   const reached = new Set<string>();
-  const queue: unknown[] = tools.map((tool) => tool.parameters.properties);
+  const queue: JsonSchemaObject[] = tools.map((tool) => ({ properties: tool.parameters.properties }));
   while (queue.length > 0) {
-    const node = queue.pop();
-    if (Array.isArray(node)) queue.push(...node);
-    else if (typeof node === "object" && node !== null) {
-      for (const [key, value] of Object.entries(node)) {
-        if (key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")) {
-          const name = value.slice("#/$defs/".length).replace(/~1/g, "/").replace(/~0/g, "~");
-          if (!reached.has(name) && defs.has(name)) {
-            reached.add(name);
-            queue.push(defs.get(name));
-          }
-        } else if (typeof value === "object") queue.push(value);
-      }
+    for (const name of refsFrom(queue.pop()!, "", false)) {
+      if (name === ROOT || reached.has(name) || !defs.has(name)) continue;
+      reached.add(name);
+      queue.push(defs.get(name)!);
     }
   }
   return reached;

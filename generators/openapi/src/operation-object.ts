@@ -136,7 +136,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
 
 function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {
   const node = context.dialect === "2.0" ? swagger2ParameterSchema(parameter.schema.value) : parameter.schema.value;
-  const schema = asObject(context.converter.convert(node, parameter.schema.document, arg, withheld));
+  const schema = asObject(context.converter.convert(node, parameter.schema.document, arg, withheld, parameter.schema.pointer));
   return decorate(schema, parameter.description, parameter.deprecated);
 }
 
@@ -171,7 +171,7 @@ function bodyArguments(
       const arg = claim(field.name, "body", `body:${field.name}`);
       fields.push([arg, field.name]);
       if (carriesCredential(arg, field.name)) continue;
-      properties.push([arg, decorate(asObject(converter.convert(field.schema.value, field.schema.document, arg, withheld)), field.description, false)]);
+      properties.push([arg, decorate(asObject(converter.convert(field.schema.value, field.schema.document, arg, withheld, field.schema.pointer)), field.description, false)]);
       if (field.required) required.push(arg);
     }
     return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
@@ -186,7 +186,7 @@ function bodyArguments(
     getOwn(shape, "allOf") === undefined && getOwn(shape, "anyOf") === undefined && getOwn(shape, "oneOf") === undefined;
   if (schema === undefined || !flattenable) {
     const arg = claim("body", "request", "body");
-    const converted = body.schema === undefined ? {} : asObject(converter.convert(body.schema.value, body.schema.document, arg, withheld));
+    const converted = body.schema === undefined ? {} : asObject(converter.convert(body.schema.value, body.schema.document, arg, withheld, body.schema.pointer));
     properties.push([arg, converted]);
     if (body.required) required.push(arg);
     return { ...base, wholeBodyArg: arg, ...encoding };
@@ -194,7 +194,7 @@ function bodyArguments(
   const requiredMembers = new Set((getOwn(shape, "required") as unknown[] | undefined)?.filter((m): m is string => typeof m === "string") ?? []);
   // Convert the object as a whole (readOnly members are withheld there), then lift its members out.
   const memberWithheld: WithheldPath[] = [];
-  const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld));
+  const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld, schema.pointer));
   for (const entry of memberWithheld) withheld.push({ ...entry, path: entry.path.replace(/^\./, "") });
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {

@@ -1,7 +1,8 @@
 import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { shortHash } from "@sluice/emit";
 import type { WithheldPath } from "@sluice/core";
-import type { RefResolver, SourceDocument } from "./reference-object.ts";
+import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
+import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 
 /**
  * Schema Objects (OpenAPI 3.1 = JSON Schema 2020-12; 3.0 and Swagger 2.0 = an extended
@@ -36,6 +37,25 @@ const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "array", "
 /** Where converted members are recorded when the generator withholds them. */
 export type WithheldSink = WithheldPath[];
 
+/** Where a schema being converted sits: its argument path and its place in the document. */
+interface Site {
+  document: SourceDocument;
+  /** Argument path (`body.items`) or `Type.member`, for withheld entries. */
+  path: string;
+  withheld: WithheldSink;
+  /** JSON pointer of the node in `document`. */
+  pointer: string;
+  /** Inline levels below the schema the conversion started at. */
+  depth: number;
+}
+
+/**
+ * Inline nesting a conversion follows (refs do not count: each referenced schema is
+ * converted from a work list, not by recursion). As deep as a loaded document may nest,
+ * so only a document built in memory past that limit meets it.
+ */
+export const MAX_INLINE_DEPTH = MAX_DOCUMENT_DEPTH;
+
 export class SchemaConverter {
   /** Converted definitions by `$defs` name (only those some conversion reached). */
   readonly defs = new Map<string, JsonSchemaObject>();
@@ -44,6 +64,12 @@ export class SchemaConverter {
   readonly withheldMembers = new Map<string, WithheldPath[]>();
   private readonly nameOfKey = new Map<string, string>();
   private readonly keyOfName = new Map<string, string>();
+  /**
+   * Referenced schemas named but not yet converted. A `$ref` is answered with its name at
+   * once and its target converted later from this list, so a chain of 20,000 referenced
+   * schemas is 20,000 iterations, never 20,000 nested calls.
+   */
+  private readonly pending: Array<{ name: string; located: Located }> = [];
 
   constructor(
     private readonly resolver: RefResolver,
@@ -59,17 +85,52 @@ export class SchemaConverter {
     }
   }
 
-  /** Convert a schema reached at `path` (an argument path, or `Type.member`). */
-  convert(node: unknown, document: SourceDocument, path: string, withheld: WithheldSink): JsonSchemaObject | boolean {
+  /**
+   * Convert a schema reached at `path` (an argument path, or `Type.member`), found at
+   * `pointer` in `document`, and every schema it references.
+   */
+  convert(node: unknown, document: SourceDocument, path: string, withheld: WithheldSink, pointer = ""): JsonSchemaObject | boolean {
+    try {
+      return this.inline(node, { document, path, withheld, pointer, depth: 0 });
+    } finally {
+      this.drain();
+    }
+  }
+
+  /** Converts every named-but-pending referenced schema; converting one may name more. */
+  private drain(): void {
+    for (let next = this.pending.pop(); next !== undefined; next = this.pending.pop()) {
+      const { name, located } = next;
+      const withheld: WithheldPath[] = [];
+      try {
+        const converted = this.inline(located.value, { document: located.document, path: name, withheld, pointer: located.pointer, depth: 0 });
+        this.defs.set(name, typeof converted === "boolean" ? (converted ? {} : { not: {} }) : converted);
+        if (withheld.length > 0) this.withheldMembers.set(name, withheld);
+      } catch (error) {
+        if (!(error instanceof SluiceError)) throw error;
+        this.defs.delete(name);
+        this.failed.set(name, error);
+      }
+    }
+  }
+
+  /** One schema and what it holds inline; references are named here and converted by `drain`. */
+  private inline(node: unknown, at: Site): JsonSchemaObject | boolean {
+    const { document, path, withheld, pointer, depth } = at;
     if (typeof node === "boolean") return node;
     if (typeof node !== "object" || node === null || Array.isArray(node)) return {};
+    if (depth > MAX_INLINE_DEPTH) {
+      throw new SluiceError("SPEC_INVALID", `The schema at ${pointer || "/"} nests deeper than ${MAX_INLINE_DEPTH} levels inline; no API description needs that many.`, { pointer });
+    }
+    const below = (child: unknown, suffix: string, childPath = path): JsonSchemaObject | boolean =>
+      this.inline(child, { document, path: childPath, withheld, pointer: pointer + suffix, depth: depth + 1 });
     const source = node as Record<string, unknown>;
     const ref = getOwn(source, "$ref");
     if (typeof ref === "string") {
-      const target = { $ref: defRef(this.def(ref, document)) };
+      const target = { $ref: defRef(this.def(ref, document, pointer + "/$ref")) };
       if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
       const { $ref: _ignored, ...siblings } = source;
-      const rest = this.convert(siblings, document, path, withheld);
+      const rest = this.inline(siblings, { ...at, depth: depth + 1 });
       return typeof rest === "object" && Object.keys(rest).length > 0 ? { ...target, ...rest } : target;
     }
 
@@ -98,22 +159,22 @@ export class SchemaConverter {
             withheld.push({ path: memberPath, reason: "read_only" });
             continue;
           }
-          properties.push([name, this.convert(member, document, memberPath, withheld)]);
+          properties.push([name, below(member, `/properties/${escapePointerSegment(name)}`, memberPath)]);
         }
         put("properties", Object.fromEntries(properties));
       } else if (key === "required") {
         if (Array.isArray(value)) put("required", value.filter((name): name is string => typeof name === "string"));
       } else if (key === "items") {
-        if (Array.isArray(value)) put("prefixItems", value.map((item) => this.convert(item, document, path, withheld)));
-        else put("items", this.convert(value, document, path, withheld));
+        if (Array.isArray(value)) put("prefixItems", value.map((item, index) => below(item, `/items/${index}`)));
+        else put("items", below(value, "/items"));
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
-        put(key, this.convert(value, document, key === "additionalProperties" ? `${path}.*` : path, withheld));
+        put(key, below(value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path));
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
-        if (Array.isArray(value) && value.length > 0) put(key, value.map((branch) => this.convert(branch, document, path, withheld)));
+        if (Array.isArray(value) && value.length > 0) put(key, value.map((branch, index) => below(branch, `/${key}/${index}`)));
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
         if (typeof value !== "object" || value === null) continue;
         const entries = Object.entries(value).filter(([pattern]) => key !== "patternProperties" || isValidPattern(pattern));
-        put(key, Object.fromEntries(entries.map(([name, member]) => [name, this.convert(member, document, path, withheld)])));
+        put(key, Object.fromEntries(entries.map(([name, member]) => [name, below(member, `/${key}/${escapePointerSegment(name)}`)])));
       } else if (key === "exclusiveMaximum" || key === "exclusiveMinimum") {
         if (typeof value === "boolean") {
           if (key === "exclusiveMaximum") exclusiveMaximum = value;
@@ -130,7 +191,7 @@ export class SchemaConverter {
       } else if (key === "enum") {
         if (Array.isArray(value) && value.length > 0) put(key, [...value]);
       } else if (key === "discriminator") {
-        const discriminator = this.discriminator(value, document);
+        const discriminator = this.discriminator(value, document, `${pointer}/discriminator`);
         if (discriminator !== undefined) put(key, discriminator);
       } else if (SCALAR_KEYWORDS.has(key)) {
         if (key === "uniqueItems" || key === "deprecated" || key === "writeOnly" ? typeof value === "boolean" : true) put(key, value);
@@ -155,24 +216,27 @@ export class SchemaConverter {
     return nullable && this.dialect !== "3.1" ? withNull(out) : out;
   }
 
-  /** The `$defs` name of a referenced schema, converting it on first use. */
-  def(ref: string, from: SourceDocument): string {
+  /**
+   * The `$defs` name of a referenced schema (`ref` written at `at`). Its conversion is
+   * queued on first use and done by `drain`, never by recursion.
+   */
+  private def(ref: string, from: SourceDocument, at: string): string {
     const located = this.resolver.resolve(ref, from);
+    if (located.document.id === "" && located.pointer === "") {
+      // `#` is the OpenAPI document itself, not a Schema Object: converting it would drop
+      // every keyword it does not know and leave `{}`, a schema that accepts anything.
+      throw new SluiceError("SPEC_INVALID", `$ref "${ref}" at ${at} points at the whole document, which is not a Schema Object; point it at a schema (e.g. #/components/schemas/Name).`, { pointer: at });
+    }
+    const value = located.value;
+    if (typeof value !== "boolean" && (typeof value !== "object" || value === null || Array.isArray(value))) {
+      throw new SluiceError("SPEC_INVALID", `$ref "${ref}" at ${at} points at ${Array.isArray(value) ? "an array" : `a ${value === null ? "null" : typeof value}`}, not at a Schema Object.`, { pointer: at });
+    }
     const key = `${located.document.id}#${located.pointer}`;
     const known = this.nameOfKey.get(key);
     if (known !== undefined && (this.defs.has(known) || this.failed.has(known))) return known;
     const name = known ?? this.nameFor(key, defaultName(located.pointer));
-    const withheld: WithheldPath[] = [];
-    this.defs.set(name, {}); // placeholder: cycles come back here as refs
-    try {
-      const converted = this.convert(located.value, located.document, name, withheld);
-      this.defs.set(name, typeof converted === "boolean" ? (converted ? {} : { not: {} }) : converted);
-      if (withheld.length > 0) this.withheldMembers.set(name, withheld);
-    } catch (error) {
-      if (!(error instanceof SluiceError)) throw error;
-      this.defs.delete(name);
-      this.failed.set(name, error);
-    }
+    this.defs.set(name, {}); // placeholder until drained: cycles come back here as refs
+    this.pending.push({ name, located });
     return name;
   }
 
@@ -187,7 +251,7 @@ export class SchemaConverter {
       const failure = this.failed.get(name);
       if (failure !== undefined) return failure;
       const body = this.defs.get(name);
-      if (isSchemaObject(body)) queue.push(...refsFrom(body, `/$defs/${name}`, false).filter((r) => r !== ROOT));
+      if (isSchemaObject(body)) for (const target of refsFrom(body, `/$defs/${name}`, false)) if (target !== ROOT) queue.push(target);
     }
     return undefined;
   }
@@ -205,7 +269,7 @@ export class SchemaConverter {
   }
 
   /** OpenAPI Discriminator Object (2.0: the property name alone); mapping values point at `$defs`. */
-  private discriminator(value: unknown, document: SourceDocument): JsonSchemaObject | undefined {
+  private discriminator(value: unknown, document: SourceDocument, at: string): JsonSchemaObject | undefined {
     if (typeof value === "string") return { propertyName: value };
     const propertyName = getOwn(value, "propertyName");
     if (typeof propertyName !== "string") return undefined;
@@ -217,7 +281,7 @@ export class SchemaConverter {
       try {
         // A mapping value is a ref or a bare schema name; a dangling or external one is dropped
         // (never fetched; the discriminator is advisory, `oneOf` still says what is valid).
-        return [[tag, defRef(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document))]];
+        return [[tag, defRef(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document, `${at}/mapping/${escapePointerSegment(tag)}`))]];
       } catch (error) {
         if (error instanceof SluiceError && (error.code === "UNRESOLVED_REF" || error.code === "EXTERNAL_REF")) return [];
         throw error;

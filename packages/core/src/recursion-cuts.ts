@@ -45,8 +45,10 @@ function refsWithin(node: JsonSchemaObject, defs: Record<string, JsonSchemaObjec
     }
     for (const keyword of ["items", "prefixItems", "additionalProperties", ...UNION_KEYWORDS]) {
       const value = current[keyword];
-      if (Array.isArray(value)) queue.push(...value.filter(isSchemaObject));
-      else if (isSchemaObject(value)) queue.push(value);
+      if (Array.isArray(value)) {
+        // One push per branch: spreading a long list into push() overflows the argument limit.
+        for (const branch of value) if (isSchemaObject(branch)) queue.push(branch);
+      } else if (isSchemaObject(value)) queue.push(value);
     }
   }
   return found;
