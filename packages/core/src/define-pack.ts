@@ -50,7 +50,7 @@ export function definePack(definition: PackDefinition): Pack {
         throw new SluiceError("UNRESOLVED_REF", `Tool ${ir.name} refers to ${defRef(name)}, which pack ${definition.name} does not define.`);
       }
       reached.add(name);
-      queue.push(...defRefs(name));
+      for (const ref of defRefs(name)) queue.push(ref);
     }
     if (reached.size > 0) {
       const $defs: Record<string, JsonSchemaObject> = {};

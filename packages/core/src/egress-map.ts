@@ -38,6 +38,8 @@ export interface EgressPath {
 export interface EgressTypeSection {
   name: string;
   recursive: boolean;
+  /** Other sections whose members apply here too (reached through `allOf`, unions or refs). */
+  includes?: string[];
   /** For a type without members (an enum, a scalar alias): its values or base type. */
   type?: string;
   members: EgressPath[];
@@ -88,6 +90,8 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
   const types = [...sectioned].sort(compare).map((name): EgressTypeSection => {
     const members = inlinePaths(defs[name]!, [name], ctx);
     const section: EgressTypeSection = { name, recursive: recursive.has(name), members };
+    const includes = sectionsIncluded(defs[name]!, ctx).filter((other) => other !== name);
+    if (includes.length > 0) section.includes = includes;
     if (members.length === 0) section.type = typeLabel(defs[name]!, defs, sectioned);
     return section;
   });
@@ -278,6 +282,25 @@ function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
   return false;
 }
 
+/** Sectioned definitions whose members all apply to the same value: through refs and `allOf` parts. */
+function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
+  const found = new Set<string>();
+  const seen = new Set<JsonSchemaObject>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const current = queue[head]!;
+    if (seen.has(current)) continue;
+    seen.add(current);
+    if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
+      const target = refTarget(current.$ref);
+      if (ctx.sectioned.has(target)) found.add(target);
+      else if (target !== ROOT && hasOwn(ctx.defs, target)) queue.push(ctx.defs[target]!);
+    }
+    if (Array.isArray(current.allOf)) for (const part of current.allOf) if (isSchemaObject(part)) queue.push(part);
+  }
+  return [...found].sort(compare);
+}
+
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
   const found = new Set<string>();
@@ -383,7 +406,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
 
 function sectionLines(section: EgressTypeSection, indent: string): string[] {
   return [
-    `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.type === undefined ? "" : `: ${section.type}`}`,
+    `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.includes === undefined ? "" : ` includes ${section.includes.join(", ")}`}${section.type === undefined ? "" : `: ${section.type}`}`,
     ...section.members.map(({ path, type }) => `${indent}  + ${path}: ${type}`),
   ];
 }

@@ -116,6 +116,12 @@ export class SchemaWorkspace {
   findNodes(node: Located, isTarget: (node: JsonSchemaObject) => boolean, split: boolean): Found[] {
     const found: Found[] = [];
     const seen = new Set<JsonSchemaObject>();
+    // Types entered through a ref on this walk: a ref back into one of them is a cycle of
+    // refs and unions (A allOf [B], B allOf [A]) that no copy can take apart, and splitting
+    // it again would copy forever. Such a ref is followed as it is.
+    const entered = new Set<string>();
+    const start = /^\/\$defs\/([^/]+)$/.exec(node.pointer);
+    if (start !== null) entered.add(this.originOf(start[1]!.replace(/~1/g, "/").replace(/~0/g, "~")));
     const queue: Found[] = [node];
     for (let head = 0; head < queue.length; head++) {
       const current = queue[head]!;
@@ -124,7 +130,14 @@ export class SchemaWorkspace {
       for (const next of this.transparentChildren(current)) {
         if (next.viaRef === undefined || !split) {
           queue.push(next);
+          continue;
+        }
+        const origin = this.originOf(next.viaRef);
+        if (entered.has(origin)) {
+          // Narrowing a shared definition here may narrow its other places too: never wider.
+          queue.push(next);
         } else if (this.findNodes(next, isTarget, false).length > 0) {
+          entered.add(origin);
           const name = this.splitIfShared(current.node, next.viaRef);
           const located: Found = { node: this.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name) };
           if (next.slot !== undefined) located.slot = next.slot;

@@ -261,17 +261,7 @@ export function withheldPointers(root: JsonSchemaObject, value: Record<string, u
         found.push(pointer);
         continue;
       }
-      const children: Candidate[] = [];
-      for (const candidate of group) {
-        if (candidate.schema === true) continue;
-        const properties = getOwn(candidate.schema, "properties");
-        if (isSchemaObject(properties) && hasOwn(properties, key)) addChild(children, properties[key], candidate.type);
-        const patterns = getOwn(candidate.schema, "patternProperties");
-        if (isSchemaObject(patterns)) for (const pattern of Object.keys(patterns)) if (patternMatches(pattern, key)) addChild(children, patterns[pattern], candidate.type);
-        const additional = getOwn(candidate.schema, "additionalProperties");
-        if (additional !== undefined && additional !== false) addChild(children, additional, candidate.type);
-      }
-      if (children.length === 0) children.push(ANY);
+      const children = propertySchemas(group, key) ?? [ANY];
       stack.push({ value: (frame.value as Record<string, unknown>)[key], group: children, pointer, dotted, depth: frame.depth + 1 });
     }
   }
@@ -312,17 +302,22 @@ function admits(schema: JsonSchemaObject, kind: "object" | "array"): boolean {
 
 /**
  * Schemas for `key` of an object whose group is `objects`, or undefined when no schema
- * of the group lets the key through (see object-openness.ts: declared, pattern-matched,
- * named in `required` of a schema that lists no properties, explicitly open, or
- * free-form). A bare constraint such as `{ required: ["a"] }` does not open the object.
+ * of the group lets the key through (see object-openness.ts). A key some schema of the
+ * group declares or pattern-matches takes those schemas only: another branch's openness
+ * (`additionalProperties: true`) is for keys nobody declares, and must not make a
+ * declared member free-form. Failing that, an explicitly open or free-form schema lets
+ * the key through; failing that, a schema that lists no properties but names the key in
+ * `required`. A bare constraint such as `{ required: ["a"] }` never opens the object.
  */
 function propertySchemas(objects: readonly Candidate[], key: string): Candidate[] | undefined {
-  const out: Candidate[] = [];
-  let allowed = false;
+  const declared: Candidate[] = [];
+  let declaredAllowed = false;
+  let declaredAnywhere = false;
+  const opened: Candidate[] = [];
+  let requiredOnly = false;
   for (const candidate of objects) {
     if (candidate.schema === true) {
-      allowed = true;
-      out.push(ANY);
+      opened.push(ANY);
       continue;
     }
     const schema = candidate.schema;
@@ -331,26 +326,27 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
     let matched = false;
     if (isSchemaObject(properties) && hasOwn(properties, key)) {
       matched = true;
-      if (addChild(out, properties[key], candidate.type)) allowed = true;
+      if (addChild(declared, properties[key], candidate.type)) declaredAllowed = true;
     }
     if (isSchemaObject(patterns)) {
       for (const pattern of Object.keys(patterns)) {
         if (!patternMatches(pattern, key)) continue;
         matched = true;
-        if (addChild(out, patterns[pattern], candidate.type)) allowed = true;
+        if (addChild(declared, patterns[pattern], candidate.type)) declaredAllowed = true;
       }
     }
-    if (matched) continue;
-    const opening = openingSchema(schema);
-    if (opening !== undefined) {
-      addChild(out, opening, candidate.type);
-      allowed = true;
-    } else if (isFreeForm(schema) || (!hasOwn(schema, "properties") && requiresUndeclared(schema, key))) {
-      out.push(ANY);
-      allowed = true;
+    if (matched) {
+      declaredAnywhere = true;
+      continue;
     }
+    const opening = openingSchema(schema);
+    if (opening !== undefined) addChild(opened, opening, candidate.type);
+    else if (isFreeForm(schema)) opened.push(ANY);
+    else if (!hasOwn(schema, "properties") && requiresUndeclared(schema, key)) requiredOnly = true;
   }
-  return allowed ? out : undefined;
+  if (declaredAnywhere) return declaredAllowed ? declared : undefined;
+  if (opened.length > 0) return opened;
+  return requiredOnly ? [ANY] : undefined;
 }
 
 /** Adds a child schema; false when the schema is `false` (nothing allowed). */

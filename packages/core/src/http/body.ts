@@ -85,9 +85,9 @@ export function formBody(value: unknown, encodings: Readonly<Record<string, Http
     const explode = encoding.explode ?? style === "form";
     const nested = isPlainObject(v) || (Array.isArray(v) && !v.every(isScalar));
     if (style === "deepObject" || nested) {
-      pieces.push(...bracketPieces(encodeUnreserved(property), v, encodeUnreserved, where));
+      for (const piece of bracketPieces(encodeUnreserved(property), v, encodeUnreserved, where)) pieces.push(piece);
     } else {
-      pieces.push(...serializeQueryPieces(property, v, style, explode, encoding.allowReserved ?? false));
+      for (const piece of serializeQueryPieces(property, v, style, explode, encoding.allowReserved ?? false)) pieces.push(piece);
     }
   }
   return pieces.join("&");

@@ -78,7 +78,7 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
       }
       case "query":
         if (parameter.contentType !== undefined) query.push(`${encodeUnreserved(parameter.name)}=${encodeUnreserved(contentText(parameter, value))}`);
-        else query.push(...serializeQueryPieces(parameter.name, value, parameter.style, parameter.explode, parameter.allowReserved ?? false));
+        else for (const piece of serializeQueryPieces(parameter.name, value, parameter.style, parameter.explode, parameter.allowReserved ?? false)) query.push(piece);
         break;
       case "header":
         headers[parameter.name.toLowerCase()] =
@@ -86,7 +86,7 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
         break;
       case "cookie":
         if (parameter.contentType !== undefined) cookies.push(`${encodeUnreserved(parameter.name)}=${encodeUnreserved(contentText(parameter, value))}`);
-        else cookies.push(...serializeCookiePieces(parameter.name, value, parameter.explode));
+        else for (const piece of serializeCookiePieces(parameter.name, value, parameter.explode)) cookies.push(piece);
         break;
     }
   }

@@ -80,7 +80,7 @@ export function bracketPieces(prefix: string, value: unknown, enc: Encode, where
   if (Array.isArray(value)) {
     const out: string[] = [];
     value.forEach((v, i) => {
-      if (v !== undefined) out.push(...bracketPieces(`${prefix}[${i}]`, v, enc, where));
+      if (v !== undefined) for (const piece of bracketPieces(`${prefix}[${i}]`, v, enc, where)) out.push(piece);
     });
     return out;
   }

@@ -1,0 +1,212 @@
+/**
+ * Egress conformance (issue 11): a projection is a permission. Random projections of every
+ * pack tool and of a corpus of synthetic shapes, then random arguments with a canary at
+ * every withheld path, in every position and branch; neither `request()` nor `call()`
+ * (against a recording server on 127.0.0.1) may put a canary on the wire, `check()` must
+ * refuse each one, and the same arguments without canaries must not be refused for
+ * withheld or pinned reasons. See test/support/egress-fuzz.ts for the engine.
+ *
+ * Seeded: SLUICE_FUZZ_SEED replays another seed; a failure prints, per finding, the seed
+ * and fast-check path that replay it. SLUICE_FUZZ_FULL=1 fuzzes every Linear tool and
+ * triples the runs (minutes; Linear's input schemas take Ajv 150-450 ms each to compile,
+ * and every projection is a new schema).
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { egressMap, type Tool } from "@sluice/core";
+import * as linear from "@sluice/pack-linear";
+import * as github from "@sluice/pack-github";
+import * as stripe from "@sluice/pack-stripe";
+import * as githubRest from "@sluice/pack-github-rest";
+import * as slack from "@sluice/pack-slack";
+import * as gmail from "@sluice/pack-gmail";
+import * as gdocs from "@sluice/pack-gdocs";
+import * as gsheets from "@sluice/pack-gsheets";
+import * as notion from "@sluice/pack-notion";
+import { describeFinding, egressAgreement, fuzzEgress, seededSample, summarize, type AgreementReport, type FuzzReport } from "./support/egress-fuzz.ts";
+import { startRecordingServer, type RecordingServer } from "./support/recording-server.ts";
+import { syntheticTools } from "./support/synthetic-shapes.ts";
+
+const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20_261_130);
+const FULL = process.env.SLUICE_FUZZ_FULL === "1";
+const scale = (runs: number) => (FULL ? runs * 3 : runs);
+
+/**
+ * Runs per pack, tuned to keep the whole file near a minute on two cores: `request()` for
+ * every tool (Linear: a seeded sample unless FULL), more runs for tools with unions,
+ * `allOf` or open objects, and `call()` for a seeded sample of each pack.
+ */
+interface PackPlan {
+  tools: readonly Tool<object>[];
+  sample?: number;
+  /** Tools whose egress map is held against screening (all when absent). */
+  mapSample?: number;
+  runs: number;
+  focusRuns?: number;
+  callSample: number;
+}
+
+const PACKS: Record<string, PackPlan> = {
+  linear: { tools: linear.tools, sample: 40, runs: 1, callSample: 4, mapSample: 15 },
+  github: { tools: github.tools, runs: 1, callSample: 8 },
+  stripe: { tools: stripe.tools, runs: 1, focusRuns: 2, callSample: 8 },
+  "github-rest": { tools: githubRest.tools, runs: 1, focusRuns: 16, callSample: 8 },
+  slack: { tools: slack.tools, runs: 2, callSample: 8 },
+  gmail: { tools: gmail.tools, runs: 2, callSample: 8 },
+  gdocs: { tools: gdocs.tools, runs: 3, callSample: 3 },
+  gsheets: { tools: gsheets.tools, runs: 2, focusRuns: 4, callSample: 4 },
+  notion: { tools: notion.tools, runs: 3, focusRuns: 8, callSample: 8 },
+};
+
+let server: RecordingServer;
+const reports: Array<{ label: string; report: FuzzReport }> = [];
+
+beforeAll(async () => {
+  server = await startRecordingServer();
+});
+
+afterAll(async () => {
+  await server.close();
+  const sum = (pick: (r: FuzzReport) => number) => reports.reduce((n, { report }) => n + pick(report), 0);
+  // One line for the closing note of issue 11.
+  console.log(
+    `egress conformance (seed ${SEED}): ${sum((r) => r.attempts)} attempts, ${sum((r) => r.projections)} projections, ` +
+      `${sum((r) => r.canaries)} canaries, ${sum((r) => r.requests.built)} requests built, ${sum((r) => r.calls.sent)} calls sent, ` +
+      `withheld bytes on the wire: ${sum((r) => r.withheldBytesOnWire)}, findings: ${sum((r) => r.findings.length)}`,
+  );
+  for (const { label, report } of reports) console.log(`  ${summarize(label, report)}`);
+});
+
+/** Fails with every finding spelled out (seed and path replay it), at most ten in full. */
+function expectNoFindings(report: FuzzReport): void {
+  const shown = report.findings.slice(0, 10).map(describeFinding);
+  if (report.findings.length > shown.length) shown.push(`... and ${report.findings.length - shown.length} more`);
+  expect(shown, `${report.findings.length} findings`).toEqual([]);
+  expect(report.withheldBytesOnWire).toBe(0);
+}
+
+describe("egress conformance: synthetic shapes", () => {
+  it("never sends a withheld path, refuses each one, and accepts the same arguments without it", async () => {
+    const report = await fuzzEgress({ tools: syntheticTools(), seed: SEED, runs: scale(40), mode: "both", server });
+    reports.push({ label: "synthetic", report });
+    // The fuzzer must have done its job before its silence means anything.
+    expect(report.canaries).toBeGreaterThan(150);
+    expect(report.calls.sent).toBeGreaterThan(20);
+    expect(report.cleanAccepted).toBeGreaterThan(100);
+    expectNoFindings(report);
+  });
+});
+
+describe.each(Object.entries(PACKS))("egress conformance: pack %s", (name, plan) => {
+  it("request(): no withheld path of any projection reaches a built request", async () => {
+    const tools = plan.sample === undefined || FULL ? plan.tools : seededSample(plan.tools, plan.sample, SEED);
+    const report = await fuzzEgress({
+      tools,
+      seed: SEED,
+      runs: scale(plan.runs),
+      ...(plan.focusRuns === undefined ? {} : { focusRuns: scale(plan.focusRuns) }),
+      mode: "request",
+      server,
+    });
+    reports.push({ label: `${name} request`, report });
+    expect(report.attempts).toBeGreaterThanOrEqual(tools.length);
+    expectNoFindings(report);
+  });
+
+  it("call(): nothing withheld reaches the recording server", async () => {
+    const tools = seededSample(plan.tools, plan.callSample, SEED + 1);
+    const before = server.received.length;
+    const report = await fuzzEgress({ tools, seed: SEED, runs: scale(3), mode: "call", server });
+    reports.push({ label: `${name} call`, report });
+    expect(report.calls.made).toBeGreaterThan(0);
+    expect(server.received.length - before).toBeGreaterThanOrEqual(report.calls.sent);
+    expectNoFindings(report);
+  });
+});
+
+/**
+ * The egress map says what the model can send; screening decides. They must agree: every
+ * value path the map lists (`+`, branch-qualified, through type sections) is accepted by
+ * `check()` when sent alone, and at every object position the map lists, a key it does
+ * not list there (each key the schema declares there but the map leaves out, and a
+ * random one) is refused, unless the map shows the position open (`*`).
+ */
+describe("egress map and screening agree", () => {
+  const agreements: Array<{ label: string; report: AgreementReport }> = [];
+  afterAll(() => {
+    for (const { label, report } of agreements) {
+      console.log(`  map agreement ${label}: ${report.tools} tools, ${report.listed} listed paths sent (${report.listedSkipped} not buildable), ${report.positions} positions, ${report.unlistedKeys} unlisted keys probed, ${report.findings.length} disagreements`);
+    }
+  });
+
+  const expectAgreement = (label: string, report: AgreementReport) => {
+    agreements.push({ label, report });
+    expect(report.listed).toBeGreaterThan(0);
+    expect(report.listedSkipped).toBeLessThan(report.listed / 4);
+    const shown = report.findings.slice(0, 12).map((f) => `${f.kind} ${f.tool} ${f.path}: ${f.detail} | args ${JSON.stringify(f.args)}`);
+    if (report.findings.length > shown.length) shown.push(`... and ${report.findings.length - shown.length} more`);
+    expect(shown, `${report.findings.length} disagreements`).toEqual([]);
+  };
+
+  it("on the synthetic shapes, as generated and projected (members and branches withheld)", () => {
+    const byName = new Map(syntheticTools().map((tool) => [tool.name, tool]));
+    const projected = [
+      byName.get("reviewers_idiom")!.derived({ name: "reviewers_users_only", drop: ["body.team_reviewers"] }),
+      byName.get("checks_idiom")!.derived({ name: "checks_no_output", drop: ["body.output", "body.actions"] }),
+      byName.get("union_branches")!.derived({ name: "union_no_secrets", drop: ["TeamTarget.team_secret", "target.oneOf[2]"] }),
+      byName.get("discriminated")!.derived({ name: "discriminated_text_only", drop: ["response.oneOf[ModalReply]", "response.oneOf[AutocompleteReply]"] }),
+      byName.get("free_form_maps")!.derived({ name: "maps_no_label_secret", drop: ["Label.label_secret"] }),
+      byName.get("graphql_filter")!.derived({ name: "graphql_no_or", drop: ["IssueFilter.or"] }),
+    ];
+    expectAgreement("synthetic", egressAgreement([...byName.values(), ...projected], egressMap));
+  });
+
+  it.each(Object.entries(PACKS))("on the tools of pack %s", (name, plan) => {
+    const tools = plan.mapSample === undefined || FULL ? plan.tools : seededSample(plan.tools, plan.mapSample, SEED + 2);
+    expectAgreement(name, egressAgreement(tools, egressMap));
+  });
+});
+
+describe("egress conformance: hostile shapes", () => {
+  /**
+   * Pure `allOf` cycles and mutually recursive unions, fuzzed in a child process: a hang
+   * there is a failure with a time limit, not a stuck test run.
+   */
+  it("terminates on cycles without properties between them, and leaks nothing", async () => {
+    const engine = fileURLToPath(new URL("./support/egress-fuzz.ts", import.meta.url));
+    const shapes = fileURLToPath(new URL("./support/synthetic-shapes.ts", import.meta.url));
+    const script = [
+      `const { fuzzEgress } = await import(${JSON.stringify(engine)});`,
+      `const { hostileShapeTools } = await import(${JSON.stringify(shapes)});`,
+      `const report = await fuzzEgress({ tools: hostileShapeTools(), seed: ${SEED}, runs: ${scale(30)}, mode: "both" });`,
+      `process.stdout.write(JSON.stringify(report));`,
+    ].join("\n");
+    const outcome = await runNode(["--import", "tsx", "--input-type=module", "-e", script], 30_000);
+    expect(outcome.timedOut, "fuzzing the hostile shapes did not finish within 30 s (a hang)").toBe(false);
+    expect(outcome.code, outcome.stderr.slice(0, 2000)).toBe(0);
+    const report = JSON.parse(outcome.stdout) as FuzzReport;
+    reports.push({ label: "hostile", report });
+    expect(report.projections).toBeGreaterThan(0);
+    expectNoFindings(report);
+  });
+});
+
+function runNode(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    let timedOut = false;
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+  });
+}
