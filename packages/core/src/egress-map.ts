@@ -256,21 +256,34 @@ function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): 
   return String(index);
 }
 
-/** Whether a branch lets an object hold anything: members, patterns, openness, or a section with members. */
-function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
+const ALL_TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
+
+/**
+ * Walks the schemas a value at `start` may match: through refs and the given keywords.
+ * A ref to a sectioned definition is reported to `onSection` and, unless `intoSections`,
+ * not followed. `visit` returning true stops the walk (and `walkValue` returns true).
+ */
+function walkValue(
+  start: JsonSchemaObject,
+  ctx: MapContext,
+  keywords: readonly string[],
+  visit: (node: JsonSchemaObject) => boolean,
+  onSection: (name: string) => void = () => {},
+  intoSections = false,
+): boolean {
   const seen = new Set<JsonSchemaObject>();
   const queue = [start];
   for (let head = 0; head < queue.length; head++) {
     const current = queue[head]!;
     if (seen.has(current)) continue;
     seen.add(current);
-    if (isSchemaObject(current.properties) && Object.values(current.properties).some((child) => child !== false)) return true;
-    if (isSchemaObject(current.patternProperties) || openingSchema(current) !== undefined || (isFreeForm(current) && admitsObject(current))) return true;
+    if (visit(current)) return true;
     if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
       const target = refTarget(current.$ref);
-      if (target !== ROOT && hasOwn(ctx.defs, target)) queue.push(ctx.defs[target]!);
+      if (ctx.sectioned.has(target)) onSection(target);
+      if (target !== ROOT && hasOwn(ctx.defs, target) && (intoSections || !ctx.sectioned.has(target))) queue.push(ctx.defs[target]!);
     }
-    for (const keyword of ["items", "prefixItems", ...UNION_KEYWORDS]) {
+    for (const keyword of keywords) {
       const value = current[keyword];
       if (Array.isArray(value)) {
         for (const part of value) if (isSchemaObject(part)) queue.push(part);
@@ -282,48 +295,33 @@ function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
   return false;
 }
 
+/** Whether a branch lets an object hold anything: members, patterns, openness, or a section with members. */
+function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
+  return walkValue(
+    start,
+    ctx,
+    ALL_TRANSPARENT,
+    (node) =>
+      (isSchemaObject(node.properties) && Object.values(node.properties).some((child) => child !== false)) ||
+      isSchemaObject(node.patternProperties) ||
+      openingSchema(node) !== undefined ||
+      (isFreeForm(node) && admitsObject(node)),
+    undefined,
+    true,
+  );
+}
+
 /** Sectioned definitions whose members all apply to the same value: through refs and `allOf` parts. */
 function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
   const found = new Set<string>();
-  const seen = new Set<JsonSchemaObject>();
-  const queue = [start];
-  for (let head = 0; head < queue.length; head++) {
-    const current = queue[head]!;
-    if (seen.has(current)) continue;
-    seen.add(current);
-    if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
-      const target = refTarget(current.$ref);
-      if (ctx.sectioned.has(target)) found.add(target);
-      else if (target !== ROOT && hasOwn(ctx.defs, target)) queue.push(ctx.defs[target]!);
-    }
-    if (Array.isArray(current.allOf)) for (const part of current.allOf) if (isSchemaObject(part)) queue.push(part);
-  }
+  walkValue(start, ctx, ["allOf"], () => false, (name) => found.add(name));
   return [...found].sort(compare);
 }
 
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
   const found = new Set<string>();
-  const seen = new Set<JsonSchemaObject>();
-  const queue = [start];
-  for (let head = 0; head < queue.length; head++) {
-    const current = queue[head]!;
-    if (seen.has(current)) continue;
-    seen.add(current);
-    if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
-      const target = refTarget(current.$ref);
-      if (ctx.sectioned.has(target)) found.add(target);
-      else if (target !== ROOT && hasOwn(ctx.defs, target)) queue.push(ctx.defs[target]!);
-    }
-    for (const keyword of ["items", "prefixItems", ...UNION_KEYWORDS]) {
-      const value = current[keyword];
-      if (Array.isArray(value)) {
-        for (const part of value) if (isSchemaObject(part)) queue.push(part);
-      } else if (isSchemaObject(value)) {
-        queue.push(value);
-      }
-    }
-  }
+  walkValue(start, ctx, ALL_TRANSPARENT, () => false, (name) => found.add(name));
   return [...found].sort(compare);
 }
 
