@@ -1,4 +1,4 @@
-import { hasOwn, isSchemaObject, isSluiceError, resolvedDepth, type JsonSchemaObject } from "@sluice/schema";
+import { hasOwn, isSchemaObject, isSluiceError, resolvedDepth, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import type { Tool } from "@sluice/core";
 import type { Profile } from "./profile.ts";
 import { isObjectNode, objectNesting, reachableCycles, walkBodies } from "./schema-bodies.ts";
@@ -75,7 +75,7 @@ export function check(tools: readonly Tool<object>[], profile: Profile, options:
         actual: tool.description.length,
       });
     }
-    checkSchema(tool.name, tool.inputSchema, profile, own);
+    withinLimits(`check() of ${tool.name}`, () => checkSchema(tool.name, tool.inputSchema, profile, own));
     findings.push(...own.sort(byPointerThenCode));
   }
   return findings;

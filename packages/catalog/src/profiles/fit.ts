@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
-import { canonicalJson, cloneJson, collectGarbage, hasOwn, isSchemaObject, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { canonicalJson, cloneJson, collectGarbage, hasOwn, isSchemaObject, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { recursionCuts, Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { check, DEFAULT_SERVER_NAME, qualifiedName, type CheckOptions, type Finding } from "./check.ts";
 import { inlineRefs } from "./inline-refs.ts";
+import { allOfCensus, mergeAllOf } from "./merge-all-of.ts";
 import type { Profile } from "./profile.ts";
+import { AUDIT_DEPTH, PATH_KEYWORDS, PropertyPathSets } from "./property-paths.ts";
 import { isObjectNode, reachableCycles, walkBodies } from "./schema-bodies.ts";
 import { unrollCycles } from "./unroll-cycles.ts";
 
@@ -19,6 +21,13 @@ export interface FitOptions extends CheckOptions {
    * `allowLossy`, a depth whose inlined size exceeds the budget is lowered until it fits.
    */
   unroll?: number;
+  /**
+   * Verification mode (slower; for tests): measure the set of property paths (dotted, from
+   * the root through properties, arrays, unions and refs, up to 6 segments) before and after
+   * every change and attach the comparison to the change as `audit`. A change labelled
+   * lossless must keep that set exactly.
+   */
+  auditPaths?: boolean;
 }
 
 export type FitAction =
@@ -28,6 +37,7 @@ export type FitAction =
   | "convert-keyword"
   | "remove-keyword"
   | "add-items"
+  | "merge-all-of"
   | "inline-refs"
   | "unroll-cycle"
   | "close-object"
@@ -43,6 +53,27 @@ export interface FitChange {
   pointers: string[];
   /** Schema tokens (o200k_base) before and after, for changes whose cost is measured. */
   tokens?: { before: number; after: number };
+  /** With `auditPaths`: what the change did to the property paths where it applied. */
+  audit?: PathAudit;
+}
+
+/** Property paths compared around one change (see `FitOptions.auditPaths`). */
+export interface PathAudit {
+  /**
+   * Places compared: 1 for a whole-schema step (merging allOf, unrolling, inlining), one per
+   * node for a keyword change, 0 for a change that does not touch the schema (rename, description).
+   */
+  places: number;
+  /**
+   * Paths (up to 10 shown) present before and missing after; prefixed with the node's
+   * pointer when not the root. A lossy keyword change is measured one level deep.
+   */
+  lost: string[];
+  /** Paths present after and missing before. */
+  gained: string[];
+  /** Paths before and after, for whole-schema steps. */
+  before?: number;
+  after?: number;
 }
 
 export interface FitResult {
@@ -56,6 +87,12 @@ export interface FitResult {
 }
 
 const DEFAULT_INLINE_BUDGET = 4;
+/** Pointers listed per merge change; the message counts the rest. */
+const MAX_POINTERS = 50;
+/** Paths shown per audit, lost and gained each. */
+const AUDIT_EXAMPLES = 10;
+/** The audit of a change that leaves the input schema as it is. */
+const untouched = (): PathAudit => ({ places: 0, lost: [], gained: [] });
 const META_KEYWORDS: ReadonlySet<string> = new Set(["$schema", "$comment", "$id", "$anchor", "$dynamicAnchor", "$vocabulary"]);
 const REF_KEYWORDS: ReadonlySet<string> = new Set(["$ref", "$defs"]);
 /** Annotations whose content moves into the description text without changing what is accepted. */
@@ -92,9 +129,16 @@ export function fit(tools: readonly Tool<object>[], profile: Profile, options: F
     const name = names[index]!;
     const own: FitChange[] = [];
     if (name !== tool.name) {
-      own.push({ tool: tool.name, kind: "lossless", action: "rename", message: `Renamed to ${name} (reverse map in nameMap).`, pointers: [""] });
+      own.push({
+        tool: tool.name,
+        kind: "lossless",
+        action: "rename",
+        message: `Renamed to ${name} (reverse map in nameMap).`,
+        pointers: [""],
+        ...(options.auditPaths ? { audit: untouched() } : {}),
+      });
     }
-    const schema = fitSchema(tool, profile, { ...options, inlineBudget: budget }, own);
+    const schema = withinLimits(`fit() of ${tool.name}`, () => fitSchema(tool, profile, { ...options, inlineBudget: budget }, own));
     const maxDescription = profile.limits.descriptionMaxLength;
     let description = tool.description;
     if (maxDescription !== undefined && description.length > maxDescription) {
@@ -105,6 +149,7 @@ export function fit(tools: readonly Tool<object>[], profile: Profile, options: F
         action: "truncate-description",
         message: `Description cut from ${tool.description.length} to ${maxDescription} characters.`,
         pointers: [""],
+        ...(options.auditPaths ? { audit: untouched() } : {}),
       });
     }
     changes.push(...own);
@@ -180,25 +225,45 @@ function fitSchema(tool: Tool<object>, profile: Profile, options: ResolvedFitOpt
   const limits = profile.limits;
   const original = tool.inputSchema;
   const originalBytes = canonicalJson(original).length;
-  const cycles = reachableCycles(original);
+  const sets = options.auditPaths ? new PropertyPathSets() : undefined;
+  // A step applied to the whole schema is audited as one place: paths before, paths after.
+  const auditStep = (before: JsonSchemaObject, after: JsonSchemaObject): PathAudit | undefined => {
+    if (sets === undefined) return undefined;
+    const a = sets.of(before, before);
+    const b = sets.of(after, after);
+    return { places: 1, lost: sets.missing(a, b, AUDIT_EXAMPLES), gained: sets.missing(b, a, AUDIT_EXAMPLES), before: sets.count(a), after: sets.count(b) };
+  };
+
+  const merging = mergeStep(tool, profile, original, options, auditStep);
+  const base = merging?.schema ?? original;
+  const cycles = reachableCycles(base);
   const mustBeAcyclic = cycles.length > 0 && (!limits.recursion || !limits.refs || limits.maxResolvedDepth !== undefined);
-  if (mustBeAcyclic && options.unroll === undefined) throw refuseCycle(tool, profile, cycles);
+  if (mustBeAcyclic && options.unroll === undefined) {
+    // A candidate projection is judged as fit would see it: with its allOf merged (a loop of
+    // allOf alone is no cycle once merged).
+    const cyclesOf = (candidate: Tool<object>) => reachableCycles(mergeStep(candidate, profile, candidate.inputSchema, options, () => undefined)?.schema ?? candidate.inputSchema);
+    const merged = merging ? Tool.create({ name: tool.name, description: tool.description, inputSchema: merging.schema, binding: tool.binding }) : undefined;
+    throw refuseCycle(tool, profile, cycles, cyclesOf, merged, merging?.aliases);
+  }
 
   let depth = options.unroll ?? 0;
   for (;;) {
-    const attempt: FitChange[] = [];
-    let schema = cloneJson(original);
+    const attempt: FitChange[] = [...(merging?.changes.map((c) => ({ ...c })) ?? [])];
+    let schema = cloneJson(base);
     if (mustBeAcyclic) {
+      const before = sets ? cloneJson(schema) : undefined;
       schema = collectGarbage(unrollCycles(schema, cycles, depth));
+      const audit = before ? auditStep(before, schema) : undefined;
       attempt.push({
         tool: tool.name,
         kind: "lossy",
         action: "unroll-cycle",
         message: `Unrolled ${cycles.length} cycle${cycles.length === 1 ? "" : "s"} (${cycles.map((c) => describeCycle(c)).join("; ")}) to depth ${depth}; deeper recursive properties removed.`,
         pointers: cycles.map((c) => "/$defs/" + c[0]!),
+        ...(audit ? { audit } : {}),
       });
     }
-    transformKeywords(tool.name, schema, profile, attempt);
+    transformKeywords(tool.name, schema, profile, attempt, sets);
     if (!limits.refs && hasOwn(schema, "$defs")) {
       const maxBytes = Math.floor(originalBytes * options.inlineBudget);
       const inlined = inlineRefs(schema, maxBytes);
@@ -213,13 +278,17 @@ function fitSchema(tool: Tool<object>, profile: Profile, options: ResolvedFitOpt
             (mustBeAcyclic ? ` Unroll less deeply (unroll ${depth} was tried${options.allowLossy ? " down to 0" : "; allowLossy lowers it until it fits"}).` : " Project the tool first (sluice paths --by-cost shows what each path costs)."),
         );
       }
+      // Measured just before inlining, so the figures describe this step alone.
+      const beforeBytes = canonicalJson(schema).length;
+      const audit = auditStep(schema, inlined.schema);
       schema = inlined.schema;
       attempt.push({
         tool: tool.name,
         kind: "lossless",
         action: "inline-refs",
-        message: `Inlined every $ref (${originalBytes} -> ${inlined.bytes} bytes, budget ${options.inlineBudget}x).`,
+        message: `Inlined every $ref (${beforeBytes} -> ${inlined.bytes} bytes, budget ${options.inlineBudget}x the original ${originalBytes}).`,
         pointers: ["/$defs"],
+        ...(audit ? { audit } : {}),
       });
     }
     if (attempt.length === 0) return undefined;
@@ -234,6 +303,69 @@ function fitSchema(tool: Tool<object>, profile: Profile, options: ResolvedFitOpt
   }
 }
 
+/**
+ * allOf, for a profile that does not accept the keyword (Gemini's OpenAPI subset, OpenAI
+ * strict mode): merged into the node that holds it before anything else, so that cycle
+ * detection, keyword conversion and inlining all see one schema per node, and nothing
+ * later has to remove an allOf (which would remove every property its parts declare).
+ * Profiles that accept allOf get it unchanged: a merge there would only add risk. Where
+ * the profile also has no $ref, a ref with validation keywords beside it is merged with its
+ * target too (inlining would write it as an allOf). Conflicting parts are lossy changes,
+ * refused unless allowed; what was kept instead is in each message.
+ */
+function mergeStep(
+  tool: Tool<object>,
+  profile: Profile,
+  original: JsonSchemaObject,
+  options: ResolvedFitOptions,
+  auditStep: (before: JsonSchemaObject, after: JsonSchemaObject) => PathAudit | undefined,
+): { schema: JsonSchemaObject; changes: FitChange[]; aliases: Map<string, string[]> } | undefined {
+  if (acceptsKeyword(profile, "allOf")) return undefined;
+  const { pending, nodes } = allOfCensus(original, !profile.limits.refs);
+  if (pending === 0) return undefined;
+  const working = cloneJson(original);
+  const merged = mergeAllOf(working, {
+    refSiblings: !profile.limits.refs,
+    maxCopiedNodes: Math.max(10_000, Math.ceil(nodes * options.inlineBudget)),
+    tool: tool.name,
+  });
+  if (merged.merged.length === 0 && merged.refSiblings.length === 0) return undefined;
+  const schema = collectGarbage(working);
+  const audit = auditStep(original, schema);
+  const withAudit = audit ? { audit } : {};
+  const changes: FitChange[] = [];
+  const add = (kind: FitChange["kind"], message: string, pointers: string[]) => {
+    // A hostile schema can hold thousands of allOf nodes: the log names the first ones.
+    // Only the listed ones are sorted: comparing thousands of deep pointers costs their length each time.
+    const unique = [...new Set(pointers)];
+    const more = unique.length > MAX_POINTERS ? ` (${unique.length} places; ${MAX_POINTERS} listed)` : "";
+    changes.push({ tool: tool.name, kind, action: "merge-all-of", message: message + more, pointers: unique.slice(0, MAX_POINTERS).sort(), ...withAudit });
+  };
+  if (merged.merged.length > 0) {
+    add("lossless", `allOf merged into one schema (properties and required unioned, types and enums intersected, bounds combined): ${profile.label} does not accept allOf.`, merged.merged);
+  }
+  if (merged.refSiblings.length > 0) {
+    add("lossless", "$ref with validation keywords beside it merged with its target (inlining would otherwise write it as allOf).", merged.refSiblings);
+  }
+  for (const loop of merged.loops) {
+    add("lossless", `allOf loop through ${loop.defs.join(", ")}: each part merged once (a part repeated adds nothing).`, [loop.pointer]);
+  }
+  for (const { name, parts } of merged.hoisted) {
+    add("lossless", `The merged allOf of ${parts.join(" and ") || "inline parts"} refers to itself (a recursive type): kept once, as $defs/${name}, and referred to.`, ["/$defs/" + name]);
+  }
+  const conflicts = new Map<string, string[]>();
+  for (const c of merged.conflicts) conflicts.set(c.message, [...(conflicts.get(c.message) ?? []), c.pointer]);
+  for (const [message, pointers] of [...conflicts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) add("lossy", message, pointers);
+  return { schema, changes, aliases: new Map(merged.hoisted.map((h) => [h.name, h.parts])) };
+}
+
+/** Whether the profile takes `keyword` as it is (outside strict mode's own list too). */
+function acceptsKeyword(profile: Profile, keyword: string): boolean {
+  const limits = profile.limits;
+  if (limits.supportedKeywords) return limits.supportedKeywords.includes(keyword);
+  return !(limits.unsupportedKeywords ?? []).includes(keyword) && !(limits.strict?.unsupportedKeywords ?? []).includes(keyword);
+}
+
 function describeCycle(cycle: readonly string[]): string {
   return cycle.length <= 4 ? cycle.join(" -> ") : `${cycle.length} types: ${cycle.slice(0, 4).join(", ")}, ...`;
 }
@@ -244,25 +376,37 @@ function describeCycle(cycle: readonly string[]): string {
  * the recursion cuts (`recursionCuts`: the properties that lead back into a cycle), or
  * dropping one whole argument that holds every cycle.
  */
-function refuseCycle(tool: Tool<object>, profile: Profile, cycles: readonly string[][]): SluiceError {
+function refuseCycle(
+  tool: Tool<object>,
+  profile: Profile,
+  cycles: readonly string[][],
+  cyclesOf: (candidate: Tool<object>) => string[][],
+  merged?: Tool<object>,
+  aliases?: ReadonlyMap<string, readonly string[]>,
+): SluiceError {
   const before = schemaTokens(tool);
   const candidates: Array<{ drop: string[]; tokens: number }> = [];
   const consider = (drop: string[]) => {
     if (drop.length === 0) return;
     try {
       const projected = tool.derived({ drop });
-      if (reachableCycles(projected.inputSchema).length === 0) candidates.push({ drop, tokens: schemaTokens(projected) });
+      if (cyclesOf(projected).length === 0) candidates.push({ drop, tokens: schemaTokens(projected) });
     } catch {
       // A required argument cannot be dropped; not a candidate.
     }
   };
   consider(recursionCuts(tool));
+  // The cycles left once allOf is merged can have other cuts (A allOf [B, {child: A}], B allOf [A]:
+  // the loop through allOf goes away, the one through A.child stays); their type selectors
+  // name types of the original tool too.
+  if (merged) consider(recursionCuts(merged));
   const properties = isSchemaObject(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties).sort() : [];
   for (const argument of properties) consider([argument]);
   // Cheapest = keeps the most of the tool (most tokens left); fewer selectors on a tie.
   candidates.sort((a, b) => b.tokens - a.tokens || a.drop.length - b.drop.length);
   const best = candidates[0];
-  const named = cycles.map((c) => `[${c.join(", ")}]`).join("; ");
+  // A cycle through a merged allOf names a definition the tool does not have: say what it merges.
+  const named = cycles.map((c) => `[${c.map((n) => (aliases?.has(n) ? `${n} (the merged allOf of ${aliases.get(n)!.join(" and ") || "inline parts"})` : n)).join(", ")}]`).join("; ");
   const projection = best
     ? ` Cheapest projection that removes ${cycles.length === 1 ? "it" : "them"}: derived({ drop: [${best.drop.slice(0, 12).map((s) => JSON.stringify(s)).join(", ")}${best.drop.length > 12 ? `, ... ${best.drop.length - 12} more` : ""}] }) keeps ${best.tokens} of ${before} tokens` +
       (candidates.length > 1 ? ` (next: drop [${candidates[1]!.drop.slice(0, 3).join(", ")}${candidates[1]!.drop.length > 3 ? ", ..." : ""}] keeps ${candidates[1]!.tokens}).` : ".")
@@ -275,20 +419,27 @@ function refuseCycle(tool: Tool<object>, profile: Profile, cycles: readonly stri
 }
 
 /** Keyword-level changes: unsupported keywords converted, folded or removed; strict-mode shape. */
-function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Profile, changes: FitChange[]): void {
+function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Profile, changes: FitChange[], sets?: PropertyPathSets): void {
   const limits = profile.limits;
   const supported = limits.supportedKeywords ? new Set(limits.supportedKeywords) : undefined;
   const unsupported = new Set([...(limits.unsupportedKeywords ?? []), ...(limits.strict?.unsupportedKeywords ?? [])]);
   const accepts = (key: string) => (supported ? supported.has(key) : !unsupported.has(key));
   const grouped = new Map<string, FitChange>();
-  const record = (kind: FitChange["kind"], action: FitAction, message: string, pointer: string) => {
+  const group = (kind: FitChange["kind"], action: FitAction, message: string, pointer: string): FitChange => {
     const key = `${action}\u0000${message}`;
     let change = grouped.get(key);
     if (change === undefined) {
-      change = { tool, kind, action, message, pointers: [] };
+      change = { tool, kind, action, message, pointers: [], ...(sets ? { audit: { places: 0, lost: [], gained: [] } } : {}) };
       grouped.set(key, change);
     }
     change.pointers.push(pointer);
+    return change;
+  };
+  // Set per node below: each recorded change is audited against the node's state before it.
+  let audit: NodeAudit | undefined;
+  const record = (kind: FitChange["kind"], action: FitAction, message: string, pointer: string) => {
+    const change = group(kind, action, message, pointer);
+    if (audit) audit.after(change, pointer);
   };
   const fold = (node: JsonSchemaObject, text: string) => {
     if (text === "" || !accepts("description")) return;
@@ -296,6 +447,7 @@ function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Prof
   };
 
   walkBodies(schema, ({ node, pointer }) => {
+    audit = sets ? new NodeAudit(sets, schema, node) : undefined;
     for (const key of Object.keys(node)) {
       if (REF_KEYWORDS.has(key) || key === "description" || accepts(key)) continue;
       const value = node[key];
@@ -367,6 +519,71 @@ function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Prof
     change.pointers.sort();
     changes.push(change);
   }
+}
+
+/**
+ * The audit of keyword changes at one node: each change is compared with the node as it
+ * was just before it. Only the node's path keywords (properties, arrays, unions, $ref)
+ * feed its path set, so a change that leaves them as they were keeps the set; otherwise
+ * both sets are measured (the node's children are not touched while the node is
+ * processed, so the earlier state is a shallow copy), to the audit depth for a change
+ * labelled lossless.
+ */
+class NodeAudit {
+  #previous: JsonSchemaObject;
+  constructor(
+    private readonly sets: PropertyPathSets,
+    private readonly root: JsonSchemaObject,
+    private readonly node: JsonSchemaObject,
+  ) {
+    this.#previous = pathState(node);
+  }
+
+  after(change: FitChange, pointer: string): FitChange {
+    const now = pathState(this.node);
+    const audit = change.audit!;
+    audit.places++;
+    if (!samePathState(this.#previous, now)) {
+      // A lossy change may lose paths; it is measured one level deep, enough to say where
+      // (the full depth, per node of a large recursive schema, costs seconds).
+      const depth = change.kind === "lossless" ? AUDIT_DEPTH : 1;
+      const before = this.sets.of(this.root, this.#previous, depth);
+      const after = this.sets.of(this.root, this.node, depth);
+      const at = (path: string) => `${pointer || "/"}: ${path}`;
+      // A grouped change spans many nodes: its audit keeps the first examples.
+      audit.lost.push(...this.sets.missing(before, after, AUDIT_EXAMPLES - audit.lost.length).map(at));
+      audit.gained.push(...this.sets.missing(after, before, AUDIT_EXAMPLES - audit.gained.length).map(at));
+    }
+    this.#previous = now;
+    return change;
+  }
+}
+
+/** A shallow copy of the keywords a node's property paths are read from. */
+function pathState(node: JsonSchemaObject): JsonSchemaObject {
+  const state: JsonSchemaObject = {};
+  for (const keyword of PATH_KEYWORDS) {
+    if (!hasOwn(node, keyword)) continue;
+    const value = node[keyword];
+    state[keyword] = Array.isArray(value) ? [...value] : isSchemaObject(value) && keyword === "properties" ? { ...value } : value;
+  }
+  return state;
+}
+
+function samePathState(a: JsonSchemaObject, b: JsonSchemaObject): boolean {
+  for (const keyword of PATH_KEYWORDS) {
+    if (hasOwn(a, keyword) !== hasOwn(b, keyword)) return false;
+    const x = a[keyword];
+    const y = b[keyword];
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length || x.some((item, i) => item !== y[i])) return false;
+    } else if (keyword === "properties" && isSchemaObject(x) && isSchemaObject(y)) {
+      const kx = Object.keys(x);
+      const ky = Object.keys(y);
+      if (kx.length !== ky.length || kx.some((k, i) => k !== ky[i] || x[k] !== y[k])) return false;
+    } else if (x !== y) return false;
+  }
+  return true;
 }
 
 function nullableOf(schema: JsonSchemaObject): JsonSchemaObject {
