@@ -39,6 +39,7 @@ export {
   type FitChange,
   type FitOptions,
   type FitResult,
+  type PathAudit,
 } from "./profiles/index.ts";
 
 export {
