@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, SluiceError, Tool, type CallContext, type HttpBinding, type PackDefinition } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
+import { fit, profile } from "@sluice/catalog";
 import { createServer, ServedCatalog } from "@sluice/mcp";
 import { tools as githubRest } from "@sluice/pack-github-rest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -111,6 +112,13 @@ describe("withheld fields never reach the wire, whatever a union branch says (ob
       await client.close();
       await server.close();
     }
+  });
+
+  it("a forbidden key is not offered to strict providers either: fit drops it from closed objects, losslessly", () => {
+    const checks = github("checks_create").derived({ drop: ["body.output"] });
+    const fitted = fit([checks], profile("openai-strict"), { allowLossy: true });
+    expect(JSON.stringify(fitted.tools[0]!.inputSchema)).not.toContain('"output"');
+    expect(fitted.changes).toContainEqual(expect.objectContaining({ action: "remove-keyword", kind: "lossless" }));
   });
 
   it("the same call goes through once the withheld field is left out", async () => {

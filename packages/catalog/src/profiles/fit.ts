@@ -499,6 +499,16 @@ function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Prof
         node.additionalProperties = false;
         record("lossy", "close-object", "additionalProperties set to false (strict mode); keys not listed in properties can no longer be sent.", pointer);
       }
+      if (node.additionalProperties === false && isSchemaObject(node.properties)) {
+        // `"key": false` (a projection forbidding a key in an open branch) says nothing a
+        // closed object does not; in strict mode it would become a required property no
+        // value can satisfy.
+        const properties = node.properties;
+        const forbidden = Object.keys(properties).filter((name) => properties[name] === false);
+        for (const name of forbidden) delete properties[name];
+        if (Array.isArray(node.required)) node.required = (node.required as string[]).filter((name) => !forbidden.includes(name));
+        if (forbidden.length > 0) record("lossless", "remove-keyword", "Properties that must be absent dropped from a closed object (strict mode).", `${pointer}/properties`);
+      }
       if (strict.allPropertiesRequired && isSchemaObject(node.properties)) {
         const properties = node.properties;
         const required = Array.isArray(node.required) ? [...(node.required as string[])] : [];

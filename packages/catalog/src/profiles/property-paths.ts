@@ -46,6 +46,7 @@ export class PropertyPathSets {
         if (!isSchemaObject(properties)) continue;
         for (const name of Object.keys(properties)) {
           const child = properties[name];
+          if (child === false) continue; // a forbidden key (how a projection withholds it): no path
           const sub = isSchemaObject(child) ? trie(child, left - 1) : PropertyPathSets.EMPTY;
           const before = entries.get(name);
           entries.set(name, before === undefined ? sub : this.union(before, sub));
