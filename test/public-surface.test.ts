@@ -39,6 +39,7 @@ it("@sluice/schema exports", () => {
       "refsFrom",
       "resolveRef",
       "resolvedDepth",
+      "sameValueCycles",
       "setOwn",
       "stronglyConnectedComponents",
       "subschemasOf",

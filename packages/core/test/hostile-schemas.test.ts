@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { egressMap, formatEgressMap, isSluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
-import { canonicalJson, cyclicComponents, refGraph, resolvedDepth } from "@sluice/schema";
+import { canonicalJson, cyclicComponents, refGraph, resolvedDepth, sameValueCycles } from "@sluice/schema";
 
 const binding = { kind: "graphql", operationType: "query", field: "f", document: "query F { f }", variables: {} } as const;
 
@@ -132,5 +132,42 @@ describe("schemas are frozen", () => {
       (derived.inputSchema as Record<string, unknown>).additionalProperties = true;
     }).toThrow(TypeError);
     expect(Object.keys(base.inputSchema.properties as object)).toEqual(["a"]);
+  });
+});
+
+describe("definitions that apply each other to the same value", () => {
+  const schema: JsonSchemaObject = {
+    type: "object",
+    properties: { plain: { type: "string" }, loop: { $ref: "#/$defs/A" }, tree: { $ref: "#/$defs/Node" } },
+    $defs: {
+      A: { allOf: [{ $ref: "#/$defs/B" }, { type: "object", properties: { a: { type: "string" } } }] },
+      B: { anyOf: [{ $ref: "#/$defs/A" }, { type: "object", properties: { b: { type: "string" } } }] },
+      // Recursion through a property descends into the value: not a same-value cycle.
+      Node: { type: "object", properties: { child: { $ref: "#/$defs/Node" } } },
+    },
+  };
+  const looped = tool(schema, "looped");
+
+  it("are named: only A and B, not a recursion that descends", () => {
+    expect(sameValueCycles(schema)).toEqual([["A", "B"]]);
+  });
+
+  it("a value that never reaches them is checked as usual; one that does is SPEC_INVALID naming the cycle", () => {
+    expect(looped.check({ plain: "x", tree: { child: { child: {} } } })).toEqual([]);
+    let error: unknown;
+    try {
+      looped.check({ loop: { a: "x" } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isSluiceError(error) && error.code).toBe("SPEC_INVALID");
+    expect((error as Error).message).toContain("(A -> B)");
+  });
+
+  it("projections, paths and the egress map finish on them", async () => {
+    const narrowed = looped.derived({ drop: ["A.a"] });
+    expect(JSON.stringify(narrowed.inputSchema)).not.toContain('"a":{');
+    expect((await looped.paths({ depth: 3 })).map((p) => p.path)).toContain("loop.a");
+    expect(formatEgressMap(egressMap([looped]))).toContain("type A (recursive)");
   });
 });

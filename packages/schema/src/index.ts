@@ -19,3 +19,4 @@ export { collectGarbage } from "./collect-garbage.ts";
 export { resolvedDepth, type ResolvedDepthOptions } from "./resolved-depth.ts";
 export { deepFreeze } from "./deep-freeze.ts";
 export { limitError, withinLimits } from "./within-limits.ts";
+export { sameValueCycles } from "./value-cycles.ts";

@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
+import { sameValueCycles, SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
 import { schemaValidator } from "../pin-validation.ts";
 
 const compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
@@ -18,7 +18,18 @@ export function validateArguments(schema: JsonSchemaObject, args: unknown): Argu
     }
     compiled.set(schema, validate);
   }
-  if (validate(args)) return [];
+  let valid: boolean;
+  try {
+    valid = validate(args) as boolean;
+  } catch (error) {
+    // Definitions that apply each other to the same value (A allOf [B], B allOf [A]) make
+    // every check of a value that reaches them recurse without end: say which they are.
+    const cycles = error instanceof RangeError ? sameValueCycles(schema) : [];
+    if (cycles.length === 0) throw error;
+    const named = cycles.map((cycle) => cycle.join(" -> ")).join("; ");
+    throw new SluiceError("SPEC_INVALID", `The tool's input schema applies definitions to the same value in a cycle (${named}) through $ref/allOf/anyOf/oneOf, so no value reaching them can be checked; cut the cycle with a projection or fix the spec.`, { cause: error });
+  }
+  if (valid) return [];
   return (validate.errors ?? []).filter(relevant).map(issueOf);
 }
 
