@@ -67,7 +67,8 @@ export async function runCompact(args: readonly string[], io: CompactIo): Promis
     if (!(ENCODINGS as readonly string[]).includes(requested)) throw new Error(`unknown encoding "${requested}"`);
     encoding = requested as Encoding;
   } catch (error) {
-    io.stderr.write(`sluice compact: ${error instanceof Error ? error.message : String(error)}\n${COMPACT_USAGE}\n`);
+    // One line: the problem, then the usage to fix it (sluice compact --help has the rest).
+    io.stderr.write(`sluice compact: ${error instanceof Error ? error.message : String(error)}; ${COMPACT_USAGE.split("\n")[0]}\n`);
     return 2;
   }
 
@@ -101,6 +102,11 @@ export async function runCompact(args: readonly string[], io: CompactIo): Promis
   }
   io.stderr.write(JSON.stringify(report) + "\n");
   return 0;
+}
+
+/** `sluice compact` as main runs it: the catalog comes from stdin. */
+export function compactCommand(args: readonly string[], io: CompactIo): Promise<number> {
+  return runCompact(args, io);
 }
 
 /** The modes that work on the parsed catalog (a tools array, or an object with `tools`). */
