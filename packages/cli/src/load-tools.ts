@@ -20,12 +20,26 @@ export async function loadPack(spec: string, cwd: string): Promise<LoadedPack> {
   const { file } = resolvePack(spec, cwd);
   const module = await importModule(file, spec);
   const tools = toolsOf(module);
+  if (tools.length === 0 && Object.values(module).some(looksLikeTools)) {
+    // instanceof fails across two installs of @sluice/core: the module's and the CLI's.
+    throw new SluiceError(
+      "IMPORT_FAILED",
+      `${spec} (${file}) exports tools made by another copy of @sluice/core than the one sluice runs with; install @sluice/core and @sluice/cli at one version in one project.`,
+    );
+  }
   if (tools.length === 0) throw new SluiceError("PACK_NOT_FOUND", `${spec} (${file}) exports no tools (export a \`tools\` array, or tools by name).`);
   return { tools, module, file };
 }
 
 export async function loadTools(spec: string, cwd: string): Promise<Tool<object>[]> {
   return (await loadPack(spec, cwd)).tools;
+}
+
+function looksLikeTools(value: unknown): boolean {
+  const first = Array.isArray(value) ? (value as unknown[])[0] : value;
+  if (first === null || typeof first !== "object") return false;
+  const candidate = first as { name?: unknown; derived?: unknown; inputSchema?: unknown };
+  return typeof candidate.name === "string" && typeof candidate.derived === "function" && typeof candidate.inputSchema === "object";
 }
 
 function toolsOf(module: Record<string, unknown>): Tool<object>[] {

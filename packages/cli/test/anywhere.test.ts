@@ -150,6 +150,16 @@ describe("<pack> resolution, from a folder outside the repository", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("tools made by another copy of @sluice/core are named as such, not as 'no tools'", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-two-cores-"));
+    // What a Tool of a second @sluice/core install looks like from here: the shape, not the class.
+    writeFileSync(join(dir, "tools.mjs"), `export const tools = [{ name: "x_get", inputSchema: { type: "object" }, derived() {} }];\n`);
+    const { code, stderr } = sluice(["survey", "./tools.mjs"], { cwd: dir });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/tools\.mjs \(.*\) exports tools made by another copy of @sluice\/core/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("a generated TypeScript pack in a project that cannot resolve @sluice/core says so", () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-no-core-"));
     const spec = fileURLToPath(new URL("../../../../shared/specs/petstore/petstore-expanded-3.0.json", import.meta.url));
