@@ -91,6 +91,8 @@ describe("did you mean", () => {
     [["survey", "linear", "--tpo", "3"], /^sluice: INVALID_OPTION: unknown option --tpo for sluice survey; did you mean --top\?/],
     [["egress", "linear", "--chek", "x"], /did you mean --check/],
     [["generate", "openapi", "x.json", "--nmae", "x"], /did you mean --name/],
+    [["compact", "--mdoe", "strip"], /^sluice compact: unknown option --mdoe; did you mean --mode\?/],
+    [["compact", "--mode", "stirp"], /^sluice compact: unknown mode "stirp"; did you mean strip/],
   ])("%j", (args, message) => {
     const { code, stdout, stderr } = sluice(args);
     expect(code).toBe(2);
