@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `sluice` command. Installed, it runs the compiled JavaScript in dist/. Inside the
 // sluice repository (src/ is never published) it runs the TypeScript sources through tsx
-// with the "source" export condition. Help and version come from static files before
+// with the "@sluice/source" export condition. Help and version come from static files before
 // either is loaded, so they start about as fast as Node itself. A loader for a user's
 // own TypeScript module is registered later, only when one is given (src/load-module.ts).
 import { existsSync, readFileSync } from "node:fs";
@@ -26,7 +26,7 @@ if (quick !== undefined) {
     // package may export uncompiled files under "source" too).
     register("./typescript-esm-hooks.mjs", import.meta.url);
     const sourceCondition = `export function resolve(s, c, next) {
-      return next(s, s.startsWith("@sluice/") ? { ...c, conditions: [...new Set([...c.conditions, "source"])] } : c);
+      return next(s, s.startsWith("@sluice/") ? { ...c, conditions: [...new Set([...c.conditions, "@sluice/source"])] } : c);
     }`;
     register(`data:text/javascript,${encodeURIComponent(sourceCondition)}`);
   }
