@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Schema } from "@google/genai";
+import type { GeminiSchema as Schema } from "../src/adapters/index.ts";
 import { Tool } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
 import { tools as linear } from "@sluice/pack-linear";

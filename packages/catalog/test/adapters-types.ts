@@ -1,13 +1,15 @@
 // Compile-time proof that each adapter's output is what the official SDKs accept: a
 // mismatch fails `pnpm typecheck`. Never run; type imports only.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { FunctionDeclaration, Tool as GeminiTool } from "@google/genai";
+import type { FunctionDeclaration, Tool as GeminiTool, Type } from "@google/genai";
 import type { ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
 import type OpenAI from "openai";
 import type { Tool } from "@sluice/core";
 import type { toAnthropic, toBedrock, toGemini, toMCP, toOpenAIChat, toOpenAIResponses } from "../src/adapters/index.ts";
 
 declare const tools: Tool[];
+// Gemini's Type is a string enum; on the wire (and in sluice's own types) it is its string values.
+type Wire<T> = T extends Type ? `${T}` : T extends readonly (infer E)[] ? Wire<E>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
 declare const adapters: {
   toOpenAIChat: typeof toOpenAIChat;
   toOpenAIResponses: typeof toOpenAIResponses;
@@ -23,8 +25,8 @@ export const openAIResponses: OpenAI.Responses.FunctionTool[] = adapters.toOpenA
 export const openAIResponsesRequest: Pick<OpenAI.Responses.ResponseCreateParamsNonStreaming, "tools"> = { tools: adapters.toOpenAIResponses(tools, { strict: false }) };
 export const anthropic: Anthropic.Messages.Tool[] = adapters.toAnthropic(tools, { deferred: ["a"] });
 export const anthropicRequest: Pick<Anthropic.Messages.MessageCreateParamsNonStreaming, "tools"> = { tools: adapters.toAnthropic(tools) };
-export const gemini: FunctionDeclaration[] = adapters.toGemini(tools, { form: "parameters" });
-export const geminiTool: GeminiTool = { functionDeclarations: adapters.toGemini(tools, { form: "parametersJsonSchema" }) };
+export const gemini: Wire<FunctionDeclaration>[] = adapters.toGemini(tools, { form: "parameters" });
+export const geminiTool: Wire<GeminiTool> = { functionDeclarations: adapters.toGemini(tools, { form: "parametersJsonSchema" }) };
 export const mcp: ListToolsResult = { tools: adapters.toMCP(tools) };
 // Bedrock: no AWS SDK dependency; the adapter's own type mirrors the Converse API shape.
 export const bedrock: { toolConfig: { tools: { toolSpec: { name: string; description?: string; inputSchema: { json: object } } }[] } } = {

@@ -1,8 +1,51 @@
 #!/usr/bin/env node
-// The `sluice` command. Runs the TypeScript sources through tsx, so packs and user
-// modules written in TypeScript load without a build step.
-import { register } from "tsx/esm/api";
+// The `sluice` command. Installed, it runs the compiled JavaScript in dist/. Inside the
+// sluice repository (src/ is never published) it runs the TypeScript sources through tsx
+// with the "@sluice/source" export condition. Help and version come from static files before
+// either is loaded, so they start about as fast as Node itself. A loader for a user's
+// own TypeScript module is registered later, only when one is given (src/load-module.ts).
+import { existsSync, readFileSync } from "node:fs";
+import { register } from "node:module";
 
-register();
-const { main } = await import("../src/main.ts");
-process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+const argv = process.argv.slice(2);
+// `sluice survey x | head` closes the pipe early; that is the reader's choice, not an error.
+process.stdout.on("error", (error) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+const quick = quickAnswer(argv);
+if (quick !== undefined) {
+  process.stdout.write(quick);
+} else {
+  const fromSource = existsSync(new URL("../src/main.ts", import.meta.url));
+  if (fromSource) {
+    const { register: registerTsx } = await import("tsx/esm/api");
+    registerTsx();
+    // Registered after tsx, so they run first: a .ts file outside a typed package loads as
+    // ESM, and sluice's own packages resolve to their sources (only those: a third-party
+    // package may export uncompiled files under "source" too).
+    register("./typescript-esm-hooks.mjs", import.meta.url);
+    const sourceCondition = `export function resolve(s, c, next) {
+      return next(s, s.startsWith("@sluice/") ? { ...c, conditions: [...new Set([...c.conditions, "@sluice/source"])] } : c);
+    }`;
+    register(`data:text/javascript,${encodeURIComponent(sourceCondition)}`);
+  }
+  const { main } = await import(fromSource ? "../src/main.ts" : "../dist/main.js");
+  process.exitCode = await main(argv, { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });
+}
+
+/** The text for --version, --help, `help [command]` and `<command> --help`; undefined for anything else. */
+function quickAnswer(args) {
+  const [first, second] = args;
+  if (args.length === 1 && (first === "--version" || first === "-V")) {
+    return `${JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version}\n`;
+  }
+  const table = () => JSON.parse(readFileSync(new URL("./commands.json", import.meta.url), "utf8"));
+  if (args.length === 1 && (first === "--help" || first === "-h" || first === "help")) return table().overview.join("\n") + "\n";
+  const helpFor = first === "help" && args.length === 2 ? second : args.length === 2 && (second === "--help" || second === "-h") ? first : undefined;
+  if (helpFor === undefined) return undefined;
+  const command = table().commands[helpFor];
+  // Unknown commands (did-you-mean) and help that depends on installed modules are main's job.
+  if (!Object.hasOwn(table().commands, helpFor) || command.dynamicHelp) return undefined;
+  return command.help.join("\n") + "\n";
+}

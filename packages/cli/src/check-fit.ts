@@ -1,24 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { SluiceError } from "@sluice/core";
 import { check, fit, profile, PROFILE_IDS, type Finding, type Profile } from "@sluice/catalog";
+import { parseCommand } from "./args.ts";
 import { loadTools } from "./load-tools.ts";
 import type { Io } from "./main.ts";
 
-export const CHECK_FIT_USAGE = `  sluice check <pack|module> --provider <p> [--json] [--server NAME] [--as-of YYYY-MM-DD]
-  sluice fit <pack|module> --provider <p> --out <file> [--allow-lossy] [--unroll N] [--inline-budget K] [--server NAME] [--as-of YYYY-MM-DD]`;
-
 function usage(problem: string): SluiceError {
-  return new SluiceError("INVALID_OPTION", `${problem}\nusage:\n${CHECK_FIT_USAGE}\nproviders: ${PROFILE_IDS.join(", ")}`);
-}
-
-function parse(args: readonly string[], options: NonNullable<Parameters<typeof parseArgs>[0]>["options"]) {
-  try {
-    return parseArgs({ args: [...args], options: options ?? {}, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
+  return new SluiceError("INVALID_OPTION", `${problem}; providers: ${PROFILE_IDS.join(", ")} (see sluice check --help)`);
 }
 
 function profileOf(provider: unknown, asOf: unknown): Profile {
@@ -32,12 +21,7 @@ function findingLine(f: Finding): string {
 
 /** `sluice check`: the findings, one per line (or JSON); exit 1 when there are any. */
 export async function checkCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    provider: { type: "string" },
-    json: { type: "boolean" },
-    server: { type: "string" },
-    "as-of": { type: "string" },
-  });
+  const { values, positionals } = parseCommand("check", args);
   const [spec] = positionals;
   if (spec === undefined || positionals.length > 1) throw usage("check takes one <pack|module>");
   const p = profileOf(values.provider, values["as-of"]);
@@ -62,15 +46,7 @@ function nonNegativeInteger(value: unknown, flag: string): number | undefined {
  * cannot change (the file is still written); a refusal is an error (exit 2).
  */
 export async function fitCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    provider: { type: "string" },
-    out: { type: "string" },
-    "allow-lossy": { type: "boolean" },
-    unroll: { type: "string" },
-    "inline-budget": { type: "string" },
-    server: { type: "string" },
-    "as-of": { type: "string" },
-  });
+  const { values, positionals } = parseCommand("fit", args);
   const [spec] = positionals;
   if (spec === undefined || positionals.length > 1) throw usage("fit takes one <pack|module>");
   if (typeof values.out !== "string") throw usage("fit needs --out <file>");
@@ -97,6 +73,10 @@ export async function fitCommand(args: readonly string[], io: Io): Promise<numbe
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, JSON.stringify(document, null, 2) + "\n");
   const lossy = result.changes.filter((c) => c.kind === "lossy").length;
+  if (values.json) {
+    io.stdout.write(JSON.stringify({ out: file, tools: result.tools.length, lossless: result.changes.length - lossy, lossy, remaining: result.remaining }) + "\n");
+    return result.remaining.length > 0 ? 1 : 0;
+  }
   io.stderr.write(
     `wrote ${values.out} (${result.tools.length} tools, ${result.changes.length - lossy} lossless and ${lossy} lossy changes, ${result.remaining.length} remaining finding${result.remaining.length === 1 ? "" : "s"})\n`,
   );

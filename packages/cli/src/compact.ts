@@ -13,6 +13,7 @@ import {
   type CatalogTool,
   type CompactionResult,
 } from "@sluice/catalog";
+import { closest } from "./args.ts";
 
 export interface CompactIo {
   stdout: { write(text: string): unknown };
@@ -67,7 +68,8 @@ export async function runCompact(args: readonly string[], io: CompactIo): Promis
     if (!(ENCODINGS as readonly string[]).includes(requested)) throw new Error(`unknown encoding "${requested}"`);
     encoding = requested as Encoding;
   } catch (error) {
-    io.stderr.write(`sluice compact: ${error instanceof Error ? error.message : String(error)}\n${COMPACT_USAGE}\n`);
+    // One line: the problem (with the nearest option or mode for a typo), then the usage to fix it.
+    io.stderr.write(`sluice compact: ${compactProblem(error)}; ${COMPACT_USAGE.split("\n")[0]}\n`);
     return 2;
   }
 
@@ -101,6 +103,26 @@ export async function runCompact(args: readonly string[], io: CompactIo): Promis
   }
   io.stderr.write(JSON.stringify(report) + "\n");
   return 0;
+}
+
+function compactProblem(error: unknown): string {
+  const { code, message = String(error) } = (error ?? {}) as { code?: string; message?: string };
+  const unknownOption = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^' ]*)/.exec(message)?.[1] : undefined;
+  if (unknownOption !== undefined) {
+    const near = closest(unknownOption, ["--mode", "--encoding", "--remove", "--tool-choice", "--system", "--warm"]);
+    return `unknown option ${unknownOption}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""}`;
+  }
+  const unknownMode = /^unknown mode "(.*)"$/.exec(message)?.[1];
+  if (unknownMode !== undefined) {
+    const near = closest(unknownMode, MODES);
+    return `${message}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""}`;
+  }
+  return message.split("\n")[0]!;
+}
+
+/** `sluice compact` as main runs it: the catalog comes from stdin. */
+export function compactCommand(args: readonly string[], io: CompactIo): Promise<number> {
+  return runCompact(args, io);
 }
 
 /** The modes that work on the parsed catalog (a tools array, or an object with `tools`). */

@@ -1,10 +1,19 @@
 import { egressMap, formatEgressMap } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
+import { parseCommand, usageError } from "./args.ts";
+import { surveyTools, table } from "./inspect.ts";
 import { findTool, loadTools } from "./load-tools.ts";
-import { surveyTools, table, type Io } from "./main.ts";
+import type { Io } from "./main.ts";
 
 /** Within each sibling group named, only these members stay: two arguments, a filter on team key and state type. */
 const NARROW_KEEP = ["first", "after", "filter.team", "filter.team.key", "filter.state", "filter.state.type"];
+
+/** `sluice demo`: takes no arguments. */
+export async function demoCommand(args: readonly string[], io: Io): Promise<number> {
+  const { positionals } = parseCommand("demo", args);
+  if (positionals.length > 0) throw usageError("demo", "demo takes no arguments");
+  return runDemo(io);
+}
 
 /**
  * The main job on the vendored Linear pack: survey the fattest tools, price the

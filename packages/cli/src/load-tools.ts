@@ -1,37 +1,50 @@
 import { existsSync, readdirSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { SluiceError, Tool } from "@sluice/core";
+import { closest } from "./args.ts";
+import { importModule } from "./load-module.ts";
+import { resolvePack, workspacePacksDir } from "./resolve-pack.ts";
 
-/** Where workspace packs live, relative to this file. */
-const PACKS_DIR = new URL("../../../packs/", import.meta.url);
+/** A loaded `<pack>`: its tools and the module they came from. */
+export interface LoadedPack {
+  tools: Tool<object>[];
+  module: Record<string, unknown>;
+  file: string;
+}
 
 /**
- * Tools from a workspace pack name (`linear`) or a module path (TypeScript allowed).
- * A module provides an exported `tools` array, a default-exported array, or named
- * exports that are tools.
+ * Tools of `<pack>` (resolved as resolvePack documents). A module provides an exported
+ * `tools` array, a default-exported array, or named exports that are tools.
  */
-export async function loadTools(spec: string, cwd: string): Promise<Tool<object>[]> {
-  const packEntry = /^[a-z0-9][a-z0-9-]*$/.test(spec) ? new URL(`${spec}/src/index.ts`, PACKS_DIR) : undefined;
-  let url: string;
-  if (packEntry && existsSync(packEntry)) {
-    url = packEntry.href;
-  } else {
-    const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
-    if (!existsSync(file)) {
-      throw new SluiceError("PACK_NOT_FOUND", `"${spec}" is neither a workspace pack (packs/${spec}) nor a module file.`, { candidates: workspacePacks() });
-    }
-    url = pathToFileURL(file).href;
-  }
-  const module = (await import(url)) as Record<string, unknown>;
+export async function loadPack(spec: string, cwd: string): Promise<LoadedPack> {
+  const { file } = resolvePack(spec, cwd);
+  const module = await importModule(file, spec);
   const tools = toolsOf(module);
-  if (tools.length === 0) throw new SluiceError("PACK_NOT_FOUND", `${spec} exports no tools (export a \`tools\` array, or tools by name).`);
-  return tools;
+  if (tools.length === 0 && Object.values(module).some(looksLikeTools)) {
+    // instanceof fails across two installs of @sluice/core: the module's and the CLI's.
+    throw new SluiceError(
+      "IMPORT_FAILED",
+      `${spec} (${file}) exports tools made by another copy of @sluice/core than the one sluice runs with; install @sluice/core and @sluice/cli at one version in one project.`,
+    );
+  }
+  if (tools.length === 0) throw new SluiceError("PACK_NOT_FOUND", `${spec} (${file}) exports no tools (export a \`tools\` array, or tools by name).`);
+  return { tools, module, file };
+}
+
+export async function loadTools(spec: string, cwd: string): Promise<Tool<object>[]> {
+  return (await loadPack(spec, cwd)).tools;
+}
+
+function looksLikeTools(value: unknown): boolean {
+  const first = Array.isArray(value) ? (value as unknown[])[0] : value;
+  if (first === null || typeof first !== "object") return false;
+  const candidate = first as { name?: unknown; derived?: unknown; inputSchema?: unknown };
+  return typeof candidate.name === "string" && typeof candidate.derived === "function" && typeof candidate.inputSchema === "object";
 }
 
 function toolsOf(module: Record<string, unknown>): Tool<object>[] {
   for (const candidate of [module.tools, module.default]) {
-    if (Array.isArray(candidate) && candidate.every((t) => t instanceof Tool)) return candidate as Tool<object>[];
+    if (Array.isArray(candidate) && candidate.length > 0 && candidate.every((t) => t instanceof Tool)) return candidate as Tool<object>[];
   }
   return Object.keys(module)
     .sort()
@@ -39,9 +52,12 @@ function toolsOf(module: Record<string, unknown>): Tool<object>[] {
     .filter((value): value is Tool<object> => value instanceof Tool);
 }
 
+/** The packs of the sluice repository (empty for an installed CLI). */
 export function workspacePacks(): string[] {
-  return readdirSync(PACKS_DIR, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(new URL(`${entry.name}/src/index.ts`, PACKS_DIR)))
+  const dir = workspacePacksDir();
+  if (dir === undefined) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, "package.json")))
     .map((entry) => entry.name)
     .sort();
 }
@@ -50,8 +66,9 @@ export function findTool(tools: readonly Tool<object>[], name: string, spec: str
   const tool = tools.find((t) => t.name === name);
   if (tool === undefined) {
     const names = tools.map((t) => t.name);
-    const close = names.filter((n) => n.includes(name) || name.includes(n)).slice(0, 10);
-    throw new SluiceError("TOOL_NOT_FOUND", `${spec} has no tool named ${name}.`, { candidates: close.length > 0 ? close : names.slice(0, 10) });
+    const near = closest(name, names, 5);
+    const close = near.length > 0 ? near : names.filter((n) => n.includes(name) || name.includes(n)).slice(0, 10);
+    throw new SluiceError("TOOL_NOT_FOUND", `${spec} has no tool named ${name}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""}`, { candidates: close.length > 0 ? close : names.slice(0, 10) });
   }
   return tool;
 }

@@ -1,7 +1,3 @@
-import { existsSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
 import { SluiceError, type JsonSchemaObject } from "@sluice/core";
 import { PROFILE_IDS } from "@sluice/catalog";
 import {
@@ -14,7 +10,8 @@ import {
   DEFAULT_HTTP_HOST,
   DEFAULT_PAGE_SIZE,
 } from "@sluice/mcp";
-import { loadTools } from "./load-tools.ts";
+import { parseCommand, stringOption } from "./args.ts";
+import { loadPack } from "./load-tools.ts";
 import type { Io } from "./main.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
@@ -52,10 +49,7 @@ function help(): string {
 }
 
 function usage(problem: string): SluiceError {
-  return new SluiceError(
-    "INVALID_OPTION",
-    `${problem}\nusage:\n${SERVE_USAGE}\nclient profiles: claude-code, cursor, vscode, windsurf, mcp (any of ${PROFILE_IDS.join(", ")})`,
-  );
+  return new SluiceError("INVALID_OPTION", `${problem} (see sluice serve --help; client profiles: claude-code, cursor, vscode, windsurf, mcp, or any of ${PROFILE_IDS.join(", ")})`);
 }
 
 function integer(value: unknown, flag: string, min: number): number | undefined {
@@ -89,11 +83,7 @@ function baseUrlOption(given: readonly string[]): string | Record<string, string
 }
 
 /** A module may export `outputSchemas` (by tool name) beside its tools; packs have none. */
-async function outputSchemasOf(spec: string, cwd: string): Promise<Record<string, JsonSchemaObject> | undefined> {
-  if (/^[a-z0-9][a-z0-9-]*$/.test(spec) && !existsSync(resolve(cwd, spec))) return undefined;
-  const file = isAbsolute(spec) ? spec : resolve(cwd, spec);
-  if (!existsSync(file)) return undefined;
-  const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+function outputSchemasOf(spec: string, module: Record<string, unknown>): Record<string, JsonSchemaObject> | undefined {
   const schemas = module.outputSchemas;
   if (schemas === undefined) return undefined;
   if (typeof schemas !== "object" || schemas === null || Array.isArray(schemas)) {
@@ -108,35 +98,7 @@ async function outputSchemasOf(spec: string, cwd: string): Promise<Record<string
  * stdin (stdio) or the process gets SIGINT/SIGTERM.
  */
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        http: { type: "string" },
-        host: { type: "string" },
-        "auth-token": { type: "string" },
-        profile: { type: "string" },
-        defer: { type: "boolean" },
-        "include-full": { type: "boolean" },
-        "base-url": { type: "string", multiple: true },
-        "page-size": { type: "string" },
-        "server-name": { type: "string" },
-        "allow-lossy": { type: "boolean" },
-        unroll: { type: "string" },
-        "timeout-ms": { type: "string" },
-        "max-argument-bytes": { type: "string" },
-        "max-message-bytes": { type: "string" },
-        verbose: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw usage((error as Error).message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand("serve", args);
   if (values.help) {
     io.stdout.write(help());
     return 0;
@@ -148,21 +110,22 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (values.host !== undefined && port === undefined) throw usage("--host applies to --http only");
   if (values["auth-token"] !== undefined && port === undefined) throw usage("--auth-token applies to --http only");
   const envToken = process.env.SLUICE_MCP_TOKEN?.trim();
-  const authToken = values["auth-token"] ?? (envToken === undefined || envToken === "" ? undefined : envToken);
-  const baseUrl = baseUrlOption(values["base-url"] ?? (process.env.SLUICE_BASE_URL?.trim() ? process.env.SLUICE_BASE_URL.trim().split(/\s+/) : []));
+  const authToken = stringOption(values, "auth-token") ?? (envToken === undefined || envToken === "" ? undefined : envToken);
+  const baseUrl = baseUrlOption((values["base-url"] as string[] | undefined) ?? (process.env.SLUICE_BASE_URL?.trim() ? process.env.SLUICE_BASE_URL.trim().split(/\s+/) : []));
   const pageSize = integer(values["page-size"], "--page-size", 1) ?? DEFAULT_PAGE_SIZE;
   const unroll = integer(values.unroll, "--unroll", 0);
   const timeoutMs = integer(values["timeout-ms"], "--timeout-ms", 1);
   const maxArgumentBytes = integer(values["max-argument-bytes"], "--max-argument-bytes", 1);
   const maxMessageBytes = integer(values["max-message-bytes"], "--max-message-bytes", 1024);
-  const serverName = values["server-name"] ?? "sluice";
+  const serverName = stringOption(values, "server-name") ?? "sluice";
   const say = (line: string) => io.stderr.write(`sluice serve: ${line}\n`);
 
-  const tools = await loadTools(spec, io.cwd);
-  const outputSchemas = await outputSchemasOf(spec, io.cwd);
+  const { tools, module } = await loadPack(spec, io.cwd);
+  const outputSchemas = outputSchemasOf(spec, module);
+  const profile = stringOption(values, "profile");
   const catalog = new ServedCatalog(tools, {
     serverName,
-    ...(values.profile === undefined ? {} : { profile: values.profile }),
+    ...(profile === undefined ? {} : { profile }),
     ...(values["allow-lossy"] ? { allowLossy: true } : {}),
     ...(unroll === undefined ? {} : { unroll }),
     ...(outputSchemas === undefined ? {} : { outputSchemas }),
@@ -221,7 +184,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     await handle.close();
     say(`stopped (${why})`);
   } else {
-    const host = values.host ?? DEFAULT_HTTP_HOST;
+    const host = stringOption(values, "host") ?? DEFAULT_HTTP_HOST;
     const handle = await serveHttp(newServer, {
       port,
       host,

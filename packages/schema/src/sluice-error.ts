@@ -15,6 +15,8 @@ export type ErrorCode =
   | "SPEC_INVALID"
   | "EGRESS_DENIED"
   | "PACK_NOT_FOUND"
+  | "FILE_NOT_FOUND"
+  | "IMPORT_FAILED"
   | "TOOL_NOT_FOUND"
   | "TOOL_NOT_LOADED"
   | "EGRESS_MAP_CHANGED"

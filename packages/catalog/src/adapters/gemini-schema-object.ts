@@ -1,4 +1,3 @@
-import type { Schema, Type } from "@google/genai";
 import { cloneJson, escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, resolveRef, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 
 /**
@@ -27,20 +26,51 @@ export interface GeminiSchemaOptions {
   maxNodes: number;
 }
 
-// The SDK's Type enum is a runtime value; sluice imports SDK types only, so the enum
-// members are written as their string values (identical by definition).
-const GEMINI_TYPES: Readonly<Record<string, Type>> = {
-  string: "STRING" as Type,
-  number: "NUMBER" as Type,
-  integer: "INTEGER" as Type,
-  boolean: "BOOLEAN" as Type,
-  array: "ARRAY" as Type,
-  object: "OBJECT" as Type,
-  null: "NULL" as Type,
+/** The values of Gemini's `Type` enum, as they go over the wire. */
+export type GeminiType = "TYPE_UNSPECIFIED" | "STRING" | "NUMBER" | "INTEGER" | "BOOLEAN" | "ARRAY" | "OBJECT" | "NULL";
+
+/**
+ * Gemini's `Schema` object, declared here so that the published types do not depend on
+ * the optional `@google/genai` package (test/adapters-types.ts checks it against the SDK).
+ * Counts are strings (int64 in the API).
+ */
+export interface GeminiSchema {
+  type?: GeminiType;
+  format?: string;
+  title?: string;
+  description?: string;
+  nullable?: boolean;
+  enum?: string[];
+  default?: unknown;
+  example?: unknown;
+  minimum?: number;
+  maximum?: number;
+  minLength?: string;
+  maxLength?: string;
+  pattern?: string;
+  minItems?: string;
+  maxItems?: string;
+  items?: GeminiSchema;
+  minProperties?: string;
+  maxProperties?: string;
+  properties?: Record<string, GeminiSchema>;
+  required?: string[];
+  propertyOrdering?: string[];
+  anyOf?: GeminiSchema[];
+}
+
+const GEMINI_TYPES: Readonly<Record<string, GeminiType>> = {
+  string: "STRING",
+  number: "NUMBER",
+  integer: "INTEGER",
+  boolean: "BOOLEAN",
+  array: "ARRAY",
+  object: "OBJECT",
+  null: "NULL",
 };
 
 /** Keywords in the order they are emitted, so equal input always gives equal bytes. */
-const EMIT_ORDER: readonly (keyof Schema)[] = [
+const EMIT_ORDER: readonly (keyof GeminiSchema)[] = [
   "type", "format", "title", "description", "nullable", "enum", "default", "example",
   "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems", "items",
   "minProperties", "maxProperties", "properties", "required", "propertyOrdering", "anyOf",
@@ -53,11 +83,11 @@ interface RefFrame {
   name: string;
 }
 
-export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options: GeminiSchemaOptions): Schema {
+export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options: GeminiSchemaOptions): GeminiSchema {
   let nodes = 0;
   const refStack: RefFrame[] = [];
 
-  const convert = (node: unknown, pointer: string, depth: number): Schema => {
+  const convert = (node: unknown, pointer: string, depth: number): GeminiSchema => {
     if (++nodes > options.maxNodes) {
       throw new SluiceError("INLINE_BUDGET_EXCEEDED", `Tool ${toolName}: inlining its $refs for Gemini's parameters form passes ${options.maxNodes} schema nodes. Narrow the tool (derived({ drop })), raise maxNodes, or use the parametersJsonSchema form.`, { pointer });
     }
@@ -77,7 +107,7 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
     return emit(convertOwn(node, pointer, depth));
   };
 
-  const convertRef = (node: JsonSchemaObject, ref: string, pointer: string, depth: number): Schema => {
+  const convertRef = (node: JsonSchemaObject, ref: string, pointer: string, depth: number): GeminiSchema => {
     const segments = parseLocalRef(ref);
     const name = segments?.[segments.length - 1] ?? ref;
     const open = refStack.findIndex((frame) => frame.ref === ref);
@@ -96,8 +126,8 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
     return converted;
   };
 
-  const convertOwn = (node: JsonSchemaObject, pointer: string, depth: number): Schema => {
-    const out: Schema = {};
+  const convertOwn = (node: JsonSchemaObject, pointer: string, depth: number): GeminiSchema => {
+    const out: GeminiSchema = {};
     let nullable = false;
     const notes: string[] = [];
 
@@ -105,7 +135,7 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
     if (types !== undefined) {
       const nonNull = types.filter((t) => t !== "null");
       if (nonNull.length > 0 && nonNull.length < types.length) nullable = true;
-      const mapped = nonNull.map((t) => GEMINI_TYPES[t]).filter((t): t is Type => t !== undefined);
+      const mapped = nonNull.map((t) => GEMINI_TYPES[t]).filter((t): t is GeminiType => t !== undefined);
       if (nonNull.length === 0) out.type = GEMINI_TYPES.null!;
       else if (mapped.length === 1) out.type = mapped[0]!;
       else if (mapped.length > 1) out.anyOf = mapped.map((type) => ({ type }));
@@ -145,7 +175,7 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
 
     const properties = getOwn(node, "properties");
     if (isSchemaObject(properties)) {
-      const converted: Record<string, Schema> = {};
+      const converted: Record<string, GeminiSchema> = {};
       for (const key of Object.keys(properties)) {
         const child = properties[key];
         if (child === false) continue; // a property that must be absent: not offered at all
@@ -167,7 +197,7 @@ export function toGeminiSchema(toolName: string, root: JsonSchemaObject, options
 
     const branches = [...arrayOf(getOwn(node, "anyOf")).map((b, i) => [b, `${pointer}/anyOf/${i}`] as const),
       ...arrayOf(getOwn(node, "oneOf")).map((b, i) => [b, `${pointer}/oneOf/${i}`] as const)];
-    let merged: Schema = out;
+    let merged: GeminiSchema = out;
     if (branches.length > 0) {
       const converted = branches.map(([branch, at]) => convert(branch, at, depth + 1));
       const kept = converted.filter((branch) => !isNullOnly(branch));
@@ -208,7 +238,7 @@ function withoutKeyword(node: JsonSchemaObject, keyword: string): JsonSchemaObje
   return copy;
 }
 
-function isNullOnly(schema: Schema): boolean {
+function isNullOnly(schema: GeminiSchema): boolean {
   return schema.type === GEMINI_TYPES.null && Object.keys(schema).every((k) => k === "type" || k === "description" || k === "title");
 }
 
@@ -216,12 +246,12 @@ function isNullOnly(schema: Schema): boolean {
  * One schema standing for all of `schemas` (allOf, or a union branch hoisted into its
  * parent): properties and required are united, any other keyword keeps its first value.
  */
-function mergeSchemas(schemas: readonly Schema[]): Schema {
-  const out: Schema = {};
+function mergeSchemas(schemas: readonly GeminiSchema[]): GeminiSchema {
+  const out: GeminiSchema = {};
   for (const schema of schemas) {
-    for (const key of Object.keys(schema) as (keyof Schema)[]) {
+    for (const key of Object.keys(schema) as (keyof GeminiSchema)[]) {
       if (key === "properties") {
-        const properties: Record<string, Schema> = { ...out.properties };
+        const properties: Record<string, GeminiSchema> = { ...out.properties };
         for (const name of Object.keys(schema.properties!)) {
           if (!hasOwn(properties, name)) Object.defineProperty(properties, name, { value: schema.properties![name], enumerable: true, writable: true, configurable: true });
         }
@@ -241,8 +271,8 @@ function mergeSchemas(schemas: readonly Schema[]): Schema {
 }
 
 /** A copy with keys in EMIT_ORDER, so output bytes do not depend on the order keywords were met. */
-function emit(schema: Schema): Schema {
-  const out: Schema = {};
+function emit(schema: GeminiSchema): GeminiSchema {
+  const out: GeminiSchema = {};
   for (const key of EMIT_ORDER) {
     if (schema[key] !== undefined) (out as Record<string, unknown>)[key] = schema[key];
   }

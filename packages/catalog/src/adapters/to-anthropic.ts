@@ -1,6 +1,24 @@
-import type { CacheControlEphemeral, Tool as AnthropicTool } from "@anthropic-ai/sdk/resources/messages";
 import { SluiceError } from "@sluice/schema";
-import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
+import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool, type ObjectRootSchema } from "./adapter-tool.ts";
+
+/** Anthropic's prompt-cache breakpoint (`cache_control`). */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+  ttl?: "5m" | "1h";
+}
+
+/**
+ * A Messages API custom tool, declared here so that the published types do not depend on
+ * the optional `@anthropic-ai/sdk` package; test/adapters-types.ts proves it is
+ * assignable to the SDK's `Tool`.
+ */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: ObjectRootSchema;
+  defer_loading?: boolean;
+  cache_control?: AnthropicCacheControl;
+}
 
 export interface AnthropicOptions extends AdapterOptions {
   /**
@@ -15,7 +33,7 @@ export interface AnthropicOptions extends AdapterOptions {
    * definitions are cached as one prefix; `false` for none. Default `{ type: "ephemeral" }`.
    * https://docs.claude.com/en/docs/build-with-claude/prompt-caching
    */
-  cacheControl?: CacheControlEphemeral | false;
+  cacheControl?: AnthropicCacheControl | false;
 }
 
 /**

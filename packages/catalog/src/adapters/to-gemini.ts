@@ -1,7 +1,20 @@
-import type { FunctionDeclaration } from "@google/genai";
 import { SluiceError } from "@sluice/schema";
-import { inputSchemaCopy, objectRootSchema, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
-import { toGeminiSchema } from "./gemini-schema-object.ts";
+import { inputSchemaCopy, objectRootSchema, orderTools, type AdapterOptions, type AdapterTool, type ObjectRootSchema } from "./adapter-tool.ts";
+import { toGeminiSchema, type GeminiSchema } from "./gemini-schema-object.ts";
+
+/**
+ * A Gemini function declaration, declared here so that the published types do not depend
+ * on the optional `@google/genai` package; test/adapters-types.ts proves it is assignable
+ * to the SDK's `FunctionDeclaration` (with its `Type` enum read as the strings it stands for).
+ */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  /** Set in the `parameters` form. */
+  parameters?: GeminiSchema;
+  /** Set in the `parametersJsonSchema` form. */
+  parametersJsonSchema?: ObjectRootSchema;
+}
 
 export interface GeminiOptions extends AdapterOptions {
   /**
@@ -21,7 +34,7 @@ const DEFAULT_MAX_NODES = 20_000;
  * Gemini function declarations: `{ name, description, parameters | parametersJsonSchema }`.
  * https://ai.google.dev/api/caching#FunctionDeclaration
  */
-export function toGemini(tools: readonly AdapterTool[], options: GeminiOptions): FunctionDeclaration[] {
+export function toGemini(tools: readonly AdapterTool[], options: GeminiOptions): GeminiFunctionDeclaration[] {
   const form = options?.form;
   if (form !== "parameters" && form !== "parametersJsonSchema") {
     throw new SluiceError("INVALID_OPTION", `toGemini needs { form: "parameters" } or { form: "parametersJsonSchema" }, not ${JSON.stringify(form)}.`);

@@ -1,5 +1,14 @@
-import type { ChatCompletionFunctionTool } from "openai/resources/chat/completions";
-import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
+import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool, type ObjectRootSchema } from "./adapter-tool.ts";
+
+/**
+ * A Chat Completions function tool, declared here so that the published types do not
+ * depend on the optional `openai` package; test/adapters-types.ts proves it is assignable
+ * to the SDK's `ChatCompletionFunctionTool`.
+ */
+export interface OpenAIChatTool {
+  type: "function";
+  function: { name: string; description: string; parameters: ObjectRootSchema; strict?: boolean };
+}
 
 export interface OpenAIChatOptions extends AdapterOptions {
   /**
@@ -14,7 +23,7 @@ export interface OpenAIChatOptions extends AdapterOptions {
  * Chat Completions `tools` entries: `{ type: "function", function: { name, description, parameters, strict? } }`.
  * https://platform.openai.com/docs/api-reference/chat/create#chat-create-tools
  */
-export function toOpenAIChat(tools: readonly AdapterTool[], options: OpenAIChatOptions = {}): ChatCompletionFunctionTool[] {
+export function toOpenAIChat(tools: readonly AdapterTool[], options: OpenAIChatOptions = {}): OpenAIChatTool[] {
   return orderTools(tools, options).map((tool) => ({
     type: "function",
     function: {

@@ -1,5 +1,17 @@
-import type { FunctionTool } from "openai/resources/responses/responses";
-import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
+import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool, type ObjectRootSchema } from "./adapter-tool.ts";
+
+/**
+ * A Responses API function tool, declared here so that the published types do not depend
+ * on the optional `openai` package; test/adapters-types.ts proves it is assignable to the
+ * SDK's `FunctionTool`.
+ */
+export interface OpenAIResponsesTool {
+  type: "function";
+  name: string;
+  description: string;
+  parameters: ObjectRootSchema;
+  strict: boolean;
+}
 
 export interface OpenAIResponsesOptions extends AdapterOptions {
   /**
@@ -15,7 +27,7 @@ export interface OpenAIResponsesOptions extends AdapterOptions {
  * Responses API function tools: `{ type: "function", name, description, parameters, strict }`.
  * https://platform.openai.com/docs/api-reference/responses/create#responses-create-tools
  */
-export function toOpenAIResponses(tools: readonly AdapterTool[], options: OpenAIResponsesOptions = {}): FunctionTool[] {
+export function toOpenAIResponses(tools: readonly AdapterTool[], options: OpenAIResponsesOptions = {}): OpenAIResponsesTool[] {
   const strict = options.strict ?? true;
   return orderTools(tools, options).map((tool) => ({
     type: "function",

@@ -1,0 +1,138 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, SluiceError, type EgressToolEntry, type Tool } from "@sluice/core";
+import { schemaTokens, type Encoding } from "@sluice/core/tokens";
+import { parseCommand, usageError } from "./args.ts";
+import { findTool, loadTools } from "./load-tools.ts";
+import type { Io } from "./main.ts";
+
+function positiveInteger(command: string, value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw usageError(command, `${flag} takes a positive integer, got "${String(value)}"`);
+  return n;
+}
+
+function encodingOf(command: string, value: unknown): Encoding {
+  if (value === undefined) return "o200k_base";
+  if (value !== "o200k_base" && value !== "cl100k_base") throw usageError(command, `--encoding must be o200k_base or cl100k_base`);
+  return value;
+}
+
+/** `sluice survey`: tools by schema tokens. */
+export async function surveyCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand("survey", args);
+  const [spec] = positionals;
+  if (spec === undefined || positionals.length > 1) throw usageError("survey", "survey takes one <pack|module>");
+  const top = positiveInteger("survey", values.top, "--top");
+  const encoding = encodingOf("survey", values.encoding);
+  const tools = await loadTools(spec, io.cwd);
+  const rows = surveyTools(tools, encoding).slice(0, top ?? Number.POSITIVE_INFINITY);
+  if (values.json) io.stdout.write(JSON.stringify(rows) + "\n");
+  else io.stdout.write(table(["tokens", "tool"], rows.map((r) => [String(r.tokens), r.tool])));
+  return 0;
+}
+
+/** Tools by schema tokens, fattest first (ties by name). */
+export function surveyTools(tools: readonly Tool<object>[], encoding: Encoding = "o200k_base"): Array<{ tool: string; tokens: number }> {
+  return tools
+    .map((tool) => ({ tool: tool.name, tokens: schemaTokens(tool, { encoding }) }))
+    .sort((a, b) => b.tokens - a.tokens || (a.tool < b.tool ? -1 : 1));
+}
+
+/** `sluice paths`: the selectable paths of one tool, optionally priced. */
+export async function pathsCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand("paths", args);
+  const [spec, toolName, prefix] = positionals;
+  if (spec === undefined || toolName === undefined || positionals.length > 3) throw usageError("paths", "paths takes <pack|module> <tool> [prefix]");
+  const tool = findTool(await loadTools(spec, io.cwd), toolName, spec);
+  const depth = positiveInteger("paths", values.depth, "--depth");
+  const rows = await tool.paths(prefix, {
+    byCost: values["by-cost"] === true,
+    encoding: encodingOf("paths", values.encoding),
+    ...(depth === undefined ? {} : { depth }),
+  });
+  if (values.json) io.stdout.write(JSON.stringify(rows) + "\n");
+  else if (values["by-cost"]) io.stdout.write(table(["tokens", "path"], rows.map((r) => [String(r.tokens), r.path])));
+  else io.stdout.write(rows.map((r) => r.path).join("\n") + "\n");
+  if (values["by-cost"] && prefix !== undefined && rows.length > 0 && rows.every((r) => (r.tokens ?? 0) < 0)) {
+    io.stderr.write(
+      `note: removing any path below ${prefix} alone makes the tool larger: it splits a definition shared with other places.\n` +
+        `      Price a type's members everywhere it is reached instead: sluice paths ${spec} ${toolName} <TypeName> --by-cost\n`,
+    );
+  }
+  return 0;
+}
+
+/** `sluice egress`: print, write (--out) or check (--check) the egress map, as text or JSON. */
+export async function egressCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand("egress", args);
+  const [spec] = positionals;
+  if (spec === undefined || positionals.length > 1) throw usageError("egress", "egress takes one <pack|module>");
+  if (values["include-full"] && !values.served) throw usageError("egress", "--include-full applies to --served (without --served, every exported tool is listed)");
+  if (typeof values.out === "string" && typeof values.check === "string") throw usageError("egress", "--out and --check exclude each other");
+  // Without --served: every exported tool (code can import the *_full twins); with it: what `sluice serve` serves.
+  const loaded = await loadTools(spec, io.cwd);
+  const entries = egressMap(values.served && !values["include-full"] ? defaultServedSet(loaded) : loaded);
+  const json = values.json === true;
+  const text = json ? jsonMap(entries) : formatEgressMap(entries);
+  if (typeof values.check === "string") return checkAgainst(values.check, entries, text, json, io);
+  if (typeof values.out === "string") {
+    const file = resolve(io.cwd, values.out);
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, text);
+    io.stderr.write(`wrote ${values.out} (${entries.length} tools)\n`);
+  } else {
+    io.stdout.write(text);
+  }
+  return 0;
+}
+
+function jsonMap(entries: readonly EgressToolEntry[]): string {
+  return JSON.stringify(entries, null, 2) + "\n";
+}
+
+/**
+ * Compares the committed map with the current one, in the format it was written in
+ * (text, or JSON with --json). The diff and the widenings are read on the text form
+ * either way, so a JSON map reports a newly visible path the same way.
+ */
+async function checkAgainst(name: string, entries: readonly EgressToolEntry[], text: string, json: boolean, io: Io): Promise<number> {
+  const file = resolve(io.cwd, name);
+  const committed = await readFile(file, "utf8").catch(() => {
+    throw new SluiceError("EGRESS_MAP_CHANGED", `${name} does not exist (${file}); write it with --out ${name}${json ? " --json" : ""}.`);
+  });
+  let before = committed;
+  let now = text;
+  if (json) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(committed);
+    } catch {
+      throw new SluiceError("EGRESS_MAP_CHANGED", `${name} is not a JSON egress map; check a text map without --json, or rewrite it with --out ${name} --json.`);
+    }
+    if (jsonMap(parsed as EgressToolEntry[]) === text) {
+      io.stdout.write(`${name}: up to date (${entries.length} tools)\n`);
+      return 0;
+    }
+    before = Array.isArray(parsed) ? formatEgressMap(parsed as EgressToolEntry[]) : "";
+    now = formatEgressMap(entries);
+  }
+  const result = checkEgressMap(before, now, name);
+  if (!json && result.same) {
+    io.stdout.write(`${name}: up to date (${entries.length} tools)\n`);
+    return 0;
+  }
+  io.stdout.write(result.diff);
+  for (const path of result.widenings) io.stderr.write(`WIDENING: ${path} is newly visible to the model\n`);
+  throw new SluiceError(
+    "EGRESS_MAP_CHANGED",
+    `${name} differs from the current tools (${result.widenings.length} newly visible path${result.widenings.length === 1 ? "" : "s"}); review the diff and rewrite it with --out ${name}${json ? " --json" : ""}.`,
+  );
+}
+
+/** A right-aligned first column and a left-aligned second one. */
+export function table(header: [string, string], rows: Array<[string, string]>): string {
+  const width = Math.max(header[0].length, ...rows.map((r) => r[0].length));
+  return [header, ...rows].map(([a, b]) => `${a.padStart(width)}  ${b}`).join("\n") + "\n";
+}

@@ -1,0 +1,209 @@
+/**
+ * The sluice command outside this repository's root: help and version without a loader,
+ * `<pack>` resolved in the documented order from the current directory, coded one-line
+ * errors and the exit codes 0 / 1 / 2. Every case is a child process.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const TABLE = JSON.parse(readFileSync(new URL("../bin/commands.json", import.meta.url), "utf8")) as {
+  overview: string[];
+  commands: Record<string, { options: Record<string, unknown>; help: string[]; dynamicHelp?: boolean }>;
+};
+const VERSION = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+/** A project folder outside the repository, with @sluice/core installed (linked) and a tiny pack package. */
+const project = mkdtempSync(join(tmpdir(), "sluice-project-"));
+mkdirSync(join(project, "node_modules/@sluice/pack-tiny"), { recursive: true });
+symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
+writeFileSync(join(project, "node_modules/@sluice/pack-tiny/package.json"), JSON.stringify({ name: "@sluice/pack-tiny", type: "module", exports: { ".": "./index.js" } }));
+writeFileSync(
+  join(project, "node_modules/@sluice/pack-tiny/index.js"),
+  [
+    `import { definePack } from "@sluice/core";`,
+    `const tiny_get = { name: "tiny_get", description: "Get one tiny thing.", parameters: { properties: { id: { type: "string" } }, required: ["id"] },`,
+    `  binding: { kind: "http", method: "GET", path: "/things/{id}", server: "https://tiny.example", parameters: [{ arg: "id", name: "id", in: "path", style: "simple", explode: false, required: true }] },`,
+    `  annotations: { readOnly: true } };`,
+    `export const tools = definePack({ name: "tiny", defs: {}, withheldMembers: {}, tools: [tiny_get] }).tools;`,
+  ].join("\n"),
+);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+/** A resolve hook that appends every specifier it sees to $SLUICE_TRACE: proof of what a command loaded. */
+const traceHook = join(project, "trace-hook.mjs");
+writeFileSync(
+  traceHook,
+  `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';export async function resolve(s,c,n){appendFileSync(process.env.SLUICE_TRACE,s+'\\\\n');return n(s,c)}");\n`,
+);
+
+function sluice(args: string[], options: { cwd?: string; trace?: string } = {}) {
+  const execArgv = options.trace === undefined ? [] : ["--import", traceHook];
+  const env = options.trace === undefined ? process.env : { ...process.env, SLUICE_TRACE: options.trace };
+  const result = spawnSync(process.execPath, [...execArgv, BIN, ...args], { cwd: options.cwd ?? project, env, encoding: "utf8", timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("help and version", () => {
+  it("--version prints the package version", () => {
+    expect(sluice(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+  });
+
+  it("--help lists every command", () => {
+    const { code, stdout } = sluice(["--help"]);
+    expect(code).toBe(0);
+    for (const command of Object.keys(TABLE.commands)) expect(stdout).toMatch(new RegExp(`^ {2}${command} +\\S`, "m"));
+  });
+
+  it.each(Object.keys(TABLE.commands))("%s --help and help %s print the command's usage, exit 0", (command) => {
+    for (const args of [[command, "--help"], ["help", command], [command, "-h"]]) {
+      const { code, stdout, stderr } = sluice(args);
+      expect(code, args.join(" ")).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^usage:\\s+sluice ${command}\\b`));
+      expect(stderr).toBe("");
+    }
+  });
+
+  it.each(Object.entries(TABLE.commands).filter(([, entry]) => !entry.dynamicHelp))("the help of %s documents each of its options", (_command, entry) => {
+    for (const option of Object.keys(entry.options)) expect(entry.help.join("\n")).toContain(`--${option}`);
+  });
+
+  it("help, version and a command's help load neither tsx nor the CLI's modules", () => {
+    for (const args of [["--help"], ["--version"], ["egress", "--help"], ["generate", "--help"]]) {
+      const trace = join(project, `trace-${args.join("-")}.txt`);
+      writeFileSync(trace, "");
+      expect(sluice(args, { trace }).code).toBe(0);
+      const loaded = readFileSync(trace, "utf8");
+      expect(loaded, args.join(" ")).not.toMatch(/tsx|main\.(ts|js)|@sluice/);
+    }
+  });
+});
+
+describe("did you mean", () => {
+  it.each([
+    [["survy", "linear"], /^sluice: INVALID_OPTION: unknown command "survy"; did you mean survey/],
+    [["egres"], /did you mean egress/],
+    [["survey", "linear", "--tpo", "3"], /^sluice: INVALID_OPTION: unknown option --tpo for sluice survey; did you mean --top\?/],
+    [["egress", "linear", "--chek", "x"], /did you mean --check/],
+    [["generate", "openapi", "x.json", "--nmae", "x"], /did you mean --name/],
+    [["compact", "--mdoe", "strip"], /^sluice compact: unknown option --mdoe; did you mean --mode\?/],
+    [["compact", "--mode", "stirp"], /^sluice compact: unknown mode "stirp"; did you mean strip/],
+  ])("%j", (args, message) => {
+    const { code, stdout, stderr } = sluice(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(message);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("<pack> resolution, from a folder outside the repository", () => {
+  const survey = (spec: string) => {
+    const { code, stdout, stderr } = sluice(["survey", spec, "--json"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    return (JSON.parse(stdout) as Array<{ tool: string }>).map((row) => row.tool);
+  };
+
+  it("a path to a pack directory, absolute or relative", () => {
+    const absolute = survey(join(ROOT, "packs/linear"));
+    expect(absolute).toContain("issues_list");
+    expect(survey(relative(project, join(ROOT, "packs/linear")))).toEqual(absolute);
+  });
+
+  it("an installed package by its name, and by its short name", () => {
+    expect(survey("@sluice/pack-tiny")).toEqual(["tiny_get"]);
+    expect(survey("tiny")).toEqual(["tiny_get"]);
+  });
+
+  it("a pack directory written by sluice generate in the project", () => {
+    const spec = fileURLToPath(new URL("../../../../shared/specs/petstore/petstore-expanded-3.0.json", import.meta.url));
+    const generated = sluice(["generate", "openapi", spec, "--name", "pets", "--out", "packs/pets", "--json"]);
+    expect(generated.code).toBe(0);
+    expect(JSON.parse(generated.stdout)).toEqual({ kind: "openapi", name: "pets", out: join(project, "packs/pets"), tools: 4, skipped: 0 });
+    expect(survey("./packs/pets").sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets"]);
+  });
+
+  it("a missing file is FILE_NOT_FOUND with its path", () => {
+    const { code, stderr } = sluice(["survey", "./tools/missing.ts"]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`sluice: FILE_NOT_FOUND: ./tools/missing.ts: no such file or directory (${join(project, "tools/missing.ts")}).\n`);
+  });
+
+  it("an unknown name is PACK_NOT_FOUND with the nearest names", () => {
+    const { code, stderr } = sluice(["survey", "tiyn"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: PACK_NOT_FOUND: "tiyn" is not a path, an installed package \(@sluice\/pack-tiyn or tiyn, looked up from .*; did you mean tiny/);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("a module that cannot import its dependencies names the import that failed", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-lonely-"));
+    writeFileSync(join(dir, "tools.mjs"), `import { Tool } from "@sluice/not-installed";\nexport const tools = [];\n`);
+    const { code, stderr } = sluice(["survey", "tools.mjs"], { cwd: dir });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: tools\.mjs: cannot import "@sluice\/not-installed" \(imported from .*tools\.mjs\); install @sluice\/not-installed/);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("tools made by another copy of @sluice/core are named as such, not as 'no tools'", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-two-cores-"));
+    // What a Tool of a second @sluice/core install looks like from here: the shape, not the class.
+    writeFileSync(join(dir, "tools.mjs"), `export const tools = [{ name: "x_get", inputSchema: { type: "object" }, derived() {} }];\n`);
+    const { code, stderr } = sluice(["survey", "./tools.mjs"], { cwd: dir });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/tools\.mjs \(.*\) exports tools made by another copy of @sluice\/core/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("a generated TypeScript pack in a project that cannot resolve @sluice/core says so", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-no-core-"));
+    const spec = fileURLToPath(new URL("../../../../shared/specs/petstore/petstore-expanded-3.0.json", import.meta.url));
+    expect(sluice(["generate", "openapi", spec, "--name", "pets", "--out", "pets"], { cwd: dir }).code).toBe(0);
+    const { code, stderr } = sluice(["survey", "./pets"], { cwd: dir });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/pets: cannot import "@sluice\/core" \(imported from .*\.gen\.ts\)/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("--json and exit codes", () => {
+  it("egress --out --json, then --check --json: 0 when equal, 1 naming the widening when the file shows less", () => {
+    const map = join(project, "egress.json");
+    expect(sluice(["egress", "tiny", "--json", "--out", "egress.json"]).code).toBe(0);
+    const written = JSON.parse(readFileSync(map, "utf8")) as Array<{ name: string }>;
+    expect(written.map((entry) => entry.name)).toEqual(["tiny_get"]);
+    const same = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    expect(same).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
+
+    // The committed map without the id argument: the tools now show more than was reviewed.
+    const narrower = readFileSync(map, "utf8").replace(/\n\s*\{[^{}]*"path": "id"[^{}]*\},?/, "");
+    expect(narrower).not.toBe(readFileSync(map, "utf8"));
+    writeFileSync(map, narrower);
+    const changed = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    expect(changed.code).toBe(1);
+    expect(changed.stderr).toMatch(/^WIDENING: tool tiny_get: id: .* is newly visible to the model$/m);
+    expect(changed.stderr).toMatch(/^sluice: EGRESS_MAP_CHANGED: egress\.json differs/m);
+
+    // A text map checked as JSON is not silently "changed": the message says which format to use.
+    expect(sluice(["egress", "tiny", "--out", "egress.json"]).code).toBe(0);
+    const wrongFormat = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    expect(wrongFormat.code).toBe(1);
+    expect(wrongFormat.stderr).toMatch(/is not a JSON egress map/);
+    expect(sluice(["egress", "tiny", "--check", "egress.json"]).code).toBe(0);
+  });
+
+  it.each([
+    ["a usage error", 2, ["survey"]],
+    ["no command", 2, []],
+    ["an ok survey", 0, ["survey", "tiny"]],
+  ])("%s exits %i", (_name, want, args) => {
+    expect(sluice(args as string[]).code).toBe(want);
+  });
+});

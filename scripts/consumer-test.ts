@@ -1,0 +1,220 @@
+/**
+ * The consumer test: what a user installs, tried the way a user would.
+ *
+ *   pnpm consumer-test   (run by .ci/run after the tests)
+ *
+ * 1. `pnpm -r build`, then `pnpm -r pack` every published package into a temporary folder;
+ *    each tarball's package.json has no `workspace:` ranges and nothing private, and the
+ *    tarball holds dist/, LICENSE and no sources, tests, fixtures or benches.
+ * 2. publint and @arethetypeswrong/cli (`--profile esm-only`) on each tarball.
+ * 3. A project in a temporary folder outside the repository `npm install`s the tarballs
+ *    (third-party dependencies from the registry), then, with plain `node` (no loader),
+ *    runs scripts/consumer/run.mjs: derive a Linear tool and call it, directly and over
+ *    MCP, against a local server on 127.0.0.1.
+ * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
+ *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
+ *    libs only (no DOM) on every package but @sluice/mcp (the MCP SDK's types need DOM).
+ * 5. The CLI from the installed tarball: see `cliChecks` (run only when `sluice --version`
+ *    works outside the repository).
+ *
+ * Every step prints its duration; the total is printed at the end.
+ */
+import { execFileSync, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const BIN = join(ROOT, "node_modules", ".bin");
+const TSC = join(ROOT, "node_modules", "typescript", "bin", "tsc");
+const KEEP = process.argv.includes("--keep");
+
+/** Optional SDKs whose types must stay out of the published declarations. */
+const OPTIONAL_SDKS = ["openai", "@anthropic-ai/sdk", "@google/genai"];
+/** Paths no tarball may ship. */
+const NOT_SHIPPED = /(^|\/)(src|test|tests|fixtures|bench|spec|node_modules)\/|\.test\.|tsconfig/;
+
+const started = Date.now();
+const failures: string[] = [];
+
+function step<T>(title: string, run: () => T): T {
+  const at = Date.now();
+  process.stderr.write(`\n== ${title}\n`);
+  const result = run();
+  process.stderr.write(`   ${title}: ${((Date.now() - at) / 1000).toFixed(1)} s\n`);
+  return result;
+}
+
+function sh(command: string, args: readonly string[], options: SpawnSyncOptions = {}): void {
+  const result = spawnSync(command, args, { stdio: "inherit", ...options });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status ?? result.signal}`);
+}
+
+/** Runs a check; a failure is recorded and reported at the end, the other checks still run. */
+function check(what: string, command: string, args: readonly string[], options: SpawnSyncOptions = {}): boolean {
+  const result = spawnSync(command, args, { stdio: "inherit", ...options });
+  if (result.status === 0) return true;
+  failures.push(`${what} (exit ${result.status ?? result.signal})`);
+  return false;
+}
+
+// The pnpm that runs this script (`pnpm consumer-test`), else the pinned one through npx.
+const execpath = process.env["npm_execpath"];
+const pnpm: [string, ...string[]] = execpath !== undefined && /pnpm/.test(execpath) ? [process.execPath, execpath] : ["npx", "--yes", "pnpm@10.34.8"];
+const runPnpm = (args: readonly string[], cwd = ROOT) => sh(pnpm[0], [...pnpm.slice(1), ...args], { cwd });
+
+const work = mkdtempSync(join(tmpdir(), "sluice-consumer-"));
+if (!relative(ROOT, work).startsWith("..")) throw new Error(`the temporary folder ${work} is inside the repository; set TMPDIR elsewhere`);
+const tarballs = join(work, "tarballs");
+const unpacked = join(work, "unpacked");
+const project = join(work, "project");
+mkdirSync(tarballs);
+mkdirSync(unpacked);
+mkdirSync(project);
+
+interface Packed {
+  name: string;
+  file: string;
+  dir: string;
+  manifest: Record<string, unknown> & { name: string; exports?: Record<string, unknown>; dependencies?: Record<string, string> };
+}
+
+try {
+  step("build (pnpm -r build)", () => runPnpm(["-r", "build"]));
+  step("pack (pnpm -r pack)", () => runPnpm(["-r", "pack", "--pack-destination", tarballs]));
+
+  const packed: Packed[] = step("tarball contents", () =>
+    readdirSync(tarballs)
+      .filter((file) => file.endsWith(".tgz"))
+      .sort()
+      .map((file) => {
+        const dir = join(unpacked, file.replace(/\.tgz$/, ""));
+        mkdirSync(dir);
+        execFileSync("tar", ["-xzf", join(tarballs, file), "-C", dir, "--strip-components=1"]);
+        const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Packed["manifest"];
+        const files = execFileSync("tar", ["-tzf", join(tarballs, file)], { encoding: "utf8" })
+          .split("\n")
+          .filter(Boolean)
+          .map((path) => path.replace(/^package\//, ""));
+        const problems: string[] = [];
+        if (manifest["private"] !== undefined) problems.push("is private");
+        if (manifest["license"] !== "MIT") problems.push("license is not MIT");
+        for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
+          for (const [dep, range] of Object.entries((manifest[field] as Record<string, string> | undefined) ?? {})) {
+            if (range.startsWith("workspace:")) problems.push(`${field}.${dep} is ${range}`);
+          }
+        }
+        if (!files.includes("LICENSE")) problems.push("no LICENSE");
+        if (!files.some((path) => path.startsWith("dist/") && path.endsWith(".d.ts"))) problems.push("no dist/*.d.ts");
+        for (const path of files.filter((path) => NOT_SHIPPED.test(path))) problems.push(`ships ${path}`);
+        for (const path of files.filter((path) => path.endsWith(".d.ts"))) {
+          const text = readFileSync(join(dir, path), "utf8");
+          for (const sdk of OPTIONAL_SDKS) {
+            if (new RegExp(`(from|import\\()\\s*["']${sdk.replace("/", "\\/")}(["'/])`).test(text)) problems.push(`${path} imports types from ${sdk}`);
+          }
+        }
+        for (const problem of problems) failures.push(`${manifest.name}: ${problem}`);
+        process.stderr.write(`   ${manifest.name}: ${files.length} files${problems.length === 0 ? "" : `, ${problems.length} problem(s)`}\n`);
+        return { name: manifest.name, file: join(tarballs, file), dir, manifest };
+      }),
+  );
+
+  step("publint --strict and attw --profile esm-only on each tarball", () => {
+    for (const { name, file, dir } of packed) {
+      check(`publint ${name}`, join(BIN, "publint"), ["--strict", "--pack", "false", dir]);
+      // Quiet when it passes; on a problem, run again for the table.
+      const attw = [file, "--profile", "esm-only"];
+      if (spawnSync(join(BIN, "attw"), [...attw, "--quiet"], { stdio: "inherit" }).status !== 0) check(`attw ${name}`, join(BIN, "attw"), attw);
+    }
+  });
+
+  step("npm install the tarballs into a project outside the repository", () => {
+    const rootManifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const dependencies: Record<string, string> = {};
+    for (const { name, file } of packed) dependencies[name] = `file:${file}`;
+    // The MCP client for run.mjs, and Node's types for tsc: from the registry.
+    dependencies["@modelcontextprotocol/sdk"] = rootManifest.devDependencies["@modelcontextprotocol/sdk"]!;
+    const manifest = {
+      name: "sluice-consumer",
+      private: true,
+      type: "module",
+      dependencies,
+      devDependencies: { "@types/node": rootManifest.devDependencies["@types/node"]! },
+    };
+    writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
+  });
+
+  step("plain node: derive a tool and call it (directly and over MCP) against 127.0.0.1", () => {
+    copyFileSync(join(ROOT, "scripts", "consumer", "run.mjs"), join(project, "run.mjs"));
+    check("node run.mjs", process.execPath, ["run.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
+  });
+
+  step("tsc --noEmit on every entry point (nodenext; bundler; nodenext without DOM)", () => {
+    const entries = packed.flatMap(({ name, manifest }) => Object.keys(manifest.exports ?? {}).map((subpath) => (subpath === "." ? name : `${name}${subpath.slice(1)}`)));
+    // @sluice/mcp's declarations carry the MCP SDK's, which use DOM types (HeadersInit):
+    // the check without DOM covers every other package.
+    const sourceOf = (names: readonly string[]) =>
+      [
+        ...names.map((entry, i) => `import * as m${i} from "${entry}";`),
+        `import { toOpenAIChat, type OpenAIChatTool } from "@sluice/catalog";`,
+        `import { generatedTools } from "@sluice/pack-linear";`,
+        ``,
+        `export const modules: readonly object[] = [${names.map((_, i) => `m${i}`).join(", ")}];`,
+        `// Typed projections work from the installed declarations: a wrong pin is a compile error.`,
+        `const byTeam = generatedTools.issuesList.derived({ name: "issues_by_team", keep: ["first", "filter.team"], pin: { includeArchived: false } });`,
+        `export const chat: OpenAIChatTool[] = toOpenAIChat([byTeam]);`,
+        `// @ts-expect-error includeArchived is a boolean`,
+        `generatedTools.issuesList.derived({ name: "wrong", pin: { includeArchived: "no" } });`,
+        ``,
+      ].join("\n");
+    writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
+    writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => entry !== "@sluice/mcp")));
+    const base = { strict: true, noEmit: true, types: ["node"] };
+    const configs = {
+      "tsconfig.nodenext.json": { compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext" }, files: ["every-package.ts"] },
+      "tsconfig.bundler.json": { compilerOptions: { ...base, module: "esnext", moduleResolution: "bundler", target: "es2022" }, files: ["every-package.ts"] },
+      "tsconfig.no-dom.json": { compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext", lib: ["es2023"] }, files: ["without-dom.ts"] },
+    };
+    for (const [file, config] of Object.entries(configs)) {
+      writeFileSync(join(project, file), `${JSON.stringify(config, null, 2)}\n`);
+      check(`tsc -p ${file}`, process.execPath, [TSC, "-p", file], { cwd: project });
+    }
+  });
+
+  step("the sluice command from the installed tarball", () => cliChecks(project));
+} finally {
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (KEEP) process.stderr.write(`\nkept ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+  process.stderr.write(`\nconsumer test: ${seconds} s\n`);
+}
+
+/**
+ * CLI checks (issue 12, the CLI half): they run once `sluice --version` works from an
+ * installed tarball; until then the step says it skipped them.
+ */
+function cliChecks(cwd: string): void {
+  const sluice = join(cwd, "node_modules", ".bin", "sluice");
+  if (!existsSync(sluice)) {
+    failures.push("no node_modules/.bin/sluice in the consumer project");
+    return;
+  }
+  const env = { ...process.env, NODE_OPTIONS: "" };
+  const version = spawnSync(sluice, ["--version"], { cwd, env, encoding: "utf8" });
+  if (version.status !== 0) {
+    process.stderr.write(`   SKIPPED: \`sluice --version\` does not work outside the repository yet (exit ${version.status}):\n${version.stderr}`);
+    return;
+  }
+  process.stderr.write(`   sluice --version: ${version.stdout.trim()}\n`);
+  // TODO(issue 12, CLI half): survey <pack name>, generate on a spec into the project,
+  // survey <that directory>, egress --out then --check, serve answered by an MCP client.
+}
+
+if (failures.length > 0) {
+  process.stderr.write(`\nconsumer test FAILED:\n${failures.map((failure) => `  - ${failure}`).join("\n")}\n`);
+  process.exitCode = 1;
+} else {
+  process.stderr.write("\nconsumer test: ok\n");
+}
