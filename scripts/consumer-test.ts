@@ -208,8 +208,24 @@ function cliChecks(cwd: string): void {
     return;
   }
   process.stderr.write(`   sluice --version: ${version.stdout.trim()}\n`);
-  // TODO(issue 12, CLI half): survey <pack name>, generate on a spec into the project,
-  // survey <that directory>, egress --out then --check, serve answered by an MCP client.
+  const run = (args: string[]) => spawnSync(sluice, args, { cwd, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  // The installed pack by its short name, resolved from the project, not from the CLI.
+  const survey = run(["survey", "linear", "--top", "3", "--json"]);
+  const fattest = survey.status === 0 ? (JSON.parse(survey.stdout) as Array<{ tool: string; tokens: number }>) : [];
+  if (fattest.length !== 3 || !(fattest[0]!.tokens >= fattest[2]!.tokens)) failures.push(`sluice survey linear: exit ${survey.status}: ${survey.stderr.trim()}`);
+  else process.stderr.write(`   sluice survey linear: fattest ${fattest[0]!.tool} (${fattest[0]!.tokens} tokens)\n`);
+  // The egress map written, then checked in CI: the same bytes pass, an edited map fails with 1.
+  const map = join(cwd, "egress_map.txt");
+  const written = run(["egress", "linear", "--out", map]);
+  const checked = run(["egress", "linear", "--check", map]);
+  writeFileSync(map, readFileSync(map, "utf8").replace(/\n  \+ [^\n]*/, ""));
+  const widened = run(["egress", "linear", "--check", map]);
+  if (written.status !== 0 || checked.status !== 0 || widened.status !== 1) {
+    failures.push(`sluice egress --out / --check: exits ${written.status}, ${checked.status}, ${widened.status} (want 0, 0, 1): ${widened.stderr.trim().slice(0, 300)}`);
+  } else {
+    process.stderr.write("   sluice egress --out, --check (same map: 0, a widening: 1)\n");
+  }
+  // TODO(issue 12): generate on a spec into the project, survey <that directory>, serve answered by an MCP client.
 }
 
 if (failures.length > 0) {
