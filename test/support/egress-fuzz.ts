@@ -258,11 +258,14 @@ function allAlternatives(s: Schemas, start: unknown, limit = 500): { nodes: Json
   return { nodes, types };
 }
 
-/** The schemas that all apply at a position (through refs and `allOf`, not union branches). */
-function conjunction(s: Schemas, start: unknown): JsonSchemaObject[] {
+/**
+ * The schemas that all apply at a position: through refs and `allOf`; with
+ * `firstBranch`, also the first non-null branch of each union (a deterministic pick).
+ */
+function conjunction(s: Schemas, starts: readonly unknown[], firstBranch = false): JsonSchemaObject[] {
   const out: JsonSchemaObject[] = [];
   const seen = new Set<unknown>();
-  const stack = [start];
+  const stack = [...starts];
   while (stack.length > 0 && out.length < 100) {
     const node = stack.pop();
     if (!isSchemaObject(node) || seen.has(node)) continue;
@@ -271,7 +274,13 @@ function conjunction(s: Schemas, start: unknown): JsonSchemaObject[] {
     const def = refName(getOwn(node, "$ref"));
     if (def !== undefined && hasOwn(s.defs, def)) stack.push(s.defs[def]);
     const all = getOwn(node, "allOf");
-    if (Array.isArray(all)) stack.push(...all);
+    if (Array.isArray(all)) for (const part of all) stack.push(part);
+    if (!firstBranch) continue;
+    for (const keyword of ["anyOf", "oneOf"]) {
+      const list = getOwn(node, keyword);
+      if (!Array.isArray(list) || list.length === 0) continue;
+      stack.push(list.find((b) => !(isSchemaObject(b) && getOwn(b, "type") === "null")) ?? list[0]);
+    }
   }
   return out;
 }
@@ -376,7 +385,7 @@ async function prepare(tool: Tool<object>): Promise<PreparedTool> {
     const holders = segments.length === 0 && fromType === undefined ? [schemas.root] : memberSchemas(schemas, segments, fromType);
     const names = new Set<string>();
     for (const holder of holders) {
-      for (const node of conjunction(schemas, holder)) {
+      for (const node of conjunction(schemas, [holder])) {
         const list = getOwn(node, "required");
         if (Array.isArray(list)) for (const name of list) if (typeof name === "string") names.add(name);
       }
@@ -1412,25 +1421,7 @@ function buildArgs(s: Schemas, route: readonly string[], extraKey: string | unde
 
 /** A small valid value for a group of schemas: const/enum first, then by type; objects get their required members. */
 function minimalValue(s: Schemas, group: readonly unknown[], depth: number): unknown {
-  const parts: JsonSchemaObject[] = [];
-  const seen = new Set<unknown>();
-  const stack = [...group];
-  while (stack.length > 0 && parts.length < 100) {
-    const node = stack.pop();
-    if (!isSchemaObject(node) || seen.has(node)) continue;
-    seen.add(node);
-    parts.push(node);
-    const def = refName(getOwn(node, "$ref"));
-    if (def !== undefined && hasOwn(s.defs, def)) stack.push(s.defs[def]);
-    const all = getOwn(node, "allOf");
-    if (Array.isArray(all)) stack.push(...all);
-    for (const keyword of ["anyOf", "oneOf"]) {
-      const list = getOwn(node, keyword);
-      if (!Array.isArray(list) || list.length === 0) continue;
-      // The first branch that is not `null`: a deterministic, usually simplest, choice.
-      stack.push(list.find((b) => !(isSchemaObject(b) && getOwn(b, "type") === "null")) ?? list[0]);
-    }
-  }
+  const parts = conjunction(s, group, true);
   const fixed = fixedValues(parts);
   if (fixed !== undefined) return fixed.length === 0 ? null : fixed[0];
   const types = typesOf(parts);
