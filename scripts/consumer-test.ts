@@ -14,8 +14,10 @@
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
  *    libs only (no DOM) on every package but @sluice/mcp (the MCP SDK's types need DOM).
- * 5. The CLI from the installed tarball: see `cliChecks` (run only when `sluice --version`
- *    works outside the repository).
+ * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
+ *    pack by short name, egress --out / --check, generate from a spec into the project and
+ *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
+ *    missing import), and serve answered by the MCP SDK client over stdio.
  *
  * Every step prints its duration; the total is printed at the end.
  */
@@ -191,10 +193,7 @@ try {
   process.stderr.write(`\nconsumer test: ${seconds} s\n`);
 }
 
-/**
- * CLI checks (issue 12, the CLI half): they run once `sluice --version` works from an
- * installed tarball; until then the step says it skipped them.
- */
+/** The installed `sluice` command, run the way a user runs it in their project. */
 function cliChecks(cwd: string): void {
   const sluice = join(cwd, "node_modules", ".bin", "sluice");
   if (!existsSync(sluice)) {
@@ -204,7 +203,7 @@ function cliChecks(cwd: string): void {
   const env = { ...process.env, NODE_OPTIONS: "" };
   const version = spawnSync(sluice, ["--version"], { cwd, env, encoding: "utf8" });
   if (version.status !== 0) {
-    process.stderr.write(`   SKIPPED: \`sluice --version\` does not work outside the repository yet (exit ${version.status}):\n${version.stderr}`);
+    failures.push(`sluice --version: exit ${version.status}: ${version.stderr.trim().slice(0, 300)}`);
     return;
   }
   process.stderr.write(`   sluice --version: ${version.stdout.trim()}\n`);
@@ -225,7 +224,39 @@ function cliChecks(cwd: string): void {
   } else {
     process.stderr.write("   sluice egress --out, --check (same map: 0, a widening: 1)\n");
   }
-  // TODO(issue 12): generate on a spec into the project, survey <that directory>, serve answered by an MCP client.
+  // A pack generated from a spec in the project, then surveyed by its directory.
+  const spec = join(cwd, "specs", "petstore.json");
+  mkdirSync(join(cwd, "specs"), { recursive: true });
+  copyFileSync(join(ROOT, "..", "shared", "specs", "petstore", "petstore-expanded-3.0.json"), spec);
+  const generated = run(["generate", "openapi", "specs/petstore.json", "--name", "petstore", "--out", "packs/petstore", "--json"]);
+  const own = run(["survey", "packs/petstore", "--json"]);
+  const ownTools = own.status === 0 ? (JSON.parse(own.stdout) as Array<{ tool: string }>).map((entry) => entry.tool) : [];
+  if (generated.status !== 0 || !ownTools.includes("add_pet")) {
+    failures.push(`sluice generate + survey <dir>: exits ${generated.status}, ${own.status}: ${(generated.stderr + own.stderr).trim().slice(0, 300)}`);
+  } else {
+    process.stderr.write(`   sluice generate openapi -> packs/petstore, survey packs/petstore: ${ownTools.length} tools\n`);
+  }
+  // A TypeScript module of the user's in a folder whose package.json says "type": "commonjs"
+  // (what \`npm init\` writes) loads as an ES module; one with a missing import fails in one line.
+  mkdirSync(join(cwd, "app"), { recursive: true });
+  writeFileSync(join(cwd, "app", "package.json"), `${JSON.stringify({ name: "app", version: "1.0.0", type: "commonjs" })}\n`);
+  writeFileSync(
+    join(cwd, "app", "tools.ts"),
+    `import { tools } from "@sluice/pack-linear";\nexport const mine = tools.find((tool) => tool.name === "issues_list")!.derived({ name: "my_issues", keep: ["first", "after"] });\n`,
+  );
+  writeFileSync(join(cwd, "app", "broken.ts"), `import { tools } from "@sluice/pack-nowhere";\nexport { tools };\n`);
+  const mine = run(["survey", "app/tools.ts", "--json"]);
+  const broken = run(["survey", "app/broken.ts"]);
+  const brokenLines = broken.stderr.trim().split("\n");
+  if (mine.status !== 0 || !mine.stdout.includes("my_issues")) failures.push(`sluice survey app/tools.ts ("type": "commonjs"): exit ${mine.status}: ${mine.stderr.trim().slice(0, 300)}`);
+  else if (broken.status !== 2 || brokenLines.length !== 1 || !/IMPORT_FAILED.*@sluice\/pack-nowhere/.test(brokenLines[0]!)) {
+    failures.push(`sluice survey app/broken.ts: exit ${broken.status} (want 2), ${brokenLines.length} stderr line(s) (want 1): ${broken.stderr.slice(0, 300)}`);
+  } else {
+    process.stderr.write("   a .ts module under \"type\": \"commonjs\" loads; a missing import is one IMPORT_FAILED line, exit 2\n");
+  }
+  // serve, answered by the MCP SDK's client over stdio, calling a local server with the credential from the environment.
+  copyFileSync(join(ROOT, "scripts", "consumer", "serve.mjs"), join(cwd, "serve.mjs"));
+  check("sluice serve linear (MCP client over stdio)", process.execPath, ["serve.mjs", "linear", "issues_list"], { cwd, env });
 }
 
 if (failures.length > 0) {

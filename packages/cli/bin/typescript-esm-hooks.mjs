@@ -1,33 +1,14 @@
-// A module.register hook the CLI adds beside tsx: a .ts file in no package that declares
-// its "type" (a generated pack in a project without "type": "module", say) is loaded as
-// an ES module, as its import/export syntax asks, instead of as CommonJS.
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+// A module.register hook the CLI adds beside tsx. A .ts or .mts file of the user's (not
+// under node_modules) is loaded as an ES module, as its import/export syntax asks, even
+// in a package whose package.json says "type": "commonjs" (`npm init` writes that) or
+// says nothing. Loaded as CommonJS instead, its `import "@sluice/core"` becomes a
+// require() of an ES-only package and fails. A CommonJS TypeScript file is named .cts.
+import { sep } from "node:path";
 import { fileURLToPath } from "node:url";
-
-const declared = new Map();
-
-function declaresType(dir) {
-  if (declared.has(dir)) return declared.get(dir);
-  const manifest = join(dir, "package.json");
-  let answer;
-  if (existsSync(manifest)) {
-    try {
-      answer = typeof JSON.parse(readFileSync(manifest, "utf8")).type === "string";
-    } catch {
-      answer = false;
-    }
-  } else {
-    answer = dirname(dir) === dir ? false : declaresType(dirname(dir));
-  }
-  declared.set(dir, answer);
-  return answer;
-}
 
 export async function resolve(specifier, context, next) {
   const result = await next(specifier, context);
-  if (result.url.startsWith("file:") && result.url.endsWith(".ts") && result.format !== "module" && !declaresType(dirname(fileURLToPath(result.url)))) {
-    return { ...result, format: "module" };
-  }
-  return result;
+  if (result.format === "module" || !result.url.startsWith("file:") || !/\.m?ts$/.test(result.url)) return result;
+  if (fileURLToPath(result.url).includes(`${sep}node_modules${sep}`)) return result;
+  return { ...result, format: "module" };
 }

@@ -49,6 +49,9 @@ export function importFailure(error: unknown, file: string, label: string): unkn
     const hint = code === "ERR_REQUIRE_CYCLE_MODULE" ? " (the module was loaded as CommonJS: name it .mts, or set \"type\": \"module\" in its package.json)" : "";
     return new SluiceError("IMPORT_FAILED", `${label}: an import failed: ${firstLine(message)}${hint}.`, { cause: error });
   }
+  if (error instanceof ReferenceError && /^(require|module|exports|__dirname|__filename) is not defined/.test(message)) {
+    return new SluiceError("IMPORT_FAILED", `${label}: ${firstLine(message)}: sluice loads .ts and .mts modules as ES modules (import/export); a CommonJS module is named .cts or .cjs.`, { cause: error });
+  }
   if (error instanceof SyntaxError) return new SluiceError("IMPORT_FAILED", `${label}: ${firstLine(message)} (in ${file} or a module it imports).`, { cause: error });
   return error;
 }

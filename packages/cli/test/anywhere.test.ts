@@ -162,6 +162,19 @@ describe("<pack> resolution, from a folder outside the repository", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('a .ts module in a package that says "type": "commonjs" loads as an ES module; CommonJS syntax in it is one coded line', () => {
+    // `npm init` writes "type": "commonjs"; loaded as CommonJS, `import "@sluice/core"` becomes a require() of an ES-only package.
+    const dir = join(project, "cjs-app");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "cjs-app", version: "1.0.0", type: "commonjs" }));
+    writeFileSync(join(dir, "tools.ts"), `import { tools } from "@sluice/pack-tiny";\nexport const mine = tools[0]!.derived({ name: "tiny_mine" });\n`);
+    writeFileSync(join(dir, "old.ts"), `const { tools } = require("@sluice/pack-tiny");\nmodule.exports = { tools };\n`);
+    expect(survey("./cjs-app/tools.ts")).toEqual(["tiny_mine"]);
+    const { code, stderr } = sluice(["survey", "./cjs-app/old.ts"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/cjs-app\/old\.ts: require is not defined.*a CommonJS module is named \.cts or \.cjs\.\n$/);
+  });
+
   it("a generated TypeScript pack in a project that cannot resolve @sluice/core says so", () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-no-core-"));
     const spec = fileURLToPath(new URL("../../../../shared/specs/petstore/petstore-expanded-3.0.json", import.meta.url));
