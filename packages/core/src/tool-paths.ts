@@ -38,14 +38,10 @@ async function listPaths(tool: Tool, prefix: string | undefined, options: PathsO
   const paths = [...found].sort();
   if (!options.byCost) return paths.map((path) => ({ path }));
 
-  const { schemaTokens } = await import("./tokens.ts");
-  const encoding = { encoding: options.encoding ?? "o200k_base" } as const;
-  const total = schemaTokens(tool, encoding);
-  // Type paths keep their type spelling so that the drop below is a type selector.
-  const costs = paths.map((path) => ({
-    path,
-    tokens: total - schemaTokens(tool.project({ drop: [path] }, { allowRequiredDrop: true }), encoding),
-  }));
+  // Loaded here: pricing needs the tokenizer, which the core's root entry never loads.
+  const { pathCosts } = await import("./cost/path-costs.ts");
+  // Type paths keep their type spelling so that each drop is a type selector.
+  const costs = pathCosts(tool, paths, options.encoding ?? "o200k_base");
   return costs.sort((a, b) => b.tokens - a.tokens || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

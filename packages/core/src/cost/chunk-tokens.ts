@@ -1,0 +1,128 @@
+import { textTokens, type Encoding } from "../tokens.ts";
+
+/**
+ * Token counts of long JSON texts that differ from each other in a few places, without
+ * re-tokenizing what they share.
+ *
+ * A BPE tokenizer first splits text into pre-tokens with one regular expression and then
+ * encodes each pre-token on its own, so the count of a text is the sum of the counts of
+ * its pre-tokens. Cutting a text where a pre-token always ends (whatever follows or
+ * precedes) therefore keeps the count exact: count(a + b) = count(a) + count(b).
+ *
+ * Such a place, for both o200k_base and cl100k_base: just after `{"` or `,"` and before a
+ * letter or digit (`,"name` cut as `,"` | `name`). The pre-token holding the `,` or `{`
+ * can only be a run of punctuation (the word and number patterns take at most one
+ * leading non-letter, and `"` is not a letter), that run swallows the `"` and stops at
+ * the letter or digit, and nothing in the patterns looks behind. Between `}` and `,`, or
+ * before `"$defs`, no such guarantee holds (`}},"` is one pre-token): those are never
+ * cut points. The test of this counter checks both on real tools.
+ */
+export function isCutPoint(text: string, at: number): boolean {
+  if (at < 2 || at >= text.length) return false;
+  if (text.charCodeAt(at - 1) !== QUOTE) return false;
+  const before = text.charCodeAt(at - 2);
+  if (before !== COMMA && before !== OPEN_BRACE) return false;
+  return startsWithLetterOrDigit(text, at);
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const LETTER_OR_DIGIT = /^[\p{L}\p{N}]/u;
+
+function startsWithLetterOrDigit(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39)) return true;
+  if (code < 0x80) return false;
+  return LETTER_OR_DIGIT.test(text.slice(at, at + 2));
+}
+
+/** Every cut point of `text`, ascending. */
+export function cutPoints(text: string): number[] {
+  const out: number[] = [];
+  let at = text.indexOf('"', 1);
+  while (at !== -1) {
+    if (isCutPoint(text, at + 1)) out.push(at + 1);
+    at = text.indexOf('"', at + 1);
+  }
+  return out;
+}
+
+/**
+ * Counts texts as sums of pieces cut at cut points, remembering the count of every piece
+ * and every whole text it saw. Meant to live for one measurement (one `paths()` call):
+ * it holds the strings it was given, so it is never shared between calls.
+ */
+export class PieceCounter {
+  readonly #encoding: Encoding;
+  readonly #pieces = new Map<string, number>();
+  readonly #texts = new Map<string, number>();
+  /** Characters handed to the tokenizer (for measurements and tests). */
+  tokenizedChars = 0;
+
+  constructor(encoding: Encoding, readonly cuts: (text: string) => number[] = cutPoints) {
+    this.#encoding = encoding;
+  }
+
+  /** Tokens of `text`, exactly as `textTokens` counts them. */
+  count(text: string): number {
+    const known = this.#texts.get(text);
+    if (known !== undefined) return known;
+    let total = 0;
+    let start = 0;
+    for (const cut of [...this.cuts(text), text.length]) {
+      if (cut <= start) continue;
+      total += this.#piece(text.slice(start, cut));
+      start = cut;
+    }
+    this.#texts.set(text, total);
+    return total;
+  }
+
+  /**
+   * Tokens of the concatenation of `parts`, cutting only where a cut point falls between
+   * them or inside one. A number stands for a whole piece already counted: the caller
+   * guarantees that it starts at a cut point and ends with `,"` before one.
+   */
+  countJoined(parts: ReadonlyArray<string | number>): number {
+    let total = 0;
+    let pending = "";
+    // The last two characters before the next part, wherever they came from.
+    let beforeLast = -1;
+    let last = -1;
+    for (const part of parts) {
+      if (typeof part === "number") {
+        if (pending.length > 0) total += this.count(pending);
+        pending = "";
+        total += part;
+        beforeLast = COMMA;
+        last = QUOTE;
+        continue;
+      }
+      if (part.length === 0) continue;
+      if (pending.length > 0 && last === QUOTE && (beforeLast === COMMA || beforeLast === OPEN_BRACE) && startsWithLetterOrDigit(part, 0)) {
+        total += this.count(pending);
+        pending = part;
+      } else {
+        pending += part;
+      }
+      if (part.length >= 2) {
+        beforeLast = part.charCodeAt(part.length - 2);
+      } else {
+        beforeLast = last;
+      }
+      last = part.charCodeAt(part.length - 1);
+    }
+    return pending.length > 0 ? total + this.count(pending) : total;
+  }
+
+  #piece(piece: string): number {
+    let count = this.#pieces.get(piece);
+    if (count === undefined) {
+      count = textTokens(piece, { encoding: this.#encoding });
+      this.tokenizedChars += piece.length;
+      this.#pieces.set(piece, count);
+    }
+    return count;
+  }
+}

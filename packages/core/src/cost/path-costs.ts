@@ -1,0 +1,666 @@
+import {
+  canonicalJson,
+  defRef,
+  defsOf,
+  hasOwn,
+  isSchemaObject,
+  refsFrom,
+  refTarget,
+  ROOT,
+  subschemasOf,
+  UNION_KEYWORDS,
+  type JsonSchemaObject,
+} from "@sluice/schema";
+import { projectSchema } from "../project-schema.ts";
+import { parseBranchSegment, splitSelector } from "../selectors.ts";
+import { schemaTokens, type Encoding } from "../tokens.ts";
+import type { Tool } from "../tool.ts";
+import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
+
+/**
+ * Prices paths the way `paths({ byCost })` defines it, tokens(tool) - tokens(tool
+ * without the path), with the same projection (`projectSchema`) and the same count, but
+ * without copying, walking, serializing and tokenizing the whole tool once per path.
+ *
+ * A drop only reads and edits what its selector reaches: the nodes met walking the
+ * selector's segments transparently (through refs, array items and union branches,
+ * as every selector walk does). Everything else matters to the projection only as
+ * names (split copies take the first free `Type_n`) and as references (how many places
+ * share a definition decides whether it is split, and what stays reachable decides what
+ * garbage collection keeps). So each path is projected on a small stand-in of the tool:
+ *
+ *  - the root with its other arguments emptied, and the definitions the walk can reach
+ *    with only the members the selector names (a member never named is never read);
+ *  - of the other definitions, only the names the projection can look up, as empty
+ *    schemas;
+ *  - for every reference the left-out parts made to a reachable definition, one extra
+ *    reference in a keyword no selector walk reads (`dependentSchemas`, marked with the
+ *    definition it stands for, so that a split copy carries it along), so reference
+ *    counts, and with them every split decision, are exactly the tool's.
+ *
+ * The projected tool is then the original with the stand-in's edited parts put back
+ * (left-out members restored from the definition a pad names), definitions kept by
+ * reachability over the whole tool, and its tokens counted piece by piece
+ * (`PieceCounter`): an untouched definition's count is a lookup, and only new pieces are
+ * tokenized. Anything unusual (a bare-name selector, an error, a keyword the stand-in
+ * needs already in use) is priced by the reference algorithm instead, so results never
+ * differ; test/paths-by-cost-exact.test.ts holds the two against each other.
+ */
+export interface PricingStats {
+  /** Paths priced on a stand-in. */
+  fast: number;
+  /** Paths priced by the reference (whole tool derived and counted). */
+  reference: number;
+}
+
+export function pathCosts(
+  tool: Tool,
+  paths: readonly string[],
+  encoding: Encoding,
+  stats: PricingStats = { fast: 0, reference: 0 },
+): Array<{ path: string; tokens: number }> {
+  const counter = new PieceCounter(encoding);
+  const model = toolModel(tool, counter);
+  if (model === undefined) {
+    const total = schemaTokens(tool, { encoding });
+    stats.reference += paths.length;
+    return paths.map((path) => ({ path, tokens: referencePathCost(tool, path, encoding, total) }));
+  }
+  const total = counter.countJoined(model.parts(model.schema, () => true));
+  return paths.map((path) => {
+    const priced = priceDrop(model, path, counter);
+    if (priced === undefined) stats.reference++;
+    else stats.fast++;
+    return { path, tokens: priced === undefined ? referencePathCost(tool, path, encoding, total) : total - priced };
+  });
+}
+
+/**
+ * The reference: derive the tool without the path and count it whole. Slow (a full copy,
+ * serialization and tokenization per path); kept as the definition the fast pricing is
+ * tested against, and used for the cases it does not handle.
+ * @internal
+ */
+export function referencePathCost(tool: Tool, path: string, encoding: Encoding, total = schemaTokens(tool, { encoding })): number {
+  return total - schemaTokens(tool.project({ drop: [path] }, { allowRequiredDrop: true }), { encoding });
+}
+
+/** Where the stand-in keeps its extra references: a keyword selector walks never follow. */
+const PAD_KEYWORD = "dependentSchemas";
+const TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
+
+interface ToolModel {
+  tool: Tool;
+  schema: JsonSchemaObject;
+  defs: Record<string, JsonSchemaObject>;
+  /** Root arguments (`properties`), when the root has them. */
+  args: Record<string, unknown> | undefined;
+  /** Reference sites per definition and per argument, counted as the projection counts them (multiset: target -> sites). */
+  defRefs: Map<string, Map<string, number>>;
+  argRefs: Map<string, Map<string, number>>;
+  /** Definitions referring to each definition, with their number of sites. */
+  referrers: Map<string, Array<[string, number]>>;
+  /** Of definitions with members (`properties`), reference sites per member, and outside the members. */
+  memberRefs: Map<string, Map<string, Map<string, number>>>;
+  restRefs: Map<string, Map<string, number>>;
+  /** Reference sites outside `properties` and `$defs` at the root. */
+  skeletonRefs: Map<string, number>;
+  /** Definitions a (projected) definition body refers to. */
+  targetsOf(body: JsonSchemaObject): string[];
+  /** Canonical text of a value (remembered per object). */
+  textOf(value: unknown): string;
+  /** Records the canonical text of a new object, computed another way. */
+  remember(value: object, text: string): void;
+  /**
+   * The definition as sent, in parts for `PieceCounter.countJoined`: one part per
+   * definition and per argument (`name":<body>,"`), so that an untouched one is the same
+   * string every time and its count is a lookup.
+   */
+  parts(
+    root: JsonSchemaObject,
+    isOriginal: (value: unknown) => boolean,
+    defNames?: readonly string[],
+    bodyOf?: (name: string) => JsonSchemaObject,
+  ): Array<string | number>;
+}
+
+/** Whether a stand-in may leave out members of this definition (its references then go into a marked pad). */
+function collapsible(body: JsonSchemaObject): boolean {
+  return isSchemaObject(body.properties) && !hasOwn(body, PAD_KEYWORD);
+}
+
+/** Marks a stand-in definition's pad with the definition it was made from (split copies keep it). */
+const PAD_MARK = "\u0000";
+
+function toolModel(tool: Tool, counter: PieceCounter): ToolModel | undefined {
+  const schema = tool.inputSchema;
+  if (hasOwn(schema, PAD_KEYWORD)) return undefined;
+  if (hasOwn(schema, "$defs") && !isSchemaObject(schema.$defs)) return undefined;
+  const args = hasOwn(schema, "properties") ? schema.properties : undefined;
+  if (args !== undefined && !isSchemaObject(args)) return undefined;
+  const defs = defsOf(schema);
+  // The stand-in marks its pads; a definition that already carries such a mark would be misread.
+  if (Object.keys(defs).some((name) => padSource(defs[name]!) !== undefined)) return undefined;
+  let defRefs: Map<string, Map<string, number>>;
+  let argRefs: Map<string, Map<string, number>>;
+  let skeletonRefs: Map<string, number>;
+  const memberRefs = new Map<string, Map<string, Map<string, number>>>();
+  const referrers = new Map<string, Array<[string, number]>>();
+  const seen = new Set<object>();
+  const restRefs = new Map<string, Map<string, number>>();
+  try {
+    defRefs = new Map();
+    for (const name of Object.keys(defs)) {
+      const body = defs[name]!;
+      const members = collapsible(body) ? (body.properties as Record<string, unknown>) : undefined;
+      if (members === undefined) {
+        defRefs.set(name, refSites(body, defs, false, seen));
+        continue;
+      }
+      // Per member too: a stand-in may leave members out and carry their references instead.
+      const rest: JsonSchemaObject = { ...body };
+      delete rest.properties;
+      const all = refSites(rest, defs, false, seen);
+      restRefs.set(name, new Map(all));
+      const byMember = new Map<string, Map<string, number>>();
+      for (const key of Object.keys(members)) {
+        const value = members[key];
+        const sites = isSchemaObject(value) ? refSites(value, defs, false, seen) : new Map<string, number>();
+        byMember.set(key, sites);
+        for (const [target, n] of sites) all.set(target, (all.get(target) ?? 0) + n);
+      }
+      defRefs.set(name, all);
+      memberRefs.set(name, byMember);
+    }
+    for (const [source, sites] of defRefs) {
+      for (const [target, n] of sites) {
+        let list = referrers.get(target);
+        if (list === undefined) referrers.set(target, (list = []));
+        list.push([source, n]);
+      }
+    }
+    argRefs = new Map(Object.keys(args ?? {}).map((key) => [key, isSchemaObject(args![key]) ? refSites(args![key], defs, true, seen) : new Map()]));
+    const skeleton: JsonSchemaObject = { ...schema };
+    delete skeleton.properties;
+    delete skeleton.$defs;
+    skeletonRefs = refSites(skeleton, defs, true, seen);
+  } catch {
+    return undefined; // an unresolvable ref or a shared node: the reference prices (or refuses) it
+  }
+  const texts = new WeakMap<object, string>();
+  const textOf = (value: unknown): string => {
+    if (typeof value !== "object" || value === null) return canonicalJson(value);
+    let text = texts.get(value);
+    if (text === undefined) {
+      text = canonicalJson(value);
+      texts.set(value, text);
+    }
+    return text;
+  };
+  // Definitions reached from a body, by the body's text: a definition the stand-in left as it was is not walked again.
+  const targets = new Map<string, string[]>();
+  for (const name of Object.keys(defs)) targets.set(textOf(defs[name]), [...defRefs.get(name)!.keys()]);
+  const targetsOf = (body: JsonSchemaObject): string[] => {
+    const text = textOf(body);
+    let found = targets.get(text);
+    if (found === undefined) {
+      found = targetsIn(body);
+      targets.set(text, found);
+    }
+    return found;
+  };
+  // Entry parts of the tool's own values, by value and key: [followed by another entry, last].
+  const entries = new Map<unknown, Map<string, [string | undefined, string | undefined]>>();
+  const entryOf = (key: string, value: unknown, last: boolean, original: boolean): string => {
+    const build = () => JSON.stringify(key).slice(1) + ":" + textOf(value) + (last ? "}" : ',"');
+    if (!original || typeof value !== "object" || value === null) return build();
+    let byKey = entries.get(value);
+    if (byKey === undefined) entries.set(value, (byKey = new Map()));
+    let pair = byKey.get(key);
+    if (pair === undefined) byKey.set(key, (pair = [undefined, undefined]));
+    const slot = last ? 1 : 0;
+    return (pair[slot] ??= build());
+  };
+  // Counts of untouched definition entries (followed by another entry), by name.
+  const entryCounts = new Map<string, number>();
+  const head = `{"description":${JSON.stringify(tool.description)},"inputSchema":`;
+  const tail = `,"name":${JSON.stringify(tool.name)}}`;
+  return {
+    tool,
+    schema,
+    defs,
+    args,
+    defRefs,
+    argRefs,
+    skeletonRefs,
+    memberRefs,
+    restRefs,
+    referrers,
+    targetsOf,
+    textOf,
+    remember: (value, text) => void texts.set(value, text),
+    parts(root, isOriginal, defNames, bodyOf) {
+      const out: Array<string | number> = [head];
+      const keys = Object.keys(root).filter((key) => root[key] !== undefined);
+      if (defNames !== undefined && defNames.length > 0) keys.push("$defs");
+      sortedParts(keys.sort(), out, (key, last) => {
+        if (key === "$defs" && defNames !== undefined) {
+          out.push('$defs":');
+          sortedParts(defNames, out, (name, lastEntry, next) => {
+            const body = bodyOf!(name);
+            // An untouched definition followed by another is a whole piece: its count is known.
+            if (!lastEntry && isOriginal(body) && body === defs[name] && next !== undefined && startsCleanly(name) && startsCleanly(next)) {
+              let count = entryCounts.get(name);
+              if (count === undefined) entryCounts.set(name, (count = counter.count(entryOf(name, body, false, true))));
+              out.push(count);
+            } else {
+              out.push(entryOf(name, body, lastEntry, isOriginal(body)));
+            }
+          });
+          out.push(last ? "}" : ',"');
+          return;
+        }
+        const value = root[key];
+        if ((key === "$defs" || key === "properties") && isSchemaObject(value)) {
+          out.push(JSON.stringify(key).slice(1) + ":");
+          const names = Object.keys(value).filter((name) => value[name] !== undefined).sort();
+          sortedParts(names, out, (name, lastEntry) => out.push(entryOf(name, value[name], lastEntry, isOriginal(value[name]))));
+          out.push(last ? "}" : ',"');
+        } else {
+          out.push(entryOf(key, value, last, isOriginal(value)));
+        }
+      });
+      out.push(tail);
+      return out;
+    },
+  };
+}
+
+/**
+ * Entries in the given (canonical) order: `{"`, then one call per entry, which pushes that
+ * entry from its key's first character to the separator after its value (`,"` or `}`);
+ * where a key starts with a letter or digit, the boundary before it is a cut point.
+ */
+function sortedParts(keys: readonly string[], out: Array<string | number>, entry: (key: string, last: boolean, next: string | undefined) => void): void {
+  if (keys.length === 0) {
+    out.push("{}");
+    return;
+  }
+  out.push('{"');
+  keys.forEach((key, i) => entry(key, i === keys.length - 1, keys[i + 1]));
+}
+
+/** Whether a key's text starts with a letter or digit, so that the place before it is a cut point. */
+function startsCleanly(key: string): boolean {
+  return isCutPoint(`,"${key}`, 2);
+}
+
+/** The definitions `body` refers to (the targets `refsFrom` lists, without the root). */
+function targetsIn(body: JsonSchemaObject): string[] {
+  const found = new Set<string>();
+  const seen = new Set<JsonSchemaObject>();
+  const stack = [body];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
+      const target = defTarget(node.$ref);
+      if (target !== ROOT) found.add(target);
+    }
+    for (const edge of subschemasOf(node)) stack.push(edge.child);
+  }
+  return [...found];
+}
+
+/** `refTarget`, without decoding where there is nothing to decode (`#/$defs/Name`). */
+function defTarget(ref: string): string {
+  if (ref.startsWith("#/$defs/")) {
+    const name = ref.slice(8);
+    if (name.length > 0 && !/[/~%]/.test(name)) return name;
+  }
+  return refTarget(ref);
+}
+
+/**
+ * Reference sites below `body`, by target definition, as the projection's workspace counts
+ * them. It counts on a copy, where a node shared between two places is two nodes; so a
+ * node met twice (shared, or a loop) ends the fast pricing (`seen` spans the whole tool),
+ * and the reference prices such a tool. `atRoot` skips nested `$defs`, as the root is walked.
+ */
+function refSites(body: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, atRoot: boolean, seen: Set<object>): Map<string, number> {
+  const sites = new Map<string, number>();
+  const stack = [body];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) throw new Error("a shared node");
+    seen.add(node);
+    if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
+      const target = defTarget(node.$ref);
+      if (target !== ROOT) {
+        if (!hasOwn(defs, target)) throw new Error("unresolved");
+        sites.set(target, (sites.get(target) ?? 0) + 1);
+      }
+    }
+    for (const edge of subschemasOf(node)) if (!(atRoot && edge.keyword === "$defs")) stack.push(edge.child);
+  }
+  return sites;
+}
+
+/** Tokens of the tool without `path`, or undefined when the reference must price it. */
+function priceDrop(model: ToolModel, path: string, counter: PieceCounter): number | undefined {
+  const segments = splitSelector(path);
+  const first = segments[0]!;
+  const isArgument = model.args !== undefined && hasOwn(model.args, first);
+  const isType = segments.length > 1 && (hasOwn(model.defs, first) || [...model.tool.definitionOrigins.values()].includes(first));
+  // Bare names search the whole tool, and both-or-neither is an error: the reference handles those.
+  if (isArgument === isType) return undefined;
+  let reach: Reach;
+  try {
+    reach = reachOf(model, isArgument, first, segments);
+  } catch {
+    return undefined;
+  }
+  try {
+    return countProjected(model, path, segments, reach, counter);
+  } catch {
+    return undefined;
+  }
+}
+
+interface Reach {
+  /** Definitions the selector walk can enter. */
+  defs: Set<string>;
+  /** Root arguments kept whole in the stand-in. */
+  args: Set<string>;
+}
+
+/**
+ * What a selector walk can read or edit: from its start (the root, or every definition
+ * of the type), segment by segment, the transparent closure of the current nodes and
+ * the named property below each. Over-approximates (every node of a closure is taken
+ * as a holder), which only makes the stand-in larger.
+ */
+function reachOf(model: ToolModel, fromRoot: boolean, first: string, segments: readonly string[]): Reach {
+  const reach: Reach = { defs: new Set(), args: new Set() };
+  const origins = model.tool.definitionOrigins;
+  let nodes: JsonSchemaObject[];
+  let rest: readonly string[];
+  if (fromRoot) {
+    nodes = [model.schema];
+    rest = segments;
+  } else {
+    const names = Object.keys(model.defs).filter((name) => name === first || origins.get(name) === first);
+    for (const name of names) reach.defs.add(name);
+    nodes = names.map((name) => model.defs[name]!);
+    rest = segments.slice(1);
+  }
+  for (let i = 0; i < rest.length; i++) {
+    const closure = transparentClosure(model, nodes, reach);
+    const key = rest[i]!;
+    if (parseBranchSegment(key) !== undefined) {
+      nodes = closure; // branches are part of the closure already
+      continue;
+    }
+    if (closure.includes(model.schema)) reach.args.add(key);
+    if (i === rest.length - 1) break;
+    nodes = [];
+    for (const node of closure) {
+      const properties = node.properties;
+      if (isSchemaObject(properties) && hasOwn(properties, key) && isSchemaObject(properties[key])) nodes.push(properties[key]);
+    }
+  }
+  return reach;
+}
+
+function transparentClosure(model: ToolModel, start: readonly JsonSchemaObject[], reach: Reach): JsonSchemaObject[] {
+  const seen = new Set<JsonSchemaObject>();
+  const queue = [...start];
+  for (let head = 0; head < queue.length; head++) {
+    const node = queue[head]!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
+      const target = refTarget(node.$ref);
+      if (target !== ROOT && hasOwn(model.defs, target)) {
+        reach.defs.add(target);
+        queue.push(model.defs[target]!);
+      }
+    }
+    for (const keyword of TRANSPARENT) {
+      if (!hasOwn(node, keyword)) continue;
+      const value = node[keyword];
+      if (Array.isArray(value)) {
+        for (const element of value) if (isSchemaObject(element)) queue.push(element);
+      } else if (isSchemaObject(value)) {
+        queue.push(value);
+      }
+    }
+  }
+  return [...seen];
+}
+
+const EMPTY: JsonSchemaObject = Object.freeze({}) as JsonSchemaObject;
+
+/**
+ * A record without a prototype: any key (`__proto__` included) is an own property on
+ * plain assignment, and assignment is much cheaper than defineProperty in these loops.
+ */
+function record<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+function countProjected(model: ToolModel, path: string, segments: readonly string[], reach: Reach, counter: PieceCounter): number {
+  const first = segments[0]!;
+  const { schema, defs, args } = model;
+  const origins = model.tool.definitionOrigins;
+  // The stand-in: reachable definitions as they are; of the others, only the names the
+  // projection can look up (targets of what it holds, possible split-copy names, the
+  // selector's first segment) as empty schemas.
+  const named = new Set<string>(model.skeletonRefs.keys());
+  for (const key of reach.args) for (const target of model.argRefs.get(key)?.keys() ?? []) named.add(target);
+  if (hasOwn(defs, first)) named.add(first);
+  const copyPrefixes = [...reach.defs].map((name) => (origins.get(name) ?? name) + "_");
+  // Reachable definitions with members keep only the members the selector names; the
+  // references of the others go into a pad marked with the definition's name.
+  const onPath = new Set(segments);
+  const standInBody = new Map<string, JsonSchemaObject>();
+  for (const name of reach.defs) {
+    const original = defs[name]!;
+    const byMember = model.memberRefs.get(name);
+    if (byMember === undefined) {
+      standInBody.set(name, original);
+      continue;
+    }
+    const members = original.properties as Record<string, unknown>;
+    const kept: Record<string, unknown> = record();
+    const padRefs: JsonSchemaObject[] = [];
+    for (const key of Object.keys(members)) {
+      if (onPath.has(key)) {
+        kept[key] = members[key];
+        for (const target of byMember.get(key)!.keys()) named.add(target);
+      } else {
+        for (const [target, n] of byMember.get(key)!) {
+          if (!reach.defs.has(target)) continue;
+          const $ref = defRef(target);
+          for (let i = 0; i < n; i++) padRefs.push({ $ref });
+        }
+      }
+    }
+    const body: JsonSchemaObject = { ...original, properties: kept };
+    body[PAD_KEYWORD] = { [PAD_MARK + name]: { anyOf: padRefs } };
+    standInBody.set(name, body);
+  }
+  for (const name of reach.defs) for (const target of (model.restRefs.get(name) ?? model.defRefs.get(name)!).keys()) named.add(target);
+  const standInDefs: Record<string, JsonSchemaObject> = record();
+  for (const name of Object.keys(defs)) {
+    if (reach.defs.has(name)) standInDefs[name] = standInBody.get(name)!;
+    else if (named.has(name) || copyPrefixes.some((prefix) => name.startsWith(prefix))) standInDefs[name] = EMPTY;
+  }
+  const emptied = new Set<string>();
+  let standInArgs: Record<string, unknown> | undefined;
+  if (args !== undefined) {
+    standInArgs = record();
+    for (const key of Object.keys(args)) {
+      const value = args[key];
+      const keep = reach.args.has(key) || !isSchemaObject(value);
+      if (!keep) emptied.add(key);
+      standInArgs[key] = keep ? value : EMPTY;
+    }
+  }
+  // Reference sites the emptied parts held, so that every count (and split decision) is the tool's.
+  const pad: JsonSchemaObject[] = [];
+  const addPad = (sites: Map<string, number>) => {
+    for (const [target, n] of sites) {
+      if (!reach.defs.has(target)) continue;
+      const $ref = defRef(target);
+      for (let i = 0; i < n; i++) pad.push({ $ref });
+    }
+  };
+  for (const target of reach.defs) {
+    const $ref = defRef(target);
+    for (const [source, n] of model.referrers.get(target) ?? []) if (!reach.defs.has(source)) for (let i = 0; i < n; i++) pad.push({ $ref });
+  }
+  for (const key of emptied) addPad(model.argRefs.get(key)!);
+  const standIn: JsonSchemaObject = { ...schema };
+  if (standInArgs !== undefined) standIn.properties = standInArgs;
+  if (hasOwn(schema, "$defs")) standIn.$defs = standInDefs;
+  if (pad.length > 0) standIn[PAD_KEYWORD] = { "": { anyOf: pad } };
+
+  const result = projectSchema(standIn, origins, { drop: [path] }, { allowRequiredDrop: true });
+  const projected = result.schema;
+
+  // Put the untouched parts back.
+  const outDefs = defsOf(projected);
+  const root: JsonSchemaObject = record();
+  for (const key of Object.keys(projected)) if (key !== "$defs" && key !== PAD_KEYWORD) root[key] = projected[key];
+  const rootEdges = new Set(refsFrom(root, "", true));
+  if (isSchemaObject(root.properties)) {
+    const restored: Record<string, unknown> = record();
+    for (const key of Object.keys(root.properties)) {
+      if (emptied.has(key)) {
+        restored[key] = args![key];
+        for (const target of model.argRefs.get(key)!.keys()) rootEdges.add(target);
+      } else {
+        restored[key] = root.properties[key];
+      }
+    }
+    root.properties = restored;
+  }
+  // A reachable definition the projection left as it was is the original; one it changed
+  // (or a split copy) gets the members the stand-in left out back from the definition
+  // its pad names.
+  const body = new Map<string, JsonSchemaObject>();
+  const edges = new Map<string, Iterable<string>>();
+  const bodyOf = (name: string): JsonSchemaObject => {
+    let found = body.get(name);
+    if (found !== undefined) return found;
+    if (hasOwn(defs, name) && !reach.defs.has(name)) {
+      found = defs[name]!;
+      edges.set(name, model.defRefs.get(name)!.keys());
+    } else {
+      if (!hasOwn(outDefs, name)) throw new Error(`stand-in lost ${name}`);
+      const projectedBody = outDefs[name]!;
+      const source = padSource(projectedBody);
+      if (source === undefined) {
+        const baseline = defs[name] ?? defs[result.origins.get(name) ?? name];
+        if (hasOwn(defs, name) && sameJson(projectedBody, defs[name])) {
+          found = defs[name]!;
+          edges.set(name, model.defRefs.get(name)!.keys());
+        } else {
+          found = projectedBody;
+          model.remember(found, textAgainst(found, baseline, 2, model));
+          edges.set(name, model.targetsOf(found));
+        }
+      } else if (name === source && sameJson(projectedBody, standInBody.get(source))) {
+        found = defs[name]!;
+        edges.set(name, model.defRefs.get(name)!.keys());
+      } else {
+        const original = defs[source]!;
+        const members = original.properties as Record<string, unknown>;
+        const projectedMembers = (projectedBody.properties ?? {}) as Record<string, unknown>;
+        const restoredMembers: Record<string, unknown> = record();
+        const targets = new Set<string>();
+        for (const key of Object.keys(members)) {
+          if (onPath.has(key)) continue;
+          restoredMembers[key] = members[key];
+          for (const target of model.memberRefs.get(source)!.get(key)!.keys()) targets.add(target);
+        }
+        for (const key of Object.keys(projectedMembers)) restoredMembers[key] = projectedMembers[key];
+        found = record();
+        for (const key of Object.keys(projectedBody)) if (key !== PAD_KEYWORD) found[key] = projectedBody[key];
+        found.properties = restoredMembers;
+        const shell: JsonSchemaObject = { ...found, properties: projectedMembers };
+        for (const target of targetsIn(shell)) targets.add(target);
+        model.remember(found, textAgainst(found, original, 2, model));
+        edges.set(name, targets);
+      }
+    }
+    body.set(name, found);
+    return found;
+  };
+  // What stays: reachability over the whole tool (the stand-in's own collection saw only part of it).
+  const live = new Set<string>();
+  const queue = [...rootEdges].filter((name) => name !== ROOT);
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (live.has(name)) continue;
+    live.add(name);
+    bodyOf(name);
+    for (const target of edges.get(name)!) queue.push(target);
+  }
+  // Bodies and arguments taken from the original are serialized once per call.
+  const original = new Set<unknown>();
+  for (const name of live) if (body.get(name) === defs[name]) original.add(defs[name]);
+  for (const key of emptied) original.add(args![key]);
+  return counter.countJoined(model.parts(root, (value) => original.has(value), [...live].sort(), bodyOf));
+}
+
+/** The definition a stand-in body (or a split copy of one) was made from, by its pad's mark. */
+function padSource(body: JsonSchemaObject): string | undefined {
+  const pad = body[PAD_KEYWORD];
+  if (!isSchemaObject(pad)) return undefined;
+  const keys = Object.keys(pad);
+  return keys.length === 1 && keys[0]!.startsWith(PAD_MARK) ? keys[0]!.slice(PAD_MARK.length) : undefined;
+}
+
+/** Whether two JSON values are equal (same keys, same primitives); then their canonical texts are equal. */
+function sameJson(a: unknown, b: unknown): boolean {
+  const stack: Array<[unknown, unknown]> = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    const xKeys = Object.keys(x);
+    const yKeys = Object.keys(y);
+    if (xKeys.length !== yKeys.length) return false;
+    for (const key of xKeys) {
+      if (!hasOwn(y, key)) return false;
+      stack.push([(x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]]);
+    }
+  }
+  return true;
+}
+
+/**
+ * `canonicalJson(value)`, reusing the known text of each member equal to the same member
+ * of `baseline` (a projected definition differs from its original in a few members).
+ * Goes `levels` deep at most, then serializes.
+ */
+function textAgainst(value: unknown, baseline: unknown, levels: number, model: ToolModel): string {
+  if (baseline !== undefined && sameJson(value, baseline)) return model.textOf(baseline);
+  if (levels === 0 || typeof value !== "object" || value === null || Array.isArray(value) || typeof baseline !== "object" || baseline === null || Array.isArray(baseline)) {
+    return canonicalJson(value);
+  }
+  const object = value as Record<string, unknown>;
+  const keys = Object.keys(object)
+    .filter((key) => object[key] !== undefined)
+    .sort();
+  let out = "{";
+  keys.forEach((key, i) => {
+    const before = hasOwn(baseline, key) ? (baseline as Record<string, unknown>)[key] : undefined;
+    out += (i > 0 ? "," : "") + JSON.stringify(key) + ":" + textAgainst(object[key], before, levels - 1, model);
+  });
+  return out + "}";
+}

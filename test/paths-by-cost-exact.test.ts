@@ -1,0 +1,147 @@
+/**
+ * `paths({ byCost })` prices each path on a small stand-in of the tool and counts tokens
+ * piece by piece (packages/core/src/cost). Its numbers must be exactly what deriving the
+ * tool without the path and counting it whole gives (the reference, kept as
+ * `referencePathCost`): here for the three fattest tools of the Linear, GitHub GraphQL and
+ * Stripe packs, on every top-level path and every path one level below the fattest
+ * argument, and in the same order as the reference sorts them.
+ */
+import { describe, expect, it } from "vitest";
+import type { PathCost, Tool } from "@sluice/core";
+import { schemaTokens } from "@sluice/core/tokens";
+import * as linear from "@sluice/pack-linear";
+import * as github from "@sluice/pack-github";
+import * as stripe from "@sluice/pack-stripe";
+import { Tool as ToolClass, type JsonSchemaObject } from "@sluice/core";
+import { pathCosts, referencePathCost, type PricingStats } from "../packages/core/src/cost/path-costs.ts";
+import { syntheticTools } from "./support/synthetic-shapes.ts";
+
+const ENCODING = "o200k_base";
+
+function fattest(tools: readonly Tool[], n: number): Tool[] {
+  return tools
+    .map((tool) => ({ tool, tokens: schemaTokens(tool, { encoding: ENCODING }) }))
+    .sort((a, b) => b.tokens - a.tokens || (a.tool.name < b.tool.name ? -1 : 1))
+    .slice(0, n)
+    .map(({ tool }) => tool);
+}
+
+/** The order `paths({ byCost })` promises: most expensive first, then by path. */
+function sorted(costs: PathCost[]): PathCost[] {
+  return [...costs].sort((a, b) => b.tokens! - a.tokens! || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+const packs = [
+  ["Linear", linear.tools],
+  ["GitHub GraphQL", github.tools],
+  ["Stripe", stripe.tools],
+] as const;
+
+describe.each(packs)("%s: fast pricing equals prune-and-recount", (_pack, tools) => {
+  const chosen = fattest(tools, 3);
+
+  it.each(chosen.map((tool) => [tool.name, tool] as const))("%s: every top-level path and every path below the fattest argument", async (_name, tool) => {
+    const total = schemaTokens(tool, { encoding: ENCODING });
+    const reference = (paths: readonly string[]) => paths.map((path) => ({ path, tokens: referencePathCost(tool, path, ENCODING, total) }));
+    const stats: PricingStats = { fast: 0, reference: 0 };
+
+    const top = (await tool.paths()).map((p) => p.path);
+    expect(top.length).toBeGreaterThan(0);
+    const topReference = reference(top);
+    expect(pathCosts(tool, top, ENCODING, stats)).toEqual(topReference);
+
+    const fattestArgument = sorted(topReference)[0]!.path;
+    const below = (await tool.paths(fattestArgument)).map((p) => p.path);
+    const belowReference = reference(below);
+    expect(pathCosts(tool, below, ENCODING, stats)).toEqual(belowReference);
+
+    // The public call gives the same numbers in the same order.
+    expect(await tool.paths({ byCost: true })).toEqual(sorted(topReference));
+    expect(await tool.paths(fattestArgument, { byCost: true })).toEqual(sorted(belowReference));
+    // And it really was the fast path that priced them.
+    expect(stats).toEqual({ fast: top.length + below.length, reference: 0 });
+  });
+});
+
+describe("type paths", () => {
+  it("prices a recursive type's members (type selectors) exactly", async () => {
+    const tool = linear.tools.find((t) => t.name === "issues_list_full")!;
+    const total = schemaTokens(tool, { encoding: ENCODING });
+    // A sample of the members, first and last by name included: the reference is slow.
+    const all = (await tool.paths("IssueFilter")).map((p) => p.path);
+    const sample = all.filter((_path, i) => i % 6 === 0 || i === all.length - 1);
+    const stats: PricingStats = { fast: 0, reference: 0 };
+    const fast = pathCosts(tool, sample, ENCODING, stats);
+    expect(fast).toEqual(sample.map((path) => ({ path, tokens: referencePathCost(tool, path, ENCODING, total) })));
+    expect(stats.reference).toBe(0);
+  });
+
+  it("prices a derived tool whose schema already holds split copies exactly", async () => {
+    // Dropping below a shared definition splits it (`IssueFilter_2`); pricing the derived
+    // tool must pick the next free copy name and keep the existing copy's members.
+    const base = linear.tools.find((t) => t.name === "issues_list_full")!;
+    const tool = base.derived({ drop: ["filter.priority"] });
+    const total = schemaTokens(tool, { encoding: ENCODING });
+    const paths = (await tool.paths("filter")).map((p) => p.path).filter((_path, i) => i % 4 === 0);
+    const stats: PricingStats = { fast: 0, reference: 0 };
+    expect(pathCosts(tool, paths, ENCODING, stats)).toEqual(paths.map((path) => ({ path, tokens: referencePathCost(tool, path, ENCODING, total) })));
+    expect(stats.reference).toBe(0);
+  });
+});
+
+const BINDING = { kind: "graphql", operationType: "query", field: "f", document: "query F { f }", variables: {} } as const;
+const shape = (name: string, inputSchema: JsonSchemaObject) => ToolClass.create({ name, description: "A shape for pricing.", inputSchema, binding: BINDING });
+const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
+const pair = () => ({ type: "object", properties: { x: { type: "string" }, y: { type: "integer" } }, required: ["x"] });
+
+/**
+ * Shapes where the stand-in's bookkeeping decides the answer: a definition shared with an
+ * argument or a definition the selector never reaches (its reference count alone decides
+ * whether a drop splits it), a definition kept alive only from outside the walk, existing
+ * split copies, keys that are not cut points, and definitions nothing reaches.
+ */
+const SHAPES: ReadonlyArray<[string, JsonSchemaObject]> = [
+  ["shared with another argument", { type: "object", properties: { a: ref("D"), b: ref("D") }, $defs: { D: pair() } }],
+  ["shared with an unreached definition", { type: "object", properties: { a: ref("D"), c: ref("E") }, $defs: { D: pair(), E: { type: "object", properties: { d: ref("D"), z: { type: "boolean" } } } } }],
+  ["kept alive from outside", { type: "object", properties: { a: ref("D"), c: ref("E") }, $defs: { D: { type: "object", properties: { only: ref("F"), w: { type: "string" } } }, E: { type: "object", properties: { f: ref("F") } }, F: pair() } }],
+  ["shared twice inside one definition", { type: "object", properties: { a: ref("D") }, $defs: { D: { type: "object", properties: { p: ref("P"), q: ref("P"), r: { type: "array", items: ref("D") } } }, P: pair() } }],
+  ["names a split copy would take", { type: "object", properties: { a: ref("D"), b: ref("D"), c: ref("D_2") }, $defs: { D: pair(), D_2: { type: "object", properties: { x: { type: "string" } } }, D_3: pair() } }],
+  ["keys that are not cut points", { type: "object", properties: { $a: ref("_D"), "9b": ref("_D"), "é": { type: "string" } }, $defs: { _D: { type: "object", properties: { _x: { type: "string" }, $y: ref("$E"), "z z": { type: "number" } } }, $E: pair() } }],
+  ["unreachable definitions", { type: "object", properties: { a: ref("D") }, $defs: { D: pair(), Lost: { type: "object", properties: { l: ref("D") } } } }],
+  // One object in two places: the stand-in cannot count it as the workspace's copy does, so the reference prices it.
+  ["one node object in two definitions", (() => {
+    const shared = pair();
+    return { type: "object", properties: { a: ref("D"), b: ref("E") }, $defs: { D: shared, E: shared } };
+  })()],
+  ["a reached definition refers out beside its members", { type: "object", properties: { a: ref("D"), b: ref("D") }, $defs: { D: { type: "object", properties: { x: { type: "string" }, y: ref("X") }, additionalProperties: ref("X") }, X: pair() } }],
+  ["unions of shared refs", { type: "object", properties: { a: { anyOf: [ref("D"), ref("E")] }, b: ref("E") }, $defs: { D: pair(), E: { type: "object", properties: { e: ref("D"), f: { type: "string" } }, additionalProperties: true } } }],
+];
+
+describe("hand-made shapes: every path to depth 3", () => {
+  const tools = [...SHAPES.map(([name, schema], i) => [name, shape(`shape_${i}`, schema)] as const), ...syntheticTools().map((tool) => [tool.name, tool] as const)];
+
+  it.each(tools)("%s", async (_name, tool) => {
+    const paths = (await tool.paths({ depth: 3 })).map((p) => p.path);
+    const total = schemaTokens(tool, { encoding: ENCODING });
+    const stats: PricingStats = { fast: 0, reference: 0 };
+    let reference: Array<{ path: string; tokens: number }>;
+    try {
+      reference = paths.map((path) => ({ path, tokens: referencePathCost(tool, path, ENCODING, total) }));
+    } catch (error) {
+      // A path the reference cannot price is refused by the fast pricing with the same error.
+      expect(() => pathCosts(tool, paths, ENCODING, stats)).toThrow((error as Error).message);
+      return;
+    }
+    expect(pathCosts(tool, paths, ENCODING, stats)).toEqual(reference);
+  });
+
+  it("prices the hand-made shapes on the stand-in, not by falling back", async () => {
+    const stats: PricingStats = { fast: 0, reference: 0 };
+    for (const [name, schema] of SHAPES.filter(([name]) => name !== "one node object in two definitions")) {
+      const tool = shape("s", schema);
+      pathCosts(tool, (await tool.paths({ depth: 3 })).map((p) => p.path), ENCODING, stats);
+      expect(stats.reference, name).toBe(0);
+    }
+    expect(stats.fast).toBeGreaterThan(30);
+  });
+});
