@@ -1,5 +1,6 @@
-export { emitPackSources, type EmitOptions, type EmittedFile } from "./pack-sources.ts";
+export { emitPackFiles, emitPackSources, type EmitOptions, type EmittedFile } from "./pack-sources.ts";
 export { generatedHeader, type GeneratorInfo } from "./header.ts";
 export { generatorInfoFrom } from "./generator-info.ts";
 export { writePack } from "./write-pack.ts";
 export { compareText, fitToolName, groupBy, shortHash, snakeCase, TOOL_NAME_PATTERN } from "./tool-name-helpers.ts";
+export { emitRuntimeFactsSource, envVariableNames, looksSecret, secretLookingArguments, squashName, upperSnake } from "./runtime-facts.ts";

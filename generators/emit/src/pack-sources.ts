@@ -1,6 +1,6 @@
 import type { PackIR } from "@sluice/core";
 import { withinLimits } from "@sluice/schema";
-import type { GeneratorInfo } from "./header.ts";
+import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { emitDefsSource } from "./defs-source.ts";
 import { emitToolsSource } from "./tools-source.ts";
 import { emitTypesSource } from "./types-source.ts";
@@ -20,12 +20,22 @@ export interface EmitOptions {
    * generated modules.
    */
   runtimeModule?: string;
+  /** The command that regenerates the pack, named in every file's header (default `sluice generate <name>`). */
+  regenerate?: string;
 }
 
 export function emitPackSources(pack: PackIR, generator: GeneratorInfo, options: EmitOptions = {}): EmittedFile[] {
-  return withinLimits(`emitting pack ${pack.name}`, () => [
-    { path: "src/defs.gen.ts", text: emitDefsSource(pack, generator) },
-    { path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule) },
-    { path: "src/types.gen.ts", text: emitTypesSource(pack, generator) },
-  ]);
+  return [...emitPackFiles(pack, generator, options)];
+}
+
+/**
+ * The same files, each built when it is asked for: a writer that writes and drops each
+ * one before taking the next holds one file's text at a time, not all three.
+ */
+export function* emitPackFiles(pack: PackIR, generator: GeneratorInfo, options: EmitOptions = {}): Generator<EmittedFile, void, undefined> {
+  const operation = `emitting pack ${pack.name}`;
+  const header = generatedHeader(pack, generator, options.regenerate);
+  yield withinLimits(operation, () => ({ path: "src/defs.gen.ts", text: emitDefsSource(pack, generator, header) }));
+  yield withinLimits(operation, () => ({ path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule, header) }));
+  yield withinLimits(operation, () => ({ path: "src/types.gen.ts", text: emitTypesSource(pack, generator, header) }));
 }

@@ -1,27 +1,20 @@
-import {
-  StructureKind,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type PropertySignatureStructure,
-  type StatementStructures,
-} from "ts-morph";
 import type { PackIR } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
 import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { toolIdentifiers, typeNameForDef } from "./identifiers.ts";
-import { printSourceFile } from "./source-file.ts";
+import { jsDoc, printSourceFile, type Statement } from "./source-file.ts";
 
 /**
  * `src/types.gen.ts`: a TypeScript view of the IR's JSON Schemas, so a wrong argument in user
  * code is a compile error. Input objects become interfaces, enums string-literal unions.
  */
-export function emitTypesSource(pack: PackIR, generator: GeneratorInfo): string {
-  const statements: StatementStructures[] = [];
+export function emitTypesSource(pack: PackIR, generator: GeneratorInfo, header = generatedHeader(pack, generator)): string {
+  const statements: Statement[] = [];
   for (const [name, schema] of Object.entries(pack.defs)) {
     const typeName = typeNameForDef(name);
     const docs = docsFor(schema);
     if (Array.isArray(schema.enum) || !isObjectShape(schema)) {
-      statements.push({ kind: StructureKind.TypeAlias, name: typeName, isExported: true, type: tsType(schema), docs });
+      statements.push({ text: `${docsBefore(docs, "")}export type ${typeName}${typeAnnotation(" =", tsType(schema))};` });
     } else {
       statements.push(interfaceFor(typeName, schema, docs));
     }
@@ -31,24 +24,30 @@ export function emitTypesSource(pack: PackIR, generator: GeneratorInfo): string 
     const { properties, required } = tool.parameters;
     statements.push(interfaceFor(ids.get(tool.name)!.args, { type: "object", properties, required }, [`Arguments of \`${tool.name}\`.`]));
   }
-  return printSourceFile(generatedHeader(pack, generator), statements);
+  return printSourceFile(header, statements);
 }
 
-function interfaceFor(name: string, schema: JsonSchemaObject, docs: string[]): InterfaceDeclarationStructure {
-  const properties = objectProperties(schema);
+function interfaceFor(name: string, schema: JsonSchemaObject, docs: string[]): Statement {
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  return {
-    kind: StructureKind.Interface,
-    name,
-    isExported: true,
-    docs,
-    properties: properties.map(([key, property]): OptionalKind<PropertySignatureStructure> => ({
-      name: /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key),
-      hasQuestionToken: !required.has(key),
-      type: tsType(property),
-      docs: docsFor(property),
-    })),
-  };
+  const out = [docsBefore(docs, ""), `export interface ${name} {\n`];
+  for (const [key, property] of objectProperties(schema)) {
+    const propertyName = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
+    out.push("  ", docsBefore(docsFor(property), "  "), propertyName, required.has(key) ? "" : "?", typeAnnotation(":", tsType(property)), ";\n");
+  }
+  out.push("}");
+  return { text: out.join(""), block: true };
+}
+
+/** Each doc comment on its own line(s), then the indentation the declaration continues at. */
+function docsBefore(docs: readonly string[], indent: string): string {
+  let out = "";
+  for (const doc of docs) out += `${jsDoc(doc, indent)}\n${indent}`;
+  return out;
+}
+
+/** `: T` or ` = T`; nothing when the type text is blank (as structure printing dropped it). */
+function typeAnnotation(separator: string, type: string): string {
+  return type.trim() === "" ? "" : `${separator} ${type}`;
 }
 
 function objectProperties(schema: JsonSchemaObject): [string, JsonSchemaObject][] {

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
-import { buildGraphQLPackIR } from "./build-pack-ir.ts";
+import type { PackIR } from "@sluice/core";
 import { writePack } from "@sluice/emit";
-import { emitPackSources } from "./emit-pack-sources.ts";
+import { buildGraphQLPackIR } from "./build-pack-ir.ts";
+import { emitPackFiles } from "./emit-pack-sources.ts";
 import { loadGraphQLSchema } from "./load-schema.ts";
 
 export interface GenerateGraphQLPackOptions {
@@ -20,11 +21,16 @@ export interface GenerateGraphQLPackResult {
 
 /** Schema file -> pack sources on disk (`sluice generate graphql <file> --name <n> --out <dir>`). */
 export async function generateGraphQLPack(schemaFile: string, options: GenerateGraphQLPackOptions): Promise<GenerateGraphQLPackResult> {
+  const pack = await packFromSchema(schemaFile, options.name);
+  // Files are emitted and written one at a time, so at most one generated text is alive.
+  const files = await writePack(options.out, emitPackFiles(pack));
+  return { tools: pack.tools.length, skipped: pack.skipped.length, files };
+}
+
+/** Its own scope: the schema bytes and the parsed schema are garbage once the IR exists, before emitting starts. */
+async function packFromSchema(schemaFile: string, name: string): Promise<PackIR> {
   const bytes = await readFile(schemaFile);
   const file = basename(schemaFile);
-  const schema = loadGraphQLSchema(bytes, { fileName: file });
   const sha256 = createHash("sha256").update(bytes).digest("hex");
-  const pack = buildGraphQLPackIR(schema, { name: options.name, file, sha256 });
-  const files = await writePack(options.out, emitPackSources(pack));
-  return { tools: pack.tools.length, skipped: pack.skipped.length, files };
+  return buildGraphQLPackIR(loadGraphQLSchema(bytes, { fileName: file }), { name, file, sha256 });
 }

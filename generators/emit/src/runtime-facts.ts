@@ -1,0 +1,159 @@
+import type { RuntimeFacts, ToolIR } from "@sluice/core";
+import { literal } from "./literal.ts";
+import { compareText } from "./tool-name-helpers.ts";
+
+/**
+ * What both generators share about a generated pack's runtime facts: the environment
+ * variable names, the secret-looking argument names, and the text of `src/runtime.gen.ts`.
+ */
+
+/** Upper snake case words of a name: `clientId` -> `CLIENT_ID`, `github-rest` -> `GITHUB_REST`, `APIKey` -> `API_KEY`. */
+export function upperSnake(name: string): string {
+  return name
+    // One word, not `O_AUTH`.
+    .replace(/OAuth/g, "Oauth")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "")
+    .toUpperCase();
+}
+
+/**
+ * `<PACK>_<SCHEME>` environment variable names for a pack's schemes, in upper snake
+ * case, without doubling the pack name (`PlaidSecret` in pack `plaid` -> `PLAID_SECRET`).
+ * Names that collide (two schemes, or a scheme and a `reserved` name such as the GraphQL
+ * endpoint's) get `_2`, `_3`, ... in the order of the scheme names, so the result depends
+ * on the set of names only.
+ */
+export function envVariableNames(pack: string, schemes: readonly string[], reserved: readonly string[] = []): Map<string, string> {
+  const prefix = upperSnake(pack);
+  const taken = new Set(reserved);
+  const out = new Map<string, string>();
+  for (const scheme of [...new Set(schemes)].sort(compareText)) {
+    const words = upperSnake(scheme);
+    const base = words === "" ? prefix : words === prefix || words.startsWith(`${prefix}_`) || prefix === "" ? words : `${prefix}_${words}`;
+    let name = /^[0-9]/.test(base) ? `_${base}` : base;
+    for (let n = 2; taken.has(name); n += 1) name = `${base}_${n}`;
+    taken.add(name);
+    out.set(scheme, name);
+  }
+  return out;
+}
+
+/** Letters and digits only, lower case: `X-Api-Key`, `x_api_key` and `xApiKey` all read `xapikey`. */
+export function squashName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/** Names (squashed) that are a credential whatever API they belong to. */
+const SECRET_NAMES = new Set([
+  "accesstoken",
+  "apikey",
+  "apisecret",
+  "apitoken",
+  "authtoken",
+  "bearertoken",
+  "clientsecret",
+  "idtoken",
+  "oauthtoken",
+  "passphrase",
+  "passwd",
+  "password",
+  "privatekey",
+  "refreshtoken",
+  "secret",
+  "secretkey",
+  "sessiontoken",
+  "token",
+  "xapikey",
+]);
+
+/** Endings (squashed) that make a name a credential: `webhook_secret`, `new_password`, `github_api_key`. */
+const SECRET_ENDINGS = ["secret", "password", "apikey", "accesstoken", "refreshtoken", "privatekey", "secretkey", "apitoken", "authtoken"];
+
+/**
+ * Whether an argument's name looks like it carries a secret. Paging tokens
+ * (`page_token`, `sync_token`) and names that merely mention one (`secret_name`,
+ * `token_id`) do not.
+ */
+export function looksSecret(name: string): boolean {
+  const squashed = squashName(name);
+  return SECRET_NAMES.has(squashed) || SECRET_ENDINGS.some((ending) => squashed.endsWith(ending));
+}
+
+/**
+ * Arguments the model sees whose names look like secrets, minus the `excluded` wire
+ * names (those already filled from a declared credential). Sorted by tool, then argument.
+ */
+export function secretLookingArguments(tools: readonly ToolIR[], excluded: ReadonlySet<string> = new Set()): { tool: string; argument: string }[] {
+  const out: { tool: string; argument: string }[] = [];
+  for (const tool of tools) {
+    const wire = wireNames(tool);
+    const headers = new Set(tool.binding.kind === "http" ? tool.binding.parameters.filter((p) => p.in === "header").map((p) => p.arg) : []);
+    for (const argument of Object.keys(tool.parameters.properties)) {
+      // `authorization` elsewhere is often a resource (Stripe's issuing authorizations); as a header it is the credential.
+      const authorizationHeader = headers.has(argument) && squashName(wire.get(argument) ?? argument) === "authorization";
+      if (!authorizationHeader && !looksSecret(argument) && !looksSecret(wire.get(argument) ?? argument)) continue;
+      if (excluded.has(wire.get(argument) ?? argument)) continue;
+      out.push({ tool: tool.name, argument });
+    }
+  }
+  return out.sort((a, b) => compareText(a.tool, b.tool) || compareText(a.argument, b.argument));
+}
+
+/** Argument -> name on the wire (HTTP parameters and body members; GraphQL arguments are their own names). */
+export function wireNames(tool: ToolIR): Map<string, string> {
+  const out = new Map<string, string>();
+  if (tool.binding.kind !== "http") return out;
+  for (const parameter of tool.binding.parameters) out.set(parameter.arg, parameter.name);
+  for (const [arg, member] of Object.entries(tool.binding.body?.fields ?? {})) out.set(arg, member);
+  return out;
+}
+
+/** Keys sorted, so the emitted text depends on the facts and not on the order they were found in. */
+function sortedRecord<T>(record: Readonly<Record<string, T>>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort(compareText)) Object.defineProperty(out, key, { value: record[key], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** The facts with every member in its fixed place, optional members only when present. */
+export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
+  return {
+    kind: facts.kind,
+    ...(facts.name === undefined ? {} : { name: facts.name }),
+    ...(facts.server === undefined
+      ? {}
+      : {
+          server: {
+            url: facts.server.url,
+            from: facts.server.from,
+            variables: facts.server.variables.map((v) => ({ name: v.name, default: v.default, ...(v.enum === undefined ? {} : { enum: [...v.enum] }) })),
+          },
+        }),
+    ...(facts.endpoint === undefined ? {} : { endpoint: { env: facts.endpoint.env } }),
+    credentials: facts.credentials.map((c) => ({
+      scheme: c.scheme,
+      type: c.type,
+      ...(c.in === undefined ? {} : { in: c.in }),
+      ...(c.name === undefined ? {} : { name: c.name }),
+      env: c.env,
+    })),
+    pagination: sortedRecord(facts.pagination),
+    credentialArguments: sortedRecord(facts.credentialArguments),
+    secretLooking: facts.secretLooking.map((s) => ({ tool: s.tool, argument: s.argument })),
+    ...(facts.responses === undefined ? {} : { responses: facts.responses === "off" ? "off" : { shared: facts.responses.shared, tools: sortedRecord(facts.responses.tools) } }),
+  };
+}
+
+/**
+ * The text of a generated pack's `src/runtime.gen.ts`: `header` (the generated-file
+ * marker), then `export const facts: RuntimeFacts = {...}` with double quotes and two
+ * spaces, keys in a fixed order. The hand-written `runtime.ts` scaffold passes `facts`
+ * to `generatedRuntime`.
+ */
+export function emitRuntimeFactsSource(facts: RuntimeFacts, header: string): string {
+  const lead = header === "" || header.endsWith("\n") ? header : `${header}\n`;
+  return `${lead}import type { RuntimeFacts } from "@sluice/core";\n\nexport const facts: RuntimeFacts = ${literal(normalizeRuntimeFacts(facts))};\n`;
+}

@@ -1,0 +1,337 @@
+/**
+ * The string emitter against the ts-morph emitter it replaced (kept verbatim under
+ * test/support/ts-morph-emit as the oracle): every file of every corpus spec that generates,
+ * and hostile names and strings, must come out byte for byte the same. Where the oracle
+ * itself is wrong (code-block-writer's string tracking, see ORACLE_MISREADS below) the
+ * output is checked against the data instead: defs.gen.ts, evaluated, gives back the IR.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import type { PackIR, ToolIR } from "@sluice/core";
+import type { JsonSchemaObject } from "@sluice/schema";
+import { buildGraphQLPackIR, loadGraphQLSchema } from "../../graphql/src/index.ts";
+import { buildOpenAPIPackIR, loadDocument } from "../../openapi/src/index.ts";
+import { emitPackSources, type EmittedFile } from "../src/index.ts";
+import { emitPackSources as emitWithTsMorph } from "./support/ts-morph-emit/pack-sources.ts";
+
+const SPECS_DIR = fileURLToPath(new URL("../../../../shared/specs/", import.meta.url));
+/** Larger specs would make this file slow without exercising anything new. */
+const MAX_SPEC_BYTES = 15 * 1024 * 1024;
+const GENERATOR = { name: "@sluice/test-generator", version: "0.0.0" };
+
+/** Every spec file of the shared corpus, found on disk (so a new spec is covered without editing this list). */
+function corpusFiles(): string[] {
+  const files: string[] = [];
+  for (const dir of readdirSync(SPECS_DIR).sort()) {
+    const path = join(SPECS_DIR, dir);
+    if (!statSync(path).isDirectory()) continue;
+    for (const name of readdirSync(path).sort()) {
+      if (/\.(json|ya?ml|graphql|json\.gz)$/.test(name) && statSync(join(path, name)).size <= MAX_SPEC_BYTES) files.push(`${dir}/${name}`);
+    }
+  }
+  return files;
+}
+
+/** OpenAPI/Swagger when the document says so; SDL, introspection JSON and gzip go to the GraphQL loader. */
+function buildIR(file: string): PackIR {
+  const bytes = readFileSync(join(SPECS_DIR, file));
+  const source = { name: "corpus", file, sha256: "0".repeat(64) };
+  if (!/\.(graphql|gz)$/.test(file)) {
+    const document = loadDocument(bytes, file) as Record<string, unknown>;
+    if ("openapi" in document || "swagger" in document) return buildOpenAPIPackIR(document, source);
+  }
+  return buildGraphQLPackIR(loadGraphQLSchema(bytes, { fileName: file }), source);
+}
+
+/** Where two texts first differ, with context, instead of a multi-megabyte diff. */
+function firstDifference(a: string, b: string): string | undefined {
+  if (a === b) return undefined;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
+  const line = a.slice(0, i).split("\n").length;
+  return `line ${line}, offset ${i}: string emit ${JSON.stringify(a.slice(Math.max(0, i - 60), i + 60))} vs ts-morph ${JSON.stringify(b.slice(Math.max(0, i - 60), i + 60))}`;
+}
+
+function differences(ours: readonly EmittedFile[], oracle: readonly EmittedFile[]): string[] {
+  expect(ours.map((file) => file.path)).toEqual(oracle.map((file) => file.path));
+  return ours.flatMap((file, index) => {
+    const difference = firstDifference(file.text, oracle[index]!.text);
+    return difference === undefined ? [] : [`${file.path}: ${difference}`];
+  });
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function expectSameAsOracle(pack: PackIR, runtimeModule?: string): void {
+  const options = runtimeModule === undefined ? {} : { runtimeModule };
+  expect(differences(emitPackSources(pack, GENERATOR, options), emitWithTsMorph(pack, GENERATOR, options))).toEqual([]);
+}
+
+describe("string emit matches the ts-morph emit on the corpus", () => {
+  const files = corpusFiles();
+
+  it("finds the corpus", () => {
+    expect(files.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(files.map((file, index) => [file, index] as const))("%s", async (file, index) => {
+    let pack: PackIR;
+    try {
+      pack = buildIR(file);
+    } catch (error) {
+      // A spec the generators reject is outside this comparison; say which and why.
+      console.log(`${file}: does not generate (${(error as Error).message.split("\n")[0]})`);
+      return;
+    }
+    // Half the files with a runtime module, half without: both import lists are covered.
+    const options = index % 2 === 0 ? { runtimeModule: "./runtime.ts" } : {};
+    // Yields between the long synchronous steps keep the worker answering the test runner.
+    await yieldToEventLoop();
+    const ours = emitPackSources(pack, GENERATOR, options);
+    await yieldToEventLoop();
+    const oracle = emitWithTsMorph(pack, GENERATOR, options);
+    expect(differences(ours, oracle)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Hostile names and strings.
+
+/** Strings that an escape or a comment could get wrong. None ends in a backslash (see ORACLE_MISREADS). */
+const HOSTILE_STRINGS: readonly string[] = [
+  'double " quote',
+  "single ' quote",
+  "back`tick` and ${template}",
+  "ends a comment */ here",
+  "**/ and /* and // and /** */",
+  "line\u2028separator and paragraph\u2029separator",
+  "\u2028",
+  "newline\nand\r\ncrlf\rand lone cr",
+  "\nleading newline",
+  "trailing newline\n",
+  "trailing spaces  ",
+  "ends with a lone cr\r",
+  "tab\tand\u0000nul and \u001b escape",
+  "</script><!-- -->",
+  "back\\slash in the middle",
+  "\\n is not a newline",
+  "emoji 😀 and lone surrogate \ud800 end",
+  "a".repeat(50_000),
+  "__proto__",
+  "constructor",
+  "",
+  " ",
+];
+
+const HOSTILE_KEYS: readonly string[] = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "class",
+  "default",
+  "delete",
+  "await",
+  "valid_identifier$",
+  "with space",
+  "kebab-case",
+  "0starts-with-digit",
+  '"quoted"',
+  "it's",
+  "*/",
+  "/*",
+  "`tick`",
+  "${x}",
+  "\u2028",
+  "new\nline",
+  "back\\slash\\in",
+  "😀",
+  "",
+];
+
+/** An object with these own properties (a plain assignment to `__proto__` would set the prototype instead). */
+function own<T>(entries: readonly (readonly [string, T])[]): Record<string, T> {
+  const object: Record<string, T> = {};
+  for (const [key, value] of entries) Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  return object;
+}
+
+function hostilePack(): PackIR {
+  // Short strings only here: these properties repeat in every tool's Args interface.
+  const short = HOSTILE_STRINGS.filter((text) => text.length < 100);
+  const properties = own(HOSTILE_KEYS.map((key, index) => [key, { type: "string", description: short[index % short.length]! }] as const));
+  const defs: Record<string, JsonSchemaObject> = {
+    'Quote"Name': { type: "object", description: "an object */ with hostile keys", properties, required: [HOSTILE_KEYS[0]!, HOSTILE_KEYS[3]!] },
+    class: { enum: HOSTILE_STRINGS.filter((text) => text.length < 100), description: "an enum\n\nof hostile strings" },
+    "Deprecated*/Only": { type: "string", deprecated: true },
+    Both: { type: "integer", description: "multi\r\nline * / description", deprecated: true },
+    Inline: { type: "object", properties: own([["__proto__", { const: "*/" }], ['a"b', { type: ["string", "null"] }]]), additionalProperties: false },
+    Union: { anyOf: [{ $ref: "#/$defs/class" }, { type: "array", items: { enum: ["`", "'"] } }] },
+    "": { type: "boolean", description: "\u2029" },
+  };
+  const tool = (name: string, description: string): ToolIR => ({
+    name,
+    description,
+    parameters: { properties, required: ["with space"] },
+    binding: { kind: "graphql", operationType: "query", field: name, document: `query q { ${description} }`, variables: { "*/": "String!", "`": "[ID!]" } },
+    annotations: { readOnly: true },
+  });
+  return {
+    name: "hostile",
+    source: { kind: "graphql", file: "schema */.graphql", sha256: "f".repeat(64) },
+    defs,
+    tools: [
+      ...HOSTILE_STRINGS.map((text, index) => tool(`tool_${index}`, text)),
+      tool("default", "keyword name"),
+      tool("pack", "taken by the module"),
+      tool("tools", "taken by the module"),
+      tool("0digit", "starts with a digit"),
+      tool("Quote_Name_Args", "collides with a def's args name"),
+    ],
+    withheldMembers: { 'Quote"Name': [{ path: 'Quote"Name.*/', reason: "internal" }, { path: "x", reason: "pinned", value: own([["__proto__", ["\u2028"]]]) }] },
+    skipped: [],
+  };
+}
+
+/** defs.gen.ts run as JavaScript: the values it exports. */
+function evaluateDefs(text: string): { defs: unknown; withheldMembers: unknown } {
+  const { outputText, diagnostics } = ts.transpileModule(text, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+    reportDiagnostics: true,
+  });
+  expect(diagnostics ?? []).toEqual([]);
+  const exports: Record<string, unknown> = {};
+  new Function("exports", outputText)(exports);
+  return exports as { defs: unknown; withheldMembers: unknown };
+}
+
+/** Syntax errors only: the generated modules import packages this check does not resolve. */
+function syntaxErrors(file: EmittedFile): string[] {
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  const parsed = (source as unknown as { parseDiagnostics: readonly ts.Diagnostic[] }).parseDiagnostics;
+  return parsed.map((diagnostic) => `${file.path}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")}`);
+}
+
+/** Own-property deep equality that sees `__proto__` keys (toEqual on JSON text would too, but slower to read). */
+function canonical(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+describe("string emit matches the ts-morph emit on hostile names and strings", () => {
+  const pack = hostilePack();
+
+  it("byte for byte, with and without a runtime module (also a hostile one)", () => {
+    expectSameAsOracle(pack);
+    expectSameAsOracle(pack, "./runtime.ts");
+    expectSameAsOracle(pack, '../odd "dir"/run\\time\n.ts');
+  });
+
+  it("emits modules that parse, and defs that evaluate back to the IR (own __proto__ keys included)", () => {
+    const files = emitPackSources(pack, GENERATOR, { runtimeModule: "./runtime.ts" });
+    expect(files.flatMap(syntaxErrors)).toEqual([]);
+    const evaluated = evaluateDefs(files.find((file) => file.path === "src/defs.gen.ts")!.text);
+    expect(canonical(evaluated.defs)).toBe(canonical(pack.defs));
+    expect(canonical(evaluated.withheldMembers)).toBe(canonical(pack.withheldMembers));
+    const properties = ((evaluated.defs as Record<string, JsonSchemaObject>)['Quote"Name']!.properties ?? {}) as object;
+    expect(Object.hasOwn(properties, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+  });
+
+  it("keeps every description inside its comment (no `*/` or line break escapes a JSDoc)", () => {
+    const types = emitPackSources(pack, GENERATOR).find((file) => file.path === "src/types.gen.ts")!;
+    const source = ts.createSourceFile(types.path, types.text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+    const declared = source.statements.map((statement) => (statement as ts.DeclarationStatement).name?.getText(source));
+    expect(declared.slice(0, 3)).toEqual(["Quote_Name_", "class_", "Deprecated__Only_"]);
+    // One statement per def and per tool: a comment that ended early would add or swallow some.
+    expect(source.statements).toHaveLength(Object.keys(pack.defs).length + pack.tools.length);
+  });
+
+  it("property: random names and strings from a hostile alphabet (seeded)", () => {
+    const alphabet = fc.constantFrom("a", "Z", "_", "$", "0", " ", '"', "'", "`", "$", "{", "}", "*", "/", "\\", "\n", "\r", "\t", "\u2028", "\u2029", "\u0000", "😀", "<", "-", "@");
+    // A string ending in a backslash is left out: the oracle misreads it (ORACLE_MISREADS).
+    const text = fc.string({ unit: alphabet, maxLength: 24 }).map((value) => (value.endsWith("\\") ? `${value}x` : value));
+    const schema = fc.record({
+      description: text,
+      enum: fc.array(text, { maxLength: 4 }),
+      keys: fc.uniqueArray(text, { maxLength: 5 }),
+      deprecated: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.dictionary(text, schema, { maxKeys: 4 }), fc.array(text, { minLength: 1, maxLength: 3 }), (raw, descriptions) => {
+        const defs: Record<string, JsonSchemaObject> = {};
+        for (const [name, { description, enum: values, keys, deprecated }] of Object.entries(raw)) {
+          defs[name] =
+            keys.length === 0
+              ? { enum: values, description, deprecated }
+              : { type: "object", description, properties: Object.fromEntries(keys.map((key) => [key, { type: "string", description: key, enum: values }])), required: keys.slice(0, 1) };
+        }
+        const pack: PackIR = {
+          name: "random",
+          source: { kind: "openapi", file: "spec.json", sha256: "0".repeat(64) },
+          defs,
+          tools: descriptions.map((description, index) => ({
+            name: `tool_${index}`,
+            description,
+            parameters: { properties: Object.fromEntries(Object.entries(defs).map(([name]) => [name, { $ref: `#/$defs/${name}`, description }])), required: [] },
+            binding: { kind: "http", method: "get", path: `/${description}`, parameters: [] } as unknown as ToolIR["binding"],
+            annotations: {},
+          })),
+          skipped: [],
+        };
+        expectSameAsOracle(pack, descriptions.length % 2 === 0 ? "./runtime.ts" : undefined);
+      }),
+      { seed: 20261130, numRuns: 150 },
+    );
+  });
+});
+
+describe("values JSON text would not write as the literal does", () => {
+  const base: PackIR = { name: "odd", source: { kind: "openapi", file: "spec.json", sha256: "0".repeat(64) }, defs: {}, tools: [], skipped: [] };
+
+  it("take the member-by-member path and still match the oracle (a toJSON method, an undefined member)", () => {
+    const defs = { Dated: { type: "string", default: new Date(0), examples: [{ a: 1, b: undefined }] } } as unknown as PackIR["defs"];
+    expectSameAsOracle({ ...base, defs });
+  });
+
+  it("refuse what neither can write (a non-finite number, undefined in an array), like the oracle", () => {
+    for (const value of [Number.POSITIVE_INFINITY, Number.NaN, [undefined]]) {
+      const defs = { Bad: { type: "number", default: value } } as unknown as PackIR["defs"];
+      expect(() => emitPackSources({ ...base, defs }, GENERATOR)).toThrow();
+      expect(() => emitWithTsMorph({ ...base, defs }, GENERATOR)).toThrow();
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Where the oracle is wrong.
+
+/**
+ * code-block-writer (ts-morph's printer) tracks string literals to decide whether a line
+ * start is inside a string; it takes `\"` as an escaped quote even when the backslash is
+ * itself escaped, so `"key\\": "x`y"` leaves it believing a template literal is open, and it
+ * stops indenting the following lines. The string emitter indents by structure, so its
+ * output differs there; it is checked against the data instead.
+ */
+describe("ORACLE_MISREADS: a key ending in a backslash", () => {
+  const pack: PackIR = {
+    name: "misread",
+    source: { kind: "openapi", file: "spec.json", sha256: "0".repeat(64) },
+    defs: { Escapes: { type: "object", default: { "C:\\": "one ` tick" }, properties: { next: { type: "string" } } } },
+    tools: [],
+    skipped: [],
+  };
+
+  it("the ts-morph emit mis-indents after it; the string emit stays structural and evaluates back to the IR", () => {
+    const ours = emitPackSources(pack, GENERATOR);
+    const oracle = emitWithTsMorph(pack, GENERATOR);
+    const defs = ours.find((file) => file.path === "src/defs.gen.ts")!.text;
+    expect(defs).toContain('\n        "C:\\\\": "one ` tick",\n      },\n      "properties": {\n        "next": {');
+    expect(differences(ours, oracle)).not.toEqual([]);
+    expect(canonical(evaluateDefs(defs).defs)).toBe(canonical(pack.defs));
+  });
+});

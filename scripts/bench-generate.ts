@@ -1,0 +1,616 @@
+/**
+ * `sluice generate openapi` against openapi-mcp-generator 4.0.1 and against the floor, side
+ * by side in one run, as whole processes (spawn to exit; peak RSS from the child itself via
+ * bench/spawn-measured.cjs), on GitHub REST, Stripe and Kubernetes:
+ *
+ *  - sluice: the CLI's compiled dist/main.js on plain node (no tsx, no source condition),
+ *    as installed users run it;
+ *  - sluice generator only: generators/openapi/dist/generate-openapi-pack.js called
+ *    directly, i.e. the same work without the CLI and what it imports (shows what loading
+ *    costs on this path);
+ *  - openapi-mcp-generator: its CLI, writing its project to a fresh directory;
+ *  - floor: start node, read and JSON.parse the spec, write the bytes sluice writes.
+ *
+ * Rounds are interleaved (each round runs every row once, in a rotating order); the
+ * table gives medians and per-round ratios. Then, in the same run: YAML parse time of the
+ * corpus's YAML specs with `yaml` (what sluice uses) and `js-yaml`, and the scaling of
+ * sluice's generation time and peak RSS with spec size (least-squares fit on operations).
+ *
+ *   npx pnpm -r build    # the dist/ this measures
+ *   node --import tsx scripts/bench-generate.ts [--rounds 5] [--scaling-rounds 3] [--out bench/GENERATE.md]
+ *
+ * GitHub REST is measured on a copy without its 6 URL `$ref`s (inside examples), which
+ * openapi-mcp-generator would otherwise try to fetch; every row reads the same copy.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { basename, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const { values: options } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    "scaling-rounds": { type: "string", default: "3" },
+    out: { type: "string", default: "bench/GENERATE.md" },
+  },
+});
+const ROUNDS = Number(options.rounds);
+const SCALING_ROUNDS = Number(options["scaling-rounds"]);
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SPECS = join(ROOT, "../shared/specs");
+const SPAWN_MEASURED = join(ROOT, "bench/spawn-measured.cjs");
+const CLI_DIST = join(ROOT, "packages/cli/dist/main.js");
+const GENERATOR_DIST = join(ROOT, "generators/openapi/dist/generate-openapi-pack.js");
+const OMG_BIN = join(ROOT, "node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js");
+// Children run as in a user's project: no inherited loader, no source condition.
+const ENV = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" };
+
+for (const required of [CLI_DIST, GENERATOR_DIST, OMG_BIN]) {
+  if (!existsSync(required)) throw new Error(`${required} is missing: run \`npx pnpm -r build\` and \`npx pnpm install\` first`);
+}
+
+/** Load average at the start and the end: other work on the machine shows up in every row. */
+const loadAtStart = loadavg();
+const work = mkdtempSync(join(tmpdir(), "sluice-bench-generate-"));
+process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+
+// ---------------------------------------------------------------------------------------
+// Children.
+
+const SLUICE_LAUNCHER = join(work, "sluice-dist.mjs");
+writeFileSync(
+  SLUICE_LAUNCHER,
+  `import { main } from ${JSON.stringify(pathToFileURL(CLI_DIST).href)};\n` +
+    "process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });\n",
+);
+const GENERATOR_LAUNCHER = join(work, "generator-dist.mjs");
+writeFileSync(
+  GENERATOR_LAUNCHER,
+  `import { generateOpenAPIPack } from ${JSON.stringify(pathToFileURL(GENERATOR_DIST).href)};\n` +
+    "const [spec, out] = process.argv.slice(2);\n" +
+    'const result = await generateOpenAPIPack(spec, { name: "bench", out });\n' +
+    "process.stdout.write(`generated ${result.tools} tools, skipped ${result.skipped} operations\\n`);\n",
+);
+/** The floor: what any generator must do at least (start, read, parse, write the output's bytes). */
+const FLOOR = join(work, "floor.cjs");
+writeFileSync(
+  FLOOR,
+  [
+    '"use strict";',
+    'const { readFileSync, writeFileSync, mkdirSync, readdirSync } = require("node:fs");',
+    'const { join } = require("node:path");',
+    "const [spec, reference, out] = process.argv.slice(2);",
+    'JSON.parse(readFileSync(spec, "utf8"));',
+    'mkdirSync(join(out, "src"), { recursive: true });',
+    'for (const name of readdirSync(join(reference, "src"))) writeFileSync(join(out, "src", name), readFileSync(join(reference, "src", name)));',
+    "",
+  ].join("\n"),
+);
+
+/** Where one generation's time goes, in one process on dist (what the CLI loads first, then the work). */
+const PHASES = join(work, "phases.mjs");
+writeFileSync(
+  PHASES,
+  [
+    'import { readFile } from "node:fs/promises";',
+    'import { createHash } from "node:crypto";',
+    'import { basename } from "node:path";',
+    "const phases = { startup: performance.now() };",
+    "let t = performance.now();",
+    "const lap = (name) => { const now = performance.now(); phases[name] = now - t; t = now; };",
+    `await import(${JSON.stringify(pathToFileURL(join(ROOT, "packages/core/dist/index.js")).href)});`,
+    'lap("import @sluice/core (CLI, response hints)");',
+    `const openapi = await import(${JSON.stringify(pathToFileURL(join(ROOT, "generators/openapi/dist/index.js")).href)});`,
+    'lap("import @sluice/generator-openapi (rest: yaml, IR, emit)");',
+    "const [spec, out] = process.argv.slice(2);",
+    "const bytes = await readFile(spec);",
+    "const file = basename(spec);",
+    "const document = openapi.loadDocument(bytes, file);",
+    'const sha256 = createHash("sha256").update(bytes).digest("hex");',
+    'lap("read, parse, sha256");',
+    'const pack = openapi.buildOpenAPIPackIR(document, { name: "bench", file, sha256 }, {});',
+    'lap("build IR");',
+    "const files = [...openapi.emitPackFiles(pack)];",
+    'lap("emit sources");',
+    "await openapi.writePack(out, files);",
+    'lap("write");',
+    "process.stdout.write(JSON.stringify(phases));",
+    "",
+  ].join("\n"),
+);
+
+interface Measured {
+  ms: number;
+  maxRssKiB: number;
+  stdout: string;
+}
+
+let runCounter = 0;
+function freshDir(): string {
+  runCounter += 1;
+  return join(work, `out-${runCounter}`);
+}
+
+function measure(args: readonly string[]): Measured {
+  const result = join(work, "measured.json");
+  const run = spawnSync(process.execPath, [SPAWN_MEASURED, result, ...args], { env: ENV, cwd: work, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const { ms, maxRssKiB, status } = JSON.parse(readFileSync(result, "utf8")) as { ms: number; maxRssKiB: number | null; status: number | null };
+  if (status !== 0 || maxRssKiB === null) throw new Error(`node ${args.join(" ")} exited ${status}:\n${run.stdout}\n${run.stderr}`);
+  return { ms, maxRssKiB, stdout: run.stdout };
+}
+
+function clean(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+type RowName = "sluice" | "sluice generator only" | "openapi-mcp-generator" | "floor";
+const ROWS: readonly RowName[] = ["sluice", "sluice generator only", "openapi-mcp-generator", "floor"];
+
+function runRow(row: RowName, spec: string, reference: string): Measured {
+  const out = freshDir();
+  try {
+    switch (row) {
+      case "sluice":
+        return measure([SLUICE_LAUNCHER, "generate", "openapi", spec, "--name", "bench", "--out", out]);
+      case "sluice generator only":
+        return measure([GENERATOR_LAUNCHER, spec, out]);
+      case "openapi-mcp-generator":
+        // A base URL is given so that specs with several servers do not stop it.
+        return measure([OMG_BIN, "--input", spec, "--output", out, "--base-url", "https://api.example.invalid"]);
+      case "floor":
+        return measure([FLOOR, spec, reference, out]);
+    }
+  } finally {
+    clean(out);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Statistics.
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function mib(kib: number): string {
+  return `${(kib / 1024).toFixed(0)} MiB`;
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** Least squares y = a + b x, with R². */
+function fit(xs: readonly number[], ys: readonly number[]): { a: number; b: number; r2: number } {
+  const n = xs.length;
+  const mx = xs.reduce((s, x) => s + x, 0) / n;
+  const my = ys.reduce((s, y) => s + y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i += 1) {
+    sxy += (xs[i]! - mx) * (ys[i]! - my);
+    sxx += (xs[i]! - mx) ** 2;
+    syy += (ys[i]! - my) ** 2;
+  }
+  const b = sxy / sxx;
+  return { a: my - b * mx, b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy) };
+}
+
+// ---------------------------------------------------------------------------------------
+// 1. Side by side.
+
+/** GitHub REST without its URL `$ref`s (they sit in examples; openapi-mcp-generator would fetch them). */
+function withoutUrlRefs(source: string, target: string): number {
+  const document = JSON.parse(readFileSync(source, "utf8")) as unknown;
+  let removed = 0;
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    const record = node as Record<string, unknown>;
+    if (typeof record["$ref"] === "string" && !(record["$ref"] as string).startsWith("#")) {
+      delete record["$ref"];
+      removed += 1;
+    }
+    for (const value of Object.values(record)) stack.push(value);
+  }
+  writeFileSync(target, JSON.stringify(document));
+  return removed;
+}
+
+const specsDir = join(work, "specs");
+mkdirSync(specsDir);
+const githubCopy = join(specsDir, "api.github.com.json");
+const removedRefs = withoutUrlRefs(join(ROOT, "packs/github-rest/spec/api.github.com.json"), githubCopy);
+const SIDE_BY_SIDE: readonly { name: string; spec: string }[] = [
+  { name: `GitHub REST (copy without ${removedRefs} URL refs)`, spec: githubCopy },
+  { name: "Stripe", spec: join(ROOT, "packs/stripe/spec/spec3.json") },
+  { name: "Kubernetes", spec: join(SPECS, "kubernetes/swagger.json") },
+];
+
+function countsFrom(stdout: string): { tools: number; skipped: number } {
+  const match = /generated (\d+) tools, skipped (\d+) operations/.exec(stdout);
+  if (match === null) throw new Error(`unexpected output: ${stdout}`);
+  return { tools: Number(match[1]), skipped: Number(match[2]) };
+}
+
+interface SideBySide {
+  name: string;
+  operations: number;
+  outputBytes: number;
+  runs: Map<RowName, Measured[]>;
+  ratios: { wall: number; rss: number }[];
+}
+
+const sideBySide: SideBySide[] = [];
+for (const { name, spec } of SIDE_BY_SIDE) {
+  // One warm-up sluice run writes the reference output the floor copies.
+  const reference = join(work, `reference-${basename(spec)}`);
+  const warm = measure([SLUICE_LAUNCHER, "generate", "openapi", spec, "--name", "bench", "--out", reference]);
+  const { tools, skipped } = countsFrom(warm.stdout);
+  const outputBytes = readdirSync(join(reference, "src")).reduce((sum, file) => sum + statSync(join(reference, "src", file)).size, 0);
+  sideBySide.push({ name, operations: tools + skipped, outputBytes, runs: new Map(ROWS.map((row) => [row, []])), ratios: [] });
+}
+
+console.log(`side by side: ${ROUNDS} interleaved rounds`);
+for (let round = 0; round < ROUNDS; round += 1) {
+  for (const [index, entry] of sideBySide.entries()) {
+    const spec = SIDE_BY_SIDE[index]!.spec;
+    const reference = join(work, `reference-${basename(spec)}`);
+    const order = ROWS.map((_, i) => ROWS[(i + round) % ROWS.length]!);
+    const thisRound = new Map<RowName, Measured>();
+    for (const row of order) {
+      const measured = runRow(row, spec, reference);
+      thisRound.set(row, measured);
+      entry.runs.get(row)!.push(measured);
+    }
+    const sluice = thisRound.get("sluice")!;
+    const omg = thisRound.get("openapi-mcp-generator")!;
+    const floor = thisRound.get("floor")!;
+    const ratio = { wall: sluice.ms / omg.ms, rss: sluice.maxRssKiB / omg.maxRssKiB };
+    entry.ratios.push(ratio);
+    console.log(
+      `  round ${round + 1} ${entry.name}: sluice ${seconds(sluice.ms)} ${mib(sluice.maxRssKiB)}, ` +
+        `openapi-mcp-generator ${seconds(omg.ms)} ${mib(omg.maxRssKiB)}, floor ${seconds(floor.ms)}: ` +
+        `wall ${ratio.wall.toFixed(2)}x, rss ${ratio.rss.toFixed(2)}x`,
+    );
+  }
+}
+
+// Phases of one generation (GitHub REST copy), median of ROUNDS runs.
+const phaseRuns: Record<string, number>[] = [];
+for (let round = 0; round < ROUNDS; round += 1) {
+  const out = freshDir();
+  const run = spawnSync(process.execPath, [PHASES, githubCopy, out], { env: ENV, cwd: work, encoding: "utf8" });
+  clean(out);
+  if (run.status !== 0) throw new Error(`phases: ${run.stderr}`);
+  phaseRuns.push(JSON.parse(run.stdout) as Record<string, number>);
+}
+const phaseNames = Object.keys(phaseRuns[0]!);
+console.log(`phases (GitHub REST): ${phaseNames.map((name) => `${name} ${median(phaseRuns.map((run) => run[name]!)).toFixed(0)} ms`).join(", ")}`);
+
+// ---------------------------------------------------------------------------------------
+// 2. YAML parsers on the corpus's YAML specs (in this process; parse only).
+
+const require = createRequire(import.meta.url);
+const yaml = require("yaml") as typeof import("yaml");
+const YAML_VERSION = (require("yaml/package.json") as { version: string }).version;
+/** js-yaml is not a dependency of sluice; the versions the workspace already holds are measured. */
+function jsYamlVersions(): { version: string; load: (text: string) => unknown }[] {
+  const store = join(ROOT, "node_modules/.pnpm");
+  return readdirSync(store)
+    .filter((name) => /^js-yaml@\d/.test(name))
+    .map((name) => {
+      const dir = join(store, name, "node_modules/js-yaml");
+      const module = createRequire(join(dir, "package.json"))(dir) as { load: (text: string) => unknown };
+      return { version: name.slice("js-yaml@".length), load: module.load };
+    });
+}
+const jsYaml = jsYamlVersions();
+
+function timeMs(run: () => unknown, repeat: number): number {
+  const times: number[] = [];
+  for (let i = 0; i < repeat; i += 1) {
+    const start = performance.now();
+    run();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const yamlFiles: string[] = [];
+for (const dir of readdirSync(SPECS).sort()) {
+  const path = join(SPECS, dir);
+  if (!statSync(path).isDirectory()) continue;
+  for (const file of readdirSync(path).sort()) if (/\.ya?ml$/.test(file)) yamlFiles.push(`${dir}/${file}`);
+}
+
+interface YamlRow {
+  file: string;
+  bytes: number;
+  yamlMs: number;
+  jsYamlMs: number[];
+  jsonMs: number;
+  same: boolean[];
+}
+const yamlRows: YamlRow[] = [];
+console.log("YAML parsers:");
+for (const file of yamlFiles) {
+  const text = readFileSync(join(SPECS, file), "utf8");
+  const viaYaml = yaml.parseDocument(text, { uniqueKeys: false, prettyErrors: false }).toJS() as unknown;
+  const json = JSON.stringify(viaYaml);
+  const row: YamlRow = {
+    file,
+    bytes: Buffer.byteLength(text),
+    yamlMs: timeMs(() => yaml.parseDocument(text, { uniqueKeys: false, prettyErrors: false }).toJS(), 5),
+    jsYamlMs: jsYaml.map(({ load }) => timeMs(() => load(text), 5)),
+    jsonMs: timeMs(() => JSON.parse(json), 5),
+    same: jsYaml.map(({ load }) => JSON.stringify(load(text)) === json),
+  };
+  yamlRows.push(row);
+  console.log(`  ${file}: yaml ${row.yamlMs.toFixed(0)} ms, ${jsYaml.map(({ version }, i) => `js-yaml ${version} ${row.jsYamlMs[i]!.toFixed(0)} ms`).join(", ")}, JSON.parse ${row.jsonMs.toFixed(1)} ms`);
+}
+
+/** Error positions and the alias-expansion ("billion laughs") guard, probed, not assumed. */
+function probeYaml(): string[] {
+  const malformed = "openapi: 3.0.0\ninfo:\n  title: x\n  version: [1, 2\npaths: {}\n";
+  const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+  for (let level = 1; level <= 9; level += 1) {
+    const previous = String.fromCharCode(96 + level);
+    const next = String.fromCharCode(97 + level);
+    laughs.push(`${next}: &${next} [${Array(10).fill(`*${previous}`).join(", ")}]`);
+  }
+  const bomb = laughs.join("\n");
+  const lines: string[] = [];
+  const yamlError = yaml.parseDocument(malformed).errors[0];
+  lines.push(`- \`yaml\` ${YAML_VERSION} syntax error: line ${yamlError?.linePos?.[0]?.line}, column ${yamlError?.linePos?.[0]?.col} (\`${yamlError?.message.split("\n")[0]}\`).`);
+  try {
+    yaml.parseDocument(bomb).toJS();
+    lines.push("- `yaml` alias guard: none triggered on a 10^10-node alias bomb (!)");
+  } catch (error) {
+    lines.push(`- \`yaml\` alias guard: \`toJS()\` refuses a 10^10-node alias bomb (\`${(error as Error).message.split("\n")[0]}\`; \`maxAliasCount\`, default 100).`);
+  }
+  for (const { version, load } of jsYaml) {
+    try {
+      load(malformed);
+      lines.push(`- js-yaml ${version}: accepted the malformed document`);
+    } catch (error) {
+      const mark = (error as { mark?: { line: number; column: number } }).mark;
+      lines.push(`- js-yaml ${version} syntax error: \`mark\` line ${mark === undefined ? "?" : mark.line + 1}, column ${mark === undefined ? "?" : mark.column + 1} (0-based in the API), message \`${(error as Error).message.split("\n")[0]}\`.`);
+    }
+    const started = performance.now();
+    try {
+      const value = load(bomb) as Record<string, unknown>;
+      lines.push(
+        `- js-yaml ${version} alias guard: none; the bomb loads in ${(performance.now() - started).toFixed(1)} ms as shared references ` +
+          `(\`j\` ${Array.isArray(value["j"]) ? "is an array of 10 references to one array" : "?"}), so any later tree walk (sluice's nesting check, ` +
+          "the converters) would visit 10^10 nodes; a guard would have to be written (count distinct alias uses, or walk with a node budget).",
+      );
+    } catch (error) {
+      lines.push(`- js-yaml ${version} alias guard: refused (${(error as Error).message.split("\n")[0]}).`);
+    }
+  }
+  return lines;
+}
+const yamlProbe = probeYaml();
+for (const line of yamlProbe) console.log(`  ${line}`);
+
+// ---------------------------------------------------------------------------------------
+// 3. Scaling with spec size (sluice CLI from dist, whole process).
+
+const SCALING: readonly string[] = [
+  "petstore/petstore-expanded-3.0.json",
+  "notion/notion-openapi.json",
+  "google/gmail-v1.yaml",
+  "slack/slack_web_openapi_v2_without_examples.json",
+  "twilio/twilio_api_v2010.json",
+  "sendgrid/oai_v3_stoplight.json",
+  "stripe/spec3.json",
+  "jira/jira-openapi.yaml",
+  "github-rest/api.github.com.json",
+  "kubernetes/swagger.json",
+];
+interface ScalingRow {
+  file: string;
+  bytes: number;
+  operations: number;
+  ms: number[];
+  rss: number[];
+}
+const scaling: ScalingRow[] = SCALING.map((file) => ({ file, bytes: statSync(join(SPECS, file)).size, operations: 0, ms: [], rss: [] }));
+console.log(`scaling: ${SCALING_ROUNDS} interleaved rounds over ${SCALING.length} specs`);
+for (let round = 0; round < SCALING_ROUNDS; round += 1) {
+  for (let i = 0; i < scaling.length; i += 1) {
+    const row = scaling[(i + round) % scaling.length]!;
+    const out = freshDir();
+    const measured = measure([SLUICE_LAUNCHER, "generate", "openapi", join(SPECS, row.file), "--name", "bench", "--out", out]);
+    clean(out);
+    const { tools, skipped } = countsFrom(measured.stdout);
+    row.operations = tools + skipped;
+    row.ms.push(measured.ms);
+    row.rss.push(measured.maxRssKiB);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// 4. Emit alone, in this process: the ts-morph emitter (kept as the test oracle in
+//    generators/emit/test/support) against the string emitter, on the committed packs' IR.
+
+interface EmitRow {
+  pack: string;
+  tools: number;
+  bytes: number;
+  tsMorphMs: number;
+  stringMs: number;
+  identical: boolean;
+}
+const EMIT_PACKS: readonly { name: string; kind: "openapi" | "graphql"; spec: string; credentialParameters?: Record<string, string> }[] = [
+  { name: "github", kind: "graphql", spec: "schema.graphql" },
+  { name: "linear", kind: "graphql", spec: "schema.graphql" },
+  { name: "stripe", kind: "openapi", spec: "spec3.json" },
+  { name: "github-rest", kind: "openapi", spec: "api.github.com.json" },
+  { name: "slack", kind: "openapi", spec: "slack_web_openapi_v2_without_examples.json", credentialParameters: { token: "slackAuth" } },
+  { name: "gmail", kind: "openapi", spec: "gmail-v1.yaml" },
+  { name: "gdocs", kind: "openapi", spec: "docs-v1.yaml" },
+  { name: "gsheets", kind: "openapi", spec: "sheets-v4.yaml" },
+  { name: "notion", kind: "openapi", spec: "notion-openapi.json" },
+];
+const openapiSource = (await import("../generators/openapi/src/index.ts")) as typeof import("../generators/openapi/src/index.ts");
+const graphqlSource = (await import("../generators/graphql/src/index.ts")) as typeof import("../generators/graphql/src/index.ts");
+const { emitPackSources: emitStrings } = (await import("../generators/emit/src/pack-sources.ts")) as typeof import("../generators/emit/src/pack-sources.ts");
+const { emitPackSources: emitTsMorph } = (await import("../generators/emit/test/support/ts-morph-emit/pack-sources.ts")) as typeof import("../generators/emit/test/support/ts-morph-emit/pack-sources.ts");
+const emitRows: EmitRow[] = [];
+console.log("emit alone (ts-morph vs strings):");
+for (const entry of EMIT_PACKS) {
+  const bytes = readFileSync(join(ROOT, "packs", entry.name, "spec", entry.spec));
+  const source = { name: entry.name, file: entry.spec, sha256: "0".repeat(64) };
+  const ir =
+    entry.kind === "openapi"
+      ? openapiSource.buildOpenAPIPackIR(openapiSource.loadDocument(bytes, entry.spec), source, entry.credentialParameters === undefined ? {} : { credentialParameters: entry.credentialParameters })
+      : graphqlSource.buildGraphQLPackIR(graphqlSource.loadGraphQLSchema(bytes, { fileName: entry.spec }), source);
+  const generator = { name: "bench", version: "0" };
+  const emitOptions = { runtimeModule: "./runtime.ts" };
+  const tsMorph: number[] = [];
+  const strings: number[] = [];
+  let identical = true;
+  let outputBytes = 0;
+  for (let round = 0; round < ROUNDS; round += 1) {
+    let start = performance.now();
+    const a = emitTsMorph(ir, generator, emitOptions);
+    tsMorph.push(performance.now() - start);
+    start = performance.now();
+    const b = emitStrings(ir, generator, emitOptions);
+    strings.push(performance.now() - start);
+    identical &&= a.length === b.length && a.every((file, i) => file.text === b[i]!.text);
+    outputBytes = b.reduce((sum, file) => sum + Buffer.byteLength(file.text), 0);
+  }
+  const row = { pack: entry.name, tools: ir.tools.length, bytes: outputBytes, tsMorphMs: median(tsMorph), stringMs: median(strings), identical };
+  emitRows.push(row);
+  console.log(`  ${row.pack}: ts-morph ${row.tsMorphMs.toFixed(0)} ms, strings ${row.stringMs.toFixed(1)} ms (${(row.tsMorphMs / row.stringMs).toFixed(1)}x), identical ${row.identical}`);
+}
+
+// ---------------------------------------------------------------------------------------
+// Report.
+
+const cpu = cpus();
+const machine = `${cpu.length} x ${cpu[0]?.model ?? "unknown CPU"}, ${(totalmem() / 1024 ** 3).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
+const lines: string[] = [
+  "# Generation speed: sluice vs openapi-mcp-generator",
+  "",
+  `Measured ${new Date().toISOString()} on ${machine}; load average (1 min) ${loadAtStart[0]!.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`,
+  "(above the core count, other processes shared the CPU: compare rows within a round, not with other runs).",
+  "",
+  "```",
+  `npx pnpm -r build && node --import tsx scripts/bench-generate.ts --rounds ${ROUNDS} --scaling-rounds ${SCALING_ROUNDS}`,
+  "```",
+  "",
+  "Whole processes, spawn to exit; peak RSS is the child's own `maxRSS` (bench/spawn-measured.cjs).",
+  `Medians of ${ROUNDS} interleaved rounds (each round runs every row once, in a rotating order);`,
+  "the ratio columns are medians of the per-round ratios sluice / openapi-mcp-generator.",
+  "",
+  "- **sluice**: `sluice generate openapi <spec> --name bench --out <dir>` from the CLI's compiled `dist/` on plain node.",
+  "- **sluice generator only**: `generateOpenAPIPack` from `generators/openapi/dist/generate-openapi-pack.js`, without the CLI (what loading the CLI and `@sluice/core` adds).",
+  "- **openapi-mcp-generator** 4.0.1: its CLI (`--input --output --base-url`), writing its project to a fresh directory.",
+  "- **floor**: node starts, reads and `JSON.parse`s the spec, writes the bytes sluice writes.",
+  "",
+  "| spec | operations | sluice output | row | wall (median) | peak RSS (median) | wall / omg | RSS / omg |",
+  "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |",
+];
+for (const entry of sideBySide) {
+  const omg = entry.runs.get("openapi-mcp-generator")!;
+  for (const row of ROWS) {
+    const runs = entry.runs.get(row)!;
+    const ms = median(runs.map((run) => run.ms));
+    const rss = median(runs.map((run) => run.maxRssKiB));
+    const wallRatio = row === "sluice" ? median(entry.ratios.map((ratio) => ratio.wall)) : ms / median(omg.map((run) => run.ms));
+    const rssRatio = row === "sluice" ? median(entry.ratios.map((ratio) => ratio.rss)) : rss / median(omg.map((run) => run.maxRssKiB));
+    lines.push(
+      `| ${row === "sluice" ? entry.name : ""} | ${row === "sluice" ? entry.operations : ""} | ${row === "sluice" ? `${(entry.outputBytes / 1024 ** 2).toFixed(1)} MiB` : ""} | ${row} | ${seconds(ms)} | ${mib(rss)} | ${wallRatio.toFixed(2)}x | ${rssRatio.toFixed(2)}x |`,
+    );
+  }
+}
+lines.push("", "Per-round ratios (sluice / openapi-mcp-generator, wall and RSS):", "");
+for (const entry of sideBySide) {
+  lines.push(`- ${entry.name}: ${entry.ratios.map((ratio) => `${ratio.wall.toFixed(2)}x / ${ratio.rss.toFixed(2)}x`).join(", ")}`);
+}
+
+lines.push(
+  "",
+  `Where the time goes: GitHub REST (copy) in one process on dist, median of ${ROUNDS} runs (\`startup\` is node's own start-up before the first line runs):`,
+  "",
+  "| phase | ms |",
+  "| --- | ---: |",
+  ...phaseNames.map((name) => `| ${name} | ${median(phaseRuns.map((run) => run[name]!)).toFixed(0)} |`),
+);
+
+lines.push(
+  "",
+  "## YAML: `yaml` (used) vs `js-yaml` (measured only)",
+  "",
+  "Parse to plain data, in one process, median of 5; `JSON.parse` of the same data as JSON for scale.",
+  "",
+  `| spec | bytes | yaml ${YAML_VERSION} parseDocument + toJS | ${jsYaml.map(({ version }) => `js-yaml ${version} load`).join(" | ")} | JSON.parse | ${jsYaml.map(({ version }) => `same data (js-yaml ${version})`).join(" | ")} |`,
+  `| --- | ---: | ---: | ${jsYaml.map(() => "---:").join(" | ")} | ---: | ${jsYaml.map(() => "---").join(" | ")} |`,
+);
+for (const row of yamlRows) {
+  lines.push(
+    `| ${row.file} | ${row.bytes} | ${row.yamlMs.toFixed(0)} ms | ${row.jsYamlMs.map((ms) => `${ms.toFixed(0)} ms (${(row.yamlMs / ms).toFixed(1)}x faster)`).join(" | ")} | ${row.jsonMs.toFixed(1)} ms | ${row.same.map((same) => (same ? "yes" : "no")).join(" | ")} |`,
+  );
+}
+lines.push("", "Probed in the same run:", "", ...yamlProbe);
+
+lines.push(
+  "",
+  "## Emit alone: ts-morph vs strings",
+  "",
+  `The pack sources of the committed packs from their IR, in one process, median of ${ROUNDS} interleaved runs`,
+  "(the ts-morph emitter is the one this change replaced, kept as the test oracle in generators/emit/test/support).",
+  "",
+  "| pack | tools | output | ts-morph emit | string emit | speed-up | byte-identical |",
+  "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+  ...emitRows.map(
+    (row) =>
+      `| ${row.pack} | ${row.tools} | ${(row.bytes / 1024 ** 2).toFixed(1)} MiB | ${row.tsMorphMs.toFixed(0)} ms | ${row.stringMs.toFixed(1)} ms | ${(row.tsMorphMs / row.stringMs).toFixed(1)}x | ${row.identical ? "yes" : "NO"} |`,
+  ),
+);
+
+const opsX = scaling.map((row) => row.operations);
+const msY = scaling.map((row) => median(row.ms));
+const rssY = scaling.map((row) => median(row.rss) / 1024);
+const timeFit = fit(opsX, msY);
+const rssFit = fit(opsX, rssY);
+const bytesFit = fit(scaling.map((row) => row.bytes / 1024 ** 2), msY);
+// YAML parsing is a cost per byte, not per operation: the JSON specs alone show the per-operation cost.
+const jsonRows = scaling.map((row, i) => ({ row, i })).filter(({ row }) => row.file.endsWith(".json"));
+const jsonTimeFit = fit(jsonRows.map(({ row }) => row.operations), jsonRows.map(({ i }) => msY[i]!));
+const jsonRssFit = fit(jsonRows.map(({ row }) => row.operations), jsonRows.map(({ i }) => rssY[i]!));
+lines.push(
+  "",
+  "## Scaling with spec size",
+  "",
+  `sluice \`generate openapi\` from dist, whole process, median of ${SCALING_ROUNDS} interleaved rounds per spec.`,
+  "",
+  "| spec | bytes | operations | wall | peak RSS |",
+  "| --- | ---: | ---: | ---: | ---: |",
+  ...scaling.map((row) => `| ${row.file} | ${row.bytes} | ${row.operations} | ${seconds(median(row.ms))} | ${mib(median(row.rss))} |`),
+  "",
+  `Least-squares fits against operations (n = ${scaling.length}):`,
+  "",
+  `- wall = ${timeFit.a.toFixed(0)} ms + ${timeFit.b.toFixed(2)} ms x operations (R² = ${timeFit.r2.toFixed(3)})`,
+  `- peak RSS = ${rssFit.a.toFixed(0)} MiB + ${(rssFit.b * 1024).toFixed(0)} KiB x operations (R² = ${rssFit.r2.toFixed(3)})`,
+  `- JSON specs only (n = ${jsonRows.length}; YAML parsing costs per byte, see above): wall = ${jsonTimeFit.a.toFixed(0)} ms + ${jsonTimeFit.b.toFixed(2)} ms x operations (R² = ${jsonTimeFit.r2.toFixed(3)}); peak RSS = ${jsonRssFit.a.toFixed(0)} MiB + ${(jsonRssFit.b * 1024).toFixed(0)} KiB x operations (R² = ${jsonRssFit.r2.toFixed(3)})`,
+  `- for comparison, wall against spec size: ${bytesFit.a.toFixed(0)} ms + ${bytesFit.b.toFixed(0)} ms x MiB (R² = ${bytesFit.r2.toFixed(3)})`,
+  "",
+);
+
+const report = lines.join("\n");
+console.log(`\n${report}`);
+writeFileSync(join(ROOT, options.out), report);
+console.log(`written to ${options.out}`);
