@@ -17,11 +17,26 @@ export interface PackSourceInfo {
 const DESTRUCTIVE = /delete|archive|remove|revoke|destroy|cancel/i;
 
 /** One tool per Query and Mutation field; Subscription fields are recorded as skipped. */
-export function buildGraphQLPackIR(schema: GraphQLSchema, source: PackSourceInfo): PackIR {
-  return withinLimits(`generating pack ${source.name} from ${source.file}`, () => buildPackIR(schema, source));
+export function buildGraphQLPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: BuildGraphQLOptions = {}): PackIR {
+  return withinLimits(`generating pack ${source.name} from ${source.file}`, () => buildPackIR(schema, source, options));
 }
 
-function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo): PackIR {
+export interface BuildGraphQLOptions {
+  /**
+   * Which root fields become tools (default: all). Asked once per field, with its tool name
+   * as assigned over the whole schema, so a selection never renames a tool.
+   */
+  select?: (field: GraphQLFieldInfo) => boolean;
+}
+
+/** What `select` sees of a root field. */
+export interface GraphQLFieldInfo {
+  tool: string;
+  operationType: "query" | "mutation";
+  field: string;
+}
+
+function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: BuildGraphQLOptions): PackIR {
   const roots: { ref: RootFieldRef; field: GraphQLField<unknown, unknown> }[] = [];
   for (const [operationType, root] of [
     ["query", schema.getQueryType()],
@@ -39,6 +54,7 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo): PackIR {
 
   const ordered = [...roots].sort((a, b) => compareText(names.get(a.ref)!, names.get(b.ref)!));
   for (const { ref, field } of ordered) {
+    if (options.select !== undefined && !options.select({ tool: names.get(ref)!, operationType: ref.operationType, field: field.name })) continue;
     const args = field.args.filter((arg) => !isWithheldInput(arg));
     const operation = buildOperationDocument(schema, ref.operationType, field, args);
     if ("error" in operation) {

@@ -1,6 +1,7 @@
 import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
 import { compareText } from "@sluice/emit";
 import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
+import { detectedCredentialParameters } from "./credential-arguments.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
 import { RefResolver } from "./reference-object.ts";
@@ -31,6 +32,26 @@ export interface BuildOpenAPIOptions {
    * that declares them required.
    */
   credentialParameters?: Readonly<Record<string, string>>;
+  /**
+   * Also treat as credential parameters the arguments that duplicate a declared apiKey
+   * (`client_id` beside a `PLAID-CLIENT-ID` header; see credential-arguments.ts); entries of
+   * `credentialParameters` win. Off by default.
+   */
+  detectCredentialParameters?: boolean;
+  /**
+   * Which operations become tools (default: all). Asked once per operation, with its tool
+   * name as assigned over the whole document, so a selection never renames a tool.
+   */
+  select?: (operation: OpenAPIOperationInfo) => boolean;
+}
+
+/** What `select` sees of an operation. */
+export interface OpenAPIOperationInfo {
+  tool: string;
+  method: string;
+  path: string;
+  operationId?: string;
+  tags: string[];
 }
 
 /** Path Item Object methods, `trace` included. https://spec.openapis.org/oas/v3.1.0#path-item-object */
@@ -42,7 +63,12 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
  * https://spec.openapis.org/oas/v3.1.0#paths-object
  */
 export function buildOpenAPIPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions = {}): PackIR {
-  return withinLimits(`generating pack ${source.name} from ${source.file}`, () => buildPackIR(document, source, options));
+  return withinLimits(`generating pack ${source.name} from ${source.file}`, () => {
+    const ir = buildPackIR(document, source, options);
+    if (options.detectCredentialParameters !== true) return ir;
+    const merged = detectedCredentialParameters(document, ir, options.credentialParameters ?? {});
+    return merged === undefined ? ir : buildPackIR(document, source, { ...options, credentialParameters: merged });
+  });
 }
 
 function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions): PackIR {
@@ -79,6 +105,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
   const names = assignToolNames(operations.map((op) => op.ref));
   const tools: ToolIR[] = [];
   for (const { ref, source: operationSource } of operations) {
+    if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     try {
       tools.push(buildOperationTool(operationSource, names.get(ref)!, context));
     } catch (error) {
@@ -103,6 +130,17 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     ...(Object.keys(withheldMembers).length > 0 ? { withheldMembers } : {}),
     tools,
     skipped,
+  };
+}
+
+function operationInfo(ref: OperationRef, source: OperationSource, tool: string): OpenAPIOperationInfo {
+  const tags = getOwn(source.operation.value, "tags");
+  return {
+    tool,
+    method: ref.method,
+    path: ref.path,
+    ...(ref.operationId === undefined ? {} : { operationId: ref.operationId }),
+    tags: Array.isArray(tags) ? tags.filter((tag): tag is string => typeof tag === "string") : [],
   };
 }
 

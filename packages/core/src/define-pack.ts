@@ -73,6 +73,9 @@ export function definePack(definition: PackDefinition): Pack {
     ...(runtime.endpoint === undefined ? {} : { endpoint: runtime.endpoint }),
     ...(runtime.auth === undefined ? {} : { auth: runtime.auth }),
     ...(runtime.failure === undefined ? {} : { failure: runtime.failure }),
+    ...(runtime.credentialEnv === undefined ? {} : { credentialEnv: runtime.credentialEnv }),
+    ...(runtime.api === undefined ? {} : { api: runtime.api }),
+    ...(runtime.endpointEnv === undefined ? {} : { endpointEnv: runtime.endpointEnv }),
   };
   const tools = definition.tools.map((ir) => {
     const own: ToolRuntime = { ...runtime.forTool?.(ir.name, ir.binding), ...(hasOwn(declared, ir.name) ? declared[ir.name] : {}) };

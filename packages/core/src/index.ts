@@ -54,6 +54,9 @@ export { bindingArguments, curate, curateEach, withoutArguments } from "./curate
 export { at, dropEmpty, eachItem, isMarkerKey, omit, passThrough, pick, pipe, truncateStrings, unwrap } from "./responses/helpers.ts";
 export { missingMarkers, pageMarkers, type PageMarkers } from "./call/markers.ts";
 export { collapseHandles, neverThrows, omitKeysDeep } from "./responses/shape.ts";
+export { bindingResponseHints, defaultResponseHandler, isPaginationKey } from "./responses/default-handler.ts";
+export type { ResponseHints } from "./responses/response-hints.ts";
 export { graphqlFieldHandler, relayConnection, relayPagination, type GraphQLFieldHandlerOptions, type RelayConnection } from "./responses/graphql.ts";
 export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance } from "./edit-distance.ts";
+export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

@@ -54,6 +54,12 @@ export interface ToolCallSettings {
   auth?: HttpAuthScheme[][];
   /** The pack's check for failures inside successful answers. */
   failure?: FailureCheck;
+  /** Security scheme name -> environment variable a server reads its credential from. */
+  credentialEnv?: Readonly<Record<string, string>>;
+  /** The API's name in messages (a generated pack's name). */
+  api?: string;
+  /** GraphQL: the environment variable the endpoint comes from. */
+  endpointEnv?: string;
 }
 
 interface ToolState {
@@ -191,6 +197,10 @@ export class Tool<Args extends object = ToolArgs> {
   /** GraphQL endpoint (from the pack runtime), if any. */
   get endpoint(): string | undefined {
     return this.#s.settings.endpoint;
+  }
+  /** The pack runtime's call settings beyond the endpoint: credential variables, the API's name. */
+  get callSettings(): Readonly<ToolCallSettings> {
+    return this.#s.settings;
   }
   /**
    * Authentication a call needs: the HTTP binding's security requirements, or else the

@@ -87,6 +87,9 @@ export interface ToolAuth {
  * bearer scheme for the same key.
  */
 export function toolAuthFromEnv(tool: Tool<object>, env: Readonly<Record<string, string | undefined>>, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): ToolAuth {
+  // A pack that names its own variables (every generated pack) wins over the table.
+  const variables = tool.callSettings.credentialEnv;
+  if (variables !== undefined) return { credentials: declaredCredentials(variables, env), headers: {} };
   const entry = credentialEnvFor(tool, table);
   if (entry === undefined) return { credentials: {}, headers: {} };
   const credentials: CredentialSource = (scheme: HttpAuthScheme): HttpCredential | undefined => {
@@ -105,9 +108,22 @@ export function toolAuthFromEnv(tool: Tool<object>, env: Readonly<Record<string,
   return { credentials, headers };
 }
 
+/** Credentials from the variables a pack runtime names per scheme; a basic scheme's variable holds `user:password`. */
+function declaredCredentials(variables: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>): CredentialSource {
+  return (scheme: HttpAuthScheme): HttpCredential | undefined => {
+    const name = Object.hasOwn(variables, scheme.scheme) ? variables[scheme.scheme] : undefined;
+    const value = name === undefined ? undefined : firstSet(env, [name]);
+    if (value === undefined) return undefined;
+    if (scheme.type !== "basic") return { token: value };
+    const colon = value.indexOf(":");
+    return colon === -1 ? { username: value, password: "" } : { username: value.slice(0, colon), password: value.slice(colon + 1) };
+  };
+}
+
 /**
  * Names (never values) of the variables that are set for the APIs these tools call, and
- * of those that are missing, for the start-up line on stderr.
+ * of those that are missing, for the start-up line on stderr. A pack runtime that names
+ * its variables (generated packs) is listed under its API name with those variables.
  */
 export function describeCredentialEnv(
   tools: readonly Tool<object>[],
@@ -115,12 +131,26 @@ export function describeCredentialEnv(
   table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV,
 ): Array<{ api: string; set: string[]; expected: string[] }> {
   const entries = new Map<string, ApiCredentialEnv>();
+  const declared = new Map<string, Set<string>>();
   for (const tool of tools) {
+    const variables = tool.callSettings.credentialEnv;
+    if (variables !== undefined) {
+      const api = tool.callSettings.api ?? apiHostOf(tool) ?? tool.name;
+      const names = declared.get(api) ?? new Set<string>();
+      for (const name of Object.values(variables)) names.add(name);
+      declared.set(api, names);
+      continue;
+    }
     const entry = credentialEnvFor(tool, table);
     if (entry !== undefined) entries.set(entry.api, entry);
   }
-  return [...entries.values()].map((entry) => {
+  const fromTable = [...entries.values()].map((entry) => {
     const expected = [...entry.token, ...Object.values(entry.byType ?? {}).flat()];
     return { api: entry.api, set: expected.filter((name) => firstSet(env, [name]) !== undefined), expected };
   });
+  const fromPacks = [...declared].map(([api, names]) => {
+    const expected = [...names].sort();
+    return { api, set: expected.filter((name) => firstSet(env, [name]) !== undefined), expected };
+  });
+  return [...fromTable, ...fromPacks];
 }

@@ -81,6 +81,16 @@ export interface PackRuntime {
    */
   auth?: HttpAuthScheme[][];
   failure?: FailureCheck;
+  /**
+   * Where a server (`sluice serve`, ToolSession) reads each security scheme's credential:
+   * scheme name -> environment variable. Generated packs declare one per scheme
+   * (`<PACK>_<SCHEME>`); a call made in code still takes `ctx.credentials`.
+   */
+  credentialEnv?: Readonly<Record<string, string>>;
+  /** The API's name in messages about it (the pack name of a generated pack). */
+  api?: string;
+  /** GraphQL: the environment variable the endpoint was read from, for start-up messages. */
+  endpointEnv?: string;
   /** Per tool, by generated name. Every name must exist in the pack. */
   tools?: Readonly<Record<string, ToolRuntime>>;
   /** Per tool, computed from its name and binding (e.g. every GraphQL connection); `tools` entries win. */

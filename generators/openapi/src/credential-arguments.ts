@@ -1,0 +1,147 @@
+import type { CredentialType, PackIR, ToolIR } from "@sluice/core";
+import { compareText, squashName } from "@sluice/emit";
+import { getOwn } from "@sluice/schema";
+import { RefResolver } from "./reference-object.ts";
+
+/**
+ * Security schemes as a generated pack's credentials see them, and the arguments that
+ * duplicate one (a fintech API asking for `client_id` and `secret` in the body beside
+ * its `PLAID-CLIENT-ID` / `PLAID-SECRET` apiKey headers).
+ * https://spec.openapis.org/oas/v3.1.0#security-scheme-object
+ * https://swagger.io/specification/v2/#security-definitions-object
+ */
+
+export interface DeclaredScheme {
+  scheme: string;
+  type: CredentialType;
+  in?: "header" | "query" | "cookie";
+  name?: string;
+}
+
+/**
+ * Every security scheme the document declares that sluice can send, sorted by name.
+ * HTTP schemes other than bearer and basic (digest, ...) and mutual TLS are left out:
+ * no variable could satisfy them.
+ */
+export function declaredSchemes(document: unknown, resolver = new RefResolver(document)): DeclaredScheme[] {
+  const swagger = typeof getOwn(document, "swagger") === "string";
+  const table = swagger ? getOwn(document, "securityDefinitions") : getOwn(getOwn(document, "components"), "securitySchemes");
+  if (typeof table !== "object" || table === null || Array.isArray(table)) return [];
+  const out: DeclaredScheme[] = [];
+  for (const [scheme, raw] of Object.entries(table)) {
+    let definition: unknown;
+    try {
+      definition = resolver.deref(raw, resolver.main, `/components/securitySchemes/${scheme}`).value;
+    } catch {
+      continue;
+    }
+    const declared = declaredScheme(scheme, definition);
+    if (declared !== undefined) out.push(declared);
+  }
+  return out.sort((a, b) => compareText(a.scheme, b.scheme));
+}
+
+function declaredScheme(scheme: string, definition: unknown): DeclaredScheme | undefined {
+  switch (getOwn(definition, "type")) {
+    case "http": {
+      const kind = String(getOwn(definition, "scheme") ?? "").toLowerCase();
+      return kind === "bearer" || kind === "basic" ? { scheme, type: kind } : undefined;
+    }
+    case "basic":
+      return { scheme, type: "basic" };
+    case "oauth2":
+      return { scheme, type: "oauth2" };
+    case "openIdConnect":
+      return { scheme, type: "openIdConnect" };
+    case "apiKey": {
+      const where = getOwn(definition, "in");
+      const name = getOwn(definition, "name");
+      return (where === "header" || where === "query" || where === "cookie") && typeof name === "string" ? { scheme, type: "apiKey", in: where, name } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Words of a name, lower case: `PLAID-CLIENT-ID` -> plaid, client, id; `xApiKey` -> x, api, key. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word !== "")
+    .map((word) => word.toLowerCase());
+}
+
+/**
+ * The squashed forms an argument may take to duplicate an apiKey named `name`: the
+ * whole name, and the name without each run of leading vendor words (`X-Api-Key` ->
+ * `apikey`; `PLAID-CLIENT-ID` -> `clientid`). At least one word always stays.
+ */
+function duplicateForms(name: string, vendor: ReadonlySet<string>): string[] {
+  const parts = words(name);
+  const forms = [parts.join("")];
+  for (let i = 0; i < parts.length - 1 && vendor.has(parts[i]!); i += 1) forms.push(parts.slice(i + 1).join(""));
+  return forms;
+}
+
+/**
+ * Vendor words: `x`, the words of the pack's name, and a leading word two or more apiKey
+ * names share (`PLAID` in `PLAID-CLIENT-ID` and `PLAID-SECRET`).
+ */
+function vendorWords(pack: string, schemes: readonly DeclaredScheme[]): Set<string> {
+  const vendor = new Set(["x", ...words(pack)]);
+  const leading = new Map<string, number>();
+  for (const scheme of schemes) {
+    const first = words(scheme.name ?? "")[0];
+    if (first !== undefined) leading.set(first, (leading.get(first) ?? 0) + 1);
+  }
+  for (const [word, count] of leading) if (count >= 2) vendor.add(word);
+  return vendor;
+}
+
+/** Names on the wire an argument of this tool is sent under: non-path parameters and top-level body members. */
+function sentNames(tool: ToolIR): string[] {
+  if (tool.binding.kind !== "http") return [];
+  const names = tool.binding.parameters.filter((p) => p.in !== "path").map((p) => p.name);
+  return [...names, ...Object.values(tool.binding.body?.fields ?? {})];
+}
+
+/**
+ * Arguments that duplicate a declared apiKey credential: name on the wire -> scheme.
+ * An argument duplicates a key when their names agree modulo case, `-`/`_` and leading
+ * vendor words (`client_id` ~ `PLAID-CLIENT-ID`, `api_key` ~ `X-Api-Key`). Where two
+ * schemes fit, the first by name wins.
+ */
+export function credentialArguments(tools: readonly ToolIR[], schemes: readonly DeclaredScheme[], pack: string): Record<string, string> {
+  const apiKeys = schemes.filter((s) => s.type === "apiKey" && s.name !== undefined);
+  if (apiKeys.length === 0) return {};
+  const vendor = vendorWords(pack, apiKeys);
+  const byForm = new Map<string, string>();
+  for (const scheme of apiKeys) {
+    for (const form of duplicateForms(scheme.name!, vendor)) if (form !== "" && !byForm.has(form)) byForm.set(form, scheme.scheme);
+  }
+  const found = new Map<string, string>();
+  for (const tool of tools) {
+    for (const name of sentNames(tool)) {
+      const scheme = byForm.get(squashName(name));
+      if (scheme !== undefined && !found.has(name)) found.set(name, scheme);
+    }
+  }
+  const out: Record<string, string> = {};
+  for (const name of [...found.keys()].sort(compareText)) Object.defineProperty(out, name, { value: found.get(name), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * `credentialParameters` for a rebuild of `ir` with the detected duplicates added
+ * (`explicit` entries win), or undefined when detection adds nothing.
+ */
+export function detectedCredentialParameters(document: unknown, ir: PackIR, explicit: Readonly<Record<string, string>>): Record<string, string> | undefined {
+  const detected = credentialArguments(ir.tools, declaredSchemes(document), ir.name);
+  const added = Object.keys(detected).filter((name) => !Object.prototype.hasOwnProperty.call(explicit, name));
+  if (added.length === 0) return undefined;
+  const merged: Record<string, string> = {};
+  for (const name of added) Object.defineProperty(merged, name, { value: detected[name], enumerable: true, writable: true, configurable: true });
+  for (const [name, scheme] of Object.entries(explicit)) Object.defineProperty(merged, name, { value: scheme, enumerable: true, writable: true, configurable: true });
+  return merged;
+}

@@ -1,0 +1,220 @@
+import { isPaginationKey, type HttpBinding, type Pagination, type ResponseHints, type ToolIR } from "@sluice/core";
+import { escapePointerSegment, getOwn, SluiceError, unescapePointerSegment } from "@sluice/schema";
+import { RefResolver, type Located } from "./reference-object.ts";
+import { serverUrl, swagger2ServerUrl } from "./server-object.ts";
+
+/**
+ * Response hints for the default response handler, read from an operation's successful
+ * Response Object (its JSON schema and headers): which members are links the handler may
+ * treat as hypermedia, which are ids, which are pagination fields, and whether the answer
+ * is an envelope around one member. Only what differs from the handler's defaults is
+ * returned, so the hints a generated runtime carries per tool stay small (often `{}`).
+ * https://spec.openapis.org/oas/v3.1.0#response-object
+ * https://swagger.io/specification/v2/#response-object
+ */
+
+/**
+ * Where an operation is: a JSON pointer to the Operation Object (`/paths/~1tasks/get`), its
+ * method and the path as written under `paths`, or the IR tool generated from it.
+ */
+export type OperationLocation = string | { method: string; path: string } | Pick<ToolIR, "binding">;
+
+export interface OpenAPIResponseHintOptions {
+  /** The tool's pagination, when known: its fields are pagination fields, and `link` style names the marker parameter. */
+  pagination?: Pagination;
+}
+
+/** Schema nodes read per response, across `$ref` hops and compositions: a bound on work, not on depth. */
+const SCHEMA_NODE_BUDGET = 4_000;
+/** Member names longer than this are not taken for ids by their description. */
+const ID_NAME_MAX = 24;
+const LINK_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference", "uri-template"]);
+/** How a spec describes a member that is an id without naming it so (Asana's `gid`, Twilio's `sid`). */
+const ID_DESCRIPTION = /\b(unique identifier|globally unique|uniquely identif|unique (string|id)\b)/i;
+/**
+ * Links for people (images in sizes, thumbnails, permalinks, downloads, web pages): the
+ * handler never takes them for API hypermedia, so naming them would only cost bytes.
+ */
+const PEOPLE_LINK_NAME = /(image|thumb|icon|avatar|logo|photo|picture|permalink|download|html|web|homepage|blog|callback|receipt|checkout|redirect|^\d+x\d+$)/i;
+/** Envelopes the handler unwraps without a hint. */
+const DEFAULT_ENVELOPES = new Set(["data", "result"]);
+
+function isDefaultLinkName(name: string): boolean {
+  return /(_url|Url|_uri|Uri)$/.test(name) || name === "url" || name === "self" || name === "uri" || name === "href";
+}
+
+function isDefaultIdName(name: string): boolean {
+  return name === "id" || /(_id|Id)$/.test(name);
+}
+
+/** The pack-level hint: URL prefixes of the API (the document's server URL), shared by every tool. */
+export function openapiPackResponseHints(document: unknown): ResponseHints {
+  const swagger = typeof getOwn(document, "swagger") === "string";
+  const url = swagger ? swagger2ServerUrl(document) : serverUrl(getOwn(document, "servers"));
+  return url !== undefined && /^https?:\/\/[^/{]+/.test(url) && !url.includes("{") ? { api: [url.replace(/\/+$/, "")] } : {};
+}
+
+/**
+ * The hints of one operation. Never throws on a document it cannot read (an external
+ * `$ref`, a missing response): the answer is then `{}`, the handler's defaults.
+ */
+export function openapiResponseHints(document: unknown, operation: OperationLocation, options: OpenAPIResponseHintOptions = {}): ResponseHints {
+  const where = typeof operation === "string" ? pointerLocation(operation) : "binding" in operation ? httpLocation(operation.binding) : operation;
+  const hints: ResponseHints = {};
+  const resolver = new RefResolver(document);
+  const swagger = typeof getOwn(document, "swagger") === "string";
+  let response: Located | undefined;
+  try {
+    response = where === undefined ? undefined : successResponse(resolver, where);
+  } catch (error) {
+    if (!(error instanceof SluiceError)) throw error;
+  }
+  const schema = response === undefined ? undefined : responseSchema(resolver, response, swagger);
+  if (schema !== undefined) {
+    const names = memberNames(resolver, schema);
+    if (names.links.size > 0) hints.links = [...names.links].sort();
+    if (names.ids.size > 0) hints.ids = [...names.ids].sort();
+    const envelope = envelopeOf(resolver, schema);
+    if (envelope !== undefined) hints.envelope = envelope;
+  }
+  const page = paginationPaths(options.pagination).filter((path) => !isPaginationKey(path.split(".").pop()!));
+  if (page.length > 0) hints.page = page;
+  // The field the next call's marker is read from (Stripe-style `starting_after`) is an id that must stay.
+  const idField = options.pagination?.style === "lastItemId" ? options.pagination.idField : undefined;
+  if (idField !== undefined && idField !== "id" && !(hints.ids ?? []).includes(idField)) hints.ids = [...(hints.ids ?? []), idField].sort();
+  const link = linkParam(options.pagination, response, typeof operation !== "string" && "binding" in operation ? operation.binding : undefined);
+  if (link !== undefined) hints.link = link;
+  return hints;
+}
+
+function pointerLocation(pointer: string): { method: string; path: string } | undefined {
+  const segments = pointer.split("/").map(unescapePointerSegment);
+  return segments.length === 4 && segments[0] === "" && segments[1] === "paths" ? { path: segments[2]!, method: segments[3]! } : undefined;
+}
+
+function httpLocation(binding: ToolIR["binding"]): { method: string; path: string } | undefined {
+  return binding.kind === "http" ? { method: binding.method, path: binding.path } : undefined;
+}
+
+/** The first 2xx Response Object (200 first, then in code order; `2XX` last). */
+function successResponse(resolver: RefResolver, where: { method: string; path: string }): Located | undefined {
+  const paths = getOwn(resolver.main.root, "paths");
+  const rawItem = getOwn(paths, where.path);
+  if (rawItem === undefined) return undefined;
+  const item = resolver.deref(rawItem, resolver.main, `/paths/${escapePointerSegment(where.path)}`);
+  const method = where.method.toLowerCase();
+  const operation = getOwn(item.value, method);
+  const responses = getOwn(operation, "responses");
+  if (typeof responses !== "object" || responses === null) return undefined;
+  const codes = Object.keys(responses)
+    .filter((code) => /^2(\d\d|XX)$/i.test(code))
+    .sort((a, b) => (a === "200" ? -1 : b === "200" ? 1 : a < b ? -1 : a > b ? 1 : 0));
+  const code = codes[0];
+  if (code === undefined) return undefined;
+  const pointer = `${item.pointer}/${method}/responses/${code}`;
+  return resolver.deref(getOwn(responses, code), item.document, pointer);
+}
+
+/** The JSON schema of a response: `content` (a JSON media type) in 3.x, `schema` in 2.0. */
+function responseSchema(resolver: RefResolver, response: Located, swagger: boolean): Located | undefined {
+  if (swagger) {
+    const schema = getOwn(response.value, "schema");
+    return schema === undefined ? undefined : { value: schema, document: response.document, pointer: `${response.pointer}/schema` };
+  }
+  const content = getOwn(response.value, "content");
+  if (typeof content !== "object" || content === null) return undefined;
+  const types = Object.keys(content);
+  const json = types.find((t) => /^application\/json\b/i.test(t)) ?? types.find((t) => /[/+]json\b/i.test(t));
+  if (json === undefined) return undefined;
+  const schema = getOwn(getOwn(content, json), "schema");
+  return schema === undefined ? undefined : { value: schema, document: response.document, pointer: `${response.pointer}/content/${escapePointerSegment(json)}/schema` };
+}
+
+function deref(resolver: RefResolver, located: Located): Located | undefined {
+  try {
+    return resolver.deref(located.value, located.document, located.pointer);
+  } catch (error) {
+    if (error instanceof SluiceError) return undefined;
+    throw error;
+  }
+}
+
+/** Member names anywhere in the response schema that are links or ids the defaults would not recognise by name. */
+function memberNames(resolver: RefResolver, root: Located): { links: Set<string>; ids: Set<string> } {
+  const links = new Set<string>();
+  const ids = new Set<string>();
+  const visited = new Set<string>();
+  const queue: Located[] = [root];
+  let budget = SCHEMA_NODE_BUDGET;
+  while (queue.length > 0 && budget-- > 0) {
+    const node = deref(resolver, queue.pop()!);
+    if (node === undefined || typeof node.value !== "object" || node.value === null) continue;
+    const key = `${node.document.id}#${node.pointer}`;
+    if (visited.has(key)) continue;
+    visited.add(key);
+    const child = (value: unknown, suffix: string): void => {
+      if (typeof value === "object" && value !== null) queue.push({ value, document: node.document, pointer: `${node.pointer}/${suffix}` });
+    };
+    const properties = getOwn(node.value, "properties");
+    if (typeof properties === "object" && properties !== null) {
+      for (const name of Object.keys(properties)) {
+        const property = getOwn(properties, name);
+        const target = deref(resolver, { value: property, document: node.document, pointer: `${node.pointer}/properties/${escapePointerSegment(name)}` });
+        const format = getOwn(target?.value, "format");
+        const type = getOwn(target?.value, "type");
+        const description = getOwn(target?.value, "description") ?? getOwn(property, "description");
+        if (typeof format === "string" && LINK_FORMATS.has(format.toLowerCase()) && !isDefaultLinkName(name) && !isPaginationKey(name) && !PEOPLE_LINK_NAME.test(name)) links.add(name);
+        if (!isDefaultIdName(name) && !isPaginationKey(name)) {
+          const scalar = type === "string" || type === "integer" || type === "number";
+          if (format === "uuid" || (scalar && name.length <= ID_NAME_MAX && typeof description === "string" && ID_DESCRIPTION.test(description))) ids.add(name);
+        }
+        child(property, `properties/${escapePointerSegment(name)}`);
+      }
+    }
+    for (const keyword of ["items", "additionalProperties", "not"]) child(getOwn(node.value, keyword), keyword);
+    for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+      const list = getOwn(node.value, keyword);
+      if (Array.isArray(list)) list.forEach((entry, index) => child(entry, `${keyword}/${index}`));
+    }
+  }
+  return { links, ids };
+}
+
+/** The member of a root object schema that is the whole answer: the only property, holding an object or a list. */
+function envelopeOf(resolver: RefResolver, root: Located): string | undefined {
+  const node = deref(resolver, root);
+  const properties = getOwn(node?.value, "properties");
+  if (node === undefined || typeof properties !== "object" || properties === null) return undefined;
+  if (getOwn(node.value, "allOf") !== undefined || getOwn(node.value, "anyOf") !== undefined || getOwn(node.value, "oneOf") !== undefined) return undefined;
+  const additional = getOwn(node.value, "additionalProperties");
+  if (additional !== undefined && additional !== false) return undefined;
+  const names = Object.keys(properties);
+  if (names.length !== 1 || DEFAULT_ENVELOPES.has(names[0]!) || isPaginationKey(names[0]!)) return undefined;
+  const inner = deref(resolver, { value: getOwn(properties, names[0]!), document: node.document, pointer: `${node.pointer}/properties/${escapePointerSegment(names[0]!)}` });
+  const type = getOwn(inner?.value, "type");
+  const shaped = type === "object" || type === "array" || getOwn(inner?.value, "properties") !== undefined || getOwn(inner?.value, "items") !== undefined;
+  return shaped ? names[0] : undefined;
+}
+
+function paginationPaths(pagination: Pagination | undefined): string[] {
+  if (pagination === undefined) return [];
+  const paths: string[] = [];
+  if (pagination.style === "cursor") paths.push(pagination.cursor);
+  if ("hasMore" in pagination && typeof pagination.hasMore === "string") paths.push(pagination.hasMore);
+  return paths;
+}
+
+/**
+ * The query parameter a `Link`-paginated answer's next URL carries: the declared
+ * pagination's, or, when the response declares a `Link` header and the operation takes a
+ * `page` argument, `page` (GitHub's convention).
+ */
+function linkParam(pagination: Pagination | undefined, response: Located | undefined, binding: ToolIR["binding"] | undefined): string | undefined {
+  if (pagination !== undefined) return pagination.style === "link" ? (pagination.param ?? pagination.arg) : undefined;
+  if (response === undefined || binding === undefined || binding.kind !== "http") return undefined;
+  const headers = getOwn(response.value, "headers");
+  const declares = typeof headers === "object" && headers !== null && Object.keys(headers).some((name) => name.toLowerCase() === "link");
+  if (!declares) return undefined;
+  const page = (binding as HttpBinding).parameters.find((p) => p.in === "query" && p.name === "page" && p.arg === "page");
+  return page === undefined ? undefined : page.name;
+}
