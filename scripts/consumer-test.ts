@@ -21,7 +21,7 @@
  *
  * Every step prints its duration; the total is printed at the end.
  */
-import { execFileSync, spawnSync, type SpawnSyncOptions } from "node:child_process";
+import { execFileSync, spawnSync, type SpawnSyncOptions, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -257,6 +257,48 @@ function cliChecks(cwd: string): void {
   // serve, answered by the MCP SDK's client over stdio, calling a local server with the credential from the environment.
   copyFileSync(join(ROOT, "scripts", "consumer", "serve.mjs"), join(cwd, "serve.mjs"));
   check("sluice serve linear (MCP client over stdio)", process.execPath, ["serve.mjs", "linear", "issues_list"], { cwd, env });
+  configChecks(cwd, run, env);
+}
+
+/**
+ * Packs for any API, the way a user keeps them: a config with an OpenAPI and a GraphQL
+ * spec (one narrowed by include), generate, narrow, generate --check clean then dirty
+ * after a spec edit, egress --check naming the widening, serve of a generated pack.
+ */
+function configChecks(cwd: string, run: (args: string[]) => SpawnSyncReturns<string>, env: NodeJS.ProcessEnv): void {
+  const specs = join(ROOT, "..", "shared", "specs");
+  copyFileSync(join(specs, "petstore", "swagger-petstore-3.0.yaml"), join(cwd, "specs", "store.yaml"));
+  copyFileSync(join(specs, "linear", "schema.graphql"), join(cwd, "specs", "linear.graphql"));
+  const config = {
+    packs: [
+      { spec: "specs/store.yaml", name: "store", out: "packs/store", include: { tags: ["pet"] } },
+      { spec: "specs/linear.graphql", name: "tracker", out: "packs/tracker", include: { operations: ["issue", "issues", "team*"] } },
+    ],
+  };
+  writeFileSync(join(cwd, "sluice.config.json"), `${JSON.stringify(config, null, 2)}\n`);
+  const step = (what: string, result: SpawnSyncReturns<string>, want: number, also: (out: string) => boolean = () => true): boolean => {
+    if (result.status === want && also(`${result.stdout}${result.stderr}`)) {
+      process.stderr.write(`   ${what}: exit ${want}\n`);
+      return true;
+    }
+    failures.push(`${what}: exit ${result.status} (want ${want}): ${`${result.stdout}${result.stderr}`.trim().slice(0, 400)}`);
+    return false;
+  };
+  if (!step("sluice generate (config: store, tracker)", run(["generate"]), 0, (out) => /store: \d+ tools/.test(out) && /tracker: \d+ tools/.test(out))) return;
+  step("sluice narrow packs/store find_pets_by_status --pin status=available", run(["narrow", "packs/store", "find_pets_by_status", "--name", "available_pets", "--pin", "status=available"]), 0);
+  step("sluice generate --check (clean)", run(["generate", "--check"]), 0);
+  const before = readFileSync(join(cwd, "packs", "store", "egress_map.txt"), "utf8");
+  writeFileSync(join(cwd, "before_map.txt"), before);
+  // The spec grows an optional query parameter on GET /pet/{petId}.
+  const spec = readFileSync(join(cwd, "specs", "store.yaml"), "utf8");
+  const edited = spec.replace(/(\n {6}operationId: getPetById\n(?: {6}.*\n)*? {6}parameters:\n)/, "$1        - name: fields\n          in: query\n          required: false\n          schema:\n            type: string\n");
+  if (edited === spec) failures.push("could not edit specs/store.yaml for the drift check");
+  writeFileSync(join(cwd, "specs", "store.yaml"), edited);
+  step("sluice generate --check after a spec edit", run(["generate", "--check"]), 1, (out) => /OUT OF DATE: .*src\/tools\.gen\.ts/.test(out));
+  step("sluice generate store", run(["generate", "store"]), 0);
+  step("sluice egress --check against the map before the edit names the widening", run(["egress", "packs/store", "--check", "before_map.txt"]), 1, (out) => /WIDENING: get_pet_by_id.*fields/.test(out));
+  copyFileSync(join(ROOT, "scripts", "consumer", "serve-generated.mjs"), join(cwd, "serve-generated.mjs"));
+  check("sluice serve packs/store (MCP client, credential from STORE_API_KEY)", process.execPath, ["serve-generated.mjs", "packs/store", "get_pet_by_id", '{"petId":10}', "STORE_API_KEY", "api_key"], { cwd, env });
 }
 
 if (failures.length > 0) {

@@ -1,26 +1,180 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
 import { SluiceError } from "@sluice/core";
-import { parseCommand, usageError } from "./args.ts";
+import { parseCommand, stringOption, usageError } from "./args.ts";
+import { cliVersion } from "./commands.ts";
+import type { PackConfig } from "./config.ts";
+import { buildPack, type GeneratedPack, type PackJob, type PackReport } from "./generate-pack.ts";
+import { annotation, annotationsWanted } from "./github-annotations.ts";
+import { loadConfig } from "./load-config.ts";
 import type { Io } from "./main.ts";
 
-/** `sluice generate graphql|openapi <spec> --name N --out DIR`: a pack from a spec. */
+/** One pack's outcome: its report, and what was written or (with --check) found out of date. */
+interface PackOutcome extends PackReport {
+  written: string[];
+  scaffolded: string[];
+  /** --check: generated files, spec copy or egress map that differ from what generate would write. */
+  changed: string[];
+  /** --check: egress paths newly visible to the model. */
+  widenings: string[];
+}
+
+/**
+ * `sluice generate`:
+ *   generate <spec> --name N --out DIR        one pack (kind detected from the file)
+ *   generate graphql|openapi <spec> ...       the same, kind given
+ *   generate [pack...] [--config FILE]        every pack of sluice.config.* (or the named ones)
+ * --check writes nothing and exits 1 when a generated file, the spec copy or the egress
+ * map differs from what generate would write.
+ */
 export async function generateCommand(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand("generate", args);
-  const [kind, file] = positionals;
-  if (kind !== "graphql" && kind !== "openapi") throw usageError("generate", "generate takes graphql <schema file> or openapi <spec file>");
-  const what = kind === "graphql" ? "<schema file>" : "<spec file>";
-  if (file === undefined || positionals.length > 2 || typeof values.name !== "string" || typeof values.out !== "string") {
-    throw usageError("generate", `generate ${kind} needs ${what} --name <name> --out <dir>`);
+  const check = values.check === true;
+  const json = values.json === true;
+  const github = annotationsWanted(stringOption(values, "format"));
+  const jobs = await jobsFrom(values, positionals, io);
+
+  const outcomes: PackOutcome[] = [];
+  for (const job of jobs) {
+    const pack = await buildPack(job, cliVersion());
+    outcomes.push(check ? await checkPack(pack, job, io) : await writePackFiles(pack, job, io));
   }
-  const specFile = resolve(io.cwd, file);
-  if (!existsSync(specFile)) throw new SluiceError("FILE_NOT_FOUND", `the spec file ${file} does not exist (${specFile}).`);
-  const options = { name: values.name, out: resolve(io.cwd, values.out) };
-  const result =
-    kind === "graphql"
-      ? await (await import("@sluice/generator-graphql")).generateGraphQLPack(specFile, options)
-      : await (await import("@sluice/generator-openapi")).generateOpenAPIPack(specFile, options);
-  if (values.json) io.stdout.write(JSON.stringify({ kind, name: values.name, out: options.out, tools: result.tools, skipped: result.skipped }) + "\n");
-  else io.stdout.write(`generated ${result.tools} tools, skipped ${result.skipped} operations -> ${values.out}\n`);
-  return 0;
+  const failed = outcomes.some((outcome) => outcome.changed.length > 0);
+  if (json) io.stdout.write(`${JSON.stringify({ check, ok: !failed, packs: outcomes.map((o) => ({ ...o, out: relative(io.cwd, o.out) || "." })) }, null, 2)}\n`);
+  else for (const outcome of outcomes) io.stdout.write(describe(outcome, check, io.cwd));
+  if (github) {
+    for (const outcome of outcomes) {
+      for (const path of outcome.changed) io.stdout.write(annotation("error", relative(io.cwd, join(outcome.out, path)), `${path} is out of date: run sluice generate and commit the result.`));
+      for (const path of outcome.widenings) io.stdout.write(annotation("warning", relative(io.cwd, join(outcome.out, "egress_map.txt")), `egress widening: ${path} is newly visible to the model.`));
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: readonly string[], io: Io): Promise<PackJob[]> {
+  const name = values["name"];
+  const out = values["out"];
+  const explicitKind = positionals[0] === "graphql" || positionals[0] === "openapi" ? positionals[0] : undefined;
+  const specArgs = explicitKind === undefined ? positionals : positionals.slice(1);
+  if (typeof name === "string" || typeof out === "string" || explicitKind !== undefined) {
+    if (typeof values["config"] === "string") throw usageError("generate", "--config lists packs; give either it or <spec> --name --out");
+    if (specArgs.length !== 1 || typeof name !== "string" || typeof out !== "string") throw usageError("generate", "generate <spec> needs --name <name> --out <dir>");
+    const spec = resolve(io.cwd, specArgs[0]!);
+    if (!existsSync(spec)) throw new SluiceError("FILE_NOT_FOUND", `the spec file ${specArgs[0]} does not exist (${spec}).`);
+    if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw usageError("generate", `--name "${name}" must be lower case letters, digits and dashes`);
+    const outDir = resolve(io.cwd, out);
+    // Run from the pack directory, this regenerates from the spec copy the pack carries.
+    const regenerate = `sluice generate ${explicitKind === undefined ? "" : `${explicitKind} `}spec/${spec.split(/[\\/]/).pop()} --name ${name} --out .`;
+    return [{ spec, out: outDir, name, regenerate, ...(explicitKind === undefined ? {} : { kind: explicitKind }) }];
+  }
+  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined);
+  const known = loaded.config.packs.map((pack) => pack.name);
+  const unknown = positionals.filter((wanted) => !known.includes(wanted));
+  if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `${relative(io.cwd, loaded.file)} has no pack named ${unknown.join(", ")}.`, { candidates: known });
+  const configName = relative(io.cwd, loaded.file) || loaded.file;
+  return loaded.config.packs
+    .filter((pack) => positionals.length === 0 || positionals.includes(pack.name))
+    .map((pack: PackConfig) => ({
+      ...pack,
+      spec: resolve(loaded.dir, pack.spec),
+      out: resolve(loaded.dir, pack.out),
+      regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
+    }));
+}
+
+async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promise<PackOutcome> {
+  const written: string[] = [];
+  const scaffolded: string[] = [];
+  const put = async (path: string, data: string | Uint8Array) => {
+    const target = join(job.out, path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, data);
+  };
+  for (const file of pack.generated) {
+    await put(file.path, file.text);
+    written.push(file.path);
+  }
+  // The spec may already be the copy (a config pointing at <out>/spec/<file>).
+  if (resolve(job.out, pack.spec.path) !== job.spec) {
+    await put(pack.spec.path, pack.spec.bytes);
+    written.push(pack.spec.path);
+  }
+  for (const file of pack.scaffolds) {
+    if (existsSync(join(job.out, file.path))) continue;
+    await put(file.path, file.text);
+    scaffolded.push(file.path);
+  }
+  // The egress map of the pack as it now is on disk: its diff is what a reviewer reads. A
+  // pack whose scaffolds were all just written is exactly its generated tools: mapped in
+  // memory, so that a project that has not installed @sluice/core yet still gets its map.
+  const fresh = pack.scaffolds.every((file) => scaffolded.includes(file.path));
+  const map = fresh ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
+  await put("egress_map.txt", map);
+  written.push("egress_map.txt");
+  return { ...pack.report, written, scaffolded, changed: [], widenings: [] };
+}
+
+async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<PackOutcome> {
+  const changed: string[] = [];
+  const differs = async (path: string, expected: Uint8Array) => {
+    const current = await readFile(join(job.out, path)).catch(() => undefined);
+    if (current === undefined || !Buffer.from(expected).equals(current)) changed.push(current === undefined ? `${path} (missing)` : path);
+  };
+  for (const file of pack.generated) await differs(file.path, Buffer.from(file.text, "utf8"));
+  if (resolve(job.out, pack.spec.path) !== job.spec) await differs(pack.spec.path, pack.spec.bytes);
+  for (const file of pack.scaffolds) if (!existsSync(join(job.out, file.path))) changed.push(`${file.path} (missing)`);
+  let widenings: string[] = [];
+  // The map is only comparable once the generated files are what generate would write.
+  if (changed.length === 0) {
+    const { checkEgressMap } = await import("@sluice/core");
+    const now = await egressMapText(job.out, io);
+    const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
+    if (committed === undefined) changed.push("egress_map.txt (missing)");
+    else {
+      const result = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")));
+      if (!result.same) {
+        changed.push("egress_map.txt");
+        widenings = result.widenings;
+        io.stderr.write(result.diff);
+      }
+    }
+  }
+  return { ...pack.report, written: [], scaffolded: [], changed, widenings };
+}
+
+async function generatedEgressMap(pack: GeneratedPack): Promise<string> {
+  const { definePack, egressMap, formatEgressMap } = await import("@sluice/core");
+  const { name, defs, withheldMembers, tools } = pack.ir;
+  return formatEgressMap(egressMap(definePack({ name, defs, ...(withheldMembers === undefined ? {} : { withheldMembers }), tools }).tools));
+}
+
+async function egressMapText(dir: string, io: Io): Promise<string> {
+  const [{ egressMap, formatEgressMap }, { loadTools }] = await Promise.all([import("@sluice/core"), import("./load-tools.ts")]);
+  return formatEgressMap(egressMap(await loadTools(dir, io.cwd)));
+}
+
+function describe(outcome: PackOutcome, check: boolean, cwd: string): string {
+  const lines = [`${outcome.name}: ${outcome.tools} tools (${outcome.kind}) ${check ? "checked in" : "->"} ${relative(cwd, outcome.out) || "."}`];
+  if (outcome.excluded > 0) lines.push(`  excluded by include/exclude: ${outcome.excluded} operations`);
+  if (outcome.skipped.length > 0) {
+    // Every skipped operation, grouped by reason (80 subscriptions read better as one line).
+    lines.push(`  skipped ${outcome.skipped.length}:`);
+    const byReason = new Map<string, string[]>();
+    for (const skip of outcome.skipped) byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.operation]);
+    for (const [reason, operations] of byReason) lines.push(`    ${reason}: ${operations.join(", ")}`);
+  }
+  if (outcome.baseUrl !== undefined) lines.push(`  base URL: ${outcome.baseUrl}`);
+  if (outcome.endpointEnv !== undefined) lines.push(`  GraphQL endpoint: from ${outcome.endpointEnv} (or endpoint in the config)`);
+  for (const credential of outcome.credentials) lines.push(`  credential ${credential.scheme} (${credential.type}): ${credential.env}`);
+  const withheld = Object.entries(outcome.credentialArguments);
+  if (withheld.length > 0) lines.push(`  withheld as credentials: ${withheld.map(([argument, scheme]) => `${argument} (${scheme})`).join(", ")}`);
+  lines.push(`  pagination found for ${outcome.paginated} tools`);
+  for (const warning of outcome.warnings) lines.push(`  warning: ${warning}`);
+  if (check) lines.push(outcome.changed.length === 0 ? "  up to date" : `  OUT OF DATE: ${outcome.changed.join(", ")}`);
+  else {
+    lines.push(`  wrote ${outcome.written.join(", ")}`);
+    if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);
+  }
+  return `${lines.join("\n")}\n`;
 }

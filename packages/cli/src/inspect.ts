@@ -2,7 +2,8 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, SluiceError, type EgressToolEntry, type Tool } from "@sluice/core";
 import { schemaTokens, type Encoding } from "@sluice/core/tokens";
-import { parseCommand, usageError } from "./args.ts";
+import { parseCommand, stringOption, usageError } from "./args.ts";
+import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { findTool, loadTools } from "./load-tools.ts";
 import type { Io } from "./main.ts";
 
@@ -76,7 +77,7 @@ export async function egressCommand(args: readonly string[], io: Io): Promise<nu
   const entries = egressMap(values.served && !values["include-full"] ? defaultServedSet(loaded) : loaded);
   const json = values.json === true;
   const text = json ? jsonMap(entries) : formatEgressMap(entries);
-  if (typeof values.check === "string") return checkAgainst(values.check, entries, text, json, io);
+  if (typeof values.check === "string") return checkAgainst(values.check, entries, text, json, io, annotationsWanted(stringOption(values, "format")));
   if (typeof values.out === "string") {
     const file = resolve(io.cwd, values.out);
     await mkdir(dirname(file), { recursive: true });
@@ -97,7 +98,7 @@ function jsonMap(entries: readonly EgressToolEntry[]): string {
  * (text, or JSON with --json). The diff and the widenings are read on the text form
  * either way, so a JSON map reports a newly visible path the same way.
  */
-async function checkAgainst(name: string, entries: readonly EgressToolEntry[], text: string, json: boolean, io: Io): Promise<number> {
+async function checkAgainst(name: string, entries: readonly EgressToolEntry[], text: string, json: boolean, io: Io, github: boolean): Promise<number> {
   const file = resolve(io.cwd, name);
   const committed = await readFile(file, "utf8").catch(() => {
     throw new SluiceError("EGRESS_MAP_CHANGED", `${name} does not exist (${file}); write it with --out ${name}${json ? " --json" : ""}.`);
@@ -125,6 +126,10 @@ async function checkAgainst(name: string, entries: readonly EgressToolEntry[], t
   }
   io.stdout.write(result.diff);
   for (const path of result.widenings) io.stderr.write(`WIDENING: ${path} is newly visible to the model\n`);
+  if (github) {
+    io.stdout.write(annotation("error", name, `${name} differs from the current tools: review the diff in the log, then rewrite it with sluice egress --out.`, "egress map out of date"));
+    for (const path of result.widenings) io.stdout.write(annotation("warning", name, `${path} is newly visible to the model.`, "egress widening"));
+  }
   throw new SluiceError(
     "EGRESS_MAP_CHANGED",
     `${name} differs from the current tools (${result.widenings.length} newly visible path${result.widenings.length === 1 ? "" : "s"}); review the diff and rewrite it with --out ${name}${json ? " --json" : ""}.`,

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   paths: async () => (await import("./inspect.ts")).pathsCommand,
   egress: async () => (await import("./inspect.ts")).egressCommand,
   generate: async () => (await import("./generate.ts")).generateCommand,
+  narrow: async () => (await import("./narrow.ts")).narrowCommand,
   check: async () => (await import("./check-fit.ts")).checkCommand,
   fit: async () => (await import("./check-fit.ts")).fitCommand,
   compact: async () => (await import("./compact.ts")).compactCommand,
@@ -34,7 +35,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     // Operations turn a RangeError into INTERNAL_LIMIT themselves; one that escaped them still gets a code.
     const error = thrown instanceof RangeError ? new SluiceError("INTERNAL_LIMIT", `sluice ${argv[0] ?? ""}: the input is past what this command handles (${thrown.message}).`, { cause: thrown }) : thrown;
     io.stderr.write(errorLine(error) + "\n");
-    return isSluiceError(error, "EGRESS_MAP_CHANGED") ? 1 : 2;
+    // A check that found a difference, and a spec that yields no tool, are failures (1), not errors (2).
+    return isSluiceError(error, "EGRESS_MAP_CHANGED") || isSluiceError(error, "NO_TOOLS") ? 1 : 2;
   }
 }
 

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject } from "@sluice/core";
 import { PROFILE_IDS } from "@sluice/catalog";
 import {
@@ -16,7 +18,7 @@ import type { Io } from "./main.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
-               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--verbose]`;
+               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--env-file FILE] [--verbose]`;
 
 function help(): string {
   const lines = [
@@ -37,9 +39,11 @@ function help(): string {
     "  --server-name NAME    the name clients register the server under (counts against name limits; default sluice)",
     "  --allow-lossy, --unroll N   accept lossy fitting / unroll recursive schemas for the profile",
     "  --timeout-ms N, --max-argument-bytes N, --max-message-bytes N   call deadline and size limits",
+    "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
     "  --verbose             one line per call on stderr (never arguments or credentials)",
     "",
-    "Credentials come from the environment, by the API a tool calls:",
+    "Credentials come from the environment. A generated pack names its variables (<PACK>_<SCHEME>, printed",
+    "by sluice generate and at start-up); the packs of the sluice repository read, by the API a tool calls:",
     ...CREDENTIAL_ENV.map((entry) => {
       const typed = Object.entries(entry.byType ?? {}).map(([type, names]) => `${names.join(" | ")} (${type})`);
       return `  ${entry.api.padEnd(14)} ${[...typed, entry.token.join(" | ")].join(", ")}`;
@@ -120,6 +124,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const serverName = stringOption(values, "server-name") ?? "sluice";
   const say = (line: string) => io.stderr.write(`sluice serve: ${line}\n`);
 
+  const envFile = stringOption(values, "env-file");
+  if (envFile !== undefined) {
+    // Before the pack loads: a generated GraphQL pack reads its endpoint variable then.
+    const path = resolve(io.cwd, envFile);
+    if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
+    process.loadEnvFile(path);
+  }
   const { tools, module } = await loadPack(spec, io.cwd);
   const outputSchemas = outputSchemasOf(spec, module);
   const profile = stringOption(values, "profile");
@@ -149,6 +160,12 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   for (const entry of describeCredentialEnv(tools, process.env)) {
     say(entry.set.length > 0 ? `${entry.api} credentials from ${entry.set.join(", ")}` : `${entry.api}: no credentials (set ${entry.expected.join(" or ")}); calls will answer AUTH_MISSING or the API's 401`);
   }
+  const endpoints = new Map<string, string>();
+  for (const tool of tools) {
+    const { endpointEnv, api } = tool.callSettings;
+    if (endpointEnv !== undefined) endpoints.set(api ?? endpointEnv, tool.endpoint === undefined ? `no GraphQL endpoint (set ${endpointEnv}); calls will fail until it is set` : `GraphQL endpoint ${tool.endpoint} (from ${endpointEnv})`);
+  }
+  for (const [api, line] of endpoints) say(`${api}: ${line}`);
   if (typeof baseUrl === "string") say(`every call goes to ${baseUrl} (base URL override)`);
   else if (baseUrl !== undefined) for (const [host, url] of Object.entries(baseUrl)) say(`calls to ${host} go to ${url} (base URL override)`);
 

@@ -30,6 +30,10 @@ export type ErrorCode =
   | "LAST_BRANCH"
   // A header the binding or a pin sets cannot be replaced through ctx.headers.
   | "HEADER_OVERRIDE"
+  // A sluice.config file that is not what defineConfig takes (unknown key, wrong type, duplicate pack).
+  | "CONFIG_INVALID"
+  // sluice generate: the spec yields no tool at all (every operation skipped or excluded).
+  | "NO_TOOLS"
   // Calls: credentials, transport, the API's answer, the response handler.
   | "AUTH_MISSING"
   | "TIMEOUT"

@@ -1,0 +1,58 @@
+/**
+ * `sluice.config.ts` (or `.mjs`, `.js`, `.json`): the packs a project generates, so that
+ * `sluice generate` with no arguments regenerates every one and `sluice generate --check`
+ * fails CI on drift. This module imports nothing: a config file imports `defineConfig`
+ * from `@sluice/cli/config` without loading the CLI.
+ */
+/** Operations by tag, path glob or name glob. Globs: `*` any run of characters but `/`, `**` any run at all. */
+export interface OperationSelection {
+  /** OpenAPI tags (exact, case-insensitive). */
+  tags?: string[];
+  /** OpenAPI path templates, optionally with a method: `/repos/{owner}/{repo}/issues*`, `GET /users/**`. */
+  paths?: string[];
+  /** operationId (OpenAPI), root field (GraphQL, also `Query.issues` / `Mutation.*`), or generated tool name. */
+  operations?: string[];
+}
+
+export interface PackConfig {
+  /** The spec file, relative to the config file: an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON). */
+  spec: string;
+  /** The pack's name: tool names, headers and environment variable names use it. */
+  name: string;
+  /** The pack directory, relative to the config file. */
+  out: string;
+  /** Detected from the file when absent. */
+  kind?: "openapi" | "graphql";
+  /** Only these operations (default: every one). */
+  include?: OperationSelection;
+  /** Never these operations (applied after `include`). */
+  exclude?: OperationSelection;
+  /** Top-level arguments withheld from every tool, each with the reason the egress map shows. A required one must be a credential argument. */
+  withhold?: Record<string, string>;
+  /** OpenAPI: arguments that carry a credential (argument name -> security scheme): withheld, filled from the scheme's credential at call time. */
+  credentialArguments?: Record<string, string>;
+  /** OpenAPI: detect arguments that duplicate a declared apiKey (`client_id` beside `PLAID-CLIENT-ID`) as credential arguments (default true). */
+  detectCredentialArguments?: boolean;
+  /** OpenAPI: the base URL, instead of the spec's `servers` / `host` + `basePath`. */
+  baseUrl?: string;
+  /** GraphQL: the endpoint (otherwise read at run time from `<PACK>_ENDPOINT`). */
+  endpoint?: string;
+  /** Prepended to every tool name (`gh_` -> `gh_issues_list`). */
+  toolPrefix?: string;
+  /** The default response handler of generated tools: on (default) or off (every byte reaches the model). */
+  responses?: "default" | "off";
+  /** External `$ref` targets -> local files, relative to the config file. Nothing is ever fetched. */
+  externalRefs?: Record<string, string>;
+}
+
+export interface SluiceConfig {
+  packs: PackConfig[];
+}
+
+/** Types a config file; returns it unchanged. */
+export function defineConfig(config: SluiceConfig): SluiceConfig {
+  return config;
+}
+
+/** The file names looked for, in this order, in the current directory. */
+export const CONFIG_FILES = ["sluice.config.ts", "sluice.config.mts", "sluice.config.mjs", "sluice.config.js", "sluice.config.json"] as const;

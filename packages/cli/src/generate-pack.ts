@@ -1,0 +1,204 @@
+/**
+ * One pack from one spec, in memory: the IR with the config's selection, withholdings and
+ * prefix applied, the generated sources, the runtime facts, the spec copy, and the
+ * scaffolds a new pack starts with. Nothing here writes: generate.ts decides what goes to
+ * disk (and `--check` compares instead).
+ */
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { basename, resolve } from "node:path";
+import { SluiceError, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
+import { getOwn, hasOwn } from "@sluice/schema";
+import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/emit";
+import type { PackConfig } from "./config.ts";
+import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
+import { OperationFilter } from "./select-operations.ts";
+
+/** A pack to generate: a config entry with its paths resolved. */
+export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
+  /** Absolute path of the spec. */
+  spec: string;
+  /** Absolute path of the pack directory. */
+  out: string;
+  /** The command that regenerates this pack, for the generated files' headers. */
+  regenerate: string;
+}
+
+export interface PackReport {
+  name: string;
+  kind: "openapi" | "graphql";
+  out: string;
+  tools: number;
+  /** Operations the generator could not turn into tools, each with the reason. */
+  skipped: SkippedOperation[];
+  /** Operations left out by include/exclude. */
+  excluded: number;
+  baseUrl?: string;
+  endpointEnv?: string;
+  credentials: { scheme: string; type: string; env: string }[];
+  /** Tools with a pagination declaration found in the spec. */
+  paginated: number;
+  /** Arguments withheld because they duplicate a credential (argument -> scheme). */
+  credentialArguments: Record<string, string>;
+  warnings: string[];
+}
+
+export interface GeneratedPack {
+  report: PackReport;
+  /** The IR the sources were emitted from (prefix and withholdings applied). */
+  ir: PackIR;
+  /** What runtime.gen.ts holds. */
+  facts: RuntimeFacts;
+  /** Rewritten on every run: sources, runtime facts, .gitattributes. Paths relative to the pack. */
+  generated: EmittedFile[];
+  /** The spec copy, `spec/<file>`. */
+  spec: { path: string; bytes: Uint8Array };
+  /** Written only when absent. */
+  scaffolds: EmittedFile[];
+}
+
+const GRAPHQL_FILE = /\.(graphql|graphqls|gql|sdl)$/i;
+
+/**
+ * OpenAPI or GraphQL, from the file name, else from the document's top level: a JSON
+ * object with `openapi`/`swagger` (anywhere among its keys: Stripe's come after
+ * `components`) or an introspection result (`__schema`, `data.__schema`); YAML with a
+ * top-level `openapi:`/`swagger:` line (Google's start with `basePath:`); else SDL.
+ */
+export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphql" {
+  if (GRAPHQL_FILE.test(file)) return "graphql";
+  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
+  const start = text.trimStart();
+  if (start.startsWith("{")) {
+    let top: unknown;
+    try {
+      top = JSON.parse(text);
+    } catch {
+      // Not JSON after all: YAML flow style, or broken JSON that the OpenAPI loader reports with its position.
+      return "openapi";
+    }
+    const has = (value: unknown, key: string) => typeof value === "object" && value !== null && hasOwn(value, key);
+    if (has(top, "openapi") || has(top, "swagger")) return "openapi";
+    if (has(top, "__schema") || has(getOwn(top, "data"), "__schema")) return "graphql";
+  } else if (/^(openapi|swagger)[ \t]*:/m.test(text) || /\.ya?ml$/i.test(file)) {
+    return "openapi";
+  } else if (/^[ \t]*(type|schema|input|enum|interface|union|scalar|directive|extend)\s/m.test(text) || start.startsWith('"""') || start.startsWith("#")) {
+    return "graphql";
+  }
+  throw new SluiceError("SPEC_INVALID", `${file}: neither an OpenAPI/Swagger document nor a GraphQL schema; give the kind (sluice generate openapi|graphql <spec> ...).`);
+}
+
+/** Builds everything of one pack in memory. */
+export async function buildPack(job: PackJob, coreVersion: string): Promise<GeneratedPack> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(job.spec);
+  } catch {
+    throw new SluiceError("FILE_NOT_FOUND", `the spec of pack ${job.name} does not exist (${job.spec}).`);
+  }
+  const file = basename(job.spec);
+  const kind = job.kind ?? detectKind(bytes, file);
+  const source = { name: job.name, file, sha256: createHash("sha256").update(bytes).digest("hex") };
+  const filter = new OperationFilter(job.include, job.exclude);
+
+  let ir: PackIR;
+  let facts: RuntimeFacts;
+  let generator: GeneratorInfo;
+  let emit: (ir: PackIR) => EmittedFile[];
+  if (kind === "openapi") {
+    const openapi = await import("@sluice/generator-openapi");
+    const document = openapi.loadDocument(bytes, file);
+    const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
+    ir = openapi.buildOpenAPIPackIR(document, source, {
+      ...(job.credentialArguments === undefined ? {} : { credentialParameters: job.credentialArguments }),
+      detectCredentialParameters: job.detectCredentialArguments ?? true,
+      ...(externalRefs === undefined ? {} : { externalRefs }),
+      select: (info) => filter.accepts({ kind: "openapi", info }),
+    });
+    ir = transform(ir, job);
+    facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
+    if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "servers", variables: [] } };
+    if (job.responses !== "off") {
+      // Only tools whose answers say more than the defaults carry hints: the file stays small.
+      const tools: Record<string, ResponseHints> = {};
+      for (const tool of ir.tools) {
+        const pagination = hasOwn(facts.pagination, tool.name) ? facts.pagination[tool.name] : undefined;
+        const hints = openapi.openapiResponseHints(document, tool, pagination === undefined ? {} : { pagination });
+        if (Object.keys(hints).length > 0) Object.defineProperty(tools, tool.name, { value: hints, enumerable: true, writable: true, configurable: true });
+      }
+      facts = { ...facts, responses: { shared: openapi.openapiPackResponseHints(document), tools } };
+    }
+    generator = openapi.OPENAPI_GENERATOR;
+    emit = (pack) => openapi.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
+  } else {
+    const graphql = await import("@sluice/generator-graphql");
+    const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
+    ir = graphql.buildGraphQLPackIR(schema, source, { select: (info) => filter.accepts({ kind: "graphql", info }) });
+    ir = transform(ir, job);
+    facts = graphql.graphqlRuntimeFacts(ir);
+    generator = graphql.GRAPHQL_GENERATOR;
+    emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
+  }
+
+  const warnings: string[] = [];
+  for (const entry of filter.unmatchedIncludes()) warnings.push(`include ${entry} matched no operation`);
+  for (const { tool, argument } of facts.secretLooking) {
+    warnings.push(`${tool}: argument "${argument}" looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
+  }
+  const report: PackReport = {
+    name: job.name,
+    kind,
+    out: job.out,
+    tools: ir.tools.length,
+    skipped: ir.skipped,
+    excluded: filter.excluded.length,
+    ...(facts.server !== undefined && facts.server.url !== "" ? { baseUrl: facts.server.url } : {}),
+    ...(facts.endpoint !== undefined ? { endpointEnv: facts.endpoint.env } : {}),
+    credentials: facts.credentials.map((c) => ({ scheme: c.scheme, type: c.type, env: c.env })),
+    paginated: Object.keys(facts.pagination).length,
+    credentialArguments: facts.credentialArguments,
+    warnings,
+  };
+  if (ir.tools.length === 0) {
+    const why = ir.skipped.length > 0 ? `every operation was skipped (${ir.skipped.slice(0, 3).map((s) => `${s.operation}: ${s.reason}`).join("; ")}${ir.skipped.length > 3 ? "; ..." : ""})` : filter.excluded.length > 0 ? `include/exclude left out all ${filter.excluded.length} operations` : "the spec declares no operation";
+    throw new SluiceError("NO_TOOLS", `pack ${job.name}: no tools generated from ${file}: ${why}.`);
+  }
+
+  const header = generatedHeader(ir, generator, job.regenerate);
+  const generated: EmittedFile[] = [
+    ...emit(ir),
+    { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(job.responses === "off" ? { ...facts, responses: "off" } : facts, header) },
+    gitattributes(file),
+  ];
+  return { report, ir, facts: job.responses === "off" ? { ...facts, responses: "off" } : facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+}
+
+/** The config's tool prefix and withheld arguments, applied to the IR before anything is emitted. */
+function transform(ir: PackIR, job: PackJob): PackIR {
+  const prefix = job.toolPrefix ?? "";
+  const withhold = Object.entries(job.withhold ?? {});
+  if (prefix === "" && withhold.length === 0) return ir;
+  const tools = ir.tools.map((tool) => {
+    const name = prefix + tool.name;
+    if (name.length > 64) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: toolPrefix "${prefix}" makes ${tool.name} longer than 64 characters.`);
+    const properties = { ...tool.parameters.properties };
+    const withheld = [...(tool.withheld ?? [])];
+    for (const [argument, reason] of withhold) {
+      if (!Object.hasOwn(properties, argument)) continue;
+      if (tool.parameters.required.includes(argument)) {
+        throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${tool.name} requires "${argument}", so it cannot be withheld; pin it in curated.ts, or declare it in credentialArguments if it carries a credential.`);
+      }
+      delete properties[argument];
+      withheld.push({ path: argument, reason: withheldReason(reason, job.name) });
+    }
+    return { ...tool, name, parameters: { ...tool.parameters, properties }, ...(withheld.length > 0 ? { withheld } : {}) };
+  });
+  return { ...ir, tools };
+}
+
+const REASONS = ["internal", "deprecated", "projection"] as const;
+
+function withheldReason(reason: string, pack: string): (typeof REASONS)[number] {
+  if ((REASONS as readonly string[]).includes(reason)) return reason as (typeof REASONS)[number];
+  throw new SluiceError("CONFIG_INVALID", `pack ${pack}: withhold reasons are ${REASONS.join(", ")} (credential arguments go in credentialArguments), got "${reason}".`);
+}

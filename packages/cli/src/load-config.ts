@@ -1,0 +1,116 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { SluiceError } from "@sluice/core";
+import { closest } from "./args.ts";
+import { CONFIG_FILES, type PackConfig, type SluiceConfig } from "./config.ts";
+import { importModule } from "./load-module.ts";
+
+/** A config as loaded: where it is (paths in it are relative to its folder) and what it says. */
+export interface LoadedConfig {
+  file: string;
+  dir: string;
+  config: SluiceConfig;
+}
+
+/** The config file: `--config FILE`, else the first of CONFIG_FILES in cwd; CONFIG_INVALID when there is none. */
+export async function loadConfig(cwd: string, given: string | undefined): Promise<LoadedConfig> {
+  const file = given !== undefined ? resolve(cwd, given) : CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+  if (file === undefined) {
+    throw new SluiceError("CONFIG_INVALID", `no ${CONFIG_FILES.join(", ")} in ${cwd}: give sluice generate a spec (sluice generate <spec> --name <name> --out <dir>), or write a config (see sluice generate --help).`);
+  }
+  if (!existsSync(file)) throw new SluiceError("FILE_NOT_FOUND", `the config file ${given} does not exist (${file}).`);
+  let value: unknown;
+  if (file.endsWith(".json")) {
+    try {
+      value = JSON.parse(readFileSync(file, "utf8"));
+    } catch (error) {
+      throw new SluiceError("CONFIG_INVALID", `${file}: not JSON (${(error as Error).message}).`, { cause: error });
+    }
+  } else {
+    const module = await importModule(file, given ?? file);
+    value = Object.hasOwn(module, "default") ? module["default"] : module["config"];
+  }
+  return { file, dir: dirname(file), config: validateConfig(value, file) };
+}
+
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses">> = {
+  spec: "string",
+  name: "string",
+  out: "string",
+  kind: "kind",
+  include: "selection",
+  exclude: "selection",
+  withhold: "record",
+  credentialArguments: "record",
+  detectCredentialArguments: "boolean",
+  baseUrl: "string",
+  endpoint: "string",
+  toolPrefix: "string",
+  responses: "responses",
+  externalRefs: "record",
+};
+const SELECTION_KEYS = ["tags", "paths", "operations"] as const;
+const PACK_NAME = /^[a-z0-9][a-z0-9-]*$/;
+const TOOL_PREFIX = /^[a-zA-Z0-9_-]{0,20}$/;
+
+/**
+ * Checks a loaded config and returns it typed: an unknown key, a wrong type or a duplicate
+ * pack is CONFIG_INVALID naming the place (`packs[2].include.tag`) and, for a misspelt
+ * key, the nearest one. Nothing of a config is trusted before this.
+ */
+export function validateConfig(value: unknown, file: string): SluiceConfig {
+  const fail = (where: string, problem: string, candidates?: string[]): never => {
+    throw new SluiceError("CONFIG_INVALID", `${file}: ${where}: ${problem}`, candidates === undefined ? undefined : { candidates });
+  };
+  if (!isPlainObject(value)) return fail("the config", "must be an object with a `packs` array (export default defineConfig({ packs: [...] }))");
+  for (const key of Object.keys(value)) if (key !== "packs") fail(key, "unknown key", closest(key, ["packs"]));
+  const packs = value["packs"];
+  if (!Array.isArray(packs) || packs.length === 0) return fail("packs", "must be a non-empty array");
+  const names = new Set<string>();
+  const outs = new Set<string>();
+  packs.forEach((pack: unknown, i: number) => {
+    const at = `packs[${i}]`;
+    if (!isPlainObject(pack)) return fail(at, "must be an object");
+    for (const [key, given] of Object.entries(pack)) {
+      if (!Object.hasOwn(PACK_KEYS, key)) return fail(`${at}.${key}`, "unknown key", closest(key, Object.keys(PACK_KEYS)));
+      const expected = PACK_KEYS[key as keyof PackConfig];
+      const where = `${at}.${key}`;
+      if (expected === "string" && (typeof given !== "string" || given === "")) fail(where, "must be a non-empty string");
+      if (expected === "boolean" && typeof given !== "boolean") fail(where, "must be true or false");
+      if (expected === "kind" && given !== "openapi" && given !== "graphql") fail(where, 'must be "openapi" or "graphql"');
+      if (expected === "responses" && given !== "default" && given !== "off") fail(where, 'must be "default" or "off"');
+      if (expected === "record" && (!isPlainObject(given) || Object.values(given).some((v) => typeof v !== "string" || v === ""))) fail(where, "must map names to non-empty strings");
+      if (expected === "selection") {
+        if (!isPlainObject(given)) return fail(where, "must be an object with tags, paths or operations");
+        for (const [sub, list] of Object.entries(given)) {
+          if (!(SELECTION_KEYS as readonly string[]).includes(sub)) fail(`${where}.${sub}`, "unknown key", closest(sub, SELECTION_KEYS));
+          if (!Array.isArray(list) || list.some((item) => typeof item !== "string" || item === "")) fail(`${where}.${sub}`, "must be an array of non-empty strings");
+        }
+      }
+    }
+    for (const required of ["spec", "name", "out"] as const) if (!Object.hasOwn(pack, required)) fail(`${at}.${required}`, "is required");
+    const name = pack["name"] as string;
+    if (!PACK_NAME.test(name)) fail(`${at}.name`, `"${name}" must be lower case letters, digits and dashes`);
+    if (names.has(name)) fail(`${at}.name`, `a second pack is named "${name}"`);
+    names.add(name);
+    const out = pack["out"] as string;
+    if (outs.has(out)) fail(`${at}.out`, `a second pack writes to "${out}"`);
+    outs.add(out);
+    const prefix = pack["toolPrefix"];
+    if (typeof prefix === "string" && !TOOL_PREFIX.test(prefix)) fail(`${at}.toolPrefix`, "may hold up to 20 letters, digits, _ and -");
+    const kind = pack["kind"];
+    if (kind === "graphql") {
+      for (const openapiOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "externalRefs"]) {
+        if (Object.hasOwn(pack, openapiOnly)) fail(`${at}.${openapiOnly}`, "applies to OpenAPI packs only");
+      }
+    }
+    if (kind === "openapi" && Object.hasOwn(pack, "endpoint")) fail(`${at}.endpoint`, "applies to GraphQL packs only (an OpenAPI pack takes baseUrl)");
+  });
+  return value as unknown as SluiceConfig;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}

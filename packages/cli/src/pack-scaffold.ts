@@ -1,0 +1,106 @@
+/**
+ * The files `sluice generate` writes once, when absent, and never again: they are the
+ * user's. Everything else in a pack is generated and rewritten on every run.
+ */
+import type { EmittedFile } from "@sluice/emit";
+
+/** Files of a pack that `sluice generate` rewrites (spec copy and egress map aside). */
+export const GENERATED_SOURCES = ["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts"] as const;
+
+/** `my-api` -> `MyApi`. */
+export function pascalCase(name: string): string {
+  return name
+    .split(/[^a-zA-Z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join("");
+}
+
+/** The scaffolds of a new pack: package.json, src/index.ts, src/curated.ts, src/runtime.ts. */
+export function scaffoldFiles(name: string, specFile: string, coreVersion: string): EmittedFile[] {
+  const manifest = {
+    name: `sluice-pack-${name}`,
+    version: "0.0.0",
+    private: true,
+    type: "module",
+    exports: { ".": "./src/index.ts" },
+    dependencies: { "@sluice/core": `^${coreVersion}` },
+  };
+  return [
+    { path: "package.json", text: `${JSON.stringify(manifest, null, 2)}\n` },
+    {
+      path: "src/index.ts",
+      text: `/**
+ * The ${name} pack: every operation of spec/${specFile} as a tool (tools.gen.ts), with the
+ * projections of curated.ts. Written once by sluice generate; yours to edit.
+ */
+import { withCurated } from "@sluice/core";
+import { curated, derived } from "./curated.ts";
+import { pack } from "./tools.gen.ts";
+
+export * as generatedTools from "./tools.gen.ts";
+export type * as ${pascalCase(name)}Types from "./types.gen.ts";
+
+/**
+ * Curated tools in place of the generated ones of the same name (each original kept as
+ * \`<name>_full\`, which \`sluice serve\` leaves out unless --include-full), then the tools
+ * derived under new names.
+ */
+export const tools = [...withCurated(pack.tools, curated), ...derived];
+`,
+    },
+    {
+      path: "src/curated.ts",
+      text: `/**
+ * Projections of the ${name} pack's generated tools: yours to edit, and \`sluice narrow\`
+ * edits it too. A projection can only narrow: \`drop\` and \`keep\` withhold arguments,
+ * \`pin\` fixes values, and what is withheld is refused at call time.
+ *
+ *   curated: tools that replace the generated tool of the same name
+ *            (curate(generated.issuesList, { drop: ["filter"] }));
+ *   derived: new tools under new names
+ *            (generated.issuesList.derived({ name: "my_issues", keep: ["first"] })).
+ */
+import { curate, type Tool } from "@sluice/core";
+import * as generated from "./tools.gen.ts";
+
+export const curated: readonly Tool<object>[] = [];
+
+export const derived: readonly Tool<object>[] = [];
+
+// Referenced so that the imports stay when both lists are empty.
+void curate;
+void generated;
+`,
+    },
+    {
+      path: "src/runtime.ts",
+      text: `/**
+ * How the ${name} pack's tools are called: yours to edit. \`facts\` (runtime.gen.ts,
+ * regenerated from the spec) holds what the spec says: the base URL or GraphQL endpoint,
+ * each credential and its environment variable, pagination, response hints.
+ * generatedRuntime turns them into the runtime; override per tool with \`tools\` or
+ * \`forTool\` (a response handler, a pagination rule).
+ */
+import { generatedRuntime, type PackRuntime } from "@sluice/core";
+import { facts } from "./runtime.gen.ts";
+
+export const runtime: PackRuntime = generatedRuntime(facts);
+`,
+    },
+  ];
+}
+
+/** Marks generated files so that a pull request collapses them and shows the egress map. */
+export function gitattributes(specFile: string): EmittedFile {
+  return {
+    path: ".gitattributes",
+    text: [
+      "# Written by sluice generate: generated files are collapsed in pull requests;",
+      "# review egress_map.txt, which says what the model can see and send.",
+      ...GENERATED_SOURCES.map((path) => `${path} linguist-generated=true`),
+      `spec/${specFile} linguist-generated=true`,
+      "",
+    ].join("\n"),
+  };
+}

@@ -1,0 +1,246 @@
+/**
+ * `sluice generate` as a user runs it in their project: a complete pack from a spec,
+ * scaffolds written once and never again, generated files always rewritten, a config
+ * listing packs with operation selection, `--check` for CI (spec edits and hand edits are
+ * drift, exit 1), skipped operations reported, no tool at all exit 1, bad configs one
+ * coded line. Child processes of the bin, in a project folder outside the repository.
+ */
+import { spawnSync } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { detectKind } from "../src/generate-pack.ts";
+import { globPattern, OperationFilter } from "../src/select-operations.ts";
+
+const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const SPECS = fileURLToPath(new URL("../../../../shared/specs/", import.meta.url));
+
+const project = mkdtempSync(join(tmpdir(), "sluice-generate-"));
+mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
+symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+function sluice(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: project, env: { ...process.env, GITHUB_ACTIONS: "", ...env }, encoding: "utf8", timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const read = (path: string) => readFileSync(join(project, path), "utf8");
+
+describe("one pack from a spec", () => {
+  it("writes generated files, the spec copy, the egress map and the scaffolds; regenerating rewrites the first and never the last", () => {
+    const first = sluice(["generate", join(SPECS, "petstore/petstore-expanded-3.0.json"), "--name", "pets", "--out", "packs/pets", "--json"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const report = JSON.parse(first.stdout) as { packs: Array<{ written: string[]; scaffolded: string[]; tools: number; baseUrl: string }> };
+    expect(report.packs[0]!.tools).toBe(4);
+    expect(report.packs[0]!.baseUrl).toBe("https://petstore.swagger.io/v2");
+    expect(report.packs[0]!.written).toEqual(["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/petstore-expanded-3.0.json", "egress_map.txt"]);
+    expect(report.packs[0]!.scaffolded).toEqual(["package.json", "src/index.ts", "src/curated.ts", "src/runtime.ts"]);
+    expect(read("packs/pets/spec/petstore-expanded-3.0.json")).toBe(readFileSync(join(SPECS, "petstore/petstore-expanded-3.0.json"), "utf8"));
+    expect(read("packs/pets/.gitattributes")).toMatch(/^src\/tools\.gen\.ts linguist-generated=true$/m);
+    expect(read("packs/pets/egress_map.txt")).toMatch(/add_pet/);
+
+    // The user edits a scaffold and (wrongly) a generated file; generate keeps the first and restores the second.
+    const curated = read("packs/pets/src/curated.ts") + "// mine\n";
+    writeFileSync(join(project, "packs/pets/src/curated.ts"), curated);
+    const generatedBefore = read("packs/pets/src/tools.gen.ts");
+    writeFileSync(join(project, "packs/pets/src/tools.gen.ts"), generatedBefore.replace("add_pet", "add_pot"));
+    const again = sluice(["generate", join(SPECS, "petstore/petstore-expanded-3.0.json"), "--name", "pets", "--out", "packs/pets", "--json"]);
+    expect(again.code).toBe(0);
+    expect((JSON.parse(again.stdout) as { packs: Array<{ scaffolded: string[] }> }).packs[0]!.scaffolded).toEqual([]);
+    expect(read("packs/pets/src/curated.ts")).toBe(curated);
+    expect(read("packs/pets/src/tools.gen.ts")).toBe(generatedBefore);
+    // The pack it wrote loads and is surveyed by its directory.
+    const survey = sluice(["survey", "packs/pets", "--json"]);
+    expect(survey.code).toBe(0);
+    expect((JSON.parse(survey.stdout) as Array<{ tool: string }>).map((row) => row.tool).sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets"]);
+  });
+
+  it("--check is 0 on a fresh pack and 1 naming the file after a hand edit, with a GitHub annotation when asked", () => {
+    const args = ["generate", join(SPECS, "petstore/petstore-expanded-3.0.json"), "--name", "pets", "--out", "packs/pets", "--check"];
+    expect(sluice(args).code).toBe(0);
+    writeFileSync(join(project, "packs/pets/src/defs.gen.ts"), read("packs/pets/src/defs.gen.ts") + "\n");
+    const dirty = sluice([...args, "--format", "github"]);
+    expect(dirty.code).toBe(1);
+    expect(dirty.stdout).toContain("OUT OF DATE: src/defs.gen.ts");
+    expect(dirty.stdout).toContain("::error file=packs/pets/src/defs.gen.ts::src/defs.gen.ts is out of date");
+    // Under GitHub Actions the annotations come by default.
+    expect(sluice(args, { GITHUB_ACTIONS: "true" }).stdout).toContain("::error file=");
+  });
+});
+
+describe("a generated pack, served", () => {
+  it("reads its credential from <PACK>_<SCHEME>, says so at start-up, and the call carries it to the API", async () => {
+    expect(sluice(["generate", join(SPECS, "petstore/swagger-petstore-3.0.yaml"), "--name", "petstore", "--out", "packs/petstore"]).code).toBe(0);
+    const facts = read("packs/petstore/src/runtime.gen.ts");
+    expect(facts).toContain('"env": "PETSTORE_API_KEY"');
+    const seen: Array<{ url: string; apiKey: string | undefined }> = [];
+    const api = createServer((req, res) => {
+      seen.push({ url: req.url ?? "", apiKey: req.headers["api_key"] as string | undefined });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ id: 7, name: "Rex", status: "available", photoUrls: [], tags: [], category: null }));
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v3`;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, "serve", "packs/petstore", "--base-url", base],
+      cwd: project,
+      env: { PATH: process.env["PATH"] ?? "", PETSTORE_API_KEY: "pk_test_42" },
+      stderr: "pipe",
+    });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "generate-test", version: "0" });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("get_pet_by_id");
+      const result = await client.callTool({ name: "get_pet_by_id", arguments: { petId: 7 } });
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.content)).toContain("Rex");
+      // The default response handler dropped the empty and null members.
+      expect(JSON.stringify(result.content)).not.toContain("photoUrls");
+      expect(seen).toEqual([{ url: "/api/v3/pet/7", apiKey: "pk_test_42" }]);
+      expect(stderr).toContain("petstore credentials from PETSTORE_API_KEY");
+      expect(stderr).not.toContain("pk_test_42");
+    } finally {
+      await client.close();
+      api.close();
+    }
+  });
+});
+
+describe("a config of packs", () => {
+  const config = (packs: unknown[]) => writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs }));
+
+  it("regenerates every pack, selects operations, lists skipped operations, and --check catches a spec edit", () => {
+    mkdirSync(join(project, "specs"), { recursive: true });
+    cpSync(join(SPECS, "petstore/petstore-expanded-3.0.json"), join(project, "specs/pets.json"));
+    cpSync(join(SPECS, "linear/schema.graphql"), join(project, "specs/linear.graphql"));
+    config([
+      { spec: "specs/pets.json", name: "shop", out: "packs/shop", include: { paths: ["GET /pets/**", "/pets"] }, exclude: { operations: ["addPet"] } },
+      { spec: "specs/linear.graphql", name: "lin", out: "packs/lin", include: { operations: ["issue", "issues", "Query.team*"] }, toolPrefix: "lin_" },
+    ]);
+    const run = sluice(["generate", "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const { packs } = JSON.parse(run.stdout) as { packs: Array<{ name: string; tools: number; excluded: number; skipped: Array<{ operation: string; reason: string }>; endpointEnv?: string }> };
+    expect(packs.map((pack) => pack.name)).toEqual(["shop", "lin"]);
+    // find_pets and find_pet_by_id; add_pet (excluded by operationId) and delete_pet (no path matches DELETE) left out.
+    expect(packs[0]!.tools).toBe(2);
+    expect(packs[0]!.excluded).toBe(2);
+    expect(packs[1]!.endpointEnv).toBe("LIN_ENDPOINT");
+    expect(packs[1]!.skipped.length).toBeGreaterThan(10);
+    expect(packs[1]!.skipped.every((skip) => skip.operation.startsWith("Subscription.") && skip.reason !== "")).toBe(true);
+    const linTools = (JSON.parse(sluice(["survey", "packs/lin", "--json"]).stdout) as Array<{ tool: string }>).map((row) => row.tool).sort();
+    expect(linTools).toEqual(["lin_issue", "lin_issues_list", "lin_team", "lin_team_membership", "lin_team_memberships_list", "lin_teams_list"]);
+    expect(read("packs/lin/src/tools.gen.ts")).toContain('// Regenerate: sluice generate lin (pack "lin" of sluice.config.json)');
+
+    expect(sluice(["generate", "--check"]).code).toBe(0);
+    // The spec changes (a new optional query parameter): the pack is out of date, and so is its map.
+    const spec = JSON.parse(read("specs/pets.json")) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+    spec.paths["/pets"]!["get"]!.parameters!.push({ name: "color", in: "query", required: false, schema: { type: "string" } });
+    writeFileSync(join(project, "specs/pets.json"), JSON.stringify(spec));
+    const drift = sluice(["generate", "--check", "--json"]);
+    expect(drift.code).toBe(1);
+    const checked = JSON.parse(drift.stdout) as { ok: boolean; packs: Array<{ name: string; changed: string[] }> };
+    expect(checked.ok).toBe(false);
+    expect(checked.packs.find((pack) => pack.name === "shop")!.changed).toEqual(expect.arrayContaining(["src/tools.gen.ts", "spec/pets.json"]));
+    expect(checked.packs.find((pack) => pack.name === "lin")!.changed).toEqual([]);
+    // Regenerated, the new argument shows in the egress map.
+    expect(sluice(["generate", "shop"]).code).toBe(0);
+    expect(read("packs/shop/egress_map.txt")).toMatch(/\+ color\b/);
+    expect(sluice(["generate", "--check"]).code).toBe(0);
+  });
+
+  it("a selection that leaves no tool is exit 1 (NO_TOOLS); an include entry matching nothing is a warning", () => {
+    config([{ spec: "specs/pets.json", name: "none", out: "packs/none", exclude: { paths: ["/**"] } }]);
+    const none = sluice(["generate"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^sluice: NO_TOOLS: pack none: no tools generated from pets\.json: include\/exclude left out all 4 operations\.\n$/);
+    config([{ spec: "specs/pets.json", name: "typo", out: "packs/typo", include: { tags: ["nonexistent"], operations: ["findPets"] } }]);
+    const typo = sluice(["generate"]);
+    expect(typo.code).toBe(0);
+    expect(typo.stdout).toContain('warning: include tag "nonexistent" matched no operation');
+  });
+
+  it("an unknown key, a wrong type or a duplicate pack is CONFIG_INVALID in one line, naming the place", () => {
+    config([{ spec: "specs/pets.json", name: "a", out: "packs/a", inclde: { tags: ["x"] } }]);
+    expect(sluice(["generate"]).stderr).toMatch(/^sluice: CONFIG_INVALID: .*sluice\.config\.json: packs\[0\]\.inclde: unknown key \(candidates: include\)\n$/);
+    config([{ spec: "specs/pets.json", name: "a", out: "packs/a", include: { tags: "x" } }]);
+    expect(sluice(["generate"]).stderr).toMatch(/packs\[0\]\.include\.tags: must be an array of non-empty strings/);
+    config([
+      { spec: "specs/pets.json", name: "a", out: "packs/a" },
+      { spec: "specs/pets.json", name: "a", out: "packs/b" },
+    ]);
+    const duplicate = sluice(["generate"]);
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toMatch(/packs\[1\]\.name: a second pack is named "a"/);
+    rmSync(join(project, "sluice.config.json"));
+    expect(sluice(["generate"]).stderr).toMatch(/^sluice: CONFIG_INVALID: no sluice\.config\.ts, .* in /);
+  });
+
+  it("a TypeScript config with defineConfig from @sluice/cli/config", () => {
+    symlinkSync(join(ROOT, "packages/cli"), join(project, "node_modules/@sluice/cli"), "dir");
+    writeFileSync(
+      join(project, "sluice.config.ts"),
+      `import { defineConfig } from "@sluice/cli/config";\nexport default defineConfig({ packs: [{ spec: "specs/pets.json", name: "typed", out: "packs/typed", include: { operations: ["find*"] } }] });\n`,
+    );
+    const run = sluice(["generate", "--json"]);
+    expect(run.stderr).toBe("");
+    expect((JSON.parse(run.stdout) as { packs: Array<{ tools: number }> }).packs[0]!.tools).toBe(2);
+    rmSync(join(project, "sluice.config.ts"));
+  });
+});
+
+describe("selection and kind detection", () => {
+  it("globs: * stays within a path segment, ** crosses them, braces are literal", () => {
+    expect(globPattern("/repos/*/issues").test("/repos/{owner}/issues")).toBe(true);
+    expect(globPattern("/repos/*").test("/repos/{owner}/{repo}")).toBe(false);
+    expect(globPattern("/repos/**").test("/repos/{owner}/{repo}")).toBe(true);
+    expect(globPattern("/a.b").test("/aXb")).toBe(false);
+    expect(globPattern("issues_*").test("issues_list")).toBe(true);
+  });
+
+  it("include by tag (any case), by method and path, by operationId; exclude wins", () => {
+    const op = (tool: string, method: string, path: string, tags: string[], operationId?: string) => ({ kind: "openapi" as const, info: { tool, method, path, tags, ...(operationId === undefined ? {} : { operationId }) } });
+    const filter = new OperationFilter({ tags: ["Issues"], paths: ["GET /users/**"], operations: ["repos/get"] }, { operations: ["issues_delete*"] });
+    expect(filter.accepts(op("issues_list", "GET", "/issues", ["issues"]))).toBe(true);
+    expect(filter.accepts(op("issues_delete_comment", "DELETE", "/x", ["issues"]))).toBe(false);
+    expect(filter.accepts(op("users_get", "GET", "/users/{u}", []))).toBe(true);
+    expect(filter.accepts(op("users_set", "PUT", "/users/{u}", []))).toBe(false);
+    expect(filter.accepts(op("repos_get", "GET", "/repos/{o}/{r}", [], "repos/get"))).toBe(true);
+    expect(filter.excluded).toEqual(["issues_delete_comment", "users_set"]);
+    expect(filter.unmatchedIncludes()).toEqual([]);
+  });
+
+  it("the kind is read from the file", () => {
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    expect(detectKind(bytes('{"openapi":"3.1.0"}'), "api.json")).toBe("openapi");
+    expect(detectKind(bytes('{ "swagger": "2.0" }'), "api.json")).toBe("openapi");
+    expect(detectKind(bytes('{"data":{"__schema":{}}}'), "introspection.json")).toBe("graphql");
+    expect(detectKind(bytes("openapi: 3.0.3\ninfo: {}\n"), "api.yaml")).toBe("openapi");
+    expect(detectKind(bytes('"""Docs"""\ntype Query { a: Int }'), "schema.txt")).toBe("graphql");
+    expect(detectKind(bytes(""), "schema.graphql")).toBe("graphql");
+    expect(() => detectKind(bytes("hello"), "notes.txt")).toThrow(/neither an OpenAPI\/Swagger document nor a GraphQL schema/);
+  });
+
+  it("the kind of every corpus spec is read right, wherever the document names itself", () => {
+    // Stripe's and Kubernetes' JSON put "openapi"/"swagger" after megabytes of other keys; Google's YAML starts with basePath.
+    const corpus = readdirSync(SPECS, { recursive: true, encoding: "utf8" }).filter((file) => /\.(json|ya?ml|graphql)$/.test(file));
+    expect(corpus.length).toBeGreaterThan(20);
+    for (const file of corpus) {
+      const expected = file.endsWith(".graphql") || file.includes("storefront") ? "graphql" : "openapi";
+      expect([file, detectKind(readFileSync(join(SPECS, file)), file.split("/").pop()!)]).toEqual([file, expected]);
+    }
+  });
+});

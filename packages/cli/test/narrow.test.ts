@@ -1,0 +1,488 @@
+/**
+ * `sluice narrow` on a pack written by `sluice generate`, in a project outside the
+ * repository: the projection lands in src/curated.ts with every other byte kept, the
+ * egress map is the one `sluice egress` gives afterwards, and nothing is written when
+ * the projection is refused or with --dry-run. Every run is a child process.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editCuratedSource, parsePins, variableName, type NarrowRequest } from "../src/narrow.ts";
+
+const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const SPEC = "/work/shared/specs/petstore/petstore-expanded-3.0.json";
+const SLOW = 300_000;
+
+const project = mkdtempSync(join(tmpdir(), "sluice-narrow-"));
+mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
+symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+/** A child process, awaited without blocking the test worker (a narrow of a large pack takes a while). */
+function sluice(args: string[], options: { trace?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const execArgv = options.trace === undefined ? [] : ["--import", join(project, "trace-hook.mjs")];
+  const env = options.trace === undefined ? process.env : { ...process.env, SLUICE_TRACE: options.trace };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...execArgv, BIN, ...args], { cwd: project, env, timeout: SLOW });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The pets pack as generate wrote it, copied per test so that tests do not see each other's edits. */
+const BASE = join(project, "base/packs/pets");
+let copies = 0;
+function freshPack(): string {
+  const dir = join(project, `case-${++copies}/pets`);
+  cpSync(BASE, dir, { recursive: true });
+  return dir;
+}
+
+/** Every file of a pack directory, by relative path: proof that nothing was written. */
+function snapshot(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    files.set(path.slice(dir.length), readFileSync(path, "utf8"));
+  }
+  return files;
+}
+
+const curatedOf = (dir: string) => readFileSync(join(dir, "src/curated.ts"), "utf8");
+const mapOf = (dir: string) => readFileSync(join(dir, "egress_map.txt"), "utf8");
+
+/** The egress map a fresh process computes from the pack as it is now. */
+async function egressNow(dir: string): Promise<string> {
+  const { code, stdout, stderr } = await sluice(["egress", dir]);
+  expect(stderr).toBe("");
+  expect(code).toBe(0);
+  return stdout;
+}
+
+/** One tool's block of a text egress map. */
+function block(map: string, tool: string): string {
+  const start = map.indexOf(`\ntool ${tool}\n`);
+  if (start < 0) return "";
+  const end = map.indexOf("\n\n", start + 1);
+  return map.slice(start + 1, end < 0 ? undefined : end).trimEnd();
+}
+
+/** The scaffold's lines narrow edits, as generate writes them. */
+const EMPTY_CURATED = "export const curated: readonly Tool<object>[] = [];";
+const EMPTY_DERIVED = "export const derived: readonly Tool<object>[] = [];";
+
+beforeAll(() => {
+  writeFileSync(
+    join(project, "trace-hook.mjs"),
+    `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';export async function resolve(s,c,n){appendFileSync(process.env.SLUICE_TRACE,s+'\\\\n');return n(s,c)}");\n`,
+  );
+  mkdirSync(join(project, "base"));
+  const generated = spawnSync(process.execPath, [BIN, "generate", SPEC, "--name", "pets", "--out", "packs/pets"], { cwd: join(project, "base"), encoding: "utf8", timeout: SLOW });
+  expect(generated.stderr).toBe("");
+  expect(generated.status).toBe(0);
+  // The layout narrow is written against.
+  expect(curatedOf(BASE)).toContain(`${EMPTY_CURATED}\n\n${EMPTY_DERIVED}\n`);
+}, SLOW);
+
+describe("sluice narrow on a generated pack", () => {
+  it(
+    "a new name adds a derived tool: curated.ts, egress map, tokens and survey",
+    async () => {
+      const dir = freshPack();
+      const before = curatedOf(dir);
+      const { code, stdout, stderr } = await sluice(["narrow", dir, "find_pets", "--name", "my_pets", "--drop", "tags", "--pin", "limit=10"]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(curatedOf(dir)).toBe(
+        before.replace(
+          EMPTY_DERIVED,
+          `export const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"], pin: { limit: 10 } });\n\nexport const derived: readonly Tool<object>[] = [myPets];`,
+        ),
+      );
+      const map = mapOf(dir);
+      expect(map).toBe(await egressNow(dir));
+      expect(block(map, "my_pets")).toBe("tool my_pets\n  endpoint GET /pets\n  = limit: 10\n  - tags: projection");
+      // The generated tool is still there, unchanged.
+      expect(block(map, "find_pets")).toBe(block(mapOf(BASE), "find_pets"));
+      const tokens = /^tokens: (\d+) -> (\d+) \(find_pets -> my_pets\)$/m.exec(stdout);
+      expect(tokens).not.toBeNull();
+      expect(Number(tokens![2])).toBeLessThan(Number(tokens![1]));
+      expect(stdout).toContain("+tool my_pets\n");
+      const survey = await sluice(["survey", dir, "--json"]);
+      expect(survey.code).toBe(0);
+      expect((JSON.parse(survey.stdout) as Array<{ tool: string }>).map((row) => row.tool).sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets", "my_pets"]);
+    },
+    SLOW,
+  );
+
+  it(
+    "the tool's own name replaces it (curated), the original kept as _full; the dropped path shows as withheld",
+    async () => {
+      const dir = freshPack();
+      const before = curatedOf(dir);
+      const { code, stderr } = await sluice(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags"]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(curatedOf(dir)).toBe(
+        before.replace(EMPTY_CURATED, `export const findPets = curate(generated.findPets, { drop: ["tags"] });\n\nexport const curated: readonly Tool<object>[] = [findPets];`),
+      );
+      const map = mapOf(dir);
+      expect(map).toBe(await egressNow(dir));
+      expect(block(map, "find_pets")).toBe("tool find_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
+      expect(block(map, "find_pets_full")).toBe(block(mapOf(BASE), "find_pets").replace("tool find_pets", "tool find_pets_full"));
+    },
+    SLOW,
+  );
+
+  it(
+    "narrowing the same name again updates the projection in place; --json reports it",
+    async () => {
+      const dir = freshPack();
+      expect((await sluice(["narrow", dir, "find_pets", "--name", "my_pets", "--drop", "tags"])).code).toBe(0);
+      const first = curatedOf(dir);
+      const { code, stdout, stderr } = await sluice(["narrow", dir, "find_pets", "--name", "my_pets", "--pin", 'tags=["dogs","cats"]', "--json"]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      const report = JSON.parse(stdout) as Record<string, unknown>;
+      expect(Object.keys(report)).toEqual(["tool", "name", "tokensBefore", "tokensAfter", "curatedFile", "egressChanged"]);
+      expect(report).toMatchObject({ tool: "find_pets", name: "my_pets", curatedFile: join(dir, "src/curated.ts"), egressChanged: true });
+      expect(curatedOf(dir)).toBe(
+        first.replace(
+          `generated.findPets.derived({ name: "my_pets", drop: ["tags"] })`,
+          `generated.findPets.derived({ name: "my_pets", pin: { tags: ["dogs","cats"] } })`,
+        ),
+      );
+      expect(mapOf(dir)).toBe(await egressNow(dir));
+      // An update that lets an existing tool send more says so.
+      const widened = await sluice(["narrow", dir, "find_pets", "--name", "my_pets", "--drop", "limit"]);
+      expect(widened.code).toBe(0);
+      expect(widened.stderr).toBe("WIDENING: tool my_pets: tags: string[] is newly visible to the model\n");
+    },
+    SLOW,
+  );
+});
+
+describe("an edit of the user's file", () => {
+  it(
+    "a hand-written curated.ts keeps its comments and formatting byte for byte across three narrows",
+    async () => {
+      const dir = freshPack();
+      const own = [
+        "// my own header comment, keep me",
+        'import {type Tool} from "@sluice/core";',
+        'import * as generated from "./tools.gen.ts";',
+        "",
+        'const  dropTags = { drop: ["tags"] } ;   /* odd spacing */',
+        "",
+        "/** Pet lookups, mine. */",
+        "export const   findPetById = generated.findPetById.derived( { } );  // identity: hand-written",
+        "",
+        "export const curated: readonly Tool<object>[] = [",
+        "    findPetById, // keep this comment",
+        "];",
+        "",
+        "// derived ones, below",
+        "export const derived: readonly Tool<object>[] = [ ];",
+        "void dropTags;",
+        "",
+      ].join("\n");
+      writeFileSync(join(dir, "src/curated.ts"), own);
+      const run = async (args: string[]) => {
+        const { code, stderr } = await sluice(["narrow", dir, ...args]);
+        expect(stderr).toBe("");
+        expect(code).toBe(0);
+        return curatedOf(dir);
+      };
+
+      // curate is imported into the existing import; the new const goes above the list, the name at its end below the comment.
+      const first = await run(["add_pet", "--name", "add_pet", "--drop", "tag"]);
+      expect(first).toBe(
+        own
+          .replace('import {type Tool} from "@sluice/core";', 'import {curate, type Tool} from "@sluice/core";')
+          .replace("export const curated:", 'export const addPet = curate(generated.addPet, { drop: ["tag"] });\n\nexport const curated:')
+          .replace("    findPetById, // keep this comment\n", "    findPetById, // keep this comment\n    addPet,\n"),
+      );
+      // A comment right above a list stays with it: the new const goes above the comment.
+      const second = await run(["find_pets", "--name", "my_pets", "--drop", "tags"]);
+      expect(second).toBe(
+        first
+          .replace("// derived ones, below\n", 'export const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });\n\n// derived ones, below\n')
+          .replace("[ ];", "[myPets ];"),
+      );
+      // An existing export of the variable: only its initializer changes.
+      const third = await run(["find_pet_by_id", "--name", "find_pet_by_id", "--pin", "id=3"]);
+      expect(third).toBe(second.replace("generated.findPetById.derived( { } )", "curate(generated.findPetById, { pin: { id: 3 } })"));
+      expect(mapOf(dir)).toBe(await egressNow(dir));
+      expect(block(mapOf(dir), "find_pet_by_id")).toBe("tool find_pet_by_id\n  endpoint GET /pets/{id}\n  = id: 3");
+    },
+    SLOW,
+  );
+
+  it(
+    "an older pack without a derived list: the list is added when index.ts reads it, else a coded error and nothing written",
+    async () => {
+      const served = freshPack();
+      const curatedOnly = curatedOf(served).replace(`${EMPTY_DERIVED}\n\n`, "");
+      writeFileSync(join(served, "src/curated.ts"), curatedOnly);
+      const index = readFileSync(join(served, "src/index.ts"), "utf8");
+      const namespaceIndex = index
+        .replace('import { curated, derived } from "./curated.ts";', 'import * as lists from "./curated.ts";')
+        .replace("withCurated(pack.tools, curated), ...derived]", "withCurated(pack.tools, lists.curated), ...((lists.derived as Tool<object>[] | undefined) ?? [])]");
+      expect(namespaceIndex).not.toBe(index);
+      writeFileSync(join(served, "src/index.ts"), namespaceIndex.replace('import { withCurated } from "@sluice/core";', 'import { withCurated, type Tool } from "@sluice/core";'));
+      const added = await sluice(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags"]);
+      expect(added.stderr).toBe("");
+      expect(added.code).toBe(0);
+      expect(curatedOf(served)).toBe(
+        curatedOnly.replace(
+          EMPTY_CURATED,
+          `${EMPTY_CURATED}\n\nexport const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });\n\nexport const derived: readonly Tool<object>[] = [myPets];`,
+        ),
+      );
+      expect(block(mapOf(served), "my_pets")).toBe("tool my_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
+      expect(mapOf(served)).toBe(await egressNow(served));
+
+      const unserved = freshPack();
+      writeFileSync(join(unserved, "src/curated.ts"), curatedOnly);
+      writeFileSync(
+        join(unserved, "src/index.ts"),
+        index.replace('import { curated, derived } from "./curated.ts";', 'import { curated } from "./curated.ts";').replace("[...withCurated(pack.tools, curated), ...derived]", "withCurated(pack.tools, curated)"),
+      );
+      const files = snapshot(unserved);
+      const refused = await sluice(["narrow", unserved, "find_pets", "--name", "my_pets", "--drop", "tags"]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^sluice: INVALID_OPTION: src\/curated\.ts: my_pets is a new tool, but this pack has no `derived` list .*export const derived.*--name find_pets/);
+      expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(snapshot(unserved)).toEqual(files);
+    },
+    SLOW,
+  );
+});
+
+describe("nothing is written", () => {
+  it.each([
+    ["an unknown selector", ["find_pets", "--name", "my_pets", "--drop", "nope"], "UNKNOWN_SELECTOR"],
+    ["an unknown selector in keep", ["find_pets", "--name", "find_pets", "--keep", "limt"], "UNKNOWN_SELECTOR"],
+    ["a required argument dropped", ["add_pet", "--name", "add_pet", "--drop", "name"], "REQUIRED_DROPPED"],
+    ["a pin its argument refuses", ["find_pets", "--name", "my_pets", "--pin", "limit=many"], "PIN_INVALID"],
+    ["a dotted pin no argument is named", ["find_pets", "--name", "my_pets", "--pin", "limit.max=1"], "UNKNOWN_SELECTOR"],
+    ["an unknown tool", ["find_petz", "--name", "my_pets", "--drop", "tags"], "TOOL_NOT_FOUND"],
+    ["a derived tool under a generated tool's name", ["add_pet", "--name", "find_pets", "--drop", "tag"], "INVALID_NAME"],
+    ["a derived tool under a twin's name", ["add_pet", "--name", "add_pet_full", "--drop", "tag"], "INVALID_NAME"],
+    ["a name that is not a tool name", ["find_pets", "--name", "my pets", "--drop", "tags"], "INVALID_NAME"],
+    ["no --name", ["find_pets", "--drop", "tags"], "INVALID_OPTION"],
+    ["nothing to narrow", ["find_pets", "--name", "my_pets"], "INVALID_OPTION"],
+    ["a pin without a value", ["find_pets", "--name", "my_pets", "--pin", "limit"], "INVALID_OPTION"],
+  ])(
+    "%s: exit 2, one coded line",
+    async (_case, args, code) => {
+      const dir = join(project, "refusals/pets");
+      if (!existsSync(dir)) cpSync(BASE, dir, { recursive: true });
+      const files = snapshot(dir);
+      const result = await sluice(["narrow", dir, ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(new RegExp(`^sluice: ${code}: `));
+      expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+      expect(snapshot(dir)).toEqual(files);
+    },
+    SLOW,
+  );
+
+  it(
+    "a *_full twin is not a generated tool: TOOL_NOT_FOUND naming the tool",
+    async () => {
+      const dir = freshPack();
+      expect((await sluice(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags"])).code).toBe(0);
+      expect(mapOf(dir)).toContain("\ntool find_pets_full\n");
+      const files = snapshot(dir);
+      const result = await sluice(["narrow", dir, "find_pets_full", "--name", "find_pets", "--drop", "limit"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^sluice: TOOL_NOT_FOUND: .*find_pets_full.*\(candidates: find_pets\)$/m);
+      expect(snapshot(dir)).toEqual(files);
+    },
+    SLOW,
+  );
+
+  it(
+    "a directory without src/curated.ts: FILE_NOT_FOUND",
+    async () => {
+      const dir = freshPack();
+      rmSync(join(dir, "src/curated.ts"));
+      const files = snapshot(dir);
+      const result = await sluice(["narrow", dir, "find_pets", "--name", "my_pets", "--drop", "tags"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^sluice: FILE_NOT_FOUND: narrow edits a pack's src\/curated\.ts/);
+      expect(snapshot(dir)).toEqual(files);
+    },
+    SLOW,
+  );
+
+  it.each([
+    ["a derived tool", ["find_pets", "--name", "my_pets", "--drop", "tags", "--pin", "limit=3"]],
+    ["a curated tool", ["find_pets", "--name", "find_pets", "--keep", "limit"]],
+  ])(
+    "--dry-run of %s prints both diffs and writes nothing; the map diff is the one the real run gives",
+    async (_case, args) => {
+      const dir = freshPack();
+      const files = snapshot(dir);
+      const dry = await sluice(["narrow", dir, ...args, "--dry-run"]);
+      expect(dry.code).toBe(0);
+      expect(dry.stderr).toBe("dry run: nothing written\n");
+      expect(snapshot(dir)).toEqual(files);
+      expect(dry.stdout).toMatch(/^would write .*src\/curated\.ts: added /);
+      expect(dry.stdout).toContain("--- src/curated.ts (before)\n+++ src/curated.ts (after)\n");
+      const real = await sluice(["narrow", dir, ...args]);
+      expect(real.code).toBe(0);
+      const mapDiff = real.stdout.slice(real.stdout.indexOf("===="));
+      expect(mapDiff).toContain("--- egress_map.txt (before)\n+++ egress_map.txt (after)\n");
+      expect(dry.stdout.endsWith(mapDiff)).toBe(true);
+      // The curated.ts diff of the dry run, applied, is what the real run wrote.
+      for (const line of dry.stdout.split("\n").filter((l) => l.startsWith("+export const"))) expect(curatedOf(dir)).toContain(line.slice(1));
+    },
+    SLOW,
+  );
+});
+
+describe("loading", () => {
+  it(
+    "ts-morph is loaded by narrow only",
+    async () => {
+      const egressTrace = join(project, "trace-egress.txt");
+      const narrowTrace = join(project, "trace-narrow.txt");
+      writeFileSync(egressTrace, "");
+      writeFileSync(narrowTrace, "");
+      expect((await sluice(["egress", BASE], { trace: egressTrace })).code).toBe(0);
+      expect((await sluice(["narrow", BASE, "find_pets", "--name", "my_pets", "--drop", "tags", "--dry-run"], { trace: narrowTrace })).code).toBe(0);
+      expect(readFileSync(egressTrace, "utf8")).not.toMatch(/ts-morph/);
+      expect(readFileSync(narrowTrace, "utf8")).toMatch(/^ts-morph$/m);
+    },
+    SLOW,
+  );
+});
+
+describe("a vendored pack (stripe), copied out of the repository", () => {
+  it(
+    "updates an existing curated projection in place; a new name is refused, since its index serves no derived list",
+    async () => {
+      const dir = join(project, "stripe");
+      mkdirSync(dir);
+      for (const entry of ["src", "package.json", "egress_map.txt"]) cpSync(join(ROOT, "packs/stripe", entry), join(dir, entry), { recursive: true });
+      mkdirSync(join(dir, "node_modules/@sluice"), { recursive: true });
+      symlinkSync(join(ROOT, "packages/core"), join(dir, "node_modules/@sluice/core"), "dir");
+      const before = curatedOf(dir);
+      const committedMap = mapOf(dir);
+
+      const refused = await sluice(["narrow", dir, "get_customers", "--name", "customers_by_email", "--keep", "email"]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^sluice: INVALID_OPTION: src\/curated\.ts: customers_by_email is a new tool, but this pack has no `derived` list/);
+      expect(curatedOf(dir)).toBe(before);
+
+      const drops = ["metadata", "spending_controls.allowed_categories", "spending_controls.blocked_categories", "spending_controls.spending_limits.categories"];
+      const { code, stdout, stderr } = await sluice(["narrow", dir, "post_issuing_cards", "--name", "post_issuing_cards", ...drops.flatMap((d) => ["--drop", d])]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^wrote .*: updated postIssuingCards, post_issuing_cards curated/);
+      expect(curatedOf(dir)).toBe(
+        before.replace(
+          "export const postIssuingCards = curate(generated.postIssuingCards, withoutCategoryLists);",
+          `export const postIssuingCards = curate(generated.postIssuingCards, { drop: [${drops.map((d) => JSON.stringify(d)).join(", ")}] });`,
+        ),
+      );
+      const map = mapOf(dir);
+      expect(block(map, "post_issuing_cards")).toContain("\n  - metadata: projection\n");
+      expect(block(committedMap, "post_issuing_cards")).toContain("\n  + metadata: object\n");
+      // Every other tool's entry is as committed.
+      const rest = (text: string) => text.replace(block(text, "post_issuing_cards"), "");
+      expect(rest(map)).toBe(rest(committedMap));
+    },
+    SLOW,
+  );
+});
+
+describe("arguments", () => {
+  it.each([
+    ["my_issues", "myIssues"],
+    ["find-pet-by-id", "findPetById"],
+    ["List_Things", "listThings"],
+    ["3d_print", "_3dPrint"],
+    ["delete", "deleteTool"],
+    ["derived", "derivedTool"],
+    ["__", "tool"],
+  ])("variable of %s is %s", (name, variable) => {
+    expect(variableName(name)).toBe(variable);
+  });
+
+  it.each([
+    ["limit=10", { limit: 10 }],
+    ['q="10"', { q: "10" }],
+    ["state=open", { state: "open" }],
+    ["a.b=true", { "a.b": true }],
+    ["tags=[1,2]", { tags: [1, 2] }],
+    ["x=", { x: "" }],
+    ["x=a=b", { x: "a=b" }],
+  ])("--pin %s", (item, pins) => {
+    expect(parsePins([item])).toEqual(pins);
+  });
+
+  it("--pin __proto__ stays an own key", () => {
+    const pins = parsePins(['__proto__={"a":1}']);
+    expect(Object.keys(pins)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(pins)).toBe(Object.prototype);
+  });
+});
+
+describe("editCuratedSource, in process", () => {
+  const request: NarrowRequest = { tool: "find_pets", exportName: "findPets", name: "my_pets", drop: ["tags"] };
+  const derivedLine = 'export const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });';
+
+  it("keeps CRLF line endings", async () => {
+    const text = ['import { curate, type Tool } from "@sluice/core";', 'import * as generated from "./tools.gen.ts";', "", EMPTY_CURATED, "", EMPTY_DERIVED, ""].join("\r\n");
+    const edit = await editCuratedSource(text, request, { derivedServed: true });
+    expect(edit).toEqual({ variable: "myPets", added: true, text: text.replace(EMPTY_DERIVED, `${derivedLine}\r\n\r\n${EMPTY_DERIVED.replace("= [];", "= [myPets];")}`) });
+  });
+
+  it("adds the imports it needs as new lines when none can take them", async () => {
+    const text = ['import type { Tool } from "@sluice/core";', "", EMPTY_CURATED, ""].join("\n");
+    const curated = await editCuratedSource(text, { ...request, name: "find_pets" }, { derivedServed: false });
+    expect(curated.text).toBe(
+      [
+        'import type { Tool } from "@sluice/core";',
+        'import { curate } from "@sluice/core";',
+        'import * as generated from "./tools.gen.ts";',
+        "",
+        'export const findPets = curate(generated.findPets, { drop: ["tags"] });',
+        "",
+        EMPTY_CURATED.replace("= [];", "= [findPets];"),
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("uses the names the file already imports under", async () => {
+    const text = ['import { curate as narrowed, type Tool as T } from "@sluice/core";', 'import * as gen from "./tools.gen.ts";', "", "export const curated: readonly T<object>[] = [];", ""].join("\n");
+    const edit = await editCuratedSource(text, { ...request, name: "find_pets" }, { derivedServed: false });
+    expect(edit.text).toBe(text.replace("export const curated", 'export const findPets = narrowed(gen.findPets, { drop: ["tags"] });\n\nexport const curated').replace("= [];", "= [findPets];"));
+    const derived = await editCuratedSource(text, request, { derivedServed: true });
+    expect(derived.text).toBe(text.replace("T<object>[] = [];", `T<object>[] = [];\n\n${derivedLine.replace("generated.", "gen.")}\n\nexport const derived: readonly T<object>[] = [myPets];`));
+  });
+
+  it.each([
+    ["a list that is not an array literal", "export const curated: readonly Tool<object>[] = build();\nexport const derived: readonly Tool<object>[] = [];", "find_pets", /`curated` is not an array literal/],
+    ["a variable declared but not exported", "const findPets = 1;\nexport const curated: readonly Tool<object>[] = [];", "find_pets", /findPets is declared but is not an exported const/],
+    ["a function of the variable's name", "function myPets() {}\nexport const curated: readonly Tool<object>[] = [];\nexport const derived: readonly Tool<object>[] = [];", "my_pets", /myPets .* is already declared here/],
+    ["no curated list", "export const derived: readonly Tool<object>[] = [];", "my_pets", /has no `curated` list/],
+  ])("refuses %s", async (_case, body, name, message) => {
+    const text = `import { curate, type Tool } from "@sluice/core";\nimport * as generated from "./tools.gen.ts";\n${body}\n`;
+    await expect(editCuratedSource(text, { ...request, name }, { derivedServed: true })).rejects.toMatchObject({ code: "INVALID_OPTION", message: expect.stringMatching(message) });
+  });
+});
