@@ -132,7 +132,7 @@ export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
             variables: facts.server.variables.map((v) => ({ name: v.name, default: v.default, ...(v.enum === undefined ? {} : { enum: [...v.enum] }) })),
           },
         }),
-    ...(facts.endpoint === undefined ? {} : { endpoint: { env: facts.endpoint.env } }),
+    ...(facts.endpoint === undefined ? {} : { endpoint: { env: facts.endpoint.env, ...(facts.endpoint.url === undefined ? {} : { url: facts.endpoint.url }) } }),
     credentials: facts.credentials.map((c) => ({
       scheme: c.scheme,
       type: c.type,

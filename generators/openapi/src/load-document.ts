@@ -1,4 +1,5 @@
-import { parseDocument } from "yaml";
+import { createRequire } from "node:module";
+import type { parseDocument as ParseDocument } from "yaml";
 import { SluiceError } from "@sluice/schema";
 
 /**
@@ -57,6 +58,8 @@ function parseJson(text: string, fileName: string): unknown {
 }
 
 function parseYaml(text: string, fileName: string): unknown {
+  // The YAML parser (70-odd modules) loads for YAML specs only; JSON specs never pay for it.
+  const { parseDocument } = createRequire(import.meta.url)("yaml") as { parseDocument: typeof ParseDocument };
   const document = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
   const error = document.errors[0];
   if (error !== undefined) {

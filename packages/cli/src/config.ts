@@ -37,6 +37,12 @@ export interface PackConfig {
   baseUrl?: string;
   /** GraphQL: the endpoint (otherwise read at run time from `<PACK>_ENDPOINT`). */
   endpoint?: string;
+  /**
+   * Environment variable names instead of the derived `<PACK>_<SCHEME>`: security scheme
+   * name -> variable (`{ bearerAuth: "STRIPE_SECRET_KEY" }`), and `endpoint` for a GraphQL
+   * pack's endpoint variable.
+   */
+  env?: Record<string, string>;
   /** Prepended to every tool name (`gh_` -> `gh_issues_list`). */
   toolPrefix?: string;
   /** The default response handler of generated tools: on (default) or off (every byte reaches the model). */

@@ -117,7 +117,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     });
     ir = transform(ir, job);
     facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
-    if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "servers", variables: [] } };
+    if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "config", variables: [] } };
     if (job.responses !== "off") {
       // Only tools whose answers say more than the defaults carry hints: the file stays small.
       const tools: Record<string, ResponseHints> = {};
@@ -140,6 +140,8 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
   }
 
+  if (job.endpoint !== undefined && facts.endpoint !== undefined) facts = { ...facts, endpoint: { ...facts.endpoint, url: job.endpoint } };
+  facts = withEnvNames(facts, job);
   const warnings: string[] = [];
   for (const entry of filter.unmatchedIncludes()) warnings.push(`include ${entry} matched no operation`);
   for (const { tool, argument } of facts.secretLooking) {
@@ -173,11 +175,34 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   return { report, ir, facts: job.responses === "off" ? { ...facts, responses: "off" } : facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
 }
 
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** The config's variable names in place of the derived ones; a scheme the spec does not declare is an error, not a silent no-op. */
+function withEnvNames(facts: RuntimeFacts, job: PackJob): RuntimeFacts {
+  const names = job.env ?? {};
+  if (Object.keys(names).length === 0) return facts;
+  const schemes = facts.credentials.map((credential) => credential.scheme);
+  for (const [key, variable] of Object.entries(names)) {
+    if (!ENV_NAME.test(variable)) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: env.${key}: "${variable}" is not an environment variable name.`);
+    if (key === "endpoint" ? facts.endpoint === undefined : !schemes.includes(key)) {
+      const known = [...schemes, ...(facts.endpoint === undefined ? [] : ["endpoint"])];
+      throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: env.${key}: the spec declares no such security scheme${facts.endpoint === undefined ? "" : " (or endpoint)"}.`, { candidates: known });
+    }
+  }
+  return {
+    ...facts,
+    credentials: facts.credentials.map((credential) => (hasOwn(names, credential.scheme) ? { ...credential, env: names[credential.scheme]! } : credential)),
+    ...(facts.endpoint !== undefined && hasOwn(names, "endpoint") ? { endpoint: { ...facts.endpoint, env: names["endpoint"]! } } : {}),
+  };
+}
+
 /** The config's tool prefix and withheld arguments, applied to the IR before anything is emitted. */
 function transform(ir: PackIR, job: PackJob): PackIR {
   const prefix = job.toolPrefix ?? "";
   const withhold = Object.entries(job.withhold ?? {});
-  if (prefix === "" && withhold.length === 0) return ir;
+  const server = job.baseUrl;
+  if (prefix === "" && withhold.length === 0 && server === undefined) return ir;
+  if (server !== undefined && !/^https?:\/\/[^\s/]+/.test(server)) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: baseUrl must be an http(s) URL, got "${server}".`);
   const tools = ir.tools.map((tool) => {
     const name = prefix + tool.name;
     if (name.length > 64) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: toolPrefix "${prefix}" makes ${tool.name} longer than 64 characters.`);
@@ -191,7 +216,8 @@ function transform(ir: PackIR, job: PackJob): PackIR {
       delete properties[argument];
       withheld.push({ path: argument, reason: withheldReason(reason, job.name) });
     }
-    return { ...tool, name, parameters: { ...tool.parameters, properties }, ...(withheld.length > 0 ? { withheld } : {}) };
+    const binding = server !== undefined && tool.binding.kind === "http" ? { ...tool.binding, server } : tool.binding;
+    return { ...tool, name, binding, parameters: { ...tool.parameters, properties }, ...(withheld.length > 0 ? { withheld } : {}) };
   });
   return { ...ir, tools };
 }

@@ -45,6 +45,7 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   detectCredentialArguments: "boolean",
   baseUrl: "string",
   endpoint: "string",
+  env: "record",
   toolPrefix: "string",
   responses: "responses",
   externalRefs: "record",

@@ -183,7 +183,7 @@ describe("<pack> resolution, from a folder outside the repository", () => {
     expect(sluice(["generate", "openapi", spec, "--name", "pets", "--out", "pets"], { cwd: dir }).code).toBe(0);
     const { code, stderr } = sluice(["survey", "./pets"], { cwd: dir });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/pets: cannot import "@sluice\/core" \(imported from .*\.gen\.ts\)/);
+    expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/pets: cannot import "@sluice\/core" \(imported from .*pets\/src\/\w+(\.gen)?\.ts\); install @sluice\/core/);
     rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -162,6 +162,26 @@ describe("a config of packs", () => {
     expect(sluice(["generate", "--check"]).code).toBe(0);
   });
 
+  it("variable names, base URL and GraphQL endpoint from the config; a scheme the spec lacks is CONFIG_INVALID", () => {
+    cpSync(join(SPECS, "petstore/swagger-petstore-3.0.yaml"), join(project, "specs/store.yaml"));
+    config([
+      { spec: "specs/store.yaml", name: "store", out: "packs/store", env: { api_key: "MY_STORE_KEY" }, baseUrl: "http://127.0.0.1:9/v9", include: { tags: ["store"] } },
+      { spec: "specs/linear.graphql", name: "lin2", out: "packs/lin2", endpoint: "https://linear.example/graphql", env: { endpoint: "LIN_URL", token: "LIN_KEY" }, include: { operations: ["viewer"] } },
+    ]);
+    const run = sluice(["generate"]);
+    expect(run.stderr).toBe("");
+    expect(run.stdout).toContain("credential api_key (apiKey): MY_STORE_KEY");
+    expect(read("packs/store/src/runtime.gen.ts")).toContain('"env": "MY_STORE_KEY"');
+    expect(read("packs/store/src/tools.gen.ts")).toContain('"server": "http://127.0.0.1:9/v9"');
+    expect(read("packs/store/src/tools.gen.ts")).not.toContain("petstore3.swagger.io");
+    expect(read("packs/lin2/src/runtime.gen.ts")).toMatch(/"endpoint": \{\n\s+"env": "LIN_URL",\n\s+"url": "https:\/\/linear\.example\/graphql",/);
+    expect(read("packs/lin2/src/runtime.gen.ts")).toContain('"env": "LIN_KEY"');
+    config([{ spec: "specs/store.yaml", name: "store", out: "packs/store", env: { apiKey: "X" } }]);
+    const wrong = sluice(["generate"]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^sluice: CONFIG_INVALID: pack store: env\.apiKey: the spec declares no such security scheme\. \(candidates: api_key, petstore_auth\)\n$/);
+  });
+
   it("a selection that leaves no tool is exit 1 (NO_TOOLS); an include entry matching nothing is a warning", () => {
     config([{ spec: "specs/pets.json", name: "none", out: "packs/none", exclude: { paths: ["/**"] } }]);
     const none = sluice(["generate"]);

@@ -1,4 +1,5 @@
-import { createTwoFilesPatch } from "diff";
+import { createRequire } from "node:module";
+import type { createTwoFilesPatch as CreatePatch } from "diff";
 
 export interface EgressMapCheck {
   /** True when the committed text and the current text are byte-identical. */
@@ -27,6 +28,8 @@ export function checkEgressMap(committed: string, current: string, label = "egre
   const now = fetchedFields(current);
   for (const tool of fetchedBefore.keys()) if (!now.has(tool) && current.includes(`\n${tool}\n`)) widenings.push(`${tool}: < (every field: no longer narrowed by returns)`);
   widenings.sort();
+  // Required when a map is checked, not when @sluice/core is imported.
+  const { createTwoFilesPatch } = createRequire(import.meta.url)("diff") as { createTwoFilesPatch: typeof CreatePatch };
   const diff = createTwoFilesPatch(`${label} (committed)`, `${label} (current)`, committed, current, undefined, undefined, { context: 2 });
   return { same: false, widenings, diff };
 }

@@ -37,9 +37,9 @@ export interface RuntimeFacts {
   /** The pack's name: how start-up messages name the API. */
   name?: string;
   /** OpenAPI: the base URL as the bindings use it, where it came from, and its variables. */
-  server?: { url: string; from: "servers" | "host+basePath" | "none"; variables: ServerVariableFact[] };
-  /** GraphQL: the endpoint is a setting the user gives, through this environment variable. */
-  endpoint?: { env: string };
+  server?: { url: string; from: "servers" | "host+basePath" | "none" | "config"; variables: ServerVariableFact[] };
+  /** GraphQL: the endpoint is a setting the user gives, through this environment variable (or fixed in the config: `url`). */
+  endpoint?: { env: string; url?: string };
   /** One per security scheme the spec declares (OpenAPI), or a default bearer token (GraphQL). */
   credentials: CredentialFact[];
   /** Tool name -> pagination, where the spec shows a known pattern. */
@@ -103,7 +103,7 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
   if (facts.credentials.length > 0) runtime.credentialEnv = Object.fromEntries(facts.credentials.map((credential) => [credential.scheme, credential.env]));
   if (facts.endpoint !== undefined && options.endpoint === undefined) runtime.endpointEnv = facts.endpoint.env;
   if (facts.kind === "graphql") {
-    const endpoint = options.endpoint ?? (facts.endpoint === undefined ? undefined : variable(env, facts.endpoint.env));
+    const endpoint = options.endpoint ?? (facts.endpoint === undefined ? undefined : (variable(env, facts.endpoint.env) ?? facts.endpoint.url));
     if (endpoint !== undefined) runtime.endpoint = endpoint;
     const alternatives = facts.credentials.flatMap((credential) => {
       const scheme = authScheme(credential);

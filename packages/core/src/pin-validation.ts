@@ -1,15 +1,24 @@
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
 import { SluiceError, type JsonSchemaObject } from "@sluice/schema";
 
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
-
 let ajv: Ajv2020 | undefined;
+
+/**
+ * Ajv and ajv-formats (CommonJS, ~100 modules), required on first use: importing a pack or
+ * serving its tools does not pay for them until a pin is checked.
+ */
+export function loadAjv(): { Ajv2020: typeof Ajv2020; addFormats: (ajv: Ajv2020) => void } {
+  const require = createRequire(import.meta.url);
+  const { Ajv2020: Ajv } = require("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 };
+  const formats = require("ajv-formats") as { default?: (ajv: Ajv2020) => void } & ((ajv: Ajv2020) => void);
+  return { Ajv2020: Ajv, addFormats: formats.default ?? formats };
+}
 
 /** One shared validator: specs carry extension keywords, so unknown keywords are not errors. */
 export function schemaValidator(): Ajv2020 {
   if (ajv === undefined) {
+    const { Ajv2020, addFormats } = loadAjv();
     // logger: false: specs use formats Ajv does not know (`json`, `int64` ...); they are not
     // checked, which is what JSON Schema says, and need no warning on every compile.
     // ownProperties: an argument named `constructor` or `toString` that was left out must not be read from the prototype.

@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from "node:crypt
 import { createServer as createHttpServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SluiceError } from "@sluice/core";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 
@@ -148,6 +148,8 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
     throw new SluiceError("INVALID_OPTION", `Refusing to bind ${host} without an auth token chosen for it: beyond loopback, clients need a token you give them (--auth-token or SLUICE_MCP_TOKEN).`);
   }
   const authToken = given ?? generateAuthToken();
+  // The SDK's HTTP transport (and the web server stack under it) loads only for --http.
+  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const expected = createHash("sha256").update(authToken, "utf8").digest();
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;

@@ -1,14 +1,16 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { JsonSchemaObject } from "@sluice/schema";
-
-// ajv-formats is CommonJS; its default export arrives wrapped under ESM interop.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 let ajv: Ajv2020 | undefined;
 
 function validator(): Ajv2020 {
   if (ajv === undefined) {
+    // Required on first use (CommonJS): loading the catalog does not pay for Ajv.
+    const require = createRequire(import.meta.url);
+    const { Ajv2020 } = require("ajv/dist/2020.js") as { Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020 };
+    const formats = require("ajv-formats") as { default?: (ajv: Ajv2020) => void } & ((ajv: Ajv2020) => void);
+    const addFormats = formats.default ?? formats;
     // Specs carry extension keywords and formats Ajv does not know: they are not errors.
     // Each tool is compiled once and catalogs carry large ref graphs (a Linear tool
     // reaches ~100 defs): not inlining refs and not optimizing the generated code makes
