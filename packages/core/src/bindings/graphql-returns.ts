@@ -1,4 +1,5 @@
-import { Kind, parse, print, type FieldNode, type OperationDefinitionNode, type SelectionNode, type SelectionSetNode } from "graphql";
+import type { FieldNode, OperationDefinitionNode, SelectionNode, SelectionSetNode } from "graphql";
+import { graphql } from "../graphql-lib.ts";
 import { SluiceError } from "@sluice/schema";
 import type { GraphQLBinding } from "../tool-ir.ts";
 
@@ -52,8 +53,8 @@ function returnsTree(selectors: readonly string[]): ReturnsNode {
 function fieldsOf(set: SelectionSetNode): FieldNode[] {
   const out: FieldNode[] = [];
   for (const selection of set.selections) {
-    if (selection.kind === Kind.FIELD) out.push(selection);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) out.push(...fieldsOf(selection.selectionSet));
+    if (selection.kind === graphql().Kind.FIELD) out.push(selection);
+    else if (selection.kind === graphql().Kind.INLINE_FRAGMENT) out.push(...fieldsOf(selection.selectionSet));
   }
   return out;
 }
@@ -77,12 +78,12 @@ function narrow(set: SelectionSetNode, tree: ReturnsNode, path: string): Selecti
   const rewrite = (selections: readonly SelectionNode[]): SelectionNode[] => {
     const out: SelectionNode[] = [];
     for (const selection of selections) {
-      if (selection.kind === Kind.INLINE_FRAGMENT) {
+      if (selection.kind === graphql().Kind.INLINE_FRAGMENT) {
         const inner = rewrite(selection.selectionSet.selections);
-        if (inner.some((s) => !(s.kind === Kind.FIELD && s.name.value === "__typename"))) out.push({ ...selection, selectionSet: { ...selection.selectionSet, selections: inner } });
+        if (inner.some((s) => !(s.kind === graphql().Kind.FIELD && s.name.value === "__typename"))) out.push({ ...selection, selectionSet: { ...selection.selectionSet, selections: inner } });
         continue;
       }
-      if (selection.kind !== Kind.FIELD) {
+      if (selection.kind !== graphql().Kind.FIELD) {
         out.push(selection);
         continue;
       }
@@ -102,9 +103,9 @@ function narrow(set: SelectionSetNode, tree: ReturnsNode, path: string): Selecti
 
 /** The binding with its root field's selection set narrowed to `selectors`. */
 export function narrowReturns(binding: GraphQLBinding, selectors: readonly string[]): GraphQLBinding {
-  const document = parse(binding.document, { noLocation: true });
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === binding.field);
+  const document = graphql().parse(binding.document, { noLocation: true });
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === graphql().Kind.OPERATION_DEFINITION);
+  const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === graphql().Kind.FIELD && s.name.value === binding.field);
   if (operation === undefined || root === undefined) {
     throw new SluiceError("SPEC_INVALID", `returns: the operation document does not select ${binding.field}.`);
   }
@@ -117,7 +118,7 @@ export function narrowReturns(binding: GraphQLBinding, selectors: readonly strin
     ...operation,
     selectionSet: { ...operation.selectionSet, selections: operation.selectionSet.selections.map((s) => (s === root ? rootField : s)) },
   };
-  const printed = print({ ...document, definitions: document.definitions.map((d) => (d === operation ? next : d)) });
+  const printed = graphql().print({ ...document, definitions: document.definitions.map((d) => (d === operation ? next : d)) });
   return { ...binding, document: printed, returns: [...(binding.returns ?? []), ...selectors] };
 }
 
@@ -126,9 +127,9 @@ export function narrowReturns(binding: GraphQLBinding, selectors: readonly strin
  * fragments passed through, `__typename` left out; for the egress map.
  */
 export function fetchedPaths(binding: GraphQLBinding): string[] {
-  const document = parse(binding.document, { noLocation: true });
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === binding.field);
+  const document = graphql().parse(binding.document, { noLocation: true });
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === graphql().Kind.OPERATION_DEFINITION);
+  const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === graphql().Kind.FIELD && s.name.value === binding.field);
   const out = new Set<string>();
   const visit = (set: SelectionSetNode, prefix: string) => {
     for (const field of fieldsOf(set)) {

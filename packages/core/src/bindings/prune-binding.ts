@@ -1,4 +1,4 @@
-import { Kind, parse, print, visit } from "graphql";
+import { graphql } from "../graphql-lib.ts";
 import type { Binding, GraphQLBinding, HttpBinding } from "../tool-ir.ts";
 
 /**
@@ -14,11 +14,11 @@ export function pruneBinding(binding: Binding, removedArgs: ReadonlySet<string>)
 function pruneGraphQLBinding(binding: GraphQLBinding, removed: ReadonlySet<string>): GraphQLBinding {
   const variables = Object.fromEntries(Object.entries(binding.variables).filter(([name]) => !removed.has(name)));
   if (Object.keys(variables).length === Object.keys(binding.variables).length) return binding;
-  const document = visit(parse(binding.document), {
+  const document = graphql().visit(graphql().parse(binding.document), {
     VariableDefinition: (node) => (removed.has(node.variable.name.value) ? null : undefined),
-    Argument: (node) => (node.value.kind === Kind.VARIABLE && removed.has(node.value.name.value) ? null : undefined),
+    Argument: (node) => (node.value.kind === graphql().Kind.VARIABLE && removed.has(node.value.name.value) ? null : undefined),
   });
-  return { ...binding, document: print(document), variables };
+  return { ...binding, document: graphql().print(document), variables };
 }
 
 function pruneHttpBinding(binding: HttpBinding, removed: ReadonlySet<string>): HttpBinding {

@@ -1,4 +1,5 @@
-import { Kind, parse, type FieldNode, type SelectionSetNode } from "graphql";
+import type { FieldNode, SelectionSetNode } from "graphql";
+import { graphql } from "../graphql-lib.ts";
 import { getOwn } from "@sluice/schema";
 import type { Binding } from "../tool-ir.ts";
 import type { Pagination, ResponseHandler } from "../call/types.ts";
@@ -17,7 +18,7 @@ export interface RelayConnection {
 }
 
 function fieldsOf(selectionSet: SelectionSetNode | undefined): FieldNode[] {
-  return (selectionSet?.selections ?? []).filter((s): s is FieldNode => s.kind === Kind.FIELD);
+  return (selectionSet?.selections ?? []).filter((s): s is FieldNode => s.kind === graphql().Kind.FIELD);
 }
 
 function selects(selectionSet: SelectionSetNode | undefined, name: string): FieldNode | undefined {
@@ -35,9 +36,9 @@ export function relayConnection(binding: Binding): RelayConnection | undefined {
   if (binding.kind !== "graphql" || !binding.document.includes("pageInfo")) return undefined;
   let root: FieldNode | undefined;
   try {
-    const document = parse(binding.document, { noLocation: true });
-    const operation = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
-    if (operation === undefined || operation.kind !== Kind.OPERATION_DEFINITION) return undefined;
+    const document = graphql().parse(binding.document, { noLocation: true });
+    const operation = document.definitions.find((d) => d.kind === graphql().Kind.OPERATION_DEFINITION);
+    if (operation === undefined || operation.kind !== graphql().Kind.OPERATION_DEFINITION) return undefined;
     root = fieldsOf(operation.selectionSet)[0];
   } catch {
     return undefined;
@@ -46,7 +47,7 @@ export function relayConnection(binding: Binding): RelayConnection | undefined {
   const pageInfo = selects(root.selectionSet, "pageInfo");
   if (pageInfo === undefined || !selects(pageInfo.selectionSet, "hasNextPage") || !selects(pageInfo.selectionSet, "endCursor")) return undefined;
   const after = root.arguments?.find((a) => a.name.value === "after");
-  if (after === undefined || after.value.kind !== Kind.VARIABLE) return undefined;
+  if (after === undefined || after.value.kind !== graphql().Kind.VARIABLE) return undefined;
   const afterArg = after.value.name.value;
   if (!Object.prototype.hasOwnProperty.call(binding.variables, afterArg)) return undefined;
   const list = selects(root.selectionSet, "nodes") ? "nodes" : selects(root.selectionSet, "edges") ? "edges" : undefined;
