@@ -451,17 +451,14 @@ interface EmitRow {
   stringMs: number;
   identical: boolean;
 }
-const EMIT_PACKS: readonly { name: string; kind: "openapi" | "graphql"; spec: string; credentialParameters?: Record<string, string> }[] = [
-  { name: "github", kind: "graphql", spec: "schema.graphql" },
-  { name: "linear", kind: "graphql", spec: "schema.graphql" },
-  { name: "stripe", kind: "openapi", spec: "spec3.json" },
-  { name: "github-rest", kind: "openapi", spec: "api.github.com.json" },
-  { name: "slack", kind: "openapi", spec: "slack_web_openapi_v2_without_examples.json", credentialParameters: { token: "slackAuth" } },
-  { name: "gmail", kind: "openapi", spec: "gmail-v1.yaml" },
-  { name: "gdocs", kind: "openapi", spec: "docs-v1.yaml" },
-  { name: "gsheets", kind: "openapi", spec: "sheets-v4.yaml" },
-  { name: "notion", kind: "openapi", spec: "notion-openapi.json" },
-];
+// The nine packs as this repository generates them (sluice.config.ts).
+const { default: repositoryConfig } = (await import("../sluice.config.ts")) as typeof import("../sluice.config.ts");
+const EMIT_PACKS = repositoryConfig.packs.map((pack) => ({
+  name: pack.name,
+  kind: pack.spec.endsWith(".graphql") ? ("graphql" as const) : ("openapi" as const),
+  spec: pack.spec.split("/").pop()!,
+  ...(pack.credentialArguments === undefined ? {} : { credentialParameters: pack.credentialArguments }),
+}));
 const openapiSource = (await import("../generators/openapi/src/index.ts")) as typeof import("../generators/openapi/src/index.ts");
 const graphqlSource = (await import("../generators/graphql/src/index.ts")) as typeof import("../generators/graphql/src/index.ts");
 const { emitPackSources: emitStrings } = (await import("../generators/emit/src/pack-sources.ts")) as typeof import("../generators/emit/src/pack-sources.ts");
