@@ -15,7 +15,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { detectKind } from "../src/generate-pack.ts";
+import { definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
+import { buildPack, detectKind } from "../src/generate-pack.ts";
 import { globPattern, OperationFilter } from "../src/select-operations.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
@@ -219,6 +220,40 @@ describe("a config of packs", () => {
     expect(run.stderr).toBe("");
     expect((JSON.parse(run.stdout) as { packs: Array<{ tools: number }> }).packs[0]!.tools).toBe(2);
     rmSync(join(project, "sluice.config.ts"));
+  });
+});
+
+describe("withheld by the config", () => {
+  it("an argument withheld everywhere is out of the schema, in the egress map, and refused before anything is sent", async () => {
+    const { ir, facts } = await buildPack(
+      { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "", withhold: { limit: "internal" } },
+      "0.0.0",
+    );
+    const tools = definePack({ name: "pets", defs: ir.defs, tools: ir.tools, runtime: generatedRuntime(facts) }).tools;
+    const findPets = tools.find((tool) => tool.name === "find_pets")!;
+    expect(Object.keys(findPets.inputSchema.properties as object)).toEqual(["tags"]);
+    expect(formatEgressMap(egressMap([findPets]))).toMatch(/- limit: internal/);
+    let requests = 0;
+    const api = createServer((_req, res) => {
+      requests++;
+      res.writeHead(200, { "content-type": "application/json" }).end("[]");
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      await expect(findPets.call({ limit: 5 }, { baseUrl })).rejects.toMatchObject({ code: "EGRESS_DENIED" });
+      expect(requests).toBe(0);
+      await findPets.call({ tags: ["a"] }, { baseUrl });
+      expect(requests).toBe(1);
+    } finally {
+      api.close();
+    }
+  });
+
+  it("a required argument cannot be withheld, and a reason outside the list is refused", async () => {
+    const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
+    await expect(buildPack({ ...job, withhold: { id: "internal" } }, "0.0.0")).rejects.toThrow(/: \w+ requires "id", so it cannot be withheld/);
+    await expect(buildPack({ ...job, withhold: { limit: "secret" } }, "0.0.0")).rejects.toThrow(/withhold reasons are internal, deprecated, projection/);
   });
 });
 
