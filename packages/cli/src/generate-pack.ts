@@ -166,13 +166,10 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     throw new SluiceError("NO_TOOLS", `pack ${job.name}: no tools generated from ${file}: ${why}.`);
   }
 
+  if (job.responses === "off") facts = { ...facts, responses: "off" };
   const header = generatedHeader(ir, generator, job.regenerate);
-  const generated: EmittedFile[] = [
-    ...emit(ir),
-    { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(job.responses === "off" ? { ...facts, responses: "off" } : facts, header) },
-    gitattributes(file),
-  ];
-  return { report, ir, facts: job.responses === "off" ? { ...facts, responses: "off" } : facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+  const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
+  return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

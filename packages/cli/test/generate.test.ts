@@ -250,6 +250,20 @@ describe("withheld by the config", () => {
     }
   });
 
+  it('generated tools get the default response handler unless the config says responses: "off"', async () => {
+    const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
+    const toolsOf = async (responses?: "off") => {
+      const { ir, facts, generated } = await buildPack(responses === undefined ? job : { ...job, responses }, "0.0.0");
+      const text = generated.find((file) => file.path === "src/runtime.gen.ts")!.text;
+      return { text, tools: definePack({ name: "pets", defs: ir.defs, tools: ir.tools, runtime: generatedRuntime(facts) }).tools };
+    };
+    const on = await toolsOf();
+    expect(on.tools.every((tool) => tool.responseHandler !== undefined)).toBe(true);
+    const off = await toolsOf("off");
+    expect(off.text).toContain('"responses": "off"');
+    expect(off.tools.every((tool) => tool.responseHandler === undefined)).toBe(true);
+  });
+
   it("a required argument cannot be withheld, and a reason outside the list is refused", async () => {
     const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
     await expect(buildPack({ ...job, withhold: { id: "internal" } }, "0.0.0")).rejects.toThrow(/: \w+ requires "id", so it cannot be withheld/);
