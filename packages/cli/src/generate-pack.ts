@@ -60,9 +60,9 @@ export interface GeneratedPack {
 const GRAPHQL_FILE = /\.(graphql|graphqls|gql|sdl)$/i;
 
 /**
- * OpenAPI or GraphQL, from the file name, else from the document's top level: a JSON
- * object with `openapi`/`swagger` (anywhere among its keys: Stripe's come after
- * `components`) or an introspection result (`__schema`, `data.__schema`); YAML with a
+ * OpenAPI or GraphQL, from the file name, else from the document: JSON is an introspection
+ * result when its top level has `__schema` (or `data.__schema`), else OpenAPI (Stripe's
+ * `openapi` key comes after megabytes of `components`, so no prefix tells); YAML with a
  * top-level `openapi:`/`swagger:` line (Google's start with `basePath:`); else SDL.
  */
 export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphql" {
@@ -70,16 +70,19 @@ export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphq
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   const start = text.trimStart();
   if (start.startsWith("{")) {
+    // Only an introspection result says "__schema"; anything else goes to the OpenAPI loader,
+    // which parses it once and names what is wrong (broken JSON with its position, or a JSON
+    // document that is not OpenAPI). Parsing here too would read a 4 MB spec twice.
+    if (!text.includes('"__schema"')) return "openapi";
     let top: unknown;
     try {
       top = JSON.parse(text);
     } catch {
-      // Not JSON after all: YAML flow style, or broken JSON that the OpenAPI loader reports with its position.
       return "openapi";
     }
     const has = (value: unknown, key: string) => typeof value === "object" && value !== null && hasOwn(value, key);
-    if (has(top, "openapi") || has(top, "swagger")) return "openapi";
     if (has(top, "__schema") || has(getOwn(top, "data"), "__schema")) return "graphql";
+    return "openapi";
   } else if (/^(openapi|swagger)[ \t]*:/m.test(text) || /\.ya?ml$/i.test(file)) {
     return "openapi";
   } else if (/^[ \t]*(type|schema|input|enum|interface|union|scalar|directive|extend)\s/m.test(text) || start.startsWith('"""') || start.startsWith("#")) {

@@ -45,7 +45,11 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   else for (const outcome of outcomes) io.stdout.write(describe(outcome, check, io.cwd));
   if (github) {
     for (const outcome of outcomes) {
-      for (const path of outcome.changed) io.stdout.write(annotation("error", relative(io.cwd, join(outcome.out, path)), `${path} is out of date: run sluice generate and commit the result.`));
+      for (const change of outcome.changed) {
+        // "src/index.ts (missing)": the annotation goes on the file, the note in the message.
+        const path = change.replace(/ \(missing\)$/, "");
+        io.stdout.write(annotation("error", relative(io.cwd, join(outcome.out, path)), `${change} is out of date: run sluice generate and commit the result.`));
+      }
       for (const path of outcome.widenings) io.stdout.write(annotation("warning", relative(io.cwd, join(outcome.out, "egress_map.txt")), `egress widening: ${path} is newly visible to the model.`));
     }
   }

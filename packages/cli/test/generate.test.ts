@@ -303,6 +303,14 @@ describe("selection and kind detection", () => {
     expect(() => detectKind(bytes("hello"), "notes.txt")).toThrow(/neither an OpenAPI\/Swagger document nor a GraphQL schema/);
   });
 
+  it("a JSON file that is neither kind is a coded SPEC_INVALID from the loader, not a crash", async () => {
+    writeFileSync(join(project, "specs-other.json"), JSON.stringify({ hello: "world", nested: { openapi: "3.1.0" } }));
+    await expect(buildPack({ name: "other", spec: join(project, "specs-other.json"), out: "/nonexistent", regenerate: "" }, "0.0.0")).rejects.toMatchObject({
+      code: "SPEC_INVALID",
+      message: expect.stringMatching(/not an OpenAPI 3\.0\/3\.1 or Swagger 2\.0 document/),
+    });
+  });
+
   it("the kind of every corpus spec is read right, wherever the document names itself", () => {
     // Stripe's and Kubernetes' JSON put "openapi"/"swagger" after megabytes of other keys; Google's YAML starts with basePath.
     const corpus = readdirSync(SPECS, { recursive: true, encoding: "utf8" }).filter((file) => /\.(json|ya?ml|graphql)$/.test(file));
