@@ -147,8 +147,12 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   facts = withEnvNames(facts, job);
   const warnings: string[] = [];
   for (const entry of filter.unmatchedIncludes()) warnings.push(`include ${entry} matched no operation`);
-  for (const { tool, argument } of facts.secretLooking) {
-    warnings.push(`${tool}: argument "${argument}" looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
+  // One warning per argument name (Plaid's access_token is in 180 tools), naming its tools.
+  const secretTools = new Map<string, string[]>();
+  for (const { tool, argument } of facts.secretLooking) secretTools.set(argument, [...(secretTools.get(argument) ?? []), tool]);
+  for (const [argument, tools] of secretTools) {
+    const where = tools.length <= 3 ? tools.join(", ") : `${tools.slice(0, 3).join(", ")} and ${tools.length - 3} more tools`;
+    warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
   const report: PackReport = {
     name: job.name,

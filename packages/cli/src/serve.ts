@@ -158,7 +158,9 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say(`warning: ${finding.tool === "" ? "" : `${finding.tool}: `}${finding.message}${finding.code === "TOO_MANY_TOOLS" ? " Serve a narrower module, or add --defer." : ""}`);
   }
   for (const entry of describeCredentialEnv(tools, process.env)) {
-    say(entry.set.length > 0 ? `${entry.api} credentials from ${entry.set.join(", ")}` : `${entry.api}: no credentials (set ${entry.expected.join(" or ")}); calls will answer AUTH_MISSING or the API's 401`);
+    const missing = entry.missing ?? [];
+    if (entry.set.length === 0) say(`${entry.api}: no credentials (set ${entry.expected.join(entry.missing === undefined ? " or " : ", ")}); calls will answer AUTH_MISSING or the API's 401`);
+    else say(`${entry.api} credentials from ${entry.set.join(", ")}${missing.length > 0 ? `; not set: ${missing.join(", ")} (a call whose scheme needs one answers AUTH_MISSING)` : ""}`);
   }
   const endpoints = new Map<string, string>();
   for (const tool of tools) {

@@ -129,7 +129,7 @@ export function describeCredentialEnv(
   tools: readonly Tool<object>[],
   env: Readonly<Record<string, string | undefined>>,
   table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV,
-): Array<{ api: string; set: string[]; expected: string[] }> {
+): Array<{ api: string; set: string[]; expected: string[]; missing?: string[] }> {
   const entries = new Map<string, ApiCredentialEnv>();
   const declared = new Map<string, Set<string>>();
   for (const tool of tools) {
@@ -150,7 +150,9 @@ export function describeCredentialEnv(
   });
   const fromPacks = [...declared].map(([api, names]) => {
     const expected = [...names].sort();
-    return { api, set: expected.filter((name) => firstSet(env, [name]) !== undefined), expected };
+    const set = expected.filter((name) => firstSet(env, [name]) !== undefined);
+    // One variable per scheme, and a requirement may need several (Plaid: client id, secret and version): each unset one is named.
+    return { api, set, expected, missing: expected.filter((name) => !set.includes(name)) };
   });
   return [...fromTable, ...fromPacks];
 }
