@@ -34,6 +34,8 @@ export type ErrorCode =
   | "CONFIG_INVALID"
   // sluice generate: the spec yields no tool at all (every operation skipped or excluded).
   | "NO_TOOLS"
+  // sluice suggest: no projection that keeps the required (and kept) arguments fits the token budget.
+  | "BUDGET_UNREACHABLE"
   // Calls: credentials, transport, the API's answer, the response handler.
   | "AUTH_MISSING"
   | "TIMEOUT"
