@@ -38,6 +38,12 @@ export interface PackConfig {
   /** GraphQL: the endpoint (otherwise read at run time from `<PACK>_ENDPOINT`). */
   endpoint?: string;
   /**
+   * GraphQL: the header that carries the token as it is, instead of the default
+   * `Authorization: Bearer <token>`. Linear personal API keys: `"Authorization"` (no
+   * `Bearer`); Shopify Admin: `"X-Shopify-Access-Token"`.
+   */
+  authHeader?: string;
+  /**
    * Environment variable names instead of the derived `<PACK>_<SCHEME>`: security scheme
    * name -> variable (`{ bearerAuth: "STRIPE_SECRET_KEY" }`), and `endpoint` for a GraphQL
    * pack's endpoint variable.

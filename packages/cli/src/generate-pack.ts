@@ -109,6 +109,8 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   let generator: GeneratorInfo;
   let emit: (ir: PackIR) => EmittedFile[];
   if (kind === "openapi") {
+    // Known only now when the kind was read from the file.
+    if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
     const openapi = await import("@sluice/generator-openapi");
     const document = openapi.loadDocument(bytes, file);
     const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
@@ -139,6 +141,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     ir = graphql.buildGraphQLPackIR(schema, source, { select: (info) => filter.accepts({ kind: "graphql", info }) });
     ir = transform(ir, job);
     facts = graphql.graphqlRuntimeFacts(ir);
+    if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => ({ ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
     generator = graphql.GRAPHQL_GENERATOR;
     emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
   }

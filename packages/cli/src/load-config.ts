@@ -45,6 +45,7 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   detectCredentialArguments: "boolean",
   baseUrl: "string",
   endpoint: "string",
+  authHeader: "string",
   env: "record",
   toolPrefix: "string",
   responses: "responses",
@@ -53,6 +54,8 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
 const SELECTION_KEYS = ["tags", "paths", "operations"] as const;
 const PACK_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const TOOL_PREFIX = /^[a-zA-Z0-9_-]{0,20}$/;
+// An HTTP field name (RFC 9110 token).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * Checks a loaded config and returns it typed: an unknown key, a wrong type or a duplicate
@@ -99,6 +102,8 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     outs.add(out);
     const prefix = pack["toolPrefix"];
     if (typeof prefix === "string" && !TOOL_PREFIX.test(prefix)) fail(`${at}.toolPrefix`, "may hold up to 20 letters, digits, _ and -");
+    const authHeader = pack["authHeader"];
+    if (typeof authHeader === "string" && !HEADER_NAME.test(authHeader)) fail(`${at}.authHeader`, `"${authHeader}" is not an HTTP header name`);
     const kind = pack["kind"];
     if (kind === "graphql") {
       for (const openapiOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "externalRefs"]) {
@@ -106,6 +111,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
       }
     }
     if (kind === "openapi" && Object.hasOwn(pack, "endpoint")) fail(`${at}.endpoint`, "applies to GraphQL packs only (an OpenAPI pack takes baseUrl)");
+    if (kind === "openapi" && Object.hasOwn(pack, "authHeader")) fail(`${at}.authHeader`, "applies to GraphQL packs only (an OpenAPI pack's credentials come from its security schemes)");
   });
   return value as unknown as SluiceConfig;
 }

@@ -15,8 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
+import { credentialsFromEnv, definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
 import { buildPack, detectKind } from "../src/generate-pack.ts";
+import { validateConfig } from "../src/load-config.ts";
 import { globPattern, OperationFilter } from "../src/select-operations.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
@@ -272,6 +273,46 @@ describe("withheld by the config", () => {
     const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
     await expect(buildPack({ ...job, withhold: { id: "internal" } }, "0.0.0")).rejects.toThrow(/: \w+ requires "id", so it cannot be withheld/);
     await expect(buildPack({ ...job, withhold: { limit: "secret" } }, "0.0.0")).rejects.toThrow(/withhold reasons are internal, deprecated, projection/);
+  });
+});
+
+describe("GraphQL credentials", () => {
+  const job = { name: "lin", spec: join(SPECS, "linear/schema.graphql"), out: "/nonexistent", regenerate: "", include: { operations: ["viewer"] } };
+
+  /** The headers one call of `viewer` sends, with the pack's token variable set to `secret`. */
+  async function headersSent(authHeader?: string): Promise<Record<string, string | string[] | undefined>> {
+    const { ir, facts } = await buildPack(authHeader === undefined ? job : { ...job, authHeader }, "0.0.0");
+    let seen: Record<string, string | string[] | undefined> = {};
+    const api = createServer((req, res) => {
+      seen = req.headers;
+      req.resume();
+      req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end('{"data":{"viewer":{"id":"u1"}}}'));
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(api.address() as AddressInfo).port}/graphql`;
+      const viewer = definePack({ name: "lin", defs: ir.defs, tools: ir.tools, runtime: generatedRuntime(facts, { endpoint }) }).tools.find((tool) => tool.name === "viewer")!;
+      await viewer.call({}, { credentials: credentialsFromEnv(facts, { LIN_TOKEN: "secret" }) });
+    } finally {
+      api.close();
+    }
+    return seen;
+  }
+
+  it("a bearer token by default; authHeader sends the token as it is in the header it names", async () => {
+    expect((await headersSent()).authorization).toBe("Bearer secret");
+    expect((await headersSent("Authorization")).authorization).toBe("secret");
+    const shopify = await headersSent("X-Shopify-Access-Token");
+    expect(shopify["x-shopify-access-token"]).toBe("secret");
+    expect(shopify.authorization).toBeUndefined();
+  });
+
+  it("authHeader is refused on an OpenAPI pack and when it is no header name", async () => {
+    await expect(buildPack({ name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "", authHeader: "X-Key" }, "0.0.0")).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+    const pack = { spec: "s.graphql", name: "lin3", out: "packs/lin3" };
+    expect(() => validateConfig({ packs: [{ ...pack, authHeader: "X Key" }] }, "sluice.config.json")).toThrow(/^sluice\.config\.json: packs\[0\]\.authHeader: "X Key" is not an HTTP header name$/);
+    expect(() => validateConfig({ packs: [{ ...pack, kind: "openapi", authHeader: "X-Key" }] }, "sluice.config.json")).toThrow(/authHeader: applies to GraphQL packs only/);
+    expect(validateConfig({ packs: [{ ...pack, authHeader: "X-Shopify-Access-Token" }] }, "sluice.config.json").packs[0]!.authHeader).toBe("X-Shopify-Access-Token");
   });
 });
 
