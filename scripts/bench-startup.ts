@@ -6,7 +6,9 @@
  *  - `sluice serve` of 500 GitHub REST tools (bench/startup/github-rest-500.mjs) from the
  *    compiled dist/ on plain node, against a bare MCP SDK server (bench/startup/
  *    bare-mcp-server.mjs) listing the same 500 definitions: spawn, initialize and one full
- *    tools/list (one page of 500 on both), timed at the MCP SDK client.
+ *    tools/list (one page of 500 on both), timed at the MCP SDK client;
+ *  - where `serve`'s time goes: its steps timed inside one process (the same dist/ modules,
+ *    imported one step after the other), medians over the rounds.
  *
  * Rounds are interleaved (each round runs every row once, in a rotating order); the table
  * gives medians and the median of the per-round ratios.
@@ -18,10 +20,37 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+/**
+ * The steps of `sluice serve` start-up in one process, each timed: written to a temporary
+ * file and run on plain node; module paths are resolved here and passed in absolute.
+ */
+const STAGES_SCRIPT = `
+const [sdkServer, sdkTypes, schema, core, catalog, mcp, cliMain, cliServe, module] = process.argv.slice(2);
+const times = {};
+let last = performance.now();
+const lap = (label) => { const now = performance.now(); times[label] = now - last; last = now; };
+await import(sdkServer); await import(sdkTypes); lap("sdk");
+await import(schema); await import(core); await import(catalog); const served = await import(mcp); await import(cliMain); await import(cliServe); lap("sluice");
+const { tools } = await import(module); lap("pack");
+const catalogOf = new served.ServedCatalog(tools, { serverName: "sluice" });
+served.describeCredentialEnv(tools, process.env); lap("catalog");
+const definitions = catalogOf.tools.map((tool) => catalogOf.definition(tool)); lap("definitions");
+JSON.stringify({ tools: definitions }); lap("json");
+process.stdout.write(JSON.stringify(times));
+`;
+const STAGES: ReadonlyArray<{ key: string; label: string }> = [
+  { key: "sdk", label: "MCP SDK `Server` and types (the bare server loads them too)" },
+  { key: "sluice", label: "sluice modules: @sluice/schema, core, catalog, mcp, the CLI's main and serve" },
+  { key: "pack", label: "the pack module: tools.gen.js (2.2 MB), definePack, withCurated, the first 500" },
+  { key: "catalog", label: "ServedCatalog and the credential report" },
+  { key: "definitions", label: "500 tools/list definitions (schemas assembled and frozen, curated projections)" },
+  { key: "json", label: "JSON text of the page" },
+];
 
 const { values: options } = parseArgs({
   options: { rounds: { type: "string", default: "9" }, "no-build": { type: "boolean", default: false }, out: { type: "string", default: "bench/STARTUP.md" } },
@@ -73,6 +102,18 @@ async function serveAndList(args: readonly string[]): Promise<{ ms: number; tool
   }
 }
 
+/** What CPU profiles (`node --cpu-prof`) of `serve` showed when the table above was last read; update with the code. */
+const NOTES = [
+  "What the CPU profile shows is left (`node --cpu-prof`, 2026-11-30): the definitions no longer deep-copy a",
+  "schema (each entry shares the tool's frozen schema), the credential and endpoint report reads a curated tool's",
+  "parent instead of computing its projection, and node:http loads only for `--http`. What remains beyond the",
+  "bare server is loading: about 125 more ES modules (@sluice/core 44, @sluice/catalog 43, @sluice/schema 17,",
+  "mcp, CLI, pack), each resolved, read, compiled and linked, because the package entries re-export every area;",
+  "the pack's 2.2 MB tools.gen.js, compiled and run as one object literal; and, in the first tools/list, the",
+  "schema assembly of definePack (`refsFrom` walks each tool's parameters with JSON pointers), the two curated",
+  "GitHub projections (cold code, paid when their page is listed) and the garbage collection all this allocates.",
+];
+
 async function main(): Promise<void> {
   if (!options["no-build"]) {
     const built = spawnSync("npx", ["--yes", "pnpm@10.34.8", "-r", "build"], { cwd: ROOT, stdio: "inherit" });
@@ -97,6 +138,28 @@ async function main(): Promise<void> {
     bare: [] as number[],
   };
   const ratios = { help: [] as number[], version: [] as number[], serve: [] as number[] };
+  const stagesFile = join(work, "serve-stages.mjs");
+  writeFileSync(stagesFile, STAGES_SCRIPT);
+  const here = (path: string) => pathToFileURL(join(ROOT, path)).href;
+  const stageArgs = [
+    stagesFile,
+    import.meta.resolve("@modelcontextprotocol/sdk/server/index.js"),
+    import.meta.resolve("@modelcontextprotocol/sdk/types.js"),
+    here("packages/schema/dist/index.js"),
+    here("packages/core/dist/index.js"),
+    here("packages/catalog/dist/index.js"),
+    here("packages/mcp/dist/index.js"),
+    here("packages/cli/dist/main.js"),
+    here("packages/cli/dist/serve.js"),
+    pathToFileURL(MODULE).href,
+  ];
+  const stages = new Map<string, number[]>(STAGES.map((stage) => [stage.key, []]));
+  const stageRun = () => {
+    const run = spawnSync(process.execPath, stageArgs, { cwd: ROOT, env: ENV, encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`serve stages exited ${run.status}: ${run.stderr}`);
+    const times = JSON.parse(run.stdout) as Record<string, number>;
+    for (const [key, values] of stages) values.push(times[key]!);
+  };
   // One warm-up of each (file system cache), untimed.
   processMs(["-e", "0"]);
   processMs([BIN, "--help"]);
@@ -108,6 +171,7 @@ async function main(): Promise<void> {
       async () => void rows.version.push(processMs([BIN, "--version"])),
       async () => void rows.serve.push((await serveAndList(sluiceServe)).ms),
       async () => void rows.bare.push((await serveAndList(bareServe)).ms),
+      async () => stageRun(),
     ];
     for (let i = 0; i < jobs.length; i++) await jobs[(i + round) % jobs.length]!();
     ratios.help.push(rows.help.at(-1)! / rows.nodeE0.at(-1)!);
@@ -141,6 +205,17 @@ async function main(): Promise<void> {
     `| \`sluice --help\` | ${ms(rows.help)} | \`node -e 0\` | ${ms(rows.nodeE0)} | ${x(ratios.help)} | 1.5x |`,
     `| \`sluice --version\` | ${ms(rows.version)} | \`node -e 0\` | ${ms(rows.nodeE0)} | ${x(ratios.version)} | 1.5x |`,
     `| \`sluice serve\`, 500 tools, start-up to full tools/list | ${ms(rows.serve)} | bare MCP SDK server | ${ms(rows.bare)} | ${x(ratios.serve)} | 1.2x |`,
+    "",
+    "## Where `serve`'s time goes",
+    "",
+    "The same steps in one process on plain node, one after the other (each import finds the earlier ones",
+    "loaded), medians of the rounds. Everything but the first row is what the bare server does not do.",
+    "",
+    "| step | ms |",
+    "| --- | ---: |",
+    ...STAGES.map((stage) => `| ${stage.label} | ${median(stages.get(stage.key)!).toFixed(1)} |`),
+    "",
+    ...NOTES,
     "",
   ].join("\n");
   writeFileSync(resolve(ROOT, options.out), text);

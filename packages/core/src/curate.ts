@@ -9,10 +9,14 @@ import type { Binding } from "./tool-ir.ts";
  */
 export function curate<A extends object>(tool: Tool<A>, options: DeriveOptions<A> | ((tool: Tool<A>) => DeriveOptions<A>)): Tool<A> {
   const name = typeof options === "function" ? tool.name : (options.name ?? tool.name);
-  return Tool.deferred<A>(name, () => {
-    const resolved = typeof options === "function" ? options(tool) : options;
-    return tool.derived({ ...resolved, name });
-  });
+  return Tool.deferred<A>(
+    name,
+    () => {
+      const resolved = typeof options === "function" ? options(tool) : options;
+      return tool.derived({ ...resolved, name });
+    },
+    tool as Tool<object>,
+  );
 }
 
 /** The argument names a binding can send (no schema is built). */

@@ -104,22 +104,34 @@ export class Tool<Args extends object = ToolArgs> {
   #schema: JsonSchemaObject | undefined;
   #withheld: readonly WithheldPath[] | undefined;
   #build: (() => Tool<Args>) | undefined;
+  /** A deferred tool's parent, while it is not built: answers what a derive never changes. */
+  #parent: Tool<object> | undefined;
   readonly #name: string;
 
-  private constructor(state: ToolState | undefined, name: string, build?: () => Tool<Args>) {
+  private constructor(state: ToolState | undefined, name: string, build?: () => Tool<Args>, parent?: Tool<object>) {
     this.#state = state;
     this.#name = name;
     this.#build = build;
+    this.#parent = parent;
   }
 
   /**
    * A tool built on first use. Packs use it for curated projections, so that importing
    * a pack computes no projection nobody asked for; a bad selector surfaces on first
    * use (pack tests touch every curated tool, so CI sees it).
+   *
+   * `parent`, when `build` derives from that tool: a derive keeps its call settings,
+   * endpoint and API server, so reading those (a server's start-up report of credentials
+   * and endpoints) answers from the parent and builds nothing.
    */
-  static deferred<A extends object = ToolArgs>(name: string, build: () => Tool<A>): Tool<A> {
+  static deferred<A extends object = ToolArgs>(name: string, build: () => Tool<A>, parent?: Tool<object>): Tool<A> {
     assertToolName(name);
-    return new Tool<A>(undefined, name, build);
+    return new Tool<A>(undefined, name, build, parent);
+  }
+
+  /** The parent to read unchanged parts from while this tool is not built (see `deferred`). */
+  get #unbuiltParent(): Tool<object> | undefined {
+    return this.#state === undefined ? this.#parent : undefined;
   }
 
   get #s(): ToolState {
@@ -131,6 +143,7 @@ export class Tool<Args extends object = ToolArgs> {
       this.#state = built.#s;
       this.#schema = built.#schema;
       this.#build = undefined;
+      this.#parent = undefined;
     }
     return this.#state;
   }
@@ -196,11 +209,23 @@ export class Tool<Args extends object = ToolArgs> {
   }
   /** GraphQL endpoint (from the pack runtime), if any. */
   get endpoint(): string | undefined {
-    return this.#s.settings.endpoint;
+    const parent = this.#unbuiltParent;
+    return parent !== undefined ? parent.endpoint : this.#s.settings.endpoint;
   }
   /** The pack runtime's call settings beyond the endpoint: credential variables, the API's name. */
   get callSettings(): Readonly<ToolCallSettings> {
-    return this.#s.settings;
+    const parent = this.#unbuiltParent;
+    return parent !== undefined ? parent.callSettings : this.#s.settings;
+  }
+  /**
+   * The URL calls go to by default (before any base URL override): the HTTP binding's
+   * server, or the GraphQL endpoint.
+   */
+  get server(): string | undefined {
+    const parent = this.#unbuiltParent;
+    if (parent !== undefined) return parent.server;
+    const binding = this.binding;
+    return binding.kind === "http" ? binding.server : this.endpoint;
   }
   /**
    * Authentication a call needs: the HTTP binding's security requirements, or else the

@@ -47,9 +47,13 @@ export const CREDENTIAL_ENV: readonly ApiCredentialEnv[] = [
   { api: "Notion", packs: ["notion"], hosts: ["api.notion.com"], token: ["NOTION_TOKEN", "NOTION_API_KEY"], bearerWhenUndeclared: true },
 ];
 
+/** What `apiHostOf` reads: a Tool (its `server`), or any value with a binding and an endpoint. */
+type ApiTarget = Pick<Tool<object>, "server"> | Pick<Tool<object>, "binding" | "endpoint">;
+
 /** The host a tool's requests go to by default (before any base URL override), lower case. */
-export function apiHostOf(tool: Pick<Tool<object>, "binding" | "endpoint">): string | undefined {
-  const url = tool.binding.kind === "http" ? tool.binding.server : tool.endpoint;
+export function apiHostOf(tool: ApiTarget): string | undefined {
+  // A Tool answers `server` without computing a curated projection (its parent's server).
+  const url = "server" in tool ? tool.server : tool.binding.kind === "http" ? tool.binding.server : tool.endpoint;
   if (url === undefined) return undefined;
   try {
     return new URL(url).hostname.toLowerCase();
@@ -59,7 +63,7 @@ export function apiHostOf(tool: Pick<Tool<object>, "binding" | "endpoint">): str
 }
 
 /** The table entry for a tool, by its API host. */
-export function credentialEnvFor(tool: Pick<Tool<object>, "binding" | "endpoint">, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): ApiCredentialEnv | undefined {
+export function credentialEnvFor(tool: ApiTarget, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): ApiCredentialEnv | undefined {
   const host = apiHostOf(tool);
   return host === undefined ? undefined : table.find((entry) => entry.hosts.includes(host));
 }

@@ -5,10 +5,9 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SluiceError } from "@sluice/core";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./serve-http.ts";
 
-export const DEFAULT_HTTP_HOST = "127.0.0.1";
-export const DEFAULT_HTTP_PATH = "/mcp";
-export const DEFAULT_MAX_SESSIONS = 64;
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS };
 
 export interface HttpOptions {
   /** Address to bind. Default 127.0.0.1: only this machine can connect. */

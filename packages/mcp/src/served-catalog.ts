@@ -31,6 +31,21 @@ export interface CatalogOptions {
 }
 
 /**
+ * The tools/list entry of one tool, sharing the tool's input schema instead of copying it.
+ * `toMCP` hands back a private copy a caller may edit; a served definition is only ever
+ * serialized, and a tool's schema is deep-frozen, so the copy (about half of building a
+ * 500-tool first page) buys nothing here. The adapter still builds the entry (hints, the
+ * object-root check) from a stand-in with a trivial schema; a schema whose root is not an
+ * object goes to the adapter itself, which refuses it as it always has.
+ */
+function mcpDefinition(tool: Tool<object>): McpTool {
+  const schema = tool.inputSchema;
+  if (schema.type !== "object" || !Object.isFrozen(schema)) return toMCP([tool])[0]!;
+  const entry = toMCP([{ name: tool.name, description: tool.description, inputSchema: { type: "object" }, annotations: tool.annotations }])[0]!;
+  return { ...entry, inputSchema: schema as McpTool["inputSchema"] };
+}
+
+/**
  * The tools one server serves, shared by every connection: the wire tools (fitted when a
  * profile is given) in a stable order, the route from a wire name back to the tool that
  * is called, and MCP definitions built on first use (a pack's schemas are assembled
@@ -140,7 +155,7 @@ export class ServedCatalog {
   definition(tool: Tool<object>): McpTool {
     let definition = this.#definitions.get(tool.name);
     if (definition === undefined) {
-      definition = toMCP([tool])[0]!;
+      definition = mcpDefinition(tool);
       const output = this.#outputSchemas.get(tool.name);
       if (output !== undefined) definition = { ...definition, outputSchema: output as McpTool["outputSchema"] };
       this.#definitions.set(tool.name, definition);
