@@ -2,6 +2,7 @@ import { isSchemaObject, type JsonSchemaObject } from "./json-schema.ts";
 import { parseLocalRef } from "./json-pointer.ts";
 import { getOwn, hasOwn } from "./own-properties.ts";
 import { SluiceError } from "./sluice-error.ts";
+import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./subschema-keywords.ts";
 import { walkSchema } from "./walk-schema.ts";
 
 /** The graph node standing for the root schema (everything outside `$defs`). */
@@ -29,8 +30,50 @@ export function defsOf(root: JsonSchemaObject): Record<string, JsonSchemaObject>
   return isSchemaObject(defs) ? (defs as Record<string, JsonSchemaObject>) : {};
 }
 
-/** Refs made from one place (the root body or one def body), to def names or ROOT. */
+/**
+ * Refs made from one place (the root body or one def body), to def names or ROOT, in the
+ * order `walkSchema` meets them. Every tool's schema assembly and every ref graph run
+ * through here, so it walks without building a JSON pointer per node (`walkSchema` does);
+ * only a ref it must refuse is looked up again with its pointer, for the error.
+ */
 export function refsFrom(body: JsonSchemaObject, basePointer: string, skipDefs: boolean): string[] {
+  const targets = new Set<string>();
+  const seen = new Set<JsonSchemaObject>();
+  const stack: JsonSchemaObject[] = [body];
+  const children: JsonSchemaObject[] = [];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (hasOwn(node, "$ref") && typeof node.$ref === "string") {
+      const segments = parseLocalRef(node.$ref);
+      if (segments === undefined) return refsWithPointers(body, basePointer, skipDefs);
+      targets.add(segments[0] === "$defs" && segments.length >= 2 ? segments[1]! : ROOT);
+    }
+    // The children in document order, pushed last-first so that they pop first-first, as in walkSchema.
+    children.length = 0;
+    for (const keyword of Object.keys(node)) {
+      if (skipDefs && keyword === "$defs") continue;
+      const value = node[keyword];
+      if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
+        if (!isSchemaObject(value)) continue;
+        for (const key of Object.keys(value)) {
+          const child = value[key];
+          if (isSchemaObject(child)) children.push(child);
+        }
+      } else if (SUBSCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
+        for (const child of value) if (isSchemaObject(child)) children.push(child);
+      } else if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) && isSchemaObject(value)) {
+        children.push(value);
+      }
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return [...targets];
+}
+
+/** The same walk with pointers: refTarget then names where the refused ref sits. */
+function refsWithPointers(body: JsonSchemaObject, basePointer: string, skipDefs: boolean): string[] {
   const targets = new Set<string>();
   walkSchema(
     body,
