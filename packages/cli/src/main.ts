@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   fit: async () => (await import("./check-fit.ts")).fitCommand,
   compact: async () => (await import("./compact.ts")).compactCommand,
   serve: async () => (await import("./serve.ts")).serveCommand,
+  suggest: async () => (await import("./suggest.ts")).suggestCommand,
   demo: async () => (await import("./demo.ts")).demoCommand,
 };
 
