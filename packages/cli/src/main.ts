@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   compact: async () => (await import("./compact.ts")).compactCommand,
   serve: async () => (await import("./serve.ts")).serveCommand,
   suggest: async () => (await import("./suggest.ts")).suggestCommand,
+  report: async () => (await import("./report/command.ts")).reportCommand,
   demo: async () => (await import("./demo.ts")).demoCommand,
 };
 

@@ -25,7 +25,12 @@ export interface ReportBranch {
   reason?: string;
   /** Priced branches one level down, by tokens descending then path. Absent below the depth bound. */
   children?: ReportBranch[];
-  /** What was not priced one level down (past the depth bound or the per-level limit), summed. */
+  /**
+   * What is not listed one level down. Within the depth bound: the children priced but
+   * not listed (past the per-level limit), their count and the exact sum of their tokens.
+   * At the depth bound (no `children`): how many members lie below, and `tokens` is the
+   * branch's own cost, since nothing below it was priced.
+   */
   rest?: { paths: number; tokens: number };
 }
 

@@ -59,20 +59,55 @@ export function pathCosts(
   encoding: Encoding,
   stats: PricingStats = { fast: 0, reference: 0 },
 ): Array<{ path: string; tokens: number }> {
-  const counter = new PieceCounter(encoding);
-  const model = toolModel(tool, counter);
-  if (model === undefined) {
-    const total = schemaTokens(tool, { encoding });
-    stats.reference += paths.length;
-    return paths.map((path) => ({ path, tokens: referencePathCost(tool, path, encoding, total) }));
+  const pricer = new ToolPricer(tool, encoding);
+  return paths.map((path) => ({ path, tokens: pricer.cost([path], stats) }));
+}
+
+/**
+ * One tool priced many times: the tool's model is built once, and with a `PieceCounter`
+ * given by the caller, definition texts shared by several tools (a pack's tools carry
+ * the same types) are tokenized once for all of them. A counter only remembers texts
+ * and their exact counts, so sharing one across the tools of one measurement (a report)
+ * changes no number; it holds every text it saw until it is dropped. The counter must
+ * count in `encoding`.
+ */
+export class ToolPricer {
+  readonly tool: Tool;
+  readonly encoding: Encoding;
+  readonly #counter: PieceCounter;
+  // Built on the first price: a tool that is only counted needs no model.
+  #model: ToolModel | undefined | null = null;
+  #total: number | undefined;
+
+  constructor(tool: Tool, encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding)) {
+    this.tool = tool;
+    this.encoding = encoding;
+    this.#counter = counter;
   }
-  const total = counter.countJoined(model.parts(model.schema, () => true));
-  return paths.map((path) => {
-    const priced = priceDrop(model, path, counter);
-    if (priced === undefined) stats.reference++;
-    else stats.fast++;
-    return { path, tokens: priced === undefined ? referencePathCost(tool, path, encoding, total) : total - priced };
-  });
+
+  /** Tokens of the tool as sent (what `schemaTokens` counts, counted piece by piece). */
+  get total(): number {
+    this.#total ??= this.#counter.count(canonicalJson(this.tool.toJSON()));
+    return this.#total;
+  }
+
+  /**
+   * tokens(tool) - tokens(tool derived without every path of `paths` at once), the
+   * projection allowed to drop required arguments, as `paths({ byCost })` prices one path.
+   * Several paths are one projection (not a sum of single costs): what a set of drops
+   * saves together. A selector the projection refuses throws as `derived()` would.
+   */
+  cost(paths: readonly string[], stats: PricingStats = { fast: 0, reference: 0 }): number {
+    const total = this.total;
+    if (this.#model === null) this.#model = toolModel(this.tool, this.#counter);
+    const priced = this.#model === undefined || paths.length === 0 ? undefined : priceDrops(this.#model, paths, this.#counter);
+    if (priced === undefined) {
+      stats.reference++;
+      return total - schemaTokens(this.tool.project({ drop: paths }, { allowRequiredDrop: true }), { encoding: this.encoding });
+    }
+    stats.fast++;
+    return total - priced;
+  }
 }
 
 /**
@@ -347,22 +382,27 @@ function refSites(body: JsonSchemaObject, defs: Record<string, JsonSchemaObject>
   return sites;
 }
 
-/** Tokens of the tool without `path`, or undefined when the reference must price it. */
-function priceDrop(model: ToolModel, path: string, counter: PieceCounter): number | undefined {
-  const segments = splitSelector(path);
-  const first = segments[0]!;
-  const isArgument = model.args !== undefined && hasOwn(model.args, first);
-  const isType = segments.length > 1 && (hasOwn(model.defs, first) || [...model.tool.definitionOrigins.values()].includes(first));
-  // Bare names search the whole tool, and both-or-neither is an error: the reference handles those.
-  if (isArgument === isType) return undefined;
-  let reach: Reach;
-  try {
-    reach = reachOf(model, isArgument, first, segments);
-  } catch {
-    return undefined;
+/** Tokens of the tool without every path of `paths`, or undefined when the reference must price it. */
+function priceDrops(model: ToolModel, paths: readonly string[], counter: PieceCounter): number | undefined {
+  // The stand-in of several drops holds what any of them reaches.
+  const reach: Reach = { defs: new Set(), args: new Set() };
+  const selectors: string[][] = [];
+  for (const path of paths) {
+    const segments = splitSelector(path);
+    const first = segments[0]!;
+    const isArgument = model.args !== undefined && hasOwn(model.args, first);
+    const isType = segments.length > 1 && (hasOwn(model.defs, first) || [...model.tool.definitionOrigins.values()].includes(first));
+    // Bare names search the whole tool, and both-or-neither is an error: the reference handles those.
+    if (isArgument === isType) return undefined;
+    try {
+      reachOf(model, isArgument, first, segments, reach);
+    } catch {
+      return undefined;
+    }
+    selectors.push(segments);
   }
   try {
-    return countProjected(model, path, segments, reach, counter);
+    return countProjected(model, paths, selectors, reach, counter);
   } catch {
     return undefined;
   }
@@ -381,8 +421,7 @@ interface Reach {
  * the named property below each. Over-approximates (every node of a closure is taken
  * as a holder), which only makes the stand-in larger.
  */
-function reachOf(model: ToolModel, fromRoot: boolean, first: string, segments: readonly string[]): Reach {
-  const reach: Reach = { defs: new Set(), args: new Set() };
+function reachOf(model: ToolModel, fromRoot: boolean, first: string, segments: readonly string[], reach: Reach): void {
   const origins = model.tool.definitionOrigins;
   let nodes: JsonSchemaObject[];
   let rest: readonly string[];
@@ -410,7 +449,6 @@ function reachOf(model: ToolModel, fromRoot: boolean, first: string, segments: r
       if (isSchemaObject(properties) && hasOwn(properties, key) && isSchemaObject(properties[key])) nodes.push(properties[key]);
     }
   }
-  return reach;
 }
 
 function transparentClosure(model: ToolModel, start: readonly JsonSchemaObject[], reach: Reach): JsonSchemaObject[] {
@@ -450,8 +488,7 @@ function record<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
-function countProjected(model: ToolModel, path: string, segments: readonly string[], reach: Reach, counter: PieceCounter): number {
-  const first = segments[0]!;
+function countProjected(model: ToolModel, paths: readonly string[], selectors: ReadonlyArray<readonly string[]>, reach: Reach, counter: PieceCounter): number {
   const { schema, defs, args } = model;
   const origins = model.tool.definitionOrigins;
   // The stand-in: reachable definitions as they are; of the others, only the names the
@@ -459,11 +496,11 @@ function countProjected(model: ToolModel, path: string, segments: readonly strin
   // selector's first segment) as empty schemas.
   const named = new Set<string>(model.skeletonRefs.keys());
   for (const key of reach.args) for (const target of model.argRefs.get(key)?.keys() ?? []) named.add(target);
-  if (hasOwn(defs, first)) named.add(first);
+  for (const segments of selectors) if (hasOwn(defs, segments[0]!)) named.add(segments[0]!);
   const copyPrefixes = [...reach.defs].map((name) => (origins.get(name) ?? name) + "_");
   // Reachable definitions with members keep only the members the selector names; the
   // references of the others go into a pad marked with the definition's name.
-  const onPath = new Set(segments);
+  const onPath = new Set(selectors.flat());
   const standInBody = new Map<string, JsonSchemaObject>();
   for (const name of reach.defs) {
     const original = defs[name]!;
@@ -527,7 +564,7 @@ function countProjected(model: ToolModel, path: string, segments: readonly strin
   if (hasOwn(schema, "$defs")) standIn.$defs = standInDefs;
   if (pad.length > 0) standIn[PAD_KEYWORD] = { "": { anyOf: pad } };
 
-  const result = projectSchema(standIn, origins, { drop: [path] }, { allowRequiredDrop: true });
+  const result = projectSchema(standIn, origins, { drop: paths }, { allowRequiredDrop: true });
   const projected = result.schema;
 
   // Put the untouched parts back.

@@ -1,0 +1,67 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import type { Encoding } from "@sluice/core/tokens";
+import { parseCommand, stringOption, usageError } from "../args.ts";
+import { loadTools } from "../load-tools.ts";
+import type { Io } from "../main.ts";
+import { buildReport } from "./build-report.ts";
+
+const DEFAULT_OUT = "sluice-report.html";
+
+/**
+ * `sluice report <pack> [--out FILE] [--json] [--tool NAME] [--budget N] [--depth N]`:
+ * the cost report as one self-contained HTML page (default), or its data as JSON.
+ */
+export async function reportCommand(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parseCommand("report", args);
+  const [spec] = positionals;
+  if (spec === undefined || positionals.length > 1) throw usageError("report", "report takes one <pack|module>");
+  const budget = positiveInteger(values.budget, "--budget");
+  const depth = positiveInteger(values.depth, "--depth");
+  const encoding = encodingOf(values.encoding);
+  const tool = stringOption(values, "tool");
+  const out = stringOption(values, "out");
+  const tools = await loadTools(spec, io.cwd);
+  const data = await buildReport(tools, {
+    pack: spec,
+    encoding,
+    ...(budget === undefined ? {} : { budget }),
+    ...(tool === undefined ? {} : { tool }),
+    ...(depth === undefined ? {} : { depth }),
+  });
+  if (values.json === true) {
+    const text = JSON.stringify(data, null, 2) + "\n";
+    if (out === undefined) io.stdout.write(text);
+    else await writeOut(resolve(io.cwd, out), text);
+    return 0;
+  }
+  // Loaded only for the page: it reads the page's assets and the layout library.
+  const { renderReportHtml } = await import("./render-html.ts");
+  const html = renderReportHtml(data);
+  const name = out ?? DEFAULT_OUT;
+  await writeOut(resolve(io.cwd, name), html);
+  const top = data.tools
+    .slice(0, 3)
+    .map((t) => `${t.name} ${t.tokens}`)
+    .join(", ");
+  io.stdout.write(`${name}: ${Buffer.byteLength(html)} bytes, ${data.totals.tools} tools, ${data.totals.tokens} tokens; fattest: ${top}\n`);
+  return 0;
+}
+
+async function writeOut(file: string, text: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, text);
+}
+
+function positiveInteger(value: unknown, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw usageError("report", `${flag} takes a positive integer, got "${String(value)}"`);
+  return n;
+}
+
+function encodingOf(value: unknown): Encoding {
+  if (value === undefined) return "o200k_base";
+  if (value !== "o200k_base" && value !== "cl100k_base") throw usageError("report", "--encoding must be o200k_base or cl100k_base");
+  return value;
+}

@@ -1,0 +1,92 @@
+/**
+ * `sluice report` as a user runs it: a child process per call on the Linear pack, the
+ * JSON as documented, the page written and byte-identical across runs, errors coded.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import type { ReportData } from "../src/report/report-data.ts";
+
+const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+function sluice(args: string[], cwd = ROOT) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("sluice report", () => {
+  it("--json --tool prints the report of one tool and its twin, as 2-space JSON", () => {
+    const { code, stdout, stderr } = sluice(["report", "linear", "--json", "--tool", "issues_list"]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const data = JSON.parse(stdout) as ReportData;
+    expect(stdout).toBe(JSON.stringify(data, null, 2) + "\n");
+    expect(Object.keys(data)).toEqual(["version", "pack", "encoding", "totals", "tools", "cycles", "sharedTypes", "curated", "suggestions"]);
+    expect(data).toMatchObject({ version: 1, pack: "linear", encoding: "o200k_base", totals: { tools: 2 } });
+    expect(data.tools.map((t) => [t.name, t.kind])).toEqual([
+      ["issues_list_full", "full"],
+      ["issues_list", "curated"],
+    ]);
+    expect(data.tools[0]!.branches[0]!.path).toBe("filter");
+    expect(data.curated.map((c) => c.name)).toEqual(["issues_list"]);
+  });
+
+  it("--out with --json writes the JSON there, the same bytes as stdout", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
+    const file = join(dir, "nested", "report.json");
+    const written = sluice(["report", "linear", "--json", "--tool", "viewer", "--out", file]);
+    expect(written.code).toBe(0);
+    expect(written.stdout).toBe("");
+    const printed = sluice(["report", "linear", "--json", "--tool", "viewer"]);
+    expect(readFileSync(file, "utf8")).toBe(printed.stdout);
+  });
+
+  it("writes the HTML page, byte-identical across runs, and says where", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
+    const first = join(dir, "a.html");
+    const second = join(dir, "b.html");
+    const run = sluice(["report", "linear", "--tool", "issues_list", "--out", first]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const html = readFileSync(first, "utf8");
+    expect(html.toLowerCase()).toMatch(/^<!doctype html>/);
+    expect(run.stdout).toBe(`${first}: ${statSync(first).size} bytes, 2 tools, ${tokensOf(html)}; fattest: ${fattest(html)}\n`);
+    expect(sluice(["report", "linear", "--tool", "issues_list", "--out", second]).code).toBe(0);
+    expect(readFileSync(second, "utf8")).toBe(html);
+  });
+
+  it("an unknown tool is TOOL_NOT_FOUND, exit 2, with the nearest names", () => {
+    const { code, stdout, stderr } = sluice(["report", "linear", "--json", "--tool", "isues_list"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(/^sluice: TOOL_NOT_FOUND: linear has no tool named isues_list; did you mean issues_list/);
+  });
+
+  it("a bad --depth is a usage error", () => {
+    const { code, stderr } = sluice(["report", "linear", "--depth", "0"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: INVALID_OPTION: --depth takes a positive integer/);
+  });
+});
+
+/** The totals and the three fattest tools the command line should name, from the data in the page. */
+function pageData(html: string): ReportData {
+  const match = /<script[^>]*type="application\/json"[^>]*>([\s\S]*?)<\/script>/.exec(html);
+  if (match === null) throw new Error("no data in the page");
+  return JSON.parse(match[1]!) as ReportData;
+}
+
+function tokensOf(html: string): string {
+  return `${pageData(html).totals.tokens} tokens`;
+}
+
+function fattest(html: string): string {
+  return pageData(html)
+    .tools.slice(0, 3)
+    .map((t) => `${t.name} ${t.tokens}`)
+    .join(", ");
+}
