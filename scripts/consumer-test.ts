@@ -17,7 +17,8 @@
  * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
  *    pack by short name, egress --out / --check, generate from a spec into the project and
  *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
- *    missing import), and serve answered by the MCP SDK client over stdio.
+ *    missing import), serve answered by the MCP SDK client over stdio, and a config's packs
+ *    through generate, narrow, suggest, report (the HTML page), --check and serve.
  *
  * Every step prints its duration; the total is printed at the end.
  */
@@ -287,6 +288,18 @@ function configChecks(cwd: string, run: (args: string[]) => SpawnSyncReturns<str
   if (!step("sluice generate (config: store, tracker)", run(["generate"]), 0, (out) => /store: \d+ tools/.test(out) && /tracker: \d+ tools/.test(out))) return;
   step("sluice narrow packs/store find_pets_by_status --pin status=available", run(["narrow", "packs/store", "find_pets_by_status", "--name", "available_pets", "--pin", "status=available"]), 0);
   step("sluice generate --check (clean)", run(["generate", "--check"]), 0);
+  // Deciding what to narrow: a projection suggested to a budget, and the cost report page
+  // (its script, style and d3-hierarchy come from the installed tarballs, inlined).
+  step("sluice suggest packs/tracker issues_list --budget 1000 --json", run(["suggest", "packs/tracker", "issues_list", "--budget", "1000", "--json"]), 0, (out) => {
+    const suggestion = JSON.parse(out) as { tokens: number; drop: string[] };
+    return suggestion.tokens <= 1000 && suggestion.drop.length > 0;
+  });
+  if (step("sluice report packs/tracker --out report.html", run(["report", "packs/tracker", "--out", "report.html"]), 0, (out) => /report\.html: \d+ bytes/.test(out))) {
+    const page = readFileSync(join(cwd, "report.html"), "utf8");
+    if (!page.includes("d3-hierarchy") || !page.includes('"issues_list"') || /<(?:script|link|img)[^>]+(?:src|href)=["']?https?:/i.test(page)) {
+      failures.push("report.html: want d3-hierarchy inlined, the pack's tools, and no external script, style or image");
+    }
+  }
   const before = readFileSync(join(cwd, "packs", "store", "egress_map.txt"), "utf8");
   writeFileSync(join(cwd, "before_map.txt"), before);
   // The spec grows an optional query parameter on GET /pet/{petId}.
