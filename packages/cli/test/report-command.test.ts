@@ -45,6 +45,17 @@ describe("sluice report", () => {
     expect(readFileSync(file, "utf8")).toBe(printed.stdout);
   });
 
+  it("--budget says how many tools are above it and how many a projection fits", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
+    const file = join(dir, "r.html");
+    const run = sluice(["report", "linear", "--tool", "issues_list", "--budget", "2000", "--out", file]);
+    expect(run.code).toBe(0);
+    // issues_list_full (29,539) and issues_list (3,6xx) are above 2,000; both fit once narrowed.
+    expect(run.stdout.split("\n")[1]).toBe("budget 2000: 2 tools above it, 2 with a projection that fits");
+    const tight = sluice(["report", "linear", "--tool", "issues_list", "--budget", "100", "--out", file]);
+    expect(tight.stdout.split("\n")[1]).toMatch(/^budget 100: 2 tools above it, 0 with a projection that fits, 2 whose floor is above it$/);
+  });
+
   it("writes the HTML page, byte-identical across runs, and says where", () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
     const first = join(dir, "a.html");

@@ -45,6 +45,10 @@ export async function reportCommand(args: readonly string[], io: Io): Promise<nu
     .map((t) => `${t.name} ${t.tokens}`)
     .join(", ");
   io.stdout.write(`${name}: ${Buffer.byteLength(html)} bytes, ${data.totals.tools} tools, ${data.totals.tokens} tokens; fattest: ${top}\n`);
+  if (data.budget !== undefined) {
+    const unreachable = data.suggestions.filter((s) => s.error !== undefined).length;
+    io.stdout.write(`budget ${data.budget}: ${data.suggestions.length} tools above it, ${data.suggestions.length - unreachable} with a projection that fits${unreachable > 0 ? `, ${unreachable} whose floor is above it` : ""}\n`);
+  }
   return 0;
 }
 
