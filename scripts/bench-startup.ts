@@ -110,7 +110,7 @@ const NOTES = [
   "bare server is loading: about 125 more ES modules (@sluice/core 44, @sluice/catalog 43, @sluice/schema 17,",
   "mcp, CLI, pack), each resolved, read, compiled and linked, because the package entries re-export every area;",
   "the pack's 2.2 MB tools.gen.js, compiled and run as one object literal; and, in the first tools/list, the",
-  "schema assembly of definePack (`refsFrom` walks each tool's parameters with JSON pointers), the two curated",
+  "schema assembly of definePack (`refsFrom` over each tool's parameters, now without building JSON pointers), the two curated",
   "GitHub projections (cold code, paid when their page is listed) and the garbage collection all this allocates.",
 ];
 

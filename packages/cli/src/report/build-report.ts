@@ -1,7 +1,7 @@
 import { egressMap, formatEgressMap, fullNameOf, isSluiceError, projectionFloor, recursionCuts, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
-import { PieceCounter, ToolPricer } from "@sluice/core/cost";
+import { PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
-import { canonicalJson, cyclicComponents, defsOf, hasOwn, isSchemaObject, refGraph, refTarget, ROOT, type JsonSchemaObject } from "@sluice/schema";
+import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, ROOT, type JsonSchemaObject } from "@sluice/schema";
 import { findTool } from "../load-tools.ts";
 import type { BranchStatus, ReportBranch, ReportCurated, ReportCycle, ReportData, ReportSharedType, ReportSuggestion, ReportTool } from "./report-data.ts";
 
@@ -44,9 +44,6 @@ const DEEP_MAX = 40;
 const OPEN_SHARE = 0.05;
 const MAX_CHILDREN = 12;
 const DEFAULT_DEPTH = 2;
-
-/** Union keywords and arrays a selector walks through, as selector walks do. */
-const TRANSPARENT = ["items", "prefixItems", "anyOf", "oneOf", "allOf"] as const;
 
 /**
  * What `sluice report` shows of a tool array (a pack as loaded, curated tools and their
@@ -298,31 +295,9 @@ function viewOf(tool: Tool<object>): SchemaView {
  * the definitions entered.
  */
 function closure(view: SchemaView, start: readonly JsonSchemaObject[]): { nodes: JsonSchemaObject[]; types: Set<string> } {
-  const seen = new Set<JsonSchemaObject>();
   const types = new Set<string>();
-  const queue = [...start];
-  for (let head = 0; head < queue.length; head++) {
-    const node = queue[head]!;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
-      const target = refTarget(node.$ref);
-      if (target !== ROOT && hasOwn(view.defs, target)) {
-        types.add(view.origins.get(target) ?? target);
-        queue.push(view.defs[target]!);
-      }
-    }
-    for (const keyword of TRANSPARENT) {
-      if (!hasOwn(node, keyword)) continue;
-      const value = node[keyword];
-      if (Array.isArray(value)) {
-        for (const element of value) if (isSchemaObject(element)) queue.push(element);
-      } else if (isSchemaObject(value)) {
-        queue.push(value);
-      }
-    }
-  }
-  return { nodes: [...seen], types };
+  const nodes = transparentClosure(view.defs, start, (name) => types.add(view.origins.get(name) ?? name));
+  return { nodes, types };
 }
 
 /**

@@ -4,6 +4,7 @@
  * client script). Deterministic: identical tools give byte-identical JSON (no dates, no
  * absolute paths, every list in a stated order).
  */
+import type { Suggestion } from "@sluice/core";
 
 /** How a branch's values reach the API, per the egress map. */
 export type BranchStatus = "visible" | "withheld" | "pinned";
@@ -88,15 +89,8 @@ export interface ReportCurated {
   withheldLines: string[];
 }
 
-/** What `sluice suggest` proposes for a tool above the budget. */
-export interface ReportSuggestion {
-  tool: string;
-  budget: number;
-  /** schemaTokens of the tool derived with exactly `drop` and `keep`. */
-  tokens: number;
-  drop: string[];
-  keep: string[];
-  steps: Array<{ selector: string; saved: number }>;
+/** What `sluice suggest` proposes for a tool above the budget (`suggestProjection`'s answer), or why nothing fits. */
+export interface ReportSuggestion extends Suggestion {
   /** When nothing fits: the smallest the tool gets while keeping what must stay. */
   floor?: number;
   /** The coded reason when no projection fits (`BUDGET_UNREACHABLE`). */

@@ -6,3 +6,4 @@
  */
 export { PieceCounter } from "./chunk-tokens.ts";
 export { ToolPricer, type PricingStats } from "./path-costs.ts";
+export { transparentClosure } from "./transparent-closure.ts";

@@ -8,7 +8,6 @@ import {
   refTarget,
   ROOT,
   subschemasOf,
-  UNION_KEYWORDS,
   type JsonSchemaObject,
 } from "@sluice/schema";
 import { projectSchema } from "../project-schema.ts";
@@ -16,6 +15,7 @@ import { parseBranchSegment, splitSelector } from "../selectors.ts";
 import { schemaTokens, type Encoding } from "../tokens.ts";
 import type { Tool } from "../tool.ts";
 import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
+import { transparentClosure } from "./transparent-closure.ts";
 
 /**
  * Prices paths the way `paths({ byCost })` defines it, tokens(tool) - tokens(tool
@@ -122,7 +122,6 @@ export function referencePathCost(tool: Tool, path: string, encoding: Encoding, 
 
 /** Where the stand-in keeps its extra references: a keyword selector walks never follow. */
 const PAD_KEYWORD = "dependentSchemas";
-const TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
 
 interface ToolModel {
   tool: Tool;
@@ -435,7 +434,7 @@ function reachOf(model: ToolModel, fromRoot: boolean, first: string, segments: r
     rest = segments.slice(1);
   }
   for (let i = 0; i < rest.length; i++) {
-    const closure = transparentClosure(model, nodes, reach);
+    const closure = reachClosure(model, nodes, reach);
     const key = rest[i]!;
     if (parseBranchSegment(key) !== undefined) {
       nodes = closure; // branches are part of the closure already
@@ -451,31 +450,8 @@ function reachOf(model: ToolModel, fromRoot: boolean, first: string, segments: r
   }
 }
 
-function transparentClosure(model: ToolModel, start: readonly JsonSchemaObject[], reach: Reach): JsonSchemaObject[] {
-  const seen = new Set<JsonSchemaObject>();
-  const queue = [...start];
-  for (let head = 0; head < queue.length; head++) {
-    const node = queue[head]!;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
-      const target = refTarget(node.$ref);
-      if (target !== ROOT && hasOwn(model.defs, target)) {
-        reach.defs.add(target);
-        queue.push(model.defs[target]!);
-      }
-    }
-    for (const keyword of TRANSPARENT) {
-      if (!hasOwn(node, keyword)) continue;
-      const value = node[keyword];
-      if (Array.isArray(value)) {
-        for (const element of value) if (isSchemaObject(element)) queue.push(element);
-      } else if (isSchemaObject(value)) {
-        queue.push(value);
-      }
-    }
-  }
-  return [...seen];
+function reachClosure(model: ToolModel, start: readonly JsonSchemaObject[], reach: Reach): JsonSchemaObject[] {
+  return transparentClosure(model.defs, start, (name) => reach.defs.add(name));
 }
 
 const EMPTY: JsonSchemaObject = Object.freeze({}) as JsonSchemaObject;
