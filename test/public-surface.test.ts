@@ -6,6 +6,7 @@ import { expect, it } from "vitest";
 import * as schema from "@sluice/schema";
 import * as core from "@sluice/core";
 import * as tokens from "@sluice/core/tokens";
+import * as cost from "@sluice/core/cost";
 import * as catalog from "@sluice/catalog";
 
 it("@sluice/schema exports", () => {
@@ -123,6 +124,11 @@ it("@sluice/core exports", () => {
 it("tokens are a separate entry point, not part of the core entry", () => {
   expect(Object.keys(tokens).sort()).toEqual(["schemaTokens", "textTokens"]);
   expect(Object.keys(core)).not.toContain("schemaTokens");
+});
+
+it("pricing for many paths of many tools is its own entry point (it loads the tokenizer)", () => {
+  expect(Object.keys(cost).sort()).toEqual(["PieceCounter", "ToolPricer", "transparentClosure"]);
+  expect(Object.keys(core)).not.toContain("ToolPricer");
 });
 
 it("@sluice/catalog exports", () => {
