@@ -236,9 +236,11 @@ const SIDE_BY_SIDE: readonly { name: string; spec: string }[] = [
 ];
 
 function countsFrom(stdout: string): { tools: number; skipped: number } {
-  const match = /generated (\d+) tools, skipped (\d+) operations/.exec(stdout);
+  // `<name>: N tools (openapi) -> <out>`, then `  skipped K:` when any operation was skipped.
+  const match = /: (\d+) tools \((?:openapi|graphql)\)/.exec(stdout);
   if (match === null) throw new Error(`unexpected output: ${stdout}`);
-  return { tools: Number(match[1]), skipped: Number(match[2]) };
+  const skipped = /^ {2}skipped (\d+):/m.exec(stdout);
+  return { tools: Number(match[1]), skipped: skipped === null ? 0 : Number(skipped[1]) };
 }
 
 interface SideBySide {

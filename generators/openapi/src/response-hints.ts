@@ -61,7 +61,8 @@ export function openapiPackResponseHints(document: unknown): ResponseHints {
 export function openapiResponseHints(document: unknown, operation: OperationLocation, options: OpenAPIResponseHintOptions = {}): ResponseHints {
   const where = typeof operation === "string" ? pointerLocation(operation) : "binding" in operation ? httpLocation(operation.binding) : operation;
   const hints: ResponseHints = {};
-  const resolver = new RefResolver(document);
+  const memo = memoOf(document);
+  const resolver = memo.resolver;
   const swagger = typeof getOwn(document, "swagger") === "string";
   let response: Located | undefined;
   try {
@@ -71,7 +72,7 @@ export function openapiResponseHints(document: unknown, operation: OperationLoca
   }
   const schema = response === undefined ? undefined : responseSchema(resolver, response, swagger);
   if (schema !== undefined) {
-    const names = memberNames(resolver, schema);
+    const names = memberNames(memo, schema);
     if (names.links.size > 0) hints.links = [...names.links].sort();
     if (names.ids.size > 0) hints.ids = [...names.ids].sort();
     const envelope = envelopeOf(resolver, schema);
@@ -139,45 +140,112 @@ function deref(resolver: RefResolver, located: Located): Located | undefined {
   }
 }
 
-/** Member names anywhere in the response schema that are links or ids the defaults would not recognise by name. */
-function memberNames(resolver: RefResolver, root: Located): { links: Set<string>; ids: Set<string> } {
+/** What one response schema node says: the link and id members it declares, and the nodes below it, in walk order. */
+interface NodeFacts {
+  links: readonly string[];
+  ids: readonly string[];
+  children: readonly Located[];
+}
+
+/**
+ * What a document's schema nodes say, kept for every operation of the same document: a
+ * generator asks for the hints of each operation in turn, and their responses share most
+ * of their schemas (Stripe's 417 operations reach the same few hundred components). Keys
+ * are a document and a JSON pointer into it, which name one value for good: the
+ * generator never edits a document it reads.
+ */
+interface DocumentMemo {
+  resolver: RefResolver;
+  /** Where a site leads once its `$ref`s are followed (null: nowhere readable), by the site's own object. */
+  targets: Map<Located, Located | null>;
+  /** One object per place (document and pointer), so that a place is known by identity. */
+  places: Map<string, Located>;
+  /** By place, as `places` gives it. */
+  nodes: Map<Located, NodeFacts>;
+}
+
+const memos = new WeakMap<object, DocumentMemo>();
+
+function memoOf(document: unknown): DocumentMemo {
+  const fresh = (): DocumentMemo => ({ resolver: new RefResolver(document), targets: new Map(), places: new Map(), nodes: new Map() });
+  if (typeof document !== "object" || document === null) return fresh();
+  let memo = memos.get(document);
+  if (memo === undefined) memos.set(document, (memo = fresh()));
+  return memo;
+}
+
+/** The place a site leads to. Sites made by `nodeFacts` are kept, so each is resolved once per document. */
+function target(memo: DocumentMemo, site: Located): Located | undefined {
+  let found = memo.targets.get(site);
+  if (found === undefined) {
+    const reached = deref(memo.resolver, site);
+    if (reached === undefined) found = null;
+    else {
+      const key = `${reached.document.id}#${reached.pointer}`;
+      found = memo.places.get(key) ?? reached;
+      memo.places.set(key, found);
+    }
+    memo.targets.set(site, found);
+  }
+  return found ?? undefined;
+}
+
+/**
+ * Member names anywhere in the response schema that are links or ids the defaults would
+ * not recognise by name. The walk (its order, its budget) is per operation; what each
+ * node contributes is computed once per document.
+ */
+function memberNames(memo: DocumentMemo, root: Located): { links: Set<string>; ids: Set<string> } {
   const links = new Set<string>();
   const ids = new Set<string>();
-  const visited = new Set<string>();
+  // Places are unique objects (`target`), so visiting by identity is visiting by document and pointer.
+  const visited = new Set<Located>();
   const queue: Located[] = [root];
   let budget = SCHEMA_NODE_BUDGET;
   while (queue.length > 0 && budget-- > 0) {
-    const node = deref(resolver, queue.pop()!);
+    const node = target(memo, queue.pop()!);
     if (node === undefined || typeof node.value !== "object" || node.value === null) continue;
-    const key = `${node.document.id}#${node.pointer}`;
-    if (visited.has(key)) continue;
-    visited.add(key);
-    const child = (value: unknown, suffix: string): void => {
-      if (typeof value === "object" && value !== null) queue.push({ value, document: node.document, pointer: `${node.pointer}/${suffix}` });
-    };
-    const properties = getOwn(node.value, "properties");
-    if (typeof properties === "object" && properties !== null) {
-      for (const name of Object.keys(properties)) {
-        const property = getOwn(properties, name);
-        const target = deref(resolver, { value: property, document: node.document, pointer: `${node.pointer}/properties/${escapePointerSegment(name)}` });
-        const format = getOwn(target?.value, "format");
-        const type = getOwn(target?.value, "type");
-        const description = getOwn(target?.value, "description") ?? getOwn(property, "description");
-        if (typeof format === "string" && LINK_FORMATS.has(format.toLowerCase()) && !isDefaultLinkName(name) && !isPaginationKey(name) && !PEOPLE_LINK_NAME.test(name)) links.add(name);
-        if (!isDefaultIdName(name) && !isPaginationKey(name)) {
-          const scalar = type === "string" || type === "integer" || type === "number";
-          if (format === "uuid" || (scalar && name.length <= ID_NAME_MAX && typeof description === "string" && ID_DESCRIPTION.test(description))) ids.add(name);
-        }
-        child(property, `properties/${escapePointerSegment(name)}`);
-      }
-    }
-    for (const keyword of ["items", "additionalProperties", "not"]) child(getOwn(node.value, keyword), keyword);
-    for (const keyword of ["allOf", "anyOf", "oneOf"]) {
-      const list = getOwn(node.value, keyword);
-      if (Array.isArray(list)) list.forEach((entry, index) => child(entry, `${keyword}/${index}`));
-    }
+    if (visited.has(node)) continue;
+    visited.add(node);
+    let facts = memo.nodes.get(node);
+    if (facts === undefined) memo.nodes.set(node, (facts = nodeFacts(memo, node)));
+    for (const name of facts.links) links.add(name);
+    for (const name of facts.ids) ids.add(name);
+    for (const child of facts.children) queue.push(child);
   }
   return { links, ids };
+}
+
+function nodeFacts(memo: DocumentMemo, node: Located): NodeFacts {
+  const links: string[] = [];
+  const ids: string[] = [];
+  const children: Located[] = [];
+  const child = (value: unknown, suffix: string): void => {
+    if (typeof value === "object" && value !== null) children.push({ value, document: node.document, pointer: `${node.pointer}/${suffix}` });
+  };
+  const properties = getOwn(node.value, "properties");
+  if (typeof properties === "object" && properties !== null) {
+    for (const name of Object.keys(properties)) {
+      const property = getOwn(properties, name);
+      const site: Located = { value: property, document: node.document, pointer: `${node.pointer}/properties/${escapePointerSegment(name)}` };
+      const found = target(memo, site);
+      const format = getOwn(found?.value, "format");
+      const type = getOwn(found?.value, "type");
+      const description = getOwn(found?.value, "description") ?? getOwn(property, "description");
+      if (typeof format === "string" && LINK_FORMATS.has(format.toLowerCase()) && !isDefaultLinkName(name) && !isPaginationKey(name) && !PEOPLE_LINK_NAME.test(name)) links.push(name);
+      if (!isDefaultIdName(name) && !isPaginationKey(name)) {
+        const scalar = type === "string" || type === "integer" || type === "number";
+        if (format === "uuid" || (scalar && name.length <= ID_NAME_MAX && typeof description === "string" && ID_DESCRIPTION.test(description))) ids.push(name);
+      }
+      if (typeof property === "object" && property !== null) children.push(site);
+    }
+  }
+  for (const keyword of ["items", "additionalProperties", "not"]) child(getOwn(node.value, keyword), keyword);
+  for (const keyword of ["allOf", "anyOf", "oneOf"]) {
+    const list = getOwn(node.value, keyword);
+    if (Array.isArray(list)) list.forEach((entry, index) => child(entry, `${keyword}/${index}`));
+  }
+  return { links, ids, children };
 }
 
 /** The member of a root object schema that is the whole answer: the only property, holding an object or a list. */
