@@ -4,13 +4,14 @@
  * egress map is the one `sluice egress` gives afterwards, and nothing is written when
  * the projection is refused or with --dry-run. Every run is a child process.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editCuratedSource, parsePins, variableName, type NarrowRequest } from "../src/narrow.ts";
+import { runChild, type ChildResult } from "./support/run-child.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -23,18 +24,10 @@ symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/cor
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 /** A child process, awaited without blocking the test worker (a narrow of a large pack takes a while). */
-function sluice(args: string[], options: { trace?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function sluice(args: string[], options: { trace?: string } = {}): Promise<ChildResult> {
   const execArgv = options.trace === undefined ? [] : ["--import", join(project, "trace-hook.mjs")];
   const env = options.trace === undefined ? process.env : { ...process.env, SLUICE_TRACE: options.trace };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...execArgv, BIN, ...args], { cwd: project, env, timeout: SLOW });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+  return runChild([...execArgv, BIN, ...args], { cwd: project, env, timeout: SLOW });
 }
 
 /** The pets pack as generate wrote it, copied per test so that tests do not see each other's edits. */

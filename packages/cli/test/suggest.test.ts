@@ -4,7 +4,6 @@
  * and --write through `sluice narrow` on a pack written by `sluice generate` in a project
  * outside the repository (child processes there, awaited without blocking the worker).
  */
-import { spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaTokens } from "@sluice/core/tokens";
 import { tools as linearTools } from "@sluice/pack-linear";
 import { main } from "../src/main.ts";
+import { runChild, type ChildResult } from "./support/run-child.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -120,17 +120,7 @@ describe("sluice suggest --write", () => {
   const base = join(project, "base/packs/pets");
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  function sluice(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd, timeout: SLOW });
-      let stdout = "";
-      let stderr = "";
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-      child.on("error", reject);
-      child.on("close", (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const sluice = (args: string[], cwd: string): Promise<ChildResult> => runChild([BIN, ...args], { cwd, timeout: SLOW });
 
   beforeAll(async () => {
     mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
