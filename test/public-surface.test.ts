@@ -54,6 +54,7 @@ it("@sluice/schema exports", () => {
 it("@sluice/core exports", () => {
   expect(Object.keys(core).sort()).toMatchInlineSnapshot(`
     [
+      "BudgetUnreachableError",
       "CallCollector",
       "FULL_SUFFIX",
       "SluiceError",

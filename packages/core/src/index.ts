@@ -40,7 +40,7 @@ export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection } from "./egress-map.ts";
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
-export { suggestProjection, projectionFloor, type SuggestOptions, type Suggestion } from "./suggest.ts";
+export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";
 export { withCurated, fullNameOf, defaultServedSet, FULL_SUFFIX } from "./with-curated.ts";
 export {
   buildHttpRequest,

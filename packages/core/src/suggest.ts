@@ -80,7 +80,8 @@ export async function projectionFloor(tool: Tool<object>, options: Omit<SuggestO
  * ever differ, steps are measured on prefixes of the drop list, so they still add up).
  * Never dropped: required arguments, pagination arguments (the declared ones and
  * PAGINATION_ARGUMENTS at the top level), the `keep` selectors and what contains them.
- * Throws BUDGET_UNREACHABLE when the budget is below `projectionFloor`.
+ * Throws BUDGET_UNREACHABLE (a `BudgetUnreachableError`, carrying the floor) when the
+ * budget is below `projectionFloor`.
  */
 export async function suggestProjection(tool: Tool<object>, options: SuggestOptions): Promise<Suggestion> {
   return withinLimits(`suggestProjection() of ${tool.name}`, async () => {
@@ -88,6 +89,19 @@ export async function suggestProjection(tool: Tool<object>, options: SuggestOpti
     const search = await Search.start(tool, checked);
     return search.suggest(checked.budget);
   });
+}
+
+/**
+ * BUDGET_UNREACHABLE with the floor it was measured against, so that a caller that wants
+ * the smallest projection next (`sluice report --budget`) does not search for it again.
+ */
+export class BudgetUnreachableError extends SluiceError {
+  readonly floor: { tokens: number; drop: string[] };
+
+  constructor(message: string, floor: { tokens: number; drop: string[] }) {
+    super("BUDGET_UNREACHABLE", message);
+    this.floor = floor;
+  }
 }
 
 interface Checked {
@@ -292,7 +306,7 @@ class Search {
     if (before <= budget) return result([], before, []);
 
     const floor = await this.floor();
-    if (budget < floor.tokens) throw this.unreachable(budget, floor.tokens);
+    if (budget < floor.tokens) throw this.unreachable(budget, floor);
 
     let current = tool;
     let tokens = before;
@@ -451,16 +465,16 @@ class Search {
     return steps;
   }
 
-  unreachable(budget: number, floor: number): SluiceError {
+  unreachable(budget: number, floor: { tokens: number; drop: string[] }): BudgetUnreachableError {
     const holds: string[] = [];
     if (this.required.length > 0) holds.push(`required argument${this.required.length === 1 ? "" : "s"} ${this.required.join(", ")}`);
     if (this.pagination.length > 0) holds.push(`pagination argument${this.pagination.length === 1 ? "" : "s"} ${this.pagination.join(", ")}`);
     if (this.options.keep.length > 0) holds.push(`kept ${this.options.keep.join(", ")}`);
     const description = this.textTokens(this.tool.description);
-    return new SluiceError(
-      "BUDGET_UNREACHABLE",
-      `${this.tool.name} cannot fit ${budget} tokens: its smallest projection is ${floor} tokens, held up by ${holds.length > 0 ? holds.join("; ") : "its name and description"} ` +
-        `(the description alone is ${description} tokens). Raise the budget to at least ${floor}, or shorten the description with derived({ description }).`,
+    return new BudgetUnreachableError(
+      `${this.tool.name} cannot fit ${budget} tokens: its smallest projection is ${floor.tokens} tokens, held up by ${holds.length > 0 ? holds.join("; ") : "its name and description"} ` +
+        `(the description alone is ${description} tokens). Raise the budget to at least ${floor.tokens}, or shorten the description with derived({ description }).`,
+      floor,
     );
   }
 }

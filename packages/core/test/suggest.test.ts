@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isSluiceError, projectionFloor, suggestProjection, type Suggestion, type Tool } from "@sluice/core";
+import { BudgetUnreachableError, isSluiceError, projectionFloor, suggestProjection, type Suggestion, type Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { tools as linearTools } from "@sluice/pack-linear";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
@@ -144,6 +144,9 @@ describe("the floor", () => {
         (thrown: unknown) => thrown,
       );
       expect(isSluiceError(error, "BUDGET_UNREACHABLE")).toBe(true);
+      // The error carries the floor it measured: the same projection projectionFloor gives.
+      expect(error).toBeInstanceOf(BudgetUnreachableError);
+      expect((error as BudgetUnreachableError).floor).toEqual(floor);
       const message = (error as Error).message;
       expect(message).toContain("issues_list_full");
       expect(message).toContain(`${floor.tokens - 1} tokens`);

@@ -1,4 +1,4 @@
-import { egressMap, formatEgressMap, fullNameOf, isSluiceError, projectionFloor, recursionCuts, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
+import { BudgetUnreachableError, egressMap, isSluiceError, formatEgressMap, fullNameOf, recursionCuts, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
 import { PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
 import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, ROOT, type JsonSchemaObject } from "@sluice/schema";
@@ -533,9 +533,9 @@ async function suggestionsFor(tools: readonly Tool<object>[], budget: number, en
       const found = await suggestProjection(tool, { budget, encoding });
       out.push({ tool: found.tool, budget: found.budget, tokens: found.tokens, drop: [...found.drop], keep: [...found.keep], steps: found.steps.map((step) => ({ selector: step.selector, saved: step.saved })) });
     } catch (error) {
-      if (!isSluiceError(error, "BUDGET_UNREACHABLE")) throw error;
-      // What the tool comes down to at most: its floor, and the drops that reach it.
-      const floor = await projectionFloor(tool, { encoding });
+      if (!(error instanceof BudgetUnreachableError)) throw error;
+      // What the tool comes down to at most: its floor, and the drops that reach it, as the search measured them.
+      const floor = error.floor;
       out.push({ tool: tool.name, budget, tokens: floor.tokens, drop: [...floor.drop], keep: [], steps: [], floor: floor.tokens, error: "BUDGET_UNREACHABLE" });
     }
   }
