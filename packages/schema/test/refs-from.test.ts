@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { collectRefs, refsFrom, refTarget, type JsonSchemaObject } from "../src/index.ts";
+import { collectRefs, parseLocalRef, refsFrom, refTarget, type JsonSchemaObject } from "../src/index.ts";
 import { sluiceErrorOf } from "./sluice-error-of.ts";
 
 /** The definition refsFrom keeps: every ref walkSchema meets, first occurrence first. */
@@ -55,5 +55,47 @@ describe("refsFrom", () => {
     const error = sluiceErrorOf(() => refsFrom(body, "/$defs/T", false));
     expect(error.code).toBe("EXTERNAL_REF");
     expect(error.pointer).toBe("/$defs/T/properties/far/items");
+  });
+});
+
+/** What refTarget answered before it remembered: decode, split, take the `$defs` name. */
+function uncachedTarget(ref: string): string | undefined {
+  const segments = parseLocalRef(ref);
+  if (segments === undefined) return undefined;
+  return segments[0] === "$defs" && segments.length >= 2 ? segments[1]! : "#";
+}
+
+describe("refTarget remembers what it read", () => {
+  const anyRef = fc.oneof(
+    fc.string({ maxLength: 12 }).map((s) => `#/$defs/${s}`),
+    fc.string({ maxLength: 12 }).map((s) => `#/$defs/${encodeURIComponent(s)}/properties/x`),
+    fc.string({ maxLength: 12 }).map((s) => `#${s}`),
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom("#/$defs/__proto__", "#/$defs/constructor", "#/$defs/a%ZZ", "#/$defs/C~1D", "https://example.com/s.json#/$defs/A", "#"),
+  );
+
+  it("answers every ref as decoding it afresh would, asked once or many times (seeded property)", () => {
+    fc.assert(
+      fc.property(fc.array(anyRef, { maxLength: 20 }), (refs) => {
+        // Each ref twice, so that the second answer comes from what the first one kept.
+        for (const ref of [...refs, ...refs]) {
+          const expected = uncachedTarget(ref);
+          if (expected === undefined) expect(sluiceErrorOf(() => refTarget(ref)).code).toBe("EXTERNAL_REF");
+          else expect(refTarget(ref)).toBe(expected);
+        }
+      }),
+      { seed: 1130, numRuns: 300 },
+    );
+  });
+
+  it("a refused ref is refused every time, and does not stand in for a later local one", () => {
+    for (let i = 0; i < 2; i++) expect(sluiceErrorOf(() => refTarget("https://example.com/s.json#/$defs/A", "/x")).pointer).toBe("/x");
+    expect(refTarget("#/$defs/A")).toBe("A");
+  });
+
+  it("stays right past the point where it forgets everything (more distinct refs than it keeps)", () => {
+    for (let i = 0; i < 70_000; i++) expect(refTarget(`#/$defs/T${i}`)).toBe(`T${i}`);
+    expect(refTarget("#/$defs/T0")).toBe("T0");
+    expect(refTarget("#/$defs/T69999")).toBe("T69999");
   });
 });
