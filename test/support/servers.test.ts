@@ -9,6 +9,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { HUGE_BODY_BYTES, startFaultServer, startGraphQLServer, startOpenApiMockServer, type LocalServer } from "./servers/index.ts";
 import { loadSpec, matchRoute } from "./servers/openapi-spec.ts";
+import { buildMocks } from "./servers/graphql-mocks.ts";
+import { graphql, graphqlMock } from "./servers/graphql-runtime.ts";
 
 const repo = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const SPECS = {
@@ -160,6 +162,27 @@ describe("startGraphQLServer", () => {
     const together = await Promise.all([ask(a!.url), ask(b!.url)]);
     expect(together).toEqual(alone);
     expect(alone[0]).not.toBe(alone[1]);
+  });
+});
+
+describe("buildMocks", () => {
+  it("gives a connection only the list fields its type has (Saleor's connections have edges, no nodes)", () => {
+    const schema = graphql.buildSchema(`
+      type Product { id: ID! name: String }
+      type ProductEdge { node: Product! cursor: String! }
+      type PageInfo { hasNextPage: Boolean! endCursor: String }
+      type EdgesOnly { edges: [ProductEdge!]! pageInfo: PageInfo! }
+      type Both { nodes: [Product!]! edges: [ProductEdge!]! pageInfo: PageInfo! totalCount: Int }
+      type Query { edgesOnly(first: Int): EdgesOnly both(first: Int): Both }
+    `);
+    const state = buildMocks(schema, { listLength: 2, seed: 1 });
+    state.bindStore(graphqlMock.createMockStore({ schema, mocks: state.mocks, mockGenerationBehavior: "deterministic" }));
+    const query = (state.mocks as Record<string, Record<string, (args: Record<string, unknown>) => Record<string, unknown>>>)["Query"]!;
+    const edgesOnly = query["edgesOnly"]!({ first: 2 });
+    expect(Object.keys(edgesOnly).sort()).toEqual(["edges", "pageInfo"]);
+    expect(edgesOnly["edges"]).toHaveLength(2);
+    const both = query["both"]!({ first: 2 });
+    expect(Object.keys(both).sort()).toEqual(["edges", "nodes", "pageInfo", "totalCount"]);
   });
 });
 

@@ -76,11 +76,19 @@ function booleanFor(field: string, rng: Rng): boolean {
   return rng.chance(0.5);
 }
 
+/** A connection type's parts: the node type, the edge type, and whether it has `nodes` and `totalCount` fields. */
+interface ConnectionParts {
+  node?: string;
+  edge?: string;
+  nodes: boolean;
+  total: boolean;
+}
+
 /** A type whose values page Relay-style: it has `pageInfo` and `nodes` and/or `edges`. */
-function connectionParts(type: GraphQLJs.GraphQLObjectType): { node?: string; edge?: string; total: boolean } | undefined {
+function connectionParts(type: GraphQLJs.GraphQLObjectType): ConnectionParts | undefined {
   const fields = type.getFields();
   if (!fields["pageInfo"] || !(fields["nodes"] || fields["edges"])) return undefined;
-  const out: { node?: string; edge?: string; total: boolean } = { total: fields["totalCount"] !== undefined && getNamedType(fields["totalCount"].type).name === "Int" };
+  const out: ConnectionParts = { nodes: fields["nodes"] !== undefined, total: fields["totalCount"] !== undefined && getNamedType(fields["totalCount"].type).name === "Int" };
   if (fields["nodes"]) out.node = getNamedType(fields["nodes"].type).name;
   if (fields["edges"]) {
     const edge = getNamedType(fields["edges"].type);
@@ -129,7 +137,7 @@ export function buildMocks(schema: GraphQLJs.GraphQLSchema, options: { listLengt
     }
   };
 
-  const connectionValue = (parts: { node?: string; edge?: string; total: boolean }, args: Record<string, unknown> = {}) => {
+  const connectionValue = (parts: ConnectionParts, args: Record<string, unknown> = {}) => {
     const after = typeof args["after"] === "string" ? args["after"] : undefined;
     const page = after === undefined ? 1 : (cursorPages.get(after) ?? 1) + 1;
     const asked = typeof args["first"] === "number" ? args["first"] : typeof args["last"] === "number" ? args["last"] : listLength;
@@ -143,7 +151,8 @@ export function buildMocks(schema: GraphQLJs.GraphQLSchema, options: { listLengt
     if (parts.node !== undefined && store !== undefined) {
       const nodeType = concreteType(parts.node);
       const nodes = Array.from({ length: count }, () => store!.get(nodeType));
-      value["nodes"] = nodes;
+      // Only where the type has the field: an edges-only connection (Saleor's) answers edges alone.
+      if (parts.nodes) value["nodes"] = nodes;
       if (parts.edge !== undefined) value["edges"] = nodes.map((node, i) => ({ node, cursor: cursors[i] }));
     }
     return value;
