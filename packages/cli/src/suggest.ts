@@ -62,10 +62,23 @@ export function describe(suggestion: Suggestion, name: string | undefined): stri
   }
   const width = Math.max("saved".length, ...suggestion.steps.map((step) => String(step.saved).length));
   lines.push("", `${"saved".padStart(width)}  drop`);
-  for (const step of suggestion.steps) lines.push(`${String(step.saved).padStart(width)}  ${step.selector}`);
+  for (const step of suggestion.steps) lines.push(`${String(step.saved).padStart(width)}  ${step.selector}${unionPlace(step.selector) === undefined ? "" : "  (branch)"}`);
+  const places = [...new Set(suggestion.steps.map((step) => unionPlace(step.selector)).filter((place) => place !== undefined))];
+  if (places.length > 0) {
+    lines.push(`(branch): one alternative of a union withheld, a shape the model can no longer send; ${places.join(", ")} still accept${places.length === 1 ? "s" : ""} the others`);
+  }
   lines.push("", `result: ${suggestion.tokens} tokens (budget ${suggestion.budget}, ${before - suggestion.tokens} saved by ${suggestion.drop.length} drop${suggestion.drop.length === 1 ? "" : "s"})`, "");
   lines.push(derivedCall(suggestion, name));
   return lines.join("\n") + "\n";
+}
+
+/**
+ * The place whose union a branch selector (`body.anyOf[Modal]`) names, else undefined. Such
+ * a drop withholds a whole request shape, which the selector alone does not tell someone
+ * who has not met branch selectors, so the text marks it.
+ */
+function unionPlace(selector: string): string | undefined {
+  return /^(.+)\.(?:anyOf|oneOf)\[[^\]]+\]$/.exec(selector)?.[1];
 }
 
 /** `tool.derived({ name, drop })` as TypeScript, one selector per line (without --name, the derived tool keeps the tool's name). */

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaTokens } from "@sluice/core/tokens";
+import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { tools as linearTools } from "@sluice/pack-linear";
 import { main } from "../src/main.ts";
 import { runChild, type ChildResult } from "./support/run-child.ts";
@@ -112,6 +113,45 @@ describe("sluice suggest on the Linear pack", () => {
     const { code, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--keep", "filter.asignee"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: UNKNOWN_SELECTOR: .*filter\.assignee/);
+  });
+});
+
+describe("sluice suggest with a union branch to drop (GitHub REST checks_create)", () => {
+  const checksCreate = githubRestTools.find((tool) => tool.name === "checks_create")!;
+
+  it(
+    "a branch drop is a selector like any other in --json, and marked in the text with what it withholds",
+    async () => {
+      const json = await run(["suggest", "github-rest", "checks_create", "--budget", "500", "--json"]);
+      expect(json.stderr).toBe("");
+      expect(json.code).toBe(0);
+      const report = JSON.parse(json.stdout) as { tokens: number; drop: string[]; steps: Array<{ selector: string; saved: number }> };
+      // body is required; of its two shapes (a completed check run, or one still running) one goes.
+      const branches = report.drop.filter((selector) => selector.includes(".oneOf["));
+      expect(branches).toHaveLength(1);
+      expect(["body.oneOf[0]", "body.oneOf[1]"]).toContain(branches[0]);
+      expect(report.tokens).toBeLessThanOrEqual(500);
+      expect(report.tokens).toBe(schemaTokens(checksCreate.derived({ drop: report.drop })));
+
+      const { code, stdout, stderr } = await run(["suggest", "github-rest", "checks_create", "--budget", "500"]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      const lines = stdout.split("\n");
+      const header = lines.indexOf("saved  drop");
+      expect(header).toBeGreaterThan(0);
+      const rows = lines.slice(header + 1, header + 1 + report.steps.length);
+      expect(rows).toEqual(report.steps.map((step) => `${String(step.saved).padStart(5)}  ${step.selector}${step.selector === branches[0] ? "  (branch)" : ""}`));
+      expect(lines[header + 1 + report.steps.length]).toBe("(branch): one alternative of a union withheld, a shape the model can no longer send; body still accepts the others");
+      // The call to paste lists the branch selector as it is.
+      expect(stdout).toContain(`\n    "${branches[0]!}",\n`);
+    },
+    SLOW,
+  );
+
+  it("below the floor: the message names the branch the floor keeps", async () => {
+    const { code, stderr } = await run(["suggest", "github-rest", "checks_create", "--budget", "100"]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: BUDGET_UNREACHABLE: checks_create cannot fit 100 tokens: its smallest projection is \d+ tokens, held up by required arguments body, owner, repo; of each union among them one branch, the one that costs least \(body\.oneOf\[1\]\)/);
   });
 });
 

@@ -1,7 +1,7 @@
-import { hasOwn, isSchemaObject, SluiceError, unescapePointerSegment, withinLimits } from "@sluice/schema";
+import { hasOwn, isSchemaObject, SluiceError, unescapePointerSegment, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { recursionCuts } from "./recursion-cuts.ts";
-import { SchemaWorkspace, type Located } from "./schema-workspace.ts";
-import { locate, parseSelector, type Selector } from "./selectors.ts";
+import { BRANCH_KEYWORDS, SchemaWorkspace, type Located } from "./schema-workspace.ts";
+import { locate, parseBranchSegment, parseSelector, splitSelector, type Location, type Selector } from "./selectors.ts";
 import type { Encoding } from "./tokens.ts";
 import type { Tool } from "./tool.ts";
 
@@ -44,12 +44,17 @@ const MAX_ROUNDS = 60;
 const MAX_PER_ROUND = 24;
 const MAX_STEPS = 400;
 const MAX_GIVE_BACK = 24;
+/** Rounds of the floor over nested unions, the outermost first. */
+const MAX_UNION_PASSES = 8;
 
 /**
  * The smallest projection that keeps what must stay: every required argument, the --keep
  * selectors (and what contains them), the pagination arguments. Smallest within what the
- * search can drop: every other argument, every cycle cut, and every optional member three
- * levels down that saves tokens. `tokens` is `schemaTokens(tool.derived({ drop }))`.
+ * search can drop: every other argument, every cycle cut, every optional member three
+ * levels down that saves tokens, and, of each union (`anyOf`/`oneOf`) at the places that
+ * stay, every branch but one: the one that leaves the tool smallest, measured by dropping
+ * the others at once (branches holding a kept selector all stay; branches of a pagination
+ * argument are never dropped). `tokens` is `schemaTokens(tool.derived({ drop }))`.
  */
 export async function projectionFloor(tool: Tool<object>, options: Omit<SuggestOptions, "budget">): Promise<{ tokens: number; drop: string[] }> {
   return withinLimits(`projectionFloor() of ${tool.name}`, async () => {
@@ -68,10 +73,12 @@ export async function projectionFloor(tool: Tool<object>, options: Omit<SuggestO
  *     only the cuts in types the tool still reaches once every cycle is cut (the others
  *     sit in types that then fall away and change nothing);
  *  2. rounds over the optional branches three levels down from the root (arguments, their
- *     members, and theirs): when one drop brings the tool under budget, the cheapest such
- *     drop (a branch whose members can go instead is not dropped whole); otherwise the
- *     most expensive, and the next ones from the same pricing while none would fit alone,
- *     each measured as it is applied;
+ *     members, and theirs) and the union branches at those places (`body.anyOf[Modal]`, a
+ *     whole alternative shape withheld): when one drop brings the tool under budget, the
+ *     cheapest such drop (a branch whose members can go instead is not dropped whole);
+ *     otherwise the most expensive, and the next ones from the same pricing while none
+ *     would fit alone, each measured as it is applied (members first: union branches only
+ *     when no member is left to drop);
  *  3. drops other than cycle cuts (the tool stays acyclic) given back while the tool still
  *     fits, smallest first; drops a later one made moot are left out.
  * Members reached through a definition are dropped with a type selector (`IssueFilter.dueDate`):
@@ -79,7 +86,11 @@ export async function projectionFloor(tool: Tool<object>, options: Omit<SuggestO
  * of them at once is the tool the steps reached one by one (checked at the end; if they
  * ever differ, steps are measured on prefixes of the drop list, so they still add up).
  * Never dropped: required arguments, pagination arguments (the declared ones and
- * PAGINATION_ARGUMENTS at the top level), the `keep` selectors and what contains them.
+ * PAGINATION_ARGUMENTS at the top level) and their union branches, the `keep` selectors,
+ * what contains them and the union branches they lie in, and the last branch of a union
+ * (decided before each drop, on the tool as it stands; a required argument keeps at least
+ * one of its shapes). A union branch named by position (`oneOf[2]`) is taken only where
+ * that position names the same branch in the tool and in the tool the earlier steps left.
  * Throws BUDGET_UNREACHABLE (a `BudgetUnreachableError`, carrying the floor) when the
  * budget is below `projectionFloor`.
  */
@@ -138,10 +149,16 @@ interface Candidate {
   type?: string;
   /** The candidate it was first found below. */
   parent?: string;
+  /** Property steps below the root of the place it hangs from (0: an argument, or a branch of an argument's union). */
+  level: number;
+  /** For a union branch (`body.anyOf[Modal]`): the union, named by its place and keyword, and the selectors of the branch's own members. */
+  branch?: { union: string; members: string[] };
 }
 
 type Count = (tool: Tool<object>) => number;
 type Price = (tool: Tool<object>, paths: readonly string[]) => Array<{ path: string; tokens: number }>;
+/** A pricer of one tool: what dropping several selectors at once saves (one projection, not a sum). */
+type PriceTogether = (tool: Tool<object>) => (paths: readonly string[]) => number;
 
 class Search {
   /** Arguments never dropped: required, pagination, and the first segment of a kept path. */
@@ -150,12 +167,15 @@ class Search {
   readonly protectedSelectors = new Set<string>();
   readonly required: string[];
   readonly pagination: string[];
+  /** The union branches the last `floor()` kept where it chose one of several, for the message saying what holds the floor up. */
+  floorBranches: string[] = [];
 
   private constructor(
     readonly tool: Tool<object>,
     readonly options: Checked,
     readonly count: Count,
     readonly price: Price,
+    readonly priceTogether: PriceTogether,
     readonly textTokens: (text: string) => number,
   ) {
     const schema = tool.inputSchema;
@@ -170,11 +190,15 @@ class Search {
   static async start(tool: Tool<object>, options: Checked): Promise<Search> {
     // Loaded here: counting needs the tokenizer, which the core's root entry never loads.
     const tokens = await import("./tokens.ts");
-    const { pathCosts } = await import("./cost/path-costs.ts");
+    const { pathCosts, ToolPricer } = await import("./cost/path-costs.ts");
     const encoding = options.encoding;
     const count: Count = (t) => tokens.schemaTokens(t, { encoding });
     count(tool); // an unknown encoding fails here, before any search
-    return new Search(tool, options, count, (t, paths) => pathCosts(t as unknown as Tool, paths, encoding), (text) => tokens.textTokens(text, { encoding }));
+    const together: PriceTogether = (t) => {
+      const pricer = new ToolPricer(t as unknown as Tool, encoding);
+      return (paths) => pricer.cost(paths);
+    };
+    return new Search(tool, options, count, (t, paths) => pathCosts(t as unknown as Tool, paths, encoding), together, (text) => tokens.textTokens(text, { encoding }));
   }
 
   /** Every kept selector must exist; it, every selector containing it, and the type spellings of those places are protected. */
@@ -217,23 +241,88 @@ class Search {
     });
   }
 
-  /** `tool` without `drop`, or undefined when the projection is refused or loses a kept selector. */
+  /**
+   * `tool` without `drop`, or undefined when the projection is refused or loses a kept
+   * selector. LAST_BRANCH is not a refusal: the search decides up front never to ask for a
+   * union's last branch (`sparesABranch`), so that error is its own bug and surfaces.
+   */
   derive(tool: Tool<object>, drop: readonly string[]): Tool<object> | undefined {
     let next: Tool<object>;
     try {
       next = tool.derived({ drop });
     } catch (error) {
-      if (error instanceof SluiceError) return undefined;
+      if (error instanceof SluiceError && error.code !== "LAST_BRANCH") return undefined;
       throw error;
     }
     return this.keepsHold(next) ? next : undefined;
   }
 
-  /** Whether a candidate may be dropped at all. */
+  /** Whether a candidate may be dropped at all (a branch also needs `branchMayGo` on the tool at hand). */
   droppable(candidate: Candidate): boolean {
     if (candidate.required) return false;
     if (candidate.top && this.topProtected.has(candidate.selector)) return false;
     return !this.protectedSelectors.has(candidate.selector);
+  }
+
+  /**
+   * Whether a union branch may go from the tool `ws` holds: its union keeps another branch,
+   * it is not below a pagination argument (a cursor that can no longer take its type reads
+   * one page only), and no kept selector lies in it.
+   */
+  branchMayGo(ws: SchemaWorkspace, candidate: Candidate): boolean {
+    return !this.branchHeld(ws, candidate) && sparesABranch(ws, [candidate.selector]);
+  }
+
+  /** Whether a union branch stays whatever the budget: protected, below a pagination argument, or holding a kept selector. */
+  branchHeld(ws: SchemaWorkspace, candidate: Candidate): boolean {
+    if (!this.droppable(candidate)) return true;
+    if (candidate.type === undefined && this.pagination.includes(splitSelector(candidate.selector)[0]!)) return true;
+    return this.holdsKept(ws, candidate.selector);
+  }
+
+  /**
+   * Whether a kept selector lies in the branch `branch` names: it passes through the place
+   * holding the union and continues inside that branch (or names the branch itself, by any
+   * label). Decided on the places selectors name, so path and type spellings meet.
+   */
+  holdsKept(ws: SchemaWorkspace, branch: string): boolean {
+    if (this.options.keep.length === 0) return false;
+    let selector: Selector;
+    try {
+      selector = parseSelector(ws, branch);
+    } catch (error) {
+      if (error instanceof SluiceError) return false;
+      throw error;
+    }
+    const lead = selector.kind === "type" ? [selector.type!] : [];
+    const prefix = selector.segments.slice(0, -1);
+    const atUnion = locations(ws, { ...selector, segments: prefix, text: [...lead, ...prefix].join(".") });
+    const branchSlots = locations(ws, selector).filter((place) => place.branch !== undefined);
+    for (const raw of this.options.keep) {
+      let kept: Selector;
+      try {
+        kept = parseSelector(ws, raw);
+      } catch (error) {
+        if (error instanceof SluiceError) continue;
+        throw error;
+      }
+      const keptLead = kept.kind === "type" ? [kept.type!] : [];
+      for (let i = 1; i < kept.segments.length; i++) {
+        const head = kept.segments.slice(0, i);
+        const here = locations(ws, { ...kept, segments: head, text: [...keptLead, ...head].join(".") });
+        if (!here.some((place) => place.branch === undefined && atUnion.some((other) => other.branch === undefined && other.holder.node === place.holder.node && other.key === place.key))) continue;
+        const rest = kept.segments.slice(i);
+        if (parseBranchSegment(rest[0]!) !== undefined) {
+          const segments = kept.segments.slice(0, i + 1);
+          const named = locations(ws, { ...kept, segments, text: [...keptLead, ...segments].join(".") });
+          if (named.some((place) => branchSlots.some((slot) => sameSlot(place, slot)))) return true;
+          continue;
+        }
+        const segments = [...selector.segments, ...rest];
+        if (locations(ws, { ...selector, segments, text: [...lead, ...segments].join(".") }).length > 0) return true;
+      }
+    }
+    return false;
   }
 
   /** Prices selectors on `tool`; one that cannot be priced is left out (it cannot be dropped either). */
@@ -243,13 +332,13 @@ class Search {
     try {
       rows = this.price(tool, selectors);
     } catch (error) {
-      if (!(error instanceof SluiceError)) throw error;
+      if (!(error instanceof SluiceError) || error.code === "LAST_BRANCH") throw error; // see derive()
       rows = [];
       for (const path of selectors) {
         try {
           rows.push(...this.price(tool, [path]));
         } catch (inner) {
-          if (!(inner instanceof SluiceError)) throw inner;
+          if (!(inner instanceof SluiceError) || inner.code === "LAST_BRANCH") throw inner;
         }
       }
     }
@@ -290,13 +379,85 @@ class Search {
         current = next;
       }
     };
-    const top = candidatesOf(current, 1).filter((c) => c.top && this.droppable(c)).map((c) => c.selector);
+    const top = candidatesOf(workspaceOf(current), 1).filter((c) => c.top && this.droppable(c)).map((c) => c.selector);
     add(top);
     add(this.cycleCuts(current));
-    const inner = candidatesOf(current, LEVELS).filter((c) => !c.top && this.droppable(c)).map((c) => c.selector);
+    const inner = candidatesOf(workspaceOf(current), LEVELS).filter((c) => !c.top && c.branch === undefined && this.droppable(c)).map((c) => c.selector);
     add(this.priced(current, inner).map((row) => row.path).sort());
+
+    // Unions at the places that stay keep one branch each: the one that leaves the tool
+    // smallest, measured by dropping all the others at once. The outermost unions first:
+    // what a dropped branch held needs no choosing.
+    this.floorBranches = [];
+    const settled = new Set<string>();
+    for (let pass = 0; pass < MAX_UNION_PASSES; pass++) {
+      const ws = workspaceOf(current);
+      const unions = new Map<string, Candidate[]>();
+      for (const c of candidatesOf(ws, LEVELS)) {
+        if (c.branch === undefined || settled.has(c.branch.union)) continue;
+        unions.set(c.branch.union, [...(unions.get(c.branch.union) ?? []), c]);
+      }
+      if (unions.size === 0) break;
+      const outermost = Math.min(...[...unions.values()].map((branches) => branches[0]!.level));
+      for (const union of [...unions.keys()].sort(compareText)) {
+        const branches = unions.get(union)!;
+        if (branches[0]!.level !== outermost) continue;
+        settled.add(union);
+        if (branches.length < 2) continue;
+        const unionWs = workspaceOf(current);
+        const stays = branches.filter((c) => this.branchHeld(unionWs, c));
+        let keptBranch: string | undefined;
+        let goes: Candidate[];
+        if (stays.length > 0) {
+          goes = branches.filter((c) => !stays.includes(c));
+        } else {
+          const priceTogether = this.priceTogether(current);
+          let best: { selector: string; saved: number } | undefined;
+          for (const keep of branches) {
+            const others = branches.filter((c) => c !== keep).map((c) => c.selector);
+            // Keeping a null-only branch alone is not keeping the argument (sparesABranch).
+            if (!sparesABranch(unionWs, others)) continue;
+            let saved: number;
+            try {
+              saved = priceTogether(others);
+            } catch (error) {
+              if (!(error instanceof SluiceError) || error.code === "LAST_BRANCH") throw error;
+              continue;
+            }
+            if (best === undefined || saved > best.saved || (saved === best.saved && keep.selector < best.selector)) best = { selector: keep.selector, saved };
+          }
+          if (best === undefined) continue;
+          keptBranch = best.selector;
+          goes = branches.filter((c) => c.selector !== keptBranch);
+        }
+        const selectors = inDropOrder(goes.map((c) => c.selector));
+        if (selectors.length === 0 || !sparesABranch(unionWs, selectors)) continue;
+        const next = this.derive(current, selectors);
+        if (next === undefined || !this.sameAsAtOnce(next, [...drop, ...selectors])) continue;
+        drop.push(...selectors);
+        current = next;
+        if (keptBranch !== undefined) this.floorBranches.push(keptBranch);
+      }
+    }
     const tokens = this.count(this.tool.derived({ drop }));
     return { tokens, drop };
+  }
+
+  /**
+   * Whether `tool`, reached step by step, is the tool derived from the start with `drop` at
+   * once. Only a branch named by position can tell them apart (a position means the tool
+   * the drop applies to), so only such drops are checked.
+   */
+  sameAsAtOnce(tool: Tool<object>, drop: readonly string[]): boolean {
+    if (!drop.some(isPositional)) return true;
+    let atOnce: Tool<object>;
+    try {
+      atOnce = this.tool.derived({ drop });
+    } catch (error) {
+      if (error instanceof SluiceError) return false;
+      throw error;
+    }
+    return atOnce.canonical() === tool.canonical();
   }
 
   async suggest(budget: number): Promise<Suggestion> {
@@ -315,7 +476,13 @@ class Search {
     const banned = new Set<string>();
     let reached = typesOf(current);
     const apply = (selector: string): boolean => {
-      const next = this.derive(current, [selector]);
+      // A union may have lost its other branches since this one was listed: decided again on the tool as it stands.
+      if (lastBranchSegment(selector) !== undefined && !sparesABranch(workspaceOf(current), [selector])) {
+        banned.add(selector);
+        return false;
+      }
+      let next = this.derive(current, [selector]);
+      if (next !== undefined && !this.sameAsAtOnce(next, [...steps.map((step) => step.selector), selector])) next = undefined;
       const after = next === undefined ? tokens : this.count(next);
       if (next === undefined || after >= tokens) {
         banned.add(selector);
@@ -337,13 +504,23 @@ class Search {
 
     // 2. Optional branches.
     for (let round = 0; round < MAX_ROUNDS && tokens > budget && steps.length < MAX_STEPS; round++) {
-      const candidates = candidatesOf(current, LEVELS).filter((c) => this.droppable(c) && !banned.has(c.selector));
+      const ws = workspaceOf(current);
+      const candidates = candidatesOf(ws, LEVELS).filter((c) => this.droppable(c) && !banned.has(c.selector) && (c.branch === undefined || this.branchMayGo(ws, c)));
       const rows = this.priced(current, candidates.map((c) => c.selector));
       if (rows.length === 0) break;
       // A branch with droppable members inside is not dropped whole while those members can
       // be dropped instead: dropping them costliest first until one fits keeps more of it.
+      // A union branch counts as holding the members it declares; the place holding a union
+      // does not count as holding its branches (an optional argument may go whole).
       const parents = new Set<string>();
-      for (const c of candidates) if (c.parent !== undefined) parents.add(c.parent);
+      const listed = new Set(candidates.map((c) => c.selector));
+      for (const c of candidates) {
+        if (c.branch === undefined) {
+          if (c.parent !== undefined) parents.add(c.parent);
+        } else if (c.branch.members.some((member) => listed.has(member))) {
+          parents.add(c.selector);
+        }
+      }
       const fitting = rows.filter((row) => tokens - row.tokens <= budget && !parents.has(row.path));
       if (fitting.length > 0) {
         // Keeps the most: the cheapest drop that fits.
@@ -359,7 +536,10 @@ class Search {
       }
       // Several from one pricing while none would fit alone; each one measured as applied.
       const applied: string[] = [];
-      for (const row of open) {
+      // Members before union branches: a branch is a whole request shape the model loses,
+      // while the members it holds can often go instead and leave the shape usable.
+      const members = open.filter((row) => lastBranchSegment(row.path) === undefined);
+      for (const row of members.length > 0 ? members : open) {
         if (applied.length >= MAX_PER_ROUND || steps.length >= MAX_STEPS) break;
         if (tokens - row.tokens <= budget) break; // close enough to price again
         if (applied.some((done) => row.path.startsWith(done + ".")) || !stillReached(row.path, candidates, reached)) continue;
@@ -433,8 +613,9 @@ class Search {
     const reached = typesOf(derived);
     const args = isSchemaObject(this.tool.inputSchema.properties) ? this.tool.inputSchema.properties : {};
     return drop.filter((selector) => {
+      if (drop.some((other) => other !== selector && selector.startsWith(other + "."))) return true;
       const first = selector.slice(0, selector.includes(".") ? selector.indexOf(".") : undefined);
-      if (hasOwn(args, first)) return drop.some((other) => other !== selector && selector.startsWith(other + "."));
+      if (hasOwn(args, first)) return false;
       return selector.includes(".") && !reached.has(first);
     });
   }
@@ -470,6 +651,11 @@ class Search {
     if (this.required.length > 0) holds.push(`required argument${this.required.length === 1 ? "" : "s"} ${this.required.join(", ")}`);
     if (this.pagination.length > 0) holds.push(`pagination argument${this.pagination.length === 1 ? "" : "s"} ${this.pagination.join(", ")}`);
     if (this.options.keep.length > 0) holds.push(`kept ${this.options.keep.join(", ")}`);
+    if (this.floorBranches.length > 0) {
+      const shown = this.floorBranches.slice(0, 4).join(", ");
+      const more = this.floorBranches.length > 4 ? ` and ${this.floorBranches.length - 4} more` : "";
+      holds.push(`of each union among them one branch, the one that costs least (${shown}${more})`);
+    }
     const description = this.textTokens(this.tool.description);
     return new BudgetUnreachableError(
       `${this.tool.name} cannot fit ${budget} tokens: its smallest projection is ${floor.tokens} tokens, held up by ${holds.length > 0 ? holds.join("; ") : "its name and description"} ` +
@@ -496,11 +682,13 @@ function typesOf(tool: Tool<object>): Set<string> {
  * The branches a search may drop, `levels` property steps below the root: top-level
  * arguments by name; members reached through a definition as type selectors
  * (`Type.member`, every place the type is reached); members of inline objects as the
- * selector of the place they hang from, extended. A member that repeats a cycle is not
- * listed again; listing stops after MAX_CANDIDATES.
+ * selector of the place they hang from, extended; and the branches of every union
+ * (`anyOf`/`oneOf`) at those places, as branch selectors (`body.anyOf[Modal]`,
+ * `Type.member.oneOf[1]`). Every branch is listed, a union's last one too: whether it may
+ * go is decided by `sparesABranch`, not here. A member that repeats a cycle is not listed
+ * again; listing stops after MAX_CANDIDATES.
  */
-function candidatesOf(tool: Tool<object>, levels: number): Candidate[] {
-  const ws = new SchemaWorkspace(tool.inputSchema, tool.definitionOrigins);
+function candidatesOf(ws: SchemaWorkspace, levels: number): Candidate[] {
   const found = new Map<string, Candidate>();
   const stack: Array<{ node: Located; spelled: string[]; type: string | undefined; level: number; onPath: ReadonlySet<string> }> = [
     { node: { node: ws.root, pointer: "" }, spelled: [], type: undefined, level: 0, onPath: new Set() },
@@ -521,10 +709,12 @@ function candidatesOf(tool: Tool<object>, levels: number): Candidate[] {
       const required = Array.isArray(member.holder.node.required) && member.holder.node.required.includes(member.key);
       const known = found.get(selector);
       if (known === undefined) {
-        const candidate: Candidate = { selector, top: frame.level === 0 && type === undefined, required };
+        const candidate: Candidate = { selector, top: frame.level === 0 && type === undefined, required, level: frame.level };
         if (type !== undefined) candidate.type = type;
         if (frame.level > 0) candidate.parent = frame.spelled.join(".");
         found.set(selector, candidate);
+        const at = { node: member.child, pointer: member.pointer };
+        for (const branch of unionBranches(ws, at, spelled, type, frame.level)) if (!found.has(branch.selector)) found.set(branch.selector, branch);
       } else if (required) {
         known.required = true;
       }
@@ -535,6 +725,133 @@ function candidatesOf(tool: Tool<object>, levels: number): Candidate[] {
     for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
   }
   return [...found.values()];
+}
+
+/**
+ * The branches of the unions at one place (the schema of the member spelled `spelled`),
+ * reached as selectors reach them: through refs, array items and other unions. Each
+ * carries the selectors of its own members, spelled as `candidatesOf` spells them.
+ */
+function unionBranches(ws: SchemaWorkspace, at: Located, spelled: readonly string[], type: string | undefined, level: number): Candidate[] {
+  const out: Candidate[] = [];
+  const place = spelled.join(".");
+  for (const container of ws.findNodes(at, hasUnion, false)) {
+    for (const keyword of BRANCH_KEYWORDS) {
+      const list = container.node[keyword];
+      if (!Array.isArray(list)) continue;
+      list.forEach((element, index) => {
+        const label = ws.branchLabel(element, index);
+        if (/[[\]]/.test(label)) return; // not expressible as a branch segment
+        const members = new Set<string>();
+        if (isSchemaObject(element)) {
+          for (const member of ws.membersOf({ node: element, pointer: `${container.pointer}/${keyword}/${index}` })) {
+            const def = member.via[member.via.length - 1];
+            const memberType = def === undefined ? type : ws.originOf(def);
+            members.add((def === undefined ? [...spelled, member.key] : [memberType!, member.key]).join("."));
+          }
+        }
+        const candidate: Candidate = {
+          selector: `${place}.${keyword}[${label}]`,
+          top: false,
+          required: false,
+          level,
+          parent: place,
+          branch: { union: `${place}|${keyword}`, members: [...members] },
+        };
+        if (type !== undefined) candidate.type = type;
+        out.push(candidate);
+      });
+    }
+  }
+  return out;
+}
+
+function hasUnion(node: JsonSchemaObject): boolean {
+  return BRANCH_KEYWORDS.some((keyword) => Array.isArray(node[keyword]));
+}
+
+/**
+ * Whether dropping `selectors` together leaves every union they reach at least one
+ * branch: the one check that keeps the search from ever asking for a union's last branch
+ * (the projection would refuse it with LAST_BRANCH, which the search treats as its own bug).
+ * A branch that admits only null does not count: `anyOf: [boolean, null]` without its
+ * boolean is an argument the model can only send empty, so the member goes whole instead.
+ */
+function sparesABranch(ws: SchemaWorkspace, selectors: readonly string[]): boolean {
+  const taken = new Map<unknown[], Set<number>>();
+  for (const raw of selectors) {
+    for (const place of placesOf(ws, raw)) {
+      if (place.branch === undefined) continue;
+      const list = place.branch.container[place.branch.keyword] as unknown[];
+      const indexes = taken.get(list) ?? new Set<number>();
+      indexes.add(place.branch.index);
+      taken.set(list, indexes);
+    }
+  }
+  for (const [list, indexes] of taken) {
+    if (!list.some((branch, index) => !indexes.has(index) && !onlyNull(branch))) return false;
+  }
+  return true;
+}
+
+/** A branch whose only value is null (`type: "null"`, `const: null`, `enum: [null]`). */
+function onlyNull(branch: unknown): boolean {
+  if (!isSchemaObject(branch)) return false;
+  if (branch.type === "null") return true;
+  if (hasOwn(branch, "const") && branch.const === null) return true;
+  return Array.isArray(branch.enum) && branch.enum.length > 0 && branch.enum.every((value) => value === null);
+}
+
+/** The places a selector names in `ws`, none when it names nothing (a drop of it is refused as unknown). */
+function placesOf(ws: SchemaWorkspace, raw: string): Location[] {
+  let selector: Selector;
+  try {
+    selector = parseSelector(ws, raw);
+  } catch (error) {
+    if (error instanceof SluiceError) return [];
+    throw error;
+  }
+  return locations(ws, selector);
+}
+
+/** Branch drops in an order where each names, in the tool the previous ones left, what it names in the tool they start from: by position, the highest first. */
+function inDropOrder(selectors: readonly string[]): string[] {
+  const position = (selector: string): number => (isPositional(selector) ? Number(lastBranchSegment(selector)!.label) : -1);
+  return [...selectors].sort((a, b) => position(b) - position(a) || compareText(a, b));
+}
+
+function workspaceOf(tool: Tool<object>): SchemaWorkspace {
+  return new SchemaWorkspace(tool.inputSchema, tool.definitionOrigins);
+}
+
+/** The places a parsed selector names, none when it names nothing. */
+function locations(ws: SchemaWorkspace, selector: Selector): Location[] {
+  try {
+    return locate(ws, selector, false);
+  } catch (error) {
+    if (error instanceof SluiceError) return [];
+    throw error;
+  }
+}
+
+function sameSlot(a: Location, b: Location): boolean {
+  return a.branch !== undefined && b.branch !== undefined && a.branch.container === b.branch.container && a.branch.keyword === b.branch.keyword && a.branch.index === b.branch.index;
+}
+
+/** The branch segment a selector ends in, if any. */
+function lastBranchSegment(selector: string): { keyword: string; label: string } | undefined {
+  const segments = splitSelector(selector);
+  try {
+    return parseBranchSegment(segments[segments.length - 1]!);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A branch named by its position (`oneOf[2]`): positions mean the tool the drop is applied to, so the search checks what it names. */
+function isPositional(selector: string): boolean {
+  const segment = lastBranchSegment(selector);
+  return segment !== undefined && /^[0-9]+$/.test(segment.label);
 }
 
 /** The type selector (or path) naming property `key` of the node at `pointer`. */

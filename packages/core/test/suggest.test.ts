@@ -2,12 +2,17 @@
  * suggestProjection on real pack tools: the result fits the budget, its figure is the
  * tool derived with exactly its drop list and counted, each step's saving is the real
  * difference, and nothing that must stay (required and pagination arguments, --keep
- * selectors) is dropped. Below the floor it is a coded error naming the floor.
+ * selectors) is dropped. Below the floor it is a coded error naming the floor. Union
+ * branches (`body.oneOf[1]`) are dropped like members, never a union's last one; tools with
+ * unions come from the packs and from DigitalOcean's spec, generated in memory.
  */
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
+import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
-import { BudgetUnreachableError, isSluiceError, projectionFloor, suggestProjection, type Suggestion, type Tool } from "@sluice/core";
+import { BudgetUnreachableError, definePack, isSluiceError, projectionFloor, suggestProjection, Tool, type HttpBinding, type Suggestion } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
+import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { tools as linearTools } from "@sluice/pack-linear";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { tools as stripeTools } from "@sluice/pack-stripe";
@@ -239,6 +244,282 @@ describe("any budget (seeded property)", () => {
           expect(suggestion.tokens + suggestion.steps.reduce((sum, step) => sum + step.saved, 0)).toBe(schemaTokens(tool));
         }),
         { seed: 20261130, numRuns: 24 },
+      );
+    },
+    SLOW,
+  );
+});
+
+/** DigitalOcean's tools, generated in memory from the vendored spec (its load balancer and volume bodies are unions). */
+let digitalOcean: Tool<object>[] | undefined;
+function digitalOceanTool(name: string): Tool<object> {
+  if (digitalOcean === undefined) {
+    const file = "/work/shared/specs/digitalocean/digitalocean-openapi.yaml";
+    const doc = parseYaml(readFileSync(file, "utf8")) as object;
+    digitalOcean = [...definePack(buildOpenAPIPackIR(doc, { name: "digitalocean", file: "digitalocean-openapi.yaml", sha256: "0".repeat(64) })).tools] as Tool<object>[];
+  }
+  return named(digitalOcean, name);
+}
+
+const BRANCH = /^(.+)\.(anyOf|oneOf)\[([^\]]+)\]$/;
+
+function isBranch(selector: string): boolean {
+  return BRANCH.test(selector);
+}
+
+/**
+ * No union loses every branch: per place and keyword, the branches dropped are fewer than the
+ * branches `paths()` lists there in the original tool (a union of one lists none, so any
+ * drop of its branch fails here too).
+ */
+async function expectABranchLeft(tool: Tool<object>, drop: readonly string[]): Promise<void> {
+  const dropped = new Map<string, Set<string>>();
+  for (const selector of drop) {
+    const match = BRANCH.exec(selector);
+    if (match === null) continue;
+    const union = `${match[1]!}|${match[2]!}`;
+    dropped.set(union, (dropped.get(union) ?? new Set()).add(match[3]!));
+  }
+  for (const [union, labels] of dropped) {
+    const [place, keyword] = union.split("|") as [string, string];
+    const branches = (await tool.paths(place)).map((row) => row.path).filter((path) => path.startsWith(`${place}.${keyword}[`));
+    expect({ union, dropped: labels.size, of: branches.length, left: branches.length - labels.size > 0 }).toEqual({ union, dropped: labels.size, of: branches.length, left: true });
+  }
+}
+
+async function pathsBelow(tool: Tool<object>, prefix: string): Promise<string[]> {
+  return (await tool.paths(prefix)).map((row) => row.path);
+}
+
+describe("union branches", () => {
+  it(
+    "DigitalOcean create_load_balancer at 800 tokens: only a branch drop gets there; exact figures",
+    async () => {
+      const tool = digitalOceanTool("create_load_balancer");
+      expect(schemaTokens(tool)).toBe(2631);
+      // body is required and a oneOf of two whole request shapes: by droplet_ids or by tag.
+      expect(await pathsBelow(tool, "body.oneOf[0]")).toContain("body.oneOf[0].droplet_ids");
+      expect(await pathsBelow(tool, "body.oneOf[1]")).toContain("body.oneOf[1].tag");
+      const floor = await projectionFloor(tool, {});
+      expect(floor.tokens).toBe(635);
+      expect(floor.drop.filter(isBranch)).toEqual(["body.oneOf[1]"]);
+      // Everything else the floor drops, without the branch: 1053 tokens, above the budget.
+      expect(schemaTokens(tool.derived({ drop: floor.drop.filter((selector) => !isBranch(selector)) }))).toBe(1053);
+
+      // Members first, costliest first; then, with nothing else left that fits, the cheaper
+      // of the two shapes: the load balancer can still be created by tag, no longer by Droplet ids.
+      const suggestion = await suggestProjection(tool, { budget: 800 });
+      expect(suggestion).toEqual({
+        tool: "create_load_balancer",
+        budget: 800,
+        tokens: 790,
+        drop: ["body.health_check", "body.sticky_sessions", "body.size", "body.algorithm", "body.redirect_http_to_https", "body.vpc_uuid", "body.enable_backend_keepalive", "body.oneOf[0]"],
+        keep: [],
+        steps: [
+          { selector: "body.health_check", saved: 574 },
+          { selector: "body.sticky_sessions", saved: 314 },
+          { selector: "body.size", saved: 160 },
+          { selector: "body.algorithm", saved: 116 },
+          { selector: "body.redirect_http_to_https", saved: 84 },
+          { selector: "body.vpc_uuid", saved: 66 },
+          { selector: "body.enable_backend_keepalive", saved: 64 },
+          { selector: "body.oneOf[0]", saved: 463 },
+        ],
+      });
+      const derived = expectHonest(tool, suggestion, 800);
+      await expectABranchLeft(tool, suggestion.drop);
+      const body = await pathsBelow(derived, "body");
+      expect(body).toContain("body.tag");
+      expect(body).not.toContain("body.droplet_ids");
+    },
+    SLOW,
+  );
+
+  it(
+    "--keep: the branch a kept selector lies in stays, and the other one goes instead",
+    async () => {
+      const tool = digitalOceanTool("create_load_balancer");
+      for (const [keep, stays, goes] of [
+        [["body.tag"], "body.oneOf[1]", "body.oneOf[0]"],
+        [["body.oneOf[0]"], "body.oneOf[0]", "body.oneOf[1]"],
+        [["body.droplet_ids"], "body.oneOf[0]", "body.oneOf[1]"],
+      ] as const) {
+        const floor = await projectionFloor(tool, { keep: [...keep] });
+        expect(floor.drop).not.toContain(stays);
+        expect(floor.drop).toContain(goes);
+        const suggestion = await suggestProjection(tool, { budget: 900, keep: [...keep] });
+        const derived = expectHonest(tool, suggestion, 900, ["body"]);
+        expect(suggestion.drop).not.toContain(stays);
+        expect(suggestion.drop).toContain(goes);
+        const kept = keep[0]!.replace("oneOf[0]", "droplet_ids");
+        expect(await pathsBelow(derived, "body")).toContain(kept);
+      }
+    },
+    SLOW,
+  );
+
+  it(
+    "the floor keeps the cheapest branch of a required union, measured, and names it as what holds it up",
+    async () => {
+      const tool = named(githubRestTools, "checks_create");
+      const floor = await projectionFloor(tool, {});
+      const branches = (await pathsBelow(tool, "body")).filter(isBranch);
+      expect(branches).toEqual(["body.oneOf[0]", "body.oneOf[1]"]);
+      expect(floor.drop.filter(isBranch)).toEqual(["body.oneOf[0]"]);
+      // Kept: the branch whose alternatives, dropped, leave the smallest tool.
+      const rest = floor.drop.filter((selector) => !isBranch(selector));
+      const keepingEach = branches.map((kept) => schemaTokens(tool.derived({ drop: [...rest, ...branches.filter((other) => other !== kept)] })));
+      expect(floor.tokens).toBe(Math.min(...keepingEach));
+      expect(keepingEach[0]).toBeGreaterThan(floor.tokens);
+      const error = await suggestProjection(tool, { budget: floor.tokens - 1 }).catch((thrown: unknown) => thrown);
+      expect(isSluiceError(error, "BUDGET_UNREACHABLE")).toBe(true);
+      expect((error as BudgetUnreachableError).floor).toEqual(floor);
+      expect((error as Error).message).toContain("required arguments body, owner, repo; of each union among them one branch, the one that costs least (body.oneOf[1])");
+    },
+    SLOW,
+  );
+
+  it(
+    "branches named by type and by position in one union (DigitalOcean post_volume_action_by_id): the last one stays",
+    async () => {
+      const tool = digitalOceanTool("post_volume_action_by_id");
+      const branches = (await pathsBelow(tool, "body")).filter(isBranch);
+      expect(branches.length).toBe(3);
+      expect(branches.filter((selector) => /\[[0-9]+\]$/.test(selector))).toEqual(["body.anyOf[2]"]);
+      const floor = await projectionFloor(tool, {});
+      expect(floor.drop.filter(isBranch).length).toBe(2);
+      await expectABranchLeft(tool, floor.drop);
+      // At the floor every step the search can take is taken, the union's last branch never.
+      const suggestion = await suggestProjection(tool, { budget: floor.tokens });
+      expectHonest(tool, suggestion, floor.tokens, ["body", "volume_id"]);
+      await expectABranchLeft(tool, suggestion.drop);
+      expect(suggestion.drop.filter(isBranch).length).toBe(2);
+    },
+    SLOW,
+  );
+
+  it("branches named by position: a drop list means the same branches step by step and at once", async () => {
+    // Four inline shapes, so every branch selector is positional: after `oneOf[1]` goes, the
+    // branch at position 2 is the one that was at 3, while `derived({ drop })` reads positions
+    // in the tool it starts from. The search takes only drops that mean the same both ways.
+    const shape = (name: string, size: number) => ({ type: "object", description: `The ${name} shape. `.repeat(size), properties: { [name]: { type: "string" } }, required: [name] });
+    const tool = Tool.create({
+      name: "make_thing",
+      description: "Makes a thing.",
+      inputSchema: { type: "object", properties: { spec: { oneOf: [shape("alpha", 10), shape("beta", 60), shape("gamma", 30), shape("delta", 45)] } }, required: ["spec"] },
+      binding: { kind: "http", method: "POST", path: "/things", parameters: [] } satisfies HttpBinding,
+    }) as Tool<object>;
+    expect(schemaTokens(tool)).toBe(701);
+    expect(await projectionFloor(tool, {})).toEqual({ tokens: 98, drop: ["spec.oneOf[3]", "spec.oneOf[2]", "spec.oneOf[1]"] });
+    const suggestion = await suggestProjection(tool, { budget: 260 });
+    // beta and delta go, alpha and gamma stay: 239 tokens (taking a position at its word
+    // after a drop before it would land on gamma instead, over the budget, and fall back to the floor).
+    expect(suggestion).toEqual({
+      tool: "make_thing",
+      budget: 260,
+      tokens: 239,
+      drop: ["spec.oneOf[3]", "spec.oneOf[1]"],
+      keep: [],
+      steps: [
+        { selector: "spec.oneOf[3]", saved: 201 },
+        { selector: "spec.oneOf[1]", saved: 261 },
+      ],
+    });
+    expectHonest(tool, suggestion, 260, ["spec"]);
+    expect(await pathsBelow(tool.derived({ drop: suggestion.drop }), "spec")).toEqual(["spec.alpha", "spec.gamma", "spec.oneOf[0]", "spec.oneOf[1]"]);
+  });
+
+  it("never leaves a union with only its null branch: a nullable argument goes whole or keeps its value", async () => {
+    // `anyOf: [object, null]` is how OpenAPI 3.1 specs (OpenAI's) write an optional nullable
+    // member; without its object branch the model could only send null.
+    const shape = { type: "object", description: "Settings of the run. ".repeat(30), properties: { mode: { type: "string" }, level: { type: "integer" } } };
+    const tool = Tool.create({
+      name: "start_run",
+      description: "Starts a run.",
+      inputSchema: {
+        type: "object",
+        properties: { name: { type: "string" }, settings: { anyOf: [shape, { type: "null" }] }, flag: { anyOf: [{ type: "boolean", description: "Whether to run in the background." }, { type: "null" }] } },
+        required: ["name", "settings"],
+      },
+      binding: { kind: "http", method: "POST", path: "/runs", parameters: [] } satisfies HttpBinding,
+    }) as Tool<object>;
+    const floor = await projectionFloor(tool, {});
+    // `settings` is required: its value branch stays (the null one may go); `flag` is optional: it goes whole.
+    expect(floor.drop).toContain("flag");
+    expect(floor.drop).not.toContain("settings.anyOf[0]");
+    for (let budget = floor.tokens; budget <= schemaTokens(tool); budget += 7) {
+      const suggestion = await suggestProjection(tool, { budget });
+      expectHonest(tool, suggestion, budget, ["name", "settings"]);
+      expect(suggestion.drop).not.toContain("settings.anyOf[0]");
+      expect(suggestion.drop).not.toContain("flag.anyOf[0]");
+    }
+  });
+
+  it("a pagination argument keeps every branch of its union", async () => {
+    const wide = { type: "object", description: "A cursor object. ".repeat(40), properties: { token: { type: "string" }, at: { type: "integer" } }, required: ["token"] };
+    const tool = Tool.create({
+      name: "list_things",
+      description: "Lists things.",
+      inputSchema: {
+        type: "object",
+        properties: {
+          cursor: { anyOf: [wide, { type: "string" }] },
+          query: { oneOf: [wide, { type: "string" }] },
+        },
+        required: ["query"],
+      },
+      binding: { kind: "http", method: "GET", path: "/things", parameters: [] } satisfies HttpBinding,
+    }) as Tool<object>;
+    const floor = await projectionFloor(tool, {});
+    expect(floor.drop.filter(isBranch)).toEqual(["query.oneOf[0]"]);
+    const suggestion = await suggestProjection(tool, { budget: floor.tokens });
+    expectHonest(tool, suggestion, floor.tokens, ["cursor"]);
+    expect(suggestion.drop.filter((selector) => selector.startsWith("cursor.") && isBranch(selector))).toEqual([]);
+    expect(suggestion.drop).toContain("query.oneOf[0]");
+  });
+});
+
+describe("unions at any budget (seeded property)", () => {
+  it(
+    "fits or is below a floor; never every branch of a union, never a required argument, kept selectors stay",
+    async () => {
+      const cases: Array<{ tool: Tool<object>; keep: string[]; mustSee: string[] }> = [
+        { tool: digitalOceanTool("create_load_balancer"), keep: [], mustSee: [] },
+        { tool: digitalOceanTool("create_load_balancer"), keep: ["body.tag"], mustSee: ["body.tag"] },
+        { tool: digitalOceanTool("post_volume_action_by_id"), keep: [], mustSee: [] },
+        { tool: digitalOceanTool("create_new_volume"), keep: [], mustSee: [] },
+        { tool: digitalOceanTool("update_ssh_key"), keep: [], mustSee: [] },
+        { tool: named(githubRestTools, "checks_create"), keep: [], mustSee: [] },
+        { tool: named(githubRestTools, "actions_create_workflow_dispatch"), keep: [], mustSee: [] },
+        { tool: fattest(stripeTools), keep: [], mustSee: [] },
+      ];
+      const floors: Array<{ tokens: number; drop: string[] }> = [];
+      for (const { tool, keep } of cases) {
+        const floor = await projectionFloor(tool, { keep });
+        await expectABranchLeft(tool, floor.drop);
+        floors.push(floor);
+      }
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: cases.length - 1 }), fc.double({ min: 0.05, max: 1.05, noNaN: true }), async (index, share) => {
+          const { tool, keep, mustSee } = cases[index]!;
+          const floor = floors[index]!;
+          const budget = Math.max(1, Math.round(schemaTokens(tool) * share));
+          let suggestion: Suggestion;
+          try {
+            suggestion = await suggestProjection(tool, { budget, keep });
+          } catch (error) {
+            expect(isSluiceError(error, "BUDGET_UNREACHABLE")).toBe(true);
+            expect((error as BudgetUnreachableError).floor).toEqual(floor);
+            expect(budget).toBeLessThan(floor.tokens);
+            return;
+          }
+          expect(budget).toBeGreaterThanOrEqual(floor.tokens);
+          const derived = expectHonest(tool, suggestion, budget);
+          await expectABranchLeft(tool, suggestion.drop);
+          for (const selector of keep) expect(suggestion.drop).not.toContain(selector);
+          for (const path of mustSee) expect(await pathsBelow(derived, path.slice(0, path.lastIndexOf(".")))).toContain(path);
+        }),
+        { seed: 20261130, numRuns: 40 },
       );
     },
     SLOW,
