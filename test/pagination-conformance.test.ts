@@ -56,6 +56,9 @@ async function generatedCase(name: string, spec: string): Promise<PackCase> {
 }
 
 const GENERATED: readonly PackCase[] = [
+  await generatedCase("jira", "jira/jira-openapi.yaml"),
+  await generatedCase("twilio", "twilio/twilio_api_v2010.json"),
+  await generatedCase("sendgrid", "sendgrid/oai_v3_stoplight.json"),
   await generatedCase("stripe", "stripe/spec3.json"),
   await generatedCase("github-rest", "github-rest/api.github.com.json"),
   await generatedCase("gcalendar", "google/calendar-v3.yaml"),
@@ -125,9 +128,13 @@ function bodyPaths(p: Pagination): string[] {
     case "cursor":
       return [p.cursor, ...(p.hasMore === undefined ? [] : [p.hasMore]), ...(p.items === undefined ? [] : [p.items])];
     case "lastItemId":
-      return [p.items, p.hasMore];
+      return [p.items, ...(p.hasMore === undefined ? [] : [p.hasMore])].filter((path) => path !== "$");
     case "link":
       return p.items === undefined ? [] : [p.items];
+    case "nextUrl":
+      return [p.next, ...(p.items === undefined ? [] : [p.items])];
+    case "offset":
+      return [p.items, p.total, p.isLast, p.hasMore].filter((path): path is string => path !== undefined && path !== "$");
     case "page":
       return [p.items, ...(p.hasMore === undefined ? [] : [p.hasMore])];
   }
@@ -323,6 +330,9 @@ function sampleArgs(tool: Tool<object>): Record<string, unknown> {
           case "uuid":
             return "123e4567-e89b-42d3-a456-426614174000";
         }
+        // Twilio's SIDs: a two-letter prefix and 32 hex digits.
+        const sid = typeof schema.pattern === "string" ? /^\^([A-Z]{2})\[0-9a-fA-F\]\{(\d+)\}\$$/.exec(schema.pattern) : null;
+        if (sid !== null) return sid[1] + "0".repeat(Number(sid[2]));
         const text = /id$/i.test(name) ? `${name}-1` : "sample";
         return typeof schema.minLength === "number" && schema.minLength > text.length ? text.padEnd(schema.minLength, "x") : text;
       }
@@ -365,6 +375,7 @@ function getAt(body: Json, path: string): unknown {
 
 /** The next-page marker a wrapped answer advertises. */
 function markerFor(p: Pagination, tool: string): string | number {
+  if (p.style === "nextUrl") return `${tool}-token-2`;
   if (p.style === "link") return p.arg === "page" ? 2 : p.arg === "since" ? 4321 : `${tool}-next`;
   return `${tool}-cursor-2`;
 }
@@ -387,10 +398,18 @@ function shapingFetch(tool: Tool<object>, scenario: "more" | "last", pageSize: n
     } catch {
       return new Response(text, { status: answer.status, headers });
     }
+    // Jira's spec writes its examples as JSON text, which the mock sends as a JSON string: read the text.
+    if (typeof body === "string" && /^\s*[[{]/.test(body)) {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        // Not JSON text after all: left as it is.
+      }
+    }
     if (!answer.ok || body === null || typeof body !== "object") return new Response(text, { status: answer.status, headers });
     const fillItems = (path: string | undefined, count: number) => {
-      if (path === undefined || Array.isArray(body)) return;
-      const items = getAt(body, path);
+      if (path === undefined || (Array.isArray(body) && path !== "$")) return;
+      const items = path === "$" ? body : getAt(body, path);
       const list: Json[] = Array.isArray(items) ? items.slice(0, count) : [];
       // Pad with copies of the mock's own first item (a fresh id where items have ids), so items keep their shape.
       const model = list[0];
@@ -399,7 +418,8 @@ function shapingFetch(tool: Tool<object>, scenario: "more" | "last", pageSize: n
         if (model !== null && typeof model === "object" && !Array.isArray(model)) list.push({ ...model, ...("id" in model ? { id: `${tool.name}-item-${n}` } : {}) });
         else list.push({ id: `${tool.name}-item-${n}` });
       }
-      setAt(body, path, list);
+      if (path === "$") body = list;
+      else setAt(body, path, list);
     };
     switch (p.style) {
       case "cursor":
@@ -410,8 +430,25 @@ function shapingFetch(tool: Tool<object>, scenario: "more" | "last", pageSize: n
         if (p.hasMore !== undefined) setAt(body, p.hasMore, scenario === "more");
         break;
       case "lastItemId":
+        // Without a flag, a short page is the last one.
+        fillItems(p.items, p.hasMore === undefined && scenario === "last" ? pageSize - 1 : pageSize);
+        if (p.hasMore !== undefined) setAt(body, p.hasMore, scenario === "more");
+        break;
+      case "offset": {
+        // The authoritative signal says "more" even on a short page (servers cap sizes); without one, a full page is "more".
+        const signalled = p.isLast !== undefined || p.hasMore !== undefined || p.total !== undefined;
+        const count = scenario === "more" ? (signalled ? pageSize - 1 : pageSize) : pageSize - 1;
+        fillItems(p.items, count);
+        if (Array.isArray(body)) break;
+        if (p.isLast !== undefined) setAt(body, p.isLast, scenario === "last");
+        else if (p.hasMore !== undefined) setAt(body, p.hasMore, scenario === "more");
+        if (p.total !== undefined) setAt(body, p.total, scenario === "more" ? 100 : count);
+        break;
+      }
+      case "nextUrl":
         fillItems(p.items, 3);
-        setAt(body, p.hasMore, scenario === "more");
+        // A URL on another host: only its query is read, nothing is fetched from it.
+        setAt(body, p.next, scenario === "more" ? `https://elsewhere.invalid/v1/list.json?Page=1&${p.param ?? p.arg}=${markerFor(p, tool.name)}` : null);
         break;
       case "page":
         fillItems(p.items, scenario === "more" ? pageSize : Math.max(0, pageSize - 1));
@@ -463,7 +500,11 @@ function checkKept(tool: Tool<object>, result: CallResult, scenario: "more" | "l
   if (p.style === "cursor" || p.style === "lastItemId" || (p.style === "page" && p.hasMore !== undefined)) {
     if ("hasMore" in p && p.hasMore !== undefined) expect(markers.hasMore?.value, `${tool.name} (${scenario}) flag`).toBe(scenario === "more");
   }
-  if (scenario === "more" && (p.style === "cursor" || p.style === "link")) expect(markers.cursor, `${tool.name} marker`).toBeDefined();
+  if (p.style === "offset" && !Array.isArray(result.body)) {
+    if (p.isLast !== undefined) expect(markers.hasMore?.value, `${tool.name} (${scenario}) isLast`).toBe(scenario === "last");
+    if (p.total !== undefined) expect(markers.total?.value, `${tool.name} (${scenario}) total`).toBeDefined();
+  }
+  if (scenario === "more" && (p.style === "cursor" || p.style === "link" || p.style === "nextUrl")) expect(markers.cursor, `${tool.name} marker`).toBeDefined();
   return { ids: markers.ids.length };
 }
 
@@ -473,10 +514,15 @@ function expectedMarker(tool: string, p: Pagination, result: CallResult, args: R
     case "cursor":
       return getAt(result.body, p.cursor);
     case "lastItemId": {
-      const items = getAt(result.body, p.items) as Json[];
+      const items = (p.items === "$" ? result.body : getAt(result.body, p.items)) as Json[];
       return items[items.length - 1][p.idField ?? "id"];
     }
+    case "offset": {
+      const items = (p.items === "$" ? result.body : getAt(result.body, p.items)) as Json[];
+      return (typeof args[p.arg] === "number" ? (args[p.arg] as number) : 0) + items.length;
+    }
     case "link":
+    case "nextUrl":
       return markerFor(p, tool);
     case "page":
       return (typeof args[p.arg] === "number" ? (args[p.arg] as number) : (p.firstPage ?? 1)) + 1;
@@ -554,7 +600,7 @@ describe.each([...PACKS, ...GENERATED].filter((p) => p.tools.some((t) => t.pagin
     }
     const p = tool.pagination;
     const pageSize = 3;
-    if (p.style === "page" && p.pageSizeArg !== undefined) args[p.pageSizeArg] = pageSize;
+    if ((p.style === "page" || p.style === "offset" || p.style === "lastItemId") && p.pageSizeArg !== undefined) args[p.pageSizeArg] = pageSize;
     for (const scenario of ["more", "last"] as const) {
       const result = await tool.invoke(args, { baseUrl, credentials, fetch: shapingFetch(tool, scenario, pageSize) });
       record(result, tool.name);

@@ -15,7 +15,15 @@ import type { Located, RefResolver } from "./reference-object.ts";
 /** What is known of one response member: its JSON type, and for objects their members (one level). */
 interface Field {
   type: string | undefined;
+  /** The schema's `format` (`uri`, `date-time`), when it gives one. */
+  format?: string;
+  /** The name of the component schema the member refers to (`SnowflakeType`), when it is a `$ref`. */
+  ref?: string;
   members?: Map<string, Field>;
+  /** For an array: the members of its items (one level), as far as the schema says. */
+  itemMembers?: Map<string, Field>;
+  /** Known only from an example answer, not from the schema. */
+  example?: true;
 }
 
 /** The top-level members of a 2xx JSON answer, and whether it declares a `Link` header. */
@@ -24,6 +32,8 @@ export interface ResponseShape {
   link: boolean;
   /** The answer's schema forbids members it does not declare (`additionalProperties: false`). */
   closed: boolean;
+  /** When the answer is a bare JSON array (Discord, SendGrid): the members of its items, one level. */
+  list?: Map<string, Field>;
 }
 
 /** Cursor fields, in order of preference (the first one present wins). */
@@ -53,9 +63,27 @@ const CURSOR_ARGS = ["cursor", "start_cursor", "after", "page_token", "pageToken
 const LINK_ARGS = ["cursor", "after", "page", "page_token", "pageToken"];
 const PAGE_ARGS = ["page", "page_number", "pageNumber"];
 const PAGE_SIZE_ARGS = ["per_page", "page_size", "pageSize", "perPage", "limit", "count", "size"];
+/** Arguments that carry an item offset (Jira's `startAt`), in order of preference. */
+const OFFSET_ARGS = ["startAt", "offset", "start", "skip", "from", "start_index", "startIndex"];
+/** Page size arguments beside an offset (Jira's `maxResults`, OData's `top`). */
+const OFFSET_SIZE_ARGS = [...PAGE_SIZE_ARGS, "maxResults", "max_results", "PageSize", "top", "take"];
+const TOTAL_FIELDS = ["total", "totalCount", "total_count", "totalResults", "total_results", "totalSize", "total_size"];
+const IS_LAST_FIELDS = ["isLast", "is_last", "isLastPage", "is_last_page", "last"];
+/** Objects that hold a total, a last-page flag or a next-page URL (SendGrid's `_metadata`, JSON:API's `links`). */
+const META_CONTAINERS = [...CURSOR_CONTAINERS, "_metadata", "links", "_links"];
+/** Members holding the next page's URL (Twilio's `next_page_uri`); plain `next`/`nextPage` only inside a container or typed as a URL. */
+const NEXT_URL_FIELDS = ["next_page_uri", "next_page_url", "nextPageUri", "nextPageUrl", "next_uri", "next_url", "nextUri", "nextUrl", "next_link", "nextLink", "next_href", "nextHref"];
+const NEXT_URL_BARE = ["next", "nextPage", "next_page"];
+/** Arguments whose value a next-page URL carries in its query, in order of preference (Twilio's `PageToken` before its `Page`). */
+const NEXT_URL_ARGS = ["PageToken", "page_token", "pageToken", "cursor", "starting_after", "after", "marker", "startAt", "offset", "start", "page", "Page"];
+/** Arguments keyed by an item id, in one direction only (Discord's `after` / `before`). */
+const ID_KEY_ARGS = ["after", "before"];
+const URL_FORMATS = new Set(["uri", "url", "uri-reference", "iri", "iri-reference"]);
 
 /** At most this many schema nodes are read per response (allOf chains, $ref hops): a bound, not a depth. */
 const SCHEMA_NODE_BUDGET = 64;
+/** Schema nodes read for the items of one list. */
+const ITEM_NODE_BUDGET = 16;
 
 function schemaType(schema: unknown): string | undefined {
   const type = getOwn(schema, "type");
@@ -101,6 +129,15 @@ function schemaMembers(schema: Located, resolver: RefResolver, levels: number, b
         // An unresolvable member is still a member; its type is unknown.
       }
       const field: Field = { type: schemaType(member) };
+      const format = getOwn(member, "format");
+      if (typeof format === "string") field.format = format;
+      const ref = getOwn(raw, "$ref");
+      if (typeof ref === "string") field.ref = ref.slice(ref.lastIndexOf("/") + 1);
+      if (levels > 1 && field.type === "array") {
+        // Its own small budget: reading a list's items must not starve the members read after it.
+        const items = getOwn(member, "items");
+        if (typeof items === "object" && items !== null && !Array.isArray(items)) field.itemMembers = schemaMembers({ value: items, document: node.document, pointer: node.pointer }, resolver, 1, { left: ITEM_NODE_BUDGET });
+      }
       if (levels > 1 && (field.type === "object" || field.type === undefined)) {
         const nested = schemaMembers({ value: member, document: node.document, pointer: node.pointer }, resolver, levels - 1, budget);
         if (nested.size > 0) {
@@ -126,13 +163,23 @@ function exampleMembers(example: unknown, into: Map<string, Field>): void {
   if (typeof example !== "object" || example === null || Array.isArray(example)) return;
   for (const [name, value] of Object.entries(example)) {
     if (into.has(name)) continue;
-    const field: Field = { type: valueType(value) };
+    const field: Field = { type: valueType(value), example: true };
     if (field.type === "object") {
       field.members = new Map();
       for (const [inner, innerValue] of Object.entries(value as object)) field.members.set(inner, { type: valueType(innerValue) });
     }
+    if (field.type === "array") field.itemMembers = itemMembersOf(value as unknown[]);
     into.set(name, field);
   }
+}
+
+/** Members the first item of an example list shows (scalars only: enough to see an `id`). */
+function itemMembersOf(list: readonly unknown[]): Map<string, Field> {
+  const out = new Map<string, Field>();
+  const first = list[0];
+  if (typeof first !== "object" || first === null || Array.isArray(first)) return out;
+  for (const [name, value] of Object.entries(first)) out.set(name, { type: valueType(value) });
+  return out;
 }
 
 const JSON_MEDIA = /^application\/(?:[\w.+-]*\+)?json\b|^\*\/\*$/i;
@@ -178,7 +225,15 @@ export function responseShape(operation: Located, resolver: RefResolver, swagger
     for (const body of bodies) {
       if (body.schema !== undefined) {
         try {
-          if (getOwn(resolver.deref(body.schema, response.document, response.pointer).value, "additionalProperties") === false) shape.closed = true;
+          const root = resolver.deref(body.schema, response.document, response.pointer);
+          if (getOwn(root.value, "additionalProperties") === false) shape.closed = true;
+          const items = getOwn(root.value, "items");
+          // Only a declared array: a typeless `items` is how Slack writes alternatives of an object.
+          const rootType = getOwn(root.value, "type");
+          const array = rootType === "array" || (Array.isArray(rootType) && rootType.includes("array"));
+          if (array && typeof items === "object" && items !== null && !Array.isArray(items) && shape.list === undefined) {
+            shape.list = schemaMembers({ value: items, document: root.document, pointer: root.pointer }, resolver, 1, { left: ITEM_NODE_BUDGET });
+          }
         } catch {
           // An unreadable schema closes nothing.
         }
@@ -186,7 +241,10 @@ export function responseShape(operation: Located, resolver: RefResolver, swagger
           if (!shape.members.has(name)) shape.members.set(name, field);
         }
       }
-      for (const example of body.examples) exampleMembers(example, shape.members);
+      for (const example of body.examples) {
+        if (Array.isArray(example) && shape.list === undefined) shape.list = itemMembersOf(example);
+        exampleMembers(example, shape.members);
+      }
     }
   }
   return shape;
@@ -212,6 +270,53 @@ function findField(members: ReadonlyMap<string, Field>, names: readonly string[]
 const isCursorType = (type: string | undefined): boolean => type === undefined || type === "string" || type === "integer" || type === "number";
 const isBoolean = (type: string | undefined): boolean => type === "boolean";
 const isArray = (type: string | undefined): boolean => type === "array";
+const isCount = (type: string | undefined): boolean => type === "integer" || type === "number";
+const isString = (type: string | undefined): boolean => type === "string";
+
+/** The dotted path of the member holding the next page's URL, if the answer has one. */
+function nextUrlField(members: ReadonlyMap<string, Field>): string | undefined {
+  const named = findField(members, NEXT_URL_FIELDS, isString, META_CONTAINERS);
+  if (named !== undefined) return named;
+  // A bare `next` is a URL only when a container holds it (SendGrid's `_metadata.next`) or its format says so.
+  for (const name of NEXT_URL_BARE) {
+    const field = members.get(name);
+    if (field !== undefined && field.type === "string" && field.format !== undefined && URL_FORMATS.has(field.format)) return name;
+  }
+  for (const container of META_CONTAINERS) {
+    if (members.get(container)?.members?.get("next")?.type === "string") return `${container}.next`;
+  }
+  return undefined;
+}
+
+/** The list an answer pages through, with its items' members: a member (`values`, `data`), else the bare array (`$`). */
+function pagedList(shape: ResponseShape): { items: string; members: ReadonlyMap<string, Field> | undefined } | undefined {
+  // Where the schema and an example disagree on the list's name (SendGrid's `result` / `results`), the schema wins.
+  const declared = new Map([...shape.members].filter(([, field]) => field.example !== true));
+  const named = itemsField(declared.size > 0 ? declared : shape.members);
+  if (named !== undefined) return { items: named, members: shape.members.get(named)?.itemMembers };
+  return shape.list === undefined ? undefined : { items: "$", members: shape.list };
+}
+
+/**
+ * Whether an id-keyed argument can carry the items' `id`: no contradicting type or format
+ * (a date `before` is no id), and, for an argument of a named id type, no other member of
+ * the items has that type (Discord's thread members carry the thread's `id` and the
+ * `user_id` that `after` means: the spec does not say which).
+ */
+function carriesId(argSchema: unknown, id: Field, items: ReadonlyMap<string, Field>): boolean {
+  if (id.type !== undefined && id.type !== "string" && id.type !== "integer" && id.type !== "number") return false;
+  // The generator keeps component names for `$defs`: an argument of the id's own type (Discord's SnowflakeType) carries it.
+  const ref = getOwn(argSchema, "$ref");
+  if (typeof ref === "string") {
+    const name = ref.slice(ref.lastIndexOf("/") + 1);
+    return id.ref === name && [...items.values()].filter((field) => field.ref === name).length === 1;
+  }
+  const format = getOwn(argSchema, "format");
+  if ((typeof format === "string" ? format : undefined) !== id.format) return false;
+  const type = schemaType(argSchema);
+  if (type === undefined || id.type === undefined) return true;
+  return type === id.type || (isCount(type) && isCount(id.type));
+}
 
 /** The list an answer carries: a conventional name, else its only array member. */
 function itemsField(members: ReadonlyMap<string, Field>): string | undefined {
@@ -274,6 +379,30 @@ export function paginationFor(tool: ToolIR & { binding: HttpBinding }, shape: Re
     const arg = argumentNamed(args, LINK_ARGS, "query") ?? (args.get("since")?.in === "query" && args.has("per_page") && !args.has("page") ? "since" : undefined);
     if (arg !== undefined) return { style: "link", arg };
   }
+  // Item offsets (Jira's startAt/maxResults/total/isLast): a size argument and a list in the answer confirm them.
+  const offset = argumentNamed(args, OFFSET_ARGS);
+  const offsetSize = argumentNamed(args, OFFSET_SIZE_ARGS);
+  const list = pagedList(shape);
+  if (offset !== undefined && offsetSize !== undefined && list !== undefined && isIntegerSchema(args.get(offset)!.schema) && isIntegerSchema(args.get(offsetSize)!.schema)) {
+    const total = findField(members, TOTAL_FIELDS, isCount, META_CONTAINERS);
+    const isLast = findField(members, IS_LAST_FIELDS, isBoolean, META_CONTAINERS);
+    return {
+      style: "offset",
+      arg: offset,
+      items: list.items,
+      ...(total === undefined ? {} : { total }),
+      ...(isLast === undefined ? {} : { isLast }),
+      ...(hasMore === undefined || isLast !== undefined ? {} : { hasMore }),
+      ...sizeOf(args, offsetSize),
+    };
+  }
+  // A next-page URL in the body (Twilio's next_page_uri, SendGrid's _metadata.next): its query carries the marker.
+  const nextUrl = nextUrlField(members);
+  const urlArg = nextUrl === undefined ? undefined : argumentNamed(args, NEXT_URL_ARGS);
+  if (nextUrl !== undefined && urlArg !== undefined) {
+    const wire = args.get(urlArg)!.name;
+    return { style: "nextUrl", arg: urlArg, next: nextUrl, ...(wire === urlArg ? {} : { param: wire }), ...(items === undefined ? {} : { items }) };
+  }
   // Page numbers: incremented while a more-pages flag says so, or while full pages come back.
   const page = argumentNamed(args, PAGE_ARGS);
   if (page !== undefined && items !== undefined && isIntegerSchema(args.get(page)!.schema)) {
@@ -286,7 +415,21 @@ export function paginationFor(tool: ToolIR & { binding: HttpBinding }, shape: Re
       return { style: "page", arg: page, items, pageSizeArg: size, defaultPageSize: defaultSize, ...first };
     }
   }
+  // Id-keyed pages (Discord's after/before + limit): the last item's id goes back; without a flag, a short page ends it.
+  // Only one direction: with both, whether the list runs oldest or newest first decides which is right, and the spec does not say.
+  const keyed = ID_KEY_ARGS.filter((arg) => args.has(arg));
+  const keySize = argumentNamed(args, PAGE_SIZE_ARGS);
+  const id = list?.members?.get("id");
+  if (keyed.length === 1 && !args.has("around") && keySize !== undefined && list !== undefined && id !== undefined && carriesId(args.get(keyed[0]!)!.schema, id, list.members!)) {
+    return { style: "lastItemId", arg: keyed[0]!, items: list.items, ...(hasMore === undefined ? {} : { hasMore }), ...sizeOf(args, keySize) };
+  }
   return undefined;
+}
+
+/** The page size argument, and its default when the schema gives a positive integer one. */
+function sizeOf(args: ReadonlyMap<string, Argument>, size: string): { pageSizeArg: string; defaultPageSize?: number } {
+  const fallback = getOwn(args.get(size)!.schema, "default");
+  return typeof fallback === "number" && Number.isSafeInteger(fallback) && fallback > 0 ? { pageSizeArg: size, defaultPageSize: fallback } : { pageSizeArg: size };
 }
 
 function isIntegerSchema(schema: unknown): boolean {
@@ -351,7 +494,7 @@ function sortedByName(record: Record<string, Pagination>): Record<string, Pagina
 
 /** A declaration without its per-tool list location, as text (the key conventions are counted by). */
 function withoutItems(pagination: Pagination): Pagination {
-  if (pagination.style === "cursor" || pagination.style === "link") {
+  if (pagination.style === "cursor" || pagination.style === "link" || pagination.style === "nextUrl") {
     const { items: _items, ...rest } = pagination;
     return rest;
   }
@@ -362,13 +505,15 @@ const CONVENTION_ARGS = ["starting_after", ...CURSOR_ARGS.filter((arg) => arg !=
 
 /**
  * Argument -> the declaration more than half of the confirmed tools taking it agree on
- * (list location aside; kept when they all agree on it too). Page-number declarations
- * depend on each tool's page size and are never a convention.
+ * (list location aside; kept when they all agree on it too). Page-number, offset and
+ * id-keyed declarations depend on each tool's page size, and a next-page URL member is
+ * named per API: none of them is a convention.
  */
 function conventionsOf(confirmed: readonly Pagination[]): Map<string, Pagination> {
   const byArg = new Map<string, Pagination[]>();
   for (const pagination of confirmed) {
-    if (pagination.style === "page") continue;
+    // Next-page URLs too: `after` is a next-URL marker on one Jira list and a position on its `move` operations.
+    if (pagination.style === "page" || pagination.style === "offset" || pagination.style === "nextUrl" || (pagination.style === "lastItemId" && pagination.pageSizeArg !== undefined)) continue;
     const list = byArg.get(pagination.arg) ?? [];
     list.push(pagination);
     byArg.set(pagination.arg, list);

@@ -268,6 +268,8 @@ function paginationPaths(pagination: Pagination | undefined): string[] {
   if (pagination === undefined) return [];
   const paths: string[] = [];
   if (pagination.style === "cursor") paths.push(pagination.cursor);
+  if (pagination.style === "nextUrl") paths.push(pagination.next);
+  if (pagination.style === "offset") for (const path of [pagination.total, pagination.isLast]) if (path !== undefined) paths.push(path);
   if ("hasMore" in pagination && typeof pagination.hasMore === "string") paths.push(pagination.hasMore);
   return paths;
 }

@@ -181,7 +181,8 @@ class Search {
     const schema = tool.inputSchema;
     const args = isSchemaObject(schema.properties) ? Object.keys(schema.properties) : [];
     this.required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === "string" && args.includes(name)).sort() : [];
-    const declared = tool.pagination === undefined ? [] : [tool.pagination.arg, ...(tool.pagination.style === "page" && tool.pagination.pageSizeArg !== undefined ? [tool.pagination.pageSizeArg] : [])];
+    const size = tool.pagination !== undefined && "pageSizeArg" in tool.pagination ? tool.pagination.pageSizeArg : undefined;
+    const declared = tool.pagination === undefined ? [] : [tool.pagination.arg, ...(size === undefined ? [] : [size])];
     this.pagination = args.filter((name) => declared.includes(name) || PAGINATION_ARGUMENTS.includes(name)).sort();
     this.topProtected = new Set([...this.required, ...this.pagination]);
     if (options.keep.length > 0) this.protectKept(args);

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { hasOwn, SluiceError, withinLimits, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
+import { getOwn, hasOwn, SluiceError, withinLimits, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
 import { guards } from "../guards.ts";
 import { authAdditions, type HttpCredential } from "../http/auth.ts";
 import { isJsonMediaType } from "../http/body.ts";
@@ -431,9 +431,13 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     const contextBytes = contextBytesOf(output);
     record("ok", contextBytes);
     const result: CallResult = { output, body, status: raw.status, headers: raw.headers, payloadBytes, contextBytes, durationMs: performance.now() - started };
-    if (tool.pagination !== undefined) {
-      const next = nextPageArgs(tool.pagination, { body, headers: raw.headers }, withoutPins(allowed, tool.pins));
-      if (next !== undefined) result.nextPageArgs = next;
+    // A pinned marker cannot move, so such a tool offers no next page. The next page is
+    // worked out from what was sent, pins included (a pinned page size is the size asked
+    // for, which the short-page rules compare with), and offered without the pins: the
+    // model never sends them.
+    if (tool.pagination !== undefined && !hasOwn(tool.pins, tool.pagination.arg)) {
+      const next = nextPageArgs(tool.pagination, { body, headers: raw.headers }, allowed);
+      if (next !== undefined) result.nextPageArgs = markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema);
     }
     return result;
   } catch (error) {
@@ -443,6 +447,22 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     record(wrapped.code, Buffer.byteLength(wrapped.message, "utf8"));
     throw wrapped;
   }
+}
+
+/**
+ * A marker read from a URL's query comes back as a number when it is written as one; an
+ * argument declared as text (a page token made of digits) gets it back as text, as the
+ * next call's validation expects.
+ */
+function markerAsDeclared(args: Record<string, unknown>, arg: string, schema: JsonSchemaObject): Record<string, unknown> {
+  const marker = args[arg];
+  if (typeof marker !== "number") return args;
+  const declared = getOwn(getOwn(schema, "properties"), arg);
+  const type = getOwn(declared, "type");
+  const types = Array.isArray(type) ? type : [type];
+  if (!types.includes("string") || types.includes("integer") || types.includes("number")) return args;
+  Object.defineProperty(args, arg, { value: String(marker), enumerable: true, writable: true, configurable: true });
+  return args;
 }
 
 function withoutPins(args: Record<string, unknown>, pins: Readonly<Record<string, unknown>>): Record<string, unknown> {

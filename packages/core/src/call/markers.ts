@@ -1,5 +1,5 @@
 import { getOwn } from "@sluice/schema";
-import { nextLinkParam, valueAt } from "./pagination.ts";
+import { itemsAt, nextLinkParam, valueAt } from "./pagination.ts";
 import type { Pagination } from "./types.ts";
 
 /**
@@ -10,16 +10,18 @@ import type { Pagination } from "./types.ts";
  */
 export interface PageMarkers {
   ids: Array<string | number>;
-  /** The cursor (cursor style), or the next page's marker from a `Link` header. */
+  /** The cursor (cursor style), the next page's marker from a `Link` header, or the next-page URL (`nextUrl` style). */
   cursor?: string | number;
-  /** The more-pages flag: its key (last path segment) and value, also when false. */
+  /** The more-pages flag (or `isLast`, offset style): its key (last path segment) and value, also when false. */
   hasMore?: { key: string; value: unknown };
+  /** The total item count an offset-paged answer states (Jira's `total`): its key and value. */
+  total?: { key: string; value: unknown };
 }
 
 export function pageMarkers(pagination: Pagination | undefined, body: unknown, headers: Readonly<Record<string, string>> = {}): PageMarkers {
   const markers: PageMarkers = { ids: [] };
   const itemsPath = pagination?.items;
-  const items = itemsPath === undefined ? undefined : valueAt(body, itemsPath);
+  const items = itemsPath === undefined ? undefined : itemsAt(body, itemsPath);
   if (Array.isArray(items)) {
     const idField = pagination?.style === "lastItemId" ? (pagination.idField ?? "id") : "id";
     for (const item of items) {
@@ -36,10 +38,19 @@ export function pageMarkers(pagination: Pagination | undefined, body: unknown, h
     const marker = nextLinkParam(headers["link"], pagination.param ?? pagination.arg);
     if (marker !== undefined) markers.cursor = marker;
   }
-  const flag = "hasMore" in pagination ? pagination.hasMore : undefined;
+  if (pagination.style === "nextUrl") {
+    // The URL itself must stay: it is what the answer says about the next page.
+    const url = valueAt(body, pagination.next);
+    if (typeof url === "string" && url !== "") markers.cursor = url;
+  }
+  const flag = pagination.style === "offset" ? (pagination.isLast ?? pagination.hasMore) : "hasMore" in pagination ? pagination.hasMore : undefined;
   if (flag !== undefined) {
     const value = valueAt(body, flag);
     if (value !== undefined) markers.hasMore = { key: flag.split(".").pop()!, value };
+  }
+  if (pagination.style === "offset" && pagination.total !== undefined) {
+    const value = valueAt(body, pagination.total);
+    if (value !== undefined) markers.total = { key: pagination.total.split(".").pop()!, value };
   }
   return markers;
 }
@@ -67,6 +78,9 @@ export function missingMarkers(markers: PageMarkers, output: unknown): string[] 
   if (markers.cursor !== undefined && !values.has(markers.cursor) && !values.has(String(markers.cursor))) missing.push(`next page marker ${JSON.stringify(markers.cursor)}`);
   if (markers.hasMore !== undefined && !(byKey.get(markers.hasMore.key) ?? []).includes(markers.hasMore.value)) {
     missing.push(`more-pages flag ${markers.hasMore.key}: ${JSON.stringify(markers.hasMore.value)}`);
+  }
+  if (markers.total !== undefined && !(byKey.get(markers.total.key) ?? []).includes(markers.total.value)) {
+    missing.push(`total ${markers.total.key}: ${JSON.stringify(markers.total.value)}`);
   }
   return missing;
 }

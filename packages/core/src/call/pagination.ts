@@ -24,12 +24,14 @@ export function nextLink(header: string | undefined): string | undefined {
 }
 
 /**
- * The page marker a `Link` header's `rel="next"` URL carries in its query parameter
- * `param` (a number when it is one), or undefined on the last page.
+ * The value of query parameter `param` in a next-page URL (a number when it is written as
+ * one, without leading zeros: `007` stays text; the caller turns a number back into text
+ * where the argument is a string), or
+ * undefined when the text is not a URL or lacks the parameter. The URL is only read,
+ * never fetched; a relative URL is read against a placeholder origin.
  */
-export function nextLinkParam(header: string | undefined, param: string): string | number | undefined {
-  const target = nextLink(header);
-  if (target === undefined) return undefined;
+export function queryParamOf(target: unknown, param: string): string | number | undefined {
+  if (typeof target !== "string" || target === "") return undefined;
   let url: URL;
   try {
     url = new URL(target, "http://link.invalid/");
@@ -37,8 +39,41 @@ export function nextLinkParam(header: string | undefined, param: string): string
     return undefined;
   }
   const value = url.searchParams.get(param);
-  if (value === null) return undefined;
-  return /^\d+$/.test(value) ? Number(value) : value;
+  if (value === null || value === "") return undefined;
+  return /^(0|[1-9]\d*)$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value;
+}
+
+/**
+ * The page marker a `Link` header's `rel="next"` URL carries in its query parameter
+ * `param` (a number when it is one), or undefined on the last page.
+ */
+export function nextLinkParam(header: string | undefined, param: string): string | number | undefined {
+  return queryParamOf(nextLink(header), param);
+}
+
+/** How a declaration's `items` says "the answer itself is the list" (Discord, SendGrid, GitHub answer with a bare array). */
+export const BODY_ITEMS = "$";
+
+/** The list a paginated answer carries: the body itself for `$`, else the value at the dotted path. */
+export function itemsAt(body: unknown, path: string): unknown {
+  return path === BODY_ITEMS ? body : valueAt(body, path);
+}
+
+/** A non-negative safe integer: an offset, a size or a total one can count with. */
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** The page size the previous call asked for (its size argument, else the declared default), if known. */
+function pageSize(pagination: { pageSizeArg?: string; defaultPageSize?: number }, previousArgs: Readonly<Record<string, unknown>>): number | undefined {
+  const asked = pagination.pageSizeArg !== undefined && hasOwn(previousArgs, pagination.pageSizeArg) ? previousArgs[pagination.pageSizeArg] : undefined;
+  if (isCount(asked) && asked > 0) return asked;
+  return pagination.defaultPageSize;
+}
+
+/** Whether `received` items are fewer than a known page size (an unknown size never makes a page short). */
+function shortPage(received: number, size: number | undefined): boolean {
+  return size !== undefined && received < size;
 }
 
 /** Whether a more-pages flag says there is more: `true`, or a non-empty string (some APIs send "true"). */
@@ -70,11 +105,41 @@ export function nextPageArgs(
       return next(cursor);
     }
     case "lastItemId": {
-      if (!more(valueAt(body, pagination.hasMore))) return undefined;
-      const items = valueAt(body, pagination.items);
+      if (pagination.hasMore !== undefined && !more(valueAt(body, pagination.hasMore))) return undefined;
+      const items = itemsAt(body, pagination.items);
       if (!Array.isArray(items) || items.length === 0) return undefined;
+      // Without a more-pages flag, a page shorter than the size asked for is the last (Discord's `before`/`after`).
+      if (pagination.hasMore === undefined && shortPage(items.length, pageSize(pagination, previousArgs))) return undefined;
       const id = valueAt(items[items.length - 1], pagination.idField ?? "id");
-      return id === undefined || id === null ? undefined : next(id);
+      return typeof id === "string" || typeof id === "number" ? (id === "" ? undefined : next(id)) : undefined;
+    }
+    case "offset": {
+      const items = itemsAt(body, pagination.items);
+      if (!Array.isArray(items) || items.length === 0) return undefined;
+      const given = hasOwn(previousArgs, pagination.arg) ? previousArgs[pagination.arg] : undefined;
+      if (given !== undefined && !isCount(given)) return undefined;
+      // The next offset counts what came back, not what was asked for: servers cap page sizes (Jira's maxResults).
+      const following = (given ?? 0) + items.length;
+      if (pagination.isLast !== undefined) {
+        const flag = valueAt(body, pagination.isLast);
+        if (flag === true || flag === "true") return undefined;
+        if (flag === false || flag === "false") return next(following);
+      }
+      if (pagination.hasMore !== undefined) {
+        const flag = valueAt(body, pagination.hasMore);
+        if (flag === true || flag === "true") return next(following);
+        if (flag === false || flag === "false") return undefined;
+      }
+      if (pagination.total !== undefined) {
+        const total = valueAt(body, pagination.total);
+        if (isCount(total)) return following >= total ? undefined : next(following);
+      }
+      return shortPage(items.length, pageSize(pagination, previousArgs)) ? undefined : next(following);
+    }
+    case "nextUrl": {
+      // Only a query parameter is read from the URL; the next call goes to the tool's own server as usual.
+      const marker = queryParamOf(valueAt(body, pagination.next), pagination.param ?? pagination.arg);
+      return marker === undefined ? undefined : next(marker);
     }
     case "link": {
       const marker = nextLinkParam(response.headers?.["link"], pagination.param ?? pagination.arg);
@@ -84,7 +149,7 @@ export function nextPageArgs(
       const first = pagination.firstPage ?? 1;
       const current = hasOwn(previousArgs, pagination.arg) && typeof previousArgs[pagination.arg] === "number" ? (previousArgs[pagination.arg] as number) : first;
       if (pagination.hasMore !== undefined) return more(valueAt(body, pagination.hasMore)) ? next(current + 1) : undefined;
-      const items = valueAt(body, pagination.items);
+      const items = itemsAt(body, pagination.items);
       const size = pagination.pageSizeArg !== undefined && typeof previousArgs[pagination.pageSizeArg] === "number" ? (previousArgs[pagination.pageSizeArg] as number) : pagination.defaultPageSize;
       if (!Array.isArray(items) || size === undefined || items.length < size) return undefined;
       return next(current + 1);

@@ -34,18 +34,32 @@ export type FailureCheck = (body: unknown, info: ResponseInfo) => ApiFailure | u
 
 /**
  * Where the next page comes from and which argument carries it back. Paths are dotted
- * property paths into the response body (`data.issues.pageInfo.endCursor`).
+ * property paths into the response body (`data.issues.pageInfo.endCursor`); an `items`
+ * path of `$` (`BODY_ITEMS`) means the answer itself is the list (a bare JSON array).
  *  - `cursor`: an opaque cursor in the body (`endCursor`, `next_cursor`, `nextPageToken`);
- *  - `lastItemId`: the id of the last item of a list (Stripe's `starting_after`);
+ *  - `lastItemId`: the id (`idField`, default `id`) of the last item of a list (Stripe's
+ *    `starting_after`, Discord's `after`), while `hasMore` says so; without a `hasMore`
+ *    flag, until a page comes back empty or shorter than the size asked for
+ *    (`pageSizeArg`, else `defaultPageSize`);
  *  - `link`: the `rel="next"` URL of a `Link` header; its query parameter `param`
  *    (default: the argument's name) is carried back;
+ *  - `nextUrl`: a next-page URL in the body (Twilio's `next_page_uri`, SendGrid's
+ *    `_metadata.next`); its query parameter `param` (default: the argument's name) is
+ *    carried back. The URL is read, never fetched: the next call goes to the tool's own
+ *    server with that one argument replaced;
+ *  - `offset`: an item offset (Jira's `startAt`, `offset`, `skip`), advanced by the number
+ *    of items received (servers cap page sizes). It stops when `isLast` is true or
+ *    `hasMore` false, when `total` is reached, or, without those, on an empty page or one
+ *    shorter than the size asked for;
  *  - `page`: a page number argument, incremented while `hasMore` is true (or while a
  *    full page of `items` came back, given the page size argument).
  */
 export type Pagination =
   | { style: "cursor"; arg: string; cursor: string; hasMore?: string; items?: string }
-  | { style: "lastItemId"; arg: string; items: string; hasMore: string; idField?: string }
+  | { style: "lastItemId"; arg: string; items: string; hasMore?: string; idField?: string; pageSizeArg?: string; defaultPageSize?: number }
   | { style: "link"; arg: string; param?: string; items?: string }
+  | { style: "nextUrl"; arg: string; next: string; param?: string; items?: string }
+  | { style: "offset"; arg: string; items: string; total?: string; isLast?: string; hasMore?: string; pageSizeArg?: string; defaultPageSize?: number }
   | { style: "page"; arg: string; items: string; hasMore?: string; pageSizeArg?: string; defaultPageSize?: number; firstPage?: number };
 
 /**
@@ -55,8 +69,10 @@ export type Pagination =
  */
 export const PAGINATION_FIELDS: Readonly<Record<Pagination["style"], { required: Readonly<Record<string, "string" | "number">>; optional: Readonly<Record<string, "string" | "number">> }>> = {
   cursor: { required: { arg: "string", cursor: "string" }, optional: { hasMore: "string", items: "string" } },
-  lastItemId: { required: { arg: "string", items: "string", hasMore: "string" }, optional: { idField: "string" } },
+  lastItemId: { required: { arg: "string", items: "string" }, optional: { hasMore: "string", idField: "string", pageSizeArg: "string", defaultPageSize: "number" } },
   link: { required: { arg: "string" }, optional: { param: "string", items: "string" } },
+  nextUrl: { required: { arg: "string", next: "string" }, optional: { param: "string", items: "string" } },
+  offset: { required: { arg: "string", items: "string" }, optional: { total: "string", isLast: "string", hasMore: "string", pageSizeArg: "string", defaultPageSize: "number" } },
   page: { required: { arg: "string", items: "string" }, optional: { hasMore: "string", pageSizeArg: "string", defaultPageSize: "number", firstPage: "number" } },
 };
 
