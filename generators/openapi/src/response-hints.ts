@@ -162,12 +162,23 @@ interface DocumentMemo {
   places: Map<string, Located>;
   /** By place, as `places` gives it. */
   nodes: Map<Located, NodeFacts>;
+  /**
+   * The names a walk from a place found. The walk is a function of the place it starts
+   * from, so operations answering with the same schema (Stripe: 417 operations, 9 in 10
+   * answering with a shared component or list of one) share one walk.
+   */
+  walks: Map<Located, MemberNames>;
+}
+
+interface MemberNames {
+  links: ReadonlySet<string>;
+  ids: ReadonlySet<string>;
 }
 
 const memos = new WeakMap<object, DocumentMemo>();
 
 function memoOf(document: unknown): DocumentMemo {
-  const fresh = (): DocumentMemo => ({ resolver: new RefResolver(document), targets: new Map(), places: new Map(), nodes: new Map() });
+  const fresh = (): DocumentMemo => ({ resolver: new RefResolver(document), targets: new Map(), places: new Map(), nodes: new Map(), walks: new Map() });
   if (typeof document !== "object" || document === null) return fresh();
   let memo = memos.get(document);
   if (memo === undefined) memos.set(document, (memo = fresh()));
@@ -195,7 +206,11 @@ function target(memo: DocumentMemo, site: Located): Located | undefined {
  * not recognise by name. The walk (its order, its budget) is per operation; what each
  * node contributes is computed once per document.
  */
-function memberNames(memo: DocumentMemo, root: Located): { links: Set<string>; ids: Set<string> } {
+function memberNames(memo: DocumentMemo, root: Located): MemberNames {
+  // The walk's first step is this place; from there on nothing depends on `root` itself.
+  const start = target(memo, root);
+  const known = start === undefined ? undefined : memo.walks.get(start);
+  if (known !== undefined) return known;
   const links = new Set<string>();
   const ids = new Set<string>();
   // Places are unique objects (`target`), so visiting by identity is visiting by document and pointer.
@@ -213,7 +228,9 @@ function memberNames(memo: DocumentMemo, root: Located): { links: Set<string>; i
     for (const name of facts.ids) ids.add(name);
     for (const child of facts.children) queue.push(child);
   }
-  return { links, ids };
+  const found = { links, ids };
+  if (start !== undefined) memo.walks.set(start, found);
+  return found;
 }
 
 function nodeFacts(memo: DocumentMemo, node: Located): NodeFacts {

@@ -37,6 +37,19 @@ describe("openapiResponseHints across the operations of one document", () => {
     });
   }
 
+  for (const spec of ["stripe/spec3.json", "github-rest/api.github.com.json"]) {
+    it(`${spec}: operations asked alone, each of a fresh copy, get what the shared run gives`, () => {
+      const bytes = readFileSync(SPECS + spec);
+      const shared = loadDocument(bytes, spec);
+      const pointers = operations(shared);
+      const inOrder = pointers.map((pointer) => openapiResponseHints(shared, pointer));
+      // Every 12th operation, each on a document nothing was asked of before: no memory at all.
+      for (let i = 0; i < pointers.length; i += 12) {
+        expect(openapiResponseHints(structuredClone(shared), pointers[i]!), pointers[i]).toEqual(inOrder[i]);
+      }
+    });
+  }
+
   it("a new document object is read afresh, not answered from another document's memory", () => {
     const document = (idFormat: string) => ({
       openapi: "3.0.3",
