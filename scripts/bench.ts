@@ -678,6 +678,20 @@ async function main(): Promise<number> {
     `- node: ${process.version}`,
     `- CPU: ${cpus()[0]?.model ?? "unknown"} (${cpus().length} logical cores)`,
     ...(failures.length > 0 ? ["", "**INVALID RUN:**", ...failures.map((f) => `- ${f}`)] : []),
+    "",
+    "The speed goals of the compiled CLI (what users install) are measured by their own scripts, each",
+    "side by side with its reference in one run, whole processes on plain node:",
+    "",
+    "- bench/GENERATE.md: `sluice generate` beside openapi-mcp-generator on GitHub REST, Stripe and Kubernetes,",
+    "  with the floor (node, read, parse, write the same bytes), where the time goes, and the scaling over the",
+    "  corpus (`npx pnpm -r build && node --import tsx scripts/bench-generate.ts`);",
+    "- bench/STARTUP.md: `sluice --help` / `--version` beside `node -e 0`, `sluice serve` of 500 tools beside a",
+    "  bare MCP SDK server (`pnpm bench:startup`);",
+    "- bench/PATHS.md: `paths --by-cost` beside one `schemaTokens` (`node --conditions=@sluice/source --import tsx",
+    "  scripts/bench-paths.ts`).",
+    "",
+    "The OpenAPI section below runs the generator from its TypeScript sources (through tsx) and is kept for",
+    "its schema-token comparison with openapi-mcp-generator; its times include tsx and are not the CLI's.",
   ].join("\n");
   await mkdir(new URL("./", resultsFile), { recursive: true });
   await writeFile(resultsFile, [header, ...sections].join("\n\n") + "\n");
