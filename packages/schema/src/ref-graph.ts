@@ -26,10 +26,13 @@ export function refTarget(ref: string, pointer = ""): string {
 /**
  * Targets of local refs already read. Every schema assembly, ref graph and egress map asks
  * for the same few hundred `$ref` strings thousands of times (Kubernetes' egress map: 0.3 s
- * of its 0.6 s went to decoding and splitting them again). Bounded: cleared when full.
+ * of its 0.6 s went to decoding and splitting them again). Bounded in entries (cleared
+ * when full) and in length (a longer ref is decoded each time), so that what it keeps
+ * after a spec is gone stays small.
  */
 const TARGETS = new Map<string, string>();
 const TARGETS_MAX = 65_536;
+const TARGET_REF_MAX_LENGTH = 512;
 
 /** refTarget without the error: undefined for a ref that is not local. */
 function localTarget(ref: string): string | undefined {
@@ -38,6 +41,7 @@ function localTarget(ref: string): string | undefined {
   const segments = parseLocalRef(ref);
   if (segments === undefined) return undefined;
   const target = segments[0] === "$defs" && segments.length >= 2 ? segments[1]! : ROOT;
+  if (ref.length > TARGET_REF_MAX_LENGTH) return target;
   if (TARGETS.size >= TARGETS_MAX) TARGETS.clear();
   TARGETS.set(ref, target);
   return target;

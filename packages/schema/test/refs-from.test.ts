@@ -98,4 +98,9 @@ describe("refTarget remembers what it read", () => {
     expect(refTarget("#/$defs/T0")).toBe("T0");
     expect(refTarget("#/$defs/T69999")).toBe("T69999");
   });
+
+  it("a very long ref is answered as well (it is decoded each time, not kept)", () => {
+    const name = "N".repeat(2_000);
+    for (let i = 0; i < 2; i++) expect(refTarget(`#/$defs/${name}/properties/x`)).toBe(name);
+  });
 });
