@@ -37,6 +37,8 @@ const CASES: Case[] = [
   ["offset: the size asked for wins over the default", { pagination: bare, body: items(3), args: { offset: 6, limit: 10 }, want: undefined }],
   ["offset: has_more true", { pagination: flagged, body: { threads: items(2), has_more: true }, args: { offset: 0, limit: 25 }, want: { offset: 2, limit: 25 } }],
   ["offset: has_more false", { pagination: flagged, body: { threads: items(25), has_more: false }, args: { offset: 0, limit: 25 }, want: undefined }],
+  ["page: a page size of 0 asked for is no size: the default decides (a short page ends the walk)", { pagination: { style: "page", arg: "page", items: "values", pageSizeArg: "limit", defaultPageSize: 10 }, body: { values: items(3) }, args: { page: 1, limit: 0 }, want: undefined }],
+  ["page: a full page of the size asked for goes on", { pagination: { style: "page", arg: "page", items: "values", pageSizeArg: "limit", defaultPageSize: 10 }, body: { values: items(3) }, args: { page: 1, limit: 3 }, want: { page: 2, limit: 3 } }],
   ["offset: a non-numeric previous offset gives no next page", { pagination: bare, body: items(3), args: { offset: "ten" }, want: undefined }],
   ["offset: a negative previous offset gives no next page", { pagination: bare, body: items(3), args: { offset: -3 }, want: undefined }],
   ["offset: no list where declared", { pagination: jira, body: { total: 10, isLast: false }, args: {}, want: undefined }],

@@ -76,9 +76,16 @@ function shortPage(received: number, size: number | undefined): boolean {
   return size !== undefined && received < size;
 }
 
-/** Whether a more-pages flag says there is more: `true`, or a non-empty string (some APIs send "true"). */
+/** What a flag says: `true`/`false`, or the same as text (some APIs send "true"); undefined when it says neither. */
+function flagOf(value: unknown): boolean | undefined {
+  if (value === true || value === "true") return true;
+  if (value === false || value === "false") return false;
+  return undefined;
+}
+
+/** Whether a more-pages flag says there is more. */
 function more(flag: unknown): boolean {
-  return flag === true || flag === "true";
+  return flagOf(flag) === true;
 }
 
 /**
@@ -120,16 +127,10 @@ export function nextPageArgs(
       if (given !== undefined && !isCount(given)) return undefined;
       // The next offset counts what came back, not what was asked for: servers cap page sizes (Jira's maxResults).
       const following = (given ?? 0) + items.length;
-      if (pagination.isLast !== undefined) {
-        const flag = valueAt(body, pagination.isLast);
-        if (flag === true || flag === "true") return undefined;
-        if (flag === false || flag === "false") return next(following);
-      }
-      if (pagination.hasMore !== undefined) {
-        const flag = valueAt(body, pagination.hasMore);
-        if (flag === true || flag === "true") return next(following);
-        if (flag === false || flag === "false") return undefined;
-      }
+      const last = pagination.isLast === undefined ? undefined : flagOf(valueAt(body, pagination.isLast));
+      if (last !== undefined) return last ? undefined : next(following);
+      const hasMore = pagination.hasMore === undefined ? undefined : flagOf(valueAt(body, pagination.hasMore));
+      if (hasMore !== undefined) return hasMore ? next(following) : undefined;
       if (pagination.total !== undefined) {
         const total = valueAt(body, pagination.total);
         if (isCount(total)) return following >= total ? undefined : next(following);
@@ -150,8 +151,9 @@ export function nextPageArgs(
       const current = hasOwn(previousArgs, pagination.arg) && typeof previousArgs[pagination.arg] === "number" ? (previousArgs[pagination.arg] as number) : first;
       if (pagination.hasMore !== undefined) return more(valueAt(body, pagination.hasMore)) ? next(current + 1) : undefined;
       const items = itemsAt(body, pagination.items);
-      const size = pagination.pageSizeArg !== undefined && typeof previousArgs[pagination.pageSizeArg] === "number" ? (previousArgs[pagination.pageSizeArg] as number) : pagination.defaultPageSize;
-      if (!Array.isArray(items) || size === undefined || items.length < size) return undefined;
+      // Without a flag, only a full page of a known size says there may be more.
+      const size = pageSize(pagination, previousArgs);
+      if (!Array.isArray(items) || size === undefined || shortPage(items.length, size)) return undefined;
       return next(current + 1);
     }
   }
