@@ -11,14 +11,17 @@ import { schemaTokens, textTokens, type Encoding } from "@sluice/core/tokens";
 import { canonicalJson } from "@sluice/schema";
 import * as linear from "@sluice/pack-linear";
 import * as github from "@sluice/pack-github";
+import { LONG } from "./support/tier.ts";
 
 const reference: Record<Encoding, Tiktoken> = { o200k_base: new Tiktoken(o200k_base), cl100k_base: new Tiktoken(cl100k_base) };
 const referenceCount = (text: string, encoding: Encoding) => reference[encoding].encode(text, [], []).length;
 
 describe.each(["o200k_base", "cl100k_base"] as const)("%s", (encoding) => {
   it("counts every shipped Linear and GitHub tool exactly as js-tiktoken does", () => {
-    const tools = [...linear.tools, ...github.tools];
-    expect(tools.length).toBeGreaterThan(800);
+    const shipped = [...linear.tools, ...github.tools];
+    expect(shipped.length).toBeGreaterThan(800);
+    // The quick tier counts every 4th tool (the reference tokenizer is the slow side: 21 s for all).
+    const tools = LONG ? shipped : shipped.filter((_, index) => index % 4 === 0);
     const mismatches = tools.filter((tool) => schemaTokens(tool, { encoding }) !== referenceCount(canonicalJson(tool.toJSON()), encoding));
     expect(mismatches.map((t) => t.name)).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { reduceDescriptions, stripAnnotationBytes, stripAnnotations } from "../src/compaction/index.ts";
 import { determinismCatalogs } from "./compaction-fixtures/print-compactions.ts";
+import { LONG } from "../../../test/support/tier.ts";
 
 const run = promisify(execFile);
 const child = fileURLToPath(new URL("./compaction-fixtures/print-compactions.ts", import.meta.url));
@@ -18,7 +19,8 @@ describe("compaction output is byte-identical for identical input", () => {
     for (const output of outputs) expect(output).toBe(outputs[0]);
   });
 
-  it("across 400 calls in one process (memo bypassed)", () => {
+  // 400 calls in the long tier, 100 in the quick one.
+  it("across repeated calls in one process (memo bypassed)", () => {
     // A caller-supplied counter disables the SHA-256 memo, so each call really recomputes.
     const options = { tokenCounter: (text: string): number => text.length };
     const [fixture, pack] = determinismCatalogs();
@@ -26,7 +28,7 @@ describe("compaction output is byte-identical for identical input", () => {
       for (const transform of [stripAnnotations, stripAnnotationBytes, reduceDescriptions]) {
         const first = transform(catalog, options).text;
         if (catalog === pack) expect(first).not.toBe(catalog);
-        for (let call = 1; call < 400; call++) {
+        for (let call = 1; call < (LONG ? 400 : 100); call++) {
           if (transform(catalog, options).text !== first) expect.fail(`${transform.name} differed on call ${call}`);
         }
       }

@@ -11,6 +11,7 @@ import { tools as notion } from "@sluice/pack-notion";
 import { tools as slack } from "@sluice/pack-slack";
 import { tools as stripe } from "@sluice/pack-stripe";
 import { isSchemaObject, parseLocalRef, type JsonSchemaObject } from "@sluice/schema";
+import { LONG } from "../../../test/support/tier.ts";
 import { dispatchLevel3, resolve, type ModelCall, type ResolveResult } from "../src/dispatch/index.ts";
 
 /**
@@ -172,7 +173,9 @@ describe("resolve round trip over every tool of the nine packs", () => {
       const dispatcher = dispatchLevel3(tools);
       const unsampled: string[] = [];
       let forms = 0;
-      for (const tool of tools) {
+      // The dispatcher is built over the whole pack either way; the quick tier calls every 3rd tool.
+      const called = tools.filter((_, index) => LONG || index % 3 === 0);
+      for (const tool of called) {
         const args = validSample(tool.inputSchema);
         if (args === undefined) {
           unsampled.push(tool.name);
@@ -199,7 +202,7 @@ describe("resolve round trip over every tool of the nine packs", () => {
         }
       }
       expect(unsampled, "tools the sampler could not build valid arguments for").toStrictEqual([]);
-      expect(forms).toBeGreaterThanOrEqual(tools.length * 5);
+      expect(forms).toBeGreaterThanOrEqual(called.length * 5);
     });
   }
 });
