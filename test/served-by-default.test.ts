@@ -8,7 +8,7 @@
  * The served-set guard (`twinsLeftOut`) is switched off once to show these tests notice.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -153,6 +153,61 @@ describe("a generated pack with a tool narrowed by sluice narrow", () => {
     expect(names((JSON.parse(readFileSync(out, "utf8")) as typeof file).tools)).toContain("update_pet_full");
     expect(sluice(["check", dir, "--provider", "openai-chat"]).stderr).toContain(`for ${pack.tools.length} tools under`);
     expect(sluice(["check", dir, "--provider", "openai-chat", "--include-full"]).stderr).toContain(`for ${pack.allTools.length} tools under`);
+  });
+});
+
+describe("a module of your own projections that exports a mix", () => {
+  const toolsIn = (map: string) => map.split("\n").filter((line) => line.startsWith("tool ")).map((line) => line.slice(5)).sort();
+
+  it("by name: the curated tool, its twin, a derived tool and a lone *_full name; served without the twin only", () => {
+    const file = join(project, "mix-by-name.ts");
+    writeFileSync(
+      file,
+      [
+        `import { allTools, tools } from "./packs/petstore/src/index.ts";`,
+        `const named = (list: typeof tools, name: string) => list.find((t) => t.name === name)!;`,
+        `export const updatePet = named(tools, "update_pet");`,
+        `export const updatePetFull = named(allTools, "update_pet_full");`,
+        `export const myPet = named(tools, "get_pet_by_id").derived({ name: "my_pet" });`,
+        `export const exportFull = named(tools, "find_pets_by_status").derived({ name: "export_full" });`,
+        ``,
+      ].join("\n"),
+    );
+    const served = sluice(["egress", file, "--served"]);
+    expect(served.code, served.stderr).toBe(0);
+    expect(toolsIn(served.stdout)).toEqual(["export_full", "my_pet", "update_pet"]);
+    expect(toolsIn(sluice(["egress", file]).stdout)).toEqual(["export_full", "my_pet", "update_pet", "update_pet_full"]);
+  });
+
+  it("tools and allTools of its own: served is its tools, the map and --include-full its allTools; a tools not within allTools is refused", () => {
+    const file = join(project, "mix-lists.ts");
+    writeFileSync(
+      file,
+      [
+        `import { allTools as petstore, tools as served } from "./packs/petstore/src/index.ts";`,
+        `const named = (list: typeof served, name: string) => list.find((t) => t.name === name)!;`,
+        `export const tools = [named(served, "update_pet"), named(served, "get_pet_by_id").derived({ name: "my_pet" })];`,
+        `export const allTools = [...tools, named(petstore, "update_pet_full")];`,
+        ``,
+      ].join("\n"),
+    );
+    expect(toolsIn(sluice(["egress", file, "--served"]).stdout)).toEqual(["my_pet", "update_pet"]);
+    expect(toolsIn(sluice(["egress", file]).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
+    expect(toolsIn(sluice(["egress", file, "--served", "--include-full"]).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
+
+    const bad = join(project, "mix-wider.ts");
+    writeFileSync(bad, readFileSync(file, "utf8").replace("export const allTools = [...tools, ", "export const allTools = [tools[0]!, "));
+    const refused = sluice(["egress", bad, "--served"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^sluice: INVALID_OPTION: .*mix-wider\.ts.*holds my_pet, which its `allTools` lacks/);
+    expect(refused.stdout).toBe("");
+
+    // An allTools wider than tools plus the twins would be served beyond what code gets.
+    const narrower = join(project, "mix-narrower.ts");
+    writeFileSync(narrower, readFileSync(file, "utf8").replace("export const allTools = [...tools, ", "export const allTools = [...tools, tools[1]!.derived({ name: \"extra\" }), "));
+    const wider = sluice(["serve", narrower]);
+    expect(wider.code).toBe(2);
+    expect(wider.stderr).toMatch(/^sluice: INVALID_OPTION: .*mix-narrower\.ts.*holds extra, which is neither in its `tools` nor a \*_full twin/);
   });
 });
 

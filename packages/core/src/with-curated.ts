@@ -55,13 +55,19 @@ export function fullNameOf(name: string): string {
  */
 export function defaultServedSet<T extends { readonly name: string }>(tools: readonly T[]): T[] {
   if (!guards.twinsLeftOut) return [...tools];
+  const twins = twinNames(tools);
+  return tools.filter((tool) => !twins.has(tool.name));
+}
+
+/** Names of the `*_full` twins among `tools` (see `defaultServedSet`). */
+function twinNames(tools: readonly { readonly name: string }[]): Set<string> {
   const names = new Set(tools.map((tool) => tool.name));
   const twins = new Set<string>();
   for (const tool of tools) {
     const full = fullNameOf(tool.name);
     if (full !== tool.name && names.has(full)) twins.add(full);
   }
-  return tools.filter((tool) => !twins.has(tool.name));
+  return twins;
 }
 
 /**
@@ -113,8 +119,9 @@ export function packToolSets(
 
 /**
  * Every tool a pack or a tool array holds: `allTools` when the pack exports it, else
- * `tools`; an array as given. A pack whose `tools` holds a tool its `allTools` does not
- * is refused (`INVALID_OPTION`): code and servers would then disagree on what it sends.
+ * `tools`; an array as given. Servers take the default served set of it, so a pack whose
+ * `tools` is not exactly its `allTools` without the twins is refused (`INVALID_OPTION`):
+ * code and servers would disagree on what it sends.
  */
 export function allToolsOf(source: readonly Tool<object>[] | PackToolSets): readonly Tool<object>[] {
   if (Array.isArray(source)) return source as readonly Tool<object>[];
@@ -125,7 +132,17 @@ export function allToolsOf(source: readonly Tool<object>[] | PackToolSets): read
   const every = new Set(pack.allTools);
   const missing = pack.tools.filter((tool) => !every.has(tool)).map((tool) => tool.name);
   if (missing.length > 0) {
-    throw new SluiceError("INVALID_OPTION", `The pack's \`tools\` holds ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}, which its \`allTools\` lacks; \`allTools\` must hold every tool of \`tools\` (the same values).`, { candidates: missing });
+    throw new SluiceError("INVALID_OPTION", `The pack's \`tools\` holds ${list(missing)}, which its \`allTools\` lacks; \`allTools\` must hold every tool of \`tools\` (the same values).`, { candidates: missing });
+  }
+  const served = new Set(pack.tools);
+  const twins = twinNames(pack.allTools);
+  const extra = pack.allTools.filter((tool) => !served.has(tool) && !twins.has(tool.name)).map((tool) => tool.name);
+  if (extra.length > 0) {
+    throw new SluiceError("INVALID_OPTION", `The pack's \`allTools\` holds ${list(extra)}, which is neither in its \`tools\` nor a *_full twin; \`allTools\` is \`tools\` plus the twins, and a server would serve it.`, { candidates: extra });
   }
   return pack.allTools;
+}
+
+function list(names: readonly string[]): string {
+  return `${names.slice(0, 5).join(", ")}${names.length > 5 ? ` and ${names.length - 5} more` : ""}`;
 }

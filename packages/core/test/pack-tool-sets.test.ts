@@ -82,6 +82,19 @@ describe("allToolsOf", () => {
     expect(() => allToolsOf({ tools: [lookalike], allTools: pack.allTools })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
   });
 
+  it("refuses a pack whose allTools holds a tool that is neither in its tools nor a twin: a server would serve it", () => {
+    const hidden = generated[2]!.derived({ name: "hidden" });
+    let error: unknown;
+    try {
+      allToolsOf({ tools: pack.tools, allTools: [...pack.allTools, hidden] });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toMatchObject({ code: "INVALID_OPTION", candidates: ["hidden"], message: expect.stringMatching(/holds hidden, which is neither in its `tools` nor a \*_full twin/) });
+    // Leaving out a twin from tools is what allTools is for.
+    expect(allToolsOf({ tools: pack.tools, allTools: pack.allTools })).toBe(pack.allTools);
+  });
+
   it.each([
     ["tools that is not an array", { tools: "users_list" }],
     ["allTools that is not an array", { tools: [], allTools: {} }],
