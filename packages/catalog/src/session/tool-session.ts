@@ -37,8 +37,8 @@ export interface FromPacksOptions extends ToolSessionOptions {
   collisions?: "refuse" | "prefix";
   /**
    * Put each pack's `*_full` twins (curated tools' unprojected originals) in the catalog
-   * too: a pack given whole (`import * as linear`) contributes its `allTools`, an array
-   * every tool in it. Default false: each contributes its default served set
+   * too: a pack module given whole (`import * as linear`) contributes its `allTools`, a
+   * tool array all of its tools. Default false: each contributes its default served set
    * (`defaultServedSet`: a pack's `tools`), so the model cannot load a twin and send what
    * the curated tool withholds.
    */
