@@ -13,7 +13,7 @@ import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { CallCollector, collecting, missingMarkers, pageMarkers, valueAt, type CallContext, type CallResult, type Tool } from "@sluice/core";
-import { tools as linearTools } from "@sluice/pack-linear";
+import { allTools as linearTools } from "@sluice/pack-linear";
 import { tools as githubTools } from "@sluice/pack-github";
 import { tools as stripeTools } from "@sluice/pack-stripe";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";

@@ -441,7 +441,7 @@ export async function runSpec(spec: CorpusSpec, options: RunOptions = {}): Promi
 
 /** The vendored packs' workload of bench-calls (scripts/bench-calls.ts), with their hand-written handlers beside the default one. */
 export async function runVendored(listLength = 10): Promise<SpecRun> {
-  const [{ tools: linear }, { tools: github }, { tools: stripe }, { tools: githubRest }, { tools: slack }, { tools: gmail }, { tools: notion }] = await Promise.all([
+  const [{ allTools: linear }, { tools: github }, { tools: stripe }, { tools: githubRest }, { tools: slack }, { tools: gmail }, { tools: notion }] = await Promise.all([
     import("@sluice/pack-linear"),
     import("@sluice/pack-github"),
     import("@sluice/pack-stripe"),

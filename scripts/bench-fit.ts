@@ -75,8 +75,8 @@ function expandedJsonBytes(value: unknown, cap: number): { bytes: number; capped
 
 async function child(caseId: string, method: Method): Promise<void> {
   const spec = CASES.find((c) => c.id === caseId)!;
-  const pack = (spec.pack === "linear" ? await import("@sluice/pack-linear") : await import("@sluice/pack-stripe")) as { tools: Array<{ name: string; inputSchema: object }> };
-  const tool = pack.tools.find((t) => t.name === spec.tool)!;
+  const pack = (spec.pack === "linear" ? await import("@sluice/pack-linear") : await import("@sluice/pack-stripe")) as { allTools: Array<{ name: string; inputSchema: object }> };
+  const tool = pack.allTools.find((t) => t.name === spec.tool)!; // the cases are *_full twins
   const source = tool.inputSchema; // built before the clock starts, for both methods
   const { canonicalJson, cloneJson } = await import("@sluice/schema");
   const rssBeforeKiB = Math.round(process.memoryUsage().rss / 1024);

@@ -72,7 +72,8 @@ const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
 async function pricingChild(spec: Case, rounds: number): Promise<PricingResult> {
   const { schemaTokens } = await import("@sluice/core/tokens");
   const { referencePathCost } = await import("../packages/core/src/cost/path-costs.ts");
-  const { tools } = (await import(`@sluice/pack-${spec.pack}`)) as { tools: readonly import("@sluice/core").Tool[] };
+  // allTools: the cases include *_full twins (the fattest tool of a pack is often one).
+  const { allTools: tools } = (await import(`@sluice/pack-${spec.pack}`)) as { allTools: readonly import("@sluice/core").Tool[] };
   const tool =
     spec.tool === undefined
       ? [...tools].sort((a, b) => schemaTokens(b) - schemaTokens(a) || (a.name < b.name ? -1 : 1))[0]!

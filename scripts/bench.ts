@@ -18,8 +18,8 @@ import { buildGraphQLPackIR, emitPackSources, loadGraphQLSchema } from "../gener
 import { buildOpenAPIPackIR, loadDocument } from "../generators/openapi/src/index.ts";
 import { definePack, fullNameOf, type HttpBinding, type PackIR, type Tool } from "../packages/core/src/index.ts";
 import { schemaTokens, textTokens } from "../packages/core/src/tokens.ts";
-import { tools as githubRestPackTools } from "../packs/github-rest/src/index.ts";
-import { tools as stripePackTools } from "../packs/stripe/src/index.ts";
+import { allTools as githubRestPackTools } from "../packs/github-rest/src/index.ts";
+import { allTools as stripePackTools } from "../packs/stripe/src/index.ts";
 import { canonicalJson } from "../packages/schema/src/index.ts";
 
 const COMMAND = "pnpm bench   (node --import tsx scripts/bench.ts)";

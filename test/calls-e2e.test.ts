@@ -8,8 +8,8 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallCollector, collecting, SluiceError, Tool, type CallContext, type HttpBinding } from "@sluice/core";
-import { tools as linearTools } from "@sluice/pack-linear";
-import { tools as stripeTools } from "@sluice/pack-stripe";
+import { allTools as linearTools } from "@sluice/pack-linear";
+import { allTools as stripeTools } from "@sluice/pack-stripe";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { tools as slackTools } from "@sluice/pack-slack";
 import { HUGE_BODY_BYTES, startFaultServer, startGraphQLServer, startOpenApiMockServer, type GraphQLServer, type LocalServer, type OpenApiMockServer } from "./support/servers/index.ts";

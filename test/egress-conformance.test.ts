@@ -48,15 +48,15 @@ interface PackPlan {
 }
 
 const PACKS: Record<string, PackPlan> = {
-  linear: { tools: linear.tools, sample: 40, runs: 1, callSample: 4, mapSample: 15 },
-  github: { tools: github.tools, runs: 1, callSample: 8 },
-  stripe: { tools: stripe.tools, runs: 1, focusRuns: 2, callSample: 8 },
-  "github-rest": { tools: githubRest.tools, runs: 1, focusRuns: 16, callSample: 8 },
-  slack: { tools: slack.tools, runs: 2, callSample: 8 },
-  gmail: { tools: gmail.tools, runs: 2, callSample: 8 },
-  gdocs: { tools: gdocs.tools, runs: 3, callSample: 3 },
-  gsheets: { tools: gsheets.tools, runs: 2, focusRuns: 4, callSample: 4 },
-  notion: { tools: notion.tools, runs: 3, focusRuns: 8, callSample: 8 },
+  linear: { tools: linear.allTools, sample: 40, runs: 1, callSample: 4, mapSample: 15 },
+  github: { tools: github.allTools, runs: 1, callSample: 8 },
+  stripe: { tools: stripe.allTools, runs: 1, focusRuns: 2, callSample: 8 },
+  "github-rest": { tools: githubRest.allTools, runs: 1, focusRuns: 16, callSample: 8 },
+  slack: { tools: slack.allTools, runs: 2, callSample: 8 },
+  gmail: { tools: gmail.allTools, runs: 2, callSample: 8 },
+  gdocs: { tools: gdocs.allTools, runs: 3, callSample: 3 },
+  gsheets: { tools: gsheets.allTools, runs: 2, focusRuns: 4, callSample: 4 },
+  notion: { tools: notion.allTools, runs: 3, focusRuns: 8, callSample: 8 },
 };
 
 let server: RecordingServer;

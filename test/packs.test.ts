@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { loadGraphQLSchema, validateOperationDocument } from "@sluice/generator-graphql";
-import { FULL_SUFFIX, fullNameOf, type Tool } from "@sluice/core";
+import { defaultServedSet, FULL_SUFFIX, fullNameOf, type Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { cyclicComponents, refGraph, resolvedDepth } from "@sluice/schema";
 import * as linear from "@sluice/pack-linear";
@@ -26,9 +26,23 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 const PACKS = { linear, github, stripe, "github-rest": githubRest, slack, gmail, gdocs, gsheets, notion };
 
 describe.each(Object.entries(PACKS))("pack %s", (_pack, module) => {
-  const shipped = module.tools;
+  const shipped = module.allTools;
   const generated = module.generatedTools.pack.tools;
   const byName = new Map(shipped.map((tool) => [tool.name, tool]));
+
+  it("exports as `tools` what an adapter, a session or a server should get: allTools without a single *_full twin", () => {
+    const twins = new Set(generated.filter((tool) => byName.get(tool.name) !== tool).map((tool) => fullNameOf(tool.name)));
+    const served = module.tools;
+    // Everything but the twins, the same values in the same order.
+    expect(served).toEqual(shipped.filter((tool) => !twins.has(tool.name)));
+    expect(served.every((tool) => byName.get(tool.name) === tool)).toBe(true);
+    expect(served.filter((tool) => tool.name.endsWith(FULL_SUFFIX))).toEqual([]);
+    expect(shipped.length - served.length).toBe(twins.size);
+    // Every generated tool is served under its own name: the curated projection where there is one.
+    expect(served.map((t) => t.name)).toEqual(generated.map((t) => t.name).sort());
+    expect(defaultServedSet(shipped)).toEqual(served);
+    if (_pack !== "github" && _pack !== "slack") expect(twins.size).toBeGreaterThan(0);
+  });
 
   it("ships every generated tool, under its own name or curated with a *_full twin", () => {
     for (const tool of generated) {
@@ -100,7 +114,7 @@ describe("curated REST tools", () => {
 
   it("Google Docs batch update narrowed to the three text edits is at least 75% smaller", async () => {
     const curated = tokensOf(gdocs.tools, "docs_documents_batch_update");
-    const full = tokensOf(gdocs.tools, "docs_documents_batch_update_full");
+    const full = tokensOf(gdocs.allTools, "docs_documents_batch_update_full");
     expect(1 - curated / full).toBeGreaterThanOrEqual(0.75);
     const kinds = (await gdocs.curatedTools.docsDocumentsBatchUpdate.paths("requests")).map((p) => p.path);
     expect(kinds).toEqual(["requests.deleteContentRange", "requests.insertText", "requests.replaceAllText"]);

@@ -66,33 +66,33 @@ const GENERATED: readonly PackCase[] = [
 ];
 
 const PACKS: readonly PackCase[] = [
-  { name: "linear", tools: linear.tools, kind: "graphql", spec: "packs/linear/spec/schema.graphql", hand: ["issues_list", "issues_list_full", "projects_list", "comments_list", "teams_list", "issue", "project"] },
-  { name: "github", tools: github.tools, kind: "graphql", spec: "packs/github/spec/schema.graphql", hand: ["search_list", "security_advisories_list", "repository"] },
-  { name: "stripe", tools: stripe.tools, kind: "openapi", spec: "packs/stripe/spec/spec3.json", hand: ["get_customers", "get_charges", "get_payment_intents", "get_invoices", "get_subscriptions", "get_customers_search", "get_customers_customer"] },
+  { name: "linear", tools: linear.allTools, kind: "graphql", spec: "packs/linear/spec/schema.graphql", hand: ["issues_list", "issues_list_full", "projects_list", "comments_list", "teams_list", "issue", "project"] },
+  { name: "github", tools: github.allTools, kind: "graphql", spec: "packs/github/spec/schema.graphql", hand: ["search_list", "security_advisories_list", "repository"] },
+  { name: "stripe", tools: stripe.allTools, kind: "openapi", spec: "packs/stripe/spec/spec3.json", hand: ["get_customers", "get_charges", "get_payment_intents", "get_invoices", "get_subscriptions", "get_customers_search", "get_customers_customer"] },
   {
     name: "github-rest",
-    tools: githubRest.tools,
+    tools: githubRest.allTools,
     kind: "openapi",
     spec: "packs/github-rest/spec/api.github.com.json",
     hand: ["issues_list_for_repo", "pulls_list", "repos_list_for_org", "repos_list_commits", "search_issues_and_pull_requests", "repos_list_webhook_deliveries", "orgs_get_audit_log", "users_list", "issues_get", "pulls_get", "repos_get"],
   },
   {
     name: "slack",
-    tools: slack.tools,
+    tools: slack.allTools,
     kind: "openapi",
     spec: "packs/slack/spec/slack_web_openapi_v2_without_examples.json",
     hand: ["conversations_history", "conversations_replies", "conversations_list", "users_conversations", "users_list", "conversations_members", "search_messages", "admin_conversations_search"],
   },
   {
     name: "gmail",
-    tools: gmail.tools,
+    tools: gmail.allTools,
     kind: "openapi",
     spec: "packs/gmail/spec/gmail-v1.yaml",
     hand: ["gmail_users_messages_list", "gmail_users_threads_list", "gmail_users_drafts_list", "gmail_users_history_list", "gmail_users_messages_get", "gmail_users_threads_get", "gmail_users_drafts_get", "gmail_users_messages_attachments_get"],
   },
-  { name: "gdocs", tools: gdocs.tools, kind: "openapi", spec: "packs/gdocs/spec/docs-v1.yaml", hand: [] },
-  { name: "gsheets", tools: gsheets.tools, kind: "openapi", spec: "packs/gsheets/spec/sheets-v4.yaml", hand: [] },
-  { name: "notion", tools: notion.tools, kind: "openapi", spec: "packs/notion/spec/notion-openapi.json", hand: ["query_data_source", "post_search", "get_block_children", "get_users", "retrieve_a_comment", "list_data_source_templates", "retrieve_a_page_property", "retrieve_a_page"] },
+  { name: "gdocs", tools: gdocs.allTools, kind: "openapi", spec: "packs/gdocs/spec/docs-v1.yaml", hand: [] },
+  { name: "gsheets", tools: gsheets.allTools, kind: "openapi", spec: "packs/gsheets/spec/sheets-v4.yaml", hand: [] },
+  { name: "notion", tools: notion.allTools, kind: "openapi", spec: "packs/notion/spec/notion-openapi.json", hand: ["query_data_source", "post_search", "get_block_children", "get_users", "retrieve_a_comment", "list_data_source_templates", "retrieve_a_page_property", "retrieve_a_page"] },
 ];
 
 /** Generic sample size per pack, on top of the hand-written ones. */

@@ -32,9 +32,9 @@ function sorted(costs: PathCost[]): PathCost[] {
 }
 
 const packs = [
-  ["Linear", linear.tools],
-  ["GitHub GraphQL", github.tools],
-  ["Stripe", stripe.tools],
+  ["Linear", linear.allTools],
+  ["GitHub GraphQL", github.allTools],
+  ["Stripe", stripe.allTools],
 ] as const;
 
 describe.each(packs)("%s: fast pricing equals prune-and-recount", (_pack, tools) => {
@@ -65,7 +65,7 @@ describe.each(packs)("%s: fast pricing equals prune-and-recount", (_pack, tools)
 
 describe("type paths", () => {
   it("prices a recursive type's members (type selectors) exactly", async () => {
-    const tool = linear.tools.find((t) => t.name === "issues_list_full")!;
+    const tool = linear.allTools.find((t) => t.name === "issues_list_full")!;
     const total = schemaTokens(tool, { encoding: ENCODING });
     // A sample of the members, first and last by name included: the reference is slow.
     const all = (await tool.paths("IssueFilter")).map((p) => p.path);
@@ -79,7 +79,7 @@ describe("type paths", () => {
   it("prices a derived tool whose schema already holds split copies exactly", async () => {
     // Dropping below a shared definition splits it (`IssueFilter_2`); pricing the derived
     // tool must pick the next free copy name and keep the existing copy's members.
-    const base = linear.tools.find((t) => t.name === "issues_list_full")!;
+    const base = linear.allTools.find((t) => t.name === "issues_list_full")!;
     const tool = base.derived({ drop: ["filter.priority"] });
     const total = schemaTokens(tool, { encoding: ENCODING });
     const paths = (await tool.paths("filter")).map((p) => p.path).filter((_path, i) => i % 4 === 0);

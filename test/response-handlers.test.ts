@@ -19,7 +19,7 @@ import * as notion from "@sluice/pack-notion";
 const PACKS = { linear, github, stripe, "github-rest": githubRest, slack, gmail, notion } as const;
 
 function toolOf(pack: keyof typeof PACKS, name: string): Tool<object> {
-  const tool = (PACKS[pack].tools as readonly Tool<object>[]).find((t) => t.name === name);
+  const tool = (PACKS[pack].allTools as readonly Tool<object>[]).find((t) => t.name === name);
   if (tool === undefined) throw new Error(`${pack} has no tool ${name}`);
   return tool;
 }
@@ -804,7 +804,7 @@ describe("every handler is total", () => {
   const handlers = new Map<ResponseHandler, string>();
   for (const [pack, module] of Object.entries(PACKS)) {
     let fromPack = 0;
-    for (const tool of module.tools as readonly Tool<object>[]) {
+    for (const tool of module.allTools as readonly Tool<object>[]) {
       if (tool.responseHandler === undefined || handlers.has(tool.responseHandler)) continue;
       if (tool.binding.kind === "graphql" && ++fromPack > 3) continue;
       handlers.set(tool.responseHandler, `${pack}/${tool.name}`);

@@ -7,7 +7,7 @@ import { CallCollector, egressMap, formatEgressMap, isSluiceError } from "@sluic
 import { schemaTokens } from "@sluice/core/tokens";
 import { toAnthropic, toOpenAIChat } from "@sluice/catalog";
 import { ServedCatalog, createServer } from "@sluice/mcp";
-import { tools } from "@sluice/pack-linear";
+import { allTools, tools } from "@sluice/pack-linear";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 
@@ -27,6 +27,14 @@ await new Promise((resolve) => api.listen(0, "127.0.0.1", resolve));
 const endpoint = `http://127.0.0.1:${api.address().port}/graphql`;
 
 try {
+  // The obvious path is the served set: the installed pack's tools carry no *_full twin,
+  // and its allTools carry every one (34 curated tools, each with its original).
+  const sent = toOpenAIChat(tools).map((tool) => tool.function.name);
+  assert.ok(sent.includes("issues_list") && !sent.includes("issues_list_full"), "toOpenAIChat(tools) sends issues_list, never issues_list_full");
+  assert.equal(allTools.length - tools.length, 34);
+  assert.ok(allTools.some((tool) => tool.name === "issues_list_full"));
+  assert.deepEqual(new ServedCatalog(tools).tools.map((tool) => tool.name), [...sent].sort());
+
   const parent = tools.find((tool) => tool.name === "issues_list");
   assert.ok(parent, "the Linear pack has issues_list");
   const mine = parent.derived({ name: "my_issues", returns: ["nodes.id", "nodes.identifier", "nodes.title", "nodes.state.id"] });

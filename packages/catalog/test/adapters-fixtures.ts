@@ -1,7 +1,7 @@
 // The fixed set of real pack tools the adapter tests pin: a GraphQL mutation with shared
 // input types, a curated GraphQL query with a large acyclic filter, a REST tool with
 // string enums and a form body, and one with nested objects and an integer default.
-import { tools as linear } from "@sluice/pack-linear";
+import { allTools as linear } from "@sluice/pack-linear";
 import { tools as notion } from "@sluice/pack-notion";
 import { tools as slack } from "@sluice/pack-slack";
 import { SluiceError, type Tool } from "@sluice/core";

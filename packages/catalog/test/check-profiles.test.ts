@@ -6,11 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { walkSchema } from "@sluice/schema";
 import { Tool, type JsonSchemaObject } from "@sluice/core";
-import { tools as linear } from "@sluice/pack-linear";
-import { tools as stripe } from "@sluice/pack-stripe";
+import { allTools as linear } from "@sluice/pack-linear";
+import { allTools as stripe } from "@sluice/pack-stripe";
 import { tools as githubRest } from "@sluice/pack-github-rest";
 import { tools as notion } from "@sluice/pack-notion";
-import { tools as gmail } from "@sluice/pack-gmail";
+import { allTools as gmail } from "@sluice/pack-gmail";
 import { tools as gsheets } from "@sluice/pack-gsheets";
 import { check, fit, MAX_FINDINGS_PER_CODE, profile, type Finding, type FindingCode } from "../src/profiles/index.ts";
 

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { tools as githubRest } from "@sluice/pack-github-rest";
-import { tools as gsheets } from "@sluice/pack-gsheets";
-import { tools as linear } from "@sluice/pack-linear";
+import { allTools as gsheets } from "@sluice/pack-gsheets";
+import { allTools as linear } from "@sluice/pack-linear";
 import { tools as slack } from "@sluice/pack-slack";
 import { tools as stripe } from "@sluice/pack-stripe";
 import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "@sluice/schema";

@@ -1,23 +1,24 @@
-import { defaultServedSet, type Tool } from "@sluice/core";
+import { defaultServedSet, type PackToolSets, type Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { canonicalJson } from "@sluice/schema";
-import { tools as gdocs } from "@sluice/pack-gdocs";
-import { tools as github } from "@sluice/pack-github";
-import { tools as githubRest } from "@sluice/pack-github-rest";
-import { tools as gmail } from "@sluice/pack-gmail";
-import { tools as gsheets } from "@sluice/pack-gsheets";
-import { tools as linear } from "@sluice/pack-linear";
-import { tools as notion } from "@sluice/pack-notion";
-import { tools as slack } from "@sluice/pack-slack";
-import { tools as stripe } from "@sluice/pack-stripe";
+import * as gdocs from "@sluice/pack-gdocs";
+import * as github from "@sluice/pack-github";
+import * as githubRest from "@sluice/pack-github-rest";
+import * as gmail from "@sluice/pack-gmail";
+import * as gsheets from "@sluice/pack-gsheets";
+import * as linear from "@sluice/pack-linear";
+import * as notion from "@sluice/pack-notion";
+import * as slack from "@sluice/pack-slack";
+import * as stripe from "@sluice/pack-stripe";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ToolSession } from "../src/session/index.ts";
 
 /**
  * ToolSession over the nine shipped packs together (issue 5, "Done means").
  *
- * The catalog is each pack's default served set: 2,287 of the 2,438 tools, the 151 `*_full`
- * twins left out (they alone weigh 1,122,265 of the 1,816,986 tokens of every tool).
+ * The catalog is each pack's default served set (its `tools` export): 2,287 of the 2,438
+ * tools of the packs' `allTools`, the 151 `*_full` twins left out (they alone weigh
+ * 1,122,265 of the 1,816,986 tokens of every tool).
  * Measured (o200k_base):
  * - sending every served tool:                    694,721 tokens
  * - first turn, the search tool alone:                893 tokens (0.13%, 1 : 778)
@@ -30,7 +31,7 @@ import { ToolSession } from "../src/session/index.ts";
  * The best published figure is 82 tools, 36,710 -> 893 tokens (2.4%).
  * The bounds below are chosen from these numbers with a little room for pack changes.
  */
-const packs: Record<string, readonly Tool<object>[]> = {
+const modules: Record<string, PackToolSets> = {
   linear,
   github,
   stripe,
@@ -41,9 +42,11 @@ const packs: Record<string, readonly Tool<object>[]> = {
   gsheets,
   notion,
 };
-const all = Object.values(packs).flat();
+/** Each pack's `tools` export, as `fromPacks({ linear: linear.tools, ... })` is given them. */
+const packs: Record<string, readonly Tool<object>[]> = Object.fromEntries(Object.entries(modules).map(([label, pack]) => [label, pack.tools]));
+const all = Object.values(modules).flatMap((pack) => pack.allTools ?? pack.tools);
 /** What the session's catalog holds: each pack's default served set, no *_full twins. */
-const served = Object.values(packs).flatMap((tools) => defaultServedSet(tools));
+const served = Object.values(packs).flat();
 
 describe("ToolSession over all packs together", () => {
   let session: ToolSession;
@@ -62,6 +65,7 @@ describe("ToolSession over all packs together", () => {
     expect(session.visibleTools()).toHaveLength(1);
     expect(all).toHaveLength(2438);
     expect(served).toHaveLength(2287); // 151 *_full twins left out
+    expect(served).toEqual(Object.values(modules).flatMap((pack) => defaultServedSet(pack.allTools ?? pack.tools)));
     expect(session.catalog).toHaveLength(served.length);
     expect(session.catalog.some((tool) => session.origin(tool.name)!.name.endsWith("_full"))).toBe(false);
     expect(everything).toBeGreaterThan(650_000); // measured 694,721
@@ -71,20 +75,32 @@ describe("ToolSession over all packs together", () => {
     console.log(`ToolSession, 9 packs, ${served.length} tools: first turn ${firstTurn} tokens vs ${everything} for everything (${((100 * firstTurn) / everything).toFixed(3)}%)`);
   });
 
+  it("given the pack modules, the same catalog; includeFull takes their allTools, the twins included", () => {
+    const fromModules = ToolSession.fromPacks(modules, { collisions: "prefix" });
+    expect(fromModules.catalog.map((t) => t.name)).toEqual(session.catalog.map((t) => t.name));
+    expect(canonicalJson(fromModules.searchTool.toJSON())).toBe(canonicalJson(session.searchTool.toJSON()));
+    const full = ToolSession.fromPacks(modules, { collisions: "prefix", includeFull: true });
+    expect(full.catalog).toHaveLength(all.length);
+    expect(full.catalog.filter((tool) => full.origin(tool.name)!.name.endsWith("_full"))).toHaveLength(151);
+    expect(full.search("select:issues_list_full").loaded).toEqual(["issues_list_full"]);
+    // The tools arrays carry no twin, so includeFull on them cannot widen the catalog.
+    expect(ToolSession.fromPacks(packs, { collisions: "prefix", includeFull: true }).catalog).toHaveLength(served.length);
+  });
+
   it("listing every name would cost about 11x more: why large packs are summarized", () => {
     const listing = ToolSession.fromPacks(packs, { collisions: "prefix", descriptionBudget: 1_000_000 });
     expect([...listing.descriptionLevels.values()].every((level) => level === "names")).toBe(true);
     const tokens = schemaTokens(listing.searchTool);
     expect(tokens).toBeGreaterThan(9_000); // measured 10,233
     expect(tokens / everything).toBeLessThan(0.02); // measured 1.5%
-    for (const tool of defaultServedSet([...linear, ...githubRest]).slice(0, 50)) expect(listing.searchTool.description).toMatch(tool.name.split("_").at(-1)!);
+    for (const tool of [...linear.tools, ...githubRest.tools].slice(0, 50)) expect(listing.searchTool.description).toMatch(tool.name.split("_").at(-1)!);
   });
 
   it("the description covers every pack, large ones summarized and small ones by name, deterministically", () => {
     const description = session.searchTool.description;
     for (const [pack, tools] of Object.entries(packs)) {
       const level = session.descriptionLevels.get(pack);
-      if (level === "words") expect(description).toContain(`${pack}: ${defaultServedSet(tools).length} tools; names mention `);
+      if (level === "words") expect(description).toContain(`${pack}: ${tools.length} tools; names mention `);
       else expect(description).toContain(`${pack}: `);
     }
     expect(session.descriptionLevels.get("linear")).toBe("words");

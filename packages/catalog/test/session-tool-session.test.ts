@@ -1,6 +1,6 @@
 import { isSluiceError, SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
 import { canonicalJson } from "@sluice/schema";
-import { tools as notionTools } from "@sluice/pack-notion";
+import { allTools as notionTools } from "@sluice/pack-notion";
 import { describe, expect, it } from "vitest";
 import { compactNames, parseQuery, ToolSession } from "../src/session/index.ts";
 

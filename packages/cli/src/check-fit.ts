@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { SluiceError } from "@sluice/core";
+import { defaultServedSet, SluiceError, type Tool } from "@sluice/core";
 import { check, fit, profile, PROFILE_IDS, type Finding, type Profile } from "@sluice/catalog";
 import { parseCommand } from "./args.ts";
 import { loadTools } from "./load-tools.ts";
@@ -15,6 +15,12 @@ function profileOf(provider: unknown, asOf: unknown): Profile {
   return profile(provider, typeof asOf === "string" ? { asOf } : {});
 }
 
+/** What check and fit look at: the tools `sluice serve` would serve (no `*_full` twins unless --include-full). */
+async function servedTools(spec: string, cwd: string, includeFull: unknown): Promise<Tool<object>[]> {
+  const all = await loadTools(spec, cwd);
+  return includeFull === true ? all : defaultServedSet(all);
+}
+
 function findingLine(f: Finding): string {
   return `${f.code}  ${f.tool || "(all tools)"}  ${f.pointer || "-"}  ${f.message}`;
 }
@@ -25,7 +31,7 @@ export async function checkCommand(args: readonly string[], io: Io): Promise<num
   const [spec] = positionals;
   if (spec === undefined || positionals.length > 1) throw usage("check takes one <pack|module>");
   const p = profileOf(values.provider, values["as-of"]);
-  const tools = await loadTools(spec, io.cwd);
+  const tools = await servedTools(spec, io.cwd, values["include-full"]);
   const findings = check(tools, p, typeof values.server === "string" ? { server: values.server } : {});
   if (values.json) io.stdout.write(JSON.stringify(findings) + "\n");
   else if (findings.length > 0) io.stdout.write(findings.map(findingLine).join("\n") + "\n");
@@ -54,7 +60,7 @@ export async function fitCommand(args: readonly string[], io: Io): Promise<numbe
   const unroll = nonNegativeInteger(values.unroll, "--unroll");
   const budget = values["inline-budget"] === undefined ? undefined : Number(values["inline-budget"]);
   if (budget !== undefined && !(budget >= 1)) throw usage(`--inline-budget takes a number of at least 1, got "${String(values["inline-budget"])}"`);
-  const tools = await loadTools(spec, io.cwd);
+  const tools = await servedTools(spec, io.cwd, values["include-full"]);
   const result = fit(tools, p, {
     allowLossy: values["allow-lossy"] === true,
     ...(unroll === undefined ? {} : { unroll }),

@@ -1,12 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { SluiceError, Tool } from "@sluice/core";
+import { allToolsOf, isSluiceError, SluiceError, Tool } from "@sluice/core";
 import { closest } from "./args.ts";
 import { importModule } from "./load-module.ts";
 import { resolvePack, workspacePacksDir } from "./resolve-pack.ts";
 
 /** A loaded `<pack>`: its tools and the module they came from. */
 export interface LoadedPack {
+  /** Every tool the module can send: its `allTools` (the `*_full` twins included) when it exports them. */
   tools: Tool<object>[];
   module: Record<string, unknown>;
   file: string;
@@ -14,12 +15,15 @@ export interface LoadedPack {
 
 /**
  * Tools of `<pack>` (resolved as resolvePack documents). A module provides an exported
- * `tools` array, a default-exported array, or named exports that are tools.
+ * `tools` array, a default-exported array, or named exports that are tools. A pack that
+ * also exports `allTools` (its `tools` plus the `*_full` twins) is loaded by it, so the
+ * egress map, the survey and the report cover everything it can send; servers take the
+ * default served set from that (`defaultServedSet`), which is the pack's `tools`.
  */
 export async function loadPack(spec: string, cwd: string): Promise<LoadedPack> {
   const { file } = resolvePack(spec, cwd);
   const module = await importModule(file, spec);
-  const tools = toolsOf(module);
+  const tools = toolsOf(module, `${spec} (${file})`);
   if (tools.length === 0 && Object.values(module).some(looksLikeTools)) {
     // instanceof fails across two installs of @sluice/core: the module's and the CLI's.
     throw new SluiceError(
@@ -42,7 +46,20 @@ function looksLikeTools(value: unknown): boolean {
   return typeof candidate.name === "string" && typeof candidate.derived === "function" && typeof candidate.inputSchema === "object";
 }
 
-function toolsOf(module: Record<string, unknown>): Tool<object>[] {
+function toolsOf(module: Record<string, unknown>, label: string): Tool<object>[] {
+  const all = module.allTools;
+  if (Array.isArray(all) && all.length > 0 && all.every((t) => t instanceof Tool)) {
+    const tools = module.tools;
+    if (!Array.isArray(tools) || !tools.every((t) => t instanceof Tool)) {
+      throw new SluiceError("IMPORT_FAILED", `${label} exports \`allTools\` but no \`tools\` array: export both (\`tools\` is what is served, \`allTools\` adds the *_full twins).`);
+    }
+    try {
+      return [...allToolsOf({ tools: tools as Tool<object>[], allTools: all as Tool<object>[] })];
+    } catch (error) {
+      if (isSluiceError(error)) throw new SluiceError(error.code, `${label}: ${error.message}`, error.candidates === undefined ? {} : { candidates: error.candidates });
+      throw error;
+    }
+  }
   for (const candidate of [module.tools, module.default]) {
     if (Array.isArray(candidate) && candidate.length > 0 && candidate.every((t) => t instanceof Tool)) return candidate as Tool<object>[];
   }

@@ -104,7 +104,7 @@ export async function narrowCommand(args: readonly string[], io: Io): Promise<nu
     return 0;
   }
   const where = relative(io.cwd, curatedFile) || curatedFile;
-  const kind = name === tool.name ? "curated (replaces the generated tool; the original stays as " + fullNameOf(name) + ")" : "derived";
+  const kind = name === tool.name ? "curated (replaces the generated tool in the pack's tools; the original stays in allTools as " + fullNameOf(name) + ")" : "derived";
   const lines = [
     `${dryRun ? "would write" : "wrote"} ${where}: ${edit.added ? "added" : "updated"} ${edit.variable}, ${name} ${kind}`,
     `tokens: ${tokensBefore} -> ${tokensAfter} (${tool.name} -> ${name})`,

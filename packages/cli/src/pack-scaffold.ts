@@ -34,7 +34,7 @@ export function scaffoldFiles(name: string, specFile: string, coreVersion: strin
  * The ${name} pack: every operation of spec/${specFile} as a tool (tools.gen.ts), with the
  * projections of curated.ts. Written once by sluice generate; yours to edit.
  */
-import { withCurated } from "@sluice/core";
+import { packToolSets } from "@sluice/core";
 import { curated, derived } from "./curated.ts";
 import { pack } from "./tools.gen.ts";
 
@@ -42,11 +42,12 @@ export * as generatedTools from "./tools.gen.ts";
 export type * as ${pascalCase(name)}Types from "./types.gen.ts";
 
 /**
- * Curated tools in place of the generated ones of the same name (each original kept as
- * \`<name>_full\`, which \`sluice serve\` leaves out unless --include-full), then the tools
- * derived under new names.
+ * \`tools\`: what to hand an adapter, a ToolSession or \`sluice serve\`: curated tools in place
+ * of the generated ones of the same name, the other generated tools, then the tools derived
+ * under new names. \`allTools\`: the same plus each curated tool's unprojected original as
+ * \`<name>_full\` (served only with --include-full), for code that asks for it by name.
  */
-export const tools = [...withCurated(pack.tools, curated), ...derived];
+export const { tools, allTools } = packToolSets(pack.tools, curated, derived);
 `,
     },
     {

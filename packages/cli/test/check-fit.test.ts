@@ -25,7 +25,7 @@ function moduleWith(file: string, names: string[]): string {
   modules.push(path);
   writeFileSync(
     path,
-    [`import { tools as linear } from "@sluice/pack-linear";`, `export const tools = ${JSON.stringify(names)}.map((name) => linear.find((t) => t.name === name)!);`].join("\n"),
+    [`import { allTools as linear } from "@sluice/pack-linear";`, `export const tools = ${JSON.stringify(names)}.map((name) => linear.find((t) => t.name === name)!);`].join("\n"),
   );
   return path;
 }
@@ -48,10 +48,13 @@ describe("sluice check", () => {
     expect(good.stderr).toMatch(/^0 findings for 1 tools under Fireworks/);
   });
 
-  it("counts a whole pack against a client's tool limit, one line per finding", () => {
+  it("counts a whole pack's served set against a client's tool limit, one line per finding; --include-full counts the twins too", () => {
     const { code, stdout } = sluice(["check", "linear", "--provider", "cursor"]);
     expect(code).toBe(1);
-    expect(stdout.split("\n")[0]).toMatch(/^TOO_MANY_TOOLS {2}\(all tools\) {2}- {2}569 tools; Cursor .* at most 40\.$/);
+    expect(stdout.split("\n")[0]).toMatch(/^TOO_MANY_TOOLS {2}\(all tools\) {2}- {2}535 tools; Cursor .* at most 40\.$/);
+    const full = sluice(["check", "linear", "--provider", "cursor", "--include-full"]);
+    expect(full.code).toBe(1);
+    expect(full.stdout.split("\n")[0]).toMatch(/^TOO_MANY_TOOLS {2}\(all tools\) {2}- {2}569 tools; Cursor .* at most 40\.$/);
   });
 
   it("an unknown provider is one line with the known ones and exit 2", () => {

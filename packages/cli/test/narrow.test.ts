@@ -229,9 +229,9 @@ describe("an edit of the user's file", () => {
       const index = readFileSync(join(served, "src/index.ts"), "utf8");
       const namespaceIndex = index
         .replace('import { curated, derived } from "./curated.ts";', 'import * as lists from "./curated.ts";')
-        .replace("withCurated(pack.tools, curated), ...derived]", "withCurated(pack.tools, lists.curated), ...((lists.derived as Tool<object>[] | undefined) ?? [])]");
+        .replace("packToolSets(pack.tools, curated, derived)", "packToolSets(pack.tools, lists.curated, (lists.derived as Tool<object>[] | undefined) ?? [])");
       expect(namespaceIndex).not.toBe(index);
-      writeFileSync(join(served, "src/index.ts"), namespaceIndex.replace('import { withCurated } from "@sluice/core";', 'import { withCurated, type Tool } from "@sluice/core";'));
+      writeFileSync(join(served, "src/index.ts"), namespaceIndex.replace('import { packToolSets } from "@sluice/core";', 'import { packToolSets, type Tool } from "@sluice/core";'));
       const added = await sluice(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags"]);
       expect(added.stderr).toBe("");
       expect(added.code).toBe(0);
@@ -248,7 +248,7 @@ describe("an edit of the user's file", () => {
       writeFileSync(join(unserved, "src/curated.ts"), curatedOnly);
       writeFileSync(
         join(unserved, "src/index.ts"),
-        index.replace('import { curated, derived } from "./curated.ts";', 'import { curated } from "./curated.ts";').replace("[...withCurated(pack.tools, curated), ...derived]", "withCurated(pack.tools, curated)"),
+        index.replace('import { curated, derived } from "./curated.ts";', 'import { curated } from "./curated.ts";').replace("packToolSets(pack.tools, curated, derived)", "packToolSets(pack.tools, curated)"),
       );
       const files = snapshot(unserved);
       const refused = await sluice(["narrow", unserved, "find_pets", "--name", "my_pets", "--drop", "tags"]);

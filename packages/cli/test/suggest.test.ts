@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { schemaTokens } from "@sluice/core/tokens";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
-import { tools as linearTools } from "@sluice/pack-linear";
+import { allTools as linearTools } from "@sluice/pack-linear";
 import { main } from "../src/main.ts";
 import { runChild, type ChildResult } from "./support/run-child.ts";
 

@@ -14,6 +14,8 @@ export interface Guards {
   headerOverride: boolean;
   /** Credential values are replaced by `[redacted]` in texts that reach a model or a log. */
   redaction: boolean;
+  /** The default served set (a pack's `tools`, servers, sessions, check/fit) leaves the `*_full` twins out. */
+  twinsLeftOut: boolean;
 }
 
 export const guards: Guards = {
@@ -22,6 +24,7 @@ export const guards: Guards = {
   freezePins: true,
   headerOverride: true,
   redaction: true,
+  twinsLeftOut: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

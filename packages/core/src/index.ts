@@ -41,7 +41,7 @@ export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
 export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";
-export { withCurated, fullNameOf, defaultServedSet, FULL_SUFFIX } from "./with-curated.ts";
+export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./with-curated.ts";
 export {
   buildHttpRequest,
   joinUrl,

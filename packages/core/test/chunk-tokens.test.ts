@@ -13,8 +13,8 @@ import { cutPoints, isCutPoint, PieceCounter } from "../src/cost/chunk-tokens.ts
 
 const ENCODINGS: readonly Encoding[] = ["o200k_base", "cl100k_base"];
 const toolTexts = [
-  ...["issues_list_full", "custom_view_create_full"].map((name) => linear.tools.find((t) => t.name === name)!),
-  ...["post_issuing_cardholders_full", "post_checkout_sessions"].map((name) => stripe.tools.find((t) => t.name === name)!),
+  ...["issues_list_full", "custom_view_create_full"].map((name) => linear.allTools.find((t) => t.name === name)!),
+  ...["post_issuing_cardholders_full", "post_checkout_sessions"].map((name) => stripe.allTools.find((t) => t.name === name)!),
 ].map((tool) => canonicalJson(tool.toJSON()));
 
 describe("isCutPoint", () => {

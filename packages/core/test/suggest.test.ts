@@ -13,10 +13,10 @@ import { describe, expect, it } from "vitest";
 import { BudgetUnreachableError, definePack, isSluiceError, projectionFloor, suggestProjection, Tool, type HttpBinding, type Suggestion } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
-import { tools as linearTools } from "@sluice/pack-linear";
+import { allTools as linearTools } from "@sluice/pack-linear";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { tools as stripeTools } from "@sluice/pack-stripe";
-import { tools as gsheetsTools } from "@sluice/pack-gsheets";
+import { allTools as gsheetsTools } from "@sluice/pack-gsheets";
 
 const SLOW = 240_000;
 /** Pagination argument names the search protects at the top level (a sample of its list). */

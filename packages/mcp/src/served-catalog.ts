@@ -1,5 +1,5 @@
 import { fit, profile as profileById, toMCP, type FitChange, type Finding, type Profile } from "@sluice/catalog";
-import { defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
+import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type JsonSchemaObject, type PackToolSets } from "@sluice/core";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 export interface CatalogOptions {
@@ -69,7 +69,14 @@ export class ServedCatalog {
   readonly #outputSchemas = new Map<string, JsonSchemaObject>();
   readonly #definitions = new Map<string, McpTool>();
 
-  constructor(all: readonly Tool<object>[], options: CatalogOptions = {}) {
+  /**
+   * `source` is a tool array or a pack module (`{ tools, allTools }`, taken by its
+   * `allTools`): the twins among it are served only with `includeFull`, so a pack's
+   * `tools` and `new ServedCatalog(pack)` serve the same set.
+   */
+  constructor(source: readonly Tool<object>[] | PackToolSets, options: CatalogOptions = {}) {
+    if (source === null || typeof source !== "object") throw new SluiceError("INVALID_OPTION", "Serve takes an array of tools or a pack module ({ tools, allTools }).");
+    const all = allToolsOf(source);
     if (!Array.isArray(all) || all.length === 0) throw new SluiceError("INVALID_OPTION", "There are no tools to serve.");
     for (const tool of all) {
       if (!(tool instanceof Tool)) throw new SluiceError("INVALID_OPTION", "Serve takes Tool values (a pack's tools, or projections of them).");

@@ -1,17 +1,19 @@
 /**
- * Served sets: a pack's tool list holds curated tools and their `*_full` twins (the
- * unprojected originals). What a server, a session or `egress --served` offers is the
- * default served set, without the twins, unless `includeFull` / `--include-full` asks for
- * them: a served twin would send what its curated tool withholds (issue 11, observation 6).
- * In process here, through the MCP SDK client; `sluice serve` as a child in serve.test.ts.
+ * Served sets: a pack's `allTools` holds curated tools and their `*_full` twins (the
+ * unprojected originals); its `tools` is the default served set, without the twins. What
+ * a server, a session or `egress --served` offers is that set, whether it is given the
+ * pack, its `allTools` or its `tools`, unless `includeFull` / `--include-full` asks for
+ * the twins: a served twin would send what its curated tool withholds (issue 11,
+ * observation 6; issue 21, item 6). In process here, through the MCP SDK client;
+ * `sluice serve` as a child in serve.test.ts.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { defaultServedSet, fullNameOf, Tool } from "@sluice/core";
-import { tools as githubRestTools } from "@sluice/pack-github-rest";
-import { tools as gmailTools } from "@sluice/pack-gmail";
+import * as githubRest from "@sluice/pack-github-rest";
+import * as gmail from "@sluice/pack-gmail";
 import { main } from "../../cli/src/main.ts";
 import { createServer, ServedCatalog, type SessionOptions } from "../src/index.ts";
 
@@ -64,11 +66,12 @@ function textOf(result: unknown): string {
 }
 
 /** A twin, its curated tool, arguments only the twin accepts, and how to see them on the wire. */
-const cases: Array<[string, { tools: readonly Tool<object>[]; twin: string; curated: string; args: Record<string, unknown>; leaked: (sent: Sent) => boolean }]> = [
+const cases: Array<[string, { pack: { tools: readonly Tool<object>[]; allTools: readonly Tool<object>[] }; tools: readonly Tool<object>[]; twin: string; curated: string; args: Record<string, unknown>; leaked: (sent: Sent) => boolean }]> = [
   [
     "gmail",
     {
-      tools: gmailTools,
+      pack: gmail,
+      tools: gmail.allTools,
       twin: "gmail_users_messages_list_full",
       curated: "gmail_users_messages_list",
       args: { userId: "me", access_token: "ya29.leaked", callback: "cb", key: "api-key" },
@@ -78,7 +81,8 @@ const cases: Array<[string, { tools: readonly Tool<object>[]; twin: string; cura
   [
     "github-rest",
     {
-      tools: githubRestTools,
+      pack: githubRest,
+      tools: githubRest.allTools,
       twin: "apps_create_installation_access_token_full",
       curated: "apps_create_installation_access_token",
       args: { installation_id: 1, permissions: { administration: "write", contents: "read" } },
@@ -103,6 +107,11 @@ describe("defaultServedSet", () => {
     expect(served.some((t) => t.name.endsWith("_full"))).toBe(false);
     expect(served.length + tools.filter((t) => t.name.endsWith("_full")).length).toBe(tools.length);
     expect(tools.some((t) => t.name === twin)).toBe(true);
+  });
+
+  it.each(cases)("%s: the pack's tools export is exactly that set, the same values in the same order", (_pack, { pack, tools }) => {
+    expect(pack.tools).toEqual(defaultServedSet(tools));
+    expect(pack.tools.every((tool, i) => tool === defaultServedSet(tools)[i])).toBe(true);
   });
 });
 
@@ -150,8 +159,27 @@ describe("a pack served through ServedCatalog and createServer", () => {
     expect(sent.filter(leaked)).toHaveLength(1);
   });
 
+  it.each(cases)("%s: given the pack module, its tools or its allTools, the catalog serves the same set; includeFull on the module adds the twins", (_pack, { pack, tools, twin }) => {
+    const names = (catalog: ServedCatalog) => catalog.tools.map((t) => t.name);
+    const fromModule = new ServedCatalog(pack);
+    expect(names(fromModule)).toEqual(names(new ServedCatalog(pack.tools)));
+    expect(names(fromModule)).toEqual(names(new ServedCatalog(tools)));
+    expect(names(fromModule)).not.toContain(twin);
+    expect(fromModule.twins).toContain(twin);
+    const full = new ServedCatalog(pack, { includeFull: true });
+    expect(names(full)).toContain(twin);
+    expect(names(full)).toEqual(tools.map((t) => t.name).sort());
+    // The served array alone has no twins to add: includeFull cannot widen it.
+    expect(names(new ServedCatalog(pack.tools, { includeFull: true }))).toEqual(names(fromModule));
+  });
+
+  it("a pack module whose tools holds a tool its allTools lacks is refused, not served", () => {
+    const stray = gmail.allTools[0]!.derived({ name: "stray" });
+    expect(() => new ServedCatalog({ tools: [...gmail.tools, stray], allTools: gmail.allTools })).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(/holds stray, which its `allTools` lacks/) }));
+  });
+
   it("an output schema for a twin that is not served says why", () => {
-    expect(() => new ServedCatalog(gmailTools, { outputSchemas: { gmail_users_messages_list_full: { type: "object" } } })).toThrow(/served only with includeFull/);
+    expect(() => new ServedCatalog(gmail.allTools, { outputSchemas: { gmail_users_messages_list_full: { type: "object" } } })).toThrow(/served only with includeFull/);
   });
 });
 

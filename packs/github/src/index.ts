@@ -1,13 +1,18 @@
 /**
  * The GitHub pack: every Query and Mutation field of GitHub's public GraphQL API as a
  * tool. Curated replacements (none needed yet, see curated.ts) would keep the
- * originals as `<name>_full`.
+ * originals in `allTools` as `<name>_full`.
  */
-import { withCurated } from "@sluice/core";
+import { packToolSets } from "@sluice/core";
 import { curated } from "./curated.ts";
 import { pack } from "./tools.gen.ts";
 
 export * as generatedTools from "./tools.gen.ts";
 export type * as GitHubTypes from "./types.gen.ts";
 
-export const tools = withCurated(pack.tools, curated);
+/**
+ * `tools`: what to hand an adapter, a ToolSession or `sluice serve` (curated tools in place
+ * of the generated ones, no `*_full` twin). `allTools`: the same plus each curated tool's
+ * unprojected original as `<name>_full`, for code that asks for it by name.
+ */
+export const { tools, allTools } = packToolSets(pack.tools, curated);

@@ -1,9 +1,9 @@
 /**
  * The Gmail pack: every operation of the Gmail API v1 as a tool.
  * Curated tools (see curated.ts) replace generated ones of the same name; the
- * untouched originals stay as `<name>_full`.
+ * untouched originals stay in `allTools` as `<name>_full`.
  */
-import { withCurated } from "@sluice/core";
+import { packToolSets } from "@sluice/core";
 import { curated } from "./curated.ts";
 import { pack } from "./tools.gen.ts";
 
@@ -11,4 +11,9 @@ export * as curatedTools from "./curated.ts";
 export * as generatedTools from "./tools.gen.ts";
 export type * as GmailTypes from "./types.gen.ts";
 
-export const tools = withCurated(pack.tools, curated);
+/**
+ * `tools`: what to hand an adapter, a ToolSession or `sluice serve` (curated tools in place
+ * of the generated ones, no `*_full` twin). `allTools`: the same plus each curated tool's
+ * unprojected original as `<name>_full`, for code that asks for it by name.
+ */
+export const { tools, allTools } = packToolSets(pack.tools, curated);

@@ -1,9 +1,9 @@
 /**
  * The Linear pack: every Query and Mutation field of Linear's public GraphQL API as a
  * tool, with the recursive filter tools curated (see curated.ts) and their untouched
- * originals kept as `<name>_full`.
+ * originals kept in `allTools` as `<name>_full`.
  */
-import { withCurated } from "@sluice/core";
+import { packToolSets } from "@sluice/core";
 import { curated } from "./curated.ts";
 import { pack } from "./tools.gen.ts";
 
@@ -11,5 +11,9 @@ export * as curatedTools from "./curated.ts";
 export * as generatedTools from "./tools.gen.ts";
 export type * as LinearTypes from "./types.gen.ts";
 
-/** All tools as an agent should get them: curated where it matters, originals as `*_full`. */
-export const tools = withCurated(pack.tools, curated);
+/**
+ * `tools`: what to hand an adapter, a ToolSession or `sluice serve` (curated tools in place
+ * of the generated ones, no `*_full` twin). `allTools`: the same plus each curated tool's
+ * unprojected original as `<name>_full`, for code that asks for it by name.
+ */
+export const { tools, allTools } = packToolSets(pack.tools, curated);

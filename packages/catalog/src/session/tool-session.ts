@@ -1,4 +1,4 @@
-import { defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type ToolArgs } from "@sluice/core";
+import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type PackToolSets, type ToolArgs } from "@sluice/core";
 import type { Encoding } from "@sluice/core/tokens";
 import { describeCatalog, type CatalogGroup, type GroupLevel } from "./catalog-description.ts";
 import { parseQuery, rank, searchEntry, type SearchEntry } from "./search.ts";
@@ -37,8 +37,10 @@ export interface FromPacksOptions extends ToolSessionOptions {
   collisions?: "refuse" | "prefix";
   /**
    * Put each pack's `*_full` twins (curated tools' unprojected originals) in the catalog
-   * too. Default false: a pack contributes its default served set (`defaultServedSet`),
-   * so the model cannot load a twin and send what the curated tool withholds.
+   * too: a pack module given whole (`import * as linear`) contributes its `allTools`, a
+   * tool array all of its tools. Default false: each contributes its default served set
+   * (`defaultServedSet`: a pack's `tools`), so the model cannot load a twin and send what
+   * the curated tool withholds.
    */
   includeFull?: boolean;
 }
@@ -177,14 +179,17 @@ export class ToolSession {
    * A session over several packs, described pack by pack; packs are taken in the order of
    * the record's keys (use non-numeric keys: JavaScript reorders integer-like ones). Each
    * pack contributes its default served set (no `*_full` twins) unless `includeFull`.
+   * A pack is its `tools` array (`linear.tools`) or the pack module itself (`{ tools,
+   * allTools }`); only the module can give the twins, since its `tools` has none.
    */
-  static fromPacks(given: Readonly<Record<string, readonly Tool<object>[]>>, options: FromPacksOptions = {}): ToolSession {
+  static fromPacks(given: Readonly<Record<string, readonly Tool<object>[] | PackToolSets>>, options: FromPacksOptions = {}): ToolSession {
     const labels = Object.keys(given);
     const packs = new Map<string, readonly Tool<object>[]>();
     for (const label of labels) {
-      const tools = given[label]!;
-      if (!Array.isArray(tools)) throw new SluiceError("INVALID_OPTION", `fromPacks takes an array of tools per pack; ${label} is not one.`);
-      packs.set(label, options.includeFull === true ? tools : defaultServedSet(tools));
+      const source = given[label];
+      if (source === null || typeof source !== "object" || !(Array.isArray(source) || Array.isArray((source as PackToolSets).tools))) throw new SluiceError("INVALID_OPTION", `fromPacks takes, per pack, an array of tools or a pack module ({ tools, allTools }); ${label} is neither.`);
+      const every = allToolsOf(source);
+      packs.set(label, options.includeFull === true ? every : defaultServedSet(every));
     }
     const holders = new Map<string, Set<string>>();
     for (const label of labels) {

@@ -1,0 +1,246 @@
+/**
+ * The obvious path is the served set (issue 21, item 6). What code hands an adapter, a
+ * ToolSession or a server without thinking (a pack's `tools`, the pack module itself,
+ * `sluice serve <pack>`) carries no `*_full` twin, the unprojected original a curated
+ * projection was written to replace; the twins come only when named (`allTools`,
+ * `includeFull`, `--include-full`). On a pack a user generates and narrows with the CLI
+ * (`sluice narrow <pack> update_pet --name update_pet --drop tags`), and on the nine packs.
+ * The served-set guard (`twinsLeftOut`) is switched off once to show these tests notice.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { defaultServedSet, egressMap, formatEgressMap, fullNameOf, packToolSets, type PackToolSets, type Tool } from "@sluice/core";
+import { guards, withoutGuard } from "@sluice/core/guards";
+import { ToolSession, toAnthropic, toBedrock, toGemini, toMCP, toOpenAIChat, toOpenAIResponses } from "@sluice/catalog";
+import { ServedCatalog } from "@sluice/mcp";
+import * as linear from "@sluice/pack-linear";
+import * as github from "@sluice/pack-github";
+import * as stripe from "@sluice/pack-stripe";
+import * as githubRest from "@sluice/pack-github-rest";
+import * as slack from "@sluice/pack-slack";
+import * as gmail from "@sluice/pack-gmail";
+import * as gdocs from "@sluice/pack-gdocs";
+import * as gsheets from "@sluice/pack-gsheets";
+import * as notion from "@sluice/pack-notion";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const BIN = join(ROOT, "packages/cli/bin/sluice.mjs");
+const SPEC = join(ROOT, "../shared/specs/petstore/swagger-petstore-3.0.yaml");
+const SLOW = 300_000;
+
+interface PackModule extends PackToolSets {
+  readonly tools: Tool<object>[];
+  readonly allTools: Tool<object>[];
+}
+
+/** The tool names each adapter puts on the wire. */
+const ADAPTERS: Array<[string, (tools: readonly Tool<object>[]) => string[]]> = [
+  ["toOpenAIChat", (tools) => toOpenAIChat(tools).map((t) => t.function.name)],
+  ["toOpenAIResponses", (tools) => toOpenAIResponses(tools).map((t) => t.name)],
+  ["toAnthropic", (tools) => toAnthropic(tools).map((t) => t.name)],
+  ["toGemini", (tools) => toGemini(tools, { form: "parametersJsonSchema" }).map((t) => t.name)],
+  ["toBedrock", (tools) => toBedrock(tools).map((t) => t.toolSpec.name)],
+  ["toMCP", (tools) => toMCP(tools).map((t) => t.name)],
+];
+
+const project = mkdtempSync(join(tmpdir(), "sluice-served-"));
+const dir = join(project, "packs/petstore");
+let pack: PackModule;
+
+function sluice(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const child = spawnSync(process.execPath, [BIN, ...args], { cwd: project, encoding: "utf8", timeout: SLOW, maxBuffer: 64 * 1024 * 1024 });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+beforeAll(async () => {
+  // As a user's project: the pack imports @sluice/core from its own node_modules.
+  mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
+  symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
+  const generated = sluice(["generate", SPEC, "--name", "petstore", "--out", "packs/petstore"]);
+  expect(generated.code, generated.stderr).toBe(0);
+  const narrowed = sluice(["narrow", "./packs/petstore", "update_pet", "--name", "update_pet", "--drop", "tags"]);
+  expect(narrowed.code, narrowed.stderr).toBe(0);
+  pack = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackModule;
+}, SLOW);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
+
+describe("a generated pack with a tool narrowed by sluice narrow", () => {
+  it("exports the narrowed tool as tools and its original only in allTools, as update_pet_full", () => {
+    expect(names(pack.allTools)).toContain("update_pet_full");
+    expect(names(pack.tools)).not.toContain("update_pet_full");
+    expect(pack.tools).toHaveLength(pack.allTools.length - 1);
+    const served = pack.tools.find((t) => t.name === "update_pet")!;
+    expect(served.withheld).toContainEqual(expect.objectContaining({ path: "tags", reason: "projection" }));
+    expect(Object.keys(pack.allTools.find((t) => t.name === "update_pet_full")!.inputSchema.properties!)).toContain("tags");
+  });
+
+  it.each(ADAPTERS)("%s(pack.tools) sends the projection and no twin; %s(pack.allTools) sends the twin because it was named", (_adapter, wire) => {
+    const sent = wire(pack.tools);
+    expect(sent).toContain("update_pet");
+    expect(sent.filter((name) => name.endsWith("_full"))).toEqual([]);
+    expect(sent).toHaveLength(19);
+    expect(wire(pack.allTools)).toContain("update_pet_full");
+  });
+
+  it("the projection reaches the provider narrowed: no tags in what toOpenAIChat sends for update_pet", () => {
+    const [entry] = toOpenAIChat(pack.tools.filter((t) => t.name === "update_pet"));
+    expect(Object.keys(entry!.function.parameters.properties as object)).not.toContain("tags");
+  });
+
+  it("ToolSession.fromPacks, given the tools or the pack, cannot load the twin; includeFull on the pack can", () => {
+    for (const given of [pack.tools, pack, pack.allTools]) {
+      const session = ToolSession.fromPacks({ petstore: given });
+      expect(names(session.catalog)).not.toContain("update_pet_full");
+      expect(names(session.catalog)).toHaveLength(19);
+      expect(session.search("select:update_pet_full")).toMatchObject({ loaded: [], unknown: ["update_pet_full"] });
+    }
+    const full = ToolSession.fromPacks({ petstore: pack }, { includeFull: true });
+    expect(full.search("select:update_pet_full").loaded).toEqual(["update_pet_full"]);
+  });
+
+  it("ServedCatalog of the pack serves its tools; includeFull adds the twin", () => {
+    expect(names(new ServedCatalog(pack).tools)).toEqual(names(pack.tools).sort());
+    expect(names(new ServedCatalog(pack, { includeFull: true }).tools)).toEqual(names(pack.allTools).sort());
+  });
+
+  it(
+    "sluice serve of the pack lists no twin over stdio; --include-full lists it",
+    async () => {
+      const listed = async (...flags: string[]): Promise<string[]> => {
+        const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", dir, ...flags], cwd: project, env: { ...process.env } as Record<string, string>, stderr: "pipe" });
+        const client = new Client({ name: "test", version: "0" });
+        try {
+          await client.connect(transport);
+          return (await client.listTools()).tools.map((t) => t.name);
+        } finally {
+          await client.close();
+        }
+      };
+      const served = await listed();
+      expect(served).toEqual(names(pack.tools).sort());
+      expect(served).not.toContain("update_pet_full");
+      expect(await listed("--include-full")).toContain("update_pet_full");
+    },
+    SLOW,
+  );
+
+  it("the committed egress map covers everything --include-full serves; egress --served is the map of pack.tools", () => {
+    const committed = readFileSync(join(dir, "egress_map.txt"), "utf8");
+    expect(committed).toBe(formatEgressMap(egressMap(pack.allTools)));
+    expect(committed).toContain("\ntool update_pet_full\n");
+    const served = sluice(["egress", dir, "--served"]);
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stdout).toBe(formatEgressMap(egressMap(pack.tools)));
+    expect(served.stdout).not.toContain("update_pet_full");
+    expect(sluice(["egress", dir, "--served", "--include-full"]).stdout).toBe(committed);
+  });
+
+  it("sluice check and fit look at the served set, the twin only with --include-full", () => {
+    const out = join(project, "fitted.json");
+    const fitted = sluice(["fit", dir, "--provider", "openai-chat", "--out", out]);
+    expect(fitted.code, fitted.stderr).toBe(0);
+    const file = JSON.parse(readFileSync(out, "utf8")) as { tools: Array<{ name: string }> };
+    expect(names(file.tools)).toEqual(names(pack.tools).sort());
+    expect(sluice(["fit", dir, "--provider", "openai-chat", "--include-full", "--out", out]).code).toBe(0);
+    expect(names((JSON.parse(readFileSync(out, "utf8")) as typeof file).tools)).toContain("update_pet_full");
+    expect(sluice(["check", dir, "--provider", "openai-chat"]).stderr).toContain(`for ${pack.tools.length} tools under`);
+    expect(sluice(["check", dir, "--provider", "openai-chat", "--include-full"]).stderr).toContain(`for ${pack.allTools.length} tools under`);
+  });
+});
+
+describe("a module of your own projections that exports a mix", () => {
+  const toolsIn = (map: string) => map.split("\n").filter((line) => line.startsWith("tool ")).map((line) => line.slice(5)).sort();
+
+  it("by name: the curated tool, its twin, a derived tool and a lone *_full name; served without the twin only", () => {
+    const file = join(project, "mix-by-name.ts");
+    writeFileSync(
+      file,
+      [
+        `import { allTools, tools } from "./packs/petstore/src/index.ts";`,
+        `const named = (list: typeof tools, name: string) => list.find((t) => t.name === name)!;`,
+        `export const updatePet = named(tools, "update_pet");`,
+        `export const updatePetFull = named(allTools, "update_pet_full");`,
+        `export const myPet = named(tools, "get_pet_by_id").derived({ name: "my_pet" });`,
+        `export const exportFull = named(tools, "find_pets_by_status").derived({ name: "export_full" });`,
+        ``,
+      ].join("\n"),
+    );
+    const served = sluice(["egress", file, "--served"]);
+    expect(served.code, served.stderr).toBe(0);
+    expect(toolsIn(served.stdout)).toEqual(["export_full", "my_pet", "update_pet"]);
+    expect(toolsIn(sluice(["egress", file]).stdout)).toEqual(["export_full", "my_pet", "update_pet", "update_pet_full"]);
+  });
+
+  it("tools and allTools of its own: served is its tools, the map and --include-full its allTools; a tools not within allTools is refused", () => {
+    const file = join(project, "mix-lists.ts");
+    writeFileSync(
+      file,
+      [
+        `import { allTools as petstore, tools as served } from "./packs/petstore/src/index.ts";`,
+        `const named = (list: typeof served, name: string) => list.find((t) => t.name === name)!;`,
+        `export const tools = [named(served, "update_pet"), named(served, "get_pet_by_id").derived({ name: "my_pet" })];`,
+        `export const allTools = [...tools, named(petstore, "update_pet_full")];`,
+        ``,
+      ].join("\n"),
+    );
+    expect(toolsIn(sluice(["egress", file, "--served"]).stdout)).toEqual(["my_pet", "update_pet"]);
+    expect(toolsIn(sluice(["egress", file]).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
+    expect(toolsIn(sluice(["egress", file, "--served", "--include-full"]).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
+
+    const bad = join(project, "mix-wider.ts");
+    writeFileSync(bad, readFileSync(file, "utf8").replace("export const allTools = [...tools, ", "export const allTools = [tools[0]!, "));
+    const refused = sluice(["egress", bad, "--served"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^sluice: INVALID_OPTION: .*mix-wider\.ts.*holds my_pet, which its `allTools` lacks/);
+    expect(refused.stdout).toBe("");
+
+    // An allTools wider than tools plus the twins would be served beyond what code gets.
+    const narrower = join(project, "mix-narrower.ts");
+    writeFileSync(narrower, readFileSync(file, "utf8").replace("export const allTools = [...tools, ", "export const allTools = [...tools, tools[1]!.derived({ name: \"extra\" }), "));
+    const wider = sluice(["serve", narrower]);
+    expect(wider.code).toBe(2);
+    expect(wider.stderr).toMatch(/^sluice: INVALID_OPTION: .*mix-narrower\.ts.*holds extra, which is neither in its `tools` nor a \*_full twin/);
+  });
+});
+
+const PACKS = { linear, github, stripe, "github-rest": githubRest, slack, gmail, gdocs, gsheets, notion };
+
+describe.each(Object.entries(PACKS))("pack %s: the obvious path", (_name, module) => {
+  const twins = new Set(module.generatedTools.pack.tools.filter((tool) => module.allTools.find((t) => t.name === tool.name) !== tool).map((tool) => fullNameOf(tool.name)));
+
+  it("toOpenAIChat(pack.tools) and ToolSession.fromPacks carry no twin; allTools and includeFull carry every one", () => {
+    const sent = toOpenAIChat(module.tools).map((t) => t.function.name);
+    expect(sent.filter((name) => twins.has(name))).toEqual([]);
+    expect(sent).toHaveLength(module.generatedTools.pack.tools.length);
+    const session = ToolSession.fromPacks({ pack: module });
+    expect(session.catalog.filter((t) => twins.has(t.name))).toEqual([]);
+    const full = ToolSession.fromPacks({ pack: module }, { includeFull: true });
+    expect(full.catalog.filter((t) => twins.has(t.name))).toHaveLength(twins.size);
+    expect(module.allTools.filter((t) => twins.has(t.name))).toHaveLength(twins.size);
+  });
+});
+
+describe("the twinsLeftOut guard", () => {
+  it("switched off, the obvious path carries the twin, and the tests above would see it", async () => {
+    const generated = pack.allTools.filter((t) => t.name !== "update_pet" && t.name !== "update_pet_full");
+    const original = pack.allTools.find((t) => t.name === "update_pet_full")!.derived({ name: "update_pet" });
+    const curated = pack.tools.find((t) => t.name === "update_pet")!;
+    const rebuilt = () => packToolSets([...generated, original], [curated]).tools;
+    expect(names(rebuilt())).not.toContain("update_pet_full");
+    await withoutGuard("twinsLeftOut", () => {
+      expect(names(rebuilt())).toContain("update_pet_full");
+      expect(names(defaultServedSet(pack.allTools))).toContain("update_pet_full");
+      expect(names(new ServedCatalog(pack).tools)).toContain("update_pet_full");
+      expect(names(ToolSession.fromPacks({ petstore: pack }).catalog)).toContain("update_pet_full");
+    });
+    expect(guards.twinsLeftOut).toBe(true);
+  });
+});
