@@ -14,6 +14,12 @@ export interface Guards {
   headerOverride: boolean;
   /** Credential values are replaced by `[redacted]` in texts that reach a model or a log. */
   redaction: boolean;
+  /**
+   * A GraphQL credential variable or member carries the credential and nothing else: the
+   * runtime replaces whatever the arguments hold there (and removes it when there is no
+   * credential) instead of filling the credential in only where nothing is.
+   */
+  credentialVariables: boolean;
 }
 
 export const guards: Guards = {
@@ -22,6 +28,7 @@ export const guards: Guards = {
   freezePins: true,
   headerOverride: true,
   redaction: true,
+  credentialVariables: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
