@@ -138,10 +138,16 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   } else {
     const graphql = await import("@sluice/generator-graphql");
     const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
-    ir = graphql.buildGraphQLPackIR(schema, source, { select: (info) => filter.accepts({ kind: "graphql", info }) });
-    ir = transform(ir, job);
+    // The generator applies withhold and credentialArguments: its selectors reach input members, and a withheld variable leaves the document.
+    ir = graphql.buildGraphQLPackIR(schema, source, {
+      select: (info) => filter.accepts({ kind: "graphql", info }),
+      ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
+      ...(job.withhold === undefined ? {} : { withhold: Object.fromEntries(Object.entries(job.withhold).map(([selector, reason]) => [selector, withheldReason(reason, job.name)])) }),
+    });
+    ir = transform(ir, { ...job, withhold: {} });
     facts = graphql.graphqlRuntimeFacts(ir);
-    if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => ({ ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
+    // Only the bearer token moves into the header; a credential argument's own scheme stays in the variables.
+    if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => (credential.argumentOnly === true ? credential : { ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
     generator = graphql.GRAPHQL_GENERATOR;
     emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
   }
