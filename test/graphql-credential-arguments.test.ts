@@ -118,6 +118,14 @@ describe("the pack as generated", () => {
     expect(binding.kind === "graphql" ? binding.credentialMembers : undefined).toEqual({ "CartBuyerIdentityInput.customerAccessToken": { scheme: "customer", required: false } });
   });
 
+  it("an argument name alone leaves the input member of that name visible, and generate says which selector covers it", async () => {
+    const bare = await buildPack({ ...JOB, credentialArguments: { customerAccessToken: "customer" }, withhold: {} }, "0.0.0");
+    expect(bare.report.warnings.filter((w) => w.includes("customerAccessToken"))).toEqual([
+      'credential argument "customerAccessToken" is also an input member the model still sees (CartBuyerIdentityInput.customerAccessToken); withhold it too with credentialArguments: { "CartBuyerIdentityInput.customerAccessToken": "customer" }',
+    ]);
+    expect(bare.report.credentialArguments).toEqual({ customerAccessToken: "customer" });
+  });
+
   it("is byte-identical when built again", async () => {
     const again = await buildPack(JOB, "0.0.0");
     expect(again.generated.map((file) => file.text)).toEqual((await buildPack(JOB, "0.0.0")).generated.map((file) => file.text));

@@ -163,6 +163,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     const where = tools.length <= 3 ? tools.join(", ") : `${tools.slice(0, 3).join(", ")} and ${tools.length - 3} more tools`;
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
+  if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
   const report: PackReport = {
     name: job.name,
     kind,
@@ -186,6 +187,26 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+}
+
+/**
+ * A GraphQL credential argument given by name covers root field arguments only; an input
+ * member of the same name (Storefront's `CartBuyerIdentityInput.customerAccessToken` beside
+ * the `customerAccessToken` argument) is still shown to the model, so say so and how to cover it.
+ */
+function visibleCredentialMembers(ir: PackIR): string[] {
+  const names = new Map<string, string>();
+  for (const tool of ir.tools) {
+    if (tool.binding.kind === "graphql") for (const [name, scheme] of Object.entries(tool.binding.credentialVariables ?? {})) names.set(name, scheme);
+  }
+  const warnings: string[] = [];
+  for (const [name, scheme] of names) {
+    const members = Object.keys(ir.defs).filter((type) => hasOwn(getOwn(ir.defs[type], "properties") ?? {}, name)).map((type) => `${type}.${name}`);
+    if (members.length === 0) continue;
+    const entries = members.map((member) => `"${member}": "${scheme}"`).join(", ");
+    warnings.push(`credential argument "${name}" is also an input member the model still sees (${members.join(", ")}); withhold ${members.length === 1 ? "it" : "them"} too with credentialArguments: { ${entries} }`);
+  }
+  return warnings;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
