@@ -178,11 +178,11 @@ describe("calls against a local Storefront server", () => {
     expect(server.received.length).toBe(before);
   });
 
-  it("request() shows the credential as [redacted], and the next page's arguments never hold it", async () => {
+  it("request() shows the credential as [redacted], and nothing the call returns holds it", async () => {
     const request = await tool("customer").request({}, { credentials: credentials() });
     expect(String(request.body)).toContain('"customerAccessToken":"[redacted]"');
     expect(String(request.body)).not.toContain(CUSTOMER_TOKEN);
-    const result = await tool("cart_create").call({ input: { buyerIdentity: { email: "a@example.com" } } }, { credentials: credentials() });
+    const result = await tool("cart_create").invoke({ input: { buyerIdentity: { email: "a@example.com" } } }, { credentials: credentials() });
     expect(JSON.stringify({ output: result.output ?? null, body: result.body ?? null, next: result.nextPageArgs ?? null })).not.toContain(CUSTOMER_TOKEN);
   });
 
