@@ -1,4 +1,4 @@
-import { getNamedType, type GraphQLArgument, type GraphQLField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
+import { getNamedType, isInputObjectType, isNonNullType, isScalarType, type GraphQLArgument, type GraphQLField, type GraphQLInputField, type GraphQLObjectType, type GraphQLSchema } from "graphql";
 import type { GraphQLCredentialMember, PackIR, SkippedOperation, ToolIR, WithheldPath, WithheldReason } from "@sluice/core";
 import { refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { argumentRules, type ArgumentRule } from "./argument-selectors.ts";
@@ -77,6 +77,7 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: Bui
     const rule = ruleFor(credentials.forMember(type.name, member.name), withholds.forMember(type.name, member.name), `${type.name}.${member.name}`, source.name);
     if (rule === undefined) return undefined;
     if (rule.kind === "credential") {
+      assertTokenTyped(member, `${type.name}.${member.name}`, rule.selector, source.name);
       credentialMembers.set(`${type.name}.${member.name}`, { scheme: rule.scheme, required: isRequiredInput(member) });
       return "credential";
     }
@@ -100,6 +101,7 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: Bui
     for (const arg of field.args) {
       const rule = ruleFor(credentials.forArgument(ref.operationType, field.name, arg.name), withholds.forArgument(ref.operationType, field.name, arg.name), `${root}(${arg.name})`, source.name);
       if (rule?.kind === "credential") {
+        assertTokenTyped(arg, `${root}(${arg.name})`, rule.selector, source.name);
         declared.push(arg);
         Object.defineProperty(credentialVariables, arg.name, { value: rule.scheme, enumerable: true, writable: true, configurable: true });
         withheld.push({ path: arg.name, reason: "credential" });
@@ -185,6 +187,13 @@ function ruleFor(credential: ArgumentRule<string> | undefined, withhold: Argumen
   if (credential !== undefined) return { kind: "credential", selector: credential.selector, scheme: credential.value };
   if (withhold !== undefined) return { kind: "withhold", selector: withhold.selector, reason: withhold.value };
   return undefined;
+}
+
+/** A credential fills a value with a token: a scalar, not a list or an input object (name the member inside instead). */
+function assertTokenTyped(value: GraphQLArgument | GraphQLInputField, where: string, selector: string, pack: string): void {
+  const type = isNonNullType(value.type) ? value.type.ofType : value.type;
+  if (isScalarType(type)) return;
+  throw new SluiceError("CONFIG_INVALID", `pack ${pack}: credentialArguments "${selector}": ${where} is of type ${String(value.type)}, not a scalar a token can fill${isInputObjectType(type) ? `; name the member that carries the credential (${type.name}.<member>)` : ""}.`);
 }
 
 /** The tool's binding with the credential members of the input types it reaches, so the runtime fills them. */

@@ -124,6 +124,8 @@ describe("selectors that name nothing, and contradictions", () => {
     ["both options on one argument", { credentialArguments: { "Query.orders.sessionToken": "s" }, withhold: { sessionToken: "internal" } }, "CONFIG_INVALID", undefined],
     ["both options on one member", { credentialArguments: { "OwnerInput.email": "s" }, withhold: { "OwnerInput.email": "internal" } }, "CONFIG_INVALID", undefined],
     ["a scheme that is no name", { credentialArguments: { sessionToken: "" } }, "CONFIG_INVALID", undefined],
+    ["an input object as a credential", { credentialArguments: { input: "s" } }, "CONFIG_INVALID", undefined],
+    ["a list as a credential", { credentialArguments: { "OrderInput.lines": "s" } }, "CONFIG_INVALID", undefined],
   ] as const)("%s", (_name, options, code, candidates) => {
     let error: unknown;
     try {
