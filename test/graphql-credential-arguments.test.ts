@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { printSchema } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialsFromEnv, credentialStatus, definePack, egressMap, formatEgressMap, generatedRuntime, Tool, type PackIR, type RuntimeFacts } from "@sluice/core";
@@ -217,6 +218,51 @@ describe("calls against a local Storefront server", () => {
     const unguarded = await withoutGuard("credentialVariables", unscreened);
     expect(unguarded.direct).toEqual({ customerAccessToken: MODEL_TOKEN });
     expect(unguarded.member).toEqual({ input: { buyerIdentity: { customerAccessToken: MODEL_TOKEN } } });
+  });
+});
+
+describe("the model's token never reaches the wire (property, seeded)", () => {
+  /** Valid arguments per tool; the property puts customerAccessToken (or a look-alike) into any object of them. */
+  const BASES: Record<string, Record<string, unknown>> = {
+    customer: {},
+    customer_update: { customer: { firstName: "A", email: "a@example.com" } },
+    cart_create: { input: { buyerIdentity: { email: "a@example.com", countryCode: "CA" }, lines: [{ merchandiseId: "gid://shopify/ProductVariant/1", quantity: 1 }, { merchandiseId: "gid://shopify/ProductVariant/2" }] } },
+    cart_buyer_identity_update: { cartId: "gid://shopify/Cart/1", buyerIdentity: { phone: "+100" } },
+  };
+  const objectsOf = (value: unknown): Record<string, unknown>[] => {
+    if (typeof value !== "object" || value === null) return [];
+    const children = Array.isArray(value) ? value : Object.values(value);
+    return [...(Array.isArray(value) ? [] : [value as Record<string, unknown>]), ...children.flatMap(objectsOf)];
+  };
+  /** Every value the wire holds under the key customerAccessToken, at any depth. */
+  const sentTokens = (value: unknown): unknown[] =>
+    typeof value !== "object" || value === null ? [] : Object.entries(value).flatMap(([key, child]) => [...(key === "customerAccessToken" ? [child] : []), ...sentTokens(child)]);
+
+  it("an injected customerAccessToken is refused wherever it goes; what is sent there is always the credential", async () => {
+    const injection = fc.record({
+      tool: fc.constantFrom(...Object.keys(BASES)),
+      at: fc.nat(),
+      key: fc.constantFrom("customerAccessToken", "customerAccessToken", "CustomerAccessToken", "customer_access_token"),
+      value: fc.oneof(fc.constant(MODEL_TOKEN), fc.string({ maxLength: 12 }), fc.constant(null), fc.array(fc.constant(MODEL_TOKEN), { maxLength: 2 }), fc.record({ token: fc.constant(MODEL_TOKEN) })),
+    });
+    const codes = { denied: 0, invalid: 0 };
+    await fc.assert(
+      fc.asyncProperty(injection, async ({ tool: name, at, key, value }) => {
+        const base = BASES[name]!;
+        const sent = await tool(name).request(base, { credentials: credentials(), revealCredentials: true });
+        expect(sentTokens(JSON.parse(String(sent.body))).every((token) => token === CUSTOMER_TOKEN)).toBe(true);
+        const args = structuredClone(base);
+        const targets = [args, ...objectsOf(args).filter((o) => o !== args)];
+        targets[at % targets.length]![key] = value;
+        const refused = await tool(name).request(args, { credentials: credentials(), revealCredentials: true }).then(() => undefined, (error: unknown) => error);
+        // Where it is withheld, EGRESS_DENIED; anywhere else it is no field at all.
+        expect(refused).toMatchObject({ code: expect.stringMatching(/^(EGRESS_DENIED|INVALID_ARGUMENTS)$/) });
+        codes[(refused as { code: string }).code === "EGRESS_DENIED" ? "denied" : "invalid"] += 1;
+      }),
+      { seed: 20261201, numRuns: 300 },
+    );
+    // The runs reached the withheld places, not only places where any key is unknown.
+    expect(codes.denied).toBeGreaterThan(50);
   });
 });
 
