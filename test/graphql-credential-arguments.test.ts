@@ -6,7 +6,8 @@
  * input members like a projection. Calls go to a local GraphQL server on 127.0.0.1 that
  * parses and validates every document against the Storefront schema.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -300,6 +301,34 @@ describe("serving", () => {
     } finally {
       await second.close();
       await served.close();
+    }
+  });
+});
+
+describe("sluice generate with a config", () => {
+  it("prints the credential's variable and what it fills, and the committed egress map shows the withheld lines", () => {
+    const project = mkdtempSync(join(tmpdir(), "sluice-shop-"));
+    try {
+      mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
+      symlinkSync(fileURLToPath(new URL("../packages/core", import.meta.url)), join(project, "node_modules/@sluice/core"), "dir");
+      writeFileSync(join(project, "storefront.schema.json"), readFileSync(SPEC));
+      const pack = { spec: "storefront.schema.json", name: "shop", out: "packs/shop", authHeader: "X-Shopify-Storefront-Access-Token", credentialArguments: JOB.credentialArguments, withhold: JOB.withhold };
+      writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs: [pack] }));
+      const run = spawnSync(process.execPath, [fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate"], { cwd: project, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+      const lines = run.stdout.split("\n");
+      expect(lines).toContain("  credential token (apiKey): SHOP_TOKEN");
+      expect(lines).toContain("  credential customer (filled into arguments): SHOP_CUSTOMER");
+      expect(lines).toContain("  withheld as credentials: CartBuyerIdentityInput.customerAccessToken (customer), customerAccessToken (customer)");
+      expect(run.stdout).not.toMatch(/customerAccessToken.*looks like a secret/);
+      const map = readFileSync(join(project, "packs/shop/egress_map.txt"), "utf8").split("\n");
+      expect(map.filter((line) => /customerAccessToken/.test(line) && line.startsWith("  +"))).toEqual([]);
+      expect(map.filter((line) => line === "  - customerAccessToken: credential")).toHaveLength(8);
+      const again = spawnSync(process.execPath, [fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate", "--check"], { cwd: project, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
+      expect(again.status).toBe(0);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
     }
   });
 });

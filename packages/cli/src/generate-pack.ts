@@ -35,7 +35,8 @@ export interface PackReport {
   excluded: number;
   baseUrl?: string;
   endpointEnv?: string;
-  credentials: { scheme: string; type: string; env: string }[];
+  /** `argumentOnly`: a GraphQL credential argument's own scheme, filled into variables and never sent as a header. */
+  credentials: { scheme: string; type: string; env: string; argumentOnly?: true }[];
   /** Tools with a pagination declaration found in the spec. */
   paginated: number;
   /** Arguments withheld because they duplicate a credential (argument -> scheme). */
@@ -173,7 +174,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     excluded: filter.excluded.length,
     ...(facts.server !== undefined && facts.server.url !== "" ? { baseUrl: facts.server.url } : {}),
     ...(facts.endpoint !== undefined ? { endpointEnv: facts.endpoint.env } : {}),
-    credentials: facts.credentials.map((c) => ({ scheme: c.scheme, type: c.type, env: c.env })),
+    credentials: facts.credentials.map((c) => ({ scheme: c.scheme, type: c.type, env: c.env, ...(c.argumentOnly === true ? { argumentOnly: true as const } : {}) })),
     paginated: Object.keys(facts.pagination).length,
     credentialArguments: facts.credentialArguments,
     warnings,
