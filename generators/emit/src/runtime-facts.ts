@@ -139,6 +139,7 @@ export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
       ...(c.in === undefined ? {} : { in: c.in }),
       ...(c.name === undefined ? {} : { name: c.name }),
       env: c.env,
+      ...(c.argumentOnly === true ? { argumentOnly: true } : {}),
     })),
     pagination: sortedRecord(facts.pagination),
     credentialArguments: sortedRecord(facts.credentialArguments),

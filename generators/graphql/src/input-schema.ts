@@ -13,8 +13,11 @@ import {
   type GraphQLInputType,
   type GraphQLScalarType,
 } from "graphql";
-import type { WithheldPath } from "@sluice/core";
+import type { WithheldPath, WithheldReason } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
+
+/** Why the config withholds one member of an input type, if it does (`credentialArguments` / `withhold` with a `Type.member` selector). */
+export type MemberRule = (type: GraphQLInputObjectType, field: GraphQLInputField) => WithheldReason | undefined;
 
 /**
  * GraphQL input types -> JSON Schema 2020-12 (https://spec.graphql.org/October2021/#sec-Input-Objects).
@@ -30,6 +33,8 @@ export class InputSchemaBuilder {
    * 20,000 levels long costs 20,000 iterations, not 20,000 stack frames.
    */
   readonly #pending: Array<() => void> = [];
+
+  constructor(private readonly memberRule: MemberRule = () => undefined) {}
 
   /** Input fields left out of their type's schema, by type name. */
   get withheldMembers(): ReadonlyMap<string, WithheldPath[]> {
@@ -92,9 +97,10 @@ export class InputSchemaBuilder {
 
   #inputObjectSchema(type: GraphQLInputObjectType): JsonSchemaObject {
     const fields = Object.values(type.getFields()).filter((field) => {
-      if (!isWithheldInput(field)) return true;
+      const reason = this.memberRule(type, field) ?? (isWithheldInput(field) ? "internal" : undefined);
+      if (reason === undefined) return true;
       const withheld = this.#withheld.get(type.name) ?? [];
-      withheld.push({ path: `${type.name}.${field.name}`, reason: "internal" });
+      withheld.push({ path: `${type.name}.${field.name}`, reason });
       this.#withheld.set(type.name, withheld);
       return false;
     });

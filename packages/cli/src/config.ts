@@ -27,9 +27,21 @@ export interface PackConfig {
   include?: OperationSelection;
   /** Never these operations (applied after `include`). */
   exclude?: OperationSelection;
-  /** Top-level arguments withheld from every tool, each with the reason the egress map shows. A required one must be a credential argument. */
+  /**
+   * Arguments withheld from every tool, each with the reason the egress map shows
+   * (`internal`, `deprecated` or `projection`). A required one must be a credential argument.
+   * OpenAPI: top-level argument names. GraphQL: an argument name, `Query.<field>.<argument>` /
+   * `Mutation.<field>.<argument>` for one operation, or `InputType.member` wherever that
+   * input type is used; the variable of a withheld argument leaves the operation document.
+   */
   withhold?: Record<string, string>;
-  /** OpenAPI: arguments that carry a credential (argument name -> security scheme): withheld, filled from the scheme's credential at call time. */
+  /**
+   * Arguments that carry a credential -> the security scheme whose credential fills them at
+   * call time; the model never sees them (reason `credential`). OpenAPI: argument names and
+   * schemes the spec declares. GraphQL: the selectors of `withhold`, and any scheme name:
+   * `token` is the pack's bearer token, another name is a credential of its own, read from
+   * `<PACK>_<SCHEME>` (`{ customerAccessToken: "customer" }` -> `SHOP_CUSTOMER`).
+   */
   credentialArguments?: Record<string, string>;
   /** OpenAPI: detect arguments that duplicate a declared apiKey (`client_id` beside `PLAID-CLIENT-ID`) as credential arguments (default true). */
   detectCredentialArguments?: boolean;

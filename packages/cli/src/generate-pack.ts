@@ -35,7 +35,8 @@ export interface PackReport {
   excluded: number;
   baseUrl?: string;
   endpointEnv?: string;
-  credentials: { scheme: string; type: string; env: string }[];
+  /** `argumentOnly`: a GraphQL credential argument's own scheme, filled into variables and never sent as a header. */
+  credentials: { scheme: string; type: string; env: string; argumentOnly?: true }[];
   /** Tools with a pagination declaration found in the spec. */
   paginated: number;
   /** Arguments withheld because they duplicate a credential (argument -> scheme). */
@@ -138,10 +139,16 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   } else {
     const graphql = await import("@sluice/generator-graphql");
     const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
-    ir = graphql.buildGraphQLPackIR(schema, source, { select: (info) => filter.accepts({ kind: "graphql", info }) });
-    ir = transform(ir, job);
+    // The generator applies withhold and credentialArguments: its selectors reach input members, and a withheld variable leaves the document.
+    ir = graphql.buildGraphQLPackIR(schema, source, {
+      select: (info) => filter.accepts({ kind: "graphql", info }),
+      ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
+      ...(job.withhold === undefined ? {} : { withhold: Object.fromEntries(Object.entries(job.withhold).map(([selector, reason]) => [selector, withheldReason(reason, job.name)])) }),
+    });
+    ir = transform(ir, { ...job, withhold: {} });
     facts = graphql.graphqlRuntimeFacts(ir);
-    if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => ({ ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
+    // Only the bearer token moves into the header; a credential argument's own scheme stays in the variables.
+    if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => (credential.argumentOnly === true ? credential : { ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
     generator = graphql.GRAPHQL_GENERATOR;
     emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
   }
@@ -157,6 +164,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     const where = tools.length <= 3 ? tools.join(", ") : `${tools.slice(0, 3).join(", ")} and ${tools.length - 3} more tools`;
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
+  if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
   const report: PackReport = {
     name: job.name,
     kind,
@@ -166,7 +174,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     excluded: filter.excluded.length,
     ...(facts.server !== undefined && facts.server.url !== "" ? { baseUrl: facts.server.url } : {}),
     ...(facts.endpoint !== undefined ? { endpointEnv: facts.endpoint.env } : {}),
-    credentials: facts.credentials.map((c) => ({ scheme: c.scheme, type: c.type, env: c.env })),
+    credentials: facts.credentials.map((c) => ({ scheme: c.scheme, type: c.type, env: c.env, ...(c.argumentOnly === true ? { argumentOnly: true as const } : {}) })),
     paginated: Object.keys(facts.pagination).length,
     credentialArguments: facts.credentialArguments,
     warnings,
@@ -180,6 +188,26 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+}
+
+/**
+ * A GraphQL credential argument given by name covers root field arguments only; an input
+ * member of the same name (Storefront's `CartBuyerIdentityInput.customerAccessToken` beside
+ * the `customerAccessToken` argument) is still shown to the model, so say so and how to cover it.
+ */
+function visibleCredentialMembers(ir: PackIR): string[] {
+  const names = new Map<string, string>();
+  for (const tool of ir.tools) {
+    if (tool.binding.kind === "graphql") for (const [name, scheme] of Object.entries(tool.binding.credentialVariables ?? {})) names.set(name, scheme);
+  }
+  const warnings: string[] = [];
+  for (const [name, scheme] of names) {
+    const members = Object.keys(ir.defs).filter((type) => hasOwn(getOwn(ir.defs[type], "properties") ?? {}, name)).map((type) => `${type}.${name}`);
+    if (members.length === 0) continue;
+    const entries = members.map((member) => `"${member}": "${scheme}"`).join(", ");
+    warnings.push(`credential argument "${name}" is also an input member the model still sees (${members.join(", ")}); withhold ${members.length === 1 ? "it" : "them"} too with credentialArguments: { ${entries} }`);
+  }
+  return warnings;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -170,7 +170,7 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string): string {
   }
   if (outcome.baseUrl !== undefined) lines.push(`  base URL: ${outcome.baseUrl}`);
   if (outcome.endpointEnv !== undefined) lines.push(`  GraphQL endpoint: from ${outcome.endpointEnv} (or endpoint in the config)`);
-  for (const credential of outcome.credentials) lines.push(`  credential ${credential.scheme} (${credential.type}): ${credential.env}`);
+  for (const credential of outcome.credentials) lines.push(`  credential ${credential.scheme} (${credential.argumentOnly === true ? "filled into arguments" : credential.type}): ${credential.env}`);
   const withheld = Object.entries(outcome.credentialArguments);
   if (withheld.length > 0) lines.push(`  withheld as credentials: ${withheld.map(([argument, scheme]) => `${argument} (${scheme})`).join(", ")}`);
   lines.push(`  pagination found for ${outcome.paginated} tools`);

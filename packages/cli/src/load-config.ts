@@ -106,7 +106,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     if (typeof authHeader === "string" && !HEADER_NAME.test(authHeader)) fail(`${at}.authHeader`, `"${authHeader}" is not an HTTP header name`);
     const kind = pack["kind"];
     if (kind === "graphql") {
-      for (const openapiOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "externalRefs"]) {
+      for (const openapiOnly of ["detectCredentialArguments", "baseUrl", "externalRefs"]) {
         if (Object.hasOwn(pack, openapiOnly)) fail(`${at}.${openapiOnly}`, "applies to OpenAPI packs only");
       }
     }

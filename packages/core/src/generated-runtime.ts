@@ -18,6 +18,12 @@ export interface CredentialFact {
   name?: string;
   /** Variable holding the value: a token, or `user:password` for basic. */
   env: string;
+  /**
+   * The scheme of a GraphQL pack's credential arguments only (`credentialArguments:
+   * { customerAccessToken: "customer" }`): its token is filled into the variables that
+   * carry it and never sent as authentication.
+   */
+  argumentOnly?: boolean;
 }
 
 /** A variable of an OpenAPI Server Object (`{region}` in `https://{region}.api.example.com`). */
@@ -106,6 +112,7 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
     const endpoint = options.endpoint ?? (facts.endpoint === undefined ? undefined : (variable(env, facts.endpoint.env) ?? facts.endpoint.url));
     if (endpoint !== undefined) runtime.endpoint = endpoint;
     const alternatives = facts.credentials.flatMap((credential) => {
+      if (credential.argumentOnly === true) return [];
       const scheme = authScheme(credential);
       return scheme === undefined ? [] : [[scheme]];
     });

@@ -16,6 +16,12 @@ export interface Guards {
   redaction: boolean;
   /** The default served set (a pack's `tools`, servers, sessions, check/fit) leaves the `*_full` twins out. */
   twinsLeftOut: boolean;
+  /**
+   * A GraphQL credential variable or member carries the credential and nothing else: the
+   * runtime replaces whatever the arguments hold there (and removes it when there is no
+   * credential) instead of filling the credential in only where nothing is.
+   */
+  credentialVariables: boolean;
 }
 
 export const guards: Guards = {
@@ -25,6 +31,7 @@ export const guards: Guards = {
   headerOverride: true,
   redaction: true,
   twinsLeftOut: true,
+  credentialVariables: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -2,6 +2,7 @@ export { SluiceError, isSluiceError, type ArgumentIssue, type ErrorCode, type Sl
 export type {
   Binding,
   GraphQLBinding,
+  GraphQLCredentialMember,
   HttpBinding,
   HttpBody,
   HttpParameter,

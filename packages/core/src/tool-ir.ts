@@ -91,6 +91,24 @@ export interface GraphQLBinding {
   variables: Record<string, string>;
   /** Selectors a projection's `returns` narrowed the selection set with, in order (absent: as generated). */
   returns?: string[];
+  /**
+   * Variables filled from a security scheme's credential by the call runtime (variable ->
+   * scheme), e.g. Shopify Storefront's `customerAccessToken`: declared in the document,
+   * never arguments of the tool (withheld, reason `credential`).
+   */
+  credentialVariables?: Record<string, string>;
+  /**
+   * Input-object members filled from a credential wherever a value of that type occurs in
+   * the variables (`Type.member` -> scheme and whether the type requires the member); the
+   * member is withheld from the type (reason `credential`).
+   */
+  credentialMembers?: Record<string, GraphQLCredentialMember>;
+}
+
+export interface GraphQLCredentialMember {
+  scheme: string;
+  /** Non-null in its input type: a value of the type cannot be sent without the credential. */
+  required: boolean;
 }
 
 export type HttpParameterLocation = "path" | "query" | "header" | "cookie";

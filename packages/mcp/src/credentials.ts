@@ -160,3 +160,16 @@ export function describeCredentialEnv(
   });
   return [...fromTable, ...fromPacks];
 }
+
+/**
+ * For an AUTH_MISSING answer of a served tool: which variables the server reads the
+ * missing schemes' credentials from (a pack that names its variables, `<PACK>_<SCHEME>`),
+ * so the person running `sluice serve` knows what to set. Names only, never values;
+ * empty when the pack names none of those schemes.
+ */
+export function missingCredentialHint(tool: Tool<object>, schemes: readonly string[] | undefined): string {
+  const variables = tool.callSettings.credentialEnv;
+  if (variables === undefined || schemes === undefined) return "";
+  const named = schemes.filter((scheme) => Object.hasOwn(variables, scheme)).map((scheme) => `${scheme} from ${variables[scheme]}`);
+  return named.length === 0 ? "" : ` sluice serve reads ${named.join(", ")}: set ${named.length === 1 ? "it" : "them"} in its environment.`;
+}

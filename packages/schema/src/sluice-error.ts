@@ -74,6 +74,8 @@ export interface SluiceErrorDetails {
   status?: number;
   /** Seconds the API asked to wait before retrying (`retry-after`). */
   retryAfterSeconds?: number;
+  /** AUTH_MISSING: the security schemes a credential was missing for, so a server can name its variables. */
+  schemes?: readonly string[];
 }
 
 export class SluiceError extends Error {
@@ -87,6 +89,7 @@ export class SluiceError extends Error {
   readonly tool: string | undefined;
   readonly status: number | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly schemes: readonly string[] | undefined;
 
   constructor(code: ErrorCode, message: string, details: SluiceErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -99,6 +102,7 @@ export class SluiceError extends Error {
     this.tool = details.tool;
     this.status = details.status;
     this.retryAfterSeconds = details.retryAfterSeconds;
+    this.schemes = details.schemes;
   }
 }
 

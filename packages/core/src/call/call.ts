@@ -9,6 +9,7 @@ import type { Binding, HttpAuthScheme, HttpBinding, WithheldPath } from "../tool
 import { currentCollector, ratioOf, type CallCollector } from "./collector.ts";
 import { apiMessage, graphqlErrors } from "./failures.ts";
 import { nextPageArgs } from "./pagination.ts";
+import { withCredentialVariables } from "./credential-variables.ts";
 import { CallSecrets } from "./redact.ts";
 import { screenArguments, withheldPointers } from "./screen-arguments.ts";
 import { validateArguments } from "./validate-arguments.ts";
@@ -162,10 +163,11 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
     }
   }
   const auth = await authFor(tool.name, tool.auth, ctx.credentials);
+  const filled = await withCredentialVariables(tool, binding, variables, ctx.credentials);
   const checked = guards.headerOverride;
   const request = buildHttpRequest(
     { kind: "http", method: "POST", path: "", server: endpoint, parameters: [], body: { mediaType: "application/json", encoding: "json", wholeBodyArg: "body", required: true } },
-    { body: { query: binding.document, variables } },
+    { body: { query: binding.document, variables: filled } },
     { additions: { headers: checked ? { ...auth.headers } : { ...lowerCase(ctx.headers), ...auth.headers }, query: auth.query ?? [], cookies: auth.cookies ?? [] } },
   );
   request.headers["accept"] = "application/json";
@@ -190,7 +192,7 @@ async function withCredentialParameters(tool: CallableTool, binding: HttpBinding
     if (credential !== undefined && "token" in credential) {
       Object.defineProperty(out, parameter.arg, { value: credential.token, enumerable: true, writable: true, configurable: true });
     } else if (parameter.required) {
-      throw new SluiceError("AUTH_MISSING", `${tool.name} needs a token for ${name} (sent as ${parameter.where}); give it in ctx.credentials`, { tool: tool.name });
+      throw new SluiceError("AUTH_MISSING", `${tool.name} needs a token for ${name} (sent as ${parameter.where}); give it in ctx.credentials`, { tool: tool.name, schemes: [name] });
     }
   }
   return out;
@@ -274,7 +276,8 @@ async function authFor(tool: string, requirements: readonly (readonly HttpAuthSc
   }
   if (anonymous) return {};
   const options = requirements.map((requirement) => requirement.map((scheme) => `${scheme.scheme} (${scheme.type})`).join(" + ")).join("; or ");
-  throw new SluiceError("AUTH_MISSING", `${tool} needs credentials for ${options}; give them in ctx.credentials`, { tool });
+  const schemes = [...new Set(requirements.flat().map((scheme) => scheme.scheme))];
+  throw new SluiceError("AUTH_MISSING", `${tool} needs credentials for ${options}; give them in ctx.credentials`, { tool, schemes });
 }
 
 function fits(scheme: HttpAuthScheme, credential: HttpCredential): boolean {

@@ -207,6 +207,7 @@ export class CallSecrets {
       if (link.tool !== undefined) details.tool = link.tool;
       if (link.status !== undefined) details.status = link.status;
       if (link.retryAfterSeconds !== undefined) details.retryAfterSeconds = link.retryAfterSeconds;
+      if (link.schemes !== undefined) details.schemes = link.schemes;
       if (cause !== undefined) details.cause = cause;
       const out = new SluiceError(link.code, this.redact(link.message), details);
       if (link.stack !== undefined) out.stack = this.redact(link.stack);
