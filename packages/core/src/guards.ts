@@ -14,6 +14,16 @@ export interface Guards {
   headerOverride: boolean;
   /** Credential values are replaced by `[redacted]` in texts that reach a model or a log. */
   redaction: boolean;
+  /**
+   * Screening checks arguments by the names they will have on the wire: an exploded object's
+   * key never re-creates another parameter, a withheld or pinned one, or a credential; no
+   * parameter sets a credential header; two header parameters never set one header.
+   */
+  wireNameScreening: boolean;
+  /** The request builder refuses the same wire-name clashes after serialization (a second check behind screening). */
+  wireNames: boolean;
+  /** Screening refuses `__proto__` at any depth, and `constructor` / `prototype` where only an open object would admit them. */
+  prototypeKeys: boolean;
 }
 
 export const guards: Guards = {
@@ -22,6 +32,9 @@ export const guards: Guards = {
   freezePins: true,
   headerOverride: true,
   redaction: true,
+  wireNameScreening: true,
+  wireNames: true,
+  prototypeKeys: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -17,6 +17,7 @@ export type {
   ToolParameters,
   WithheldPath,
   WithheldReason,
+  WithheldParameter,
 } from "./tool-ir.ts";
 export { Tool, TOOL_NAME_PATTERN, type DeriveOptions, type ToolArgs, type ToolCallSettings, type ToolInit } from "./tool.ts";
 export type {
