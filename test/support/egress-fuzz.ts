@@ -1458,3 +1458,9 @@ function minimalValue(s: Schemas, group: readonly unknown[], depth: number): unk
     }
   }
 }
+
+/** A small valid argument object for a tool (required members only, by the same rules the fuzzer's map agreement uses); used by the wire-name fuzzer. */
+export function minimalArguments(tool: Tool<object>): Record<string, unknown> {
+  const value = minimalValue(schemasOf(tool), [tool.inputSchema], 0);
+  return isPlainObject(value) ? value : {};
+}
