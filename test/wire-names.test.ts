@@ -215,9 +215,7 @@ describe("credential headers and header case", () => {
   const handTool = () =>
     definePack({
       name: "hand",
-      source: { kind: "openapi", file: "x", sha256: "0".repeat(64) },
       defs: {},
-      skipped: [],
       tools: [{ name: "hand", description: "d", parameters: { properties: { a: { type: "string" }, b: { type: "string" }, c: { type: "string" }, d: { type: "string" } }, required: [] }, binding: handBinding, annotations: {} }],
     }).tools[0]!;
 

@@ -307,7 +307,7 @@ export function pickWireTools(tools: readonly Tool<object>[], count: number, see
     const b = t.binding.kind === "http" ? t.binding : undefined;
     return (
       b !== undefined &&
-      (b.parameters.some((p) => p.in === "header" || p.in === "cookie" || (p.explode && p.in === "query" && /"type":"object"|additionalProperties/.test(JSON.stringify(t.inputSchema.properties?.[p.arg] ?? {})))) ||
+      (b.parameters.some((p) => p.in === "header" || p.in === "cookie" || (p.explode && p.in === "query" && /"type":"object"|additionalProperties/.test(JSON.stringify((t.inputSchema.properties as Record<string, unknown> | undefined)?.[p.arg] ?? {})))) ||
         (b.withheldParameters?.length ?? 0) > 0 ||
         /additionalProperties/.test(JSON.stringify(t.inputSchema)))
     );
