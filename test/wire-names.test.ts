@@ -306,3 +306,29 @@ describe("prototype keys", () => {
     for (const request of server.received) expect(wireText(request)).not.toContain(CANARY);
   });
 });
+
+describe("form bodies", () => {
+  const formSpec = (schema: unknown) => ({
+    openapi: "3.0.3",
+    info: { title: "f", version: "1" },
+    servers: [{ url: "https://api.example.test" }],
+    paths: { "/f": { post: { operationId: "postForm", requestBody: { content: { "application/x-www-form-urlencoded": { schema } } }, responses: { "200": { description: "ok" } } } } },
+  });
+
+  it("an object field is written in brackets under its own name, never as top-level names", async () => {
+    const tool = toolsOf(formSpec({ type: "object", properties: { extra: { type: "object", additionalProperties: { type: "string" } }, secret: { type: "string" } } }))[0]!.derived({ name: "no_secret", drop: ["secret"] });
+    const request = await tool.request({ extra: { secret: "x", Secret: "y" } });
+    expect(request.body).toBe("extra[secret]=x&extra[Secret]=y");
+  });
+
+  it("a whole free-form body refuses other spellings of a withheld member", async () => {
+    const tool = toolsOf(formSpec({ allOf: [{ type: "object", properties: { secret: { type: "string" }, note: { type: "string" } } }], additionalProperties: { type: "string" } }))[0]!;
+    const narrowed = tool.derived({ name: "no_secret", drop: ["body.secret"] });
+    expect(narrowed.check({ body: { secret: "x" } })).toEqual([expect.objectContaining({ code: "withheld" })]);
+    for (const key of ["SECRET", "secret[0]", "Secret"]) {
+      expect(narrowed.check({ body: { [key]: CANARY } }), key).toEqual([expect.objectContaining({ code: "reserved", path: `/body/${key}` })]);
+      expect((await refusal(narrowed.request({ body: { [key]: CANARY } }))).code).toBe("EGRESS_DENIED");
+    }
+    expect(narrowed.check({ body: { note: "n", other: "o" } })).toEqual([]);
+  });
+});

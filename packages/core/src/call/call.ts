@@ -83,7 +83,7 @@ export function checkArguments(tool: CallableTool, args: unknown, ctx: CallConte
   }
   // By wire name, pins included: a key of an exploded object is refused where it would write a pinned parameter's name.
   if (guards.wireNameScreening && tool.binding.kind === "http") {
-    const wire = wireNameIssues(tool.binding, schemesOf(tool.binding, tool.auth), screened.allowed, tool.pins);
+    const wire = wireNameIssues(tool.binding, schemesOf(tool.binding, tool.auth), screened.allowed, tool.pins, new Set(withheld.keys()));
     if (wire.length > 0) return { allowed: screened.allowed, issues: [...screened.issues, ...wire] };
   }
   return { allowed: screened.allowed, issues: screened.issues.length === 0 ? NO_ISSUES : screened.issues };

@@ -114,9 +114,15 @@ function describe(reservation: Reservation, pins: Readonly<Record<string, unknow
  * arguments that would write a name on the wire they do not own: an exploded object's
  * key equal (in any form of {@link wireNameForms}) to another parameter, a withheld or
  * pinned one, or a credential; a header parameter writing a credential header; two header
- * parameters writing one header.
+ * parameters writing one header; a free-form form body's key spelling a withheld member.
  */
-export function wireNameIssues(binding: HttpBinding, schemes: readonly HttpAuthScheme[], args: Record<string, unknown>, pins: Readonly<Record<string, unknown>>): ArgumentIssue[] {
+export function wireNameIssues(
+  binding: HttpBinding,
+  schemes: readonly HttpAuthScheme[],
+  args: Record<string, unknown>,
+  pins: Readonly<Record<string, unknown>>,
+  withheld: ReadonlySet<string> = new Set(),
+): ArgumentIssue[] {
   const issues: ArgumentIssue[] = [];
   const reserved = new Map<WireLocation, Map<string, Reservation>>();
   const reservedIn = (location: WireLocation) => {
@@ -152,5 +158,38 @@ export function wireNameIssues(binding: HttpBinding, schemes: readonly HttpAuthS
       });
     }
   }
+  formBodyIssues(binding, args, withheld, issues);
   return issues;
+}
+
+/**
+ * A form or multipart body sent whole (`wholeBodyArg`) writes its keys as top-level names,
+ * as an exploded query object does: a key that equals a withheld member of the body but for
+ * case or bracket form (`SECRET`, `secret[0]`) is the member to a server that reads names so.
+ * The exact key is screened by its dotted path already; these are the other spellings.
+ * (Object values are written in bracket notation under their own name, so nothing nested
+ * reaches the top level; bodies flattened into arguments have only declared names.)
+ */
+function formBodyIssues(binding: HttpBinding, args: Record<string, unknown>, withheld: ReadonlySet<string>, issues: ArgumentIssue[]): void {
+  const body = binding.body;
+  if (body === undefined || body.wholeBodyArg === undefined || (body.encoding !== "form" && body.encoding !== "multipart")) return;
+  const value = ownValue(args, body.wholeBodyArg);
+  if (!isPlainObject(value)) return;
+  const prefix = `${body.wholeBodyArg}.`;
+  const reserved = new Map<string, string>();
+  for (const path of withheld) {
+    if (!path.startsWith(prefix) || path.slice(prefix.length).includes(".")) continue;
+    const member = path.slice(prefix.length);
+    for (const form of wireNameForms(member)) reserved.set(form, member);
+  }
+  if (reserved.size === 0) return;
+  for (const [key] of ownEntries(value)) {
+    const member = wireNameForms(key).map((form) => reserved.get(form)).find((m) => m !== undefined);
+    if (member === undefined || member === key) continue;
+    issues.push({
+      code: "reserved",
+      path: `/${escapePointerSegment(body.wholeBodyArg)}/${escapePointerSegment(key)}`,
+      message: `"${key}" would be read as the withheld body field "${member}" on the wire; remove it`,
+    });
+  }
 }
