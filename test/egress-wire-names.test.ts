@@ -9,7 +9,7 @@
  * under a minute on two cores.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { definePack, type Tool } from "@sluice/core";
+import { definePack, egressMap, type Tool } from "@sluice/core";
 import { guards, withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import * as stripe from "@sluice/pack-stripe";
@@ -19,6 +19,7 @@ import * as gmail from "@sluice/pack-gmail";
 import * as gdocs from "@sluice/pack-gdocs";
 import * as gsheets from "@sluice/pack-gsheets";
 import * as notion from "@sluice/pack-notion";
+import { egressAgreement } from "./support/egress-fuzz.ts";
 import { startRecordingServer, type RecordingServer } from "./support/recording-server.ts";
 import { describeWireFinding, fuzzWireNames, pickWireTools, summarizeWire, type WireFuzzReport } from "./support/wire-fuzz.ts";
 
@@ -111,6 +112,23 @@ describe("wire-name conformance: shapes made for it", () => {
     expect(report.cleanAccepted).toBeGreaterThan(20);
     expect(report.calls).toBeGreaterThan(20);
     expectClean("shapes", report);
+  });
+});
+
+describe("egress map and screening agree on the made shapes", () => {
+  it("every path the map lists as visible is accepted, and the reserved keys are refused", () => {
+    const tools = shapeTools().flatMap((tool) => [tool, tool.derived({ name: `${tool.name}_narrow`.slice(0, 64), drop: (tool.binding.kind === "http" ? tool.binding.parameters : []).filter((p) => p.name === "admin" || p.name === "session").map((p) => p.arg) })]);
+    const report = egressAgreement(tools, egressMap);
+    expect(report.listed).toBeGreaterThan(10);
+    expect(report.findings.map((f) => `${f.kind} ${f.tool} ${f.path}: ${f.detail}`)).toEqual([]);
+    for (const entry of egressMap(tools)) {
+      const tool = tools.find((t) => t.name === entry.name)!;
+      for (const reserved of entry.reserved ?? []) {
+        const dot = reserved.path.indexOf(".");
+        const [arg, key] = [reserved.path.slice(0, dot), reserved.path.slice(dot + 1)];
+        expect(tool.check({ [arg]: { [key]: "v" } }).some((issue) => issue.code === "reserved"), `${entry.name} ${reserved.path}`).toBe(true);
+      }
+    }
   });
 });
 
