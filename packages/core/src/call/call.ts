@@ -130,7 +130,8 @@ export async function prepareRequest(tool: CallableTool, args: unknown, ctx: Cal
 
 /**
  * The request builder's own check, behind screening: no key may sit where the tool
- * withholds it (by dotted path or `Type.key`). Screening already refused such arguments;
+ * withholds it (by dotted path or `Type.key`), and no prototype key (`__proto__` anywhere,
+ * undeclared `constructor` / `prototype`) may be sent. Screening already refused such arguments;
  * finding one here means screening let it through, so the call fails closed instead of
  * sending it.
  */
