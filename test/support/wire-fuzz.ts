@@ -117,6 +117,8 @@ export async function fuzzWireNames(options: WireFuzzOptions): Promise<WireFuzzR
   for (const tool of options.tools) {
     if (tool.binding.kind !== "http") continue;
     report.tools++;
+    // Let the test runner's messages through between tools: a long run is otherwise one synchronous stretch.
+    await new Promise((resolve) => setImmediate(resolve));
     let callsLeft = options.server === undefined ? 0 : (options.calls ?? 2);
     for (let run = 0; run < options.runs; run++) {
       const seed = hashSeed(options.seed, `${tool.name}#${run}`);
