@@ -59,9 +59,10 @@ export interface EgressToolEntry {
   /** GraphQL tools narrowed with `returns`: the response paths still fetched. */
   fetched?: string[];
   /**
-   * Keys of an exploded query or cookie object that would be sent as another name on the
-   * wire (a parameter, a withheld or pinned one, a credential), which the runtime refuses:
-   * listed so `filter.*` does not read as "every key". Sorted by path.
+   * Keys the runtime refuses although the schema admits them: keys of an exploded query or
+   * cookie object that would be sent as another name on the wire (a parameter, a withheld or
+   * pinned one, a credential), listed so `filter.*` does not read as "every key"; and a
+   * declared `__proto__` (a prototype key). Sorted by path.
    */
   reserved?: ReservedKey[];
 }
@@ -117,13 +118,20 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
     pins: { ...tool.pins },
   };
   if (tool.binding.kind === "graphql" && tool.binding.returns !== undefined) entry.fetched = fetchedPaths(tool.binding);
+  // A schema may declare `__proto__`; screening refuses it all the same (see screen-arguments.ts), so the map must not list it as sendable.
+  const prototypePaths = entry.visible.filter((p) => p.segments.includes("__proto__"));
+  if (prototypePaths.length > 0) {
+    entry.visible = entry.visible.filter((p) => !p.segments.includes("__proto__"));
+    const cut = [...new Set(prototypePaths.map((p) => p.segments.slice(0, p.segments.indexOf("__proto__") + 1).join(".")))];
+    entry.reserved = cut.sort(compare).map((path) => ({ path, reason: "prototype key" }));
+  }
   if (tool.binding.kind === "http") {
     const reserved = reservedKeys(tool, tool.binding, entry.visible);
     if (reserved.length > 0) {
       const gone = new Set(reserved.map((r) => r.path));
       // A declared member the runtime refuses is not visible: the map lists it as reserved instead.
       entry.visible = entry.visible.filter((p) => !gone.has(p.segments.slice(0, 2).join(".")));
-      entry.reserved = reserved;
+      entry.reserved = [...(entry.reserved ?? []), ...reserved].sort((a, b) => compare(a.path, b.path));
     }
   }
   return entry;
