@@ -1068,7 +1068,8 @@ export interface AgreementReport {
  * (Validation codes are not: Ajv reports every failing branch of a union, including
  * branches the value was never meant to match.)
  */
-const KEY_REFUSALS = new Set(["withheld", "pinned", "unknown"]);
+// `reserved`: a key refused by its wire name (an exploded object re-creating another name); `prototype_key`: `__proto__` and the like.
+const KEY_REFUSALS = new Set(["withheld", "pinned", "unknown", "reserved", "prototype_key"]);
 const BRANCH_SEGMENT = /^(anyOf|oneOf)\[(.+)\]$/;
 const UNLISTED_KEY = "zz_unlisted_key";
 const ANY_KEY = "zz_any_key";
@@ -1457,4 +1458,10 @@ function minimalValue(s: Schemas, group: readonly unknown[], depth: number): unk
       return out;
     }
   }
+}
+
+/** A small valid argument object for a tool (required members only, by the same rules the fuzzer's map agreement uses); used by the wire-name fuzzer. */
+export function minimalArguments(tool: Tool<object>): Record<string, unknown> {
+  const value = minimalValue(schemasOf(tool), [tool.inputSchema], 0);
+  return isPlainObject(value) ? value : {};
 }

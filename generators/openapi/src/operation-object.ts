@@ -1,7 +1,7 @@
-import type { HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldPath } from "@sluice/core";
+import type { HttpAuthScheme, HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldParameter, WithheldPath, WithheldReason } from "@sluice/core";
 import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
-import { fitToolName, shortHash } from "@sluice/emit";
-import { normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
+import { compareText, fitToolName, shortHash } from "@sluice/emit";
+import { CREDENTIAL_HEADERS, normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
 import type { Located, RefResolver } from "./reference-object.ts";
 import { normalizeRequestBody, swagger2Body, type NormalizedBody } from "./request-body-object.ts";
 import type { Dialect, SchemaConverter } from "./schema-object.ts";
@@ -82,11 +82,21 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   const withheld: WithheldPath[] = [];
   const httpParameters: HttpParameter[] = [];
 
+  const withheldParameters: WithheldParameter[] = [];
   const ordered = LOCATION_ORDER.flatMap((location) => parameters.filter((p) => p.in === location && (location !== "path" || inTemplate.has(p.name))));
+  const auth = context.security.requirementsFor(getOwn(operation.value, "security"), getOwn(context.root, "security"));
+  const unsent = unsentParameters(ordered, context, auth);
   for (const parameter of ordered) {
     const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
     // A credential parameter is sent, but never by the model: the runtime fills it.
     const scheme = parameter.in === "path" ? undefined : getOwn(context.credentialParameters, parameter.name);
+    const why = typeof scheme === "string" ? undefined : unsent.get(parameter);
+    if (why !== undefined) {
+      // Not sent at all; its name stays reserved, so no exploded key re-creates it.
+      withheld.push({ path: arg, reason: why });
+      withheldParameters.push({ arg, name: parameter.name, in: parameter.in });
+      continue;
+    }
     if (typeof scheme === "string") {
       withheld.push({ path: arg, reason: "credential" });
     } else {
@@ -114,7 +124,6 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   if (failure !== undefined) throw failure;
 
   const server = dialect === "2.0" ? swagger2ServerUrl(context.root) : serverUrl(getOwn(operation.value, "servers"), getOwn(pathItem.value, "servers"), getOwn(context.root, "servers"));
-  const auth = context.security.requirementsFor(getOwn(operation.value, "security"), getOwn(context.root, "security"));
   const binding: HttpBinding = {
     kind: "http",
     method,
@@ -123,6 +132,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
     parameters: httpParameters,
     ...(httpBody === undefined ? {} : { body: httpBody }),
     ...(auth === undefined ? {} : { auth }),
+    ...(withheldParameters.length > 0 ? { withheldParameters } : {}),
   };
   return {
     name,
@@ -132,6 +142,40 @@ export function buildOperationTool(source: OperationSource, name: string, contex
     annotations: annotationsFor(method),
     ...(withheld.length > 0 ? { withheld } : {}),
   };
+}
+
+/**
+ * Parameters that are never sent, with the reason: a header that carries a credential or a
+ * session (`Authorization`, `Proxy-Authorization`, `Cookie`, or the name of any apiKey
+ * header the document declares), a cookie parameter named like an apiKey cookie, and a
+ * query parameter named like an apiKey this operation sends in the query, since
+ * authentication writes those names; and of header parameters
+ * equal but for case (one header on the wire), all but the one whose name sorts first.
+ */
+function unsentParameters(parameters: readonly NormalizedParameter[], context: OperationContext, auth: readonly (readonly HttpAuthScheme[])[] | undefined): Map<NormalizedParameter, WithheldReason> {
+  const out = new Map<NormalizedParameter, WithheldReason>();
+  const headerKeys = context.security.wireNames("header");
+  const cookieKeys = context.security.wireNames("cookie");
+  // Query names only where this operation authenticates with them: elsewhere `key` may be a plain argument.
+  const queryKeys = new Set((auth ?? []).flat().flatMap((scheme) => (scheme.type === "apiKey" && scheme.in === "query" ? [scheme.name.toLowerCase()] : [])));
+  for (const parameter of parameters) {
+    const lower = parameter.name.toLowerCase();
+    if (parameter.in === "header" && (CREDENTIAL_HEADERS.has(lower) || headerKeys.has(lower))) out.set(parameter, "credential_header");
+    else if (parameter.in === "cookie" && cookieKeys.has(lower)) out.set(parameter, "credential_header");
+    else if (parameter.in === "query" && queryKeys.has(lower)) out.set(parameter, "credential");
+  }
+  const headers = new Map<string, NormalizedParameter[]>();
+  for (const parameter of parameters) {
+    if (parameter.in !== "header" || out.has(parameter)) continue;
+    const lower = parameter.name.toLowerCase();
+    headers.set(lower, [...(headers.get(lower) ?? []), parameter]);
+  }
+  for (const same of headers.values()) {
+    if (same.length < 2) continue;
+    const [, ...rest] = [...same].sort((a, b) => compareText(a.name, b.name));
+    for (const parameter of rest) out.set(parameter, "duplicate_header");
+  }
+  return out;
 }
 
 function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {

@@ -27,8 +27,19 @@ export interface NormalizedParameter {
 export class UnsupportedParameter extends Error {}
 
 const LOCATIONS = new Set(["path", "query", "header", "cookie"]);
-/** https://spec.openapis.org/oas/v3.1.0#fixed-fields-9: these header parameters "SHALL be ignored". */
-const IGNORED_HEADERS = new Set(["accept", "content-type", "authorization"]);
+/**
+ * https://spec.openapis.org/oas/v3.1.0#fixed-fields-9: these header parameters "SHALL be
+ * ignored". `Authorization` is ignored too, but not silently: it is withheld as a credential
+ * header (see CREDENTIAL_HEADERS), so the egress map says why it is not an argument.
+ */
+const IGNORED_HEADERS = new Set(["accept", "content-type"]);
+
+/**
+ * Headers that carry a credential or a session. A header parameter of one of these names is
+ * never an argument: the model would choose whose session or token the call is made with.
+ * (The call runtime refuses them too: @sluice/core http/wire-names.ts.)
+ */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "cookie"]);
 
 /** Default style per location (3.1 §4.8.12.4): query/cookie `form`, path/header `simple`. */
 export function defaultStyle(location: HttpParameterLocation): HttpParameterStyle {

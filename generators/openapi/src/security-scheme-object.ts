@@ -28,6 +28,16 @@ export class SecuritySchemes {
     }
   }
 
+  /**
+   * Lower-case names the document's apiKey schemes send in one location, whether or not an
+   * operation uses them: a parameter of that name would let the model choose a credential.
+   */
+  wireNames(location: "query" | "header" | "cookie"): Set<string> {
+    const out = new Set<string>();
+    for (const scheme of this.schemes.values()) if (scheme?.type === "apiKey" && scheme.in === location) out.add(scheme.name.toLowerCase());
+    return out;
+  }
+
   /** Auth alternatives for one operation; undefined when the document says nothing usable. */
   requirementsFor(operationSecurity: unknown, documentSecurity: unknown): HttpAuthScheme[][] | undefined {
     const requirements = Array.isArray(operationSecurity) ? operationSecurity : documentSecurity;

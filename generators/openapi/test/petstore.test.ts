@@ -41,8 +41,11 @@ describe("real petstore documents", () => {
     expect(getPet.annotations).toEqual({ readOnly: true, idempotent: true });
     const deletePet = ir.tools.find((t) => t.name === "delete_pet")!;
     expect(deletePet.annotations).toEqual({ readOnly: false, destructive: true, idempotent: true });
-    // The api_key header parameter of deletePet is a plain header argument.
-    expect(deletePet.binding).toMatchObject({ parameters: [{ arg: "petId", in: "path" }, { arg: "api_key", in: "header", style: "simple", explode: false }] });
+    // The api_key header parameter of deletePet is the api_key scheme's own header: the model
+    // must not choose the credential, so it is withheld and not sent (authentication sends it).
+    expect(deletePet.binding).toMatchObject({ parameters: [{ arg: "petId", in: "path" }], withheldParameters: [{ arg: "api_key", name: "api_key", in: "header" }] });
+    expect(deletePet.withheld).toEqual([{ path: "api_key", reason: "credential_header" }]);
+    expect(Object.keys(deletePet.parameters.properties)).toEqual(["petId"]);
   });
 
   it("3.1: tictactoe keeps component refs as $defs; webhooks are not operations", () => {

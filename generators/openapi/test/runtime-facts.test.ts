@@ -246,11 +246,10 @@ describe("credential arguments", () => {
       const apiKeys = new Set(facts.credentials.filter((c) => c.type === "apiKey").map((c) => c.scheme));
       for (const scheme of Object.values(facts.credentialArguments)) expect(apiKeys.has(scheme)).toBe(true);
     }
-    // The swagger-petstore documents send `api_key` both as the apiKey scheme and as a header parameter of DELETE /pet/{petId}.
-    expect(found).toEqual({
-      "petstore/swagger-petstore-3.0.yaml": { api_key: "api_key" },
-      "petstore/swagger-petstore-3.1-design-first.yaml": { api_key: "api_key" },
-    });
+    // The swagger-petstore documents send `api_key` both as the apiKey scheme and as a header
+    // parameter of DELETE /pet/{petId}; that header is withheld as a credential header by
+    // default now, so it is no argument the option could find.
+    expect(found).toEqual({});
   });
 });
 

@@ -16,7 +16,8 @@ import {
 import { isFreeForm, openingSchema } from "./object-openness.ts";
 import { BRANCH_KEYWORDS } from "./schema-workspace.ts";
 import type { Tool } from "./tool.ts";
-import type { Binding, WithheldPath } from "./tool-ir.ts";
+import type { Binding, HttpBinding, WithheldPath } from "./tool-ir.ts";
+import { clashOf, explodesKeys, reservedNames, schemesOf, type Reservation, type WireLocation } from "./http/wire-names.ts";
 import { fetchedPaths } from "./bindings/graphql-returns.ts";
 
 export interface EgressPath {
@@ -57,6 +58,19 @@ export interface EgressToolEntry {
   pins: Record<string, unknown>;
   /** GraphQL tools narrowed with `returns`: the response paths still fetched. */
   fetched?: string[];
+  /**
+   * Keys the runtime refuses although the schema admits them: keys of an exploded query or
+   * cookie object that would be sent as another name on the wire (a parameter, a withheld or
+   * pinned one, a credential), listed so `filter.*` does not read as "every key"; and a
+   * declared `__proto__` (a prototype key). Sorted by path.
+   */
+  reserved?: ReservedKey[];
+}
+
+/** A key an exploded object argument cannot send, with why (`wire name (withheld admin)`). */
+export interface ReservedKey {
+  path: string;
+  reason: string;
 }
 
 /** What each tool lets the model see and send, and what is withheld and why. */
@@ -104,7 +118,59 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
     pins: { ...tool.pins },
   };
   if (tool.binding.kind === "graphql" && tool.binding.returns !== undefined) entry.fetched = fetchedPaths(tool.binding);
+  // A schema may declare `__proto__`; screening refuses it all the same (see screen-arguments.ts), so the map must not list it as sendable.
+  const prototypePaths = entry.visible.filter((p) => p.segments.includes("__proto__"));
+  if (prototypePaths.length > 0) {
+    entry.visible = entry.visible.filter((p) => !p.segments.includes("__proto__"));
+    const cut = [...new Set(prototypePaths.map((p) => p.segments.slice(0, p.segments.indexOf("__proto__") + 1).join(".")))];
+    entry.reserved = cut.sort(compare).map((path) => ({ path, reason: "prototype key" }));
+  }
+  if (tool.binding.kind === "http") {
+    const reserved = reservedKeys(tool, tool.binding, entry.visible);
+    if (reserved.length > 0) {
+      const gone = new Set(reserved.map((r) => r.path));
+      // A declared member the runtime refuses is not visible: the map lists it as reserved instead.
+      entry.visible = entry.visible.filter((p) => !gone.has(p.segments.slice(0, 2).join(".")));
+      entry.reserved = [...(entry.reserved ?? []), ...reserved].sort((a, b) => compare(a.path, b.path));
+    }
+  }
   return entry;
+}
+
+/**
+ * The keys of each exploded object argument that screening refuses by wire name: declared
+ * members whose name is reserved, and, where the object is open (`*` or a pattern), every
+ * reserved name of its location.
+ */
+function reservedKeys(tool: Tool<object>, binding: HttpBinding, visible: readonly EgressPath[]): ReservedKey[] {
+  const out = new Map<string, string>();
+  const schemes = schemesOf(binding, tool.auth);
+  for (const parameter of binding.parameters) {
+    if (!explodesKeys(parameter) || hasOwn(tool.pins, parameter.arg)) continue;
+    const below = visible.filter((p) => p.segments[0] === parameter.arg && p.segments.length >= 2);
+    if (below.length === 0) continue;
+    const reserved = reservedNames(binding, schemes, parameter.in as WireLocation);
+    const why = (r: Reservation): string =>
+      r.why === "credential" ? "wire name (credential)" : r.why === "withheld" ? `wire name (withheld ${r.arg})` : hasOwn(tool.pins, r.arg ?? "") ? `wire name (pinned ${r.arg})` : `wire name (argument ${r.arg})`;
+    let open = false;
+    for (const path of below) {
+      const key = path.segments[1]!;
+      if (key === "*" || key.startsWith("/")) {
+        open = true;
+        continue;
+      }
+      if (/^(?:anyOf|oneOf)\[/.test(key)) continue;
+      const clash = clashOf(reserved, key, parameter.arg);
+      if (clash !== undefined) out.set(`${parameter.arg}.${key}`, why(clash));
+    }
+    if (!open) continue;
+    for (const reservation of new Set(reserved.values())) {
+      if (reservation.arg === parameter.arg) continue;
+      const path = `${parameter.arg}.${reservation.name}`;
+      if (!out.has(path)) out.set(path, why(reservation));
+    }
+  }
+  return [...out.keys()].sort(compare).map((path) => ({ path, reason: out.get(path)! }));
 }
 
 /** Inline nesting listed in a map; real API inputs stay far below it. */
@@ -392,6 +458,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
     for (const { path, type } of entry.visible) lines.push(`  + ${path}: ${type}`);
     for (const key of Object.keys(entry.pins).sort(compare)) lines.push(`  = ${key}: ${canonicalJson(entry.pins[key])}`);
     for (const w of entry.withheld) if (w.reason !== "pinned") lines.push(`  - ${w.path}: ${w.reason}`);
+    for (const r of entry.reserved ?? []) lines.push(`  - ${r.path}: ${r.reason}`);
     for (const path of entry.fetched ?? []) lines.push(`  < ${path}`);
     for (const section of entry.types) {
       if (variants.get(section.name)!.size === 1) shared.set(section.name, section);

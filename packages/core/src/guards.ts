@@ -22,6 +22,16 @@ export interface Guards {
    * credential) instead of filling the credential in only where nothing is.
    */
   credentialVariables: boolean;
+  /**
+   * Screening checks arguments by the names they will have on the wire: an exploded object's
+   * key never re-creates another parameter, a withheld or pinned one, or a credential; no
+   * parameter sets a credential header; two header parameters never set one header.
+   */
+  wireNameScreening: boolean;
+  /** The request builder refuses the same wire-name clashes after serialization (a second check behind screening). */
+  wireNames: boolean;
+  /** Screening refuses `__proto__` at any depth, and `constructor` / `prototype` where only an open object would admit them. */
+  prototypeKeys: boolean;
 }
 
 export const guards: Guards = {
@@ -32,6 +42,9 @@ export const guards: Guards = {
   redaction: true,
   twinsLeftOut: true,
   credentialVariables: true,
+  wireNameScreening: true,
+  wireNames: true,
+  prototypeKeys: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

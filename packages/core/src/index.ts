@@ -18,6 +18,7 @@ export type {
   ToolParameters,
   WithheldPath,
   WithheldReason,
+  WithheldParameter,
 } from "./tool-ir.ts";
 export { Tool, TOOL_NAME_PATTERN, type DeriveOptions, type ToolArgs, type ToolCallSettings, type ToolInit } from "./tool.ts";
 export type {
@@ -38,7 +39,7 @@ export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/paginatio
 export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
 export type { PathCost, PathsOptions } from "./tool-paths.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
-export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection } from "./egress-map.ts";
+export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
 export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
 export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";

@@ -66,9 +66,12 @@ export interface ToolAnnotations {
  * Why a path is withheld: a projection dropped it; it is pinned; it is an OpenAPI
  * readOnly request field; the generator withheld it as deprecated, or as internal (the
  * API documents it as not public, e.g. Linear's `[INTERNAL]` inputs); it carries a credential,
- * which the call runtime fills (Slack's `token`).
+ * which the call runtime fills (Slack's `token`); it is a header parameter that would set a
+ * credential or session header (`Authorization`, `Cookie`, a security scheme's own name),
+ * which only authentication may write (`credential_header`); it is a header parameter whose
+ * name equals another's but for case, which HTTP reads as the same header (`duplicate_header`).
  */
-export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated" | "internal" | "credential";
+export type WithheldReason = "projection" | "pinned" | "read_only" | "deprecated" | "internal" | "credential" | "credential_header" | "duplicate_header";
 
 export interface WithheldPath {
   /** Dotted argument path (`filter.and`) or type path (`IssueFilter.and`). */
@@ -180,4 +183,17 @@ export interface HttpBinding {
    * needed. An empty list means no authentication; absent means unspecified.
    */
   auth?: HttpAuthScheme[][];
+  /**
+   * Parameters of the operation that are not sent: withheld by the generator (a credential
+   * header, a case duplicate) or removed by a projection. Their wire names stay reserved, so
+   * an exploded object's key (`filter[admin]` written as `admin=`) cannot re-create them.
+   */
+  withheldParameters?: WithheldParameter[];
+}
+
+/** A parameter's wire name kept after the parameter left `parameters` (see `HttpBinding.withheldParameters`). */
+export interface WithheldParameter {
+  arg: string;
+  name: string;
+  in: HttpParameterLocation;
 }

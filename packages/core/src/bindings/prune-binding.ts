@@ -23,6 +23,9 @@ function pruneGraphQLBinding(binding: GraphQLBinding, removed: ReadonlySet<strin
 
 function pruneHttpBinding(binding: HttpBinding, removed: ReadonlySet<string>): HttpBinding {
   const pruned: HttpBinding = { ...binding, parameters: binding.parameters.filter((p) => !removed.has(p.arg)) };
+  // A removed parameter's wire name stays reserved: no exploded key may re-create it.
+  const gone = binding.parameters.filter((p) => removed.has(p.arg) && p.in !== "path").map((p) => ({ arg: p.arg, name: p.name, in: p.in }));
+  if (gone.length > 0) pruned.withheldParameters = [...(binding.withheldParameters ?? []), ...gone];
   if (binding.body) {
     const body = { ...binding.body };
     if (body.fields) body.fields = Object.fromEntries(Object.entries(body.fields).filter(([arg]) => !removed.has(arg)));

@@ -5,6 +5,7 @@ import { authAdditions, type HttpCredential } from "../http/auth.ts";
 import { isJsonMediaType } from "../http/body.ts";
 import { buildHttpRequest, type HttpRequest } from "../http/build-request.ts";
 import { checkHeaderText } from "../http/style.ts";
+import { schemesOf, wireNameIssues } from "../http/wire-names.ts";
 import type { Binding, HttpAuthScheme, HttpBinding, WithheldPath } from "../tool-ir.ts";
 import { currentCollector, ratioOf, type CallCollector } from "./collector.ts";
 import { apiMessage, graphqlErrors } from "./failures.ts";
@@ -60,6 +61,12 @@ export interface CallResult {
 const NO_ISSUES: readonly ArgumentIssue[] = [];
 
 /**
+ * Issues that make a call EGRESS_DENIED rather than INVALID_ARGUMENTS: something withheld,
+ * pinned, a wire name the argument does not own (`reserved`), or a prototype key.
+ */
+const DENIED_CODES: ReadonlySet<string> = new Set(["withheld", "pinned", "reserved", "prototype_key"]);
+
+/**
  * Screens arguments against the tool's schema. `allowed` holds only what the schema lets
  * through, with pins applied; `issues` lists everything refused or invalid.
  */
@@ -74,6 +81,11 @@ export function checkArguments(tool: CallableTool, args: unknown, ctx: CallConte
   });
   for (const [arg, value] of Object.entries(tool.pins)) {
     Object.defineProperty(screened.allowed, arg, { value, enumerable: true, writable: true, configurable: true });
+  }
+  // By wire name, pins included: a key of an exploded object is refused where it would write a pinned parameter's name.
+  if (guards.wireNameScreening && tool.binding.kind === "http") {
+    const wire = wireNameIssues(tool.binding, schemesOf(tool.binding, tool.auth), screened.allowed, tool.pins, new Set(withheld.keys()));
+    if (wire.length > 0) return { allowed: screened.allowed, issues: [...screened.issues, ...wire] };
   }
   return { allowed: screened.allowed, issues: screened.issues.length === 0 ? NO_ISSUES : screened.issues };
 }
@@ -93,7 +105,7 @@ export function argumentIssues(tool: CallableTool, args: unknown, ctx: CallConte
 
 /** Throws the call error for a list of issues: EGRESS_DENIED when anything withheld was sent, else INVALID_ARGUMENTS. */
 export function refuse(tool: string, issues: readonly ArgumentIssue[]): never {
-  const denied = issues.some((issue) => issue.code === "withheld" || issue.code === "pinned");
+  const denied = issues.some((issue) => DENIED_CODES.has(issue.code));
   const shown = issues.slice(0, 20);
   const lines = shown.map((issue) => `- ${issue.path === "" ? "(arguments)" : issue.path}: ${issue.message}`);
   if (issues.length > shown.length) lines.push(`- ... and ${issues.length - shown.length} more`);
@@ -119,7 +131,8 @@ export async function prepareRequest(tool: CallableTool, args: unknown, ctx: Cal
 
 /**
  * The request builder's own check, behind screening: no key may sit where the tool
- * withholds it (by dotted path or `Type.key`). Screening already refused such arguments;
+ * withholds it (by dotted path or `Type.key`), and no prototype key (`__proto__` anywhere,
+ * undeclared `constructor` / `prototype`) may be sent. Screening already refused such arguments;
  * finding one here means screening let it through, so the call fails closed instead of
  * sending it.
  */
@@ -127,10 +140,13 @@ export function assertNothingWithheld(tool: Pick<CallableTool, "name" | "inputSc
   if (!guards.requestFilter) return;
   const withheld = new Map<string, string>();
   for (const entry of tool.withheld) if (entry.reason !== "pinned") withheld.set(entry.path, entry.reason);
-  if (withheld.size === 0) return;
-  const found = withheldPointers(tool.inputSchema, withoutPins(allowed, tool.pins), withheld, tool.definitionOrigins);
+  const found = withheldPointers(tool.inputSchema, withoutPins(allowed, tool.pins), withheld, tool.definitionOrigins, { prototypeKeys: true });
   if (found.length === 0) return;
-  const issues = found.map((path) => ({ code: "withheld", path, message: "is withheld from this tool and cannot be sent; remove it" }));
+  const issues = found.map((path) =>
+    /\/(?:__proto__|constructor|prototype)$/.test(path) && !withheld.has(path.slice(1).split("/").join("."))
+      ? { code: "prototype_key", path, message: "is a prototype key and cannot be sent; remove it" }
+      : { code: "withheld", path, message: "is withheld from this tool and cannot be sent; remove it" },
+  );
   throw new SluiceError("EGRESS_DENIED", `${tool.name} refused the call: it sends fields this tool withholds (${found.slice(0, 5).join(", ")}). Remove them and call again.`, { tool: tool.name, issues });
 }
 
@@ -146,6 +162,7 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
     const headers = checked ? { ...auth.headers } : { ...lowerCase(ctx.headers), ...auth.headers };
     const request = buildHttpRequest(binding, allowed, {
       ...(ctx.baseUrl === undefined ? {} : { baseUrl: ctx.baseUrl }),
+      ...(tool.auth === undefined ? {} : { schemes: tool.auth }),
       additions: { headers, query: auth.query ?? [], cookies: auth.cookies ?? [] },
     });
     if (checked) addContextHeaders(tool, request, ctx.headers, auth);

@@ -152,6 +152,11 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
       const childDotted = dotted === "" ? key : `${dotted}.${key}`;
       bytes += Buffer.byteLength(key, "utf8");
       if (bytes > options.maxBytes) return overflow();
+      // Before anything else: a key that a server's naive merge reads as the prototype chain.
+      if (guards.prototypeKeys && isPrototypeKey(key, objects)) {
+        issues.push({ code: "prototype_key", path: childPath, message: `"${key}" cannot be sent as a key here: a server merging it would write the object's prototype; remove it` });
+        continue;
+      }
       // Withheld first: no branch of the group, however open, can let a withheld key through.
       if (guards.withheldScreening && (withheldReason(childDotted, key, objects) !== undefined || (depth === 0 && hasOwn(options.pins, key)))) {
         deny(childPath, childDotted, key, objects, depth === 0);
@@ -224,12 +229,39 @@ function expandGroup(root: JsonSchemaObject, defs: unknown, origins: ReadonlyMap
 }
 
 /**
+ * Prototype keys. `__proto__` is refused at every depth, declared or not: `JSON.parse`
+ * makes it an own key, `JSON.stringify` sends it, and a server that merges the body into
+ * an object (`Object.assign`, a naive deep merge) moves what it holds into the target's
+ * prototype, where a withheld member (`{historyMetadata: {__proto__: {type}}}`) reads as
+ * if it had been sent. No real API declares it. `constructor` and `prototype` do the same
+ * in a merge that follows `target.constructor.prototype`, but real schemas do declare them
+ * (a `constructor` field of a build tool, a `prototype` flag), so they are refused only
+ * where the schema does not list them and only openness would let them in.
+ */
+function isPrototypeKey(key: string, objects: readonly Candidate[]): boolean {
+  if (key === "__proto__") return true;
+  if (key !== "constructor" && key !== "prototype") return false;
+  return !objects.some((candidate) => {
+    if (candidate.schema === true) return false;
+    const properties = getOwn(candidate.schema, "properties");
+    return isSchemaObject(properties) && hasOwn(properties, key) && getOwn(properties, key) !== false;
+  });
+}
+
+/**
  * Pointers of every key in `value` that sits where the tool withholds it: at a withheld
  * dotted path, or as `key` of an object whose group reaches a type with `Type.key`
- * withheld. It looks at nothing else (no openness, no types of values), so it is an
+ * withheld, and (with `prototypeKeys`) of every prototype key screening refuses (see
+ * isPrototypeKey). It looks at nothing else (no openness, no types of values), so it is an
  * independent second check for the request builder.
  */
-export function withheldPointers(root: JsonSchemaObject, value: Record<string, unknown>, withheld: ReadonlyMap<string, string>, origins: ReadonlyMap<string, string>): string[] {
+export function withheldPointers(
+  root: JsonSchemaObject,
+  value: Record<string, unknown>,
+  withheld: ReadonlyMap<string, string>,
+  origins: ReadonlyMap<string, string>,
+  options: { prototypeKeys?: boolean } = {},
+): string[] {
   const found: string[] = [];
   const defs = getOwn(root, "$defs");
   const stack: Array<{ value: unknown; group: Candidate[]; pointer: string; dotted: string; depth: number }> = [
@@ -257,7 +289,7 @@ export function withheldPointers(root: JsonSchemaObject, value: Record<string, u
     for (const key of Object.keys(frame.value)) {
       const dotted = frame.dotted === "" ? key : `${frame.dotted}.${key}`;
       const pointer = `${frame.pointer}/${escapePointerSegment(key)}`;
-      if (withheld.has(dotted) || types.some((type) => withheld.has(`${type}.${key}`))) {
+      if (withheld.has(dotted) || types.some((type) => withheld.has(`${type}.${key}`)) || (options.prototypeKeys === true && isPrototypeKey(key, group))) {
         found.push(pointer);
         continue;
       }

@@ -1,9 +1,11 @@
-import { SluiceError } from "@sluice/schema";
-import type { HttpBinding, HttpParameter } from "../tool-ir.ts";
+import { escapePointerSegment, SluiceError } from "@sluice/schema";
+import { guards } from "../guards.ts";
+import type { HttpAuthScheme, HttpBinding, HttpParameter } from "../tool-ir.ts";
 import { encodePathValue, encodeUnreserved } from "./encode.ts";
 import { bodyValue, buildBody, isJsonMediaType } from "./body.ts";
 import { ownValue, scalarText } from "./scalar.ts";
 import { checkHeaderText, serializeCookiePieces, serializeHeaderValue, serializePathValue, serializeQueryPieces } from "./style.ts";
+import { clashOf, reservedNames, schemesOf, writesCredentialName, type Reservation, type WireLocation } from "./wire-names.ts";
 
 /**
  * One HTTP request, ready for `fetch`. Header names are lower case. A multipart body is
@@ -30,6 +32,8 @@ export interface BuildHttpRequestOptions {
   baseUrl?: string;
   /** Added after the binding's own parameters (see `authAdditions`). */
   additions?: HttpRequestAdditions;
+  /** Security schemes beside the binding's own `auth` (the pack runtime's): their names are never written by a parameter. */
+  schemes?: readonly (readonly HttpAuthScheme[])[];
 }
 
 function contentText(parameter: HttpParameter, value: unknown): string {
@@ -58,6 +62,7 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
   const query: string[] = [];
   const cookies: string[] = [];
   const pathValues = new Map<string, string>();
+  const wire = guards.wireNames ? new WireNameCheck(binding, options) : undefined;
 
   for (const parameter of binding.parameters) {
     const value = ownValue(args, parameter.arg);
@@ -77,16 +82,19 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
         break;
       }
       case "query":
+        wire?.parameter(parameter);
         if (parameter.contentType !== undefined) query.push(`${encodeUnreserved(parameter.name)}=${encodeUnreserved(contentText(parameter, value))}`);
-        else for (const piece of serializeQueryPieces(parameter.name, value, parameter.style, parameter.explode, parameter.allowReserved ?? false)) query.push(piece);
+        else for (const piece of serializeQueryPieces(parameter.name, value, parameter.style, parameter.explode, parameter.allowReserved ?? false)) query.push(wire?.piece(parameter, piece) ?? piece);
         break;
       case "header":
+        wire?.parameter(parameter);
         headers[parameter.name.toLowerCase()] =
           parameter.contentType !== undefined ? checkHeaderText(parameter.name, contentText(parameter, value)) : serializeHeaderValue(parameter.name, value, parameter.explode);
         break;
       case "cookie":
+        wire?.parameter(parameter);
         if (parameter.contentType !== undefined) cookies.push(`${encodeUnreserved(parameter.name)}=${encodeUnreserved(contentText(parameter, value))}`);
-        else for (const piece of serializeCookiePieces(parameter.name, value, parameter.explode)) cookies.push(piece);
+        else for (const piece of serializeCookiePieces(parameter.name, value, parameter.explode)) cookies.push(wire?.piece(parameter, piece) ?? piece);
         break;
     }
   }
@@ -126,4 +134,62 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
     }
   }
   return request;
+}
+
+/**
+ * The builder's own check of wire names, after serialization and independent of
+ * screening: a piece a parameter writes under a name that is not its own (an exploded
+ * object's key) must not be a name something else owns (another parameter, a withheld
+ * one, a credential, in any form a server may read it as); no parameter writes a
+ * credential or session header; no two parameters write one header. A clash found here
+ * means screening let it through, so the request fails closed instead of being sent.
+ */
+class WireNameCheck {
+  readonly #binding: HttpBinding;
+  readonly #schemes: HttpAuthScheme[];
+  readonly #reserved = new Map<WireLocation, Map<string, Reservation>>();
+  readonly #headers = new Map<string, string>();
+
+  constructor(binding: HttpBinding, options: BuildHttpRequestOptions) {
+    this.#binding = binding;
+    this.#schemes = schemesOf(binding, options.schemes);
+    // Query and cookie additions come from authentication only: credentials, whatever the schemes say.
+    // (Header additions may also be the caller's own headers, which are checked where they join.)
+    const additions = options.additions ?? {};
+    for (const [name] of additions.query ?? []) this.#schemes.push({ scheme: "(request)", type: "apiKey", in: "query", name });
+    for (const [name] of additions.cookies ?? []) this.#schemes.push({ scheme: "(request)", type: "apiKey", in: "cookie", name });
+  }
+
+  parameter(parameter: HttpParameter): void {
+    if (writesCredentialName(parameter, this.#schemes)) this.#deny(parameter, `the ${parameter.in} ${parameter.name} carries a credential or session; only authentication sets it`);
+    if (parameter.in !== "header") return;
+    const lower = parameter.name.toLowerCase();
+    const other = this.#headers.get(lower);
+    if (other !== undefined) this.#deny(parameter, `the header ${parameter.name} is also written by argument ${other} (header names ignore case)`);
+    this.#headers.set(lower, parameter.arg);
+  }
+
+  /** Returns the piece when it may be sent; throws when an exploded key would write a name it does not own. */
+  piece(parameter: HttpParameter, piece: string): string {
+    const raw = piece.slice(0, piece.indexOf("=") < 0 ? piece.length : piece.indexOf("="));
+    let name: string;
+    try {
+      name = decodeURIComponent(raw);
+    } catch {
+      name = raw;
+    }
+    if (name === parameter.name) return piece;
+    const location = parameter.in as WireLocation;
+    let reserved = this.#reserved.get(location);
+    if (reserved === undefined) this.#reserved.set(location, (reserved = reservedNames(this.#binding, this.#schemes, location)));
+    const clash = clashOf(reserved, name, parameter.arg);
+    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
+    return piece;
+  }
+
+  #deny(parameter: HttpParameter, message: string): never {
+    throw new SluiceError("EGRESS_DENIED", `${this.#binding.method} ${this.#binding.path}: refused to build the request: ${message}. Remove it and call again.`, {
+      issues: [{ code: "reserved", path: `/${escapePointerSegment(parameter.arg)}`, message }],
+    });
+  }
 }

@@ -1,0 +1,195 @@
+import { escapePointerSegment, type ArgumentIssue } from "@sluice/schema";
+import type { HttpAuthScheme, HttpBinding, HttpParameter } from "../tool-ir.ts";
+import { isPlainObject, ownEntries, ownValue } from "./scalar.ts";
+
+/**
+ * Names as they are on the wire. An argument is screened by its path in the tool's
+ * schema, but a server reads names: an exploded query object `filter: {admin: "x"}` is
+ * sent as `?admin=x`, and two header parameters `X-Tenant` and `x-tenant` are one header.
+ * This module says which wire names a parameter may not write, so that screening (before
+ * the request is built) and the request builder (after it is serialized) can refuse them.
+ */
+
+/** Headers that carry a credential or a session: only authentication writes them, never an argument. */
+export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(["authorization", "proxy-authorization", "cookie"]);
+
+export type WireLocation = "query" | "header" | "cookie";
+
+/** Why a wire name is reserved. */
+export interface Reservation {
+  /** The wire name as declared. */
+  name: string;
+  why: "parameter" | "withheld" | "credential";
+  /** The argument whose own name this is (parameters and withheld parameters). */
+  arg?: string;
+}
+
+/**
+ * The spellings a server may read one name as, lower case: header names are
+ * case-insensitive (RFC 9110 §5.1), and query and cookie names are compared the same way
+ * because many frameworks do; `a[b]` is read as member `b` of `a` (PHP, Rails, qs); PHP
+ * reads `.` and space in a name as `_`.
+ */
+export function wireNameForms(name: string): string[] {
+  const lower = name.toLowerCase();
+  const forms = new Set([lower]);
+  const bracket = lower.indexOf("[");
+  if (bracket > 0) forms.add(lower.slice(0, bracket));
+  for (const form of [...forms]) forms.add(form.replace(/[. ]/g, "_"));
+  return [...forms];
+}
+
+/** Whether the parameter writes an object's keys as top-level names (query form/spaceDelimited/pipeDelimited or cookie, exploded). */
+export function explodesKeys(parameter: HttpParameter): boolean {
+  if (parameter.contentType !== undefined || !parameter.explode) return false;
+  if (parameter.in === "cookie") return true;
+  return parameter.in === "query" && (parameter.style === "form" || parameter.style === "spaceDelimited" || parameter.style === "pipeDelimited");
+}
+
+/** Every security scheme a request of this binding may be authenticated with (the binding's and the pack runtime's). */
+export function schemesOf(binding: HttpBinding, extra: readonly (readonly HttpAuthScheme[])[] | undefined): HttpAuthScheme[] {
+  return [...(binding.auth ?? []).flat(), ...(extra ?? []).flat()];
+}
+
+/** The name a security scheme writes in this location, if it writes one. */
+function schemeName(scheme: HttpAuthScheme, location: WireLocation): string | undefined {
+  if (scheme.type === "apiKey") return scheme.in === location ? scheme.name : undefined;
+  return location === "header" ? "authorization" : undefined;
+}
+
+/**
+ * Wire names of one location that belong to something other than an exploded key, by
+ * every form of the name: the binding's parameters, the parameters it withholds, the
+ * security schemes' names and, for headers, the credential headers.
+ */
+export function reservedNames(binding: HttpBinding, schemes: readonly HttpAuthScheme[], location: WireLocation): Map<string, Reservation> {
+  const out = new Map<string, Reservation>();
+  const add = (name: string, reservation: Reservation): void => {
+    for (const form of wireNameForms(name)) if (!out.has(form)) out.set(form, reservation);
+  };
+  // Credentials first: where a name is both, the map and the messages say "credential".
+  for (const scheme of schemes) {
+    const name = schemeName(scheme, location);
+    if (name !== undefined) add(name, { name, why: "credential" });
+  }
+  if (location === "header") for (const name of CREDENTIAL_HEADERS) add(name, { name, why: "credential" });
+  for (const parameter of binding.parameters) {
+    if (parameter.in === location) add(parameter.name, { name: parameter.name, why: parameter.credential === undefined ? "parameter" : "credential", arg: parameter.arg });
+  }
+  for (const parameter of binding.withheldParameters ?? []) {
+    if (parameter.in === location) add(parameter.name, { name: parameter.name, why: "withheld", arg: parameter.arg });
+  }
+  return out;
+}
+
+/** The reservation one written name runs into, unless it is `owner`'s own. */
+export function clashOf(reserved: ReadonlyMap<string, Reservation>, name: string, owner: string): Reservation | undefined {
+  for (const form of wireNameForms(name)) {
+    const found = reserved.get(form);
+    if (found !== undefined && found.arg !== owner) return found;
+  }
+  return undefined;
+}
+
+/** Whether a non-credential parameter would write a name that only authentication may write. */
+export function writesCredentialName(parameter: HttpParameter, schemes: readonly HttpAuthScheme[]): boolean {
+  if (parameter.in === "path" || parameter.credential !== undefined) return false;
+  const forms = wireNameForms(parameter.name);
+  if (parameter.in === "header" && forms.some((form) => CREDENTIAL_HEADERS.has(form))) return true;
+  return schemes.some((scheme) => {
+    const name = schemeName(scheme, parameter.in as WireLocation);
+    return name !== undefined && wireNameForms(name).some((form) => forms.includes(form));
+  });
+}
+
+function describe(reservation: Reservation, pins: Readonly<Record<string, unknown>>): string {
+  if (reservation.why === "credential") return "carries a credential";
+  if (reservation.why === "withheld") return `belongs to the withheld argument ${reservation.arg}`;
+  if (reservation.arg !== undefined && Object.prototype.hasOwnProperty.call(pins, reservation.arg)) return `belongs to the pinned argument ${reservation.arg}`;
+  return `belongs to the argument ${reservation.arg}`;
+}
+
+/**
+ * Screening by wire name: the issues (code `reserved`, refused as EGRESS_DENIED) of
+ * arguments that would write a name on the wire they do not own: an exploded object's
+ * key equal (in any form of {@link wireNameForms}) to another parameter, a withheld or
+ * pinned one, or a credential; a header parameter writing a credential header; two header
+ * parameters writing one header; a free-form form body's key spelling a withheld member.
+ */
+export function wireNameIssues(
+  binding: HttpBinding,
+  schemes: readonly HttpAuthScheme[],
+  args: Record<string, unknown>,
+  pins: Readonly<Record<string, unknown>>,
+  withheld: ReadonlySet<string> = new Set(),
+): ArgumentIssue[] {
+  const issues: ArgumentIssue[] = [];
+  const reserved = new Map<WireLocation, Map<string, Reservation>>();
+  const reservedIn = (location: WireLocation) => {
+    let names = reserved.get(location);
+    if (names === undefined) reserved.set(location, (names = reservedNames(binding, schemes, location)));
+    return names;
+  };
+  const headers = new Map<string, string>();
+  for (const parameter of binding.parameters) {
+    if (parameter.in === "path") continue;
+    const value = ownValue(args, parameter.arg);
+    if (value === undefined) continue;
+    const path = `/${escapePointerSegment(parameter.arg)}`;
+    if (writesCredentialName(parameter, schemes)) {
+      issues.push({ code: "reserved", path, message: `the ${parameter.in} "${parameter.name}" carries a credential or session, which only authentication sets; remove ${parameter.arg}` });
+      continue;
+    }
+    if (parameter.in === "header") {
+      const lower = parameter.name.toLowerCase();
+      const other = headers.get(lower);
+      if (other !== undefined) issues.push({ code: "reserved", path, message: `the header "${parameter.name}" is the same header as argument ${other} sets (header names ignore case); send only one of them` });
+      else headers.set(lower, parameter.arg);
+      continue;
+    }
+    if (!explodesKeys(parameter) || !isPlainObject(value)) continue;
+    for (const [key] of ownEntries(value)) {
+      const clash = clashOf(reservedIn(parameter.in), key, parameter.arg);
+      if (clash === undefined) continue;
+      issues.push({
+        code: "reserved",
+        path: `${path}/${escapePointerSegment(key)}`,
+        message: `"${key}" would be sent as the ${parameter.in} name "${key}", which ${describe(clash, pins)}; it cannot be set through ${parameter.arg}; remove it`,
+      });
+    }
+  }
+  formBodyIssues(binding, args, withheld, issues);
+  return issues;
+}
+
+/**
+ * A form or multipart body sent whole (`wholeBodyArg`) writes its keys as top-level names,
+ * as an exploded query object does: a key that equals a withheld member of the body but for
+ * case or bracket form (`SECRET`, `secret[0]`) is the member to a server that reads names so.
+ * The exact key is screened by its dotted path already; these are the other spellings.
+ * (Object values are written in bracket notation under their own name, so nothing nested
+ * reaches the top level; bodies flattened into arguments have only declared names.)
+ */
+function formBodyIssues(binding: HttpBinding, args: Record<string, unknown>, withheld: ReadonlySet<string>, issues: ArgumentIssue[]): void {
+  const body = binding.body;
+  if (body === undefined || body.wholeBodyArg === undefined || (body.encoding !== "form" && body.encoding !== "multipart")) return;
+  const value = ownValue(args, body.wholeBodyArg);
+  if (!isPlainObject(value)) return;
+  const prefix = `${body.wholeBodyArg}.`;
+  const reserved = new Map<string, string>();
+  for (const path of withheld) {
+    if (!path.startsWith(prefix) || path.slice(prefix.length).includes(".")) continue;
+    const member = path.slice(prefix.length);
+    for (const form of wireNameForms(member)) reserved.set(form, member);
+  }
+  if (reserved.size === 0) return;
+  for (const [key] of ownEntries(value)) {
+    const member = wireNameForms(key).map((form) => reserved.get(form)).find((m) => m !== undefined);
+    if (member === undefined || member === key) continue;
+    issues.push({
+      code: "reserved",
+      path: `/${escapePointerSegment(body.wholeBodyArg)}/${escapePointerSegment(key)}`,
+      message: `"${key}" would be read as the withheld body field "${member}" on the wire; remove it`,
+    });
+  }
+}
