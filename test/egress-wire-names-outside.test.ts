@@ -4,7 +4,7 @@
  * Spotify, Twitter): random projections, canaries under other wire names (see
  * test/support/wire-fuzz.ts), a recording server on 127.0.0.1; no withheld byte on the wire.
  *
- * SLUICE_FUZZ_SEED replays another seed; SLUICE_FUZZ_LONG=1 fuzzes every tool with eight projections each.
+ * SLUICE_FUZZ_SEED replays another seed; SLUICE_LONG=1 (`pnpm test:long`) fuzzes every tool with eight projections each.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,9 +12,9 @@ import { definePack } from "@sluice/core";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { startRecordingServer, type RecordingServer } from "./support/recording-server.ts";
 import { describeWireFinding, fuzzWireNames, pickWireTools, summarizeWire, type WireFuzzReport } from "./support/wire-fuzz.ts";
+import { LONG } from "./support/tier.ts";
 
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20_261_201);
-const LONG = process.env.SLUICE_FUZZ_LONG === "1";
 const RUNS = LONG ? 8 : 3;
 
 let server: RecordingServer;

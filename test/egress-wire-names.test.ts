@@ -4,7 +4,7 @@
  * argument name only): no withheld byte on the wire. Packs generated from specs outside the
  * corpus: egress-wire-names-outside.test.ts.
  *
- * Seeded: SLUICE_FUZZ_SEED replays another seed. SLUICE_FUZZ_LONG=1 runs every tool of every
+ * Seeded: SLUICE_FUZZ_SEED replays another seed. SLUICE_LONG=1 (`pnpm test:long`) runs every tool of every
  * pack with eight projections each (minutes); the default run samples tools and stays well
  * under a minute on two cores.
  */
@@ -22,9 +22,9 @@ import * as notion from "@sluice/pack-notion";
 import { egressAgreement } from "./support/egress-fuzz.ts";
 import { startRecordingServer, type RecordingServer } from "./support/recording-server.ts";
 import { describeWireFinding, fuzzWireNames, pickWireTools, summarizeWire, type WireFuzzReport } from "./support/wire-fuzz.ts";
+import { LONG } from "./support/tier.ts";
 
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20_261_201);
-const LONG = process.env.SLUICE_FUZZ_LONG === "1";
 const RUNS = LONG ? 8 : 3;
 
 let server: RecordingServer;
