@@ -14,6 +14,14 @@ export interface Guards {
   headerOverride: boolean;
   /** Credential values are replaced by `[redacted]` in texts that reach a model or a log. */
   redaction: boolean;
+  /**
+   * A derived tool's arguments (pins included) are also checked as a call of the tool it
+   * was derived from, up to the generated root: whatever a projection gets wrong, it can
+   * never admit what an ancestor refuses.
+   */
+  parentCheck: boolean;
+  /** `derived()` refuses a pin that its parent would refuse in a call (screening and validation). */
+  pinScreening: boolean;
 }
 
 export const guards: Guards = {
@@ -22,6 +30,8 @@ export const guards: Guards = {
   freezePins: true,
   headerOverride: true,
   redaction: true,
+  parentCheck: true,
+  pinScreening: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

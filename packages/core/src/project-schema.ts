@@ -286,6 +286,9 @@ function checkPins(ws: SchemaWorkspace, projection: SchemaProjection): Record<st
     }
     const value = pin[key];
     const argSchema = properties[key];
+    if (argSchema === false) {
+      throw new SluiceError("PIN_INVALID", `Cannot pin "${key}": its schema is \`false\`, so no value of it is ever accepted.`, { pointer: "/properties/" + escapePointerSegment(key) });
+    }
     validatePin(key, value, isSchemaObject(argSchema) ? argSchema : {}, ws.root.$defs);
     Object.defineProperty(pins, key, { value, enumerable: true, writable: true, configurable: true });
   }
