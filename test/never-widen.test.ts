@@ -57,6 +57,81 @@ describe("dropping a oneOf branch", () => {
   });
 });
 
+describe("keep beside patternProperties and additionalProperties", () => {
+  const cases: Array<[string, { schema: JsonSchemaObject; keep: string[]; refused: unknown; accepted: unknown }]> = [
+    [
+      "a pattern that also matched the kept member",
+      {
+        schema: { type: "object", properties: { v: { type: "object", properties: { foo: {}, bar: {} }, patternProperties: { "^f": { type: "integer" } } } } },
+        keep: ["v.foo"],
+        refused: { v: { foo: "x" } },
+        accepted: { v: { foo: 1 } },
+      },
+    ],
+    [
+      "a pattern beside a declared, typed member (both apply)",
+      {
+        schema: { type: "object", properties: { v: { type: "object", properties: { foo: { type: "integer" }, bar: {} }, patternProperties: { "o$": { minimum: 10 } } } } },
+        keep: ["v.foo"],
+        refused: { v: { foo: 3 } },
+        accepted: { v: { foo: 12 } },
+      },
+    ],
+    [
+      "an additionalProperties schema in a branch that does not declare the member",
+      {
+        schema: {
+          type: "object",
+          properties: {
+            v: { anyOf: [{ properties: { foo: { type: "string", maxLength: 2 }, bar: {} }, additionalProperties: false }, { additionalProperties: { type: "string", minLength: 5 } }] },
+          },
+        },
+        keep: ["v.foo"],
+        refused: { v: { foo: "abc" } },
+        accepted: { v: { foo: "ab" } },
+      },
+    ],
+  ];
+
+  it.each(cases)("%s: the projection alone (parentCheck off) refuses what the parent refused", async (_name, { schema, keep, refused, accepted }) => {
+    const parent = tool(schema);
+    const child = parent.derived({ keep });
+    expect(accepts(parent, refused)).toBe(false);
+    await withoutGuard("parentCheck", () => {
+      expect(child.check(refused)).not.toEqual([]);
+      expect(child.check(accepted)).toEqual([]);
+    });
+    expect(accepts(parent, accepted)).toBe(true);
+  });
+
+  it("does not invite the non-kept pattern keys", () => {
+    const child = tool(cases[0]![1].schema).derived({ keep: ["v.foo"] });
+    expect(child.inputSchema).toEqual({ type: "object", properties: { v: { type: "object", properties: { foo: { type: "integer" } } } } });
+    expect(child.check({ v: { foo: 1, fizz: 2 } }).map((issue) => issue.path)).toEqual(["/v/fizz"]);
+  });
+
+  it("keeps propertyNames, dependentSchemas and dependentRequired beside the kept members", async () => {
+    const parent = tool({
+      type: "object",
+      properties: {
+        v: {
+          type: "object",
+          properties: { foo: { type: "string" }, bar: { type: "string" }, baz: {} },
+          propertyNames: { maxLength: 3 },
+          dependentSchemas: { foo: { properties: { bar: { minLength: 2 } } } },
+          dependentRequired: { bar: ["foo"] },
+        },
+      },
+    });
+    const child = parent.derived({ keep: ["v.foo", "v.bar"] });
+    await withoutGuard("parentCheck", () => {
+      expect(accepts(child, { v: { foo: "a", bar: "x" } })).toBe(false); // dependentSchemas
+      expect(accepts(child, { v: { bar: "xy" } })).toBe(false); // dependentRequired
+      expect(accepts(child, { v: { foo: "a", bar: "xy" } })).toBe(true);
+    });
+  });
+});
+
 describe("pins are screened as a call carrying them would be", () => {
   const schema: JsonSchemaObject = {
     type: "object",

@@ -107,7 +107,7 @@ export function projectSchema(
       withheld.push({ path: selector.text, reason: "projection" });
     }
     // Keep is an allowlist: objects of the group that admit keys they do not declare are closed too.
-    if (closeOpenNodes(ws, parents)) withheld.push({ path: selectorFor("*").text, reason: "projection" });
+    if (closeOpenNodes(ws, parents, [...members].filter((key) => group.kept.has(key)))) withheld.push({ path: selectorFor("*").text, reason: "projection" });
   }
 
   for (const key of Object.keys(pins)) {
@@ -250,12 +250,24 @@ function selectorParents(ws: SchemaWorkspace, selector: Selector): Located[] {
  * Closes the open objects among `parents` (and their branches): `additionalProperties`
  * and `patternProperties` go, and a free-form object gets an empty `properties`, which
  * sluice reads as closed. True when anything was closed.
+ *
+ * A kept member keeps every constraint that applied to it: the `patternProperties`
+ * entries whose pattern matches its name, or, where it is not declared and no pattern
+ * matches, the `additionalProperties` schema, move into its own property schema first
+ * (`keep: ["v.foo"]` beside `"^f": {type: integer}` keeps `foo` an integer).
  */
-function closeOpenNodes(ws: SchemaWorkspace, parents: readonly Located[]): boolean {
+function closeOpenNodes(ws: SchemaWorkspace, parents: readonly Located[], kept: readonly string[]): boolean {
   let closed = false;
   for (const parent of parents) {
     for (const { node } of ws.findNodes(parent, isOpen, true)) {
       if (!admitsObjects(node)) continue;
+      const patterns = isSchemaObject(node.patternProperties) ? node.patternProperties : {};
+      const additional = node.additionalProperties;
+      for (const key of kept) {
+        const matching = Object.keys(patterns).filter((pattern) => patternMatches(pattern, key)).map((pattern) => patterns[pattern]);
+        if (matching.length > 0) ws.constrainProperty(node, key, matching);
+        else if (!declaresKey(node, key) && additional !== undefined && additional !== true) ws.constrainProperty(node, key, [additional]);
+      }
       for (const keyword of ["additionalProperties", "patternProperties"]) {
         if (hasOwn(node, keyword)) {
           ws.removeKeyword(node, keyword);
