@@ -141,8 +141,8 @@ describe("corpus tools: random projections, random instances (seeded fast-check)
       fc.property(fc.gen(), (g) => {
         const draw: Draw = (arb) => g(() => arb);
         const tool = tools[draw(fc.nat({ max: tools.length - 1 }))]!;
-        const projection = drawProjection(draw, fc, tool, paths.get(tool)!);
-        const instances = Array.from({ length: 6 }, () => drawInstance(draw, fc, tool.inputSchema, tool.inputSchema) as Record<string, unknown>).filter(
+        const projection = drawProjection(draw, tool, paths.get(tool)!);
+        const instances = Array.from({ length: 6 }, () => drawInstance(draw, tool.inputSchema, tool.inputSchema) as Record<string, unknown>).filter(
           (args) => typeof args === "object" && args !== null && !Array.isArray(args),
         );
         const before = report.failures.length;

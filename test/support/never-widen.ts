@@ -10,6 +10,7 @@
  * derive-time promise: a pin `derived()` took must be accepted by the parent in a call.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
 import { join } from "node:path";
 import { isSluiceError, type DeriveOptions, type JsonSchemaObject, Tool } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
@@ -210,7 +211,7 @@ export function countBy<T>(items: readonly T[], key: (item: T) => string): Recor
 }
 
 /** A drawing function as `fc.gen()` gives one. */
-export type Draw = <T>(arb: import("fast-check").Arbitrary<T>) => T;
+export type Draw = <T>(arb: fc.Arbitrary<T>) => T;
 
 const WRONG: readonly unknown[] = [null, 0, -1, 1.5, "", "x".repeat(70), true, [], { zz_extra: 1 }, [1, "a"]];
 
@@ -220,7 +221,7 @@ const WRONG: readonly unknown[] = [null, 0, -1, 1.5, "", "x".repeat(70), true, [
  * a branch's value where another was meant. Values the parent refuses are the ones that
  * can show a widening, so they are drawn often.
  */
-export function drawInstance(draw: Draw, fc: typeof import("fast-check"), root: JsonSchemaObject, schema: unknown, depth = 0): unknown {
+export function drawInstance(draw: Draw, root: JsonSchemaObject, schema: unknown, depth = 0): unknown {
   const pick = <T>(items: readonly T[]): T => items[draw(fc.nat({ max: items.length - 1 }))]!;
   if (draw(fc.nat({ max: 9 })) === 0) return structuredClone(pick(WRONG));
   if (typeof schema !== "object" || schema === null) return structuredClone(pick(WRONG));
@@ -233,9 +234,9 @@ export function drawInstance(draw: Draw, fc: typeof import("fast-check"), root: 
   }
   for (const keyword of ["anyOf", "oneOf"] as const) {
     const list = node[keyword];
-    if (Array.isArray(list) && list.length > 0) return drawInstance(draw, fc, root, pick(list), depth + 1);
+    if (Array.isArray(list) && list.length > 0) return drawInstance(draw, root, pick(list), depth + 1);
   }
-  if (Array.isArray(node.allOf) && node.allOf.length > 0 && node.properties === undefined) return drawInstance(draw, fc, root, pick(node.allOf), depth + 1);
+  if (Array.isArray(node.allOf) && node.allOf.length > 0 && node.properties === undefined) return drawInstance(draw, root, pick(node.allOf), depth + 1);
   if (Array.isArray(node.enum) && node.enum.length > 0) return structuredClone(pick(node.enum));
   if (Object.hasOwn(node, "const")) return structuredClone(node.const);
   const declared = Array.isArray(node.type) ? (node.type as string[]) : typeof node.type === "string" ? [node.type] : node.properties !== undefined ? ["object"] : node.items !== undefined ? ["array"] : ["string", "integer", "object"];
@@ -253,7 +254,7 @@ export function drawInstance(draw: Draw, fc: typeof import("fast-check"), root: 
         if (budget === 0) break;
         if (!required.has(key) && draw(fc.nat({ max: 3 })) !== 0) continue;
         budget--;
-        Object.defineProperty(out, key, { value: drawInstance(draw, fc, root, properties[key], depth + 1), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(out, key, { value: drawInstance(draw, root, properties[key], depth + 1), enumerable: true, writable: true, configurable: true });
       }
       if (draw(fc.nat({ max: 7 })) === 0) out.zz_extra = "x";
       return out;
@@ -261,7 +262,7 @@ export function drawInstance(draw: Draw, fc: typeof import("fast-check"), root: 
     case "array": {
       if (depth > 5) return [];
       const length = draw(fc.nat({ max: 2 }));
-      return Array.from({ length }, () => drawInstance(draw, fc, root, node.items ?? true, depth + 1));
+      return Array.from({ length }, () => drawInstance(draw, root, node.items ?? true, depth + 1));
     }
     case "integer":
     case "number": {
@@ -286,7 +287,7 @@ export function drawInstance(draw: Draw, fc: typeof import("fast-check"), root: 
 }
 
 /** A random projection of `tool` from the paths it lists: one to three drops, or a keep of one to three paths, and sometimes a pin. */
-export function drawProjection(draw: Draw, fc: typeof import("fast-check"), tool: Tool, paths: readonly string[]): Projection {
+export function drawProjection(draw: Draw, tool: Tool, paths: readonly string[]): Projection {
   const pick = <T>(items: readonly T[]): T => items[draw(fc.nat({ max: items.length - 1 }))]!;
   const options: DeriveOptions<object> = {};
   const parts: string[] = [];
@@ -301,7 +302,7 @@ export function drawProjection(draw: Draw, fc: typeof import("fast-check"), tool
   if (args.length > 0 && (how === 2 || draw(fc.nat({ max: 3 })) === 0)) {
     const arg = pick(args);
     if (!selected.some((path) => path === arg || path.startsWith(`${arg}.`))) {
-      const value = drawInstance(draw, fc, tool.inputSchema, (tool.inputSchema.properties as Record<string, unknown>)[arg]);
+      const value = drawInstance(draw, tool.inputSchema, (tool.inputSchema.properties as Record<string, unknown>)[arg]);
       options.pin = { [arg]: value };
       parts.push(`pin ${arg}=${JSON.stringify(value)}`);
     }
