@@ -132,7 +132,14 @@ function isBranchSelector(selector: Selector): boolean {
   return last !== undefined && parseBranchSegment(last) !== undefined;
 }
 
-/** Removes the union branches the selectors name (all located first, with shared definitions split). */
+/**
+ * Removes the union branches the selectors name (all located first, with shared definitions split).
+ * A removed `anyOf` branch only narrows; a removed `oneOf` branch lets through a value that
+ * matched it and one remaining branch (the parent refused that). Repeating the branch as a
+ * `not` would be exact but costs the tokens the drop saves (bench/NEVER-WIDEN.md), so the
+ * schema just loses the branch and the call-time parent check (guards.parentCheck) refuses
+ * such a value.
+ */
 function dropBranches(ws: SchemaWorkspace, selectors: readonly Selector[]): void {
   const slots: BranchSlot[] = [];
   for (const selector of selectors) {
