@@ -32,6 +32,14 @@ export interface Guards {
   wireNames: boolean;
   /** Screening refuses `__proto__` at any depth, and `constructor` / `prototype` where only an open object would admit them. */
   prototypeKeys: boolean;
+  /**
+   * A derived tool's arguments (pins included) are also checked as a call of the tool it
+   * was derived from, up to the generated root: whatever a projection gets wrong, it can
+   * never admit what an ancestor refuses.
+   */
+  parentCheck: boolean;
+  /** `derived()` refuses a pin that its parent would refuse in a call (screening and validation). */
+  pinScreening: boolean;
 }
 
 export const guards: Guards = {
@@ -45,6 +53,8 @@ export const guards: Guards = {
   wireNameScreening: true,
   wireNames: true,
   prototypeKeys: true,
+  parentCheck: true,
+  pinScreening: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

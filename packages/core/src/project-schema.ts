@@ -107,7 +107,7 @@ export function projectSchema(
       withheld.push({ path: selector.text, reason: "projection" });
     }
     // Keep is an allowlist: objects of the group that admit keys they do not declare are closed too.
-    if (closeOpenNodes(ws, parents)) withheld.push({ path: selectorFor("*").text, reason: "projection" });
+    if (closeOpenNodes(ws, parents, [...members].filter((key) => group.kept.has(key)))) withheld.push({ path: selectorFor("*").text, reason: "projection" });
   }
 
   for (const key of Object.keys(pins)) {
@@ -132,7 +132,14 @@ function isBranchSelector(selector: Selector): boolean {
   return last !== undefined && parseBranchSegment(last) !== undefined;
 }
 
-/** Removes the union branches the selectors name (all located first, with shared definitions split). */
+/**
+ * Removes the union branches the selectors name (all located first, with shared definitions split).
+ * A removed `anyOf` branch only narrows; a removed `oneOf` branch lets through a value that
+ * matched it and one remaining branch (the parent refused that). Repeating the branch as a
+ * `not` would be exact but costs the tokens the drop saves (bench/NEVER-WIDEN.md), so the
+ * schema just loses the branch and the call-time parent check (guards.parentCheck) refuses
+ * such a value.
+ */
 function dropBranches(ws: SchemaWorkspace, selectors: readonly Selector[]): void {
   const slots: BranchSlot[] = [];
   for (const selector of selectors) {
@@ -250,12 +257,24 @@ function selectorParents(ws: SchemaWorkspace, selector: Selector): Located[] {
  * Closes the open objects among `parents` (and their branches): `additionalProperties`
  * and `patternProperties` go, and a free-form object gets an empty `properties`, which
  * sluice reads as closed. True when anything was closed.
+ *
+ * A kept member keeps every constraint that applied to it: the `patternProperties`
+ * entries whose pattern matches its name, or, where it is not declared and no pattern
+ * matches, the `additionalProperties` schema, move into its own property schema first
+ * (`keep: ["v.foo"]` beside `"^f": {type: integer}` keeps `foo` an integer).
  */
-function closeOpenNodes(ws: SchemaWorkspace, parents: readonly Located[]): boolean {
+function closeOpenNodes(ws: SchemaWorkspace, parents: readonly Located[], kept: readonly string[]): boolean {
   let closed = false;
   for (const parent of parents) {
     for (const { node } of ws.findNodes(parent, isOpen, true)) {
       if (!admitsObjects(node)) continue;
+      const patterns = isSchemaObject(node.patternProperties) ? node.patternProperties : {};
+      const additional = node.additionalProperties;
+      for (const key of kept) {
+        const matching = Object.keys(patterns).filter((pattern) => patternMatches(pattern, key)).map((pattern) => patterns[pattern]);
+        if (matching.length > 0) ws.constrainProperty(node, key, matching);
+        else if (!declaresKey(node, key) && additional !== undefined && additional !== true) ws.constrainProperty(node, key, [additional]);
+      }
       for (const keyword of ["additionalProperties", "patternProperties"]) {
         if (hasOwn(node, keyword)) {
           ws.removeKeyword(node, keyword);
@@ -286,6 +305,9 @@ function checkPins(ws: SchemaWorkspace, projection: SchemaProjection): Record<st
     }
     const value = pin[key];
     const argSchema = properties[key];
+    if (argSchema === false) {
+      throw new SluiceError("PIN_INVALID", `Cannot pin "${key}": its schema is \`false\`, so no value of it is ever accepted.`, { pointer: "/properties/" + escapePointerSegment(key) });
+    }
     validatePin(key, value, isSchemaObject(argSchema) ? argSchema : {}, ws.root.$defs);
     Object.defineProperty(pins, key, { value, enumerable: true, writable: true, configurable: true });
   }

@@ -193,6 +193,23 @@ export class SchemaWorkspace {
     setOwn(node.properties as Record<string, unknown>, key, false);
   }
 
+  /**
+   * Makes member `key` of `node` meet `constraints` as well (copies, refs counted): what
+   * applied to it through `patternProperties` or `additionalProperties` before a keep
+   * closed the node must still apply.
+   */
+  constrainProperty(node: JsonSchemaObject, key: string, constraints: readonly unknown[]): void {
+    if (constraints.length === 0) return;
+    if (!isSchemaObject(node.properties)) node.properties = {};
+    const properties = node.properties as Record<string, unknown>;
+    const copies = constraints.map((constraint) => cloneJson(constraint));
+    for (const copy of copies) if (isSchemaObject(copy)) this.countRefs(copy, +1, false);
+    const current = hasOwn(properties, key) ? properties[key] : true;
+    // An unconstrained member (`{}`, true) is simply replaced.
+    const parts = current === true || (isSchemaObject(current) && Object.keys(current).length === 0) ? copies : [current, ...copies];
+    setOwn(properties, key, parts.length === 1 ? parts[0] : { allOf: parts });
+  }
+
   /** Every property reachable transparently from `node`: name, schema, and the definitions passed through. */
   membersOf(node: Located): Member[] {
     const members: Member[] = [];

@@ -4,6 +4,7 @@ import { fetches, narrowReturns } from "./bindings/graphql-returns.ts";
 import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
 import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
 import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
+import { screenPins } from "./pin-screening.ts";
 import type { Binding, HttpAuthScheme, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
 import type { CallContext, FailureCheck, Pagination, ResponseHandler } from "./call/types.ts";
@@ -76,6 +77,8 @@ interface ToolState {
   responseHandler: ResponseHandler | undefined;
   pagination: Pagination | undefined;
   settings: ToolCallSettings;
+  /** The tool this one narrows (drop, keep or pin); calls are checked against it too. */
+  derivedFrom: Tool<object> | undefined;
 }
 
 export interface ToolInit {
@@ -163,6 +166,7 @@ export class Tool<Args extends object = ToolArgs> {
       responseHandler: init.responseHandler,
       pagination: init.pagination,
       settings: { ...init.settings },
+      derivedFrom: undefined,
     }, init.name);
   }
 
@@ -240,6 +244,13 @@ export class Tool<Args extends object = ToolArgs> {
   get failure(): FailureCheck | undefined {
     return this.#s.settings.failure;
   }
+  /**
+   * The tool this one was narrowed from by `derived()` (drop, keep or pin), or undefined for
+   * a generated tool. A call of this tool must also pass as a call of that one.
+   */
+  get derivedFrom(): Tool<object> | undefined {
+    return this.#s.derivedFrom;
+  }
   /** Split definition copies and the type each stands for (type selectors reach both). */
   get definitionOrigins(): ReadonlyMap<string, string> {
     return this.#s.origins;
@@ -293,6 +304,7 @@ export class Tool<Args extends object = ToolArgs> {
     }
     const parentSchema = this.inputSchema;
     const projected = projectSchema(parentSchema, this.#s.origins, projection, projectOptions);
+    screenPins(this, projected.pins);
     const before = Object.keys((parentSchema.properties as object | undefined) ?? {});
     const after = new Set(Object.keys((projected.schema.properties as object | undefined) ?? {}));
     const removedArgs = new Set(before.filter((arg) => !after.has(arg) && !hasOwn(projected.pins, arg)));
@@ -307,6 +319,7 @@ export class Tool<Args extends object = ToolArgs> {
       pins,
       origins: projected.origins,
       pagination: paginationAfter(state.pagination, projected.schema, projected.pins),
+      derivedFrom: this as unknown as Tool<object>,
     }, name);
     derived.#schema = deepFreeze(projected.schema);
     return derived;

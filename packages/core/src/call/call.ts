@@ -42,6 +42,8 @@ export interface CallableTool {
   /** Effective authentication requirements (binding's, else the pack runtime's). */
   readonly auth: readonly HttpAuthScheme[][] | undefined;
   readonly failure: FailureCheck | undefined;
+  /** The tool this one was derived from (narrowed by drop, keep or pin), if any. */
+  readonly derivedFrom?: CallableTool | undefined;
 }
 
 /** Everything about one successful call. `output` is what the model sees. */
@@ -92,15 +94,41 @@ export function checkArguments(tool: CallableTool, args: unknown, ctx: CallConte
 
 /** Every problem a call would be refused for: screening first, then schema validation. */
 export function argumentIssues(tool: CallableTool, args: unknown, ctx: CallContext = {}): { allowed: Record<string, unknown>; issues: readonly ArgumentIssue[] } {
+  const own = ownArgumentIssues(tool, args, ctx);
+  if (own.issues.length > 0) return own;
+  return { allowed: own.allowed, issues: parentIssues(tool, own.allowed, ctx) };
+}
+
+/** `argumentIssues` against this tool's own schema and withheld list only, without its ancestors. */
+export function ownArgumentIssues(tool: CallableTool, args: unknown, ctx: CallContext = {}): { allowed: Record<string, unknown>; issues: readonly ArgumentIssue[] } {
   const screened = checkArguments(tool, args, ctx);
   if (screened.issues.some((issue) => issue.code === "too_large" || issue.code === "too_deep")) return screened;
   // `allowed` is what the model sent less what screening refused (as JSON: properties
   // holding undefined are left out), pins aside: pins are not in the schema. Reporting
   // both lists at once lets the model fix everything in one retry.
   const invalid = validateArguments(tool.inputSchema, withoutPins(screened.allowed, tool.pins));
-  if (invalid.length === 0) return screened;
-  const seen = new Set(screened.issues.map((issue) => issue.path));
-  return { allowed: screened.allowed, issues: [...screened.issues, ...invalid.filter((issue) => !seen.has(issue.path))] };
+  if (invalid.length > 0) {
+    const seen = new Set(screened.issues.map((issue) => issue.path));
+    return { allowed: screened.allowed, issues: [...screened.issues, ...invalid.filter((issue) => !seen.has(issue.path))] };
+  }
+  return screened;
+}
+
+/**
+ * The backstop behind every projection: what a derived tool would send (its pins
+ * included) must also pass as a call of the tool it was derived from, and so on up to the
+ * generated root. A projection's schema is what the model reads, kept small (a dropped
+ * `oneOf` branch is simply gone, see project-schema.ts); this check is what makes
+ * "never wider than the parent" hold whatever that schema admits. Each ancestor's schema
+ * is compiled once and shared by every tool derived from it.
+ */
+function parentIssues(tool: CallableTool, sent: Record<string, unknown>, ctx: CallContext): readonly ArgumentIssue[] {
+  const parent = tool.derivedFrom;
+  if (parent === undefined || !guards.parentCheck) return NO_ISSUES;
+  const { issues } = argumentIssues(parent, withoutPins(sent, parent.pins), ctx);
+  if (issues.length === 0) return NO_ISSUES;
+  const note = ` (refused by ${parent.name}, which this tool narrows)`;
+  return issues.map((issue) => (issue.message.endsWith("narrows)") ? issue : { ...issue, message: issue.message + note }));
 }
 
 /** Throws the call error for a list of issues: EGRESS_DENIED when anything withheld was sent, else INVALID_ARGUMENTS. */
