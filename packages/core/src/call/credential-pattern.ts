@@ -24,6 +24,9 @@ export const MIN_SECRET_LENGTH = 4;
  */
 export const PREFIX_LENGTH = 8;
 
+/** The most characters an escape glued before a credential can take from it (`\\u` + 4 hex digits). */
+const MAX_SWALLOWED = 4;
+
 /** Base64 characters fully determined by the first {@link PREFIX_LENGTH} bytes of a value. */
 const BASE64_PREFIX_LENGTH = Math.floor((PREFIX_LENGTH * 8) / 6);
 
@@ -217,7 +220,8 @@ export class Skeleton {
   #lower: string | undefined;
   readonly #segments: number;
 
-  constructor(text: string) {
+  /** `decode` false: whitespace is left out, escapes are read as the characters they are written with. */
+  constructor(text: string, decode = true) {
     let plain = "";
     let n = 0;
     const segment = (piece: string, from: number, to: number, literal: boolean): void => {
@@ -240,7 +244,8 @@ export class Skeleton {
       const i = match.index;
       if (i > copied) segment(text.slice(copied, i), copied, i, true);
       const c = text.charCodeAt(i);
-      if (c !== 0x25 && c !== 0x5c && c !== 0x26) {
+      if ((c !== 0x25 && c !== 0x5c && c !== 0x26) || !decode) {
+        if (c === 0x25 || c === 0x5c || c === 0x26) segment(text[i]!, i, i + 1, true);
         copied = i + match[0].length;
         continue;
       }
@@ -296,9 +301,9 @@ export class Skeleton {
   }
 }
 
-/** Reads `text` into its skeleton (see the module comment). */
-export function skeletonOf(text: string): Skeleton {
-  return new Skeleton(text);
+/** Reads `text` into its skeleton (see the module comment); `decode` false: escapes are kept as written. */
+export function skeletonOf(text: string, decode = true): Skeleton {
+  return new Skeleton(text, decode);
 }
 
 /** Length of the longest single-escaped spelling of each character, summed. */
@@ -337,6 +342,12 @@ export function formsOf(value: string, withShortBase64 = false): Form[] {
     const folded = long ? lowerText(text) : text;
     const minimum = long ? PREFIX_LENGTH : text.length;
     forms.push({ text: folded, needle: folded.slice(0, minimum), minimum, fold: long, bounded: !long, padded: false, reach });
+    // An escape-like piece glued before a credential can swallow its first characters
+    // ("\\u" + "a1b2c3…" reads as one character + "c3…"): runs starting up to 4 in count too.
+    for (let skip = 1; long && skip <= MAX_SWALLOWED && folded.length - skip >= PREFIX_LENGTH; skip++) {
+      const rest = folded.slice(skip);
+      forms.push({ text: rest, needle: rest.slice(0, PREFIX_LENGTH), minimum: PREFIX_LENGTH, fold: true, bounded: false, padded: false, reach });
+    }
   }
   const length = trimmed.replace(/\s+/g, "").length;
   if (length >= PREFIX_LENGTH) {
@@ -353,6 +364,18 @@ export function formsOf(value: string, withShortBase64 = false): Form[] {
     forms.push({ text, needle: text, minimum: text.length, fold: false, bounded: true, padded: true, reach: text.length + 2 });
   }
   return forms;
+}
+
+/** Spans sorted and merged where they overlap or touch. */
+function merge(found: Array<[number, number]>): Array<[number, number]> {
+  found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: Array<[number, number]> = [];
+  for (const span of found) {
+    const previous = merged.at(-1);
+    if (previous !== undefined && span[0] <= previous[1]) previous[1] = Math.max(previous[1], span[1]);
+    else merged.push([span[0], span[1]]);
+  }
+  return merged;
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -417,12 +440,25 @@ export class CredentialPattern {
     this.#sorted ??= [...this.#forms.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, form]) => form);
     // Without escapes the skeleton is the text less its whitespace, read natively; most
     // texts are ruled out by that alone, before any segment is built.
-    const plain = ESCAPE_START.test(text) ? undefined : text.replace(WHITESPACE_RUN, "");
-    if (plain !== undefined && !this.#mayHold(plain)) return [];
-    const skeleton = skeletonOf(text);
-    if (plain === undefined && !this.#mayHold(skeleton.plain)) return [];
+    const escaped = ESCAPE_START.test(text);
+    const literal = text.replace(WHITESPACE_RUN, "");
     const found: Array<[number, number]> = [];
-    for (const form of this.#sorted) {
+    // With escapes, the text is also read as written: an escape-like piece glued before a
+    // credential ("%4" + "1abc…" reads as "A" + "bc…") must not hide it.
+    if (escaped && this.#mayHold(literal)) {
+      this.#find(text, skeletonOf(text, false), found, first);
+      if (first && found.length > 0) return found;
+    }
+    if (!escaped && !this.#mayHold(literal)) return [];
+    const skeleton = skeletonOf(text);
+    if (escaped && !this.#mayHold(skeleton.plain)) return merge(found);
+    this.#find(text, skeleton, found, first);
+    return first ? found.slice(0, 1) : merge(found);
+  }
+
+  /** Adds the spans of every form found in one reading of `text` to `found`; with `first`, stops at one. */
+  #find(text: string, skeleton: Skeleton, found: Array<[number, number]>, first: boolean): void {
+    for (const form of this.#sorted!) {
       const hay = form.fold ? skeleton.lower : skeleton.plain;
       if (hay.length < form.minimum) continue;
       for (let at = hay.indexOf(form.needle); at >= 0; at = hay.indexOf(form.needle, at + 1)) {
@@ -432,17 +468,9 @@ export class CredentialPattern {
         let last = at + length - 1;
         if (form.padded && length === form.text.length) for (let pad = 0; pad < 2 && hay.charCodeAt(last + 1) === 0x3d; pad++) last++;
         found.push([skeleton.start(at), skeleton.end(last)]);
-        if (first) return found;
+        if (first) return;
       }
     }
-    found.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-    const merged: Array<[number, number]> = [];
-    for (const span of found) {
-      const previous = merged.at(-1);
-      if (previous !== undefined && span[0] <= previous[1]) previous[1] = Math.max(previous[1], span[1]);
-      else merged.push([span[0], span[1]]);
-    }
-    return merged;
   }
 
   /** False when no needle is in the skeleton (ASCII skeletons only: for others the regex's case rules and `lowerUnit` may differ). */

@@ -196,7 +196,10 @@ export class CallSecrets {
     this.#add(username);
     this.#add(password);
     // The pair is also found as its base64 (what the Authorization header carries), whole when it is short.
-    this.#add(`${username}:${password}`, true);
+    const pair = `${username}:${password}`;
+    this.#add(pair, true);
+    // And that base64 is itself a credential string: folded, cut short, encoded again.
+    this.#add(Buffer.from(pair, "utf8").toString("base64"));
   }
 
   /** Records a value. The guard acts here: switched off, nothing is ever recorded. */
