@@ -255,6 +255,20 @@ describe("every spelling of every credential is redacted", () => {
     }
   });
 
+  it("runs from inside a value count only right after an escape that may have swallowed its start", async () => {
+    const tool = echoTool([[{ scheme: "bearerAuth", type: "bearer" }]]);
+    const cases: Array<[string, string, string]> = [
+      ["test-token-123", "stat-token-2", "stat-token-2"],
+      ["1abcdefghijk", "%41abcdefghijk", "%41[redacted]"],
+      ["a1b2c3d4e5f6g7h8", "\\ua1b2c3d4e5f6g7h8", "\\ua1b2[redacted]"],
+    ];
+    for (const [token, echoed, want] of cases) {
+      answer = { secret: token, spell: () => echoed, status: 200 };
+      const result = await tool.invoke({ text: "x" }, { credentials: { bearerAuth: { token } }, baseUrl: server.url });
+      expect((result.output as { data: Array<{ note: string }> }).data[0]!.note, token).toBe(want);
+    }
+  });
+
   it("guard redaction: switched off, every kind leaks in 2xx answers and in errors", async () => {
     const leaking: string[] = [];
     await withoutGuard("redaction", async () => {

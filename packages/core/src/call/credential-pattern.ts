@@ -44,6 +44,8 @@ interface Form {
   bounded: boolean;
   /** Base64: `=` padding after the whole form is redacted with it. */
   padded: boolean;
+  /** A run from inside the value: counts only right after an escape (which may have swallowed the value's start). */
+  afterEscape: boolean;
   /** Upper bound of the text length of a single-escaped spelling: how far past a cut the form can reach. */
   reach: number;
 }
@@ -220,8 +222,7 @@ export class Skeleton {
   #lower: string | undefined;
   readonly #segments: number;
 
-  /** `decode` false: whitespace is left out, escapes are read as the characters they are written with. */
-  constructor(text: string, decode = true) {
+  constructor(text: string) {
     let plain = "";
     let n = 0;
     const segment = (piece: string, from: number, to: number, literal: boolean): void => {
@@ -244,8 +245,7 @@ export class Skeleton {
       const i = match.index;
       if (i > copied) segment(text.slice(copied, i), copied, i, true);
       const c = text.charCodeAt(i);
-      if ((c !== 0x25 && c !== 0x5c && c !== 0x26) || !decode) {
-        if (c === 0x25 || c === 0x5c || c === 0x26) segment(text[i]!, i, i + 1, true);
+      if (c !== 0x25 && c !== 0x5c && c !== 0x26) {
         copied = i + match[0].length;
         continue;
       }
@@ -288,6 +288,11 @@ export class Skeleton {
     return low;
   }
 
+  /** Whether skeleton character `index` was read from an escape. */
+  isEscape(index: number): boolean {
+    return segmentLiteral[this.#segmentOf(index)] === 0;
+  }
+
   /** Where skeleton character `index` starts in the text. */
   start(index: number): number {
     const s = this.#segmentOf(index);
@@ -301,9 +306,9 @@ export class Skeleton {
   }
 }
 
-/** Reads `text` into its skeleton (see the module comment); `decode` false: escapes are kept as written. */
-export function skeletonOf(text: string, decode = true): Skeleton {
-  return new Skeleton(text, decode);
+/** Reads `text` into its skeleton (see the module comment). */
+export function skeletonOf(text: string): Skeleton {
+  return new Skeleton(text);
 }
 
 /** Length of the longest single-escaped spelling of each character, summed. */
@@ -341,12 +346,14 @@ export function formsOf(value: string, withShortBase64 = false): Form[] {
     const long = text.length >= PREFIX_LENGTH;
     const folded = long ? lowerText(text) : text;
     const minimum = long ? PREFIX_LENGTH : text.length;
-    forms.push({ text: folded, needle: folded.slice(0, minimum), minimum, fold: long, bounded: !long, padded: false, reach });
+    forms.push({ text: folded, needle: folded.slice(0, minimum), minimum, fold: long, bounded: !long, padded: false, afterEscape: false, reach });
     // An escape-like piece glued before a credential can swallow its first characters
-    // ("\\u" + "a1b2c3…" reads as one character + "c3…"): runs starting up to 4 in count too.
+    // ("%4" + "1abc…" reads as "A" + "bc…", "\\u" + "a1b2c3…" as one character + "c3…"):
+    // runs starting up to 4 in count too, right after an escape. What was swallowed (at
+    // most 4) stays visible.
     for (let skip = 1; long && skip <= MAX_SWALLOWED && folded.length - skip >= PREFIX_LENGTH; skip++) {
       const rest = folded.slice(skip);
-      forms.push({ text: rest, needle: rest.slice(0, PREFIX_LENGTH), minimum: PREFIX_LENGTH, fold: true, bounded: false, padded: false, reach });
+      forms.push({ text: rest, needle: rest.slice(0, PREFIX_LENGTH), minimum: PREFIX_LENGTH, fold: true, bounded: false, padded: false, afterEscape: true, reach });
     }
   }
   const length = trimmed.replace(/\s+/g, "").length;
@@ -356,12 +363,12 @@ export function formsOf(value: string, withShortBase64 = false): Form[] {
       const text = base64Text(bytes, shift);
       for (const alphabet of [text, text.replace(/\+/g, "-").replace(/\//g, "_")]) {
         const minimum = Math.min(BASE64_PREFIX_LENGTH, alphabet.length);
-        forms.push({ text: alphabet, needle: alphabet.slice(0, minimum), minimum, fold: false, bounded: false, padded: true, reach: alphabet.length + 2 });
+        forms.push({ text: alphabet, needle: alphabet.slice(0, minimum), minimum, fold: false, bounded: false, padded: true, afterEscape: false, reach: alphabet.length + 2 });
       }
     }
   } else if (withShortBase64 && length >= MIN_SECRET_LENGTH) {
     const text = Buffer.from(trimmed, "utf8").toString("base64").replace(/=+$/, "");
-    forms.push({ text, needle: text, minimum: text.length, fold: false, bounded: true, padded: true, reach: text.length + 2 });
+    forms.push({ text, needle: text, minimum: text.length, fold: false, bounded: true, padded: true, afterEscape: false, reach: text.length + 2 });
   }
   return forms;
 }
@@ -422,7 +429,7 @@ export class CredentialPattern {
     if (forms.length === 0) return;
     this.#values.add(key);
     for (const form of forms) {
-      const id = `${form.fold ? "i" : "c"}${form.bounded ? "b" : "-"}${form.minimum}:${form.text}`;
+      const id = `${form.fold ? "i" : "c"}${form.bounded ? "b" : "-"}${form.afterEscape ? "e" : "-"}${form.minimum}:${form.text}`;
       if (!this.#forms.has(id)) {
         this.#forms.set(id, form);
         this.#sorted = undefined;
@@ -440,18 +447,10 @@ export class CredentialPattern {
     this.#sorted ??= [...this.#forms.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, form]) => form);
     // Without escapes the skeleton is the text less its whitespace, read natively; most
     // texts are ruled out by that alone, before any segment is built.
-    const escaped = ESCAPE_START.test(text);
-    const literal = text.replace(WHITESPACE_RUN, "");
+    let skeleton = ESCAPE_START.test(text) ? skeletonOf(text) : undefined;
+    if (!this.#mayHold(skeleton?.plain ?? text.replace(WHITESPACE_RUN, ""))) return [];
+    skeleton ??= skeletonOf(text);
     const found: Array<[number, number]> = [];
-    // With escapes, the text is also read as written: an escape-like piece glued before a
-    // credential ("%4" + "1abc…" reads as "A" + "bc…") must not hide it.
-    if (escaped && this.#mayHold(literal)) {
-      this.#find(text, skeletonOf(text, false), found, first);
-      if (first && found.length > 0) return found;
-    }
-    if (!escaped && !this.#mayHold(literal)) return [];
-    const skeleton = skeletonOf(text);
-    if (escaped && !this.#mayHold(skeleton.plain)) return merge(found);
     this.#find(text, skeleton, found, first);
     return first ? found.slice(0, 1) : merge(found);
   }
@@ -465,6 +464,7 @@ export class CredentialPattern {
         let length = form.minimum;
         while (length < form.text.length && hay.charCodeAt(at + length) === form.text.charCodeAt(length)) length++;
         if (form.bounded && !this.#standsAlone(text, skeleton, at, length)) continue;
+        if (form.afterEscape && (at === 0 || !skeleton.isEscape(at - 1))) continue;
         let last = at + length - 1;
         if (form.padded && length === form.text.length) for (let pad = 0; pad < 2 && hay.charCodeAt(last + 1) === 0x3d; pad++) last++;
         found.push([skeleton.start(at), skeleton.end(last)]);
