@@ -436,13 +436,15 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     // What the model sees is redacted whoever produced it (an echoing API, a handler);
     // the byte count is of what is returned. The raw body and headers follow request():
     // redacted unless the caller asks to see credentials.
-    const shown = secrets.redactOutput(output);
+    // Without a handler the output is the parsed body itself (plain JSON or text): one walk serves both.
+    const redactedBody = secrets.redactJson(body);
+    const shown = output === body ? { output: redactedBody, json: undefined } : secrets.redactOutput(output);
     const contextBytes = shown.json === undefined ? contextBytesOf(shown.output) : Buffer.byteLength(shown.json, "utf8");
     record("ok", contextBytes);
     const reveal = ctx.revealCredentials === true;
     const result: CallResult = {
       output: shown.output,
-      body: reveal ? body : secrets.redactJson(body),
+      body: reveal ? body : redactedBody,
       status: raw.status,
       headers: reveal ? raw.headers : secrets.redactHeaders(raw.headers),
       payloadBytes,
