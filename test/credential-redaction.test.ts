@@ -98,12 +98,17 @@ function everything(error: unknown): string {
 }
 
 /** What the mock API answers next: the credential spelled by `spell`, with `status`. */
-let answer: { secret: string; spell: Spell; status: number; body?: (echoed: string) => unknown } = { secret: TOKEN, spell: (v) => v, status: 200 };
+let answer: { secret: string; spell: Spell; status: number; body?: (echoed: string) => unknown; text?: boolean } = { secret: TOKEN, spell: (v) => v, status: 200 };
 let server: LocalServer;
 
 beforeAll(async () => {
   server = await startHttpServer((request, res) => {
     const echoed = answer.spell(answer.secret);
+    if (answer.text === true) {
+      res.writeHead(answer.status, { "content-type": "text/plain; charset=utf-8" });
+      res.end(`request from ${echoed} seen\n${request.headers["authorization"] ?? ""}`);
+      return;
+    }
     sendJson(
       res,
       answer.status,
@@ -208,6 +213,21 @@ describe("every spelling of every credential is redacted", () => {
       }
     }
     expect(leaks).toEqual([]);
+  });
+
+  it.each(FORMS)("%s: in a text/plain answer (output is the text) and its error", async (_name, spell) => {
+    const [, kind] = KINDS[1]!;
+    for (const status of [200, 400]) {
+      for (const secret of kind.secrets) {
+        answer = { secret, spell, status, text: true };
+        const outcome = await kind.tool.invoke({ text: "hi" }, { ...kind.ctx(), baseUrl: server.url, timeoutMs: 5_000 }).then(
+          (result) => JSON.stringify(result.output) + JSON.stringify(result.body),
+          (error: unknown) => everything(error),
+        );
+        expect(outcome).toContain("[redacted]");
+        expect(leaksIn(outcome, kind.secrets)).toEqual([]);
+      }
+    }
   });
 
   it("revealCredentials returns the raw body and headers; output and nextPageArgs stay redacted", async () => {
