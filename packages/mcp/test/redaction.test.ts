@@ -1,13 +1,15 @@
 /**
- * Credentials never reach the model through an MCP error result: an API that echoes the
- * token, a URL with the key, a fetch failure quoting the request. The server runs in
- * process over the SDK's in-memory transport; `fetch` is faked, nothing leaves the process.
+ * Credentials never reach the model through an MCP result: an error (an API that echoes
+ * the token, a URL with the key, a fetch failure quoting the request) or a success (a 200
+ * echoing the token in assorted spellings, as text, structured content and the next-page
+ * arguments). The server runs in process over the SDK's in-memory transport; `fetch` is
+ * faked, nothing leaves the process.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Tool } from "@sluice/core";
+import { Tool } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { tools as notionTools } from "@sluice/pack-notion";
@@ -96,5 +98,83 @@ describe("MCP error results carry no credential", () => {
       }
     });
     expect(leaking).toEqual(cases.flatMap(([name]) => [name, name]));
+  });
+});
+
+/** Spellings of the token a 200 answer echoes: as sent, HTML-escaped, as entities, base64, upper case, split by a line break, cut short. */
+const SPELLED = [
+  TOKEN,
+  TOKEN.replace(/&/g, "&amp;"),
+  [...TOKEN].map((c) => `&#${c.codePointAt(0)};`).join(""),
+  Buffer.from(TOKEN).toString("base64"),
+  TOKEN.toUpperCase(),
+  `${TOKEN.slice(0, 6)}\r\n${TOKEN.slice(6)}`,
+  TOKEN.slice(0, -4),
+];
+
+function successLeaks(text: string): string[] {
+  const upper = TOKEN.toUpperCase();
+  const pieces = [...spellings(TOKEN), TOKEN.slice(0, 8), upper.slice(0, 8), Buffer.from(TOKEN).toString("base64").slice(0, 12), "&#116;&#111;&#107;"];
+  return pieces.filter((piece) => text.includes(piece));
+}
+
+/** A fetch that answers 200 with the token echoed in every spelling of SPELLED, and a next-page cursor holding it. */
+const echoingOk = (async () =>
+  new Response(JSON.stringify({ items: SPELLED.map((spelled, i) => ({ id: `i${i}`, echo: `seen ${spelled} here` })), next: `c-${TOKEN}` }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  })) as typeof globalThis.fetch;
+
+function echoTool(): Tool<object> {
+  return Tool.create({
+    name: "echo_items",
+    description: "Lists items (the API echoes the request).",
+    inputSchema: { type: "object", properties: { cursor: { type: "string" } } },
+    binding: {
+      kind: "http",
+      method: "GET",
+      path: "/items",
+      server: "https://api.example.invalid",
+      parameters: [{ arg: "cursor", name: "cursor", in: "query", style: "form", explode: true }],
+      auth: [[{ scheme: "bearerAuth", type: "bearer" }]],
+    },
+  }).derived({ name: "echo_items", pagination: { style: "cursor", arg: "cursor", cursor: "next" } }) as Tool<object>;
+}
+
+describe("MCP success results carry no credential", () => {
+  const env = { ECHO_TOKEN: TOKEN };
+  const credentialEnv = [{ api: "Echo", packs: [], hosts: ["api.example.invalid"], token: ["ECHO_TOKEN"] }];
+
+  async function served(structured: boolean): Promise<CallToolResult> {
+    const tool = echoTool();
+    const catalog = new ServedCatalog([tool], structured ? { outputSchemas: { echo_items: { type: "object" } } } : {});
+    const log: string[] = [];
+    const server = createServer(catalog, { call: { fetch: echoingOk, env, credentialEnv }, log: (line) => log.push(line) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "0" });
+    await client.connect(clientSide);
+    open.push(client, server);
+    const result = (await client.callTool({ name: tool.name, arguments: {} })) as CallToolResult;
+    expect(leaks(log.join("\n"))).toEqual([]);
+    return result;
+  }
+
+  it.each([
+    ["text content", false],
+    ["structured content", true],
+  ])("a 200 echoing the token in every spelling: %s and nextPageArgs are redacted", async (_name, structured) => {
+    const result = await served(structured);
+    expect(result.isError ?? false).toBe(false);
+    const text = JSON.stringify(result);
+    expect(successLeaks(text)).toEqual([]);
+    expect(text).toContain("seen [redacted] here");
+    expect(result._meta?.["sluice/nextPageArgs"]).toEqual({ cursor: "c-[redacted]" });
+    if (structured) expect(JSON.stringify(result.structuredContent)).toContain("[redacted]");
+  });
+
+  it("guard redaction: switched off, the token reaches the model in a success result", async () => {
+    const result = await withoutGuard("redaction", () => served(false));
+    expect(successLeaks(JSON.stringify(result)).length).toBeGreaterThan(0);
   });
 });

@@ -46,12 +46,17 @@ export interface CallableTool {
   readonly derivedFrom?: CallableTool | undefined;
 }
 
-/** Everything about one successful call. `output` is what the model sees. */
+/**
+ * Everything about one successful call. `output` is what the model sees. No credential
+ * of the call is in `output` or `nextPageArgs`, in any spelling (docs/credentials.md);
+ * `body` and `headers` are redacted the same way unless `ctx.revealCredentials` is true.
+ */
 export interface CallResult {
   output: unknown;
-  /** The parsed body before the handler. */
+  /** The parsed body before the handler (redacted unless `ctx.revealCredentials`). */
   body: unknown;
   status: number;
+  /** Response headers, lower-case names (redacted unless `ctx.revealCredentials`). */
   headers: Readonly<Record<string, string>>;
   payloadBytes: number;
   contextBytes: number;
@@ -476,16 +481,32 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
         throw new SluiceError("HANDLER_FAILED", `${tool.name}: the response handler failed (${(cause as Error).message}); the answer was not passed on`, { tool: tool.name, status: raw.status, cause });
       }
     }
-    const contextBytes = contextBytesOf(output);
+    // What the model sees is redacted whoever produced it (an echoing API, a handler);
+    // the byte count is of what is returned. The raw body and headers follow request():
+    // redacted unless the caller asks to see credentials.
+    // Without a handler the output is the parsed body itself (plain JSON or text): one walk serves both.
+    const redactedBody = secrets.redactJson(body);
+    const shown = output === body ? { output: redactedBody, json: undefined } : secrets.redactOutput(output);
+    const contextBytes = shown.json === undefined ? contextBytesOf(shown.output) : Buffer.byteLength(shown.json, "utf8");
     record("ok", contextBytes);
-    const result: CallResult = { output, body, status: raw.status, headers: raw.headers, payloadBytes, contextBytes, durationMs: performance.now() - started };
+    const reveal = ctx.revealCredentials === true;
+    const result: CallResult = {
+      output: shown.output,
+      body: reveal ? body : redactedBody,
+      status: raw.status,
+      headers: reveal ? raw.headers : secrets.redactHeaders(raw.headers),
+      payloadBytes,
+      contextBytes,
+      durationMs: performance.now() - started,
+    };
     // A pinned marker cannot move, so such a tool offers no next page. The next page is
     // worked out from what was sent, pins included (a pinned page size is the size asked
     // for, which the short-page rules compare with), and offered without the pins: the
     // model never sends them.
     if (tool.pagination !== undefined && !hasOwn(tool.pins, tool.pagination.arg)) {
       const next = nextPageArgs(tool.pagination, { body, headers: raw.headers }, allowed);
-      if (next !== undefined) result.nextPageArgs = markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema);
+      // Offered to the model, so redacted too (a next-page URL may carry the key).
+      if (next !== undefined) result.nextPageArgs = secrets.redactJson(markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema)) as Record<string, unknown>;
     }
     return result;
   } catch (error) {

@@ -2,17 +2,11 @@ import { SluiceError, type SluiceErrorDetails } from "@sluice/schema";
 import { guards } from "../guards.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { HttpRequest } from "../http/build-request.ts";
-import { encodeAllowReserved, encodeUnreserved } from "../http/encode.ts";
+import { CredentialPattern } from "./credential-pattern.ts";
 import type { CallContext, CredentialSource } from "./types.ts";
 
 /** What a credential value is replaced by. */
 export const REDACTED = "[redacted]";
-
-/**
- * Shorter values are not redacted: a one-letter password would turn every "a" in an
- * error message into `[redacted]`, and such a value is no secret worth the damage.
- */
-const MIN_SECRET_LENGTH = 4;
 
 /** Links of an error's `cause` chain that are rebuilt; deeper ones are dropped. */
 const MAX_CAUSE_LINKS = 8;
@@ -21,24 +15,23 @@ const MAX_CAUSE_LINKS = 8;
 const CREDENTIAL_HEADER = /^(?:proxy-)?authorization$|^cookie$|api[-_]?key|token|secret|password|session/i;
 
 /**
- * The credential values one call used, in every spelling they can take on the wire or
- * in an echo of it: as given, percent-encoded (several ways, either hex case), form
- * encoded, escaped inside a JSON string, and for Basic auth the `user:pass` pair and its
- * base64. Errors and `request()` output pass through `redact*` before anyone sees them.
+ * The credential values one call used. Each is found in every spelling an echo of it can
+ * take (see `credential-pattern.ts` and docs/credentials.md): as given, percent-encoded,
+ * form encoded, JSON- and HTML-escaped, folded by whitespace, in other case, as base64,
+ * and cut short (any leading run of 8 characters or more). Errors, `request()` output
+ * and everything a call returns pass through `redact*` before anyone sees them.
  */
 export class CallSecrets {
-  readonly #forms = new Set<string>();
-  #pattern: RegExp | undefined;
+  readonly #pattern = new CredentialPattern();
 
+  /** How many credential values are recorded. */
   get size(): number {
-    return this.#forms.size;
+    return this.#pattern.size;
   }
 
-  /** Length of the longest recorded form (0 when none): how far past a cut a credential can reach. */
+  /** How many characters a spelling of a recorded credential can span (0 when none): how far past a cut one can reach. */
   get longest(): number {
-    let longest = 0;
-    for (const form of this.#forms) longest = Math.max(longest, form.length);
-    return longest;
+    return this.#pattern.reach;
   }
 
   /** Records a credential handed to the call runtime. */
@@ -53,22 +46,22 @@ export class CallSecrets {
   /** Records the value of a `ctx.headers` entry when its name says it carries a credential. */
   addHeader(name: string, value: string): void {
     if (typeof value !== "string" || !CREDENTIAL_HEADER.test(name)) return;
-    this.#add(value);
     const scheme = /^\s*(\S+)\s+(\S.*?)\s*$/.exec(value);
-    if (scheme !== null) {
+    if (name.toLowerCase() === "cookie") {
+      for (const piece of value.split(";")) {
+        const equals = piece.indexOf("=");
+        if (equals >= 0) this.#add(piece.slice(equals + 1).trim());
+      }
+    } else if (scheme !== null && /authorization$/i.test(name)) {
+      // The scheme word is no secret: recording "Bearer abc…" whole would make its first
+      // 8 characters ("Bearer a") a credential prefix that blanks out ordinary prose.
       this.#add(scheme[2]!);
       if (scheme[1]!.toLowerCase() === "basic") {
         const pair = Buffer.from(scheme[2]!, "base64").toString("utf8");
         const colon = pair.indexOf(":");
         if (colon >= 0) this.#addBasic(pair.slice(0, colon), pair.slice(colon + 1));
       }
-    }
-    if (name.toLowerCase() === "cookie") {
-      for (const piece of value.split(";")) {
-        const equals = piece.indexOf("=");
-        if (equals >= 0) this.#add(piece.slice(equals + 1).trim());
-      }
-    }
+    } else this.#add(value);
   }
 
   /**
@@ -89,44 +82,83 @@ export class CallSecrets {
     return { ...ctx, credentials: watched };
   }
 
-  /** `text` with every recorded credential form replaced by `[redacted]`, longest first. */
+  /** `text` with every spelling of a recorded credential (the longest run present at each place) replaced by `[redacted]`. */
   redact(text: string): string {
-    const pattern = this.#regex();
-    return pattern === undefined ? text : text.replace(pattern, REDACTED);
+    const spans = this.#pattern.spans(text);
+    if (spans.length === 0) return text;
+    let out = "";
+    let at = 0;
+    for (const [start, end] of spans) {
+      out += text.slice(at, start) + REDACTED;
+      at = end;
+    }
+    return out + text.slice(at);
   }
 
-  /** Whether `text` holds any recorded credential form. */
+  /** Whether `text` holds any spelling of a recorded credential. */
   mentions(text: string): boolean {
-    const pattern = this.#regex();
-    if (pattern === undefined) return false;
-    pattern.lastIndex = 0;
-    const found = pattern.test(text);
-    pattern.lastIndex = 0;
-    return found;
+    return this.#pattern.spans(text, true).length > 0;
   }
 
   /**
-   * A copy of parsed JSON with credentials redacted in every string (keys too), walked
-   * without recursion. Texts for errors are derived from this copy, so cutting them
-   * short can never leave half a credential behind.
+   * Parsed JSON with credentials redacted in every string (keys too), walked without
+   * recursion: the value itself when nothing was redacted, else a copy. Texts for errors
+   * are derived from this, so cutting them short can never leave half a credential behind.
    */
   redactJson(value: unknown): unknown {
-    if (this.#forms.size === 0) return value;
-    const copy = (node: unknown): unknown => (typeof node === "string" ? this.redact(node) : typeof node === "object" && node !== null ? (Array.isArray(node) ? [] : {}) : node);
-    const root = copy(value);
-    const stack: Array<[object, object]> = [];
-    if (typeof value === "object" && value !== null) stack.push([value, root as object]);
+    if (this.size === 0) return value;
+    if (typeof value === "string") return this.redact(value);
+    if (typeof value !== "object" || value === null) return value;
+    let changed = false;
+    const redact = (text: string): string => {
+      const out = this.redact(text);
+      if (out !== text) changed = true;
+      return out;
+    };
+    const copy = (node: unknown): unknown => (typeof node === "string" ? redact(node) : typeof node === "object" && node !== null ? (Array.isArray(node) ? [] : {}) : node);
+    const root = copy(value) as object;
+    const stack: Array<[object, object]> = [[value, root]];
     while (stack.length > 0) {
       const [source, target] = stack.pop()!;
       for (const key of Object.keys(source)) {
         const child = (source as Record<string, unknown>)[key];
         const copied = copy(child);
         if (Array.isArray(target)) target.push(copied);
-        else Object.defineProperty(target, this.redact(key), { value: copied, enumerable: true, writable: true, configurable: true });
+        else Object.defineProperty(target, redact(key), { value: copied, enumerable: true, writable: true, configurable: true });
         if (typeof child === "object" && child !== null) stack.push([child, copied as object]);
       }
     }
-    return root;
+    return changed ? root : value;
+  }
+
+  /**
+   * What a call returns to the model, redacted: read as the model gets it (compact JSON,
+   * so `toJSON` and dropped `undefined` count), and returned as that JSON's redacted
+   * parse when it held a credential, else unchanged (the handler's own value). A
+   * handler runs on the raw body (it may need ids), so this is what keeps one from
+   * handing a credential back, echoed or on purpose.
+   */
+  redactOutput(output: unknown): { output: unknown; json: string | undefined } {
+    const json = typeof output === "string" ? undefined : JSON.stringify(output);
+    if (this.size === 0) return { output, json };
+    if (typeof output === "string") return { output: this.redact(output), json: undefined };
+    if (json === undefined) return { output, json };
+    const parsed: unknown = JSON.parse(json);
+    const redacted = this.redactJson(parsed);
+    return redacted === parsed ? { output, json } : { output: redacted, json: JSON.stringify(redacted) };
+  }
+
+  /** Response headers with credentials redacted in their values (an echoed key, a `location` carrying it). */
+  redactHeaders(headers: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    if (this.size === 0) return headers;
+    const out: Record<string, string> = {};
+    let changed = false;
+    for (const [name, value] of Object.entries(headers)) {
+      const redacted = this.redact(value);
+      if (redacted !== value) changed = true;
+      Object.defineProperty(out, name, { value: redacted, enumerable: true, writable: true, configurable: true });
+    }
+    return changed ? out : headers;
   }
 
   /**
@@ -136,7 +168,7 @@ export class CallSecrets {
    * (an HTTP client's copy of the request headers). Unchanged when nothing mentions one.
    */
   redactError(error: SluiceError): SluiceError {
-    if (this.#forms.size === 0) return error;
+    if (this.size === 0) return error;
     const chain: unknown[] = [];
     for (let link: unknown = error; link !== undefined && chain.length < MAX_CAUSE_LINKS; link = link instanceof Error ? link.cause : undefined) chain.push(link);
     if (!chain.some((link) => this.#linkMentions(link))) return error;
@@ -147,7 +179,7 @@ export class CallSecrets {
 
   /** The request with credential values redacted in the URL, headers and body. */
   redactRequest(request: HttpRequest): HttpRequest {
-    if (this.#forms.size === 0) return request;
+    if (this.size === 0) return request;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) headers[name] = this.redact(value);
     const out: HttpRequest = { method: request.method, url: this.redact(request.url), headers };
@@ -161,29 +193,19 @@ export class CallSecrets {
   }
 
   #addBasic(username: string, password: string): void {
+    this.#add(username);
+    this.#add(password);
+    // The pair is also found as its base64 (what the Authorization header carries), whole when it is short.
     const pair = `${username}:${password}`;
-    const base64 = Buffer.from(pair, "utf8").toString("base64");
-    for (const value of [username, password, pair, base64, base64.replace(/=+$/, "")]) this.#add(value);
+    this.#add(pair, true);
+    // And that base64 is itself a credential string: folded, cut short, encoded again.
+    this.#add(Buffer.from(pair, "utf8").toString("base64"));
   }
 
-  /** Records a value in every spelling. The guard acts here: switched off, nothing is ever recorded. */
-  #add(value: string): void {
-    if (!guards.redaction || value.length < MIN_SECRET_LENGTH) return;
-    const percent = [encodeURIComponent(value), encodeUnreserved(value), encodeAllowReserved(value)];
-    const forms = [value, ...percent, ...percent.map(lowerHex), encodeURIComponent(value).replace(/%20/g, "+"), JSON.stringify(value).slice(1, -1)];
-    for (const form of forms) {
-      if (form.length >= MIN_SECRET_LENGTH && !this.#forms.has(form)) {
-        this.#forms.add(form);
-        this.#pattern = undefined;
-      }
-    }
-  }
-
-  #regex(): RegExp | undefined {
-    if (this.#forms.size === 0) return undefined;
-    // Alternatives are tried in order at each position, so longest first wins over a prefix.
-    this.#pattern ??= new RegExp([...this.#forms].sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).map(escapeRegExp).join("|"), "g");
-    return this.#pattern;
+  /** Records a value. The guard acts here: switched off, nothing is ever recorded. */
+  #add(value: string, withShortBase64 = false): void {
+    if (!guards.redaction) return;
+    this.#pattern.add(value, withShortBase64);
   }
 
   #linkMentions(link: unknown): boolean {
@@ -223,14 +245,6 @@ export class CallSecrets {
     }
     return this.redact(safeJson(link));
   }
-}
-
-function lowerHex(encoded: string): string {
-  return encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Own enumerable properties as JSON, or the value's string form when JSON cannot hold it. */

@@ -121,7 +121,11 @@ export type CredentialSource =
 export interface CallContext {
   /** Replaces the binding's server URL (HTTP) or the pack's endpoint (GraphQL). */
   baseUrl?: string;
-  /** Where credentials come from. They go into the request only; errors and `request()` output show them as `[redacted]`. */
+  /**
+   * Where credentials come from. They go into the request only; errors, `request()`
+   * output and everything a call returns (`output`, `nextPageArgs`, `body`, `headers`)
+   * show them as `[redacted]`, in every spelling docs/credentials.md lists.
+   */
   credentials?: CredentialSource;
   /**
    * Extra request headers (user agent, tracing). A header the request sets itself (a
@@ -141,10 +145,11 @@ export interface CallContext {
   /** Records the call (in addition to any collector made current by `collecting`). */
   collector?: CallCollector;
   /**
-   * `request()` only: return the request with credential values as they would be sent.
-   * By default every credential the request carries (headers, query, cookies, body
-   * fields such as Slack's `token`) reads `[redacted]`, so the result can be logged or
-   * shown to a model.
+   * `request()`: return the request with credential values as they would be sent. By
+   * default every credential the request carries (headers, query, cookies, body fields
+   * such as Slack's `token`) reads `[redacted]`, so the result can be logged or shown to
+   * a model. `invoke()`: return the raw `body` and `headers` as the API sent them; the
+   * `output` (what the model sees) and `nextPageArgs` are redacted regardless.
    */
   revealCredentials?: boolean;
 }
