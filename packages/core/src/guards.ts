@@ -14,6 +14,8 @@ export interface Guards {
   headerOverride: boolean;
   /** Credential values are replaced by `[redacted]` in texts that reach a model or a log. */
   redaction: boolean;
+  /** Spec patterns run on the linear-time engine (RE2JS), never on the backtracking RegExp. */
+  linearPatterns: boolean;
 }
 
 export const guards: Guards = {
@@ -22,6 +24,7 @@ export const guards: Guards = {
   freezePins: true,
   headerOverride: true,
   redaction: true,
+  linearPatterns: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
