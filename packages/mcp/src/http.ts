@@ -28,8 +28,8 @@ export interface HttpOptions {
    * POST requests read and handled at once (default 16); others wait, their bodies unread,
    * and past `maxQueuedCalls` (default 256) are answered 503 with a SERVER_BUSY JSON-RPC
    * error. Bodies declared at most 64 KiB use a second pool four times as large, so small
-   * requests are not held up by large ones. Memory held by bodies is then at most about
-   * 3 x (maxConcurrentCalls x maxMessageBytes + 4 x maxConcurrentCalls x 64 KiB).
+   * requests are not held up by large ones. Memory held by calls in flight is then about
+   * 7 x maxConcurrentCalls x maxMessageBytes at most (measured: bench/SERVE-MEMORY.md).
    */
   maxConcurrentCalls?: number;
   maxQueuedCalls?: number;
