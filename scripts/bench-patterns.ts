@@ -16,11 +16,10 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { parse } from "yaml";
-import type { RE2JS as RE2JSClass } from "re2js";
 import { specPatternTest, translateSpecPattern } from "@sluice/core";
 
 // re2js is @sluice/core's dependency, not the workspace root's.
-const { RE2JS } = createRequire(new URL("../packages/core/package.json", import.meta.url))("re2js") as { RE2JS: typeof RE2JSClass };
+const { RE2JS } = createRequire(new URL("../packages/core/package.json", import.meta.url))("re2js") as { RE2JS: { compile(p: string): { test(s: string): boolean } } };
 const { values } = parseArgs({ options: { out: { type: "string" } } });
 interface Engine { name: string; compile(p: string): { test(s: string): boolean } }
 const engines: Engine[] = [{ name: "re2js (raw)", compile: (p) => RE2JS.compile(p) }];
