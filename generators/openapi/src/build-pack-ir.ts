@@ -106,6 +106,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
   const tools: ToolIR[] = [];
   for (const { ref, source: operationSource } of operations) {
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
+    converter.operation = operationKey(ref);
     try {
       tools.push(buildOperationTool(operationSource, names.get(ref)!, context));
     } catch (error) {
@@ -130,6 +131,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     ...(Object.keys(withheldMembers).length > 0 ? { withheldMembers } : {}),
     tools,
     skipped,
+    ...(converter.refusedPatterns.length > 0 ? { refusedPatterns: converter.refusedPatterns } : {}),
   };
 }
 

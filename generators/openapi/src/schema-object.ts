@@ -1,6 +1,6 @@
 import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { shortHash } from "@sluice/emit";
-import type { WithheldPath } from "@sluice/core";
+import { translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
 import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
 import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 
@@ -17,7 +17,10 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  * - `readOnly` properties are withheld (request schemas) and recorded with reason `read_only`;
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
- *   are dropped rather than producing a schema that does not compile.
+ *   are dropped rather than producing a schema that does not compile;
+ * - a `pattern` or `patternProperties` key the linear-time engine cannot run (lookaround,
+ *   backreferences, counts above 1000) is removed and recorded in `refusedPatterns`: it is
+ *   never checked with a backtracking engine (see packages/core/src/spec-pattern.ts).
  */
 export type Dialect = "2.0" | "3.0" | "3.1";
 
@@ -62,6 +65,10 @@ export class SchemaConverter {
   /** Definitions whose conversion failed (e.g. an unmapped external ref), by name. */
   readonly failed = new Map<string, SluiceError>();
   readonly withheldMembers = new Map<string, WithheldPath[]>();
+  /** Patterns removed because they are not ECMA-262 or need a backtracking engine, in the order met. */
+  readonly refusedPatterns: PatternRefusal[] = [];
+  /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
+  operation = "";
   private readonly nameOfKey = new Map<string, string>();
   private readonly keyOfName = new Map<string, string>();
   /**
@@ -95,6 +102,18 @@ export class SchemaConverter {
     } finally {
       this.drain();
     }
+  }
+
+  /**
+   * Whether a spec pattern stays in the generated schema: validators compile it as a Unicode
+   * ECMA-262 expression, and sluice runs it on a linear-time engine; one that is neither
+   * valid nor runnable there is dropped and recorded (an invalid one has always been dropped).
+   */
+  private runnablePattern(pattern: string, pointer: string): boolean {
+    const verdict = translateSpecPattern(pattern);
+    if (verdict.ok) return true;
+    this.refusedPatterns.push({ code: verdict.code, operation: this.operation, pointer, pattern, reason: verdict.reason });
+    return false;
   }
 
   /** Converts every named-but-pending referenced schema; converting one may name more. */
@@ -173,7 +192,7 @@ export class SchemaConverter {
         if (Array.isArray(value) && value.length > 0) put(key, value.map((branch, index) => below(branch, `/${key}/${index}`)));
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
         if (typeof value !== "object" || value === null) continue;
-        const entries = Object.entries(value).filter(([pattern]) => key !== "patternProperties" || isValidPattern(pattern));
+        const entries = Object.entries(value).filter(([pattern]) => key !== "patternProperties" || this.runnablePattern(pattern, `${pointer}/patternProperties/${escapePointerSegment(pattern)}`));
         put(key, Object.fromEntries(entries.map(([name, member]) => [name, below(member, `/${key}/${escapePointerSegment(name)}`)])));
       } else if (key === "exclusiveMaximum" || key === "exclusiveMinimum") {
         if (typeof value === "boolean") {
@@ -187,7 +206,7 @@ export class SchemaConverter {
       } else if (key === "multipleOf") {
         if (isFiniteNumber(value) && value > 0) put(key, value);
       } else if (key === "pattern") {
-        if (typeof value === "string" && isValidPattern(value)) put(key, value);
+        if (typeof value === "string" && this.runnablePattern(value, `${pointer}/pattern`)) put(key, value);
       } else if (key === "enum") {
         if (Array.isArray(value) && value.length > 0) put(key, [...value]);
       } else if (key === "discriminator") {
@@ -323,12 +342,4 @@ function isFiniteNumber(value: unknown): value is number {
   return typeof value === "number" && Number.isFinite(value);
 }
 
-/** Validators compile `pattern` as a Unicode regular expression; one that cannot compile is dropped. */
-function isValidPattern(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
-}
+

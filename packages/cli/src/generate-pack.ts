@@ -165,6 +165,11 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
   if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
+  // Coded, one per pattern: the operation, where the spec has it, and the pattern itself.
+  for (const refused of ir.refusedPatterns ?? []) {
+    const fate = refused.code === "PATTERN_UNSUPPORTED" ? "needs a backtracking engine" : "is not an ECMA-262 regular expression";
+    warnings.push(`${refused.code}: ${refused.operation || "(shared type)"} ${refused.pointer}: pattern ${JSON.stringify(refused.pattern)} ${fate} (${refused.reason}); removed from the tool, not checked by sluice`);
+  }
   const report: PackReport = {
     name: job.name,
     kind,

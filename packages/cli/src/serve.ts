@@ -11,6 +11,10 @@ import {
   ServedCatalog,
   DEFAULT_HTTP_HOST,
   DEFAULT_PAGE_SIZE,
+  CallSlots,
+  DEFAULT_MAX_CONCURRENT_CALLS,
+  DEFAULT_MAX_QUEUED_CALLS,
+  DEFAULT_MAX_MESSAGE_BYTES,
 } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
@@ -18,7 +22,8 @@ import type { Io } from "./main.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
-               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--env-file FILE] [--verbose]`;
+               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N]
+               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--verbose]`;
 
 function help(): string {
   const lines = [
@@ -38,7 +43,10 @@ function help(): string {
     `  --page-size N         tools per tools/list page (default ${DEFAULT_PAGE_SIZE})`,
     "  --server-name NAME    the name clients register the server under (counts against name limits; default sluice)",
     "  --allow-lossy, --unroll N   accept lossy fitting / unroll recursive schemas for the profile",
-    "  --timeout-ms N, --max-argument-bytes N, --max-message-bytes N   call deadline and size limits",
+    "  --timeout-ms N, --max-argument-bytes N   call deadline and argument size limit",
+    `  --max-message-bytes N   largest JSON-RPC message (stdio line, HTTP body; default ${DEFAULT_MAX_MESSAGE_BYTES}); larger: HTTP 413`,
+    `  --max-concurrent-calls N   tools/call (and, over HTTP, request bodies) handled at once (default ${DEFAULT_MAX_CONCURRENT_CALLS})`,
+    `  --max-queued-calls N   waiting beyond those (default ${DEFAULT_MAX_QUEUED_CALLS}); more are refused with SERVER_BUSY (HTTP 503)`,
     "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
     "  --verbose             one line per call on stderr (never arguments or credentials)",
     "",
@@ -121,6 +129,10 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const timeoutMs = integer(values["timeout-ms"], "--timeout-ms", 1);
   const maxArgumentBytes = integer(values["max-argument-bytes"], "--max-argument-bytes", 1);
   const maxMessageBytes = integer(values["max-message-bytes"], "--max-message-bytes", 1024);
+  const maxConcurrentCalls = integer(values["max-concurrent-calls"], "--max-concurrent-calls", 1) ?? DEFAULT_MAX_CONCURRENT_CALLS;
+  const maxQueuedCalls = integer(values["max-queued-calls"], "--max-queued-calls", 0) ?? DEFAULT_MAX_QUEUED_CALLS;
+  // One set of call slots for every session: the bound is the server's, not each client's.
+  const callSlots = new CallSlots(maxConcurrentCalls, maxQueuedCalls);
   const serverName = stringOption(values, "server-name") ?? "sluice";
   const say = (line: string) => io.stderr.write(`sluice serve: ${line}\n`);
 
@@ -182,6 +194,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
       },
+      callSlots,
       ...(values.verbose ? { log: say } : {}),
     });
 
@@ -209,6 +222,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       host,
       ...(authToken === undefined ? {} : { authToken }),
       ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+      maxConcurrentCalls,
+      maxQueuedCalls,
       ...(values.verbose ? { log: say } : {}),
     });
     if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);

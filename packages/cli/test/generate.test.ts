@@ -366,3 +366,31 @@ describe("selection and kind detection", () => {
     }
   });
 });
+
+describe("patterns the linear-time engine cannot run", () => {
+  it("are removed from the pack with a coded warning naming the operation, the spec pointer and the pattern", () => {
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      servers: [{ url: "https://api.example.test" }],
+      paths: {
+        "/users": {
+          post: {
+            operationId: "createUser",
+            requestBody: { content: { "application/json": { schema: { type: "object", properties: { secret: { type: "string", pattern: "^(?=.*\\d).{8,}$" }, name: { type: "string", pattern: "^[a-z]+$" } } } } } },
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    writeFileSync(join(project, "lookahead.json"), JSON.stringify(spec));
+    const result = sluice(["generate", join(project, "lookahead.json"), "--name", "look", "--out", "packs/look"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'warning: PATTERN_UNSUPPORTED: POST /users /paths/~1users/post/requestBody/content/application~1json/schema/properties/secret/pattern: pattern "^(?=.*\\\\d).{8,}$" needs a backtracking engine (lookahead "(?=" at 1); removed from the tool, not checked by sluice',
+    );
+    const tools = read("packs/look/src/tools.gen.ts") + read("packs/look/src/defs.gen.ts");
+    expect(tools).not.toContain("(?=");
+    expect(tools).toContain("^[a-z]+$");
+  });
+});

@@ -40,6 +40,8 @@ export interface Guards {
   parentCheck: boolean;
   /** `derived()` refuses a pin that its parent would refuse in a call (screening and validation). */
   pinScreening: boolean;
+  /** Spec patterns run on the linear-time engine (RE2JS), never on the backtracking RegExp. */
+  linearPatterns: boolean;
 }
 
 export const guards: Guards = {
@@ -55,6 +57,7 @@ export const guards: Guards = {
   prototypeKeys: true,
   parentCheck: true,
   pinScreening: true,
+  linearPatterns: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -11,6 +11,7 @@ export type {
   HttpAuthScheme,
   HttpBodyPropertyEncoding,
   PackIR,
+  PatternRefusal,
   PackSource,
   SkippedOperation,
   ToolAnnotations,
@@ -62,4 +63,5 @@ export type { ResponseHints } from "./responses/response-hints.ts";
 export { graphqlFieldHandler, relayConnection, relayPagination, type GraphQLFieldHandlerOptions, type RelayConnection } from "./responses/graphql.ts";
 export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance } from "./edit-distance.ts";
+export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

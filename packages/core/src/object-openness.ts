@@ -1,4 +1,5 @@
-import { getOwn, hasOwn, isSchemaObject, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, hasOwn, isSchemaObject, type JsonSchemaObject } from "@sluice/schema";
+import { patternError, specPattern } from "./spec-pattern.ts";
 
 /**
  * Which keys an object schema lets a model send, in one place, so that screening, the
@@ -69,18 +70,15 @@ export function isOpen(node: JsonSchemaObject): boolean {
   return openingSchema(node) !== undefined || isFreeForm(node) || (isSchemaObject(patterns) && Object.keys(patterns).length > 0);
 }
 
-const patternCache = new Map<string, RegExp | null>();
-
-/** `patternProperties` keys are spec-provided regular expressions; one that does not compile matches nothing. */
+/**
+ * `patternProperties` keys are spec-provided regular expressions, run on the linear-time
+ * engine (spec-pattern.ts). One that is not valid ECMA-262 matches nothing (validators
+ * refuse the schema anyway); one the engine cannot run (lookaround, backreferences) fails
+ * closed with PATTERN_UNSUPPORTED rather than being guessed either way.
+ */
 export function patternMatches(pattern: string, key: string): boolean {
-  let regex = patternCache.get(pattern);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(pattern, "u");
-    } catch {
-      regex = null;
-    }
-    if (patternCache.size < 1024) patternCache.set(pattern, regex);
-  }
-  return regex !== null && regex.test(key);
+  const compiled = specPattern(pattern);
+  if ("test" in compiled) return compiled.test(key);
+  if (compiled.code === "PATTERN_INVALID") return false;
+  throw patternError(pattern, compiled, `/patternProperties/${escapePointerSegment(pattern)}`);
 }

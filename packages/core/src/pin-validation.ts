@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { Ajv2020, ErrorObject } from "ajv/dist/2020.js";
 import { SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { ajvSpecRegExp } from "./spec-pattern.ts";
 
 let ajv: Ajv2020 | undefined;
 
@@ -22,7 +23,8 @@ export function schemaValidator(): Ajv2020 {
     // logger: false: specs use formats Ajv does not know (`json`, `int64` ...); they are not
     // checked, which is what JSON Schema says, and need no warning on every compile.
     // ownProperties: an argument named `constructor` or `toString` that was left out must not be read from the prototype.
-    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true });
+    // code.regExp: spec patterns run on the linear-time engine (spec-pattern.ts), never on RegExp.
+    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true, code: { regExp: ajvSpecRegExp } });
     addFormats(ajv);
   }
   return ajv;

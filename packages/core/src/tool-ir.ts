@@ -25,6 +25,22 @@ export interface PackIR {
   withheldMembers?: Record<string, WithheldPath[]>;
   /** Operations present in the source but not generated, each with the reason. */
   skipped: SkippedOperation[];
+  /** Spec patterns the generator removed (not ECMA-262, or not runnable in linear time), in spec order. */
+  refusedPatterns?: PatternRefusal[];
+}
+
+/**
+ * A spec's `pattern` (or `patternProperties` key) left out of the generated schema: the tool
+ * does not check it, and sluice never runs it on a backtracking engine.
+ */
+export interface PatternRefusal {
+  code: "PATTERN_INVALID" | "PATTERN_UNSUPPORTED";
+  /** The operation whose conversion met it (`GET /users`); a shared type names the first that reached it. */
+  operation: string;
+  /** JSON pointer of the keyword in the spec document. */
+  pointer: string;
+  pattern: string;
+  reason: string;
 }
 
 export interface PackSource {

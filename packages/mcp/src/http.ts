@@ -6,6 +6,10 @@ import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/se
 import { SluiceError } from "@sluice/core";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
 import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./serve-http.ts";
+import { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";
+
+/** Bodies declared at most this large are read in a pool of their own, so tools/list and small calls never queue behind large ones. */
+const SMALL_BODY_BYTES = 64 * 1024;
 
 export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS };
 
@@ -20,6 +24,15 @@ export interface HttpOptions {
   maxMessageBytes?: number;
   /** Open sessions kept; beyond it the least recently used one is closed. Default 64. */
   maxSessions?: number;
+  /**
+   * POST requests read and handled at once (default 16); others wait, their bodies unread,
+   * and past `maxQueuedCalls` (default 256) are answered 503 with a SERVER_BUSY JSON-RPC
+   * error. Bodies declared at most 64 KiB use a second pool four times as large, so small
+   * requests are not held up by large ones. Memory held by calls in flight is then about
+   * 7 x maxConcurrentCalls x maxMessageBytes at most (measured: bench/SERVE-MEMORY.md).
+   */
+  maxConcurrentCalls?: number;
+  maxQueuedCalls?: number;
   /**
    * The bearer token every request must carry (`Authorization: Bearer <token>`): at least
    * 16 characters of `A-Z a-z 0-9 - . _ ~ + /` (trailing `=` allowed). When left out, a
@@ -156,6 +169,10 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
   const log = options.log;
   const loopbackOnly = isLoopbackHost(host);
   const sessions = new Map<string, Session>();
+  const maxConcurrent = options.maxConcurrentCalls ?? DEFAULT_MAX_CONCURRENT_CALLS;
+  const maxQueued = options.maxQueuedCalls ?? DEFAULT_MAX_QUEUED_CALLS;
+  const bodySlots = new CallSlots(maxConcurrent, maxQueued);
+  const smallSlots = new CallSlots(4 * maxConcurrent, maxQueued);
 
   const closeSession = async (id: string, why: string): Promise<void> => {
     const session = sessions.get(id);
@@ -208,6 +225,27 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
     // they are cancelled like a notifications/cancelled would, so the API call stops too.
     let parsed: unknown;
     if (req.method === "POST") {
+      // A slot before the body is read: waiting requests hold their socket, not their bytes.
+      const declared = Number(req.headers["content-length"]);
+      const pool = Number.isFinite(declared) && declared <= SMALL_BODY_BYTES ? smallSlots : bodySlots;
+      const waiting = pool.acquire();
+      if (waiting === undefined) {
+        log?.(`request refused SERVER_BUSY (${pool.active} running, ${pool.queued} queued)`);
+        jsonRpcError(res, 503, -32000, `SERVER_BUSY: ${pool.active} requests are being handled and ${pool.queued} are waiting, the most this server takes (--max-concurrent-calls, --max-queued-calls); retry shortly.`, { "retry-after": "1" });
+        req.resume();
+        return;
+      }
+      let release: (() => void) | undefined;
+      let gone = false;
+      res.once("close", () => {
+        gone = true;
+        release?.();
+      });
+      release = await waiting;
+      if (gone) {
+        release();
+        return;
+      }
       const body = await readBody(req, maxBytes);
       if (body === undefined) {
         jsonRpcError(res, 413, -32000, `Request body too large: at most ${maxBytes} bytes; send smaller arguments.`);

@@ -14,3 +14,4 @@ export {
   type ToolAuth,
 } from "./credentials.ts";
 export { serveStdio, type StdioHandle } from "./serve-stdio.ts";
+export { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";

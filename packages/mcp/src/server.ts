@@ -1,4 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { CallSlots } from "./call-slots.ts";
 import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   ErrorCode,
@@ -51,6 +52,11 @@ export interface SessionOptions {
   log?: (line: string) => void;
   /** Name in the initialize answer (default `sluice`). */
   serverName?: string;
+  /**
+   * Bounds tools/call across sessions: share one instance between the sessions of a server.
+   * A call waits for a slot; past the queue it is answered with a SERVER_BUSY error result.
+   */
+  callSlots?: CallSlots;
   instructions?: string;
 }
 
@@ -182,7 +188,22 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     return result;
   });
 
+  const slots = options.callSlots;
   const callTool = async (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
+    if (slots === undefined) return boundedCall(request, extra);
+    const waiting = slots.acquire();
+    if (waiting === undefined) {
+      log?.(`call refused SERVER_BUSY (${slots.active} running, ${slots.queued} queued)`);
+      return { ...errorResult(`SERVER_BUSY: ${slots.active} calls are running and ${slots.queued} waiting, the most this server takes (--max-concurrent-calls, --max-queued-calls); retry shortly.`), _meta: { "sluice/error": { code: "SERVER_BUSY" } } };
+    }
+    const release = await waiting;
+    try {
+      return await boundedCall(request, extra);
+    } finally {
+      release();
+    }
+  };
+  const boundedCall = async (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
     const { name, args } = callParams(request.params);
     let wire: Tool<object> | undefined;
     if (session !== undefined) {

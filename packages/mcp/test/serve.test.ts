@@ -483,6 +483,9 @@ describe("the bearer token of Streamable HTTP", () => {
     const misplaced = await run(["gdocs", "--auth-token", GMAIL_TOKEN], childEnv());
     expect(misplaced.code).toBe(2);
     expect(misplaced.stderr).toMatch(/^sluice: INVALID_OPTION: --auth-token applies to --http only/);
+    const noSlots = await run(["gdocs", "--max-concurrent-calls", "0"], childEnv());
+    expect(noSlots.code).toBe(2);
+    expect(noSlots.stderr).toMatch(/^sluice: INVALID_OPTION: --max-concurrent-calls/);
   });
 });
 

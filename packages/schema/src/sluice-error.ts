@@ -46,7 +46,13 @@ export type ErrorCode =
   | "API_ERROR"
   | "RESPONSE_INVALID"
   | "RESPONSE_TOO_LARGE"
-  | "HANDLER_FAILED";
+  | "HANDLER_FAILED"
+  // A spec's regular expression that is not ECMA-262 syntax, or that the linear-time engine cannot run (lookaround, backreferences).
+  | "PATTERN_INVALID"
+  | "PATTERN_UNSUPPORTED"
+  // sluice serve: a request over --max-request-bytes, or a call past --max-concurrent-calls and its queue.
+  | "REQUEST_TOO_LARGE"
+  | "SERVER_BUSY";
 
 /** One problem with a call's arguments, as the model should read it. */
 export interface ArgumentIssue {

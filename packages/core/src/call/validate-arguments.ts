@@ -14,6 +14,8 @@ export function validateArguments(schema: JsonSchemaObject, args: unknown): Argu
     try {
       validate = schemaValidator().compile(schema);
     } catch (cause) {
+      // A pattern that cannot run in linear time keeps its own code: the schema is refused, not checked with backtracking.
+      if (cause instanceof SluiceError && (cause.code === "PATTERN_UNSUPPORTED" || cause.code === "PATTERN_INVALID")) throw cause;
       throw new SluiceError("SPEC_INVALID", `The tool's input schema does not compile, so no call can be checked: ${(cause as Error).message}`, { cause });
     }
     compiled.set(schema, validate);
