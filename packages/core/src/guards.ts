@@ -14,6 +14,13 @@ export interface Guards {
   headerOverride: boolean;
   /** Credential values are replaced by `[redacted]` in texts that reach a model or a log. */
   redaction: boolean;
+  /**
+   * `--check` applies a type section listed once at the end of a map only to the tools that
+   * list that type in a section, not to a tool that lists it inline (narrowed, perhaps).
+   */
+  egressSectionScope: boolean;
+  /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
+  egressTypeChanges: boolean;
 }
 
 export const guards: Guards = {
@@ -22,6 +29,8 @@ export const guards: Guards = {
   freezePins: true,
   headerOverride: true,
   redaction: true,
+  egressSectionScope: true,
+  egressTypeChanges: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
