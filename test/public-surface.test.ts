@@ -114,6 +114,7 @@ it("@sluice/core exports", () => {
       "relayPagination",
       "suggestProjection",
       "truncateStrings",
+      "unifiedDiff",
       "unwrap",
       "valueAt",
       "withCurated",

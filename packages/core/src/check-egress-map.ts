@@ -63,10 +63,16 @@ export interface EgressMapCheck {
 export function checkEgressMap(committed: string, current: string, label = "egress_map.txt"): EgressMapCheck {
   if (committed === current) return { same: true, widenings: [], widened: [], narrowed: [], changed: [], diff: "" };
   const result = compareEgressMaps(parseEgressMap(committed, `${label} (committed)`), parseEgressMap(current, `${label} (current)`));
-  // Required when a map is checked, not when @sluice/core is imported.
-  const { createTwoFilesPatch } = createRequire(import.meta.url)("diff") as { createTwoFilesPatch: typeof CreatePatch };
-  const diff = createTwoFilesPatch(`${label} (committed)`, `${label} (current)`, committed, current, undefined, undefined, { context: 2 });
+  const diff = unifiedDiff(committed, current, `${label} (committed)`, `${label} (current)`);
   return { same: false, widenings: result.widened.map((d) => d.subject), ...result, diff };
+}
+
+/** A unified diff of two texts (two lines of context), for a reviewer to read. */
+export function unifiedDiff(before: string, after: string, beforeLabel: string, afterLabel: string): string {
+  if (before === after) return "";
+  // Required when a diff is made, not when @sluice/core is imported.
+  const { createTwoFilesPatch } = createRequire(import.meta.url)("diff") as { createTwoFilesPatch: typeof CreatePatch };
+  return createTwoFilesPatch(beforeLabel, afterLabel, before, after, undefined, undefined, { context: 2 });
 }
 
 /** The comparison of two parsed maps (`before` is the committed one: line numbers point into it). */
@@ -377,9 +383,12 @@ function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache): T
     for (const line of resolve(scope)) {
       record(scope, line.rel, line.info.label, line.line, line.branches, line.info.single);
       for (const token of line.info.tokens) {
-        const site = sites.get(token) ?? new Set<string>();
-        site.add(`${scope}\u0000${line.rel}`);
-        sites.set(token, site);
+        // A union listed by branch is reached through its branch lines, not its label.
+        if (!line.branches || token === line.info.single) {
+          const site = sites.get(token) ?? new Set<string>();
+          site.add(`${scope}\u0000${line.rel}`);
+          sites.set(token, site);
+        }
         // One type: its members are this value's. A type among others: only its value (members were copied).
         if (!reached.has(token) && (byScope.has(token) || sections.has(token) || scalars.has(token)) && (token === line.info.single || !byScope.has(token))) {
           reached.add(token);
@@ -701,10 +710,18 @@ interface TypeChange {
   narrower: boolean;
 }
 
+/**
+ * The values a label allows when it is an enum or const, or several of them that must all
+ * hold (`enum: a | b | c & enum: a | b`, a key two `allOf` parts declare): their intersection.
+ */
 function enumValues(label: string): string[] | undefined {
-  if (label.startsWith("enum: ")) return label.slice(6).split(" | ");
-  if (label.startsWith("const ")) return [label.slice(6)];
-  return undefined;
+  let values: string[] | undefined;
+  for (const part of label.split(" & ")) {
+    const own = part.startsWith("enum: ") ? part.slice(6).split(" | ") : part.startsWith("const ") ? [part.slice(6)] : undefined;
+    if (own === undefined) return undefined;
+    values = values === undefined ? own : values.filter((value) => own.includes(value));
+  }
+  return values;
 }
 
 /** A one-type label stands for its value where the type has no members (`Status` -> `enum: a | b`). */
