@@ -7,6 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkEgressMap, egressMap, formatEgressMap, type Tool } from "@sluice/core";
+import { appliedSectionNames } from "../packages/core/src/check-egress-map.ts";
+import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
 import * as githubRest from "@sluice/pack-github-rest";
 import * as linear from "@sluice/pack-linear";
 import * as notion from "@sluice/pack-notion";
@@ -54,5 +56,22 @@ describe("a projection is never a widening, and undoing it names what it took", 
       { seed: SEED, numRuns: RUNS },
     );
     expect(checked).toBeGreaterThan(RUNS / 8);
+  });
+});
+
+describe("the map text says which type sections each tool uses", () => {
+  // The check reads, from a tool's lines alone, which shared sections apply to it (the
+  // text does not list them); egressMap() knows. They must agree for every tool.
+  it.each(packs)("%s: the sections read back are egressMap()'s, tool by tool", (_name, tools) => {
+    const entries = egressMap(tools);
+    const parsed = parseEgressMap(formatEgressMap(entries));
+    const disagree = entries.filter((entry) => appliedSectionNames(parsed.tools.get(entry.name)!, parsed).join() !== entry.types.map((t) => t.name).sort().join());
+    expect(disagree.map((entry) => entry.name)).toEqual([]);
+  });
+
+  it("linear has sections to read back, shared and particular to a tool", () => {
+    const parsed = parseEgressMap(formatEgressMap(egressMap(linear.tools)));
+    expect(parsed.shared.size).toBeGreaterThan(0);
+    expect([...parsed.tools.values()].some((tool) => tool.sections.size > 0)).toBe(true);
   });
 });
