@@ -1,6 +1,7 @@
 /**
  * Writes or checks the committed egress map of every workspace pack
- * (`packs/<name>/egress_map.txt`), through the same code path as `sluice egress`.
+ * (`packs/<name>/egress_map.txt`), through the same code path as `sluice egress`: the
+ * check compares what the model can see and send (checkEgressMap), and names widenings.
  *   pnpm egress:check            fail on any difference, naming widenings
  *   pnpm egress:write            rewrite the maps after reviewing a change
  */

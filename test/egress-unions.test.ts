@@ -177,7 +177,7 @@ describe("union branches in the egress map (observation 2)", () => {
     const after = formatEgressMap(egressMap([interaction.derived({ keep: both })]));
     const check = checkEgressMap(before, after);
     expect(check.same).toBe(false);
-    expect(check.widenings).toEqual([`tool create_interaction_response: body.anyOf[${MESSAGE}].data.tts: boolean | null`]);
+    expect(check.widenings).toEqual([`tool create_interaction_response: body.anyOf[${MESSAGE}].data.tts: boolean | null (was withheld: projection)`]);
   });
 
   it("structured paths carry their segments and the sections they continue into", () => {

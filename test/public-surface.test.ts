@@ -118,6 +118,7 @@ it("@sluice/core exports", () => {
       "suggestProjection",
       "translateSpecPattern",
       "truncateStrings",
+      "unifiedDiff",
       "unwrap",
       "valueAt",
       "withCurated",

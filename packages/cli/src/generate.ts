@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
-import { SluiceError } from "@sluice/core";
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { SluiceError, type EgressMapCheck } from "@sluice/core";
 import { parseCommand, stringOption, usageError } from "./args.ts";
 import { cliVersion } from "./commands.ts";
 import type { PackConfig } from "./config.ts";
 import { buildPack, type GeneratedPack, type PackJob, type PackReport } from "./generate-pack.ts";
+import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./main.ts";
@@ -16,8 +17,12 @@ interface PackOutcome extends PackReport {
   scaffolded: string[];
   /** --check: generated files, spec copy or egress map that differ from what generate would write. */
   changed: string[];
-  /** --check: egress paths newly visible to the model. */
-  widenings: string[];
+}
+
+/** With --check, the comparison of the committed egress map with the one generate would write. */
+interface CheckedPack {
+  outcome: PackOutcome;
+  map: EgressMapCheck | undefined;
 }
 
 /**
@@ -35,22 +40,26 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   const github = annotationsWanted(stringOption(values, "format"));
   const jobs = await jobsFrom(values, positionals, io);
 
-  const outcomes: PackOutcome[] = [];
+  const checked: CheckedPack[] = [];
   for (const job of jobs) {
     const pack = await buildPack(job, cliVersion());
-    outcomes.push(check ? await checkPack(pack, job, io) : await writePackFiles(pack, job, io));
+    checked.push(check ? await checkPack(pack, job, io) : { outcome: await writePackFiles(pack, job, io), map: undefined });
   }
-  const failed = outcomes.some((outcome) => outcome.changed.length > 0);
-  if (json) io.stdout.write(`${JSON.stringify({ check, ok: !failed, packs: outcomes.map((o) => ({ ...o, out: relative(io.cwd, o.out) || "." })) }, null, 2)}\n`);
-  else for (const outcome of outcomes) io.stdout.write(describe(outcome, check, io.cwd));
+  const failed = checked.some(({ outcome }) => outcome.changed.length > 0);
+  if (json) {
+    const packs = checked.map(({ outcome, map }) => ({ ...outcome, out: relative(io.cwd, outcome.out) || ".", ...(check ? egressReport(map) : {}) }));
+    io.stdout.write(`${JSON.stringify({ check, ok: !failed, packs }, null, 2)}\n`);
+  } else {
+    for (const { outcome, map } of checked) io.stdout.write(describe(outcome, check, io.cwd, map));
+  }
   if (github) {
-    for (const outcome of outcomes) {
+    for (const { outcome, map } of checked) {
       for (const change of outcome.changed) {
         // "src/index.ts (missing)": the annotation goes on the file, the note in the message.
         const path = change.replace(/ \(missing\)$/, "");
         io.stdout.write(annotation("error", relative(io.cwd, join(outcome.out, path)), `${change} is out of date: run sluice generate and commit the result.`));
       }
-      for (const path of outcome.widenings) io.stdout.write(annotation("warning", relative(io.cwd, join(outcome.out, "egress_map.txt")), `egress widening: ${path} is newly visible to the model.`));
+      if (map !== undefined) io.stdout.write(wideningAnnotations(map, relative(io.cwd, join(outcome.out, "egress_map.txt"))));
     }
   }
   return failed ? 1 : 0;
@@ -116,10 +125,10 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promis
   const map = fresh ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
   await put("egress_map.txt", map);
   written.push("egress_map.txt");
-  return { ...pack.report, written, scaffolded, changed: [], widenings: [] };
+  return { ...pack.report, written, scaffolded, changed: [] };
 }
 
-async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<PackOutcome> {
+async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<CheckedPack> {
   const changed: string[] = [];
   const differs = async (path: string, expected: Uint8Array) => {
     const current = await readFile(join(job.out, path)).catch(() => undefined);
@@ -128,23 +137,46 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<Pac
   for (const file of pack.generated) await differs(file.path, Buffer.from(file.text, "utf8"));
   if (resolve(job.out, pack.spec.path) !== job.spec) await differs(pack.spec.path, pack.spec.bytes);
   for (const file of pack.scaffolds) if (!existsSync(join(job.out, file.path))) changed.push(`${file.path} (missing)`);
-  let widenings: string[] = [];
-  // The map is only comparable once the generated files are what generate would write.
-  if (changed.length === 0) {
-    const { checkEgressMap } = await import("@sluice/core");
-    const now = await egressMapText(job.out, io);
-    const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
-    if (committed === undefined) changed.push("egress_map.txt (missing)");
-    else {
-      const result = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")));
-      if (!result.same) {
-        changed.push("egress_map.txt");
-        widenings = result.widenings;
-        io.stderr.write(result.diff);
-      }
-    }
+  // The map generate would write, compared with the committed one even when other files are
+  // out of date too: a spec edit that widens is named as a widening, not only as drift.
+  const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
+  const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed };
+  if (committed === undefined) {
+    changed.push("egress_map.txt (missing)");
+    return { outcome, map: undefined };
   }
-  return { ...pack.report, written: [], scaffolded: [], changed, widenings };
+  const { checkEgressMap } = await import("@sluice/core");
+  const now = changed.length === 0 ? await egressMapText(job.out, io) : await regeneratedEgressMap(pack, job, io);
+  const map = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")));
+  if (!map.same) changed.push("egress_map.txt");
+  return { outcome, map: map.same ? undefined : map };
+}
+
+/**
+ * The egress map of the pack as generate would leave it, without touching the pack: the
+ * pack is copied beside itself (so that its imports resolve as they do from the pack),
+ * the generated files are written into the copy, and the copy is mapped and removed.
+ */
+async function regeneratedEgressMap(pack: GeneratedPack, job: PackJob, io: Io): Promise<string> {
+  if (pack.scaffolds.every((file) => !existsSync(join(job.out, file.path)))) return generatedEgressMap(pack);
+  const copy = await mkdtemp(join(dirname(job.out), `.${basename(job.out)}.sluice-check-`));
+  try {
+    for (const entry of await readdir(job.out)) {
+      // Installed dependencies are linked, not copied.
+      if (entry === "node_modules") await symlink(join(job.out, entry), join(copy, entry), "dir");
+      else await cp(join(job.out, entry), join(copy, entry), { recursive: true, verbatimSymlinks: true });
+    }
+    const put = async (path: string, data: string | Uint8Array) => {
+      await mkdir(dirname(join(copy, path)), { recursive: true });
+      await writeFile(join(copy, path), data);
+    };
+    for (const file of pack.generated) await put(file.path, file.text);
+    await put(pack.spec.path, pack.spec.bytes);
+    for (const file of pack.scaffolds) if (!existsSync(join(copy, file.path))) await put(file.path, file.text);
+    return await egressMapText(copy, io);
+  } finally {
+    await rm(copy, { recursive: true, force: true });
+  }
 }
 
 async function generatedEgressMap(pack: GeneratedPack): Promise<string> {
@@ -158,7 +190,7 @@ async function egressMapText(dir: string, io: Io): Promise<string> {
   return formatEgressMap(egressMap(await loadTools(dir, io.cwd)));
 }
 
-function describe(outcome: PackOutcome, check: boolean, cwd: string): string {
+function describe(outcome: PackOutcome, check: boolean, cwd: string, map: EgressMapCheck | undefined): string {
   const lines = [`${outcome.name}: ${outcome.tools} tools (${outcome.kind}) ${check ? "checked in" : "->"} ${relative(cwd, outcome.out) || "."}`];
   if (outcome.excluded > 0) lines.push(`  excluded by include/exclude: ${outcome.excluded} operations`);
   if (outcome.skipped.length > 0) {
@@ -180,5 +212,7 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string): string {
     lines.push(`  wrote ${outcome.written.join(", ")}`);
     if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);
   }
-  return `${lines.join("\n")}\n`;
+  if (map === undefined) return `${lines.join("\n")}\n`;
+  lines.push(`  egress_map.txt: ${differenceSummary(map)}`);
+  return `${lines.join("\n")}\n${map.diff}${differenceLines(map)}`;
 }

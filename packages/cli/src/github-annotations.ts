@@ -13,10 +13,17 @@ export function annotationsWanted(format: string | undefined, env: Readonly<Reco
   throw new SluiceError("INVALID_OPTION", `--format takes github or text, got "${format}".`);
 }
 
-/** One annotation line. Properties and message are escaped as the runner expects (%, CR, LF; and , : in properties). */
-export function annotation(level: "error" | "warning" | "notice", file: string, message: string, title?: string): string {
+/**
+ * One annotation line, on `line` of `file` when given. Properties and message are escaped
+ * as the runner expects (%, CR, LF; and , : in properties).
+ */
+export function annotation(level: "error" | "warning" | "notice", file: string, message: string, title?: string, line?: number): string {
   const property = (value: string) => escapeData(value).replace(/:/g, "%3A").replace(/,/g, "%2C");
-  const properties = [`file=${property(file)}`, ...(title === undefined ? [] : [`title=${property(title)}`])].join(",");
+  const properties = [
+    `file=${property(file)}`,
+    ...(line === undefined || line < 1 ? [] : [`line=${line}`]),
+    ...(title === undefined ? [] : [`title=${property(title)}`]),
+  ].join(",");
   return `::${level} ${properties}::${escapeData(message)}\n`;
 }
 

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, SluiceError, type EgressToolEntry, type Tool } from "@sluice/core";
 import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { parseCommand, stringOption, usageError } from "./args.ts";
+import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { findTool, loadTools } from "./load-tools.ts";
 import type { Io } from "./main.ts";
@@ -76,8 +77,11 @@ export async function egressCommand(args: readonly string[], io: Io): Promise<nu
   const loaded = await loadTools(spec, io.cwd);
   const entries = egressMap(values.served && !values["include-full"] ? defaultServedSet(loaded) : loaded);
   const json = values.json === true;
+  if (typeof values.check === "string") {
+    const command = `sluice egress ${spec}${values.served ? " --served" : ""}${values["include-full"] ? " --include-full" : ""}`;
+    return checkAgainst(values.check, entries, json, io, annotationsWanted(stringOption(values, "format")), command);
+  }
   const text = json ? jsonMap(entries) : formatEgressMap(entries);
-  if (typeof values.check === "string") return checkAgainst(values.check, entries, text, json, io, annotationsWanted(stringOption(values, "format")));
   if (typeof values.out === "string") {
     const file = resolve(io.cwd, values.out);
     await mkdir(dirname(file), { recursive: true });
@@ -94,46 +98,47 @@ function jsonMap(entries: readonly EgressToolEntry[]): string {
 }
 
 /**
- * Compares the committed map with the current one, in the format it was written in
- * (text, or JSON with --json). The diff and the widenings are read on the text form
- * either way, so a JSON map reports a newly visible path the same way.
+ * Compares the committed map with the current one by what the model can see and send.
+ * The committed file may be a text map or a JSON one (`--out --json`); either way both
+ * sides are compared as text maps. The report goes to stdout, in text or, with --json, as
+ * one JSON object; exit 0 when the file is what --out would write, 1 when it is not.
  */
-async function checkAgainst(name: string, entries: readonly EgressToolEntry[], text: string, json: boolean, io: Io, github: boolean): Promise<number> {
+async function checkAgainst(name: string, entries: readonly EgressToolEntry[], json: boolean, io: Io, github: boolean, command: string): Promise<number> {
   const file = resolve(io.cwd, name);
   const committed = await readFile(file, "utf8").catch(() => {
     throw new SluiceError("EGRESS_MAP_CHANGED", `${name} does not exist (${file}); write it with --out ${name}${json ? " --json" : ""}.`);
   });
+  const now = formatEgressMap(entries);
   let before = committed;
-  let now = text;
-  if (json) {
+  let written = now;
+  if (committed.trimStart().startsWith("[")) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(committed);
     } catch {
-      throw new SluiceError("EGRESS_MAP_CHANGED", `${name} is not a JSON egress map; check a text map without --json, or rewrite it with --out ${name} --json.`);
+      throw new SluiceError("EGRESS_MAP_INVALID", `${name} starts like a JSON egress map but does not parse; rewrite it with --out ${name} --json.`);
     }
-    if (jsonMap(parsed as EgressToolEntry[]) === text) {
-      io.stdout.write(`${name}: up to date (${entries.length} tools)\n`);
-      return 0;
-    }
-    before = Array.isArray(parsed) ? formatEgressMap(parsed as EgressToolEntry[]) : "";
-    now = formatEgressMap(entries);
+    if (!Array.isArray(parsed)) throw new SluiceError("EGRESS_MAP_INVALID", `${name} is not a JSON egress map (an array of tools); rewrite it with --out ${name} --json.`);
+    before = formatEgressMap(parsed as EgressToolEntry[]);
+    written = jsonMap(entries);
   }
   const result = checkEgressMap(before, now, name);
-  if (!json && result.same) {
+  const upToDate = committed === written;
+  const rewrite = `${command} --out ${name}${written === now ? "" : " --json"}`;
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ check: "egress", ok: upToDate, file: name, tools: entries.length, ...egressReport(result.same ? undefined : result), diff: result.diff }, null, 2)}\n`);
+  } else if (upToDate) {
     io.stdout.write(`${name}: up to date (${entries.length} tools)\n`);
-    return 0;
+  } else {
+    io.stdout.write(result.diff);
+    io.stdout.write(differenceLines(result));
+    io.stdout.write(`${name}: OUT OF DATE: ${result.same ? "the same map in another format" : differenceSummary(result)}; review it, then rewrite it with ${rewrite}\n`);
   }
-  io.stdout.write(result.diff);
-  for (const path of result.widenings) io.stderr.write(`WIDENING: ${path} is newly visible to the model\n`);
-  if (github) {
-    io.stdout.write(annotation("error", name, `${name} differs from the current tools: review the diff in the log, then rewrite it with sluice egress --out.`, "egress map out of date"));
-    for (const path of result.widenings) io.stdout.write(annotation("warning", name, `${path} is newly visible to the model.`, "egress widening"));
+  if (github && !upToDate) {
+    io.stdout.write(annotation("error", name, `${name} differs from the current tools: review the diff in the log, then rewrite it with ${rewrite}.`, "egress map out of date"));
+    io.stdout.write(wideningAnnotations(result, name));
   }
-  throw new SluiceError(
-    "EGRESS_MAP_CHANGED",
-    `${name} differs from the current tools (${result.widenings.length} newly visible path${result.widenings.length === 1 ? "" : "s"}); review the diff and rewrite it with --out ${name}${json ? " --json" : ""}.`,
-  );
+  return upToDate ? 0 : 1;
 }
 
 /** A right-aligned first column and a left-aligned second one. */

@@ -7,11 +7,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkEgressMap, egressMap, formatEgressMap, fullNameOf, SluiceError, Tool, TOOL_NAME_PATTERN, type DeriveOptions } from "@sluice/core";
+import { checkEgressMap, egressMap, formatEgressMap, fullNameOf, SluiceError, Tool, TOOL_NAME_PATTERN, unifiedDiff, type DeriveOptions } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { hasOwn } from "@sluice/schema";
 import type { ArrayLiteralExpression, Expression, ImportDeclaration, SourceFile, Statement, VariableDeclaration } from "ts-morph";
 import { parseCommand, stringOption, usageError } from "./args.ts";
+import { wideningMessage } from "./egress-report.ts";
 import { importModule } from "./load-module.ts";
 import { findTool, loadPack } from "./load-tools.ts";
 import type { Io } from "./main.ts";
@@ -110,13 +111,10 @@ export async function narrowCommand(args: readonly string[], io: Io): Promise<nu
     `tokens: ${tokensBefore} -> ${tokensAfter} (${tool.name} -> ${name})`,
   ];
   io.stdout.write(lines.join("\n") + "\n");
-  if (dryRun) io.stdout.write(relabel(checkEgressMap(before, edit.text, CURATED_FILE).diff, CURATED_FILE));
+  if (dryRun) io.stdout.write(unifiedDiff(before, edit.text, `${CURATED_FILE} (before)`, `${CURATED_FILE} (after)`));
   io.stdout.write(mapCheck.same ? "egress_map.txt: unchanged\n" : relabel(mapCheck.diff, "egress_map.txt"));
   // A tool that existed before and can now send more deserves a line of its own (a new tool is all new).
-  const existing = new Set(oldMap.split("\n").filter((line) => line.startsWith("tool ")));
-  for (const widening of mapCheck.widenings) {
-    if (existing.has(widening.slice(0, widening.indexOf(": ")))) io.stderr.write(`WIDENING: ${widening} is newly visible to the model\n`);
-  }
+  for (const widening of mapCheck.widened) if (widening.kind !== "tool") io.stdout.write(`WIDENING: ${wideningMessage(widening)}\n`);
   if (dryRun) io.stderr.write("dry run: nothing written\n");
   return 0;
 }

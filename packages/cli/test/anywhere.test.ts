@@ -195,23 +195,32 @@ describe("--json and exit codes", () => {
     const written = JSON.parse(readFileSync(map, "utf8")) as Array<{ name: string }>;
     expect(written.map((entry) => entry.name)).toEqual(["tiny_get"]);
     const same = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
-    expect(same).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
+    expect(same).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(same.stdout)).toMatchObject({ check: "egress", ok: true, file: "egress.json", tools: 1, widenings: [], narrowings: [], changes: [] });
+    expect(sluice(["egress", "tiny", "--check", "egress.json"])).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
 
     // The committed map without the id argument: the tools now show more than was reviewed.
     const narrower = readFileSync(map, "utf8").replace(/\n\s*\{[^{}]*"path": "id"[^{}]*\},?/, "");
     expect(narrower).not.toBe(readFileSync(map, "utf8"));
     writeFileSync(map, narrower);
     const changed = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    // The report is on stdout, as JSON with --json; nothing on stderr for a check that ran.
     expect(changed.code).toBe(1);
-    expect(changed.stderr).toMatch(/^WIDENING: tool tiny_get: id: .* is newly visible to the model$/m);
-    expect(changed.stderr).toMatch(/^sluice: EGRESS_MAP_CHANGED: egress\.json differs/m);
+    expect(changed.stderr).toBe("");
+    const report = JSON.parse(changed.stdout) as { check: string; ok: boolean; widenings: Array<{ subject: string; kind: string }> };
+    expect(report).toMatchObject({ check: "egress", ok: false });
+    expect(report.widenings.map((w) => [w.kind, w.subject])).toEqual([["member", expect.stringMatching(/^tool tiny_get: id: /)]]);
+    const text = sluice(["egress", "tiny", "--check", "egress.json"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^WIDENING: tool tiny_get: id: .* is newly visible to the model$/m);
+    expect(text.stdout).toMatch(/^egress\.json: OUT OF DATE: 1 widening, 0 narrowings, 0 other changes; review it, then rewrite it with sluice egress tiny --out egress\.json --json$/m);
 
-    // A text map checked as JSON is not silently "changed": the message says which format to use.
+    // The committed file's format is read from the file: a text map checks with or without --json.
     expect(sluice(["egress", "tiny", "--out", "egress.json"]).code).toBe(0);
-    const wrongFormat = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
-    expect(wrongFormat.code).toBe(1);
-    expect(wrongFormat.stderr).toMatch(/is not a JSON egress map/);
+    expect(sluice(["egress", "tiny", "--json", "--check", "egress.json"])).toMatchObject({ code: 0, stderr: "" });
     expect(sluice(["egress", "tiny", "--check", "egress.json"]).code).toBe(0);
+    writeFileSync(map, "[ not json");
+    expect(sluice(["egress", "tiny", "--check", "egress.json"]).stderr).toMatch(/^sluice: EGRESS_MAP_INVALID: egress\.json starts like a JSON egress map but does not parse/);
   });
 
   it.each([

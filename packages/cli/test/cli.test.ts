@@ -102,7 +102,7 @@ describe("sluice egress", () => {
       writeFileSync(mapFile, narrower);
       const check = sluice(["egress", workspaceModule, "--check", mapFile]);
       expect(check.code).toBe(1);
-      expect(check.stderr).toMatch(/^WIDENING: tool issues_by_team: filter\.team\.key: StringComparator is newly visible to the model$/m);
+      expect(check.stdout).toMatch(/^WIDENING: tool issues_by_team: filter\.team\.key: StringComparator is newly visible to the model$/m);
       expect(check.stdout).toMatch(/^\+ {2}\+ filter\.team\.key: /m); // the unified diff line
     } finally {
       writeFileSync(workspaceModule, "");

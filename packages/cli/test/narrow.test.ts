@@ -158,7 +158,8 @@ describe("sluice narrow on a generated pack", () => {
       // An update that lets an existing tool send more says so.
       const widened = await sluice(["narrow", dir, "find_pets", "--name", "my_pets", "--drop", "limit"]);
       expect(widened.code).toBe(0);
-      expect(widened.stderr).toBe("WIDENING: tool my_pets: tags: string[] is newly visible to the model\n");
+      expect(widened.stdout).toMatch(/^WIDENING: tool my_pets: tags: string\[\] \(was pinned: \["dogs","cats"\]\) is newly visible to the model$/m);
+      expect(widened.stderr).toBe("");
     },
     SLOW,
   );

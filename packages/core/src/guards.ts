@@ -42,6 +42,13 @@ export interface Guards {
   pinScreening: boolean;
   /** Spec patterns run on the linear-time engine (RE2JS), never on the backtracking RegExp. */
   linearPatterns: boolean;
+  /**
+   * `--check` applies a type section listed once at the end of a map only to the tools that
+   * list that type in a section, not to a tool that lists it inline (narrowed, perhaps).
+   */
+  egressSectionScope: boolean;
+  /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
+  egressTypeChanges: boolean;
 }
 
 export const guards: Guards = {
@@ -58,6 +65,8 @@ export const guards: Guards = {
   parentCheck: true,
   pinScreening: true,
   linearPatterns: true,
+  egressSectionScope: true,
+  egressTypeChanges: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

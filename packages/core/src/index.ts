@@ -41,7 +41,7 @@ export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
 export type { PathCost, PathsOptions } from "./tool-paths.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
-export { checkEgressMap, type EgressMapCheck } from "./check-egress-map.ts";
+export { checkEgressMap, unifiedDiff, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
 export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";
 export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./with-curated.ts";

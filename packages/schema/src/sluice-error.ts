@@ -20,6 +20,8 @@ export type ErrorCode =
   | "TOOL_NOT_FOUND"
   | "TOOL_NOT_LOADED"
   | "EGRESS_MAP_CHANGED"
+  // A committed egress map that is not text formatEgressMap writes (a line it cannot place).
+  | "EGRESS_MAP_INVALID"
   | "INVALID_ARGUMENTS"
   | "RECURSIVE_SCHEMA"
   | "INLINE_BUDGET_EXCEEDED"

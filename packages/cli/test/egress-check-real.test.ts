@@ -1,0 +1,186 @@
+/**
+ * `egress --check` and `generate --check` on packs generated from real specs (vendored
+ * outside specs and the corpus), through the real command: a narrowing is never a
+ * widening, undoing it names exactly what it took away, and a spec edit that adds a query
+ * parameter is named as a widening in text, JSON and GitHub annotations alike. A few
+ * operations per spec (`include`) keep it fast; they still share types.
+ */
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const OUTSIDE = join(ROOT, "test/fixtures/outside");
+const CORPUS = join(ROOT, "../shared/specs");
+const SLOW = 240_000;
+
+const project = mkdtempSync(join(tmpdir(), "sluice-egress-check-"));
+mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
+symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
+mkdirSync(join(project, "specs"));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+interface Case {
+  spec: string;
+  name: string;
+  include: Record<string, string[]>;
+  /** One narrowing: the tool, and the path dropped from it (a member, a branch or a whole argument). */
+  tool: string;
+  drop: string;
+  /** The map before has shared type sections (true) or positional union branches (false). */
+  sharedTypes: boolean;
+}
+
+const CASES: Array<[string, Case]> = [
+  [
+    "Adyen Checkout (OpenAPI 3.1): a whole argument whose types other tools share",
+    { spec: join(OUTSIDE, "adyen-checkout.yaml"), name: "adyen", include: { paths: ["POST /payments", "POST /donations", "POST /paymentLinks", "GET /paymentLinks/{linkId}"] }, tool: "post_payments", drop: "billingAddress", sharedTypes: true },
+  ],
+  [
+    "LaunchDarkly (Swagger 2.0): a whole body member of a type used twice",
+    { spec: join(OUTSIDE, "launchdarkly.yaml"), name: "ld", include: { tags: ["Feature flags"] }, tool: "copy_feature_flag", drop: "excludedActions", sharedTypes: true },
+  ],
+  [
+    "Apideck accounting (Swagger 2.0): an argument whose type is then used once, so listed inline",
+    { spec: join(OUTSIDE, "apideck-accounting.yaml"), name: "apideck", include: { operations: ["invoicesAdd", "customersAdd"] }, tool: "invoices_add", drop: "shipping_address", sharedTypes: true },
+  ],
+  [
+    "Jira (corpus): a member of a shared type, below an argument",
+    { spec: join(CORPUS, "jira/jira-openapi.yaml"), name: "jira", include: { operations: ["create_or_update_remote_issue_link", "update_remote_issue_link"] }, tool: "create_or_update_remote_issue_link", drop: "object.icon", sharedTypes: true },
+  ],
+  [
+    "GitHub REST (corpus): a positional union branch, which renumbers the others",
+    { spec: join(CORPUS, "github-rest/api.github.com.json"), name: "gh", include: { operations: ["issues_add_labels", "issues_set_labels"] }, tool: "issues_add_labels", drop: "body.oneOf[0]", sharedTypes: false },
+  ],
+];
+
+function sluice(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: project, encoding: "utf8", timeout: 180_000, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function config(cases: readonly Case[]) {
+  const packs = cases.map((c) => ({ spec: `specs/${c.spec.split("/").pop()}`, name: c.name, out: `packs/${c.name}`, include: c.include }));
+  writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs }));
+}
+config(CASES.map(([, c]) => c));
+
+interface JsonCheck {
+  check: string;
+  ok: boolean;
+  widenings: Array<{ tool: string; path: string; kind: string; subject: string; line?: number }>;
+  narrowings: Array<{ tool: string; path: string; kind: string; subject: string; line?: number }>;
+}
+
+const read = (path: string) => readFileSync(join(project, path), "utf8");
+
+describe("a narrowing is no widening; undoing it names what it restores", () => {
+  it.each(CASES)(
+    "%s",
+    (_title, c) => {
+      copyFileSync(c.spec, join(project, "specs", c.spec.split("/").pop()!));
+      expect(sluice(["generate", c.name])).toMatchObject({ code: 0, stderr: "" });
+      const pack = `packs/${c.name}`;
+      const before = `${c.name}-before.txt`;
+      expect(sluice(["egress", pack, "--served", "--out", before]).code).toBe(0);
+      if (c.sharedTypes) expect(read(before)).toMatch(/^type \S+/m);
+      else expect(read(before)).toMatch(/\.oneOf\[2\]/);
+      const curated = read(`${pack}/src/curated.ts`);
+
+      const narrow = sluice(["narrow", pack, c.tool, "--name", c.tool, "--drop", c.drop]);
+      expect(narrow.code).toBe(0);
+      expect(narrow.stdout).not.toMatch(/^WIDENING:/m);
+
+      const text = sluice(["egress", pack, "--served", "--check", before]);
+      expect(text.code).toBe(1); // drift: the committed map must be rewritten
+      expect(text.stderr).toBe("");
+      expect(text.stdout).not.toMatch(/^WIDENING:/m);
+      expect(text.stdout).toMatch(new RegExp(`^${before}: OUT OF DATE: 0 widenings, [1-9]\\d* narrowings?, `, "m"));
+      const checked = JSON.parse(sluice(["egress", pack, "--served", "--check", before, "--json"]).stdout) as JsonCheck;
+      expect(checked).toMatchObject({ check: "egress", ok: false, widenings: [] });
+      expect(checked.narrowings.length).toBeGreaterThan(0);
+      expect(checked.narrowings.every((n) => n.tool === c.tool)).toBe(true);
+      const github = sluice(["egress", pack, "--served", "--check", before, "--format", "github"]);
+      expect(github.stdout).not.toMatch(/^::warning /m);
+
+      // Undo: the map of the narrowed tools is the committed one now; the original tools widen it by what was dropped.
+      const narrowed = `${c.name}-narrowed.txt`;
+      expect(sluice(["egress", pack, "--served", "--out", narrowed]).code).toBe(0);
+      writeFileSync(join(project, pack, "src/curated.ts"), curated);
+      const undo = JSON.parse(sluice(["egress", pack, "--served", "--check", narrowed, "--json"]).stdout) as JsonCheck;
+      expect(undo.narrowings).toEqual([]);
+      expect(undo.widenings.map((w) => w.path).sort()).toEqual(checked.narrowings.map((n) => n.path).sort());
+      expect(undo.widenings.some((w) => w.path === c.drop && w.subject.endsWith("(was withheld: projection)"))).toBe(true);
+      // Each widening points at a line of the committed (narrowed) map inside the tool.
+      const lines = read(narrowed).split("\n");
+      for (const w of undo.widenings) {
+        const at = lines.slice(0, w.line!).reverse().find((line) => /^tool /.test(line));
+        expect(at).toBe(`tool ${c.tool}`);
+      }
+      const undoText = sluice(["egress", pack, "--served", "--check", narrowed]).stdout;
+      for (const w of undo.widenings) expect(undoText).toContain(`\nWIDENING: ${w.subject} is newly visible to the model\n`);
+      expect(sluice(["egress", pack, "--served", "--check", before])).toMatchObject({ code: 0, stdout: `${before}: up to date (${read(before).match(/^tool /gm)!.length} tools)\n` });
+    },
+    SLOW,
+  );
+});
+
+describe("generate --check names a widening from a spec edit, with the generated files stale too", () => {
+  const edits: Array<[string, { name: string; file: string; after: string; insert: string; tool: string }]> = [
+    [
+      "LaunchDarkly (Swagger 2.0)",
+      { name: "ld", file: "launchdarkly.yaml", after: "      operationId: copyFeatureFlag\n      parameters:\n", insert: "        - name: sluiceProbe\n          in: query\n          type: string\n", tool: "copy_feature_flag" },
+    ],
+    [
+      "Adyen Checkout (OpenAPI 3.1)",
+      {
+        name: "adyen",
+        file: "adyen-checkout.yaml",
+        after: "      operationId: get-paymentLinks-linkId\n      parameters:\n",
+        insert: "        - in: query\n          name: sluiceProbe\n          schema:\n            type: string\n",
+        tool: "get_payment_links_link_id",
+      },
+    ],
+  ];
+  it.each(edits)(
+    "%s: the new query parameter, in text, JSON and GitHub formats",
+    (_title, e) => {
+      const spec = join(project, "specs", e.file);
+      copyFileSync(join(OUTSIDE, e.file), spec);
+      expect(sluice(["generate", e.name]).code).toBe(0);
+      expect(sluice(["generate", e.name, "--check"]).code).toBe(0);
+      const original = readFileSync(spec, "utf8");
+      expect(original).toContain(e.after);
+      writeFileSync(spec, original.replace(e.after, e.after + e.insert));
+      try {
+        const subject = `tool ${e.tool}: sluiceProbe: string`;
+        const text = sluice(["generate", e.name, "--check"]);
+        expect(text.code).toBe(1);
+        expect(text.stderr).toBe("");
+        expect(text.stdout).toMatch(/OUT OF DATE: .*src\/tools\.gen\.ts.*egress_map\.txt/);
+        expect(text.stdout.match(/^WIDENING: .*$/gm)).toEqual([`WIDENING: ${subject} is newly visible to the model`]);
+
+        const json = JSON.parse(sluice(["generate", e.name, "--check", "--json"]).stdout) as { ok: boolean; packs: Array<JsonCheck & { changed: string[] }> };
+        expect(json.ok).toBe(false);
+        expect(json.packs[0]!.changed).toContain("egress_map.txt");
+        expect(json.packs[0]!.widenings.map(({ tool, path, kind, subject }) => ({ tool, path, kind, subject }))).toEqual([{ tool: e.tool, path: "sluiceProbe", kind: "member", subject }]);
+        const line = json.packs[0]!.widenings[0]!.line!;
+        expect(read(`packs/${e.name}/egress_map.txt`).split("\n")[line - 1]).toBe(`tool ${e.tool}`);
+
+        const github = sluice(["generate", e.name, "--check", "--format", "github"]);
+        expect(github.stdout).toContain(`\n::warning file=packs/${e.name}/egress_map.txt,line=${line},title=egress widening::${subject} is newly visible to the model.\n`);
+        // On Actions the same annotations come without asking.
+        expect(sluice(["generate", e.name, "--check"], { GITHUB_ACTIONS: "true" }).stdout).toContain(`::warning file=packs/${e.name}/egress_map.txt,line=${line},`);
+        // The check wrote nothing: no scratch copy is left beside the pack.
+        expect(spawnSync("ls", ["-a", join(project, "packs")], { encoding: "utf8" }).stdout).not.toMatch(/sluice-check/);
+      } finally {
+        writeFileSync(spec, original);
+      }
+    },
+    SLOW,
+  );
+});
