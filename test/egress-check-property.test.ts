@@ -20,10 +20,10 @@ const NEIGHBOURS = 4;
 const PATH_KINDS = new Set(["member", "branch", "any-key", "pattern"]);
 
 const packs: Array<[string, readonly Tool<object>[]]> = [
-  ["linear (GraphQL, recursive filters)", linear.tools],
-  ["github-rest (positional unions)", githubRest.tools],
-  ["notion (named unions)", notion.tools],
-  ["stripe (open objects, anyOf)", stripe.tools],
+  ["linear (GraphQL, recursive filters)", linear.allTools],
+  ["github-rest (positional unions)", githubRest.allTools],
+  ["notion (named unions)", notion.allTools],
+  ["stripe (open objects, anyOf)", stripe.allTools],
 ];
 
 describe("a projection is never a widening, and undoing it names what it took", () => {
@@ -70,7 +70,7 @@ describe("the map text says which type sections each tool uses", () => {
   });
 
   it("linear has sections to read back, shared and particular to a tool", () => {
-    const parsed = parseEgressMap(formatEgressMap(egressMap(linear.tools)));
+    const parsed = parseEgressMap(formatEgressMap(egressMap(linear.allTools)));
     expect(parsed.shared.size).toBeGreaterThan(0);
     expect([...parsed.tools.values()].some((tool) => tool.sections.size > 0)).toBe(true);
   });

@@ -148,13 +148,13 @@ describe("the wire-name fuzzer notices the guards", () => {
 });
 
 const CORPUS: Record<string, { tools: readonly Tool<object>[]; count: number }> = {
-  stripe: { tools: stripe.tools, count: 30 },
-  "github-rest": { tools: githubRest.tools, count: 30 },
-  slack: { tools: slack.tools, count: 20 },
-  gmail: { tools: gmail.tools, count: 25 },
-  gdocs: { tools: gdocs.tools, count: 10 },
-  gsheets: { tools: gsheets.tools, count: 15 },
-  notion: { tools: notion.tools, count: 20 },
+  stripe: { tools: stripe.allTools, count: 30 },
+  "github-rest": { tools: githubRest.allTools, count: 30 },
+  slack: { tools: slack.allTools, count: 20 },
+  gmail: { tools: gmail.allTools, count: 25 },
+  gdocs: { tools: gdocs.allTools, count: 10 },
+  gsheets: { tools: gsheets.allTools, count: 15 },
+  notion: { tools: notion.allTools, count: 20 },
 };
 
 describe.each(Object.entries(CORPUS))("wire-name conformance: pack %s", (name, plan) => {
