@@ -13,6 +13,10 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // Vitest's default in run mode is one worker less than the cores: one worker on the
+    // 2-core machines this runs on, which left a core idle for the whole suite.
+    maxWorkers: 2,
+    minWorkers: 1,
     env: { NODE_OPTIONS: nodeOptions },
   },
 });
