@@ -16,6 +16,7 @@ import { tools as githubRest } from "@sluice/pack-github-rest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { errorOf } from "./support/error-of.ts";
 
 /** A fetch that records what would have gone on the wire and answers `{}`. */
 function recorder() {
@@ -31,16 +32,6 @@ function recorder() {
 async function refusal(promise: Promise<unknown>): Promise<SluiceError> {
   try {
     await promise;
-  } catch (error) {
-    if (isSluiceError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SluiceError");
-}
-
-function errorOf(fn: () => unknown): SluiceError {
-  try {
-    fn();
   } catch (error) {
     if (isSluiceError(error)) return error;
     throw error;

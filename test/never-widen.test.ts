@@ -5,23 +5,14 @@
  * (`parentCheck`, `pinScreening`) each get a case that fails when they are switched off.
  */
 import { describe, expect, it } from "vitest";
-import { isSluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
+import { Tool, type JsonSchemaObject } from "@sluice/core";
 import { guards, withoutGuard } from "@sluice/core/guards";
+import { errorOf } from "./support/error-of.ts";
 
 const binding = { kind: "graphql", operationType: "query", field: "f", document: "query F { f }", variables: {} } as const;
 
 function tool(inputSchema: JsonSchemaObject, name = "parent"): Tool {
   return Tool.create({ name, description: "test tool", inputSchema, binding });
-}
-
-function errorOf(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    if (isSluiceError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SluiceError");
 }
 
 const accepts = (t: Tool, args: unknown) => t.check(args).length === 0;

@@ -7,6 +7,7 @@ import { isSluiceError, type Tool } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { canonicalJson, cyclicComponents, defsOf, refGraph, resolvedDepth } from "@sluice/schema";
 import { generatedTools as linear } from "@sluice/pack-linear";
+import { errorOf } from "./support/error-of.ts";
 
 const issues = linear.issuesList as Tool<object>;
 
@@ -18,16 +19,6 @@ function codeOf(fn: () => unknown): string | undefined {
     throw error;
   }
   return undefined;
-}
-
-function errorOf(fn: () => unknown) {
-  try {
-    fn();
-  } catch (error) {
-    if (isSluiceError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SluiceError");
 }
 
 function properties(node: unknown): Record<string, unknown> {
