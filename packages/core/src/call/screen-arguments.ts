@@ -285,7 +285,12 @@ export function withheldPointers(
       });
       continue;
     }
-    const types = [...new Set(group.flatMap((c) => (c.type === undefined ? [] : [c.type])))];
+    // The types of the schemas that hold this object's members, as screening reads them: a
+    // `$ref` or composite wrapper carries the type it is declared in (`IssueFilter` for the
+    // ref at `IssueFilter.estimate`), which is not the type of the object it refers to, so
+    // `IssueFilter.and` must not apply to `estimate.and`.
+    const objects = group.filter((c) => c.schema === true || admits(c.schema, "object"));
+    const types = [...new Set(objects.flatMap((c) => (c.type === undefined ? [] : [c.type])))];
     for (const key of Object.keys(frame.value)) {
       const dotted = frame.dotted === "" ? key : `${frame.dotted}.${key}`;
       const pointer = `${frame.pointer}/${escapePointerSegment(key)}`;
