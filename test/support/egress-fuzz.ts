@@ -130,6 +130,9 @@ export async function fuzzEgress(options: FuzzOptions): Promise<FuzzReport> {
   const server = wantsCall ? (options.server ?? (await startRecordingServer())) : options.server;
   try {
     for (const tool of options.tools) {
+      // A macrotask between tools: a request-mode round never waits on I/O, and a worker
+      // that does not reach its event loop for a minute misses vitest's RPC deadline.
+      await new Promise((resolve) => setImmediate(resolve));
       const seed = toolSeed(options.seed, tool.name);
       const prepared = await prepare(tool);
       let lastFailure: FuzzFinding[] = [];
