@@ -31,7 +31,11 @@ if (files.length === 0) {
 }
 process.stderr.write(`test:long: ${files.length} files\n`);
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
-const run = spawnSync(process.execPath, [vitest, "run", ...files.map((file) => relative(root, file)), ...process.argv.slice(2)], {
+// A long sweep can keep a worker from its event loop for over a minute, and vitest then
+// reports its own RPC deadline ("Timeout calling onTaskUpdate") as an unhandled error with
+// every test passed. The quick tier runs the same files without this flag, so an unhandled
+// error raised by the code under test is still caught there; a failed assertion fails here.
+const run = spawnSync(process.execPath, [vitest, "run", "--dangerouslyIgnoreUnhandledErrors", ...files.map((file) => relative(root, file)), ...process.argv.slice(2)], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, SLUICE_LONG: "1", SLUICE_FUZZ_FULL: "1" },
