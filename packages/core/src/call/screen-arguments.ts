@@ -327,7 +327,9 @@ function admits(schema: JsonSchemaObject, kind: "object" | "array"): boolean {
   const type = getOwn(schema, "type");
   if (typeof type === "string") return type === kind;
   if (Array.isArray(type)) return type.includes(kind);
-  if (schema.const !== undefined || Array.isArray(schema.enum)) return false;
+  // A `const` or `enum` admits exactly its values' kinds: `const: {a: 1}` is an object.
+  const fixed = fixedValues(schema);
+  if (fixed !== undefined) return fixed.some((value) => kindOf(value) === kind);
   // No `type`: composites and refs are expanded separately; a bare schema admits the
   // kind when it says nothing at all about shape, or uses that kind's keywords.
   const keywords = Object.keys(schema);
@@ -370,6 +372,17 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
         if (!patternMatches(pattern, key)) continue;
         matched = true;
         if (addChild(declared, patterns[pattern], candidate.type)) declaredAllowed = true;
+      }
+    }
+    // A key of an object that `const`/`enum` allows is declared by that value (the validator
+    // checks the whole value); its member may be any of the values found under the key.
+    const fixed = fixedValues(schema);
+    if (fixed !== undefined) {
+      const members = fixed.flatMap((value) => (typeof value === "object" && value !== null && !Array.isArray(value) && hasOwn(value, key) ? [getOwn(value, key)] : []));
+      if (members.length > 0) {
+        matched = true;
+        declaredAllowed = true;
+        declared.push({ schema: { enum: members }, type: candidate.type });
       }
     }
     if (matched) {
@@ -421,6 +434,13 @@ function expectedKinds(group: readonly Candidate[]): string {
     for (const t of typeof type === "string" ? [type] : Array.isArray(type) ? type : []) if (typeof t === "string") kinds.add(t);
   }
   return kinds.size === 0 ? "must be one of the allowed values" : `must be ${[...kinds].sort().join(" or ")}`;
+}
+
+/** The values a schema allows by `const` or `enum`, or undefined when it names none. */
+function fixedValues(schema: JsonSchemaObject): readonly unknown[] | undefined {
+  if (hasOwn(schema, "const")) return [getOwn(schema, "const")];
+  const values = getOwn(schema, "enum");
+  return Array.isArray(values) ? values : undefined;
 }
 
 function kindOf(value: unknown): string {
