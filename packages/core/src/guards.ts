@@ -49,6 +49,13 @@ export interface Guards {
   egressSectionScope: boolean;
   /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
   egressTypeChanges: boolean;
+  /**
+   * A schema keyword that constrains values but that sluice cannot convert or check exactly
+   * (`$dynamicRef`, `unevaluatedItems` fed by `contains`) refuses the schema with
+   * KEYWORD_UNSUPPORTED, at generation and at call time, instead of being dropped or
+   * checked loosely (either would accept what the spec forbids).
+   */
+  unsupportedKeywords: boolean;
 }
 
 export const guards: Guards = {
@@ -67,6 +74,7 @@ export const guards: Guards = {
   linearPatterns: true,
   egressSectionScope: true,
   egressTypeChanges: true,
+  unsupportedKeywords: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

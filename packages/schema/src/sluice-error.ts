@@ -52,6 +52,8 @@ export type ErrorCode =
   // A spec's regular expression that is not ECMA-262 syntax, or that the linear-time engine cannot run (lookaround, backreferences).
   | "PATTERN_INVALID"
   | "PATTERN_UNSUPPORTED"
+  // A schema keyword that constrains values but that sluice cannot convert or check exactly ($dynamicRef ...): the schema is refused, never widened.
+  | "KEYWORD_UNSUPPORTED"
   // sluice serve: a request over --max-request-bytes, or a call past --max-concurrent-calls and its queue.
   | "REQUEST_TOO_LARGE"
   | "SERVER_BUSY";

@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { sameValueCycles, SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
 import { schemaValidator } from "../pin-validation.ts";
+import { refuseUnsupportedKeywords } from "../unsupported-keywords.ts";
 
 const compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
 
@@ -11,6 +12,8 @@ const compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();
 export function validateArguments(schema: JsonSchemaObject, args: unknown): ArgumentIssue[] {
   let validate = compiled.get(schema);
   if (validate === undefined) {
+    // A keyword Ajv would check loosely refuses the schema (and so every call), never widens it.
+    refuseUnsupportedKeywords(schema, "The tool's input schema");
     try {
       validate = schemaValidator().compile(schema);
     } catch (cause) {
