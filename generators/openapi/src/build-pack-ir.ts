@@ -1,4 +1,5 @@
-import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
+import { findUnsupportedKeyword, type PackIR, type SkippedOperation, type ToolIR, type UnsupportedKeyword, type WithheldPath } from "@sluice/core";
+import { guards } from "@sluice/core/guards";
 import { compareText } from "@sluice/emit";
 import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { detectedCredentialParameters } from "./credential-arguments.ts";
@@ -104,13 +105,21 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
 
   const names = assignToolNames(operations.map((op) => op.ref));
   const tools: ToolIR[] = [];
+  const unsupportedInDefs = new Map<string, UnsupportedKeyword | undefined>();
   for (const { ref, source: operationSource } of operations) {
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     converter.operation = operationKey(ref);
     try {
-      tools.push(buildOperationTool(operationSource, names.get(ref)!, context));
+      const tool = buildOperationTool(operationSource, names.get(ref)!, context);
+      // A converted schema the call runtime would refuse (a keyword Ajv checks loosely) is refused here, naming the operation.
+      if (guards.unsupportedKeywords) refuseUnsupported(tool, operationKey(ref), converter.defs, unsupportedInDefs);
+      tools.push(tool);
     } catch (error) {
       if (error instanceof UnsupportedParameter) skipped.push({ operation: operationKey(ref), reason: error.message });
+      else if (error instanceof SluiceError && error.code === "KEYWORD_UNSUPPORTED") {
+        // Fail closed, one operation at a time: the tool would accept what its spec forbids.
+        skipped.push({ operation: operationKey(ref), reason: `KEYWORD_UNSUPPORTED: ${error.message}` });
+      }
       else if (error instanceof SluiceError && error.code === "EXTERNAL_REF" && options.onExternalRef !== "throw") {
         skipped.push({ operation: operationKey(ref), reason: `EXTERNAL_REF: ${error.message}` });
       } else throw error;
@@ -153,6 +162,27 @@ function dialectOf(document: unknown): Dialect {
   if (typeof openapi === "string" && /^3\.0\./.test(openapi)) return "3.0";
   if (typeof openapi === "string" && /^3\.[1-9]/.test(openapi)) return "3.1";
   throw new SluiceError("SPEC_INVALID", `not an OpenAPI 3.0/3.1 or Swagger 2.0 document (openapi: ${JSON.stringify(openapi)}, swagger: ${JSON.stringify(swagger)}).`, { pointer: "" });
+}
+
+/**
+ * Throws KEYWORD_UNSUPPORTED when a tool's arguments or a definition they reach hold a keyword
+ * the call runtime would refuse (packages/core/src/unsupported-keywords.ts). Each definition
+ * is searched once per build: the search does not follow refs, so a definition's verdict
+ * does not depend on the tool.
+ */
+function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, cache: Map<string, UnsupportedKeyword | undefined>): void {
+  let found = findUnsupportedKeyword({ properties: tool.parameters.properties });
+  for (const name of [...reachableDefs([tool], defs)].sort(compareText)) {
+    if (found !== undefined) break;
+    if (!cache.has(name)) {
+      const inDef = findUnsupportedKeyword(defs.get(name)!);
+      cache.set(name, inDef === undefined ? undefined : { ...inDef, pointer: `/$defs/${escapePointerSegment(name)}${inDef.pointer}` });
+    }
+    found = cache.get(name);
+  }
+  if (found !== undefined) {
+    throw new SluiceError("KEYWORD_UNSUPPORTED", `${operation}: ${found.keyword} at ${found.pointer} of the generated arguments cannot be checked exactly (${found.reason}); the operation is skipped rather than generated wider than its spec.`, { pointer: found.pointer });
+  }
 }
 
 /** Definitions some generated tool reaches (a skipped operation's types are left out). */

@@ -1,6 +1,7 @@
 import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { shortHash } from "@sluice/emit";
 import { translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
+import { guards } from "@sluice/core/guards";
 import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
 import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 
@@ -14,6 +15,13 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  * - every `$ref` becomes `#/$defs/<Name>`, named after the component (cycles stay refs);
  * - 3.0 `nullable` becomes a type array (or an added `null` enum member / `anyOf` branch);
  * - draft-4 boolean `exclusiveMaximum`/`exclusiveMinimum` become the numeric 2020-12 form;
+ * - draft-4 `dependencies` becomes `dependentRequired` (name lists) and `dependentSchemas`;
+ *   `additionalItems` beside a tuple `items` becomes the 2020-12 `items` after `prefixItems`;
+ * - `enum: []` matches nothing, so the schema becomes `false` (never dropped: that would match anything);
+ * - a keyword that constrains values but has no exact 2020-12 form sluice can check
+ *   (`$dynamicRef`, `$recursiveRef`) refuses the schema with KEYWORD_UNSUPPORTED, naming the
+ *   operation and the pointer (the generator skips the operation); see
+ *   packages/core/src/unsupported-keywords.ts;
  * - `readOnly` properties are withheld (request schemas) and recorded with reason `read_only`;
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
@@ -36,6 +44,8 @@ const SINGLE_SCHEMA_KEYWORDS = new Set([
 const SCHEMA_LIST_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const SCHEMA_MAP_KEYWORDS = new Set(["patternProperties", "dependentSchemas"]);
 const TYPE_NAMES = new Set(["string", "number", "integer", "boolean", "array", "object", "null"]);
+/** Constraining keywords with no exact form sluice can check: the schema is refused, not widened. */
+const UNSUPPORTED_KEYWORDS = new Set(["$dynamicRef", "$recursiveRef"]);
 
 /** Where converted members are recorded when the generator withholds them. */
 export type WithheldSink = WithheldPath[];
@@ -158,6 +168,12 @@ export class SchemaConverter {
     let nullable = false;
     let exclusiveMaximum: boolean | undefined;
     let exclusiveMinimum: boolean | undefined;
+    let additionalItems: JsonSchemaObject | boolean | undefined;
+    let emptyEnum = false;
+    // draft-4 `dependencies`, split by kind; merged with any 2020-12 `dependentRequired`/`dependentSchemas` after the loop.
+    // Maps, then Object.fromEntries: a property named `__proto__` stays an own key.
+    const dependentRequired = new Map<string, string[]>();
+    const dependentSchemas = new Map<string, JsonSchemaObject | boolean>();
     const removed = new Set<string>();
 
     for (const [key, value] of Object.entries(source)) {
@@ -186,6 +202,22 @@ export class SchemaConverter {
       } else if (key === "items") {
         if (Array.isArray(value)) put("prefixItems", value.map((item, index) => below(item, `/items/${index}`)));
         else put("items", below(value, "/items"));
+      } else if (key === "additionalItems") {
+        additionalItems = below(value, "/additionalItems");
+      } else if (key === "dependentRequired" || key === "dependencies") {
+        // https://json-schema.org/draft/2020-12/json-schema-validation#section-6.5.4; draft 4 section 5.4.5
+        if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
+        for (const [name, dependency] of Object.entries(value)) {
+          if (Array.isArray(dependency)) dependentRequired.set(name, [...new Set([...(dependentRequired.get(name) ?? []), ...dependency.filter((n): n is string => typeof n === "string")])]);
+          else if (key === "dependencies" && (typeof dependency === "boolean" || isSchemaObject(dependency))) {
+            dependentSchemas.set(name, below(dependency, `/dependencies/${escapePointerSegment(name)}`));
+          }
+        }
+      } else if (UNSUPPORTED_KEYWORDS.has(key)) {
+        if (guards.unsupportedKeywords) {
+          const at = `${pointer}/${escapePointerSegment(key)}`;
+          throw new SluiceError("KEYWORD_UNSUPPORTED", `${this.operation || "(shared type)"} ${at}: ${key} resolves by the evaluation path, which sluice cannot check exactly; write it as a $ref to the definition it means (the schema is refused rather than widened).`, { pointer: at });
+        }
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
         put(key, below(value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path));
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
@@ -209,6 +241,7 @@ export class SchemaConverter {
         if (typeof value === "string" && this.runnablePattern(value, `${pointer}/pattern`)) put(key, value);
       } else if (key === "enum") {
         if (Array.isArray(value) && value.length > 0) put(key, [...value]);
+        else if (Array.isArray(value)) emptyEnum = true;
       } else if (key === "discriminator") {
         const discriminator = this.discriminator(value, document, `${pointer}/discriminator`);
         if (discriminator !== undefined) put(key, discriminator);
@@ -219,6 +252,18 @@ export class SchemaConverter {
       // $defs, unknown keywords) is dropped: annotations or keywords a request schema does not need.
     }
 
+    if (emptyEnum) return nullable && this.dialect !== "3.1" ? { enum: [null] } : false;
+    // additionalItems applies only beside a tuple `items` (draft 4 section 5.3.1); otherwise it has no effect.
+    if (additionalItems !== undefined && Array.isArray(out.prefixItems) && !hasOwn(out, "items")) out.items = additionalItems;
+    // A read-only member is never sent (it is withheld), so it cannot be a dependency either, as in `required`.
+    const dependents = [...dependentRequired].map(([name, names]): [string, string[]] => [name, names.filter((n) => !removed.has(n))]).filter(([, names]) => names.length > 0);
+    if (dependents.length > 0) out.dependentRequired = Object.fromEntries(dependents);
+    if (dependentSchemas.size > 0) {
+      const merged = new Map<string, unknown>(isSchemaObject(out.dependentSchemas) ? Object.entries(out.dependentSchemas) : []);
+      // Both forms naming one property: the value must satisfy both.
+      for (const [name, dependency] of dependentSchemas) merged.set(name, merged.has(name) ? { allOf: [merged.get(name), dependency] } : dependency);
+      out.dependentSchemas = Object.fromEntries(merged);
+    }
     if (removed.size > 0 && Array.isArray(out.required)) {
       const required = (out.required as string[]).filter((name) => !removed.has(name));
       if (required.length > 0) out.required = required;
