@@ -319,8 +319,8 @@ function refTarget(ref: string): string | undefined {
   return undefined;
 }
 
-const OBJECT_KEYWORDS = ["properties", "patternProperties", "additionalProperties", "required", "propertyNames", "minProperties", "maxProperties"];
-const ARRAY_KEYWORDS = ["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"];
+const OBJECT_KEYWORDS = ["properties", "patternProperties", "additionalProperties", "required", "propertyNames", "minProperties", "maxProperties", "unevaluatedProperties", "dependentRequired", "dependentSchemas"];
+const ARRAY_KEYWORDS = ["items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"];
 
 /** Whether a schema can describe a value of this JSON type (by `type`, or by the keywords it uses). */
 function admits(schema: JsonSchemaObject, kind: "object" | "array"): boolean {
