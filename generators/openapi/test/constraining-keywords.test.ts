@@ -1,0 +1,77 @@
+/**
+ * Keywords that constrain a value survive conversion (issue 22): the draft-4 ones of
+ * OpenAPI 3.0 / Swagger 2.0 become their 2020-12 forms, 2020-12 ones are kept, and one
+ * sluice cannot check exactly refuses the operation with KEYWORD_UNSUPPORTED instead of
+ * being dropped (dropping any of them accepts what the spec forbids). The suite-wide
+ * check is test/json-schema-suite.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { definePack, type JsonSchemaObject } from "@sluice/core";
+import { withoutGuard } from "@sluice/core/guards";
+import { buildOpenAPIPackIR } from "../src/index.ts";
+import { build, oas30, onlyTool, swagger2 } from "./build.ts";
+
+/** The argument schema a 3.0 (or 2.0) query parameter with this schema becomes. */
+function convert30(schema: unknown): JsonSchemaObject {
+  return onlyTool(build(oas30({ "/x": { get: { parameters: [{ name: "v", in: "query", schema }] } } }))).parameters.properties.v!;
+}
+
+const oas31 = (schema: unknown) => ({
+  openapi: "3.1.0",
+  info: { title: "t", version: "1" },
+  paths: { "/x": { post: { operationId: "x", requestBody: { content: { "application/json": { schema: { type: "object", properties: { v: schema } } } } }, responses: { "200": { description: "ok" } } } } },
+});
+
+describe("constraining keywords are converted, never dropped", () => {
+  it.each<[string, { given: unknown; want: unknown }]>([
+    [
+      "draft-4 dependencies split into dependentRequired and dependentSchemas",
+      {
+        given: { type: "object", dependencies: { card: ["billing"], bank: { required: ["iban"] } } },
+        want: { type: "object", dependentRequired: { card: ["billing"] }, dependentSchemas: { bank: { required: ["iban"] } } },
+      },
+    ],
+    ["additionalItems beside a tuple becomes items after prefixItems", { given: { type: "array", items: [{ type: "integer" }], additionalItems: false }, want: { type: "array", prefixItems: [{ type: "integer" }], items: false } }],
+    ["additionalItems beside a single items schema has no effect", { given: { type: "array", items: { type: "integer" }, additionalItems: false }, want: { type: "array", items: { type: "integer" } } }],
+    ["additionalItems as a schema", { given: { items: [{}], additionalItems: { type: "string" } }, want: { prefixItems: [{}], items: { type: "string" } } }],
+    ["dependentRequired is kept", { given: { type: "object", dependentRequired: { a: ["b"] } }, want: { type: "object", dependentRequired: { a: ["b"] } } }],
+    ["enum: [] matches nothing (a parameter's false schema is written as not: {})", { given: { type: "string", enum: [] }, want: { not: {} } }],
+    ["nullable enum: [] matches null alone", { given: { type: "string", enum: [], nullable: true }, want: { enum: [null] } }],
+  ])("%s", (_, { given, want }) => {
+    expect(convert30(given)).toEqual(want);
+  });
+
+  // A member object, not the body itself: keywords of a flattened body (its members become
+  // arguments) are operation-object.ts's to carry (issue 22, "flattening loses schema parts").
+  const member = (schema: unknown) => ({ type: "object", properties: { o: schema } });
+
+  it("a dependency on a read-only member is dropped with it, as in required", () => {
+    const pack = build(oas30({ "/x": { post: { requestBody: { content: { "application/json": { schema: member({ type: "object", properties: { a: { type: "string" }, id: { type: "string", readOnly: true } }, dependencies: { a: ["id", "b"] } }) } } } } } }));
+    expect(onlyTool(pack).parameters.properties.o).toEqual({ type: "object", properties: { a: { type: "string" } }, dependentRequired: { a: ["b"] } });
+  });
+
+  it("a property named __proto__ in dependencies stays an own key", () => {
+    const v = convert30({ type: "object", dependencies: JSON.parse('{"__proto__": ["b"]}') });
+    expect(Object.keys(v.dependentRequired as object)).toEqual(["__proto__"]);
+  });
+
+  it("Swagger 2.0 body schemas get the same conversion", () => {
+    const pack = build(swagger2({ "/x": { post: { parameters: [{ name: "body", in: "body", schema: member({ type: "object", properties: { a: { type: "string" }, b: { type: "string" } }, dependencies: { a: ["b"] } }) }] } } }));
+    const tool = definePack(pack).tools[0]!;
+    expect(tool.check({ o: { a: "x" } }).map((issue) => issue.code)).toEqual(["dependentRequired"]);
+    expect(tool.check({ o: { a: "x", b: "y" } })).toEqual([]);
+  });
+
+  it("$dynamicRef skips the operation with KEYWORD_UNSUPPORTED, naming operation and pointer; others are still generated", () => {
+    const doc = oas31({ $dynamicRef: "#node" });
+    (doc.paths as Record<string, unknown>)["/y"] = { get: { operationId: "y", responses: { "200": { description: "ok" } } } };
+    const ir = buildOpenAPIPackIR(doc, { name: "t", file: "t.json", sha256: "0".repeat(64) });
+    expect(ir.tools.map((t) => t.name)).toEqual(["y"]);
+    expect(ir.skipped).toEqual([{ operation: "POST /x", reason: expect.stringMatching(/^KEYWORD_UNSUPPORTED: POST \/x \/paths\/~1x\/post\/requestBody\/content\/application~1json\/schema\/properties\/v\/\$dynamicRef: /) }]);
+  });
+
+  it("with the unsupportedKeywords guard off, $dynamicRef is dropped and the tool accepts anything there", async () => {
+    const ir = await withoutGuard("unsupportedKeywords", () => buildOpenAPIPackIR(oas31({ type: "array", items: { $dynamicRef: "#node" } }), { name: "t", file: "t.json", sha256: "0".repeat(64) }));
+    expect(ir.tools[0]!.parameters.properties.v).toEqual({ type: "array", items: {} });
+  });
+});
