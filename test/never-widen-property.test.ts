@@ -99,9 +99,11 @@ describe("the JSON-Schema-Test-Suite: a projection never accepts what its parent
     expect(describeFailures(report)).toEqual([]);
     expect(schemas).toBeGreaterThan(draft === "draft4" ? 100 : 250);
     expect(report.parentRefusals).toBeGreaterThan(500);
-    // What the projection code alone leaves to the parent check: overlapping oneOf branches only.
+    // What the projection code alone leaves to the parent check: overlapping oneOf branches, and
+    // branches cut from a parent whose schema is refused outright (KEYWORD_UNSUPPORTED: an
+    // unevaluatedItems fed by `items` in an anyOf branch; without that branch it is checkable).
     expect(new Set(report.withoutParentCheck.map((f) => f.kind))).toEqual(new Set(["drop-branch", "keep-branch"]));
-    expect(report.withoutParentCheck.every((f) => /oneOf\[/.test(f.projection))).toBe(true);
+    expect(report.withoutParentCheck.filter((f) => !/oneOf\[/.test(f.projection) && f.detail !== "KEYWORD_UNSUPPORTED").map((f) => `${f.projection} ${JSON.stringify(f.args)}`)).toEqual([]);
   });
 
   it("with pinScreening off, derive takes pins the parent refuses, and the parent check still refuses every call with them", { timeout: 120_000 }, async () => {

@@ -133,10 +133,15 @@ export function emptyReport(): WidenReport {
 
 /** check() as a yes/no: a coded error (a schema Ajv cannot compile) is a refusal; anything else is rethrown. */
 function accepts(tool: Tool, args: unknown): boolean {
+  return refusalCode(tool, args) === undefined;
+}
+
+/** undefined when check() accepts; "" when it lists issues; the code when the schema itself is refused (SPEC_INVALID, KEYWORD_UNSUPPORTED). */
+function refusalCode(tool: Tool, args: unknown): string | undefined {
   try {
-    return tool.check(args).length === 0;
+    return tool.check(args).length === 0 ? undefined : "";
   } catch (error) {
-    if (isSluiceError(error)) return false;
+    if (isSluiceError(error)) return error.code;
     throw error;
   }
 }
@@ -195,7 +200,9 @@ export function checkNeverWiden(parent: Tool, projections: readonly Projection[]
         if (parentOk) continue;
         if (accepts(child, sent)) report.failures.push({ tool: parent.name, projection: projection.label, kind: projection.kind, args: asParentCall, what: "check" });
         if (withParentCheckOff(() => accepts(child, sent))) {
-          report.withoutParentCheck.push({ tool: parent.name, projection: projection.label, kind: projection.kind, args: asParentCall, what: "check" });
+          // Say when the parent refuses every call outright (its schema is refused with a code): a projection that cuts the refused keyword away admits what the parent never could.
+          const code = refusalCode(parent, asParentCall);
+          report.withoutParentCheck.push({ tool: parent.name, projection: projection.label, kind: projection.kind, args: asParentCall, what: "check", ...(code ? { detail: code } : {}) });
         }
       } catch (error) {
         report.failures.push({ tool: parent.name, projection: projection.label, kind: projection.kind, args: asParentCall, what: "crash", detail: String(error) });
