@@ -167,18 +167,24 @@ function dialectOf(document: unknown): Dialect {
 /**
  * Throws KEYWORD_UNSUPPORTED when a tool's arguments or a definition they reach hold a keyword
  * the call runtime would refuse (packages/core/src/unsupported-keywords.ts). Each definition
- * is searched once per build: the search does not follow refs, so a definition's verdict
- * does not depend on the tool.
+ * is searched once per build (the search does not follow refs, so its verdict does not
+ * depend on the tool), and the tool's reach is walked only when some definition has one.
  */
 function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, cache: Map<string, UnsupportedKeyword | undefined>): void {
   let found = findUnsupportedKeyword({ properties: tool.parameters.properties });
-  for (const name of [...reachableDefs([tool], defs)].sort(compareText)) {
-    if (found !== undefined) break;
+  let anyInDefs = false;
+  for (const [name, body] of defs) {
     if (!cache.has(name)) {
-      const inDef = findUnsupportedKeyword(defs.get(name)!);
+      const inDef = findUnsupportedKeyword(body);
       cache.set(name, inDef === undefined ? undefined : { ...inDef, pointer: `/$defs/${escapePointerSegment(name)}${inDef.pointer}` });
     }
-    found = cache.get(name);
+    anyInDefs ||= cache.get(name) !== undefined;
+  }
+  if (found === undefined && anyInDefs) {
+    for (const name of [...reachableDefs([tool], defs)].sort(compareText)) {
+      found = cache.get(name);
+      if (found !== undefined) break;
+    }
   }
   if (found !== undefined) {
     throw new SluiceError("KEYWORD_UNSUPPORTED", `${operation}: ${found.keyword} at ${found.pointer} of the generated arguments cannot be checked exactly (${found.reason}); the operation is skipped rather than generated wider than its spec.`, { pointer: found.pointer });
