@@ -167,15 +167,17 @@ function dialectOf(document: unknown): Dialect {
 /**
  * Throws KEYWORD_UNSUPPORTED when a tool's arguments or a definition they reach hold a keyword
  * the call runtime would refuse (packages/core/src/unsupported-keywords.ts). Each definition
- * is searched once per build (the search does not follow refs, so its verdict does not
- * depend on the tool), and the tool's reach is walked only when some definition has one.
+ * is searched once per build, once the operation that reached it is converted (so are the
+ * definitions it refers to: its verdict does not depend on the tool), and the tool's reach
+ * is walked only when some definition has one.
  */
 function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, cache: Map<string, UnsupportedKeyword | undefined>): void {
-  let found = findUnsupportedKeyword({ properties: tool.parameters.properties });
+  const definition = (name: string) => defs.get(name);
+  let found = findUnsupportedKeyword({ properties: tool.parameters.properties }, definition);
   let anyInDefs = false;
   for (const [name, body] of defs) {
     if (!cache.has(name)) {
-      const inDef = findUnsupportedKeyword(body);
+      const inDef = findUnsupportedKeyword(body, definition);
       cache.set(name, inDef === undefined ? undefined : { ...inDef, pointer: `/$defs/${escapePointerSegment(name)}${inDef.pointer}` });
     }
     anyInDefs ||= cache.get(name) !== undefined;

@@ -6,7 +6,7 @@
  * check is test/json-schema-suite.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { definePack, type JsonSchemaObject } from "@sluice/core";
+import { definePack, isSluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR } from "../src/index.ts";
 import { build, oas30, onlyTool, swagger2 } from "./build.ts";
@@ -73,5 +73,24 @@ describe("constraining keywords are converted, never dropped", () => {
   it("with the unsupportedKeywords guard off, $dynamicRef is dropped and the tool accepts anything there", async () => {
     const ir = await withoutGuard("unsupportedKeywords", () => buildOpenAPIPackIR(oas31({ type: "array", items: { $dynamicRef: "#node" } }), { name: "t", file: "t.json", sha256: "0".repeat(64) }));
     expect(ir.tools[0]!.parameters.properties.v).toEqual({ type: "array", items: {} });
+  });
+
+  it("a contains behind a $ref still feeds unevaluatedItems: the operation and a hand-built tool are refused; with the guard off Ajv accepts an invalid array", async () => {
+    const components = { schemas: { A: { type: "array", allOf: [{ $ref: "#/components/schemas/C" }], unevaluatedItems: false }, C: { contains: { type: "string" } } } };
+    const doc = { ...oas31({ $ref: "#/components/schemas/A" }), components };
+    const ir = buildOpenAPIPackIR(doc, { name: "t", file: "t.json", sha256: "0".repeat(64) });
+    expect(ir.skipped.map((s) => s.reason)).toEqual([expect.stringMatching(/^KEYWORD_UNSUPPORTED: POST \/x: unevaluatedItems at \/\$defs\/A\/unevaluatedItems .*"contains" at \/allOf\/0\/\$ref/)]);
+
+    const inputSchema = { type: "object", properties: { v: { $ref: "#/$defs/A" } }, $defs: { A: { type: "array", allOf: [{ $ref: "#/$defs/C" }], unevaluatedItems: false }, C: { contains: { type: "string" } } } };
+    const tool = () => Tool.create({ name: "t", description: "t", inputSchema, binding: { kind: "graphql", operationType: "query", field: "f", document: "query F { f }", variables: {} } });
+    // [1, 2, "foo"]: contains evaluates "foo" only, so 1 and 2 are unevaluated and the array is invalid.
+    let code: string | undefined;
+    try {
+      tool().check({ v: [1, 2, "foo"] });
+    } catch (error) {
+      if (isSluiceError(error)) code = error.code;
+    }
+    expect(code).toBe("KEYWORD_UNSUPPORTED");
+    expect(await withoutGuard("unsupportedKeywords", () => tool().check({ v: [1, 2, "foo"] }))).toEqual([]);
   });
 });

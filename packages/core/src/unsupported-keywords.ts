@@ -1,4 +1,4 @@
-import { escapePointerSegment, getOwn, isSchemaObject, SluiceError, walkSchema, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, isSchemaObject, parseLocalRef, SluiceError, walkSchema, type JsonSchemaObject } from "@sluice/schema";
 import { guards } from "./guards.ts";
 
 /**
@@ -31,8 +31,12 @@ const DYNAMIC = ["$dynamicRef", "$recursiveRef"] as const;
 const IN_PLACE = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
 const CONDITIONAL = new Set(["anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
 
-/** The first keyword of `schema` (in document order) that sluice cannot check exactly, if any. */
-export function findUnsupportedKeyword(schema: JsonSchemaObject): UnsupportedKeyword | undefined {
+/**
+ * The first keyword of `schema` (in document order) that sluice cannot check exactly, if
+ * any. `definition` resolves a `#/$defs/Name` ref (default: the schema's own `$defs`), for
+ * a schema searched apart from the definitions it refers to.
+ */
+export function findUnsupportedKeyword(schema: JsonSchemaObject, definition: (name: string) => unknown = (name) => getOwn(getOwn(schema, "$defs"), name)): UnsupportedKeyword | undefined {
   let found: UnsupportedKeyword | undefined;
   walkSchema(schema, ({ node, pointer }) => {
     if (found !== undefined) return false;
@@ -44,7 +48,7 @@ export function findUnsupportedKeyword(schema: JsonSchemaObject): UnsupportedKey
     }
     const unevaluated = getOwn(node, "unevaluatedItems");
     if (unevaluated !== undefined && unevaluated !== true) {
-      const feeder = unevaluatedItemsFeeder(node);
+      const feeder = unevaluatedItemsFeeder(schema, definition, node);
       if (feeder !== undefined) {
         found = { keyword: "unevaluatedItems", pointer: `${pointer}/unevaluatedItems`, reason: `it depends on ${feeder}, whose evaluated items the validator does not count as JSON Schema says; list the items with prefixItems/items instead` };
         return false;
@@ -55,8 +59,12 @@ export function findUnsupportedKeyword(schema: JsonSchemaObject): UnsupportedKey
   return found;
 }
 
-/** What an `unevaluatedItems` at `node` depends on that Ajv gets wrong: a `contains`, or `items` in a branch that may fail. */
-function unevaluatedItemsFeeder(node: JsonSchemaObject): string | undefined {
+/**
+ * What an `unevaluatedItems` at `node` depends on that Ajv gets wrong: a `contains`, or
+ * `items` in a branch that may fail. Local refs (`#`, `#/$defs/Name`) are
+ * followed: they apply to the same array.
+ */
+function unevaluatedItemsFeeder(root: JsonSchemaObject, definition: (name: string) => unknown, node: JsonSchemaObject): string | undefined {
   const stack: Array<{ schema: JsonSchemaObject; conditional: boolean; where: string }> = [{ schema: node, conditional: false, where: "" }];
   const seen = new Set<JsonSchemaObject>();
   while (stack.length > 0) {
@@ -65,6 +73,12 @@ function unevaluatedItemsFeeder(node: JsonSchemaObject): string | undefined {
     seen.add(schema);
     if (getOwn(schema, "contains") !== undefined) return `"contains"${where === "" ? "" : ` at ${where}`}`;
     if (conditional && isSchemaObject(getOwn(schema, "items"))) return `"items" at ${where}`;
+    const ref = getOwn(schema, "$ref");
+    const segments = typeof ref === "string" ? parseLocalRef(ref) : undefined;
+    if (segments !== undefined) {
+      const target = segments.length === 0 ? root : segments.length === 2 && segments[0] === "$defs" ? definition(segments[1]!) : undefined;
+      if (isSchemaObject(target)) stack.push({ schema: target, conditional, where: `${where}/$ref` });
+    }
     for (const keyword of IN_PLACE) {
       const value = getOwn(schema, keyword);
       const children: Array<[string, unknown]> = Array.isArray(value)
