@@ -61,6 +61,58 @@ describe("OAS 3.1 §4.8.12.4 style examples", () => {
     expect(serialize("form", true, "")).toBe("color=");
   });
 
+  // Found by the reference builder test (test/reference-request-builder.test.ts): an
+  // empty list or map was sent as `color=`, `;color`, `.` (then refused as a dot segment)
+  // or an empty header. RFC 6570 §2.3 makes it undefined: it expands to nothing.
+  describe("an empty array or object is undefined (RFC 6570 §2.3; OAS 3.2 column `undefined`)", () => {
+    for (const [style, explode] of [["form", false], ["form", true], ["spaceDelimited", false], ["pipeDelimited", false], ["deepObject", true]] as const) {
+      it(`query ${style} explode=${explode}: nothing is sent for [] and {}`, () => {
+        expect(buildHttpRequest(binding({ in: "query", style, explode }), { color: [] }).url).toBe("/p");
+        expect(buildHttpRequest(binding({ in: "query", style, explode }), { color: {} }).url).toBe("/p");
+      });
+    }
+    for (const style of ["simple", "label", "matrix"] as const) {
+      it(`path ${style}: [] and {} expand to nothing, so the required segment is refused as empty (not as a dot segment)`, () => {
+        for (const value of [[], {}]) {
+          const error = (() => {
+            try {
+              buildHttpRequest(binding({ in: "path", style, explode: false }, "/p/{color}"), { color: value });
+            } catch (e) {
+              return e;
+            }
+            return undefined;
+          })();
+          expect(isSluiceError(error) && error.code).toBe("INVALID_ARGUMENTS");
+          expect((error as Error).message).toContain("must not be empty");
+        }
+      });
+    }
+    it("header: no header for [] or {}; an empty string is still a (blank) header", () => {
+      const b: HttpBinding = { kind: "http", method: "GET", path: "/", parameters: [{ arg: "c", name: "X-Color", in: "header", style: "simple", explode: false }] };
+      expect(buildHttpRequest(b, { c: [] }).headers).toEqual({});
+      expect(buildHttpRequest(b, { c: {} }).headers).toEqual({});
+      expect(buildHttpRequest(b, { c: "" }).headers).toEqual({ "x-color": "" });
+    });
+    it("cookie: no cookie for [] or {}, the others still sent", () => {
+      const b: HttpBinding = {
+        kind: "http",
+        method: "GET",
+        path: "/",
+        parameters: [
+          { arg: "c", name: "color", in: "cookie", style: "form", explode: false },
+          { arg: "d", name: "size", in: "cookie", style: "form", explode: false },
+        ],
+      };
+      expect(buildHttpRequest(b, { c: [], d: "L" }).headers).toEqual({ cookie: "size=L" });
+      expect(buildHttpRequest(b, { c: {}, d: ["S", "M"] }).headers).toEqual({ cookie: "size=S,M" });
+    });
+    it("the empty string is not undefined: matrix `;color`, form `color=`, label `.` refused as a dot segment", () => {
+      expect(serialize("matrix", false, "")).toBe(";color");
+      expect(serialize("form", false, "")).toBe("color=");
+      expect(() => serialize("label", false, "")).toThrow(/"\." or "\.\."/);
+    });
+  });
+
   it("header simple: no percent-encoding, object explode with =", () => {
     const b: HttpBinding = { kind: "http", method: "GET", path: "/", parameters: [{ arg: "c", name: "X-Color", in: "header", style: "simple", explode: true }] };
     expect(buildHttpRequest(b, { c: object }).headers["x-color"]).toBe("R=100,G=200,B=150");
