@@ -5,18 +5,10 @@
  * comparable form and lists what differs; `reference-differences.ts` says which
  * differences are known and why (the table in docs/reference-request-builder.md).
  *
- * What "equal" means (documented in docs/reference-request-builder.md):
- * - URL: origin and path after RFC 3986 §6.2.2 normalization (hex digits upper case,
- *   percent-encoded unreserved characters decoded); encoded and raw reserved characters
- *   stay different, since a delimiter and a value's own character must not be confused.
- * - Query and form bodies: `name=value` pairs, each side normalized the same way, `+`
- *   read as a space (servers parse both as application/x-www-form-urlencoded); pairs of
- *   one name keep their order, the order between names does not matter to a server.
- * - Headers: names ignore case; values exact. `Accept` (derived from responses by the
- *   reference, not a parameter) and credentials are not compared.
- * - Cookies: `name=value` pairs of the Cookie header, normalized like the query.
- * - Bodies: JSON equal for JSON media types; multipart as its parts (name, content type,
- *   text), file names aside.
+ * What "equal" means is written once, in docs/reference-request-builder.md: in short, the
+ * path after RFC 3986 normalization, the query and form bodies as the pairs a form parser
+ * reads, headers by case-insensitive name, cookies as decoded pairs, JSON bodies JSON-equal,
+ * multipart bodies part by part; `Accept` and credentials aside.
  */
 import fc from "fast-check";
 // The builder `SwaggerClient.buildRequest` is, without the resolver and HTTP client around it.
@@ -609,13 +601,13 @@ function decodePointerHead(pointer: string | undefined): string {
   return head.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
-/** The binding parameter that wrote a wire name (its own name, or an exploded object's key), when one did. */
+/** The binding parameter that wrote a (decoded) wire name: its own name, an exploded object's key, or a bracketed member of it. */
 export function ownerOf(binding: HttpBinding, location: HttpParameter["in"], name: string, args: Record<string, unknown>): HttpParameter | undefined {
   const named = binding.parameters.find((p) => p.in === location && p.name === name);
   if (named !== undefined) return named;
   return binding.parameters.find((p) => {
     if (p.in !== location) return false;
     const value = own(args, p.arg);
-    return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).some((k) => normalizeEncoding(encodeURIComponent(k)) === name || name.startsWith(`${p.name}[`) || name.startsWith(`${encodeURIComponent(p.name)}%5B`));
+    return typeof value === "object" && value !== null && !Array.isArray(value) && (Object.keys(value).includes(name) || name.startsWith(`${p.name}[`));
   });
 }

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import type { Tool } from "@sluice/core";
 import { differences, drawArguments, referenceRequest, referenceSpec, specKind, specOperation, specParameters, wireOfSluice, type Difference, type Draw, type SpecKind, type WireRequest } from "./reference-builder.ts";
 import { classify, type DifferenceContext } from "./reference-differences.ts";
+import { minimalArguments } from "./egress-fuzz.ts";
 
 type Doc = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -53,7 +54,7 @@ export async function runSpec(spec: string, doc: Doc, tools: readonly Tool<objec
     for (let i = 0; i < draws; i++) {
       const [g] = fc.sample(fc.gen(), { seed: seed + hashText(`${tool.name}#${i}`), numRuns: 1 });
       const draw: Draw = (arb) => g!(() => arb);
-      const args = drawArguments(draw, tool);
+      const args = drawArguments(draw, tool) ?? (i === 0 ? minimal(tool) : undefined);
       if (args === undefined) continue;
       drawn++;
       let sluice: WireRequest;
@@ -61,18 +62,22 @@ export async function runSpec(spec: string, doc: Doc, tools: readonly Tool<objec
         sluice = wireOfSluice(await tool.request(args, { credentials: anyCredential }), binding);
       } catch (error) {
         const reference = await referenceRequest(doc, binding, args);
-         record({ tool: tool.name, endpoint, args, differences: [{ part: "build", sluice: `refused: ${(error as { code?: string }).code ?? ""} ${(error as Error).message}`, reference: "error" in reference ? `refused: ${reference.error}` : "built" }] });
+        if ("error" in reference) continue; // neither builds: nothing to compare
+        record({ tool: tool.name, endpoint, args, differences: [{ part: "build", sluice: `refused: ${(error as { code?: string }).code ?? ""} ${(error as Error).message}`, reference: "built" }] });
         continue;
       }
       const reference = await referenceRequest(doc, binding, args);
       if ("error" in reference) {
-         record({ tool: tool.name, endpoint, args, differences: [{ part: "build", sluice: "built", reference: `refused: ${reference.error}` }] });
+        record({ tool: tool.name, endpoint, args, differences: [{ part: "build", sluice: "built", reference: `refused: ${reference.error}` }] });
         continue;
       }
-       record({ tool: tool.name, endpoint, args, differences: differences(sluice, reference) });
+      record({ tool: tool.name, endpoint, args, differences: differences(sluice, reference) });
       if (i % 4 === 3) await new Promise((r) => setImmediate(r));
     }
-    if (drawn === 0) run.skipped.push({ tool: tool.name, why: "no drawn argument set passed the tool's own check" });
+    if (drawn === 0) {
+      const issue = tool.check(minimalArguments(tool))[0];
+      run.skipped.push({ tool: tool.name, why: `no argument set passes the tool's own check (not even its minimal one: ${issue === undefined ? "?" : `${issue.path ?? ""} ${issue.message}`})` });
+    }
     await new Promise((r) => setImmediate(r));
   }
   return run;
@@ -80,6 +85,12 @@ export async function runSpec(spec: string, doc: Doc, tools: readonly Tool<objec
 
 /** Every scheme gets a token (basic a user and password): authentication is not under comparison, only that the request can be built. */
 const anyCredential = (scheme: { type: string }): { token: string } | { username: string; password: string } => (scheme.type === "basic" ? { username: "u", password: "p" } : { token: "t0ken" });
+
+/** The small valid set the egress fuzzer uses (required members only), when no draw passes: some real operations have constraints no draw meets. */
+function minimal(tool: Tool<object>): Record<string, unknown> | undefined {
+  const args = minimalArguments(tool);
+  return tool.check(args).length === 0 ? args : undefined;
+}
 
 function hashText(text: string): number {
   let h = 0x811c9dc5;
