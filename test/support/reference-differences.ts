@@ -92,7 +92,7 @@ export const RULES: Record<string, (d: Difference, c: DifferenceContext) => bool
     const value = p !== undefined ? argOf(c, p) : prop?.value;
     if (style !== "deepObject" || !isObject(value)) return false;
     const nested = (d.name ?? "").split("[").length > 2;
-    const json = /=[[{]/.test(d.reference);
+    const json = /(=|\): )[[{]/.test(d.reference);
     return nested || json;
   },
   "empty-string-dropped": (d, c) => {

@@ -291,6 +291,43 @@ describe("bodies", () => {
     expect([...new Uint8Array(await file.arrayBuffer())]).toEqual([1, 2, 3]);
   });
 
+  // Found by the reference builder test: Stripe's POST /v1/files declares
+  // `file_link_data: {style: deepObject}` for its multipart body; the object went out as one
+  // JSON part, which Stripe does not read (it takes `file_link_data[create]`).
+  it("multipart with an Encoding Object style deepObject: one text part per bracketed leaf", async () => {
+    const b: HttpBinding = {
+      kind: "http",
+      method: "POST",
+      path: "/v1/files",
+      parameters: [],
+      body: {
+        mediaType: "multipart/form-data",
+        encoding: "multipart",
+        fields: { purpose: "purpose", file_link_data: "file_link_data", expand: "expand", meta: "meta" },
+        propertyEncoding: { file_link_data: { style: "deepObject", explode: true }, expand: { style: "deepObject", explode: true } },
+      },
+    };
+    const r = buildHttpRequest(b, { purpose: "dispute_evidence", file_link_data: { create: true, metadata: { order: "a b" }, empty: {} }, expand: ["file"], meta: { a: 1 } });
+    const form = await new Response(r.body as Uint8Array, { headers: { "content-type": r.headers["content-type"]! } }).formData();
+    expect([...form.entries()]).toEqual([
+      ["purpose", "dispute_evidence"],
+      ["file_link_data[create]", "true"],
+      ["file_link_data[metadata][order]", "a b"],
+      ["expand[0]", "file"],
+      ["meta", '{"a":1}'],
+    ]);
+    // Without a style, an object is still one JSON part.
+    expect(new TextDecoder().decode(r.body as Uint8Array)).toContain('name="meta"\r\nContent-Type: application/json\r\n\r\n{"a":1}\r\n');
+  });
+
+  // Found by the reference builder test: GitHub's release asset upload is `*/*` with a
+  // string of raw file data; it was sent as the JSON string literal `"..."`.
+  it("a `*/*` body: a string is the data itself, anything else JSON", () => {
+    const b: HttpBinding = { kind: "http", method: "POST", path: "/assets", parameters: [], body: { mediaType: "*/*", encoding: "json", wholeBodyArg: "body" } };
+    expect(buildHttpRequest(b, { body: "plain 東京" })).toEqual({ method: "POST", url: "/assets", headers: { "content-type": "*/*" }, body: "plain 東京" });
+    expect(buildHttpRequest(b, { body: { a: 1 } }).body).toBe('{"a":1}');
+  });
+
   it("text/plain", () => {
     const b: HttpBinding = { kind: "http", method: "PUT", path: "/t", parameters: [], body: { mediaType: "text/plain", encoding: "text", wholeBodyArg: "text" } };
     expect(buildHttpRequest(b, { text: "hello" })).toEqual({ method: "PUT", url: "/t", headers: { "content-type": "text/plain" }, body: "hello" });
