@@ -540,7 +540,11 @@ export function drawValue(draw: Draw, root: Record<string, unknown>, schema: unk
         const pattern = regexOf(node["pattern"]);
         if (pattern !== undefined) {
           try {
-            return draw(fc.stringMatching(pattern, { size: "xsmall" }));
+            // Lengths are checked on the draw: a pattern with a length bound beside it (a 40-digit sha) needs a few tries.
+            const fits = (t: string): boolean => [...t].length >= (num("minLength") ?? 0) && [...t].length <= (num("maxLength") ?? Infinity);
+            let text = draw(fc.stringMatching(pattern, { size: "xsmall" }));
+            for (let tries = 0; tries < 4 && !fits(text); tries++) text = draw(fc.stringMatching(pattern, { size: tries < 2 ? "medium" : "large" }));
+            return text;
           } catch {
             // a pattern fast-check cannot draw from: fall through to the hard strings
           }
