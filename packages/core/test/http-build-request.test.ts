@@ -61,6 +61,58 @@ describe("OAS 3.1 §4.8.12.4 style examples", () => {
     expect(serialize("form", true, "")).toBe("color=");
   });
 
+  // Found by the reference builder test (test/reference-request-builder.test.ts): an
+  // empty list or map was sent as `color=`, `;color`, `.` (then refused as a dot segment)
+  // or an empty header. RFC 6570 §2.3 makes it undefined: it expands to nothing.
+  describe("an empty array or object is undefined (RFC 6570 §2.3; OAS 3.2 column `undefined`)", () => {
+    for (const [style, explode] of [["form", false], ["form", true], ["spaceDelimited", false], ["pipeDelimited", false], ["deepObject", true]] as const) {
+      it(`query ${style} explode=${explode}: nothing is sent for [] and {}`, () => {
+        expect(buildHttpRequest(binding({ in: "query", style, explode }), { color: [] }).url).toBe("/p");
+        expect(buildHttpRequest(binding({ in: "query", style, explode }), { color: {} }).url).toBe("/p");
+      });
+    }
+    for (const style of ["simple", "label", "matrix"] as const) {
+      it(`path ${style}: [] and {} expand to nothing, so the required segment is refused as empty (not as a dot segment)`, () => {
+        for (const value of [[], {}]) {
+          const error = (() => {
+            try {
+              buildHttpRequest(binding({ in: "path", style, explode: false }, "/p/{color}"), { color: value });
+            } catch (e) {
+              return e;
+            }
+            return undefined;
+          })();
+          expect(isSluiceError(error) && error.code).toBe("INVALID_ARGUMENTS");
+          expect((error as Error).message).toContain("must not be empty");
+        }
+      });
+    }
+    it("header: no header for [] or {}; an empty string is still a (blank) header", () => {
+      const b: HttpBinding = { kind: "http", method: "GET", path: "/", parameters: [{ arg: "c", name: "X-Color", in: "header", style: "simple", explode: false }] };
+      expect(buildHttpRequest(b, { c: [] }).headers).toEqual({});
+      expect(buildHttpRequest(b, { c: {} }).headers).toEqual({});
+      expect(buildHttpRequest(b, { c: "" }).headers).toEqual({ "x-color": "" });
+    });
+    it("cookie: no cookie for [] or {}, the others still sent", () => {
+      const b: HttpBinding = {
+        kind: "http",
+        method: "GET",
+        path: "/",
+        parameters: [
+          { arg: "c", name: "color", in: "cookie", style: "form", explode: false },
+          { arg: "d", name: "size", in: "cookie", style: "form", explode: false },
+        ],
+      };
+      expect(buildHttpRequest(b, { c: [], d: "L" }).headers).toEqual({ cookie: "size=L" });
+      expect(buildHttpRequest(b, { c: {}, d: ["S", "M"] }).headers).toEqual({ cookie: "size=S,M" });
+    });
+    it("the empty string is not undefined: matrix `;color`, form `color=`, label `.` refused as a dot segment", () => {
+      expect(serialize("matrix", false, "")).toBe(";color");
+      expect(serialize("form", false, "")).toBe("color=");
+      expect(() => serialize("label", false, "")).toThrow(/"\." or "\.\."/);
+    });
+  });
+
   it("header simple: no percent-encoding, object explode with =", () => {
     const b: HttpBinding = { kind: "http", method: "GET", path: "/", parameters: [{ arg: "c", name: "X-Color", in: "header", style: "simple", explode: true }] };
     expect(buildHttpRequest(b, { c: object }).headers["x-color"]).toBe("R=100,G=200,B=150");
@@ -237,6 +289,43 @@ describe("bodies", () => {
     const file = form.get("file") as File;
     expect(file.type).toBe("image/png");
     expect([...new Uint8Array(await file.arrayBuffer())]).toEqual([1, 2, 3]);
+  });
+
+  // Found by the reference builder test: Stripe's POST /v1/files declares
+  // `file_link_data: {style: deepObject}` for its multipart body; the object went out as one
+  // JSON part, which Stripe does not read (it takes `file_link_data[create]`).
+  it("multipart with an Encoding Object style deepObject: one text part per bracketed leaf", async () => {
+    const b: HttpBinding = {
+      kind: "http",
+      method: "POST",
+      path: "/v1/files",
+      parameters: [],
+      body: {
+        mediaType: "multipart/form-data",
+        encoding: "multipart",
+        fields: { purpose: "purpose", file_link_data: "file_link_data", expand: "expand", meta: "meta" },
+        propertyEncoding: { file_link_data: { style: "deepObject", explode: true }, expand: { style: "deepObject", explode: true } },
+      },
+    };
+    const r = buildHttpRequest(b, { purpose: "dispute_evidence", file_link_data: { create: true, metadata: { order: "a b" }, empty: {} }, expand: ["file"], meta: { a: 1 } });
+    const form = await new Response(r.body as Uint8Array, { headers: { "content-type": r.headers["content-type"]! } }).formData();
+    expect([...form.entries()]).toEqual([
+      ["purpose", "dispute_evidence"],
+      ["file_link_data[create]", "true"],
+      ["file_link_data[metadata][order]", "a b"],
+      ["expand[0]", "file"],
+      ["meta", '{"a":1}'],
+    ]);
+    // Without a style, an object is still one JSON part.
+    expect(new TextDecoder().decode(r.body as Uint8Array)).toContain('name="meta"\r\nContent-Type: application/json\r\n\r\n{"a":1}\r\n');
+  });
+
+  // Found by the reference builder test: GitHub's release asset upload is `*/*` with a
+  // string of raw file data; it was sent as the JSON string literal `"..."`.
+  it("a `*/*` body: a string is the data itself, anything else JSON", () => {
+    const b: HttpBinding = { kind: "http", method: "POST", path: "/assets", parameters: [], body: { mediaType: "*/*", encoding: "json", wholeBodyArg: "body" } };
+    expect(buildHttpRequest(b, { body: "plain 東京" })).toEqual({ method: "POST", url: "/assets", headers: { "content-type": "*/*" }, body: "plain 東京" });
+    expect(buildHttpRequest(b, { body: { a: 1 } }).body).toBe('{"a":1}');
   });
 
   it("text/plain", () => {

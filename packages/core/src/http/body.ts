@@ -42,9 +42,16 @@ export function bodyValue(body: HttpBody, args: Record<string, unknown>): unknow
   return out;
 }
 
+function isWildcardMediaType(mediaType: string): boolean {
+  return mediaType.split(";")[0]!.trim() === "*/*";
+}
+
 export function buildBody(body: HttpBody, value: unknown): BuiltBody {
   switch (body.encoding) {
     case "json":
+      // `*/*` says nothing about the bytes (GitHub's release asset upload: a string of raw
+      // file data); a string is then the data itself, not a JSON string literal.
+      if (typeof value === "string" && isWildcardMediaType(body.mediaType)) return { contentType: body.mediaType, body: value };
       return { contentType: body.mediaType, body: JSON.stringify(value) };
     case "form":
       return { contentType: body.mediaType, body: formBody(value, body.propertyEncoding ?? {}) };
@@ -91,6 +98,13 @@ export function formBody(value: unknown, encodings: Readonly<Record<string, Http
     }
   }
   return pieces.join("&");
+}
+
+/** Bracket notation to any depth, unencoded (multipart names are quoted, not percent-encoded): `a[b][0]` and its scalar. Empty arrays and objects give nothing. */
+function bracketLeaves(prefix: string, value: unknown): [string, unknown][] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => (v === undefined ? [] : bracketLeaves(`${prefix}[${i}]`, v)));
+  if (isPlainObject(value)) return ownEntries(value).flatMap(([k, v]) => bracketLeaves(`${prefix}[${k}]`, v));
+  return [[prefix, value]];
 }
 
 const encoder = new TextEncoder();
@@ -152,6 +166,13 @@ export function multipartBody(mediaType: string, value: unknown, encodings: Read
   };
   for (const [property, v] of value === undefined ? [] : ownEntries(value)) {
     const encoding = Object.prototype.hasOwnProperty.call(encodings, property) ? encodings[property]! : {};
+    // An Encoding Object style applies to multipart too (OpenAPI 3.1): `deepObject` sends
+    // each leaf as its own text part under its bracketed name, as Stripe's uploads take
+    // `file_link_data[create]=true`.
+    if (encoding.style === "deepObject" && encoding.contentType === undefined && (isPlainObject(v) || Array.isArray(v))) {
+      for (const [name, leaf] of bracketLeaves(property, v)) add(name, leaf, undefined, true);
+      continue;
+    }
     add(property, v, encoding.contentType, false);
   }
   let boundary = `sluice-${fnv1a(parts)}`;

@@ -4,7 +4,7 @@ import type { HttpAuthScheme, HttpBinding, HttpParameter } from "../tool-ir.ts";
 import { encodePathValue, encodeUnreserved } from "./encode.ts";
 import { bodyValue, buildBody, isJsonMediaType } from "./body.ts";
 import { ownValue, scalarText } from "./scalar.ts";
-import { checkHeaderText, serializeCookiePieces, serializeHeaderValue, serializePathValue, serializeQueryPieces } from "./style.ts";
+import { checkHeaderText, isUndefinedValue, serializeCookiePieces, serializeHeaderValue, serializePathValue, serializeQueryPieces } from "./style.ts";
 import { clashOf, reservedNames, schemesOf, writesCredentialName, type Reservation, type WireLocation } from "./wire-names.ts";
 
 /**
@@ -88,6 +88,7 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
         break;
       case "header":
         wire?.parameter(parameter);
+        if (parameter.contentType === undefined && isUndefinedValue(value)) break;
         headers[parameter.name.toLowerCase()] =
           parameter.contentType !== undefined ? checkHeaderText(parameter.name, contentText(parameter, value)) : serializeHeaderValue(parameter.name, value, parameter.explode);
         break;

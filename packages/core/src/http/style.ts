@@ -18,10 +18,22 @@ function pairs(value: Record<string, unknown>, where: string): [string, string][
   return ownEntries(value).map(([k, v]) => [k, scalarText(v, where)]);
 }
 
+/**
+ * RFC 6570 §2.3: a list or map with no (defined) members is undefined, and an undefined
+ * variable expands to nothing, not even its prefix or name (OpenAPI 3.2's style table,
+ * column `undefined`). The empty string is not undefined.
+ */
+export function isUndefinedValue(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (Array.isArray(value)) return value.every((v) => v === undefined);
+  return isPlainObject(value) && ownEntries(value).length === 0;
+}
+
 /** Path parameter, the text that replaces `{name}` in the template (already encoded). */
 export function serializePathValue(name: string, value: unknown, style: HttpParameterStyle, explode: boolean): string {
   const where = `path parameter ${name}`;
   const enc: Encode = encodePathValue;
+  if (isUndefinedValue(value) && (style === "simple" || style === "label" || style === "matrix")) return "";
   if (style === "simple") {
     if (Array.isArray(value)) return items(value, where).map(enc).join(",");
     if (isPlainObject(value)) return pairs(value, where).map(([k, v]) => (explode ? `${enc(k)}=${enc(v)}` : `${enc(k)},${enc(v)}`)).join(",");
@@ -57,6 +69,7 @@ export function serializeQueryPieces(name: string, value: unknown, style: HttpPa
   const where = `query parameter ${name}`;
   const enc: Encode = allowReserved ? encodeAllowReserved : encodeUnreserved;
   const n = encodeUnreserved(name);
+  if (isUndefinedValue(value)) return [];
   if (style === "deepObject") return bracketPieces(n, value, enc, where);
   const delimiter = style === "spaceDelimited" ? "%20" : style === "pipeDelimited" ? "|" : ",";
   if (style !== "form" && style !== "spaceDelimited" && style !== "pipeDelimited") {
@@ -90,7 +103,11 @@ export function bracketPieces(prefix: string, value: unknown, enc: Encode, where
   return [`${prefix}=${enc(scalarText(value, where))}`];
 }
 
-/** Header parameter, style simple. Header values are not percent-encoded; line breaks are refused. */
+/**
+ * Header parameter, style simple. Header values are not percent-encoded; line breaks are
+ * refused. An empty list or map is undefined (see {@link isUndefinedValue}): the builder
+ * sends no header for it.
+ */
 export function serializeHeaderValue(name: string, value: unknown, explode: boolean): string {
   const where = `header ${name}`;
   let text: string;
@@ -111,6 +128,7 @@ export function serializeCookiePieces(name: string, value: unknown, explode: boo
   const where = `cookie ${name}`;
   const enc: Encode = encodeUnreserved;
   const n = encodeUnreserved(name);
+  if (isUndefinedValue(value)) return [];
   if (Array.isArray(value)) {
     const list = items(value, where).map(enc);
     return explode ? list.map((v) => `${n}=${v}`) : [`${n}=${list.join(",")}`];
