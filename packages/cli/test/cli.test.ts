@@ -1,6 +1,8 @@
 /**
- * The sluice command as a user runs it: a child process per call, real packs, output
- * parsed as the documented JSON, errors as one line with a non-zero exit.
+ * The sluice command as a user runs it: real packs, output parsed as the documented JSON,
+ * errors as one line with a non-zero exit. Most calls run the CLI's main in this worker
+ * (support/run-in-process.ts: the packs they load do not change here); determinism across
+ * two processes and a catalog piped on stdin run the bin as a child process.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -8,18 +10,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runInProcess } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-function sluice(args: string[], cwd = ROOT) {
+function sluiceChild(args: string[], cwd = ROOT) {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+const sluice = (args: string[], cwd = ROOT) => runInProcess(args, { cwd });
+
 describe("sluice survey", () => {
-  it("lists tools fattest first as JSON", () => {
-    const { code, stdout } = sluice(["survey", "linear", "--top", "5", "--json"]);
+  it("lists tools fattest first as JSON", async () => {
+    const { code, stdout } = await sluice(["survey", "linear", "--top", "5", "--json"]);
     expect(code).toBe(0);
     const rows = JSON.parse(stdout) as Array<{ tool: string; tokens: number }>;
     expect(rows).toHaveLength(5);
@@ -30,38 +35,38 @@ describe("sluice survey", () => {
 });
 
 describe("sluice paths", () => {
-  it("prices the branches of the fattest tool", () => {
-    const { code, stdout } = sluice(["paths", "linear", "issues_list_full", "--by-cost", "--json"]);
+  it("prices the branches of the fattest tool", async () => {
+    const { code, stdout } = await sluice(["paths", "linear", "issues_list_full", "--by-cost", "--json"]);
     expect(code).toBe(0);
     const rows = JSON.parse(stdout) as Array<{ path: string; tokens: number }>;
     expect(rows[0]!.path).toBe("filter");
     expect(rows.map((r) => r.path)).toContain("first");
   });
 
-  it("lists paths below a prefix, two levels deep", () => {
-    const { code, stdout } = sluice(["paths", "linear", "issues_list_full", "filter.team", "--depth", "2", "--json"]);
+  it("lists paths below a prefix, two levels deep", async () => {
+    const { code, stdout } = await sluice(["paths", "linear", "issues_list_full", "filter.team", "--depth", "2", "--json"]);
     expect(code).toBe(0);
     const paths = (JSON.parse(stdout) as Array<{ path: string }>).map((r) => r.path);
     expect(paths).toContain("filter.team.key");
     expect(paths).toContain("filter.team.key.eq");
   });
 
-  it("says so when every path below a prefix costs tokens to remove (a shared type splits)", () => {
-    const { code, stdout, stderr } = sluice(["paths", "linear", "issues_list_full", "filter", "--by-cost"]);
+  it("says so when every path below a prefix costs tokens to remove (a shared type splits)", async () => {
+    const { code, stdout, stderr } = await sluice(["paths", "linear", "issues_list_full", "filter", "--by-cost"]);
     expect(code).toBe(0);
     expect(stdout.split("\n")[0]).toMatch(/^tokens {2}path$/);
     expect(stdout).toMatch(/^ *-\d+ {2}filter\.and$/m);
     expect(stderr).toContain("note: removing any path below filter alone makes the tool larger");
-    const plain = sluice(["paths", "linear", "issues_list_full"]);
+    const plain = await sluice(["paths", "linear", "issues_list_full"]);
     expect(plain.stdout).toBe(["after", "before", "filter", "first", "includeArchived", "last", "orderBy", ""].join("\n"));
   });
 
-  it("an unknown tool or selector is one line with candidates and exit 2", () => {
-    const tool = sluice(["paths", "linear", "issues_lst", "--by-cost"]);
+  it("an unknown tool or selector is one line with candidates and exit 2", async () => {
+    const tool = await sluice(["paths", "linear", "issues_lst", "--by-cost"]);
     expect(tool.code).toBe(2);
     expect(tool.stderr).toMatch(/^sluice: TOOL_NOT_FOUND: /);
     expect(tool.stderr).not.toMatch(/\n\s+at /); // no stack trace
-    const selector = sluice(["paths", "linear", "issues_list_full", "filtr"]);
+    const selector = await sluice(["paths", "linear", "issues_list_full", "filtr"]);
     expect(selector.code).toBe(2);
     expect(selector.stderr).toMatch(/UNKNOWN_SELECTOR/);
     expect(selector.stderr).toMatch(/candidates: .*filter/);
@@ -84,23 +89,23 @@ describe("sluice egress", () => {
   // The module imports a workspace package, so it must resolve from inside the workspace.
   const workspaceModule = join(ROOT, "packs/linear/test-egress-module.tmp.ts");
 
-  it("prints the same bytes in two processes, and --check passes on them", () => {
+  it("prints the same bytes in two processes, and --check passes on them", async () => {
     writeFileSync(workspaceModule, readFileSync(moduleFile));
     try {
-      const first = sluice(["egress", workspaceModule]);
-      const second = sluice(["egress", workspaceModule]);
+      const first = sluiceChild(["egress", workspaceModule]);
+      const second = sluiceChild(["egress", workspaceModule]);
       expect(first.code).toBe(0);
       expect(first.stdout).toBe(second.stdout);
       expect(first.stdout).toContain("tool issues_by_team\n  endpoint POST graphql query issues\n");
       expect(first.stdout).toContain("  = input: {");
       const mapFile = join(dir, "egress_map.txt");
-      expect(sluice(["egress", workspaceModule, "--out", mapFile]).code).toBe(0);
-      expect(sluice(["egress", workspaceModule, "--check", mapFile]).code).toBe(0);
+      expect((await sluice(["egress", workspaceModule, "--out", mapFile])).code).toBe(0);
+      expect((await sluice(["egress", workspaceModule, "--check", mapFile])).code).toBe(0);
 
       // A committed map that shows less than the tools now do: the check fails and names the widening.
       const narrower = readFileSync(mapFile, "utf8").replace(/^ {2}\+ filter\.team\.key: .*\n/m, "");
       writeFileSync(mapFile, narrower);
-      const check = sluice(["egress", workspaceModule, "--check", mapFile]);
+      const check = await sluice(["egress", workspaceModule, "--check", mapFile]);
       expect(check.code).toBe(1);
       expect(check.stdout).toMatch(/^WIDENING: tool issues_by_team: filter\.team\.key: StringComparator is newly visible to the model$/m);
       expect(check.stdout).toMatch(/^\+ {2}\+ filter\.team\.key: /m); // the unified diff line
@@ -110,8 +115,8 @@ describe("sluice egress", () => {
     }
   });
 
-  it("an unknown pack is a coded one-line error", () => {
-    const { code, stderr } = sluice(["egress", "no-such-pack"]);
+  it("an unknown pack is a coded one-line error", async () => {
+    const { code, stderr } = await sluice(["egress", "no-such-pack"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: PACK_NOT_FOUND: .*\(candidates: .*linear.*\)\n$/);
   });
@@ -124,7 +129,7 @@ describe("sluice generate", () => {
   ])("%s %s writes marked pack sources and prints the counts", async (kind, spec, summary) => {
     const out = mkdtempSync(join(tmpdir(), `sluice-generate-${kind}-`));
     const specFile = fileURLToPath(new URL(`../../../../shared/specs/${spec}`, import.meta.url));
-    const { code, stdout } = sluice(["generate", kind, specFile, "--name", "sample", "--out", out]);
+    const { code, stdout } = await sluice(["generate", kind, specFile, "--name", "sample", "--out", out]);
     expect(code).toBe(0);
     expect(stdout).toMatch(summary);
     const tools = readFileSync(join(out, "src/tools.gen.ts"), "utf8");
@@ -132,20 +137,20 @@ describe("sluice generate", () => {
     expect(tools).toContain(`// Regenerate: sluice generate ${kind} spec/${spec.split("/").pop()} --name sample --out .\n`);
   });
 
-  it("a malformed spec is one coded line with its location", () => {
+  it("a malformed spec is one coded line with its location", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-bad-spec-"));
     const bad = join(dir, "bad.json");
     writeFileSync(bad, '{"openapi": "3.0.0",\n  "paths": {,}\n}');
-    const { code, stderr } = sluice(["generate", "openapi", bad, "--name", "bad", "--out", dir]);
+    const { code, stderr } = await sluice(["generate", "openapi", bad, "--name", "bad", "--out", dir]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: SPEC_INVALID: .*2:1[0-9]/);
   });
 });
 
 describe("sluice compact: catalog modes", () => {
-  function run(args: string[], stdin: string) {
-    const result = spawnSync(process.execPath, [BIN, "compact", ...args], { cwd: ROOT, input: stdin, encoding: "utf8", timeout: 120_000 });
-    return { code: result.status, stdout: result.stdout, report: JSON.parse(result.stderr.trim().split("\n").pop()!) as Record<string, unknown> };
+  async function run(args: string[], stdin: string) {
+    const result = await runInProcess(["compact", ...args], { cwd: ROOT, stdin });
+    return { code: result.code, stdout: result.stdout, report: JSON.parse(result.stderr.trim().split("\n").pop()!) as Record<string, unknown> };
   }
   const tools = JSON.stringify(
     Array.from({ length: 40 }, (_, i) => ({
@@ -155,8 +160,8 @@ describe("sluice compact: catalog modes", () => {
     })),
   );
 
-  it("level3 replaces the catalog by a dispatcher and a lookup, with the code map as system text and the break-even in the report", () => {
-    const { code, stdout, report } = run(["--mode", "level3"], tools);
+  it("level3 replaces the catalog by a dispatcher and a lookup, with the code map as system text and the break-even in the report", async () => {
+    const { code, stdout, report } = await run(["--mode", "level3"], tools);
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as { tools: Array<{ name: string }>; system: string };
     expect(out.tools.map((t) => t.name)).toEqual(["call_tool", "describe_tool"]);
@@ -166,8 +171,8 @@ describe("sluice compact: catalog modes", () => {
     expect(report.cacheBreakEven).toMatchObject({ warm: false, breakEvenRequests: 0 });
   });
 
-  it("filter removes what it may and reports what it refused and why", () => {
-    const { code, stdout, report } = run(["--mode", "filter", "--remove", "tool_1,tool_2,nope", "--tool-choice", "tool_2", "--warm"], tools);
+  it("filter removes what it may and reports what it refused and why", async () => {
+    const { code, stdout, report } = await run(["--mode", "filter", "--remove", "tool_1,tool_2,nope", "--tool-choice", "tool_2", "--warm"], tools);
     expect(code).toBe(0);
     const names = (JSON.parse(stdout) as Array<{ name: string }>).map((t) => t.name);
     expect(names).not.toContain("tool_1");
@@ -180,7 +185,7 @@ describe("sluice compact: catalog modes", () => {
     expect((report.cacheBreakEven as { warm: boolean; breakEvenRequests: number }).warm).toBe(true);
   });
 
-  it("a catalog that is not JSON is one line and exit 2", () => {
+  it("a catalog that is not JSON is one line and exit 2", async () => {
     const result = spawnSync(process.execPath, [BIN, "compact", "--mode", "level1"], { cwd: ROOT, input: "{nope", encoding: "utf8" });
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/^sluice compact: the catalog is not JSON/);
@@ -194,8 +199,8 @@ describe("usage errors", () => {
     [["paths", "linear"], /paths takes/],
     [["frobnicate"], /unknown command "frobnicate"/],
     [["survey", "linear", "--bogus"], /unknown option --bogus for sluice survey/],
-  ])("%j", (args, message) => {
-    const { code, stderr } = sluice(args);
+  ])("%j", async (args, message) => {
+    const { code, stderr } = await sluice(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
   });

@@ -2,7 +2,7 @@
  * `sluice narrow` on a pack written by `sluice generate`, in a project outside the
  * repository: the projection lands in src/curated.ts with every other byte kept, the
  * egress map is the one `sluice egress` gives afterwards, and nothing is written when
- * the projection is refused or with --dry-run. Every run is a child process.
+ * the projection is refused or with --dry-run. Every narrow is a child process.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editCuratedSource, parsePins, variableName, type NarrowRequest } from "../src/narrow.ts";
-import { runChild, type ChildResult } from "./support/run-child.ts";
+import type { ChildResult } from "./support/run-child.ts";
+import { runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -23,11 +24,14 @@ mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
 symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-/** A child process, awaited without blocking the test worker (a narrow of a large pack takes a while). */
+/**
+ * Narrow, and a traced run, as a child process awaited without blocking the test worker (a
+ * narrow of a large pack takes a while); a command on a pack the worker has not seen change
+ * runs the CLI's main here (support/run-in-process.ts), as a fresh process would see it.
+ */
 function sluice(args: string[], options: { trace?: string } = {}): Promise<ChildResult> {
-  const execArgv = options.trace === undefined ? [] : ["--import", join(project, "trace-hook.mjs")];
-  const env = options.trace === undefined ? process.env : { ...process.env, SLUICE_TRACE: options.trace };
-  return runChild([...execArgv, BIN, ...args], { cwd: project, env, timeout: SLOW });
+  if (options.trace === undefined) return runSluice(args, { cwd: project, timeout: SLOW });
+  return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace }, execArgv: ["--import", join(project, "trace-hook.mjs")], timeout: SLOW });
 }
 
 /** The pets pack as generate wrote it, copied per test so that tests do not see each other's edits. */
@@ -53,7 +57,7 @@ function snapshot(dir: string): Map<string, string> {
 const curatedOf = (dir: string) => readFileSync(join(dir, "src/curated.ts"), "utf8");
 const mapOf = (dir: string) => readFileSync(join(dir, "egress_map.txt"), "utf8");
 
-/** The egress map a fresh process computes from the pack as it is now. */
+/** The egress map a fresh process computes from the pack as it is now (the worker, when it has not seen the pack change). */
 async function egressNow(dir: string): Promise<string> {
   const { code, stdout, stderr } = await sluice(["egress", dir]);
   expect(stderr).toBe("");

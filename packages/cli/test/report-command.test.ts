@@ -1,26 +1,24 @@
 /**
- * `sluice report` as a user runs it: a child process per call on the Linear pack, the
- * JSON as documented, the page written and byte-identical across runs, errors coded.
+ * `sluice report` as a user runs it on the Linear pack: the JSON as documented, the page
+ * written and byte-identical across runs, errors coded. Each call runs the CLI's main in
+ * this worker (support/run-in-process.ts); cli/anywhere tests cover the bin's own process.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { runInProcess } from "./support/run-in-process.ts";
 import type { ReportData } from "../src/report/report-data.ts";
 
-const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
-function sluice(args: string[], cwd = ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", timeout: 120_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+/** The CLI's main in this worker (the packs and modules it loads do not change here). */
+const sluice = (args: string[], cwd = ROOT) => runInProcess(args, { cwd });
 
 describe("sluice report", () => {
-  it("--json --tool prints the report of one tool and its twin, as 2-space JSON", () => {
-    const { code, stdout, stderr } = sluice(["report", "linear", "--json", "--tool", "issues_list"]);
+  it("--json --tool prints the report of one tool and its twin, as 2-space JSON", async () => {
+    const { code, stdout, stderr } = await sluice(["report", "linear", "--json", "--tool", "issues_list"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const data = JSON.parse(stdout) as ReportData;
@@ -35,50 +33,50 @@ describe("sluice report", () => {
     expect(data.curated.map((c) => c.name)).toEqual(["issues_list"]);
   });
 
-  it("--out with --json writes the JSON there, the same bytes as stdout", () => {
+  it("--out with --json writes the JSON there, the same bytes as stdout", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
     const file = join(dir, "nested", "report.json");
-    const written = sluice(["report", "linear", "--json", "--tool", "viewer", "--out", file]);
+    const written = await sluice(["report", "linear", "--json", "--tool", "viewer", "--out", file]);
     expect(written.code).toBe(0);
     expect(written.stdout).toBe("");
-    const printed = sluice(["report", "linear", "--json", "--tool", "viewer"]);
+    const printed = await sluice(["report", "linear", "--json", "--tool", "viewer"]);
     expect(readFileSync(file, "utf8")).toBe(printed.stdout);
   });
 
-  it("--budget says how many tools are above it and how many a projection fits", () => {
+  it("--budget says how many tools are above it and how many a projection fits", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
     const file = join(dir, "r.html");
-    const run = sluice(["report", "linear", "--tool", "issues_list", "--budget", "2000", "--out", file]);
+    const run = await sluice(["report", "linear", "--tool", "issues_list", "--budget", "2000", "--out", file]);
     expect(run.code).toBe(0);
     // issues_list_full (29,539) and issues_list (3,6xx) are above 2,000; both fit once narrowed.
     expect(run.stdout.split("\n")[1]).toBe("budget 2000: 2 tools above it, 2 with a projection that fits");
-    const tight = sluice(["report", "linear", "--tool", "issues_list", "--budget", "100", "--out", file]);
+    const tight = await sluice(["report", "linear", "--tool", "issues_list", "--budget", "100", "--out", file]);
     expect(tight.stdout.split("\n")[1]).toMatch(/^budget 100: 2 tools above it, 0 with a projection that fits, 2 whose floor is above it$/);
   });
 
-  it("writes the HTML page, byte-identical across runs, and says where", () => {
+  it("writes the HTML page, byte-identical across runs, and says where", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
     const first = join(dir, "a.html");
     const second = join(dir, "b.html");
-    const run = sluice(["report", "linear", "--tool", "issues_list", "--out", first]);
+    const run = await sluice(["report", "linear", "--tool", "issues_list", "--out", first]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const html = readFileSync(first, "utf8");
     expect(html.toLowerCase()).toMatch(/^<!doctype html>/);
     expect(run.stdout).toBe(`${first}: ${statSync(first).size} bytes, 2 tools, ${tokensOf(html)}; fattest: ${fattest(html)}\n`);
-    expect(sluice(["report", "linear", "--tool", "issues_list", "--out", second]).code).toBe(0);
+    expect((await sluice(["report", "linear", "--tool", "issues_list", "--out", second])).code).toBe(0);
     expect(readFileSync(second, "utf8")).toBe(html);
   });
 
-  it("an unknown tool is TOOL_NOT_FOUND, exit 2, with the nearest names", () => {
-    const { code, stdout, stderr } = sluice(["report", "linear", "--json", "--tool", "isues_list"]);
+  it("an unknown tool is TOOL_NOT_FOUND, exit 2, with the nearest names", async () => {
+    const { code, stdout, stderr } = await sluice(["report", "linear", "--json", "--tool", "isues_list"]);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toMatch(/^sluice: TOOL_NOT_FOUND: linear has no tool named isues_list; did you mean issues_list/);
   });
 
-  it("a bad --depth is a usage error", () => {
-    const { code, stderr } = sluice(["report", "linear", "--depth", "0"]);
+  it("a bad --depth is a usage error", async () => {
+    const { code, stderr } = await sluice(["report", "linear", "--depth", "0"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: INVALID_OPTION: --depth takes a positive integer/);
   });

@@ -1,0 +1,112 @@
+import { statSync } from "node:fs";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { main } from "../../src/main.ts";
+import { runChild, type ChildResult } from "./run-child.ts";
+
+const BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
+const REPOSITORY = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/**
+ * `sluice <args>` run by the CLI's own `main` in the test worker, with stdout, stderr and
+ * the exit code captured: what the bin does once it has loaded, without a node child that
+ * loads tsx and every source again (about a second of CPU per call, most of what the CLI
+ * tests cost). The bin's own behaviours (static --help and --version, signals, pipes,
+ * Node's resolution from a project) are tested with real children elsewhere.
+ *
+ * Only for commands whose modules do not change during the test file: the worker keeps every
+ * module it has imported (and vitest keeps the transformed file by path), so a pack rewritten
+ * after it was loaded here would be loaded stale. Use runSluice when the file rewrites packs.
+ */
+export async function runInProcess(args: readonly string[], options: { cwd: string; env?: Record<string, string | undefined>; stdin?: string }): Promise<ChildResult> {
+  let stdout = "";
+  let stderr = "";
+  const saved = new Map<string, string | undefined>();
+  // The variables a child would get; restored after, since the worker runs the next test.
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    saved.set(key, process.env[key]);
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  try {
+    const code = await main(args, {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd: options.cwd,
+      ...(options.stdin === undefined ? {} : { stdin: Readable.from([options.stdin]) }),
+    } as Parameters<typeof main>[1]);
+    return { code, stdout, stderr };
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+}
+
+/** The files of the modules this worker holds, each as it was on disk when first seen here. */
+const seen = new Map<string, string>();
+
+function signature(file: string): string {
+  try {
+    const stat = statSync(file, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  } catch {
+    return "gone";
+  }
+}
+
+function cachedFiles(): string[] {
+  const cache = (globalThis as { __vitest_worker__?: { moduleCache?: Map<string, unknown> } }).__vitest_worker__?.moduleCache;
+  if (cache === undefined) return [];
+  // Installed dependencies do not change during a test; the packs and sources the CLI loads may.
+  return [...cache.keys()].map((key) => key.split("?")[0]!).filter((file) => file.startsWith("/") && !file.startsWith("/@") && !file.includes("/node_modules/"));
+}
+
+/** A module this worker loaded has changed on disk since: importing it here would give the old one. */
+function workerHoldsStaleModule(): boolean {
+  let stale = false;
+  for (const file of cachedFiles()) {
+    const now = signature(file);
+    const then = seen.get(file);
+    if (then === undefined) seen.set(file, now);
+    // A file since removed cannot be imported again (generate --check maps a scratch copy and
+    // removes it); one written again at the same path has a new signature.
+    else if (then !== now && now !== "gone") stale = true;
+  }
+  return stale;
+}
+
+/**
+ * Commands that may write a module they then load, or have loaded: narrow edits curated.ts
+ * and index.ts (suggest --write narrows), and generate rewrites the .gen.ts files it maps
+ * right after, which is stale here once the worker holds a module of the project.
+ */
+function rewritesItsModules(args: readonly string[], cwd: string): boolean {
+  if (args[0] === "narrow" || (args[0] === "suggest" && args.includes("--write"))) return true;
+  if (args[0] !== "generate" || args.includes("--check")) return false;
+  // Its output may lie outside the project (--out): any module outside the repository counts.
+  const project = cwd.endsWith("/") ? cwd : `${cwd}/`;
+  return cachedFiles().some((file) => file.startsWith(project) || !file.startsWith(REPOSITORY));
+}
+
+/**
+ * `sluice <args>` in the worker when that gives what a fresh process would: no module the
+ * worker holds has changed on disk since it was loaded, and the command writes no module it
+ * loads. Otherwise (a pack narrowed after it was surveyed here, say) a node child of the bin,
+ * as a user runs it. Either way the same { code, stdout, stderr }.
+ */
+export async function runSluice(
+  args: readonly string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; stdin?: string; timeout: number; execArgv?: readonly string[] },
+): Promise<ChildResult & { inProcess: boolean }> {
+  const child = rewritesItsModules(args, options.cwd) || options.execArgv !== undefined || options.stdin !== undefined || workerHoldsStaleModule();
+  if (child) {
+    const env = options.env === undefined ? process.env : ({ ...process.env, ...options.env } as NodeJS.ProcessEnv);
+    return { ...(await runChild([...(options.execArgv ?? []), BIN, ...args], { cwd: options.cwd, env, timeout: options.timeout })), inProcess: false };
+  }
+  const result = await runInProcess(args, options);
+  // Record what this call loaded, as it is now: a later change to it sends later calls to a child.
+  workerHoldsStaleModule();
+  return { ...result, inProcess: true };
+}
