@@ -227,7 +227,8 @@ function bodyArguments(
     (body.encoding === "json" || body.encoding === "form" || body.encoding === "multipart") &&
     typeof memberSchemas === "object" && memberSchemas !== null && !Array.isArray(memberSchemas) &&
     (getOwn(shape, "type") === undefined || getOwn(shape, "type") === "object") &&
-    getOwn(shape, "allOf") === undefined && getOwn(shape, "anyOf") === undefined && getOwn(shape, "oneOf") === undefined;
+    getOwn(shape, "allOf") === undefined && getOwn(shape, "anyOf") === undefined && getOwn(shape, "oneOf") === undefined &&
+    !converter.isPolymorphic(body.schema?.value, body.schema?.document ?? resolver.main);
   if (schema === undefined || !flattenable) {
     const arg = claim("body", "request", "body");
     const converted = body.schema === undefined ? {} : asObject(converter.convert(body.schema.value, body.schema.document, arg, withheld, body.schema.pointer));
