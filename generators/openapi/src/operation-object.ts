@@ -117,7 +117,8 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   }
 
   let httpBody: HttpBody | undefined;
-  if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context);
+  const dependentRequired: Record<string, string[]> = {};
+  if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context, dependentRequired);
 
   const propertyRecord = Object.fromEntries(properties);
   const failure = converter.failureReachedFrom(propertyRecord);
@@ -137,7 +138,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   return {
     name,
     description: describe(operation.value, method, path),
-    parameters: { properties: propertyRecord, required },
+    parameters: { properties: propertyRecord, required, ...(Object.keys(dependentRequired).length > 0 ? { dependentRequired } : {}) },
     binding,
     annotations: annotationsFor(method),
     ...(withheld.length > 0 ? { withheld } : {}),
@@ -192,6 +193,7 @@ function bodyArguments(
   required: string[],
   withheld: WithheldPath[],
   context: OperationContext,
+  dependentRequired: Record<string, string[]>,
 ): HttpBody {
   const { converter, resolver } = context;
   const fields: [string, string][] = [];
@@ -242,12 +244,26 @@ function bodyArguments(
   const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld, schema.pointer));
   for (const entry of memberWithheld) withheld.push({ ...entry, path: entry.path.replace(/^\./, "") });
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
+  const memberArgs: string[] = [];
+  const requiredArgs: string[] = [];
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {
     const arg = claim(member, "body", `body:${member}`);
     fields.push([arg, member]);
     if (carriesCredential(arg, member)) continue;
     properties.push([arg, asObject(memberSchema)]);
-    if (body.required && requiredMembers.has(member)) required.push(arg);
+    memberArgs.push(arg);
+    if (requiredMembers.has(member)) requiredArgs.push(arg);
+  }
+  if (body.required) required.push(...requiredArgs);
+  else if (requiredArgs.length > 0) {
+    // An optional body may be left out, but a body that is sent is the schema's object, with
+    // its required members: sending any member requires them (`dependentRequired`). Each
+    // required member names all the others; any other member names the first one only, which
+    // brings in the rest: the same rule in a few tokens per member instead of one list each.
+    for (const arg of memberArgs) {
+      const others = requiredArgs.includes(arg) ? requiredArgs.filter((name) => name !== arg) : requiredArgs.slice(0, 1);
+      if (others.length > 0) Object.defineProperty(dependentRequired, arg, { value: others, enumerable: true, writable: true, configurable: true });
+    }
   }
   return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
 }
