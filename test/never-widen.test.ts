@@ -179,8 +179,10 @@ describe("pins are screened as a call carrying them would be", () => {
       dependentRequired: { a: ["b"] },
     });
     const pinned = joined.derived({ name: "pinned", pin: { a: "x" } });
-    // b is still optional in the projection's own schema; the parent requires it once a is sent.
-    expect(pinned.check({}).map((issue) => issue.code)).toEqual(["dependentRequired"]);
+    // The projection's own schema says it (a pinned `a` is always sent, so `b` is required);
+    // the parent check, which carries the pin, says the same.
+    expect(pinned.inputSchema.required).toEqual(["b"]);
+    expect(pinned.check({}).map((issue) => issue.code)).toEqual(["required"]);
     expect(pinned.check({ b: "y" })).toEqual([]);
   });
 });

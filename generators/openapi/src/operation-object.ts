@@ -117,7 +117,8 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   }
 
   let httpBody: HttpBody | undefined;
-  if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context);
+  const dependentRequired: Record<string, string[]> = {};
+  if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context, dependentRequired);
 
   const propertyRecord = Object.fromEntries(properties);
   const failure = converter.failureReachedFrom(propertyRecord);
@@ -137,7 +138,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   return {
     name,
     description: describe(operation.value, method, path),
-    parameters: { properties: propertyRecord, required },
+    parameters: { properties: propertyRecord, required, ...(Object.keys(dependentRequired).length > 0 ? { dependentRequired } : {}) },
     binding,
     annotations: annotationsFor(method),
     ...(withheld.length > 0 ? { withheld } : {}),
@@ -192,6 +193,7 @@ function bodyArguments(
   required: string[],
   withheld: WithheldPath[],
   context: OperationContext,
+  dependentRequired: Record<string, string[]>,
 ): HttpBody {
   const { converter, resolver } = context;
   const fields: [string, string][] = [];
@@ -227,7 +229,9 @@ function bodyArguments(
     (body.encoding === "json" || body.encoding === "form" || body.encoding === "multipart") &&
     typeof memberSchemas === "object" && memberSchemas !== null && !Array.isArray(memberSchemas) &&
     (getOwn(shape, "type") === undefined || getOwn(shape, "type") === "object") &&
-    getOwn(shape, "allOf") === undefined && getOwn(shape, "anyOf") === undefined && getOwn(shape, "oneOf") === undefined;
+    getOwn(shape, "allOf") === undefined && getOwn(shape, "anyOf") === undefined && getOwn(shape, "oneOf") === undefined &&
+    !converter.isPolymorphic(body.schema?.value, body.schema?.document ?? resolver.main) &&
+    body.schema !== undefined && flatteningLoses(body.schema, resolver, context.dialect) === undefined;
   if (schema === undefined || !flattenable) {
     const arg = claim("body", "request", "body");
     const converted = body.schema === undefined ? {} : asObject(converter.convert(body.schema.value, body.schema.document, arg, withheld, body.schema.pointer));
@@ -241,14 +245,70 @@ function bodyArguments(
   const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld, schema.pointer));
   for (const entry of memberWithheld) withheld.push({ ...entry, path: entry.path.replace(/^\./, "") });
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
+  const memberArgs: string[] = [];
+  const requiredArgs: string[] = [];
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {
     const arg = claim(member, "body", `body:${member}`);
     fields.push([arg, member]);
     if (carriesCredential(arg, member)) continue;
     properties.push([arg, asObject(memberSchema)]);
-    if (body.required && requiredMembers.has(member)) required.push(arg);
+    memberArgs.push(arg);
+    if (requiredMembers.has(member)) requiredArgs.push(arg);
+  }
+  if (body.required) required.push(...requiredArgs);
+  else if (requiredArgs.length > 0) {
+    // An optional body may be left out, but a body that is sent is the schema's object, with
+    // its required members: sending any member requires them (`dependentRequired`). Each
+    // required member names all the others; any other member names the first one only, which
+    // brings in the rest: the same rule in a few tokens per member instead of one list each.
+    for (const arg of memberArgs) {
+      const others = requiredArgs.includes(arg) ? requiredArgs.filter((name) => name !== arg) : requiredArgs.slice(0, 1);
+      if (others.length > 0) Object.defineProperty(dependentRequired, arg, { value: others, enumerable: true, writable: true, configurable: true });
+    }
   }
   return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
+}
+
+/**
+ * Object keywords that say something about the body as a whole, or about members it does not
+ * declare: once the members are separate arguments of a closed root, nothing would check them.
+ * `additionalProperties: false` and `unevaluatedProperties: false` are what the closed root
+ * already says, so those alone keep a body flat.
+ */
+const WHOLE_BODY_KEYWORDS = [
+  "additionalProperties", "unevaluatedProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
+  "dependentRequired", "dependentSchemas", "dependencies", "if", "then", "else", "not", "enum", "const",
+] as const;
+/** Siblings of a 3.1 `$ref` that only annotate, so a flattened body loses nothing by ignoring them. */
+const ANNOTATION_SIBLINGS = new Set(["$ref", "description", "summary", "title", "deprecated", "example", "examples", "$comment"]);
+
+/**
+ * The first keyword of a body schema (along its chain of references) that flattening its
+ * members into arguments would lose, as `keyword at pointer`; undefined when nothing is lost.
+ * Such a body stays one `body` argument, converted whole.
+ */
+export function flatteningLoses(schema: Located, resolver: RefResolver, dialect: Dialect): string | undefined {
+  let current = schema;
+  const seen = new Set<string>();
+  for (;;) {
+    const ref = getOwn(current.value, "$ref");
+    if (typeof ref !== "string") break;
+    if (dialect === "3.1") {
+      const sibling = Object.keys(current.value as object).find((key) => !ANNOTATION_SIBLINGS.has(key) && !key.startsWith("x-"));
+      if (sibling !== undefined) return `${sibling} beside $ref at ${current.pointer}`;
+    }
+    const key = `${current.document.id}#${current.pointer}`;
+    if (seen.has(key)) return undefined; // a cycle of refs: the converter reports it
+    seen.add(key);
+    current = resolver.resolve(ref, current.document);
+  }
+  for (const keyword of WHOLE_BODY_KEYWORDS) {
+    const value = getOwn(current.value, keyword);
+    if (value === undefined) continue;
+    if ((keyword === "additionalProperties" || keyword === "unevaluatedProperties") && value === false) continue;
+    return `${keyword} at ${current.pointer}`;
+  }
+  return undefined;
 }
 
 function requestBodyOf(operation: Located, resolver: RefResolver): NormalizedBody | undefined {

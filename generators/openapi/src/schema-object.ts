@@ -80,6 +80,10 @@ export class SchemaConverter {
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
   private readonly nameOfKey = new Map<string, string>();
+  /** Discriminator bases by location key: the union each stands for, or null when it is none. */
+  private readonly unions = new Map<string, JsonSchemaObject | null>();
+  /** Components of the main document (location key) -> the location keys their `allOf` refers to. */
+  private parentsOf: Map<string, string[]> | undefined;
   private readonly keyOfName = new Map<string, string>();
   /**
    * Referenced schemas named but not yet converted. A `$ref` is answered with its name at
@@ -156,11 +160,15 @@ export class SchemaConverter {
     const source = node as Record<string, unknown>;
     const ref = getOwn(source, "$ref");
     if (typeof ref === "string") {
-      const target = { $ref: defRef(this.def(ref, document, pointer + "/$ref")) };
+      // A discriminator base stands for its subtypes everywhere but in a subtype's own
+      // `allOf` (where it is the inherited part): there it stays a plain reference.
+      const union = /\/allOf\/\d+$/.test(pointer) ? undefined : this.polymorphicUnion(ref, document, pointer + "/$ref");
+      const target = union ?? { $ref: defRef(this.def(ref, document, pointer + "/$ref")) };
       if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
       const { $ref: _ignored, ...siblings } = source;
       const rest = this.inline(siblings, { ...at, depth: depth + 1 });
-      return typeof rest === "object" && Object.keys(rest).length > 0 ? { ...target, ...rest } : target;
+      if (typeof rest !== "object" || Object.keys(rest).length === 0) return target;
+      return union === undefined ? { ...target, ...rest } : { allOf: [target, rest] };
     }
 
     const out: JsonSchemaObject = {};
@@ -264,6 +272,7 @@ export class SchemaConverter {
       for (const [name, dependency] of dependentSchemas) merged.set(name, merged.has(name) ? { allOf: [merged.get(name), dependency] } : dependency);
       out.dependentSchemas = Object.fromEntries(merged);
     }
+    if (out.discriminator !== undefined) this.tagBranches(out, source, document);
     if (removed.size > 0 && Array.isArray(out.required)) {
       const required = (out.required as string[]).filter((name) => !removed.has(name));
       if (required.length > 0) out.required = required;
@@ -354,6 +363,155 @@ export class SchemaConverter {
     return entries.length > 0 ? { propertyName, mapping: Object.fromEntries(entries) } : { propertyName };
   }
 
+  /**
+   * Discriminated unions, made to select their branch by the tag as OpenAPI says
+   * (https://spec.openapis.org/oas/v3.1.0#discriminator-object): each `oneOf`/`anyOf` branch
+   * that refers to a schema requires the discriminator property with the tag values that
+   * choose it: the mapping keys that point at it, or, when none does, its component name
+   * (the implicit mapping). Without this, a body valid for one branch of open objects also
+   * matches the others and fails "must match exactly one schema". Inline branches have no
+   * name to be chosen by and are left as they are.
+   */
+  private tagBranches(out: JsonSchemaObject, source: Record<string, unknown>, document: SourceDocument): void {
+    const discriminator = getOwn(source, "discriminator");
+    const propertyName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
+    if (typeof propertyName !== "string") return;
+    const mapped = this.mappingTargets(getOwn(discriminator, "mapping"), document);
+    for (const keyword of ["oneOf", "anyOf"] as const) {
+      const raw = getOwn(source, keyword);
+      const converted = out[keyword];
+      if (!Array.isArray(raw) || !Array.isArray(converted) || raw.length !== converted.length) continue;
+      out[keyword] = converted.map((branch, index) => {
+        const ref = getOwn(raw[index], "$ref");
+        if (typeof ref !== "string" || typeof branch !== "object") return branch;
+        const key = this.locationKey(ref, document);
+        if (key === undefined) return branch;
+        const tags = mapped.filter((entry) => entry.key === key).map((entry) => entry.tag);
+        if (tags.length === 0) {
+          const implicit = componentName(key);
+          if (implicit === undefined || mapped.some((entry) => entry.tag === implicit)) return branch;
+          tags.push(implicit);
+        }
+        return withTag(branch, propertyName, tags);
+      });
+    }
+  }
+
+  /**
+   * A reference to a discriminator base (a schema with a discriminator and no union of its
+   * own, the allOf hierarchy of OpenAPI 3 and of Swagger 2.0) as the union of the schemas it
+   * stands for, each required to carry its tag: the mapping's targets, or, without a
+   * mapping, the base itself and every component that inherits it through `allOf`, each
+   * tagged with its own name. Undefined when `ref` is no such base.
+   */
+  private polymorphicUnion(ref: string, document: SourceDocument, at: string): JsonSchemaObject | undefined {
+    let located: Located;
+    try {
+      located = this.resolver.resolve(ref, document);
+    } catch {
+      return undefined; // the plain reference reports the problem
+    }
+    const base = located.value;
+    const discriminator = getOwn(base, "discriminator");
+    if (discriminator === undefined || getOwn(base, "oneOf") !== undefined || getOwn(base, "anyOf") !== undefined) return undefined;
+    const propertyName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
+    if (typeof propertyName !== "string") return undefined;
+    const baseKey = `${located.document.id}#${located.pointer}`;
+    const known = this.unions.get(baseKey);
+    if (known !== undefined) return known === null ? undefined : structuredClone(known);
+    const union = this.unionOf(located, ref, document, propertyName, at);
+    this.unions.set(baseKey, union ?? null);
+    return union === undefined ? undefined : structuredClone(union);
+  }
+
+  private unionOf(located: Located, ref: string, document: SourceDocument, propertyName: string, at: string): JsonSchemaObject | undefined {
+    const baseKey = `${located.document.id}#${located.pointer}`;
+    const discriminator = getOwn(located.value, "discriminator");
+    const mapped = this.mappingTargets(getOwn(discriminator, "mapping"), located.document);
+    const targets = new Map<string, { ref: string; document: SourceDocument; tags: string[] }>();
+    if (mapped.length > 0) {
+      for (const { key, tag, ref: target, document: from } of mapped) {
+        const known = targets.get(key);
+        if (known === undefined) targets.set(key, { ref: target, document: from, tags: [tag] });
+        else known.tags.push(tag);
+      }
+    } else {
+      const inheritors = this.inheritorsOf(baseKey);
+      if (inheritors.length === 0) return undefined; // a discriminator nobody inherits selects nothing
+      for (const { key, ref: target, document: from } of [{ key: baseKey, ref, document }, ...inheritors]) {
+        const name = componentName(key);
+        if (name !== undefined) targets.set(key, { ref: target, document: from, tags: [name] });
+      }
+    }
+    if (targets.size === 0) return undefined;
+    const branches = [...targets.values()].map((target) => withTag({ $ref: defRef(this.def(target.ref, target.document, at)) }, propertyName, target.tags));
+    return { oneOf: branches };
+  }
+
+  /** Discriminator mapping entries whose target resolves, as the target's location key. */
+  private mappingTargets(mapping: unknown, document: SourceDocument): { tag: string; key: string; ref: string; document: SourceDocument }[] {
+    if (typeof mapping !== "object" || mapping === null) return [];
+    const prefix = this.dialect === "2.0" ? "#/definitions/" : "#/components/schemas/";
+    return Object.entries(mapping).flatMap(([tag, target]) => {
+      if (typeof target !== "string") return [];
+      const ref = target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`;
+      const key = this.locationKey(ref, document);
+      return key === undefined ? [] : [{ tag, key, ref, document }];
+    });
+  }
+
+  private locationKey(ref: string, document: SourceDocument): string | undefined {
+    try {
+      const located = this.resolver.resolve(ref, document);
+      return `${located.document.id}#${located.pointer}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Components of the main document that inherit `baseKey` through `allOf`, directly or not, in name order. */
+  private inheritorsOf(baseKey: string): { key: string; ref: string; document: SourceDocument }[] {
+    const root = this.resolver.main.root;
+    const components = this.dialect === "2.0" ? getOwn(root, "definitions") : getOwn(getOwn(root, "components"), "schemas");
+    if (typeof components !== "object" || components === null) return [];
+    const prefix = this.dialect === "2.0" ? "/definitions/" : "/components/schemas/";
+    const parentsOf = this.parentsOf ?? new Map<string, string[]>();
+    if (this.parentsOf === undefined) this.parentsOf = parentsOf;
+    else return this.inheritorsFrom(parentsOf, baseKey);
+    for (const name of Object.keys(components).sort()) {
+      const allOf = getOwn(getOwn(components, name), "allOf");
+      if (!Array.isArray(allOf)) continue;
+      const parents = allOf.flatMap((part) => {
+        const ref = getOwn(part, "$ref");
+        const key = typeof ref === "string" ? this.locationKey(ref, this.resolver.main) : undefined;
+        return key === undefined ? [] : [key];
+      });
+      parentsOf.set(`${this.resolver.main.id}#${prefix}${escapePointerSegment(name)}`, parents);
+    }
+    return this.inheritorsFrom(parentsOf, baseKey);
+  }
+
+  private inheritorsFrom(parentsOf: ReadonlyMap<string, readonly string[]>, baseKey: string): { key: string; ref: string; document: SourceDocument }[] {
+    const inherits = new Set<string>([baseKey]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [key, parents] of parentsOf) {
+        if (!inherits.has(key) && parents.some((parent) => inherits.has(parent))) {
+          inherits.add(key);
+          grew = true;
+        }
+      }
+    }
+    inherits.delete(baseKey);
+    return [...parentsOf.keys()].filter((key) => inherits.has(key)).map((key) => ({ key, ref: key.slice(key.indexOf("#")), document: this.resolver.main }));
+  }
+
+  /** Whether a body schema is a discriminator base that stands for its subtypes (so it is not flattened). */
+  isPolymorphic(node: unknown, document: SourceDocument): boolean {
+    const ref = getOwn(node, "$ref");
+    return typeof ref === "string" && this.polymorphicUnion(ref, document, "") !== undefined;
+  }
+
   /** Deterministic, unique `$defs` name: the component name, sanitized only when needed. */
   private nameFor(key: string, wanted: string): string {
     const clean = wanted.replace(/[^A-Za-z0-9_-]/g, "_") || "_";
@@ -371,6 +529,21 @@ function defaultName(pointer: string): string {
   const component = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(pointer);
   if (component !== null) return segments[segments.length - 1]!.replace(/~1/g, "/").replace(/~0/g, "~");
   return segments.join("_");
+}
+
+/** The component name of a location key (`doc#/components/schemas/Pet` -> `Pet`), if it is one. */
+function componentName(key: string): string | undefined {
+  const match = /#\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(key);
+  return match === null ? undefined : match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** A union branch that also requires the discriminator property to hold one of its tags. */
+function withTag(branch: JsonSchemaObject, propertyName: string, tags: readonly string[]): JsonSchemaObject {
+  const tag: JsonSchemaObject = tags.length === 1 ? { const: tags[0] } : { enum: [...tags] };
+  const check: JsonSchemaObject = { properties: { [propertyName]: tag }, required: [propertyName] };
+  // Beside a bare reference the check keeps the branch named by its type (`oneOf[Cat]`).
+  if (typeof branch.$ref === "string" && branch.properties === undefined && branch.required === undefined) return { ...branch, ...check };
+  return { allOf: [branch, check] };
 }
 
 /** 3.0 `nullable: true`: https://spec.openapis.org/oas/v3.0.3#fixed-fields-19 */

@@ -247,17 +247,25 @@ function transform(ir: PackIR, job: PackJob): PackIR {
     const name = prefix + tool.name;
     if (name.length > 64) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: toolPrefix "${prefix}" makes ${tool.name} longer than 64 characters.`);
     const properties = { ...tool.parameters.properties };
+    const dependentRequired = tool.parameters.dependentRequired === undefined ? undefined : { ...tool.parameters.dependentRequired };
     const withheld = [...(tool.withheld ?? [])];
     for (const [argument, reason] of withhold) {
       if (!Object.hasOwn(properties, argument)) continue;
       if (tool.parameters.required.includes(argument)) {
         throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${tool.name} requires "${argument}", so it cannot be withheld; pin it in curated.ts, or declare it in credentialArguments if it carries a credential.`);
       }
+      const needs = Object.entries(dependentRequired ?? {}).find(([key, names]) => key !== argument && names.includes(argument));
+      if (needs !== undefined) {
+        throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${tool.name} needs "${argument}" whenever "${needs[0]}" is sent (a required member of its request body), so it cannot be withheld alone; pin it in curated.ts.`);
+      }
       delete properties[argument];
+      if (dependentRequired !== undefined) delete dependentRequired[argument];
       withheld.push({ path: argument, reason: withheldReason(reason, job.name) });
     }
     const binding = server !== undefined && tool.binding.kind === "http" ? { ...tool.binding, server } : tool.binding;
-    return { ...tool, name, binding, parameters: { ...tool.parameters, properties }, ...(withheld.length > 0 ? { withheld } : {}) };
+    const { dependentRequired: _before, ...parameters } = tool.parameters;
+    const kept = dependentRequired !== undefined && Object.keys(dependentRequired).length > 0 ? { dependentRequired } : {};
+    return { ...tool, name, binding, parameters: { ...parameters, properties, ...kept }, ...(withheld.length > 0 ? { withheld } : {}) };
   });
   return { ...ir, tools };
 }

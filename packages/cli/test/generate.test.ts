@@ -274,6 +274,16 @@ describe("withheld by the config", () => {
     await expect(buildPack({ ...job, withhold: { id: "internal" } }, "0.0.0")).rejects.toThrow(/: \w+ requires "id", so it cannot be withheld/);
     await expect(buildPack({ ...job, withhold: { limit: "secret" } }, "0.0.0")).rejects.toThrow(/withhold reasons are internal, deprecated, projection/);
   });
+
+  it("a member an optional body requires once sent cannot be withheld alone; one nothing needs can, and its rule goes", async () => {
+    // Notion's create_a_data_source: an optional body whose schema requires parent and properties.
+    const job = { name: "notion", spec: join(SPECS, "notion/notion-openapi.json"), out: "/nonexistent", regenerate: "" };
+    await expect(buildPack({ ...job, withhold: { parent: "internal" } }, "0.0.0")).rejects.toThrow(/create_a_\w+ needs "parent" whenever "\w+" is sent/);
+    const { ir } = await buildPack({ ...job, withhold: { title: "internal" } }, "0.0.0");
+    const tool = ir.tools.find((entry) => entry.name === "create_a_data_source")!;
+    expect(Object.keys(tool.parameters.properties)).not.toContain("title");
+    expect(tool.parameters.dependentRequired).toEqual({ parent: ["properties"], properties: ["parent"] });
+  });
 });
 
 describe("GraphQL credentials", () => {

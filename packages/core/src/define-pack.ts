@@ -41,6 +41,7 @@ export function definePack(definition: PackDefinition): Pack {
   const assemble = (ir: ToolIR) => (): JsonSchemaObject => {
     const root: JsonSchemaObject = { type: "object", properties: ir.parameters.properties };
     if (ir.parameters.required.length > 0) root.required = ir.parameters.required;
+    if (ir.parameters.dependentRequired !== undefined) root.dependentRequired = ir.parameters.dependentRequired;
     const reached = new Set<string>();
     const queue = refsFrom(root, "", true).filter((r) => r !== ROOT);
     while (queue.length > 0) {

@@ -110,6 +110,7 @@ export function projectSchema(
     if (closeOpenNodes(ws, parents, [...members].filter((key) => group.kept.has(key)))) withheld.push({ path: selectorFor("*").text, reason: "projection" });
   }
 
+  settleDependentRequired(ws.root, pins, options);
   for (const key of Object.keys(pins)) {
     ws.removeProperty(ws.root, key);
     withheld.push({ path: key, reason: "pinned", value: pins[key] });
@@ -377,4 +378,41 @@ function parentNodes(ws: SchemaWorkspace, parent: Selector, split = false): Arra
     const child = (holder.node.properties as Record<string, unknown>)[key];
     return { node: isSchemaObject(child) ? child : {}, pointer: holder.pointer + "/properties/" + escapePointerSegment(key) };
   });
+}
+
+/**
+ * Keeps the root's `dependentRequired` (an optional body's members, which once one is sent
+ * need the body's required ones) true to what is left: a withheld argument no longer needs
+ * anything; a pinned one is always sent, so what it needs becomes required; a pinned value
+ * is always there; and withholding an argument that a visible one needs is REQUIRED_DROPPED,
+ * as for a required one (unless every argument that needs it goes too). Runs after drops and
+ * keeps, before pins leave the schema.
+ */
+function settleDependentRequired(root: JsonSchemaObject, pins: Record<string, unknown>, options: ProjectOptions): void {
+  const dependencies = root.dependentRequired;
+  if (!isSchemaObject(dependencies)) return;
+  const properties = isSchemaObject(root.properties) ? root.properties : {};
+  const present = (name: string) => hasOwn(properties, name);
+  const settled: Record<string, string[]> = {};
+  const alsoRequired: string[] = [];
+  for (const [key, needs] of Object.entries(dependencies)) {
+    if (!present(key) || !Array.isArray(needs)) continue;
+    const open = needs.filter((name): name is string => typeof name === "string" && !hasOwn(pins, name));
+    const missing = open.filter((name) => !present(name));
+    if (missing.length > 0 && !options.allowRequiredDrop) {
+      throw new SluiceError("REQUIRED_DROPPED", `Cannot withhold "${missing[0]}": "${key}" requires it whenever it is sent (a required member of the request body); withhold "${key}" too, or pin "${missing[0]}".`, {
+        pointer: `/dependentRequired/${escapePointerSegment(key)}`,
+        candidates: [key],
+      });
+    }
+    const kept = open.filter(present);
+    if (hasOwn(pins, key)) alsoRequired.push(...kept);
+    else if (kept.length > 0) Object.defineProperty(settled, key, { value: kept, enumerable: true, writable: true, configurable: true });
+  }
+  if (Object.keys(settled).length > 0) root.dependentRequired = settled;
+  else delete root.dependentRequired;
+  if (alsoRequired.length > 0) {
+    const required = Array.isArray(root.required) ? (root.required as string[]) : [];
+    root.required = [...required, ...[...new Set(alsoRequired)].filter((name) => !required.includes(name))];
+  }
 }

@@ -166,6 +166,8 @@ class Search {
   /** Selectors never dropped: the kept ones, what contains them, and their type spellings. */
   readonly protectedSelectors = new Set<string>();
   readonly required: string[];
+  /** Arguments a sent body must carry (`dependentRequired`), never dropped either. */
+  readonly bodyRequired: string[];
   readonly pagination: string[];
   /** The union branches the last `floor()` kept where it chose one of several, for the message saying what holds the floor up. */
   floorBranches: string[] = [];
@@ -184,7 +186,10 @@ class Search {
     const size = tool.pagination !== undefined && "pageSizeArg" in tool.pagination ? tool.pagination.pageSizeArg : undefined;
     const declared = tool.pagination === undefined ? [] : [tool.pagination.arg, ...(size === undefined ? [] : [size])];
     this.pagination = args.filter((name) => declared.includes(name) || PAGINATION_ARGUMENTS.includes(name)).sort();
-    this.topProtected = new Set([...this.required, ...this.pagination]);
+    // What a sent body must carry (an optional body's required members) is kept like a required argument.
+    const needed = isSchemaObject(schema.dependentRequired) ? Object.values(schema.dependentRequired).flatMap((names) => (Array.isArray(names) ? names : [])) : [];
+    this.bodyRequired = [...new Set(needed.filter((name): name is string => typeof name === "string" && args.includes(name) && !this.required.includes(name)))].sort();
+    this.topProtected = new Set([...this.required, ...this.bodyRequired, ...this.pagination]);
     if (options.keep.length > 0) this.protectKept(args);
   }
 
@@ -650,6 +655,7 @@ class Search {
   unreachable(budget: number, floor: { tokens: number; drop: string[] }): BudgetUnreachableError {
     const holds: string[] = [];
     if (this.required.length > 0) holds.push(`required argument${this.required.length === 1 ? "" : "s"} ${this.required.join(", ")}`);
+    if (this.bodyRequired.length > 0) holds.push(`body member${this.bodyRequired.length === 1 ? "" : "s"} a sent body requires ${this.bodyRequired.join(", ")}`);
     if (this.pagination.length > 0) holds.push(`pagination argument${this.pagination.length === 1 ? "" : "s"} ${this.pagination.join(", ")}`);
     if (this.options.keep.length > 0) holds.push(`kept ${this.options.keep.join(", ")}`);
     if (this.floorBranches.length > 0) {

@@ -70,6 +70,11 @@ export interface ToolIR {
 export interface ToolParameters {
   properties: Record<string, JsonSchemaObject>;
   required: string[];
+  /**
+   * Arguments that, when given, require others (JSON Schema `dependentRequired`): the members
+   * of an optional request body, which once sent must carry the body's required members.
+   */
+  dependentRequired?: Record<string, string[]>;
 }
 
 export interface ToolAnnotations {

@@ -49,6 +49,14 @@ export const pack = definePack({ name: "notion", defs, withheldMembers, runtime,
           },
         },
         "required": [],
+        "dependentRequired": {
+          "parent": [
+            "rich_text",
+          ],
+          "rich_text": [
+            "parent",
+          ],
+        },
       },
       "binding": {
         "kind": "http",
@@ -96,6 +104,17 @@ export const pack = definePack({ name: "notion", defs, withheldMembers, runtime,
           },
         },
         "required": [],
+        "dependentRequired": {
+          "parent": [
+            "properties",
+          ],
+          "properties": [
+            "parent",
+          ],
+          "title": [
+            "parent",
+          ],
+        },
       },
       "binding": {
         "kind": "http",
@@ -549,6 +568,11 @@ export const pack = definePack({ name: "notion", defs, withheldMembers, runtime,
         "required": [
           "block_id",
         ],
+        "dependentRequired": {
+          "after": [
+            "children",
+          ],
+        },
       },
       "binding": {
         "kind": "http",
@@ -735,6 +759,23 @@ export const pack = definePack({ name: "notion", defs, withheldMembers, runtime,
           },
         },
         "required": [],
+        "dependentRequired": {
+          "parent": [
+            "properties",
+          ],
+          "properties": [
+            "parent",
+          ],
+          "children": [
+            "parent",
+          ],
+          "icon": [
+            "parent",
+          ],
+          "cover": [
+            "parent",
+          ],
+        },
       },
       "binding": {
         "kind": "http",

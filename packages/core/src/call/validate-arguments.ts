@@ -53,6 +53,11 @@ function issueOf(error: ErrorObject): ArgumentIssue {
       path = `${path}/${String(params.missingProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`;
       message = "is required";
       break;
+    case "dependentRequired":
+      // An optional body's required member: named where it is missing, with what made it needed.
+      path = `${path}/${String(params.missingProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      message = `is required when ${String(params.property)} is given (a request body that is sent must carry it)`;
+      break;
     case "enum":
       message = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
       break;
