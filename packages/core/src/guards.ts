@@ -49,6 +49,8 @@ export interface Guards {
   egressSectionScope: boolean;
   /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
   egressTypeChanges: boolean;
+  /** The query pairs a path key fixes (`/analyze?overload=stream`) are reserved wire names: no exploded key sends them again. */
+  fixedQueryNames: boolean;
 }
 
 export const guards: Guards = {
@@ -67,6 +69,7 @@ export const guards: Guards = {
   linearPatterns: true,
   egressSectionScope: true,
   egressTypeChanges: true,
+  fixedQueryNames: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
