@@ -129,7 +129,10 @@ describe("guard fixedQueryNames: an exploded key cannot send a fixed pair's name
 
   it("screening and the request builder refuse it (EGRESS_DENIED); other keys pass", async () => {
     expect(tool.check(hostile).map((issue) => [issue.code, issue.path])).toEqual([["reserved", "/filter/Overload"]]);
-    expect((await tool.request(hostile).catch((error: unknown) => error as SluiceError)).code).toBe("EGRESS_DENIED");
+    const refusal = () => tool.request(hostile).then(() => undefined, (error: unknown) => (error as SluiceError).code);
+    expect(await refusal()).toBe("EGRESS_DENIED");
+    // The builder's own check, behind screening, refuses it too.
+    expect(await withoutGuard("wireNameScreening", refusal)).toBe("EGRESS_DENIED");
     expect((await tool.request({ filter: { tag: "x" } })).url).toBe("https://api.example.com/analyze?overload=stream&tag=x");
   });
 
