@@ -1001,7 +1001,26 @@ function stringFor(parts: readonly JsonSchemaObject[], n: number): string {
   const max = Math.min(...parts.map((p) => (typeof p.maxLength === "number" ? p.maxLength : Infinity)));
   if (text.length < min) text = text.padEnd(Math.min(min, 10_000), "x");
   if (text.length > max) text = text.slice(0, Math.max(0, max));
-  return text;
+  const patterns = parts.map((p) => getOwn(p, "pattern")).filter((p): p is string => typeof p === "string");
+  return patterns.length === 0 ? text : (matchingText(patterns, text, min, max) ?? text);
+}
+
+/**
+ * A string every pattern accepts (within the length bounds), drawn by fast-check's
+ * `stringMatching` with a fixed seed, so the same schema always gets the same value;
+ * undefined when the patterns are not ones it can draw from (then the caller's text stands).
+ */
+function matchingText(patterns: readonly string[], text: string, min: number, max: number): string | undefined {
+  try {
+    const regexes = patterns.map((p) => new RegExp(p, "u"));
+    const fits = (t: string) => t.length >= min && t.length <= max && regexes.every((r) => r.test(t));
+    if (fits(text)) return text;
+    // Drawn from the anchored form first: a string the whole of which matches is short and matches unanchored too.
+    const drawn = [new RegExp(`^(?:${patterns[0]!})$`, "u"), regexes[0]!].flatMap((r) => fc.sample(fc.stringMatching(r), { seed: 22, numRuns: 40 }));
+    return drawn.filter(fits).sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0))[0];
+  } catch {
+    return undefined;
+  }
 }
 
 function numberFor(parts: readonly JsonSchemaObject[], integer: boolean): number {
@@ -1427,7 +1446,8 @@ function buildArgs(s: Schemas, route: readonly string[], extraKey: string | unde
 function minimalValue(s: Schemas, group: readonly unknown[], depth: number): unknown {
   const parts = conjunction(s, group, true);
   const fixed = fixedValues(parts);
-  if (fixed !== undefined) return fixed.length === 0 ? null : fixed[0];
+  // An empty string is a valid enum value that no path segment can carry: take another when there is one.
+  if (fixed !== undefined) return fixed.length === 0 ? null : (fixed.find((value) => value !== "") ?? fixed[0]);
   const types = typesOf(parts);
   const prefer = ["string", "integer", "number", "boolean", "object", "array", "null"];
   const kind = prefer.find((t) => types.includes(t)) ?? (parts.some(isObjectish) ? "object" : parts.some(isArrayish) ? "array" : "string");
@@ -1457,6 +1477,12 @@ function minimalValue(s: Schemas, group: readonly unknown[], depth: number): unk
           const children = childSchemas(s, parts, key);
           if (children.length > 0) setOwn(out, key, minimalValue(s, children, depth + 1));
         }
+      }
+      // minProperties past the required members: filled with keys the object admits (a free-form map's `k1`, ...).
+      const atLeast = Math.max(0, ...parts.map((p) => (typeof p.minProperties === "number" ? p.minProperties : 0)));
+      const extra = parts.map((p) => getOwn(p, "additionalProperties")).find((a) => a !== undefined && a !== false);
+      for (let i = 1; Object.keys(out).length < Math.min(atLeast, 8) && i <= 8; i++) {
+        if (!hasOwn(out, `k${i}`)) setOwn(out, `k${i}`, extra === undefined || extra === true ? "v" : minimalValue(s, [extra], depth + 1));
       }
       return out;
     }

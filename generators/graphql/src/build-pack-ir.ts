@@ -119,7 +119,7 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: Bui
     }
     const operation = buildOperationDocument(schema, ref.operationType, field, declared);
     if ("error" in operation) {
-      skipped.push({ operation: root, reason: `no valid operation document: ${operation.error}` });
+      skipped.push({ operation: root, code: "OPERATION_DOCUMENT_INVALID", reason: `OPERATION_DOCUMENT_INVALID: no valid operation document: ${operation.error}` });
       continue;
     }
     const properties = Object.fromEntries(visible.map((arg) => [arg.name, inputs.forValue(arg)]));
@@ -143,7 +143,7 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: Bui
     });
   }
   for (const field of rootFields(schema.getSubscriptionType())) {
-    skipped.push({ operation: `Subscription.${field.name}`, reason: "subscriptions are not callable as tools" });
+    skipped.push({ operation: `Subscription.${field.name}`, code: "SUBSCRIPTION", reason: "SUBSCRIPTION: subscriptions are not callable as tools" });
   }
   skipped.sort((a, b) => compareText(a.operation, b.operation));
 

@@ -119,15 +119,26 @@ function fromIntrospection(text: string, fileName: string): GraphQLSchema {
     throw new SluiceError("SPEC_INVALID", `${fileName}: not valid JSON: ${(cause as Error).message}`, { cause });
   }
   const root = json as { data?: { __schema?: unknown }; __schema?: unknown } | null;
-  const schemaNode = root?.data?.__schema ?? root?.__schema;
+  const schemaNode = root?.data?.__schema ?? root?.__schema ?? (isBareIntrospection(root) ? root : undefined);
   if (typeof schemaNode !== "object" || schemaNode === null) {
-    throw new SluiceError("SPEC_INVALID", `${fileName}: JSON input has no __schema (expected {"data":{"__schema":...}} or {"__schema":...})`);
+    throw new SluiceError("SPEC_INVALID", `${fileName}: JSON input has no __schema (expected {"data":{"__schema":...}}, {"__schema":...} or the __schema object itself)`);
   }
   try {
     return buildClientSchema({ __schema: schemaNode } as IntrospectionQuery);
   } catch (cause) {
     throw toSpecError(cause, fileName);
   }
+}
+
+/**
+ * The `__schema` object on its own (`{ queryType, types, directives }`), as some tools save an
+ * introspection result: no `data` or `__schema` wrapper around it.
+ * https://spec.graphql.org/October2021/#sec-Schema-Introspection
+ */
+function isBareIntrospection(value: unknown): boolean {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { queryType, types } = value as { queryType?: unknown; types?: unknown };
+  return typeof queryType === "object" && queryType !== null && Array.isArray(types);
 }
 
 function toSpecError(cause: unknown, fileName: string): SluiceError {

@@ -25,7 +25,7 @@ describe("emitPackSources on a small hand-written schema", () => {
 
   it("makes one tool per query and mutation field, skipping subscriptions", () => {
     expect(pack.tools.map((tool) => tool.name)).toEqual(["delete", "issue", "issue_create", "issue_delete", "issues_list", "search"]);
-    expect(pack.skipped).toEqual([{ operation: "Subscription.issueChanged", reason: "subscriptions are not callable as tools" }]);
+    expect(pack.skipped).toEqual([{ operation: "Subscription.issueChanged", code: "SUBSCRIPTION", reason: "SUBSCRIPTION: subscriptions are not callable as tools" }]);
   });
 
   it("emits only valid operation documents with the expected selection shapes", () => {

@@ -80,6 +80,8 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
 
   const operations: { ref: OperationRef; source: OperationSource }[] = [];
   const skipped: SkippedOperation[] = [];
+  // The first operation that failed: thrown when no operation at all becomes a tool.
+  let failure: unknown;
   const paths = getOwn(document, "paths");
   for (const [path, rawItem] of Object.entries(typeof paths === "object" && paths !== null ? paths : {})) {
     const itemPointer = `/paths/${escapePointerSegment(path)}`;
@@ -87,9 +89,10 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     try {
       pathItem = resolver.deref(rawItem, resolver.main, itemPointer);
     } catch (error) {
-      if (!(error instanceof SluiceError) || error.code !== "EXTERNAL_REF" || options.onExternalRef === "throw") throw error;
-      const reason = `EXTERNAL_REF: ${error.message}`;
-      skipped.push({ operation: `* ${path}`, reason });
+      const skip = skipFor(error, `* ${path}`, itemPointer, options);
+      if (skip === undefined) throw error;
+      skipped.push(skip);
+      failure ??= error;
       continue;
     }
     for (const method of HTTP_METHODS) {
@@ -110,21 +113,20 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     converter.operation = operationKey(ref);
     try {
-      const tool = buildOperationTool(operationSource, names.get(ref)!, context);
+      const tool = buildOperationTool(withQueryTemplates(operationSource, context), names.get(ref)!, context);
       // A converted schema the call runtime would refuse (a keyword Ajv checks loosely) is refused here, naming the operation.
       if (guards.unsupportedKeywords) refuseUnsupported(tool, operationKey(ref), converter.defs, unsupportedInDefs);
       tools.push(tool);
     } catch (error) {
-      if (error instanceof UnsupportedParameter) skipped.push({ operation: operationKey(ref), reason: error.message });
-      else if (error instanceof SluiceError && error.code === "KEYWORD_UNSUPPORTED") {
-        // Fail closed, one operation at a time: the tool would accept what its spec forbids.
-        skipped.push({ operation: operationKey(ref), reason: `KEYWORD_UNSUPPORTED: ${error.message}` });
-      }
-      else if (error instanceof SluiceError && error.code === "EXTERNAL_REF" && options.onExternalRef !== "throw") {
-        skipped.push({ operation: operationKey(ref), reason: `EXTERNAL_REF: ${error.message}` });
-      } else throw error;
+      // One broken operation (a dangling $ref, an undeclared placeholder, a keyword sluice
+      // cannot check exactly) costs that tool, not the pack.
+      const skip = skipFor(error, operationKey(ref), operationSource.operation.pointer, options);
+      if (skip === undefined) throw error;
+      skipped.push(skip);
+      if (skip.code !== "PARAMETER_UNSUPPORTED" && skip.code !== "EXTERNAL_REF" && skip.code !== "KEYWORD_UNSUPPORTED") failure ??= error;
     }
   }
+  if (tools.length === 0 && failure !== undefined) throw failure;
   tools.sort((a, b) => compareText(a.name, b.name));
   skipped.sort((a, b) => compareText(a.operation, b.operation));
 
@@ -142,6 +144,55 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     skipped,
     ...(converter.refusedPatterns.length > 0 ? { refusedPatterns: converter.refusedPatterns } : {}),
   };
+}
+
+/**
+ * The skip entry for an operation that could not become a tool, or undefined when the error
+ * is not the operation's own (a bug, or `onExternalRef: "throw"`): that one is rethrown.
+ */
+function skipFor(error: unknown, operation: string, pointer: string, options: BuildOpenAPIOptions): SkippedOperation | undefined {
+  if (error instanceof UnsupportedParameter) return { operation, code: "PARAMETER_UNSUPPORTED", reason: `PARAMETER_UNSUPPORTED: ${error.message}`, pointer };
+  if (!(error instanceof SluiceError)) return undefined;
+  if (error.code === "EXTERNAL_REF" && options.onExternalRef === "throw") return undefined;
+  // Limits of the whole run (nesting, size) are not one operation's fault.
+  if (error.code === "INTERNAL_LIMIT") return undefined;
+  return { operation, code: error.code, reason: `${error.code}: ${error.message}`, pointer: error.pointer ?? pointer };
+}
+
+/**
+ * A path key with a query string (`/rides?page={page}&per_page={per_page}`, Azure's
+ * `/analyze?overload=stream`). Fixed pairs stay in the path and are sent as written (the
+ * request builder appends further parameters with `&`, and no parameter may set their names
+ * again). A `name={placeholder}` pair whose placeholder is declared as a query parameter of
+ * that name is left to that parameter, which serializes itself; a placeholder declared as a
+ * path parameter is expanded in place. Any other placeholder stays and fails the operation
+ * (not declared), which is then skipped.
+ */
+function withQueryTemplates(source: OperationSource, context: OperationContext): OperationSource {
+  const at = source.path.indexOf("?");
+  if (at < 0) return source;
+  const queryNames = new Set<string>();
+  for (const owner of [source.pathItem, source.operation]) {
+    const list = getOwn(owner.value, "parameters");
+    if (!Array.isArray(list)) continue;
+    for (const [index, raw] of list.entries()) {
+      let parameter: unknown;
+      try {
+        parameter = context.resolver.deref(raw, owner.document, `${owner.pointer}/parameters/${index}`).value;
+      } catch {
+        continue; // reported when the operation is built
+      }
+      if (getOwn(parameter, "in") === "query" && typeof getOwn(parameter, "name") === "string") queryNames.add(getOwn(parameter, "name") as string);
+    }
+  }
+  const pairs = source.path.slice(at + 1).split("&");
+  const kept = pairs.filter((pair) => {
+    const match = /^([^=]*)=\{([^{}]+)\}$/.exec(pair);
+    return match === null || !(match[1] === match[2] && queryNames.has(match[2]!));
+  });
+  if (kept.length === pairs.length) return source;
+  const path = source.path.slice(0, at) + (kept.length === 0 ? "" : `?${kept.join("&")}`);
+  return { ...source, path };
 }
 
 function operationInfo(ref: OperationRef, source: OperationSource, tool: string): OpenAPIOperationInfo {

@@ -60,6 +60,8 @@ describe("Swagger 2.0 collectionFormat", () => {
   it("skips an operation with a tsv parameter, with the reason", () => {
     const pack = build(swagger2({ "/x": { get: { parameters: [{ name: "t", in: "query", type: "array", items: { type: "string" }, collectionFormat: "tsv" }] } } }));
     expect(pack.tools).toEqual([]);
-    expect(pack.skipped).toEqual([{ operation: "GET /x", reason: "collectionFormat tsv has no OpenAPI 3 serialization style" }]);
+    expect(pack.skipped).toEqual([
+      { operation: "GET /x", code: "PARAMETER_UNSUPPORTED", reason: "PARAMETER_UNSUPPORTED: collectionFormat tsv has no OpenAPI 3 serialization style", pointer: "/paths/~1x/get" },
+    ]);
   });
 });

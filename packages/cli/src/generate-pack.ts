@@ -62,7 +62,8 @@ const GRAPHQL_FILE = /\.(graphql|graphqls|gql|sdl)$/i;
 
 /**
  * OpenAPI or GraphQL, from the file name, else from the document: JSON is an introspection
- * result when its top level has `__schema` (or `data.__schema`), else OpenAPI (Stripe's
+ * result when its top level has `__schema` (or `data.__schema`), or is the `__schema` object
+ * itself (`queryType` and `types`, no wrapper), else OpenAPI (Stripe's
  * `openapi` key comes after megabytes of `components`, so no prefix tells); YAML with a
  * top-level `openapi:`/`swagger:` line (Google's start with `basePath:`); else SDL.
  */
@@ -74,7 +75,7 @@ export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphq
     // Only an introspection result says "__schema"; anything else goes to the OpenAPI loader,
     // which parses it once and names what is wrong (broken JSON with its position, or a JSON
     // document that is not OpenAPI). Parsing here too would read a 4 MB spec twice.
-    if (!text.includes('"__schema"')) return "openapi";
+    if (!text.includes('"__schema"') && !(text.includes('"queryType"') && text.includes('"types"'))) return "openapi";
     let top: unknown;
     try {
       top = JSON.parse(text);
@@ -82,7 +83,9 @@ export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphq
       return "openapi";
     }
     const has = (value: unknown, key: string) => typeof value === "object" && value !== null && hasOwn(value, key);
-    if (has(top, "__schema") || has(getOwn(top, "data"), "__schema")) return "graphql";
+    // The same test as the GraphQL loader's (load-schema.ts), which this module does not import: it loads graphql-js.
+    const isBareIntrospection = (value: unknown) => typeof getOwn(value, "queryType") === "object" && getOwn(value, "queryType") !== null && Array.isArray(getOwn(value, "types"));
+    if (has(top, "__schema") || has(getOwn(top, "data"), "__schema") || isBareIntrospection(top)) return "graphql";
     return "openapi";
   } else if (/^(openapi|swagger)[ \t]*:/m.test(text) || /\.ya?ml$/i.test(file)) {
     return "openapi";
@@ -165,6 +168,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
   if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
+  else warnings.push(...specSilences(ir, facts));
   // Coded, one per pattern: the operation, where the spec has it, and the pattern itself.
   for (const refused of ir.refusedPatterns ?? []) {
     const fate = refused.code === "PATTERN_UNSUPPORTED" ? "needs a backtracking engine" : "is not an ECMA-262 regular expression";
@@ -193,6 +197,33 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+}
+
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+const SET_BASE_URL =
+  'set baseUrl: "https://..." in this pack\'s sluice.config entry and regenerate (or pass ctx.baseUrl on a call, or sluice serve --base-url URL / SLUICE_BASE_URL)';
+
+/**
+ * What an OpenAPI spec leaves unsaid and the user has to supply, each once, coded: no server
+ * URL (Kubernetes), a relative one (`/api/v3`, relative to wherever the spec was served), no
+ * security at all. Without these warnings generate is silent and calls fail far from the cause.
+ */
+function specSilences(ir: PackIR, facts: RuntimeFacts): string[] {
+  const warnings: string[] = [];
+  const http = ir.tools.flatMap((tool) => (tool.binding.kind === "http" ? [tool.binding] : []));
+  const unset = http.filter((binding) => binding.server === undefined || binding.server === "");
+  const relative = http.filter((binding) => binding.server !== undefined && binding.server !== "" && !ABSOLUTE_URL.test(binding.server));
+  const of = (n: number) => (n === http.length ? `all ${n} tools` : `${n} of ${http.length} tools`);
+  if (unset.length > 0) warnings.push(`NO_SERVER_URL: the spec names no server URL (${facts.server?.from === "host+basePath" ? "no host" : "no servers"}) for ${of(unset.length)}; their calls answer NO_BASE_URL until one is set: ${SET_BASE_URL}`);
+  if (relative.length > 0) {
+    const urls = [...new Set(relative.map((binding) => binding.server!))].sort();
+    warnings.push(`RELATIVE_SERVER_URL: the spec's server URL ${urls.slice(0, 3).map((url) => JSON.stringify(url)).join(", ")} is relative (to wherever the spec was served, which sluice does not know) for ${of(relative.length)}; their calls answer NO_BASE_URL until one is set: ${SET_BASE_URL}`);
+  }
+  const secured = facts.credentials.length > 0 || http.some((binding) => (binding.auth ?? []).some((alternative) => alternative.length > 0));
+  if (!secured) {
+    warnings.push("NO_SECURITY: the spec declares no security scheme and no operation requires one, so calls go out without a credential; if the API needs one, declare it in the spec copy (securitySchemes and security) and regenerate, or give it in the pack's runtime (src/runtime.ts: auth) with its variable in credentialEnv");
+  }
+  return warnings;
 }
 
 /**

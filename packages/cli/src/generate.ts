@@ -50,7 +50,7 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
     const packs = checked.map(({ outcome, map }) => ({ ...outcome, out: relative(io.cwd, outcome.out) || ".", ...(check ? egressReport(map) : {}) }));
     io.stdout.write(`${JSON.stringify({ check, ok: !failed, packs }, null, 2)}\n`);
   } else {
-    for (const { outcome, map } of checked) io.stdout.write(describe(outcome, check, io.cwd, map));
+    for (const { outcome, map } of checked) io.stdout.write(describe(outcome, check, io.cwd, map, values.verbose === true));
   }
   if (github) {
     for (const { outcome, map } of checked) {
@@ -190,15 +190,18 @@ async function egressMapText(dir: string, io: Io): Promise<string> {
   return formatEgressMap(egressMap(await loadTools(dir, io.cwd)));
 }
 
-function describe(outcome: PackOutcome, check: boolean, cwd: string, map: EgressMapCheck | undefined): string {
+function describe(outcome: PackOutcome, check: boolean, cwd: string, map: EgressMapCheck | undefined, verbose: boolean): string {
   const lines = [`${outcome.name}: ${outcome.tools} tools (${outcome.kind}) ${check ? "checked in" : "->"} ${relative(cwd, outcome.out) || "."}`];
   if (outcome.excluded > 0) lines.push(`  excluded by include/exclude: ${outcome.excluded} operations`);
   if (outcome.skipped.length > 0) {
-    // Every skipped operation, grouped by reason (80 subscriptions read better as one line).
-    lines.push(`  skipped ${outcome.skipped.length}:`);
-    const byReason = new Map<string, string[]>();
-    for (const skip of outcome.skipped) byReason.set(skip.reason, [...(byReason.get(skip.reason) ?? []), skip.operation]);
-    for (const [reason, operations] of byReason) lines.push(`    ${reason}: ${operations.join(", ")}`);
+    // Once, counted by code (80 subscriptions or 30 dangling refs are one line); each under --verbose.
+    const byCode = new Map<string, number>();
+    for (const skip of outcome.skipped) byCode.set(skip.code ?? "SKIPPED", (byCode.get(skip.code ?? "SKIPPED") ?? 0) + 1);
+    const counts = [...byCode].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([code, n]) => `${code} ${n}`);
+    lines.push(`  skipped ${outcome.skipped.length} operation${outcome.skipped.length === 1 ? "" : "s"} (${counts.join(", ")})${verbose ? ":" : "; --verbose lists them"}`);
+    if (verbose) {
+      for (const skip of outcome.skipped) lines.push(`    ${skip.operation}${skip.pointer === undefined ? "" : ` at ${skip.pointer}`}: ${skip.reason}`);
+    }
   }
   if (outcome.baseUrl !== undefined) lines.push(`  base URL: ${outcome.baseUrl}`);
   if (outcome.endpointEnv !== undefined) lines.push(`  GraphQL endpoint: from ${outcome.endpointEnv} (or endpoint in the config)`);

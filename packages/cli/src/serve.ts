@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { SluiceError, type JsonSchemaObject } from "@sluice/core";
+import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
 import { PROFILE_IDS } from "@sluice/catalog";
 import {
   createServer,
@@ -105,6 +105,34 @@ function outputSchemasOf(spec: string, module: Record<string, unknown>): Record<
 }
 
 /**
+ * Said once at start, per API: HTTP tools with no absolute base URL (the spec names no server,
+ * or a relative one) and no override for them, whose calls would answer NO_BASE_URL; and
+ * an API none of whose tools carries any security, whose calls go out without a credential.
+ */
+export function specSilences(tools: readonly Tool<object>[], baseUrl: string | Readonly<Record<string, string>> | undefined): string[] {
+  const byApi = new Map<string, Tool<object>[]>();
+  for (const tool of tools) {
+    if (tool.binding.kind !== "http") continue;
+    const api = tool.callSettings.api ?? "tools";
+    byApi.set(api, [...(byApi.get(api) ?? []), tool]);
+  }
+  const lines: string[] = [];
+  for (const [api, group] of byApi) {
+    // A HOST=URL override needs a host to match; only a plain --base-url covers a tool with none.
+    const unset = typeof baseUrl === "string" ? [] : group.filter((tool) => tool.server === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(tool.server));
+    if (unset.length > 0) {
+      const relative = unset.map((tool) => tool.server).find((server) => server !== undefined && server !== "");
+      const what = relative === undefined ? "the spec names no server URL" : `the spec's server URL ${JSON.stringify(relative)} is relative`;
+      lines.push(`${api}: ${what} for ${unset.length === group.length ? `all ${group.length}` : `${unset.length} of ${group.length}`} tools; their calls answer NO_BASE_URL until one is set (--base-url URL or SLUICE_BASE_URL; or baseUrl in sluice.config, then regenerate)`);
+    }
+    if (group.every((tool) => (tool.auth ?? []).every((alternative) => alternative.length === 0)) && Object.keys(group[0]!.callSettings.credentialEnv ?? {}).length === 0) {
+      lines.push(`${api}: the spec declares no security; calls go out without a credential`);
+    }
+  }
+  return lines;
+}
+
+/**
  * `sluice serve`: an MCP server over stdio (default) or Streamable HTTP. stdout belongs to
  * the protocol on stdio, so everything else goes to stderr. Runs until the client closes
  * stdin (stdio) or the process gets SIGINT/SIGTERM.
@@ -180,6 +208,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (endpointEnv !== undefined) endpoints.set(api ?? endpointEnv, tool.endpoint === undefined ? `no GraphQL endpoint (set ${endpointEnv}); calls will fail until it is set` : `GraphQL endpoint ${tool.endpoint} (from ${endpointEnv})`);
   }
   for (const [api, line] of endpoints) say(`${api}: ${line}`);
+  for (const line of specSilences(tools, baseUrl)) say(line);
   if (typeof baseUrl === "string") say(`every call goes to ${baseUrl} (base URL override)`);
   else if (baseUrl !== undefined) for (const [host, url] of Object.entries(baseUrl)) say(`calls to ${host} go to ${url} (base URL override)`);
 

@@ -151,7 +151,7 @@ function reservedKeys(tool: Tool<object>, binding: HttpBinding, visible: readonl
     if (below.length === 0) continue;
     const reserved = reservedNames(binding, schemes, parameter.in as WireLocation);
     const why = (r: Reservation): string =>
-      r.why === "credential" ? "wire name (credential)" : r.why === "withheld" ? `wire name (withheld ${r.arg})` : hasOwn(tool.pins, r.arg ?? "") ? `wire name (pinned ${r.arg})` : `wire name (argument ${r.arg})`;
+      r.why === "credential" ? "wire name (credential)" : r.why === "fixed" ? "wire name (fixed by the path)" : r.why === "withheld" ? `wire name (withheld ${r.arg})` : hasOwn(tool.pins, r.arg ?? "") ? `wire name (pinned ${r.arg})` : `wire name (argument ${r.arg})`;
     let open = false;
     for (const path of below) {
       const key = path.segments[1]!;

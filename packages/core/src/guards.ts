@@ -56,6 +56,8 @@ export interface Guards {
    * checked loosely (either would accept what the spec forbids).
    */
   unsupportedKeywords: boolean;
+  /** The query pairs a path key fixes (`/analyze?overload=stream`) are reserved wire names: no exploded key sends them again. */
+  fixedQueryNames: boolean;
 }
 
 export const guards: Guards = {
@@ -75,6 +77,7 @@ export const guards: Guards = {
   egressSectionScope: true,
   egressTypeChanges: true,
   unsupportedKeywords: true,
+  fixedQueryNames: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

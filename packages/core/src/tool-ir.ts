@@ -51,8 +51,14 @@ export interface PackSource {
 }
 
 export interface SkippedOperation {
+  /** `METHOD /path` (OpenAPI; `* /path` for a whole path item), `Subscription.field` (GraphQL). */
   operation: string;
+  /** `CODE: what is wrong`, for a person to act on. */
   reason: string;
+  /** Why, for code to branch on: a SluiceError code (`UNRESOLVED_REF`, `SPEC_INVALID`, ...) or the generator's own (`PARAMETER_UNSUPPORTED`, `SUBSCRIPTION`). */
+  code?: string;
+  /** JSON pointer into the spec where the problem is, when there is one. */
+  pointer?: string;
 }
 
 export interface ToolIR {

@@ -40,6 +40,8 @@ export type ErrorCode =
   | "BUDGET_UNREACHABLE"
   // Calls: credentials, transport, the API's answer, the response handler.
   | "AUTH_MISSING"
+  // An HTTP call whose URL has no scheme and host: the spec names no absolute server, and none was set.
+  | "NO_BASE_URL"
   | "TIMEOUT"
   | "ABORTED"
   | "NETWORK_ERROR"

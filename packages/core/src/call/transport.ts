@@ -23,6 +23,8 @@ export interface SendOptions {
  * instead of a hang. Bodies larger than the cap are abandoned, not buffered.
  */
 export async function send(request: HttpRequest, options: SendOptions): Promise<RawResponse> {
+  // Without this, fetch fails with ERR_INVALID_URL, which says nothing about the fix.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(request.url)) throw noBaseUrl(request, options.tool);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new SluiceError("TIMEOUT", `${options.tool}: no complete answer within ${options.timeoutMs} ms`, { tool: options.tool })), options.timeoutMs);
   const signal = options.signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, options.signal]);
@@ -102,4 +104,13 @@ export function retryAfterSeconds(value: string | undefined, now = Date.now()): 
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** The spec names no server (Kubernetes), or a relative one (`/api/v3`), and nothing set one. The query is left out: it may hold an API key. */
+function noBaseUrl(request: HttpRequest, tool: string): SluiceError {
+  return new SluiceError(
+    "NO_BASE_URL",
+    `${tool}: no base URL for ${request.method} ${request.url.split("?")[0]}: the spec names no absolute server URL. Set one with baseUrl in the pack's sluice.config entry (then regenerate), ctx.baseUrl on a call, or sluice serve --base-url URL (or SLUICE_BASE_URL).`,
+    { tool },
+  );
 }

@@ -123,7 +123,8 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
   if (cookies.length > 0) headers["cookie"] = headers["cookie"] === undefined ? cookies.join("; ") : `${headers["cookie"]}; ${cookies.join("; ")}`;
 
   let url = joinUrl(options.baseUrl ?? binding.server ?? "", path);
-  if (query.length > 0) url += "?" + query.join("&");
+  // A path key may carry a fixed query of its own (`/analyze?overload=stream`): parameters follow it.
+  if (query.length > 0) url += (path.includes("?") ? "&" : "?") + query.join("&");
 
   const request: HttpRequest = { method: binding.method.toUpperCase(), url, headers };
   if (binding.body !== undefined) {
@@ -184,7 +185,7 @@ class WireNameCheck {
     let reserved = this.#reserved.get(location);
     if (reserved === undefined) this.#reserved.set(location, (reserved = reservedNames(this.#binding, this.#schemes, location)));
     const clash = clashOf(reserved, name, parameter.arg);
-    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
+    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : clash.why === "fixed" ? "fixed by the operation's path" : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
     return piece;
   }
 

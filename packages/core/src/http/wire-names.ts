@@ -1,4 +1,5 @@
 import { escapePointerSegment, type ArgumentIssue } from "@sluice/schema";
+import { guards } from "../guards.ts";
 import type { HttpAuthScheme, HttpBinding, HttpParameter } from "../tool-ir.ts";
 import { isPlainObject, ownEntries, ownValue } from "./scalar.ts";
 
@@ -19,7 +20,7 @@ export type WireLocation = "query" | "header" | "cookie";
 export interface Reservation {
   /** The wire name as declared. */
   name: string;
-  why: "parameter" | "withheld" | "credential";
+  why: "parameter" | "withheld" | "credential" | "fixed";
   /** The argument whose own name this is (parameters and withheld parameters). */
   arg?: string;
 }
@@ -79,7 +80,30 @@ export function reservedNames(binding: HttpBinding, schemes: readonly HttpAuthSc
   for (const parameter of binding.withheldParameters ?? []) {
     if (parameter.in === location) add(parameter.name, { name: parameter.name, why: "withheld", arg: parameter.arg });
   }
+  if (location === "query" && guards.fixedQueryNames) for (const name of fixedQueryNames(binding.path)) add(name, { name, why: "fixed" });
   return out;
+}
+
+/**
+ * The names of the query pairs a path key carries itself (`/analyze?overload=stream`): they
+ * are sent with every call, like a pin, so no exploded key may send a second value under
+ * one of those names (servers differ on which of two values wins).
+ */
+export function fixedQueryNames(path: string): string[] {
+  const at = path.indexOf("?");
+  if (at < 0) return [];
+  return path
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => pair.split("=")[0]!)
+    .filter((name) => name !== "")
+    .map((name) => {
+      try {
+        return decodeURIComponent(name);
+      } catch {
+        return name;
+      }
+    });
 }
 
 /** The reservation one written name runs into, unless it is `owner`'s own. */
@@ -105,6 +129,7 @@ export function writesCredentialName(parameter: HttpParameter, schemes: readonly
 function describe(reservation: Reservation, pins: Readonly<Record<string, unknown>>): string {
   if (reservation.why === "credential") return "carries a credential";
   if (reservation.why === "withheld") return `belongs to the withheld argument ${reservation.arg}`;
+  if (reservation.why === "fixed") return "is fixed by the operation's path";
   if (reservation.arg !== undefined && Object.prototype.hasOwnProperty.call(pins, reservation.arg)) return `belongs to the pinned argument ${reservation.arg}`;
   return `belongs to the argument ${reservation.arg}`;
 }
