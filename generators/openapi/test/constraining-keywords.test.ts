@@ -67,7 +67,7 @@ describe("constraining keywords are converted, never dropped", () => {
     (doc.paths as Record<string, unknown>)["/y"] = { get: { operationId: "y", responses: { "200": { description: "ok" } } } };
     const ir = buildOpenAPIPackIR(doc, { name: "t", file: "t.json", sha256: "0".repeat(64) });
     expect(ir.tools.map((t) => t.name)).toEqual(["y"]);
-    expect(ir.skipped).toEqual([{ operation: "POST /x", reason: expect.stringMatching(/^KEYWORD_UNSUPPORTED: POST \/x \/paths\/~1x\/post\/requestBody\/content\/application~1json\/schema\/properties\/v\/\$dynamicRef: /) }]);
+    expect(ir.skipped).toEqual([{ operation: "POST /x", code: "KEYWORD_UNSUPPORTED", pointer: "/paths/~1x/post/requestBody/content/application~1json/schema/properties/v/$dynamicRef", reason: expect.stringMatching(/^KEYWORD_UNSUPPORTED: POST \/x \/paths\/~1x\/post\/requestBody\/content\/application~1json\/schema\/properties\/v\/\$dynamicRef: /) }]);
   });
 
   it("with the unsupportedKeywords guard off, $dynamicRef is dropped and the tool accepts anything there", async () => {
