@@ -14,7 +14,19 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  * - every `$ref` becomes `#/$defs/<Name>`, named after the component (cycles stay refs);
  * - 3.0 `nullable` becomes a type array (or an added `null` enum member / `anyOf` branch);
  * - draft-4 boolean `exclusiveMaximum`/`exclusiveMinimum` become the numeric 2020-12 form;
- * - `readOnly` properties are withheld (request schemas) and recorded with reason `read_only`;
+ * - `readOnly` properties (https://spec.openapis.org/oas/v3.1.0#fixed-fields-20: a read-only
+ *   property SHOULD NOT be sent, and `required` on it applies to responses only) are read by
+ *   structure, never by what examples happen to send, so that no call the API takes becomes
+ *   impossible:
+ *   1. a read-only member is never required by the schema that declares it read-only;
+ *   2. it is withheld (reason `read_only`), except
+ *   3. where every member of its `properties` is read-only: withholding them would leave an
+ *      object that can say nothing (PagerDuty's `Reference` base, `{id, type}`, which the
+ *      request types built on it require); there they are offered, not required;
+ *   4. and where another branch of a `oneOf` / `anyOf` this schema is a branch of (through
+ *      `$ref`s and `allOf` parts) declares the same member without `readOnly`: a union
+ *      offers what any branch offers, so it is offered here too, not required.
+ *   A member withheld by 2 is refused in every branch, as every withheld path is;
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
  *   are dropped rather than producing a schema that does not compile;
@@ -69,6 +81,8 @@ export class SchemaConverter {
   readonly refusedPatterns: PatternRefusal[] = [];
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
+  /** Read-only members a union's other branch offers, by the `document#pointer` of the schema declaring them (computed on first need). */
+  private offeredInUnions: Map<string, Set<string>> | undefined;
   private readonly nameOfKey = new Map<string, string>();
   private readonly keyOfName = new Map<string, string>();
   /**
@@ -171,10 +185,14 @@ export class SchemaConverter {
       } else if (key === "properties") {
         if (typeof value !== "object" || value === null) continue;
         const properties: [string, JsonSchemaObject | boolean][] = [];
-        for (const [name, member] of Object.entries(value)) {
+        const members = Object.entries(value);
+        const readOnly = new Set(members.filter(([, member]) => this.isReadOnly(member, document)).map(([name]) => name));
+        const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`);
+        for (const [name, member] of members) {
           const memberPath = `${path}.${name}`;
-          if (this.isReadOnly(member, document)) {
-            removed.add(name);
+          // A read-only member is never required here (its `required` is for responses).
+          if (readOnly.has(name)) removed.add(name);
+          if (readOnly.has(name) && !offered.has(name)) {
             withheld.push({ path: memberPath, reason: "read_only" });
             continue;
           }
@@ -275,6 +293,18 @@ export class SchemaConverter {
     return undefined;
   }
 
+  /**
+   * The read-only members of one `properties` map (at `key`, `document#pointer`) that are
+   * offered all the same (see the file header): all of them where every member is
+   * read-only, else those another branch of a union this schema is a branch of offers.
+   */
+  private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string): ReadonlySet<string> {
+    if (readOnly.size === 0) return readOnly;
+    if (readOnly.size === members) return readOnly;
+    this.offeredInUnions ??= offeredByOtherBranches(this.resolver, (member, document) => this.isReadOnly(member, document));
+    return this.offeredInUnions.get(key) ?? EMPTY;
+  }
+
   /** A property withheld from requests: `readOnly: true` on it or on the schema it refers to. */
   private isReadOnly(member: unknown, document: SourceDocument): boolean {
     if (getOwn(member, "readOnly") === true) return true;
@@ -318,6 +348,71 @@ export class SchemaConverter {
     this.nameOfKey.set(key, name);
     return name;
   }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/**
+ * For every `oneOf` / `anyOf` of the main document: a member read-only in one branch and
+ * declared without `readOnly` in another is offered in the first as well. Keyed by the
+ * `document#pointer` of the schema whose `properties` declares it read-only (a branch,
+ * through its `$ref`s and `allOf` parts), because that schema is converted once, wherever it
+ * is reached. Structural: computed from the document alone, the same whichever operations
+ * are generated.
+ */
+function offeredByOtherBranches(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const main = resolver.main;
+  /** Members a branch declares: name -> keys of the schemas declaring it read-only, and whether any declares it writable. */
+  const declared = (branch: unknown, pointer: string) => {
+    const members = new Map<string, { readOnlyAt: string[]; writable: boolean }>();
+    const seen = new Set<string>();
+    const queue: { node: unknown; document: SourceDocument; pointer: string }[] = [{ node: branch, document: main, pointer }];
+    while (queue.length > 0) {
+      let { node, document, pointer: at } = queue.pop()!;
+      for (let hops = 0; typeof getOwn(node, "$ref") === "string" && hops < 32; hops += 1) {
+        try {
+          const target = resolver.resolve(getOwn(node, "$ref") as string, document);
+          ({ value: node, document, pointer: at } = target);
+        } catch {
+          node = undefined; // a dangling ref reports itself when converted
+        }
+      }
+      const key = `${document.id}#${at}`;
+      if (typeof node !== "object" || node === null || seen.has(key)) continue;
+      seen.add(key);
+      const properties = getOwn(node, "properties");
+      if (typeof properties === "object" && properties !== null) {
+        for (const [name, member] of Object.entries(properties)) {
+          const entry = members.get(name) ?? { readOnlyAt: [], writable: false };
+          if (isReadOnly(member, document)) entry.readOnlyAt.push(key);
+          else entry.writable = true;
+          members.set(name, entry);
+        }
+      }
+      const parts = getOwn(node, "allOf");
+      if (Array.isArray(parts)) parts.forEach((part, index) => queue.push({ node: part, document, pointer: `${at}/allOf/${index}` }));
+    }
+    return members;
+  };
+  const stack: { node: unknown; pointer: string; depth: number }[] = [{ node: main.root, pointer: "", depth: 0 }];
+  while (stack.length > 0) {
+    const { node, pointer, depth } = stack.pop()!;
+    if (typeof node !== "object" || node === null || depth > MAX_DOCUMENT_DEPTH) continue;
+    for (const union of ["oneOf", "anyOf"]) {
+      const branches = getOwn(node, union);
+      if (!Array.isArray(branches) || branches.length < 2) continue;
+      const byBranch = branches.map((branch, index) => declared(branch, `${pointer}/${union}/${index}`));
+      byBranch.forEach((members, index) => {
+        for (const [name, { readOnlyAt }] of members) {
+          if (readOnlyAt.length === 0 || !byBranch.some((other, j) => j !== index && other.get(name)?.writable === true)) continue;
+          for (const key of readOnlyAt) out.set(key, (out.get(key) ?? new Set()).add(name));
+        }
+      });
+    }
+    for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
+  }
+  return out;
 }
 
 /** `#/components/schemas/Pet` -> `Pet`; other pointers -> their segments joined. */
