@@ -483,6 +483,7 @@ const FORMAT_VALUES: Record<string, string> = {
   hostname: "example.com",
   byte: "aGVsbG8=",
 };
+const ANNOTATIONS = new Set(["description", "title", "deprecated", "default", "examples", "readOnly", "writeOnly", "$comment"]);
 const PATTERN_CANDIDATES = ["a", "abc", "A", "1", "0", "a1", "abc123", "a-b", "a_b", "2024-01-02", "ffffff", "#ffffff", "1.0.0", "v1", "a/b", "A1", "aa:bb", "a@b.co", "US", "USD", "en"];
 
 /**
@@ -498,27 +499,34 @@ export function minimalValue(schema: unknown, root: Node, depth = 0): unknown {
     const target = isNode(root["$defs"]) ? (root["$defs"] as Node)[name] : undefined;
     const { $ref: _ref, ...siblings } = schema;
     const base = minimalValue(target, root, depth + 1);
-    const more = Object.keys(siblings).some((k) => !["description", "title", "deprecated", "default"].includes(k)) ? minimalValue(siblings, root, depth + 1) : undefined;
+    const more = Object.keys(siblings).some((k) => !ANNOTATIONS.has(k)) ? minimalValue(siblings, root, depth + 1) : undefined;
     return isNode(base) && isNode(more) ? { ...base, ...more } : base;
   }
   if ("const" in schema) return schema["const"];
   if (Array.isArray(schema["enum"]) && schema["enum"].length > 0) return schema["enum"].find((v) => v !== null) ?? schema["enum"][0];
   if (Array.isArray(schema["allOf"])) {
-    const parts = (schema["allOf"] as unknown[]).map((part) => minimalValue(part, root, depth + 1));
+    const merged = mergedObject(schema, root);
+    if (merged !== undefined) return minimalValue(merged, root, depth + 1);
     const { allOf: _parts, ...rest } = schema;
-    const own = Object.keys(rest).length > 0 ? minimalValue(rest, root, depth + 1) : undefined;
-    const all = own === undefined ? parts : [own, ...parts];
-    if (all.every(isNode)) return Object.assign({}, ...all);
-    return all[0];
+    const parts = [...(Object.keys(rest).some((k) => !ANNOTATIONS.has(k)) ? [rest] : []), ...(schema["allOf"] as unknown[])];
+    // A scalar built of parts: the part that names the values (enum, const) decides.
+    const naming = parts.find((part) => isNode(part) && ("const" in part || Array.isArray(part["enum"])));
+    return minimalValue(naming ?? parts[0], root, depth + 1);
   }
   for (const union of ["oneOf", "anyOf"] as const) {
     const branches = schema[union];
     if (!Array.isArray(branches) || branches.length === 0) continue;
-    const branch = branches.find((b) => !(isNode(b) && b["type"] === "null")) ?? branches[0];
     const { [union]: _b, ...rest } = schema;
-    const picked = minimalValue(branch, root, depth + 1);
     const own = rest["properties"] !== undefined || rest["required"] !== undefined ? minimalValue(rest, root, depth + 1) : undefined;
-    return isNode(picked) && isNode(own) ? { ...own, ...picked } : picked;
+    const build = (branch: unknown) => {
+      const picked = minimalValue(branch, root, depth + 1);
+      return isNode(picked) && isNode(own) ? { ...own, ...picked } : picked;
+    };
+    const order = [...branches].sort((a, b) => Number(isNode(a) && a["type"] === "null") - Number(isNode(b) && b["type"] === "null"));
+    if (union === "anyOf") return build(order[0]);
+    // oneOf: the first branch whose minimal value no other branch also takes.
+    const candidates = order.map(build);
+    return candidates.find((value) => branches.filter((branch) => accepts(branch, value, root)).length === 1) ?? candidates[0];
   }
   const types = Array.isArray(schema["type"]) ? (schema["type"] as string[]) : typeof schema["type"] === "string" ? [schema["type"]] : [];
   const type = types.find((t) => t !== "null") ?? (types.length > 0 ? "null" : schema["properties"] !== undefined || schema["required"] !== undefined ? "object" : schema["items"] !== undefined ? "array" : undefined);
@@ -579,6 +587,55 @@ export function minimalValue(schema: unknown, root: Node, depth = 0): unknown {
     default:
       return "x";
   }
+}
+
+const branchChecks = new WeakMap<Node, Ajv2020>();
+
+/** Whether a subschema of a tool's inputSchema takes a value (Ajv 2020, the root's `$defs` in reach). */
+function accepts(schema: unknown, value: unknown, root: Node): boolean {
+  let ajv = branchChecks.get(root);
+  if (ajv === undefined) {
+    ajv = new Ajv2020({ strict: false, logger: false, validateSchema: false });
+    addFormats(ajv);
+    ajv.addSchema({ $id: "https://tool.invalid/input.json", $defs: root["$defs"] ?? {} });
+    branchChecks.set(root, ajv);
+  }
+  try {
+    const subschema = typeof schema === "boolean" ? schema : { ...(schema as Node), $id: undefined };
+    const resolved = JSON.parse(JSON.stringify(subschema).replace(/"#\/\$defs\//g, '"https://tool.invalid/input.json#/$defs/')) as unknown;
+    return ajv.validate(resolved as Node, value) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An `allOf` of object schemas as one object schema: the members of every part (a member
+ * declared in several parts is the `allOf` of its declarations) and every part's `required`.
+ * Undefined when a part is not an object schema.
+ */
+function mergedObject(schema: Node, root: Node): Node | undefined {
+  const properties = new Map<string, unknown[]>();
+  const required = new Set<string>();
+  const queue: unknown[] = [schema];
+  let parts = 0;
+  while (queue.length > 0 && parts < 200) {
+    let node = queue.shift();
+    for (let hops = 0; isNode(node) && typeof node["$ref"] === "string" && hops < 16; hops += 1) {
+      node = isNode(root["$defs"]) ? (root["$defs"] as Node)[unsegment((node["$ref"] as string).replace(/^#\/\$defs\//, ""))] : undefined;
+    }
+    if (!isNode(node)) return undefined;
+    parts += 1;
+    if (node["anyOf"] !== undefined || node["oneOf"] !== undefined) return undefined;
+    const type = node["type"];
+    if (type !== undefined && type !== "object" && !(Array.isArray(type) && type.includes("object"))) return undefined;
+    if (isNode(node["properties"])) for (const [name, member] of Object.entries(node["properties"])) properties.set(name, [...(properties.get(name) ?? []), member]);
+    if (Array.isArray(node["required"])) for (const name of node["required"]) if (typeof name === "string") required.add(name);
+    if (Array.isArray(node["allOf"])) queue.push(...(node["allOf"] as unknown[]));
+  }
+  const merged: Node = { type: "object", required: [...required] };
+  merged["properties"] = Object.fromEntries([...properties].map(([name, list]) => [name, list.length === 1 ? list[0] : { allOf: list }]));
+  return merged;
 }
 
 /**
