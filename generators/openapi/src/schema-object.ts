@@ -26,7 +26,8 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  *   4. and where another branch of a `oneOf` / `anyOf` this schema is a branch of (through
  *      `$ref`s and `allOf` parts) declares the same member without `readOnly`: a union
  *      offers what any branch offers, so it is offered here too, not required.
- *   A member withheld by 2 is refused in every branch, as every withheld path is;
+ *   a member withheld by 2 is refused in every branch, as every withheld path is
+ *   (docs/openapi-read-only.md says why, with the specs that need 3 and 4);
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
  *   are dropped rather than producing a schema that does not compile;
