@@ -36,9 +36,9 @@ const OUTSIDE = ["adyen-checkout", "apideck-accounting", "box", "launchdarkly", 
 }));
 const ALL = [...CORPUS, ...OUTSIDE];
 
-/** The quick tier's sample: 3.1 and 3.0 with examples, Swagger 2.0, and the offer-and-withhold clash (apideck). */
+/** The quick tier's sample: 3.1 and 3.0 with examples and Swagger 2.0 (the offer-and-withhold clash is the hand-written update_user; apideck has it for real, under LONG). */
 const QUICK_EXAMPLES = new Set(["petstore/tictactoe-3.1.json", "outside/twitter.yaml", "outside/okta.yaml"]);
-const QUICK_CALLABLE = new Set(["outside/apideck-accounting.yaml", "outside/okta.yaml", "petstore/swagger-petstore-3.0.yaml"]);
+const QUICK_CALLABLE = new Set(["outside/okta.yaml", "petstore/swagger-petstore-3.0.yaml"]);
 
 /**
  * Tools whose minimal call no value can satisfy, each because of a defect in the spec itself.
@@ -59,7 +59,7 @@ function packOf(document: unknown): ReturnType<typeof definePack> {
 
 function failures(report: SpecExamplesReport): string[] {
   return report.results
-    .filter((r) => !["pass", "spec_fault", "no_tool", "undeclared"].includes(r.outcome.status))
+    .filter((r) => !["pass", "pass_without_read_only", "spec_fault", "no_tool", "undeclared"].includes(r.outcome.status))
     .map((r) => `${r.example.operation} ${r.example.kind} ${r.example.label}: ${JSON.stringify(r.outcome)}`);
 }
 

@@ -307,6 +307,8 @@ const SCHEMA_MAPS_IN_SCHEMA = ["properties", "patternProperties", "dependentSche
 function read31(node: unknown, depth = 0): unknown {
   if (!isNode(node) || depth > 300) return node;
   const out: Node = openapiReading(node, "3.1");
+  // 3.1 has no `nullable` (a 3.0 keyword); Ajv would honour it as its own extension.
+  delete out["nullable"];
   for (const key of SCHEMA_IN_SCHEMA) if (isNode(out[key])) out[key] = read31(out[key], depth + 1);
   for (const key of SCHEMAS_IN_SCHEMA) if (Array.isArray(out[key])) out[key] = (out[key] as unknown[]).map((branch) => read31(branch, depth + 1));
   for (const key of SCHEMA_MAPS_IN_SCHEMA) if (isNode(out[key])) out[key] = Object.fromEntries(Object.entries(out[key] as Node).map(([name, child]) => [name, read31(child, depth + 1)]));
@@ -519,6 +521,9 @@ export function minimalValue(schema: unknown, root: Node, depth = 0): unknown {
     const { [union]: _b, ...rest } = schema;
     const own = rest["properties"] !== undefined || rest["required"] !== undefined ? minimalValue(rest, root, depth + 1) : undefined;
     const build = (branch: unknown) => {
+      // A branch that only requires members (`{ required: [conclusion] }`) requires them of the object beside it.
+      const onlyRequires = isNode(branch) && Array.isArray(branch["required"]) && Object.keys(branch).every((k) => k === "required" || ANNOTATIONS.has(k));
+      if (onlyRequires && own !== undefined) return minimalValue({ ...rest, required: [...((rest["required"] as string[] | undefined) ?? []), ...(branch["required"] as string[])] }, root, depth + 1);
       const picked = minimalValue(branch, root, depth + 1);
       return isNode(picked) && isNode(own) ? { ...own, ...picked } : picked;
     };
@@ -673,11 +678,13 @@ export function minimalArguments(tool: Tool): Record<string, unknown> {
 
 export type Outcome =
   | { status: "pass" }
+  /** Accepted and sent as written once the read-only members the tool withholds are left out (listed). */
+  | { status: "pass_without_read_only"; members: string[] }
   | { status: "spec_fault"; errors: string[] }
   | { status: "no_tool"; reason: string }
   /** The example sends a body member its (open) schema never declares; sluice's flattened body is closed (a deliberate deviation). */
   | { status: "undeclared"; member: string }
-  | { status: "refused"; code: string; issues: string[] }
+  | { status: "refused"; code: string; issues: string[]; pointers?: string[] }
   | { status: "different"; reason: string };
 
 /** Credentials of the right kind for every scheme, so that authentication never refuses a replay. */
@@ -715,15 +722,80 @@ export async function replayExample(tool: Tool, example: RequestExample, referen
     } else return { status: "refused", code: "NOT_AN_OBJECT", issues: ["the body example is not an object but the tool flattens the body"] };
   }
   let request: HttpRequest;
+  let readOnlyLeftOut: string[] = [];
   try {
     request = await tool.request(args, { credentials: CREDENTIALS as never, baseUrl: BASE_URL });
   } catch (error) {
     if (!(error instanceof SluiceError)) throw error;
+    // OpenAPI: a read-only member SHOULD NOT be sent. An example that sends one the tool
+    // withholds as read-only is replayed without it; the rest must go through as written.
+    const withheldIssues = (error.issues ?? []).filter((issue) => issue.code === "withheld");
+    if (error.code === "EGRESS_DENIED" && withheldIssues.length > 0 && withheldIssues.length === (error.issues ?? []).length && withheldIssues.every((issue) => withheldAsReadOnly(tool, issue.path))) {
+      readOnlyLeftOut = withheldIssues.map((issue) => issue.path);
+      const trimmed = structuredClone(args);
+      // A refusal lists a bounded number of issues: trim again while only read-only members are refused.
+      for (let round = 0; ; round += 1) {
+        for (const pointer of readOnlyLeftOut) removeAt(trimmed, pointer);
+        const again = await replayArgs(tool, trimmed, expectParameter, reference.value, binding, bodyWithout(example.value, binding, readOnlyLeftOut));
+        if (again.status === "pass") return { status: "pass_without_read_only", members: readOnlyLeftOut };
+        if (again.status !== "refused" || again.code !== "EGRESS_DENIED" || round >= 20 || again.pointers === undefined || !again.pointers.every((pointer) => withheldAsReadOnly(tool, pointer))) return again;
+        readOnlyLeftOut = [...readOnlyLeftOut, ...again.pointers];
+      }
+    }
+    // Members the spec's schema never declares, in objects open by omission: the closed-object deviation.
+    const unknown = (error.issues ?? []).filter((issue) => issue.code === "unknown");
+    if (document !== undefined && "pointer" in example.schema && unknown.length > 0 && unknown.length === (error.issues ?? []).length) {
+      const undeclared = unknown.map((issue) => undeclaredAt(document, example, binding, issue.path));
+      if (undeclared.every((member) => member !== undefined)) return { status: "undeclared", member: undeclared.join(", ") };
+    }
     const issues = (error.issues ?? []).map((i) => `${i.path ?? ""} ${i.code ?? ""}: ${i.message ?? ""}`.trim());
     return { status: "refused", code: error.code, issues: issues.length > 0 ? issues.slice(0, 4) : [error.message.slice(0, 300)] };
   }
   if (expectParameter !== undefined) return checkParameter(request, binding, expectParameter, reference.value);
   return checkBody(request, binding, example.value);
+}
+
+async function replayArgs(tool: Tool, args: Record<string, unknown>, parameter: HttpParameter | undefined, value: unknown, binding: HttpBinding, body: unknown): Promise<Outcome> {
+  let request: HttpRequest;
+  try {
+    request = await tool.request(args, { credentials: CREDENTIALS as never, baseUrl: BASE_URL });
+  } catch (error) {
+    if (!(error instanceof SluiceError)) throw error;
+    const all = error.issues ?? [];
+    const pointers = all.every((i) => i.code === "withheld") && all.length > 0 ? all.map((i) => i.path) : undefined;
+    return { status: "refused", code: error.code, issues: all.slice(0, 4).map((i) => `${i.path} ${i.code}: ${i.message}`), ...(pointers === undefined ? {} : { pointers }) };
+  }
+  return parameter !== undefined ? checkParameter(request, binding, parameter, value) : checkBody(request, binding, body);
+}
+
+/** Whether the key at an argument pointer is withheld by the tool as read-only (by dotted path or as `Type.key`). */
+function withheldAsReadOnly(tool: Tool, pointer: string): boolean {
+  const segments = pointer.split("/").slice(1).map(unsegment);
+  const key = segments[segments.length - 1]!;
+  const dotted = segments.filter((s) => !/^\d+$/.test(s)).join(".");
+  const matching = tool.withheld.filter((w) => w.path === dotted || w.path.endsWith(`.${key}`));
+  return matching.length > 0 && matching.every((w) => w.reason === "read_only");
+}
+
+function removeAt(value: unknown, pointer: string): void {
+  const segments = pointer.split("/").slice(1).map(unsegment);
+  const last = segments.pop()!;
+  let node: unknown = value;
+  for (const segment of segments) node = isNode(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+  if (isNode(node)) delete node[last];
+}
+
+/** The example body less the members at these argument pointers (mapped back through the binding's fields). */
+function bodyWithout(body: unknown, binding: HttpBinding, pointers: readonly string[]): unknown {
+  const out = structuredClone(body);
+  const fields = binding.body?.fields ?? {};
+  for (const pointer of pointers) {
+    const [arg, ...rest] = pointer.split("/").slice(1);
+    if (arg === undefined) continue;
+    if (binding.body?.wholeBodyArg === unsegment(arg)) removeAt(out, `/${rest.join("/")}`);
+    else if (fields[unsegment(arg)] !== undefined) removeAt(out, `/${segment(fields[unsegment(arg)]!)}${rest.length > 0 ? `/${rest.join("/")}` : ""}`);
+  }
+  return out;
 }
 
 /**
@@ -745,6 +817,55 @@ function declares(document: unknown, schema: unknown, member: string): boolean {
     if (isNode(mapping)) for (const target of Object.values(mapping)) if (typeof target === "string" && target.startsWith("#")) queue.push({ $ref: target });
   }
   return false;
+}
+
+/**
+ * The member an `unknown` issue names when the example's own schema does not declare it at
+ * that place (following `properties`, array items, `allOf` / `oneOf` / `anyOf` and discriminator
+ * mappings); undefined when the spec declares it there, so that sluice lost it.
+ */
+function undeclaredAt(document: unknown, example: RequestExample, binding: HttpBinding, path: string): string | undefined {
+  const segments = path.split("/").slice(1).map(unsegment);
+  const member = segments.pop();
+  if (member === undefined || segments.length === 0) return undefined;
+  const first = segments.shift()!;
+  // The first segment is an argument: a body field (its member), the whole body, or a parameter.
+  const body = binding.body;
+  let schemas: unknown[];
+  if (example.parameter !== undefined) return undefined;
+  if (body?.wholeBodyArg === first) schemas = [at(document, (example.schema as { pointer: string }).pointer)];
+  else if (body?.fields?.[first] !== undefined) schemas = childSchemas(document, [at(document, (example.schema as { pointer: string }).pointer)], body.fields[first]!);
+  else return undefined;
+  for (const segment of segments) schemas = /^\d+$/.test(segment) ? itemSchemas(document, schemas) : childSchemas(document, schemas, segment);
+  return expanded(document, schemas).some((node) => declares(document, node, member)) ? undefined : member;
+}
+
+function expanded(document: unknown, schemas: unknown[]): Node[] {
+  const out: Node[] = [];
+  const seen = new Set<unknown>();
+  const queue = [...schemas];
+  while (queue.length > 0) {
+    const node = located(document, queue.pop(), "").value;
+    if (!isNode(node) || seen.has(node)) continue;
+    seen.add(node);
+    out.push(node);
+    for (const key of ["allOf", "oneOf", "anyOf"]) if (Array.isArray(node[key])) queue.push(...(node[key] as unknown[]));
+    const mapping = isNode(node["discriminator"]) ? node["discriminator"]["mapping"] : undefined;
+    if (isNode(mapping)) for (const target of Object.values(mapping)) if (typeof target === "string" && target.startsWith("#")) queue.push({ $ref: target });
+  }
+  return out;
+}
+
+function childSchemas(document: unknown, schemas: unknown[], key: string): unknown[] {
+  return expanded(document, schemas).flatMap((node) => {
+    const properties = node["properties"];
+    if (isNode(properties) && Object.prototype.hasOwnProperty.call(properties, key)) return [properties[key]];
+    return isNode(node["additionalProperties"]) ? [node["additionalProperties"]] : [];
+  });
+}
+
+function itemSchemas(document: unknown, schemas: unknown[]): unknown[] {
+  return expanded(document, schemas).flatMap((node) => (node["items"] === undefined ? [] : [node["items"]]));
 }
 
 function checkBody(request: HttpRequest, binding: HttpBinding, want: unknown): Outcome {
@@ -923,12 +1044,13 @@ export async function specExamples(document: unknown, file: string, yieldEvery =
 }
 
 /** Counts of one report: examples, spec faults, judged (the reference accepts), passes. */
-export function tally(report: SpecExamplesReport): { examples: number; specFaults: number; noTool: number; undeclared: number; judged: number; passed: number } {
+export function tally(report: SpecExamplesReport): { examples: number; specFaults: number; noTool: number; undeclared: number; judged: number; passed: number; withoutReadOnly: number } {
   const count = (status: Outcome["status"]) => report.results.filter((r) => r.outcome.status === status).length;
   const specFaults = count("spec_fault");
   const noTool = count("no_tool");
   const undeclared = count("undeclared");
-  return { examples: report.results.length, specFaults, noTool, undeclared, judged: report.results.length - specFaults - noTool - undeclared, passed: count("pass") };
+  const withoutReadOnly = count("pass_without_read_only");
+  return { examples: report.results.length, specFaults, noTool, undeclared, judged: report.results.length - specFaults - noTool - undeclared, passed: count("pass") + withoutReadOnly, withoutReadOnly };
 }
 
 export type { Json };
