@@ -521,9 +521,9 @@ export function minimalValue(schema: unknown, root: Node, depth = 0): unknown {
     const { [union]: _b, ...rest } = schema;
     const own = rest["properties"] !== undefined || rest["required"] !== undefined ? minimalValue(rest, root, depth + 1) : undefined;
     const build = (branch: unknown) => {
-      // A branch that only requires members (`{ required: [conclusion] }`) requires them of the object beside it.
-      const onlyRequires = isNode(branch) && Array.isArray(branch["required"]) && Object.keys(branch).every((k) => k === "required" || ANNOTATIONS.has(k));
-      if (onlyRequires && own !== undefined) return minimalValue({ ...rest, required: [...((rest["required"] as string[] | undefined) ?? []), ...(branch["required"] as string[])] }, root, depth + 1);
+      // An object branch beside declared members is read with them (GitHub's checks_create
+      // requires `conclusion` in a branch; the object beside it declares what it may be).
+      if (own !== undefined && isNode(branch) && mergedObject({ allOf: [rest, branch] }, root) !== undefined) return minimalValue({ allOf: [rest, branch] }, root, depth + 1);
       const picked = minimalValue(branch, root, depth + 1);
       return isNode(picked) && isNode(own) ? { ...own, ...picked } : picked;
     };
