@@ -20,9 +20,10 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  *   impossible:
  *   1. a read-only member is never required by the schema that declares it read-only;
  *   2. it is withheld (reason `read_only`), except
- *   3. where every member of its `properties` is read-only: withholding them would leave an
- *      object that can say nothing (PagerDuty's `Reference` base, `{id, type}`, which the
- *      request types built on it require); there they are offered, not required;
+ *   3. where every member of its `properties` is read-only and the schema, or one composing
+ *      it with `allOf`, requires some of them: withholding them would leave an object that
+ *      must say something and can say nothing (PagerDuty's `Reference` base, `{id, type}`,
+ *      which the references built on it require); there they are offered, not required by it;
  *   4. and where another branch of a `oneOf` / `anyOf` this schema is a branch of (through
  *      `$ref`s and `allOf` parts) declares the same member without `readOnly`: a union
  *      offers what any branch offers, so it is offered here too, not required.
@@ -82,8 +83,8 @@ export class SchemaConverter {
   readonly refusedPatterns: PatternRefusal[] = [];
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
-  /** Read-only members a union's other branch offers, by the `document#pointer` of the schema declaring them (computed on first need). */
-  private offeredInUnions: Map<string, Set<string>> | undefined;
+  /** What the read-only rule reads from the whole document (computed on first need). */
+  private readOnlyStructure: ReadOnlyStructure | undefined;
   private readonly nameOfKey = new Map<string, string>();
   private readonly keyOfName = new Map<string, string>();
   /**
@@ -188,7 +189,7 @@ export class SchemaConverter {
         const properties: [string, JsonSchemaObject | boolean][] = [];
         const members = Object.entries(value);
         const readOnly = new Set(members.filter(([, member]) => this.isReadOnly(member, document)).map(([name]) => name));
-        const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`);
+        const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`, getOwn(source, "required"));
         for (const [name, member] of members) {
           const memberPath = `${path}.${name}`;
           // A read-only member is never required here (its `required` is for responses).
@@ -299,11 +300,14 @@ export class SchemaConverter {
    * offered all the same (see the file header): all of them where every member is
    * read-only, else those another branch of a union this schema is a branch of offers.
    */
-  private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string): ReadonlySet<string> {
+  private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string, required: unknown): ReadonlySet<string> {
     if (readOnly.size === 0) return readOnly;
-    if (readOnly.size === members) return readOnly;
-    this.offeredInUnions ??= offeredByOtherBranches(this.resolver, (member, document) => this.isReadOnly(member, document));
-    return this.offeredInUnions.get(key) ?? EMPTY;
+    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
+    if (readOnly.size === members) {
+      const requiredHere = [...(Array.isArray(required) ? required : []), ...(this.readOnlyStructure.requiredByComposers.get(key) ?? [])];
+      if (requiredHere.some((name) => typeof name === "string" && readOnly.has(name))) return readOnly;
+    }
+    return this.readOnlyStructure.offeredInUnions.get(key) ?? EMPTY;
   }
 
   /** A property withheld from requests: `readOnly: true` on it or on the schema it refers to. */
@@ -354,15 +358,38 @@ export class SchemaConverter {
 const EMPTY: ReadonlySet<string> = new Set();
 
 /**
- * For every `oneOf` / `anyOf` of the main document: a member read-only in one branch and
- * declared without `readOnly` in another is offered in the first as well. Keyed by the
+ * What the read-only rule needs from the whole main document. For every `oneOf` / `anyOf`:
+ * a member read-only in one branch and declared without `readOnly` in another is offered in
+ * the first as well. Keyed by the
  * `document#pointer` of the schema whose `properties` declares it read-only (a branch,
  * through its `$ref`s and `allOf` parts), because that schema is converted once, wherever it
  * is reached. Structural: computed from the document alone, the same whichever operations
  * are generated.
  */
-function offeredByOtherBranches(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): Map<string, Set<string>> {
+interface ReadOnlyStructure {
+  offeredInUnions: Map<string, Set<string>>;
+  /**
+   * Names required of an object by the schemas that compose it: for each `allOf` part (by its
+   * `document#pointer`), the `required` of the composing schema and of every part beside it
+   * (PagerDuty's `Reference` is `allOf: [base, { required: [type, id] }]`).
+   */
+  requiredByComposers: Map<string, Set<string>>;
+}
+
+function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): ReadOnlyStructure {
   const out = new Map<string, Set<string>>();
+  const requiredByComposers = new Map<string, Set<string>>();
+  const keyOf = (node: unknown, pointer: string): { node: unknown; key: string } => {
+    let document = resolver.main;
+    for (let hops = 0; typeof getOwn(node, "$ref") === "string" && hops < 32; hops += 1) {
+      try {
+        ({ value: node, document, pointer } = resolver.resolve(getOwn(node, "$ref") as string, document));
+      } catch {
+        return { node: undefined, key: "" };
+      }
+    }
+    return { node, key: `${document.id}#${pointer}` };
+  };
   const main = resolver.main;
   /** Members a branch declares: name -> keys of the schemas declaring it read-only, and whether any declares it writable. */
   const declared = (branch: unknown, pointer: string) => {
@@ -400,6 +427,15 @@ function offeredByOtherBranches(resolver: RefResolver, isReadOnly: (member: unkn
   while (stack.length > 0) {
     const { node, pointer, depth } = stack.pop()!;
     if (typeof node !== "object" || node === null || depth > MAX_DOCUMENT_DEPTH) continue;
+    const parts = getOwn(node, "allOf");
+    if (Array.isArray(parts)) {
+      const located = parts.map((part, index) => keyOf(part, `${pointer}/allOf/${index}`));
+      const names = [node, ...located.map((part) => part.node)].flatMap((schema) => {
+        const list = getOwn(schema, "required");
+        return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
+      });
+      if (names.length > 0) for (const { key } of located) if (key !== "") requiredByComposers.set(key, new Set([...(requiredByComposers.get(key) ?? []), ...names]));
+    }
     for (const union of ["oneOf", "anyOf"]) {
       const branches = getOwn(node, union);
       if (!Array.isArray(branches) || branches.length < 2) continue;
@@ -413,7 +449,7 @@ function offeredByOtherBranches(resolver: RefResolver, isReadOnly: (member: unkn
     }
     for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
   }
-  return out;
+  return { offeredInUnions: out, requiredByComposers };
 }
 
 /** `#/components/schemas/Pet` -> `Pet`; other pointers -> their segments joined. */
