@@ -21,9 +21,11 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  *   1. a read-only member is never required by the schema that declares it read-only;
  *   2. it is withheld (reason `read_only`), except
  *   3. where every member of its `properties` is read-only and the schema, or one composing
- *      it with `allOf`, requires some of them: withholding them would leave an object that
- *      must say something and can say nothing (PagerDuty's `Reference` base, `{id, type}`,
- *      which the references built on it require); there they are offered, not required by it;
+ *      it with `allOf`, requires some of them, or an `allOf` uses it with nothing of its own
+ *      beside it: withholding them would leave an object that must say something, or was
+ *      written only to say these, and can say nothing (PagerDuty's `Reference` base, `{id,
+ *      type}`, which the references built on it require; DigitalOcean's migration `source`);
+ *      there they are offered, not required by it;
  *   4. and where another branch of a `oneOf` / `anyOf` this schema is a branch of (through
  *      `$ref`s and `allOf` parts) declares the same member without `readOnly`: a union
  *      offers what any branch offers, so it is offered here too, not required.
@@ -305,7 +307,7 @@ export class SchemaConverter {
     this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
     if (readOnly.size === members) {
       const requiredHere = [...(Array.isArray(required) ? required : []), ...(this.readOnlyStructure.requiredByComposers.get(key) ?? [])];
-      if (requiredHere.some((name) => typeof name === "string" && readOnly.has(name))) return readOnly;
+      if (requiredHere.some((name) => typeof name === "string" && readOnly.has(name)) || this.readOnlyStructure.composedAlone.has(key)) return readOnly;
     }
     return this.readOnlyStructure.offeredInUnions.get(key) ?? EMPTY;
   }
@@ -374,11 +376,22 @@ interface ReadOnlyStructure {
    * (PagerDuty's `Reference` is `allOf: [base, { required: [type, id] }]`).
    */
   requiredByComposers: Map<string, Set<string>>;
+  /**
+   * `allOf` parts that a composing schema uses with nothing of its own beside them (no other
+   * part or the composer declares a member): DigitalOcean's migration `source` is
+   * `allOf: [connection]`, so the object it sends is that part's members or nothing.
+   */
+  composedAlone: Set<string>;
 }
 
 function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): ReadOnlyStructure {
   const out = new Map<string, Set<string>>();
   const requiredByComposers = new Map<string, Set<string>>();
+  const composedAlone = new Set<string>();
+  const declaresMembers = (schema: unknown) => {
+    const properties = getOwn(schema, "properties");
+    return typeof properties === "object" && properties !== null && Object.keys(properties).length > 0;
+  };
   const keyOf = (node: unknown, pointer: string): { node: unknown; key: string } => {
     let document = resolver.main;
     for (let hops = 0; typeof getOwn(node, "$ref") === "string" && hops < 32; hops += 1) {
@@ -435,6 +448,9 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
         return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
       });
       if (names.length > 0) for (const { key } of located) if (key !== "") requiredByComposers.set(key, new Set([...(requiredByComposers.get(key) ?? []), ...names]));
+      located.forEach(({ key }, index) => {
+        if (key !== "" && !declaresMembers(node) && located.every((other, j) => j === index || !declaresMembers(other.node))) composedAlone.add(key);
+      });
     }
     for (const union of ["oneOf", "anyOf"]) {
       const branches = getOwn(node, union);
@@ -449,7 +465,7 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
     }
     for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
   }
-  return { offeredInUnions: out, requiredByComposers };
+  return { offeredInUnions: out, requiredByComposers, composedAlone };
 }
 
 /** `#/components/schemas/Pet` -> `Pet`; other pointers -> their segments joined. */
