@@ -243,12 +243,23 @@ function bodyArguments(
   // Convert the object as a whole (readOnly members are withheld there), then lift its members out.
   const memberWithheld: WithheldPath[] = [];
   const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld, schema.pointer));
-  for (const entry of memberWithheld) withheld.push({ ...entry, path: entry.path.replace(/^\./, "") });
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
   const memberArgs: string[] = [];
   const requiredArgs: string[] = [];
+  // Every member claims its argument name in the order the body declares them, offered or
+  // withheld alike: a withheld member is recorded under the name it would have had
+  // (`body_id` beside a path parameter `id`), never under a name another argument offers.
+  const argOf = new Map<string, string>();
+  const withheldTop = new Set(memberWithheld.map((entry) => topMember(entry.path, memberSchemas)).filter((m): m is string => m !== undefined));
+  for (const member of Object.keys(memberSchemas)) {
+    if (hasOwnMember(convertedMembers, member) || withheldTop.has(member)) argOf.set(member, claim(member, "body", `body:${member}`));
+  }
+  for (const entry of memberWithheld) {
+    const member = topMember(entry.path, memberSchemas);
+    withheld.push({ ...entry, path: member === undefined ? entry.path.replace(/^\./, "") : `${argOf.get(member)!}${entry.path.slice(member.length + 1)}` });
+  }
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {
-    const arg = claim(member, "body", `body:${member}`);
+    const arg = argOf.get(member) ?? claim(member, "body", `body:${member}`);
     fields.push([arg, member]);
     if (carriesCredential(arg, member)) continue;
     properties.push([arg, asObject(memberSchema)]);
@@ -309,6 +320,19 @@ export function flatteningLoses(schema: Located, resolver: RefResolver, dialect:
     return `${keyword} at ${current.pointer}`;
   }
   return undefined;
+}
+
+/** The body member a withheld entry (`.member` or `.member.rest`) starts with; the longest such name wins. */
+function topMember(path: string, members: object): string | undefined {
+  let found: string | undefined;
+  for (const member of Object.keys(members)) {
+    if ((path === `.${member}` || path.startsWith(`.${member}.`)) && (found === undefined || member.length > found.length)) found = member;
+  }
+  return found;
+}
+
+function hasOwnMember(members: object, member: string): boolean {
+  return Object.prototype.hasOwnProperty.call(members, member);
 }
 
 function requestBodyOf(operation: Located, resolver: RefResolver): NormalizedBody | undefined {

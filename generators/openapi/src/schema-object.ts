@@ -22,7 +22,23 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  *   (`$dynamicRef`, `$recursiveRef`) refuses the schema with KEYWORD_UNSUPPORTED, naming the
  *   operation and the pointer (the generator skips the operation); see
  *   packages/core/src/unsupported-keywords.ts;
- * - `readOnly` properties are withheld (request schemas) and recorded with reason `read_only`;
+ * - `readOnly` properties (https://spec.openapis.org/oas/v3.1.0#fixed-fields-20: a read-only
+ *   property SHOULD NOT be sent, and `required` on it applies to responses only) are read by
+ *   structure, never by what examples happen to send, so that no call the API takes becomes
+ *   impossible:
+ *   1. a read-only member is never required by the schema that declares it read-only;
+ *   2. it is withheld (reason `read_only`), except
+ *   3. where every member of its `properties` is read-only and the schema, or one composing
+ *      it with `allOf`, requires some of them, or an `allOf` uses it with nothing of its own
+ *      beside it: withholding them would leave an object that must say something, or was
+ *      written only to say these, and can say nothing (PagerDuty's `Reference` base, `{id,
+ *      type}`, which the references built on it require; DigitalOcean's migration `source`);
+ *      there they are offered, not required by it;
+ *   4. and where another branch of a `oneOf` / `anyOf` this schema is a branch of (through
+ *      `$ref`s and `allOf` parts) declares the same member without `readOnly`: a union
+ *      offers what any branch offers, so it is offered here too, not required.
+ *   a member withheld by 2 is refused in every branch, as every withheld path is
+ *   (docs/openapi-read-only.md says why, with the specs that need 3 and 4);
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
  *   are dropped rather than producing a schema that does not compile;
@@ -79,6 +95,8 @@ export class SchemaConverter {
   readonly refusedPatterns: PatternRefusal[] = [];
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
+  /** What the read-only rule reads from the whole document (computed on first need). */
+  private readOnlyStructure: ReadOnlyStructure | undefined;
   private readonly nameOfKey = new Map<string, string>();
   /** Discriminator bases by location key: the union each stands for, or null when it is none. */
   private readonly unions = new Map<string, JsonSchemaObject | null>();
@@ -195,10 +213,14 @@ export class SchemaConverter {
       } else if (key === "properties") {
         if (typeof value !== "object" || value === null) continue;
         const properties: [string, JsonSchemaObject | boolean][] = [];
-        for (const [name, member] of Object.entries(value)) {
+        const members = Object.entries(value);
+        const readOnly = new Set(members.filter(([, member]) => this.isReadOnly(member, document)).map(([name]) => name));
+        const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`, getOwn(source, "required"));
+        for (const [name, member] of members) {
           const memberPath = `${path}.${name}`;
-          if (this.isReadOnly(member, document)) {
-            removed.add(name);
+          // A read-only member is never required here (its `required` is for responses).
+          if (readOnly.has(name)) removed.add(name);
+          if (readOnly.has(name) && !offered.has(name)) {
             withheld.push({ path: memberPath, reason: "read_only" });
             continue;
           }
@@ -327,6 +349,21 @@ export class SchemaConverter {
       if (isSchemaObject(body)) for (const target of refsFrom(body, `/$defs/${name}`, false)) if (target !== ROOT) queue.push(target);
     }
     return undefined;
+  }
+
+  /**
+   * The read-only members of one `properties` map (at `key`, `document#pointer`) that are
+   * offered all the same (see the file header): all of them where every member is
+   * read-only, else those another branch of a union this schema is a branch of offers.
+   */
+  private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string, required: unknown): ReadonlySet<string> {
+    if (readOnly.size === 0) return readOnly;
+    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
+    if (readOnly.size === members) {
+      const requiredHere = [...(Array.isArray(required) ? required : []), ...(this.readOnlyStructure.requiredByComposers.get(key) ?? [])];
+      if (requiredHere.some((name) => typeof name === "string" && readOnly.has(name)) || this.readOnlyStructure.composedAlone.has(key)) return readOnly;
+    }
+    return this.readOnlyStructure.offeredInUnions.get(key) ?? EMPTY;
   }
 
   /** A property withheld from requests: `readOnly: true` on it or on the schema it refers to. */
@@ -521,6 +558,117 @@ export class SchemaConverter {
     this.nameOfKey.set(key, name);
     return name;
   }
+}
+
+const EMPTY: ReadonlySet<string> = new Set();
+
+/**
+ * What the read-only rule needs from the whole main document. For every `oneOf` / `anyOf`:
+ * a member read-only in one branch and declared without `readOnly` in another is offered in
+ * the first as well. Keyed by the
+ * `document#pointer` of the schema whose `properties` declares it read-only (a branch,
+ * through its `$ref`s and `allOf` parts), because that schema is converted once, wherever it
+ * is reached. Structural: computed from the document alone, the same whichever operations
+ * are generated.
+ */
+interface ReadOnlyStructure {
+  offeredInUnions: Map<string, Set<string>>;
+  /**
+   * Names required of an object by the schemas that compose it: for each `allOf` part (by its
+   * `document#pointer`), the `required` of the composing schema and of every part beside it
+   * (PagerDuty's `Reference` is `allOf: [base, { required: [type, id] }]`).
+   */
+  requiredByComposers: Map<string, Set<string>>;
+  /**
+   * `allOf` parts that a composing schema uses with nothing of its own beside them (no other
+   * part or the composer declares a member): DigitalOcean's migration `source` is
+   * `allOf: [connection]`, so the object it sends is that part's members or nothing.
+   */
+  composedAlone: Set<string>;
+}
+
+function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): ReadOnlyStructure {
+  const out = new Map<string, Set<string>>();
+  const requiredByComposers = new Map<string, Set<string>>();
+  const composedAlone = new Set<string>();
+  const declaresMembers = (schema: unknown) => {
+    const properties = getOwn(schema, "properties");
+    return typeof properties === "object" && properties !== null && Object.keys(properties).length > 0;
+  };
+  const keyOf = (node: unknown, pointer: string): { node: unknown; key: string } => {
+    let document = resolver.main;
+    for (let hops = 0; typeof getOwn(node, "$ref") === "string" && hops < 32; hops += 1) {
+      try {
+        ({ value: node, document, pointer } = resolver.resolve(getOwn(node, "$ref") as string, document));
+      } catch {
+        return { node: undefined, key: "" };
+      }
+    }
+    return { node, key: `${document.id}#${pointer}` };
+  };
+  const main = resolver.main;
+  /** Members a branch declares: name -> keys of the schemas declaring it read-only, and whether any declares it writable. */
+  const declared = (branch: unknown, pointer: string) => {
+    const members = new Map<string, { readOnlyAt: string[]; writable: boolean }>();
+    const seen = new Set<string>();
+    const queue: { node: unknown; document: SourceDocument; pointer: string }[] = [{ node: branch, document: main, pointer }];
+    while (queue.length > 0) {
+      let { node, document, pointer: at } = queue.pop()!;
+      for (let hops = 0; typeof getOwn(node, "$ref") === "string" && hops < 32; hops += 1) {
+        try {
+          const target = resolver.resolve(getOwn(node, "$ref") as string, document);
+          ({ value: node, document, pointer: at } = target);
+        } catch {
+          node = undefined; // a dangling ref reports itself when converted
+        }
+      }
+      const key = `${document.id}#${at}`;
+      if (typeof node !== "object" || node === null || seen.has(key)) continue;
+      seen.add(key);
+      const properties = getOwn(node, "properties");
+      if (typeof properties === "object" && properties !== null) {
+        for (const [name, member] of Object.entries(properties)) {
+          const entry = members.get(name) ?? { readOnlyAt: [], writable: false };
+          if (isReadOnly(member, document)) entry.readOnlyAt.push(key);
+          else entry.writable = true;
+          members.set(name, entry);
+        }
+      }
+      const parts = getOwn(node, "allOf");
+      if (Array.isArray(parts)) parts.forEach((part, index) => queue.push({ node: part, document, pointer: `${at}/allOf/${index}` }));
+    }
+    return members;
+  };
+  const stack: { node: unknown; pointer: string; depth: number }[] = [{ node: main.root, pointer: "", depth: 0 }];
+  while (stack.length > 0) {
+    const { node, pointer, depth } = stack.pop()!;
+    if (typeof node !== "object" || node === null || depth > MAX_DOCUMENT_DEPTH) continue;
+    const parts = getOwn(node, "allOf");
+    if (Array.isArray(parts)) {
+      const located = parts.map((part, index) => keyOf(part, `${pointer}/allOf/${index}`));
+      const names = [node, ...located.map((part) => part.node)].flatMap((schema) => {
+        const list = getOwn(schema, "required");
+        return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
+      });
+      if (names.length > 0) for (const { key } of located) if (key !== "") requiredByComposers.set(key, new Set([...(requiredByComposers.get(key) ?? []), ...names]));
+      located.forEach(({ key }, index) => {
+        if (key !== "" && !declaresMembers(node) && located.every((other, j) => j === index || !declaresMembers(other.node))) composedAlone.add(key);
+      });
+    }
+    for (const union of ["oneOf", "anyOf"]) {
+      const branches = getOwn(node, union);
+      if (!Array.isArray(branches) || branches.length < 2) continue;
+      const byBranch = branches.map((branch, index) => declared(branch, `${pointer}/${union}/${index}`));
+      byBranch.forEach((members, index) => {
+        for (const [name, { readOnlyAt }] of members) {
+          if (readOnlyAt.length === 0 || !byBranch.some((other, j) => j !== index && other.get(name)?.writable === true)) continue;
+          for (const key of readOnlyAt) out.set(key, (out.get(key) ?? new Set()).add(name));
+        }
+      });
+    }
+    for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
+  }
+  return { offeredInUnions: out, requiredByComposers, composedAlone };
 }
 
 /** `#/components/schemas/Pet` -> `Pet`; other pointers -> their segments joined. */

@@ -383,3 +383,21 @@ describe("auth seam", () => {
     expect(() => authAdditions([{ scheme: "t", type: "bearer" }], {})).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
   });
 });
+
+describe("a fragment in a path key", () => {
+  // Box tells operations on one path apart by a fragment (`/files/{file_id}#get_shared_link`):
+  // it names the operation in the document and is never part of the request.
+  it("is left out of the URL, and the query follows the path", () => {
+    const box: HttpBinding = {
+      kind: "http",
+      method: "GET",
+      path: "/files/{file_id}#get_shared_link",
+      server: "https://api.box.test/2.0",
+      parameters: [
+        { arg: "file_id", name: "file_id", in: "path", style: "simple", explode: false, required: true },
+        { arg: "fields", name: "fields", in: "query", style: "form", explode: true, required: true },
+      ],
+    };
+    expect(buildHttpRequest(box, { file_id: "12345", fields: "shared_link" }).url).toBe("https://api.box.test/2.0/files/12345?fields=shared_link");
+  });
+});

@@ -365,7 +365,9 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
     let matched = false;
     if (isSchemaObject(properties) && hasOwn(properties, key)) {
       matched = true;
-      if (addChild(declared, properties[key], candidate.type)) declaredAllowed = true;
+      // An object declared inline at `Type.key` is not of type `Type`: its members are
+      // `Type.key.member` (as the generator records them), so `Type.id` never applies to `key.id`.
+      if (addChild(declared, properties[key], candidate.type === undefined ? undefined : `${candidate.type}.${key}`)) declaredAllowed = true;
     }
     if (isSchemaObject(patterns)) {
       for (const pattern of Object.keys(patterns)) {
@@ -390,7 +392,7 @@ function propertySchemas(objects: readonly Candidate[], key: string): Candidate[
       continue;
     }
     const opening = openingSchema(schema);
-    if (opening !== undefined) addChild(opened, opening, candidate.type);
+    if (opening !== undefined) addChild(opened, opening, candidate.type === undefined ? undefined : `${candidate.type}.*`);
     else if (isFreeForm(schema)) opened.push(ANY);
     else if (!hasOwn(schema, "properties") && requiresUndeclared(schema, key)) requiredOnly = true;
   }

@@ -100,7 +100,9 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
     }
   }
 
-  const path = binding.path.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+  // A fragment in a path key (Box: `/files/{file_id}#get_shared_link`) only tells operations
+  // apart in the document; it is never sent, and left in, it would swallow the query string.
+  const path = binding.path.replace(/#.*$/s, "").replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const text = pathValues.get(name);
     if (text === undefined) {
       throw new SluiceError("INVALID_ARGUMENTS", `${binding.method} ${binding.path}: no argument for path parameter ${name}`);

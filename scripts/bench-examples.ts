@@ -1,0 +1,186 @@
+/**
+ * The specs' own request examples, replayed through the generated tools (issue 22, item 1),
+ * and every tool's minimal valid call. Writes bench/EXAMPLES.md.
+ *
+ *   node --conditions=@sluice/source --import tsx scripts/bench-examples.ts [--out bench/EXAMPLES.md]
+ *
+ * Specs: every OpenAPI document of ../shared/specs and test/fixtures/outside; and, when a
+ * local mirror is present (never fetched here), PagerDuty's REST spec (no licence, so not
+ * vendored) and Okta's management API (no licence file in its repository, so not vendored).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { definePack, SluiceError } from "@sluice/core";
+import { buildOpenAPIPackIR, loadDocument } from "../generators/openapi/src/index.ts";
+import { minimalArguments, specExamples, tally, type SpecExamplesReport } from "../test/support/spec-examples.ts";
+
+const out = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1]! : "bench/EXAMPLES.md";
+
+const CORPUS = [
+  "asana/asana_oas.yaml", "digitalocean/digitalocean-openapi.yaml", "github-rest/api.github.com.json", "google/calendar-v3.yaml",
+  "google/docs-v1.yaml", "google/drive-v3.yaml", "google/gmail-v1.yaml", "google/sheets-v4.yaml", "jira/jira-openapi.yaml",
+  "kubernetes/swagger.json", "notion/notion-openapi.json", "petstore/petstore-3.0.json", "petstore/petstore-expanded-3.0.json",
+  "petstore/swagger-petstore-3.0.yaml", "petstore/swagger-petstore-3.1-design-first.yaml", "petstore/swagger-petstore-3.1.json",
+  "petstore/tictactoe-3.1.json", "petstore/webhook-example-3.1.json", "sendgrid/oai_v3_stoplight.json",
+  "slack/slack_web_openapi_v2_without_examples.json", "stripe/spec3.json", "twilio/twilio_api_v2010.json",
+];
+const OUTSIDE = ["adyen-checkout", "apideck-accounting", "box", "launchdarkly", "okta", "spotify", "twitter"];
+
+interface Source {
+  label: string;
+  read: () => Buffer | undefined;
+  note?: string;
+}
+
+const gitShow = (repo: string, spec: string) => () => {
+  if (!existsSync(repo)) return undefined;
+  try {
+    return execFileSync("git", ["--git-dir", repo, "show", spec], { maxBuffer: 1 << 28 });
+  } catch {
+    return undefined;
+  }
+};
+
+const sources: Source[] = [
+  ...CORPUS.map((file) => ({ label: file, read: () => readFileSync(`../shared/specs/${file}`) })),
+  ...OUTSIDE.map((name) => ({ label: `outside/${name}.yaml`, read: () => readFileSync(`test/fixtures/outside/${name}.yaml`) })),
+  {
+    label: "pagerduty (mirror)",
+    read: gitShow("/work/.mirror/PagerDuty+api-schema/repo", "91a06fb3:reference/REST/openapiv3.json"),
+    note: "PagerDuty/api-schema reference/REST/openapiv3.json at 91a06fb3 (no licence: measured from a local mirror, not vendored)",
+  },
+  {
+    label: "okta-management (mirror)",
+    read: gitShow("/work/.mirror/okta+okta-management-openapi-spec/repo", "fdda229:dist/current/management-minimal.yaml"),
+    note: "okta/okta-management-openapi-spec dist/current/management-minimal.yaml at fdda229 (no licence file: measured from a local mirror, not vendored)",
+  },
+];
+
+interface Row {
+  label: string;
+  dialect: string;
+  counts: ReturnType<typeof tally>;
+  tools: number;
+  minimalRefused: string[];
+  clashes: number;
+  report: SpecExamplesReport;
+}
+
+const CREDENTIALS = ((scheme: { type: string }) => (scheme.type === "basic" ? { username: "u", password: "p" } : { token: "t" })) as never;
+
+const rows: Row[] = [];
+const absent: string[] = [];
+const started = Date.now();
+for (const source of sources) {
+  const bytes = source.read();
+  if (bytes === undefined) {
+    absent.push(source.label);
+    continue;
+  }
+  const document = loadDocument(bytes, source.label);
+  const report = await specExamples(document, source.label);
+  const pack = definePack(buildOpenAPIPackIR(document, { name: "bench", file: source.label, sha256: "0".repeat(64) }));
+  const minimalRefused: string[] = [];
+  let clashes = 0;
+  for (const tool of pack.tools) {
+    const offered = new Set(Object.keys((tool.inputSchema.properties ?? {}) as object));
+    if (tool.withheld.some((w) => offered.has(w.path))) clashes += 1;
+    try {
+      await tool.request(minimalArguments(tool), { credentials: CREDENTIALS, baseUrl: "http://127.0.0.1:9" });
+    } catch (error) {
+      if (!(error instanceof SluiceError)) throw error;
+      minimalRefused.push(`${tool.name}: ${error.code} ${JSON.stringify(error.issues?.slice(0, 2) ?? error.message).slice(0, 240)}`);
+    }
+  }
+  rows.push({ label: source.label, dialect: report.dialect, counts: tally(report), tools: pack.tools.length, minimalRefused, clashes, report });
+  process.stderr.write(`${source.label}: ${JSON.stringify(tally(report))}, ${pack.tools.length} tools, ${minimalRefused.length} minimal calls refused\n`);
+}
+
+const percent = (passed: number, judged: number) => (judged === 0 ? "-" : `${((100 * passed) / judged).toFixed(1)}%`);
+const lines: string[] = [];
+const say = (line = "") => lines.push(line);
+say("# The specs' own request examples, through the generated tools");
+say();
+say(`Measured ${new Date().toISOString().slice(0, 10)} with \`node --conditions=@sluice/source --import tsx scripts/bench-examples.ts\` (${Math.round((Date.now() - started) / 1000)} s on the shared 2-core machine).`);
+say();
+say("Every request example a spec gives (request-body `example` / `examples`, else the body schema's own `example`;");
+say("parameter `example` / `examples`, else its schema's `example`; Swagger 2.0 `x-examples`, `schema.example`, `x-example`)");
+say("is judged by a reference (Ajv on the spec's own schema; 3.0 and 2.0 converted by");
+say("@openapi-contrib/openapi-schema-to-json-schema; read-only members may be sent and are not required; a");
+say("discriminator picks its branch), then mapped onto the generated tool's arguments (other required");
+say("arguments minimal), built with `tool.request()` and compared: body JSON-equal to the example, each");
+say("example parameter on the wire as its style writes it. test/support/spec-examples.ts does it;");
+say("test/spec-examples.test.ts holds it (a sample in the quick tier, all of these under `pnpm test:long`).");
+say();
+say("- **spec faults**: examples the reference refuses (wrong against their own spec): listed below, never counted.");
+say("- **no tool**: the operation is skipped by the generator, or the example's parameter is not an argument (a credential, a withheld header).");
+say("- **undeclared**: the example sends a body member its schema never declares (the schema is open by omission);");
+say("  sluice's flattened arguments are closed, a deliberate deviation (closed objects), not counted.");
+say("- **judged** = examples - spec faults - no tool - undeclared; **passed**: accepted and sent exactly as written;");
+say("  **of which w/o read-only**: passed once the read-only members the tool withholds were left out (OpenAPI: a read-only");
+say("  member SHOULD NOT be sent; docs/openapi-read-only.md says which ones sluice withholds).");
+say("- **minimal**: tools whose minimal valid call (required members only, values from the tool's schema) is refused;");
+say("  **clash**: tools that both offer and withhold one argument.");
+say();
+say("| spec | dialect | examples | spec faults | no tool | undeclared | judged | passed | of which w/o read-only | % | tools | minimal refused | clash |");
+say("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const row of rows) {
+  const c = row.counts;
+  say(`| ${row.label} | ${row.dialect} | ${c.examples} | ${c.specFaults} | ${c.noTool} | ${c.undeclared} | ${c.judged} | ${c.passed} | ${c.withoutReadOnly} | ${percent(c.passed, c.judged)} | ${row.tools} | ${row.minimalRefused.length} | ${row.clashes} |`);
+}
+const sum = (pick: (row: Row) => number, list = rows) => list.reduce((total, row) => total + pick(row), 0);
+const vendored = rows.filter((row) => !row.label.includes("(mirror)"));
+say(`| **corpus + outside** | | ${sum((r) => r.counts.examples, vendored)} | ${sum((r) => r.counts.specFaults, vendored)} | ${sum((r) => r.counts.noTool, vendored)} | ${sum((r) => r.counts.undeclared, vendored)} | ${sum((r) => r.counts.judged, vendored)} | ${sum((r) => r.counts.passed, vendored)} | ${sum((r) => r.counts.withoutReadOnly, vendored)} | ${percent(sum((r) => r.counts.passed, vendored), sum((r) => r.counts.judged, vendored))} | ${sum((r) => r.tools, vendored)} | ${sum((r) => r.minimalRefused.length, vendored)} | ${sum((r) => r.clashes, vendored)} |`);
+say();
+for (const source of sources) if (source.note !== undefined && rows.some((r) => r.label === source.label)) say(`- ${source.label}: ${source.note}.`);
+if (absent.length > 0) say(`- Not measured (no local mirror): ${absent.join(", ")}.`);
+say("- okta.yaml (vendored) is the directory's only Okta entry, the Users API converted from a Postman collection:");
+say("  its examples sit on single properties, so it has no request example as counted here.");
+say();
+say("Before this work (branch `examples` at db426bf, measured with the same oracle during its development):");
+say("PagerDuty 51 of 253 judged examples refused (41 of them as `read_only`, on its all-read-only `Reference` base and");
+say("on `Orchestration.id` applied to an inline `team.id`); Jira 12 tools refused their minimal call (11 offered and");
+say("withheld one argument, the 12th is the unsatisfiable `create_screen_scheme`), apideck 7 of 42; Box's 9 parameter");
+say("examples under a path key with a fragment lost their query string.");
+say();
+say("What is left is outside read-only: Okta's bodies are `allOf` inheritance with a discriminator `mapping` (the members");
+say("of the mapped subtype are not arguments of the flattened base: `NOT_A_FIELD`), and `oneOf` unions of open objects;");
+say("both belong to the discriminator and flattening work (issue 22, the `bodies` brief).");
+say();
+say("## Refused or different (the reference accepts them)");
+say();
+for (const row of rows) {
+  const bad = row.report.results.filter((r) => r.outcome.status === "refused" || r.outcome.status === "different");
+  if (bad.length === 0) continue;
+  say(`### ${row.label}: ${bad.length}`);
+  say();
+  const byCause = new Map<string, string[]>();
+  for (const r of bad) {
+    const o = r.outcome;
+    const cause = o.status === "refused" ? `${o.code} ${(o.issues[0] ?? "").replace(/^\/\S*\s/, "").replace(/"[^"]*"/g, "…").slice(0, 90)}` : `different: ${o.status === "different" ? o.reason.slice(0, 60) : ""}`;
+    byCause.set(cause, [...(byCause.get(cause) ?? []), `${r.tool ?? r.example.operation} (${r.example.label})`]);
+  }
+  for (const [cause, where] of [...byCause].sort((a, b) => b[1].length - a[1].length)) say(`- ${where.length} x ${cause}: ${where.slice(0, 4).join(", ")}${where.length > 4 ? ", ..." : ""}`);
+  say();
+}
+say("## Minimal calls refused");
+say();
+say("Jira's `create_screen_scheme` cannot be called by any value: its `ScreenTypes` requires `defaultScreen`, declares only");
+say("`default`, and is closed (`additionalProperties: false`); the test lists it as unsatisfiable. The `oneOf` refusals are");
+say("unions of objects with only optional members, where a required-members-only value matches every branch.");
+say();
+for (const row of rows) {
+  if (row.minimalRefused.length === 0) continue;
+  say(`- ${row.label}: ${row.minimalRefused.slice(0, 6).map((m) => `\`${m.replace(/`/g, "'")}\``).join("; ")}${row.minimalRefused.length > 6 ? "; ..." : ""}`);
+}
+say();
+say("## Spec faults (examples wrong against their own spec)");
+say();
+for (const row of rows) {
+  const faults = row.report.results.filter((r) => r.outcome.status === "spec_fault");
+  if (faults.length === 0) continue;
+  say(`- ${row.label} (${faults.length}): ${faults.slice(0, 5).map((r) => `${r.example.operation} ${r.example.label}: ${r.outcome.status === "spec_fault" ? r.outcome.errors[0] : ""}`).join("; ")}${faults.length > 5 ? "; ..." : ""}`);
+}
+say();
+writeFileSync(out, lines.join("\n"));
+process.stderr.write(`wrote ${out}\n`);
