@@ -49,6 +49,12 @@ export interface Guards {
   egressSectionScope: boolean;
   /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
   egressTypeChanges: boolean;
+  /**
+   * Screening looks withheld paths up under their selector spelling too (a name with
+   * selector syntax quoted: `body."@odata.type"`, a type as `Type:key`), not only as the
+   * names joined with dots.
+   */
+  quotedNames: boolean;
 }
 
 export const guards: Guards = {
@@ -67,6 +73,7 @@ export const guards: Guards = {
   linearPatterns: true,
   egressSectionScope: true,
   egressTypeChanges: true,
+  quotedNames: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

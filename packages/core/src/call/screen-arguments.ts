@@ -77,14 +77,18 @@ function below(dotted: Dotted, key: string): Dotted {
 }
 
 function pathWithheld(withheld: ReadonlyMap<string, string>, dotted: Dotted): string | undefined {
-  const reason = withheld.get(dotted.raw) ?? withheld.get(dotted.canon);
-  if (reason !== undefined || dotted.first.startsWith('"')) return reason;
+  const reason = withheld.get(dotted.raw);
+  if (!guards.quotedNames) return reason;
+  if (reason !== undefined) return reason;
+  const canonical = withheld.get(dotted.canon);
+  if (canonical !== undefined || dotted.first.startsWith('"')) return canonical;
   // A path whose first name is also a type is recorded with that name quoted (`"Address".street`).
   return withheld.get(JSON.stringify(dotted.first) + dotted.canon.slice(dotted.first.length));
 }
 
 function typeWithheld(withheld: ReadonlyMap<string, string>, type: string, key: string): string | undefined {
   const spelled = formatSegment(key);
+  if (!guards.quotedNames) return withheld.get(`${type}.${key}`);
   return withheld.get(`${type}.${key}`) ?? withheld.get(`${type}.${spelled}`) ?? withheld.get(`${type}:${spelled}`) ?? withheld.get(`${JSON.stringify(type)}:${spelled}`);
 }
 
