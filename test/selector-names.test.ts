@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { definePack, egressMap, formatEgressMap, isSluiceError, suggestProjection, Tool, type PackDefinition } from "@sluice/core";
+import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, suggestProjection, Tool, type PackDefinition } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { tools as stripe } from "@sluice/pack-stripe";
@@ -147,6 +147,15 @@ describe("names holding selector syntax (seeded property)", () => {
     );
   });
 
+  it("--check names a quoted member that becomes visible, and one that is withheld", () => {
+    const tool = make({ type: "object", properties: { body: { type: "object", properties: { "@odata.type": { type: "string" }, "a.b": { type: "string" }, x: { type: "string" } } } } }, "d");
+    const narrow = formatEgressMap(egressMap([tool.derived({ name: "d", drop: ['body."@odata.type"'] })]));
+    const wide = formatEgressMap(egressMap([tool.derived({ name: "d", drop: ['body."a.b"'] })]));
+    const check = checkEgressMap(narrow, wide);
+    expect(check.widened.map((d) => d.path)).toEqual(['body."@odata.type"']);
+    expect(check.narrowed.map((d) => d.path)).toEqual(['body."a.b"']);
+  });
+
   it("suggest proposes quoted names that derived() applies", async () => {
     const long = "x".repeat(400);
     const tool = make({
@@ -182,7 +191,7 @@ describe("an argument named like its type", () => {
   });
 
   it("Address.street is an error naming both readings", () => {
-    const error = errorOf(() => tool.derived({ name: "d", drop: ["Address.street"] })) as { code: string; message: string; candidates: string[] };
+    const error = errorOf(() => tool.derived({ name: "d", drop: ["Address.street"] }));
     expect(error.code).toBe("AMBIGUOUS_SELECTOR");
     expect(error.candidates).toEqual(['"Address".street', "Address:street"]);
     expect(error.message).toContain("argument path");
