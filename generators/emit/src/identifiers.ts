@@ -18,9 +18,29 @@ export function isIdentifier(name: string): boolean {
   return IDENTIFIER.test(name) && !RESERVED.has(name);
 }
 
-/** A def name usable as a TypeScript type name. */
+/** A def name usable as a TypeScript type name, on its own (see `typeNamesForDefs` for a whole pack). */
 export function typeNameForDef(name: string): string {
-  return isIdentifier(name) ? name : `${name.replace(/[^A-Za-z0-9_$]/g, "_")}_`;
+  if (isIdentifier(name)) return name;
+  const sanitised = `${name.replace(/[^A-Za-z0-9_$]/g, "_")}_`;
+  return /^[0-9]/.test(sanitised) ? `_${sanitised}` : sanitised; // `9x` cannot start a name
+}
+
+/**
+ * The TypeScript type name of every def of a pack, never two alike: sanitising alone maps
+ * `A-B` and `A_B_` (or `class` and `class_`) to one name, and two interfaces of one name
+ * merge silently or fail to compile. A def whose name is already an identifier keeps it;
+ * the others, in sorted order, take the sanitised name, with `2`, `3`... added while it is
+ * taken. A pure function of the names, so output stays deterministic.
+ */
+export function typeNamesForDefs(defNames: Iterable<string>): Map<string, string> {
+  const names = [...new Set(defNames)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const taken = new Set(names.filter(isIdentifier));
+  const out = new Map<string, string>();
+  for (const name of names) {
+    if (isIdentifier(name)) out.set(name, name);
+    else out.set(name, unique(typeNameForDef(name), taken));
+  }
+  return out;
 }
 
 export interface ToolIdentifiers {
@@ -32,7 +52,7 @@ export interface ToolIdentifiers {
 
 /** Identifiers per tool name, unique and stable: a pure function of the IR. */
 export function toolIdentifiers(pack: PackIR): Map<string, ToolIdentifiers> {
-  const typeNames = new Set(Object.keys(pack.defs).map(typeNameForDef));
+  const typeNames = new Set(typeNamesForDefs(Object.keys(pack.defs)).values());
   const values = new Set<string>(TAKEN_IN_TOOLS_MODULE);
   const result = new Map<string, ToolIdentifiers>();
   for (const tool of pack.tools) {

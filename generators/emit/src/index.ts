@@ -1,5 +1,5 @@
 export { emitPackFiles, emitPackSources, type EmitOptions, type EmittedFile } from "./pack-sources.ts";
-export { generatedHeader, type GeneratorInfo } from "./header.ts";
+export { commentText, generatedHeader, type GeneratorInfo } from "./header.ts";
 export { generatorInfoFrom } from "./generator-info.ts";
 export { writePack } from "./write-pack.ts";
 export { compareText, fitToolName, groupBy, shortHash, snakeCase, TOOL_NAME_PATTERN } from "./tool-name-helpers.ts";

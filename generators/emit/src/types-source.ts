@@ -1,7 +1,7 @@
 import type { PackIR } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
 import { generatedHeader, type GeneratorInfo } from "./header.ts";
-import { toolIdentifiers, typeNameForDef } from "./identifiers.ts";
+import { toolIdentifiers, typeNameForDef, typeNamesForDefs } from "./identifiers.ts";
 import { jsDoc, printSourceFile, type Statement } from "./source-file.ts";
 
 /**
@@ -10,29 +10,31 @@ import { jsDoc, printSourceFile, type Statement } from "./source-file.ts";
  */
 export function emitTypesSource(pack: PackIR, generator: GeneratorInfo, header = generatedHeader(pack, generator)): string {
   const statements: Statement[] = [];
+  const names = typeNamesForDefs(Object.keys(pack.defs));
+  const tsType = (schema: JsonSchemaObject): string => tsTypeOf(schema, names);
   for (const [name, schema] of Object.entries(pack.defs)) {
-    const typeName = typeNameForDef(name);
+    const typeName = names.get(name)!;
     const docs = docsFor(schema);
     if (Array.isArray(schema.enum) || !isObjectShape(schema)) {
       statements.push({ text: `${docsBefore(docs, "")}export type ${typeName}${typeAnnotation(" =", tsType(schema))};` });
     } else {
-      statements.push(interfaceFor(typeName, schema, docs));
+      statements.push(interfaceFor(typeName, schema, docs, names));
     }
   }
   const ids = toolIdentifiers(pack);
   for (const tool of pack.tools) {
     const { properties, required } = tool.parameters;
-    statements.push(interfaceFor(ids.get(tool.name)!.args, { type: "object", properties, required }, [`Arguments of \`${tool.name}\`.`]));
+    statements.push(interfaceFor(ids.get(tool.name)!.args, { type: "object", properties, required }, [`Arguments of \`${tool.name}\`.`], names));
   }
   return printSourceFile(header, statements);
 }
 
-function interfaceFor(name: string, schema: JsonSchemaObject, docs: string[]): Statement {
+function interfaceFor(name: string, schema: JsonSchemaObject, docs: string[], names: ReadonlyMap<string, string>): Statement {
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   const out = [docsBefore(docs, ""), `export interface ${name} {\n`];
   for (const [key, property] of objectProperties(schema)) {
     const propertyName = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? key : JSON.stringify(key);
-    out.push("  ", docsBefore(docsFor(property), "  "), propertyName, required.has(key) ? "" : "?", typeAnnotation(":", tsType(property)), ";\n");
+    out.push("  ", docsBefore(docsFor(property), "  "), propertyName, required.has(key) ? "" : "?", typeAnnotation(":", tsTypeOf(property, names)), ";\n");
   }
   out.push("}");
   return { text: out.join(""), block: true };
@@ -56,8 +58,12 @@ function objectProperties(schema: JsonSchemaObject): [string, JsonSchemaObject][
   return Object.entries(properties as Record<string, JsonSchemaObject>);
 }
 
-function tsType(schema: JsonSchemaObject): string {
-  if (typeof schema.$ref === "string") return typeNameForDef(schema.$ref.replace(/^#\/\$defs\//, ""));
+function tsTypeOf(schema: JsonSchemaObject, names: ReadonlyMap<string, string>): string {
+  const tsType = (inner: JsonSchemaObject): string => tsTypeOf(inner, names);
+  if (typeof schema.$ref === "string") {
+    const def = schema.$ref.replace(/^#\/\$defs\//, "");
+    return names.get(def) ?? typeNameForDef(def);
+  }
   if (Object.hasOwn(schema, "const")) return literalType(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map(literalType).join(" | ") || "never";
   if (Array.isArray(schema.type)) {

@@ -104,6 +104,12 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     throw new SluiceError("FILE_NOT_FOUND", `the spec of pack ${job.name} does not exist (${job.spec}).`);
   }
   const file = basename(job.spec);
+  // The name is copied to spec/<file> and written into headers and .gitattributes: a line
+  // break (or another control character) there would split those lines.
+  if (/[\p{Cc}\u2028\u2029]/u.test(file)) {
+    const suggestion = file.replace(/[\p{Cc}\u2028\u2029]+/gu, "-");
+    throw new SluiceError("INVALID_NAME", `the spec file name ${JSON.stringify(file)} of pack ${job.name} holds a line break or control character; rename it (for example to ${JSON.stringify(suggestion)}).`, { candidates: [suggestion] });
+  }
   const kind = job.kind ?? detectKind(bytes, file);
   const source = { name: job.name, file, sha256: createHash("sha256").update(bytes).digest("hex") };
   const filter = new OperationFilter(job.include, job.exclude);

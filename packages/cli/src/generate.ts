@@ -10,6 +10,7 @@ import { differenceLines, differenceSummary, egressReport, wideningAnnotations }
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./main.ts";
+import { packNameProblem, suggestPackName } from "./pack-name.ts";
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */
 interface PackOutcome extends PackReport {
@@ -75,7 +76,8 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
     if (specArgs.length !== 1 || typeof name !== "string" || typeof out !== "string") throw usageError("generate", "generate <spec> needs --name <name> --out <dir>");
     const spec = resolve(io.cwd, specArgs[0]!);
     if (!existsSync(spec)) throw new SluiceError("FILE_NOT_FOUND", `the spec file ${specArgs[0]} does not exist (${spec}).`);
-    if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw usageError("generate", `--name "${name}" must be lower case letters, digits and dashes`);
+    const problem = packNameProblem(name);
+    if (problem !== undefined) throw usageError("generate", `--name ${problem}`, [suggestPackName(name)]);
     const outDir = resolve(io.cwd, out);
     // Run from the pack directory, this regenerates from the spec copy the pack carries.
     const regenerate = `sluice generate ${explicitKind === undefined ? "" : `${explicitKind} `}spec/${spec.split(/[\\/]/).pop()} --name ${name} --out .`;

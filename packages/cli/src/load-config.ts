@@ -4,6 +4,7 @@ import { SluiceError } from "@sluice/core";
 import { closest } from "./args.ts";
 import { CONFIG_FILES, type PackConfig, type SluiceConfig } from "./config.ts";
 import { importModule } from "./load-module.ts";
+import { packNameProblem } from "./pack-name.ts";
 
 /** A config as loaded: where it is (paths in it are relative to its folder) and what it says. */
 export interface LoadedConfig {
@@ -52,7 +53,6 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   externalRefs: "record",
 };
 const SELECTION_KEYS = ["tags", "paths", "operations"] as const;
-const PACK_NAME = /^[a-z0-9][a-z0-9-]*$/;
 const TOOL_PREFIX = /^[a-zA-Z0-9_-]{0,20}$/;
 // An HTTP field name (RFC 9110 token).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -94,7 +94,8 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     }
     for (const required of ["spec", "name", "out"] as const) if (!Object.hasOwn(pack, required)) fail(`${at}.${required}`, "is required");
     const name = pack["name"] as string;
-    if (!PACK_NAME.test(name)) fail(`${at}.name`, `"${name}" must be lower case letters, digits and dashes`);
+    const problem = typeof name === "string" ? packNameProblem(name) : undefined;
+    if (problem !== undefined) fail(`${at}.name`, problem);
     if (names.has(name)) fail(`${at}.name`, `a second pack is named "${name}"`);
     names.add(name);
     const out = pack["out"] as string;

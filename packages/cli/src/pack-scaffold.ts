@@ -2,7 +2,7 @@
  * The files `sluice generate` writes once, when absent, and never again: they are the
  * user's. Everything else in a pack is generated and rewritten on every run.
  */
-import type { EmittedFile } from "@sluice/emit";
+import { commentText, type EmittedFile } from "@sluice/emit";
 
 /** Files of a pack that `sluice generate` rewrites (spec copy and egress map aside). */
 export const GENERATED_SOURCES = ["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts"] as const;
@@ -31,7 +31,7 @@ export function scaffoldFiles(name: string, specFile: string, coreVersion: strin
     {
       path: "src/index.ts",
       text: `/**
- * The ${name} pack: every operation of spec/${specFile} as a tool (tools.gen.ts), with the
+ * The ${name} pack: every operation of spec/${commentText(specFile)} as a tool (tools.gen.ts), with the
  * projections of curated.ts. Written once by sluice generate; yours to edit.
  */
 import { packToolSets } from "@sluice/core";

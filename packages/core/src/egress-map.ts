@@ -15,6 +15,7 @@ import {
 } from "@sluice/schema";
 import { isFreeForm, openingSchema } from "./object-openness.ts";
 import { BRANCH_KEYWORDS } from "./schema-workspace.ts";
+import { formatSegment, splitSelector } from "./selectors.ts";
 import type { Tool } from "./tool.ts";
 import type { Binding, HttpBinding, WithheldPath } from "./tool-ir.ts";
 import { clashOf, explodesKeys, reservedNames, schemesOf, type Reservation, type WireLocation } from "./http/wire-names.ts";
@@ -24,7 +25,8 @@ export interface EgressPath {
   /** Selector spelling: `filter.title` from the root, `IssueFilter.and` inside a type section. */
   path: string;
   /**
-   * The path's segments: a property name; `*` for any key an open object admits
+   * The path's segments, spelled as selectors spell them: a property name (quoted as a JSON
+   * string when it holds selector syntax: `"@odata.type"`); `*` for any key an open object admits
    * (`additionalProperties`, or a free-form object); `/regex/` for a `patternProperties`
    * pattern; `anyOf[Label]` / `oneOf[Label]` for a union branch (Label: the type the branch
    * refers to, else its 0-based position), as selectors spell it.
@@ -147,26 +149,28 @@ function reservedKeys(tool: Tool<object>, binding: HttpBinding, visible: readonl
   const schemes = schemesOf(binding, tool.auth);
   for (const parameter of binding.parameters) {
     if (!explodesKeys(parameter) || hasOwn(tool.pins, parameter.arg)) continue;
-    const below = visible.filter((p) => p.segments[0] === parameter.arg && p.segments.length >= 2);
+    const spelled = formatSegment(parameter.arg);
+    const below = visible.filter((p) => p.segments[0] === spelled && p.segments.length >= 2);
     if (below.length === 0) continue;
     const reserved = reservedNames(binding, schemes, parameter.in as WireLocation);
     const why = (r: Reservation): string =>
       r.why === "credential" ? "wire name (credential)" : r.why === "fixed" ? "wire name (fixed by the path)" : r.why === "withheld" ? `wire name (withheld ${r.arg})` : hasOwn(tool.pins, r.arg ?? "") ? `wire name (pinned ${r.arg})` : `wire name (argument ${r.arg})`;
     let open = false;
     for (const path of below) {
-      const key = path.segments[1]!;
-      if (key === "*" || key.startsWith("/")) {
+      const segment = path.segments[1]!;
+      if (segment === "*" || segment.startsWith("/")) {
         open = true;
         continue;
       }
-      if (/^(?:anyOf|oneOf)\[/.test(key)) continue;
+      if (/^(?:anyOf|oneOf)\[/.test(segment)) continue;
+      const key = splitSelector(segment)[0]!;
       const clash = clashOf(reserved, key, parameter.arg);
-      if (clash !== undefined) out.set(`${parameter.arg}.${key}`, why(clash));
+      if (clash !== undefined) out.set(`${spelled}.${segment}`, why(clash));
     }
     if (!open) continue;
     for (const reservation of new Set(reserved.values())) {
       if (reservation.arg === parameter.arg) continue;
-      const path = `${parameter.arg}.${reservation.name}`;
+      const path = `${spelled}.${formatSegment(reservation.name)}`;
       if (!out.has(path)) out.set(path, why(reservation));
     }
   }
@@ -250,10 +254,10 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
     if (isSchemaObject(properties)) {
       for (const key of Object.keys(properties)) {
         const child = properties[key];
-        if (child !== false) add(key, isSchemaObject(child) ? child : ANY_SCHEMA);
+        if (child !== false) add(formatSegment(key), isSchemaObject(child) ? child : ANY_SCHEMA);
       }
     } else if (Array.isArray(current.required)) {
-      for (const key of current.required) if (typeof key === "string") requiredOnly.add(key);
+      for (const key of current.required) if (typeof key === "string") requiredOnly.add(formatSegment(key));
     }
     const patterns = current.patternProperties;
     if (isSchemaObject(patterns)) {

@@ -58,6 +58,12 @@ export interface Guards {
   unsupportedKeywords: boolean;
   /** The query pairs a path key fixes (`/analyze?overload=stream`) are reserved wire names: no exploded key sends them again. */
   fixedQueryNames: boolean;
+  /**
+   * Screening looks withheld paths up under their selector spelling too (a name with
+   * selector syntax quoted: `body."@odata.type"`, a type as `Type:key`), not only as the
+   * names joined with dots.
+   */
+  quotedNames: boolean;
 }
 
 export const guards: Guards = {
@@ -78,6 +84,7 @@ export const guards: Guards = {
   egressTypeChanges: true,
   unsupportedKeywords: true,
   fixedQueryNames: true,
+  quotedNames: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -39,6 +39,8 @@ export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } fro
 export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";
 export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
 export type { PathCost, PathsOptions } from "./tool-paths.ts";
+/** Selector spelling for tooling: a property name as a segment (quoted when it holds selector syntax), and a selector's names. */
+export { formatSegment as selectorSegment, splitSelector } from "./selectors.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
 export { checkEgressMap, unifiedDiff, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";

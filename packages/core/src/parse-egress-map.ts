@@ -102,9 +102,9 @@ export function parseEgressMap(text: string, label = "egress map"): ParsedEgress
       continue;
     }
     if (marker !== "+ " && marker !== "- " && marker !== "= ") fail(line, `"${body}" starts with neither +, -, = nor <`);
-    // Types and reasons may hold ": " (`enum: a | b`); property names rarely do, so the first one splits.
+    // Types and reasons may hold ": " (`enum: a | b`); a path holds one only inside a quoted name, so the first outside quotes splits.
     const rest = body.slice(2);
-    const split = rest.indexOf(": ");
+    const split = separatorAt(rest);
     const entry: MapLine = split < 0 ? { path: rest, type: "", line } : { path: rest.slice(0, split), type: rest.slice(split + 2), line };
     if (section !== undefined) {
       if (marker !== "+ ") fail(line, `a type section lists only + lines`);
@@ -122,4 +122,21 @@ function sectionHeading(body: string, line: number): ParsedSection | undefined {
   const section: ParsedSection = { name: match[1]!, recursive: match[2] !== undefined, includes: match[3] === undefined ? [] : match[3].split(", "), members: [], line };
   if (match[4] !== undefined) section.type = match[4];
   return section;
+}
+
+/** The first ": " of a map line's text that is not inside a quoted name (`body."a: b": string`), or -1. */
+function separatorAt(text: string): number {
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === "\\") i++;
+      else if (char === '"') quoted = false;
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ":" && text[i + 1] === " ") {
+      return i;
+    }
+  }
+  return -1;
 }

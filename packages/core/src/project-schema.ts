@@ -2,7 +2,7 @@ import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, type JsonSch
 import { validatePin } from "./pin-validation.ts";
 import { declaresKey, isOpen, opensTo, patternMatches, requiresUndeclared } from "./object-openness.ts";
 import { SchemaWorkspace, type BranchSlot, type Found, type Located } from "./schema-workspace.ts";
-import { branchCandidates, locate, parseBranchSegment, parseSelector, splitSelector, startNodes, type Selector } from "./selectors.ts";
+import { branchCandidates, locate, parseBranchSegment, parseSelector, selectorText, splitSelector, startNodes, withSegments, type Selector } from "./selectors.ts";
 import type { WithheldPath } from "./tool-ir.ts";
 
 export interface SchemaProjection {
@@ -65,7 +65,10 @@ export function projectSchema(
     const base = group.parent ?? { kind: "path" as const, segments: [], text: "" };
     const selectorFor = (segment: string): Selector => {
       const segments = [...base.segments, segment];
-      return { ...base, segments, text: [...(base.kind === "type" ? [base.type!] : []), ...segments].join(".") };
+      if (segment !== "*") return withSegments(ws, base, segments);
+      // `*` (any key the group's open objects admitted) is the egress map's own segment, not a name.
+      const head = base.segments.length === 0 ? "" : selectorText(ws, base.kind, base.type, base.segments);
+      return { ...base, segments, text: head === "" ? "*" : `${head}.*` };
     };
     return { parents, selectorFor };
   };
@@ -79,7 +82,7 @@ export function projectSchema(
   for (const group of groups) {
     if (!group.branches) continue;
     const { parents, selectorFor } = keepContext(group);
-    const labels = new Set(parents.flatMap((parent) => branchCandidates(ws, [parent], [])));
+    const labels = new Set(parents.flatMap((parent) => branchCandidates(ws, [parent], "")));
     const others = [...labels].filter((label) => !group.kept.has(label)).sort().map(selectorFor);
     dropBranches(ws, others);
     for (const selector of others) withheld.push({ path: selector.text, reason: "projection" });
@@ -213,7 +216,8 @@ function isBareConstraint(node: JsonSchemaObject): boolean {
 
 /** `body.oneOf[Modal]`: the selector of the branch a holder sits in, for messages. */
 function branchText(ws: SchemaWorkspace, selector: Selector, slot: BranchSlot): string {
-  const parent = [...(selector.kind === "type" ? [selector.type!] : []), ...selector.segments.slice(0, -1)].join(".");
+  const parentSegments = selector.segments.slice(0, -1);
+  const parent = selector.kind === "path" && parentSegments.length === 0 ? "" : selectorText(ws, selector.kind, selector.type, parentSegments).replace(/:$/, "");
   const label = ws.branchLabel((slot.container[slot.keyword] as unknown[])[slot.index], slot.index);
   return `${parent === "" ? "" : `${parent}.`}${slot.keyword}[${label}]`;
 }
@@ -226,7 +230,6 @@ function branchText(ws: SchemaWorkspace, selector: Selector, slot: BranchSlot): 
 function branchesRequiring(ws: SchemaWorkspace, selector: Selector): string[] {
   const out: string[] = [];
   const key = selector.segments[selector.segments.length - 1]!;
-  const lead = selector.kind === "type" ? [selector.type!] : [];
   for (let i = 0; i < selector.segments.length - 1; i++) {
     const here = selector.segments.slice(0, i + 1);
     let nodes: Located[];
@@ -235,10 +238,10 @@ function branchesRequiring(ws: SchemaWorkspace, selector: Selector): string[] {
     } catch {
       continue;
     }
-    for (const candidate of branchCandidates(ws, nodes, [...lead, ...here])) {
+    for (const candidate of branchCandidates(ws, nodes, selectorText(ws, selector.kind, selector.type, here))) {
       const segments = [...here, splitSelector(candidate).at(-1)!, ...selector.segments.slice(i + 1)];
       try {
-        const holders = locate(ws, { ...selector, segments, text: [...lead, ...segments].join(".") }, false);
+        const holders = locate(ws, withSegments(ws, selector, segments), false);
         if (holders.some(({ holder }) => Array.isArray(holder.node.required) && holder.node.required.includes(key))) out.push(candidate);
       } catch {
         // The member is not in this branch.
@@ -328,7 +331,7 @@ function keepGroups(ws: SchemaWorkspace, keep: readonly string[]): KeepGroup[] {
   const groupId = (selector: Selector, parentSegments: readonly string[], child: string): string => {
     const branches = parseBranchSegment(child) !== undefined;
     if (selector.kind === "path" && parentSegments.length === 0 && !branches) return "";
-    return `${selector.kind}${branches ? "|" : ":"}${[...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join(".")}`;
+    return `${selector.kind}${branches ? "|" : ":"}${[...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join("\u0000")}`;
   };
   const selectors = keep.map((raw) => parseSelector(ws, raw));
   const groups = new Map<string, KeepGroup>();
@@ -346,7 +349,7 @@ function keepGroups(ws: SchemaWorkspace, keep: readonly string[]): KeepGroup[] {
     const last = selector.segments[selector.segments.length - 1]!;
     const id = groupId(selector, parentSegments, last);
     const parent: Selector | undefined =
-      id === "" ? undefined : { ...selector, segments: parentSegments, text: [...(selector.kind === "type" ? [selector.type!] : []), ...parentSegments].join(".") };
+      id === "" ? undefined : withSegments(ws, selector, parentSegments);
     const group = groups.get(id) ?? { parent, branches: parseBranchSegment(last) !== undefined, kept: new Set<string>() };
     group.kept.add(canonical(selector, selector.segments.length));
     groups.set(id, group);
@@ -368,6 +371,7 @@ function keepGroups(ws: SchemaWorkspace, keep: readonly string[]): KeepGroup[] {
 /** The nodes whose members a keep group narrows. */
 function parentNodes(ws: SchemaWorkspace, parent: Selector, split = false): Array<{ node: JsonSchemaObject; pointer: string }> {
   if (parent.segments.length === 0) {
+    if (parent.kind === "path") return [{ node: ws.root, pointer: "" }]; // a root union's branches
     return ws.defsOfType(parent.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + name }));
   }
   return locate(ws, parent, split).map(({ holder, key, branch }) => {

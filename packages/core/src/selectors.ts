@@ -42,43 +42,176 @@ export function parseBranchSegment(segment: string): BranchSegment | undefined {
   return { keyword: match[1] as BranchKeyword, label: match[2]! };
 }
 
-/** Splits a selector into segments at dots outside brackets (type names inside `oneOf[...]` may hold dots). */
-export function splitSelector(raw: string): string[] {
-  const segments: string[] = [];
-  let current = "";
-  let depth = 0;
-  for (const char of raw) {
-    if (char === "[") depth++;
-    else if (char === "]") depth = Math.max(0, depth - 1);
-    if (char === "." && depth === 0) {
-      segments.push(current);
-      current = "";
-    } else {
-      current += char;
-    }
+/**
+ * Characters that are selector syntax. A property name holding one of them, starting with
+ * `/` (an egress map's `/pattern/` segment), or empty is written as a quoted segment: a JSON
+ * string (`body."@odata.type"`), which is always a property name, never a type or a branch.
+ */
+const PLAIN_SEGMENT = /^[^./\[\]*:"'\\\s\p{Cc}\p{Cf}][^.[\]*:"'\\\s\p{Cc}\p{Cf}]*$/u;
+const PLAIN_TYPE = /^[^[\]*:"'\\\s\p{Cc}\p{Cf}]+$/u;
+
+/** One property name as a selector segment: as is when plain, else quoted. */
+export function formatSegment(key: string): string {
+  return PLAIN_SEGMENT.test(key) ? key : JSON.stringify(key);
+}
+
+/** Property names (and branch segments, which pass as they are) as a dotted path. */
+export function formatPath(segments: readonly string[]): string {
+  return segments.map((segment) => (isBranchText(segment) ? segment : formatSegment(segment))).join(".");
+}
+
+function isBranchText(segment: string): boolean {
+  return BRANCH_SEGMENT.test(segment);
+}
+
+/**
+ * The canonical spelling of a selector. A type selector is `Type.member` when that cannot
+ * be read otherwise, else `Type:member` (the type name holds a dot, or an argument has the
+ * same name). A path whose first name is also a type quotes that name (`"Address".street`),
+ * so neither reading is ever a guess.
+ */
+export function selectorText(ws: SchemaWorkspace | undefined, kind: "path" | "type", type: string | undefined, segments: readonly string[]): string {
+  if (kind === "type") {
+    const name = PLAIN_TYPE.test(type!) ? type! : JSON.stringify(type);
+    if (segments.length === 0) return `${name}:`;
+    const colon = name !== type || type!.includes(".") || (ws !== undefined && hasOwn(rootProperties(ws), type!));
+    return `${name}${colon ? ":" : "."}${formatPath(segments)}`;
   }
-  segments.push(current);
-  return segments;
+  const text = formatPath(segments);
+  const first = segments[0];
+  if (ws !== undefined && first !== undefined && segments.length > 1 && !isBranchText(first) && PLAIN_SEGMENT.test(first) && ws.hasType(first)) {
+    return JSON.stringify(first) + text.slice(first.length);
+  }
+  return text;
+}
+
+/** The same selector with other segments, spelled canonically. */
+export function withSegments(ws: SchemaWorkspace | undefined, selector: Selector, segments: readonly string[]): Selector {
+  return { ...selector, segments: [...segments], text: selectorText(ws, selector.kind, selector.type, segments) };
+}
+
+export interface RawSelector {
+  /** The type before `:`, when the selector is written `Type:member`. */
+  type?: string;
+  segments: string[];
+  /** Positions of quoted segments: property names whatever they look like. */
+  quoted: Set<number>;
+}
+
+/**
+ * Reads a selector's text: segments at dots outside brackets and quotes (type names inside
+ * `oneOf[...]` may hold dots), quoted segments decoded, and a leading `Type:`. Undefined
+ * when malformed.
+ */
+export function readSelector(raw: string): RawSelector | undefined {
+  const out: RawSelector = { segments: [], quoted: new Set() };
+  let i = 0;
+  let expectSegment = true;
+  while (i <= raw.length) {
+    if (expectSegment) {
+      if (raw[i] === '"') {
+        const end = closingQuote(raw, i);
+        if (end < 0) return undefined;
+        let decoded: unknown;
+        try {
+          decoded = JSON.parse(raw.slice(i, end + 1));
+        } catch {
+          return undefined;
+        }
+        out.quoted.add(out.segments.length);
+        out.segments.push(decoded as string);
+        i = end + 1;
+      } else {
+        let depth = 0;
+        let current = "";
+        while (i < raw.length) {
+          const char = raw[i]!;
+          if (char === "[") depth++;
+          else if (char === "]") depth = Math.max(0, depth - 1);
+          if (depth === 0 && (char === "." || char === ":" || char === '"')) break;
+          current += char;
+          i++;
+        }
+        if (current === "") return undefined;
+        out.segments.push(current);
+      }
+      expectSegment = false;
+      continue;
+    }
+    if (i === raw.length) break;
+    const char = raw[i]!;
+    if (char === ".") {
+      i++;
+      expectSegment = true;
+      continue;
+    }
+    if (char === ":" && out.type === undefined && out.segments.length >= 1) {
+      // `Type:rest`: everything before is the type name (it may hold dots).
+      const head = raw.slice(0, i);
+      const name = out.quoted.has(0) && out.segments.length === 1 ? out.segments[0]! : head;
+      if (!out.quoted.has(0) && out.quoted.size > 0) return undefined;
+      if (out.quoted.has(0) && out.segments.length > 1) return undefined;
+      out.type = name;
+      out.segments = [];
+      out.quoted = new Set();
+      i++;
+      if (i === raw.length) return out;
+      expectSegment = true;
+      continue;
+    }
+    return undefined;
+  }
+  return expectSegment ? undefined : out;
+}
+
+function closingQuote(raw: string, start: number): number {
+  for (let i = start + 1; i < raw.length; i++) {
+    if (raw[i] === "\\") i++;
+    else if (raw[i] === '"') return i;
+  }
+  return -1;
+}
+
+/** The segments of a selector (property names decoded); a leading `Type:` is dropped. Malformed text gives one segment, the text. */
+export function splitSelector(raw: string): string[] {
+  return readSelector(raw)?.segments ?? [raw];
 }
 
 export function parseSelector(ws: SchemaWorkspace, raw: string): Selector {
-  if (typeof raw !== "string" || raw.length === 0 || splitSelector(raw).some((s) => s.length === 0)) {
-    throw new SluiceError("UNKNOWN_SELECTOR", `Selector ${JSON.stringify(raw)} is malformed: use a dotted path of property names such as "filter.and".`, {
-      candidates: rootCandidates(ws),
-    });
+  const read = typeof raw === "string" ? readSelector(raw) : undefined;
+  if (read === undefined || (read.type !== undefined && read.segments.length === 0)) {
+    throw new SluiceError(
+      "UNKNOWN_SELECTOR",
+      `Selector ${JSON.stringify(raw)} is malformed: use a dotted path of property names such as "filter.and"; quote a name holding selector syntax as a JSON string ("body.\\"@odata.type\\""), and write a type's member as Type:member.`,
+      { candidates: rootCandidates(ws) },
+    );
   }
-  const segments = splitSelector(raw);
-  for (const segment of segments) parseBranchSegment(segment);
+  const { segments, quoted } = read;
+  segments.forEach((segment, index) => {
+    if (!quoted.has(index)) parseBranchSegment(segment);
+  });
+  if (read.type !== undefined) {
+    if (!ws.hasType(read.type)) throw unknown(raw, read.type, typeCandidates(ws));
+    return { kind: "type", type: read.type, segments, text: selectorText(ws, "type", read.type, segments) };
+  }
   const first = segments[0]!;
+  // A root union's branch (`anyOf[0]`, as paths() lists it) is a path from the root.
+  if (!quoted.has(0) && BRANCH_SEGMENT.test(first)) return { kind: "path", segments, text: selectorText(ws, "path", undefined, segments) };
   const isArgument = hasOwn(rootProperties(ws), first);
-  const isType = segments.length > 1 && ws.hasType(first);
+  const isType = !quoted.has(0) && segments.length > 1 && ws.hasType(first);
   if (isArgument && isType) {
-    throw new SluiceError("AMBIGUOUS_SELECTOR", `Selector "${raw}" names both the argument path "${raw}" and the type ${first}; rename is not possible, so narrow with a longer path.`, {
-      candidates: [raw, `type ${first}`],
-    });
+    const rest = formatPath(segments.slice(1));
+    throw new SluiceError(
+      "AMBIGUOUS_SELECTOR",
+      `Selector "${raw}" has two readings: the argument path ${JSON.stringify(first)}.${rest} (below argument "${first}") and the type selector ${first}:${rest} (every place type ${first} is reached); write the one you mean.`,
+      { candidates: [`${JSON.stringify(first)}.${rest}`, `${first}:${rest}`] },
+    );
   }
-  if (isArgument) return { kind: "path", segments, text: raw };
-  if (isType) return { kind: "type", type: first, segments: segments.slice(1), text: raw };
+  if (isArgument || quoted.has(0)) {
+    if (!isArgument) throw unknown(raw, first, rootCandidates(ws));
+    return { kind: "path", segments, text: selectorText(ws, "path", undefined, segments) };
+  }
+  if (isType) return { kind: "type", type: first, segments: segments.slice(1), text: selectorText(ws, "type", first, segments.slice(1)) };
   if (segments.length === 1) return resolveBareName(ws, first);
   throw unknown(raw, first, rootCandidates(ws).concat(typeCandidates(ws)));
 }
@@ -93,14 +226,14 @@ export interface Location {
 /** The locations a selector names. With `split`, shared definitions on the way are copied first. */
 export function locate(ws: SchemaWorkspace, selector: Selector, split: boolean): Location[] {
   let nodes: Located[] = startNodes(ws, selector);
-  const prefix: string[] = selector.kind === "type" ? [selector.type!] : [];
+  const spell = (segments: readonly string[]): string => (selector.kind === "path" && segments.length === 0 ? "" : selectorText(ws, selector.kind, selector.type, segments).replace(/:$/, ""));
   for (let i = 0; i < selector.segments.length; i++) {
     const key = selector.segments[i]!;
     const last = i === selector.segments.length - 1;
     const branch = parseBranchSegment(key);
     if (branch !== undefined) {
       const slots = branchSlots(ws, nodes, branch, split);
-      if (slots.length === 0) throw unknownBranch(ws, selector, nodes, [...prefix, ...selector.segments.slice(0, i)], branch);
+      if (slots.length === 0) throw unknownBranch(ws, selector, nodes, spell(selector.segments.slice(0, i)), branch);
       if (last) return slots.map((slot) => ({ holder: { node: slot.container, pointer: "" }, key, branch: slot }));
       nodes = uniqueNodes(slots.flatMap((slot) => {
         const element = (slot.container[slot.keyword] as unknown[])[slot.index];
@@ -110,15 +243,15 @@ export function locate(ws: SchemaWorkspace, selector: Selector, split: boolean):
     }
     const holders = uniqueNodes(nodes.flatMap((node) => ws.holdersOf(node, key, split)));
     if (holders.length === 0) {
-      const here = [...prefix, ...selector.segments.slice(0, i)];
-      const siblings = unique(nodes.flatMap((node) => ws.membersOf(node).map((m) => m.key))).map((k) => [...here, k].join("."));
-      const where = here.length === 0 ? "at the top level" : `under "${here.join(".")}"`;
+      const here = spell(selector.segments.slice(0, i));
+      const siblings = unique(nodes.flatMap((node) => ws.membersOf(node).map((m) => m.key))).map((k) => spell([...selector.segments.slice(0, i), k]));
+      const where = here === "" ? "at the top level" : `under "${here}"`;
       throw new SluiceError(
         "UNKNOWN_SELECTOR",
         siblings.length === 0
-          ? `Selector "${selector.text}" does not exist: "${here.join(".")}" has no members.`
-          : `Selector "${selector.text}" does not exist: no "${key}" ${where}.`,
-        { candidates: rankCandidates(siblings, [...here, key].join(".")), pointer: nodes[0]?.pointer ?? "" },
+          ? `Selector "${selector.text}" does not exist: "${here}" has no members.`
+          : `Selector "${selector.text}" does not exist: no ${JSON.stringify(key)} ${where}.`,
+        { candidates: rankCandidates(siblings, spell(selector.segments.slice(0, i + 1))), pointer: nodes[0]?.pointer ?? "" },
       );
     }
     if (last) return holders.map((holder) => ({ holder, key }));
@@ -163,28 +296,28 @@ function branchSlots(ws: SchemaWorkspace, nodes: readonly Located[], segment: Br
   });
 }
 
-/** The branch selectors available below `nodes`, one level: `<here>.anyOf[Label]`. */
-export function branchCandidates(ws: SchemaWorkspace, nodes: readonly Located[], here: readonly string[]): string[] {
+/** The branch selectors available below `nodes`, one level: `<here>.anyOf[Label]` (`here` spelled as a selector, or ""). */
+export function branchCandidates(ws: SchemaWorkspace, nodes: readonly Located[], here: string): string[] {
   const out: string[] = [];
   for (const start of nodes) {
     for (const container of ws.findNodes(start, (node) => BRANCH_KEYWORDS.some((k) => Array.isArray(node[k])), false)) {
       for (const keyword of BRANCH_KEYWORDS) {
         const list = container.node[keyword];
-        if (Array.isArray(list)) list.forEach((branch, index) => out.push([...here, `${keyword}[${ws.branchLabel(branch, index)}]`].join(".")));
+        if (Array.isArray(list)) list.forEach((branch, index) => out.push(`${here === "" ? "" : `${here}.`}${keyword}[${ws.branchLabel(branch, index)}]`));
       }
     }
   }
   return unique(out);
 }
 
-function unknownBranch(ws: SchemaWorkspace, selector: Selector, nodes: readonly Located[], here: string[], segment: BranchSegment): SluiceError {
+function unknownBranch(ws: SchemaWorkspace, selector: Selector, nodes: readonly Located[], here: string, segment: BranchSegment): SluiceError {
   const candidates = branchCandidates(ws, nodes, here);
   return new SluiceError(
     "UNKNOWN_SELECTOR",
     candidates.length === 0
-      ? `Selector "${selector.text}" does not exist: there is no union (anyOf/oneOf) ${here.length === 0 ? "at the top level" : `at "${here.join(".")}"`}.`
+      ? `Selector "${selector.text}" does not exist: there is no union (anyOf/oneOf) ${here === "" ? "at the top level" : `at "${here}"`}.`
       : `Selector "${selector.text}" does not exist: no ${segment.keyword} branch "${segment.label}" there; branches are named by the type they refer to or by position.`,
-    { candidates: rankCandidates(candidates, [...here, `${segment.keyword}[${segment.label}]`].join(".")) },
+    { candidates: rankCandidates(candidates, `${here === "" ? "" : `${here}.`}${segment.keyword}[${segment.label}]`) },
   );
 }
 
@@ -251,13 +384,16 @@ function hasAlternatives(node: JsonSchemaObject): boolean {
 
 function resolveBareName(ws: SchemaWorkspace, name: string): Selector {
   const { paths, complete } = enumeratePaths(ws, { node: ws.root, pointer: "" }, [], Number.POSITIVE_INFINITY, BARE_NAME_BUDGET);
-  const matches = unique(paths.filter((p) => p.segments[p.segments.length - 1] === name).map((p) => p.segments.join(".")));
-  if (matches.length === 1 && complete) return { kind: "path", segments: matches[0]!.split("."), text: matches[0]! };
+  const matches = unique(paths.filter((p) => p.segments[p.segments.length - 1] === name).map((p) => p.segments.join("\u0000")));
+  if (matches.length === 1 && complete) {
+    const segments = paths.find((p) => p.segments.join("\u0000") === matches[0])!.segments;
+    return { kind: "path", segments, text: selectorText(ws, "path", undefined, segments) };
+  }
   if (matches.length > 1 || (matches.length === 1 && !complete)) {
     throw new SluiceError(
       "AMBIGUOUS_SELECTOR",
       `"${name}" names ${complete ? matches.length : "more than one"} paths; write the full path.`,
-      { candidates: matches.sort().slice(0, 50) },
+      { candidates: matches.map((m) => selectorText(ws, "path", undefined, m.split("\u0000"))).sort().slice(0, 50) },
     );
   }
   throw unknown(name, name, rootCandidates(ws).concat(typeCandidates(ws)));

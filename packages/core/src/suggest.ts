@@ -1,7 +1,7 @@
 import { hasOwn, isSchemaObject, SluiceError, unescapePointerSegment, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { recursionCuts } from "./recursion-cuts.ts";
 import { BRANCH_KEYWORDS, SchemaWorkspace, type Located } from "./schema-workspace.ts";
-import { locate, parseBranchSegment, parseSelector, splitSelector, type Location, type Selector } from "./selectors.ts";
+import { locate, parseBranchSegment, parseSelector, selectorText, splitSelector, withSegments, type Location, type Selector } from "./selectors.ts";
 import type { Encoding } from "./tokens.ts";
 import type { Tool } from "./tool.ts";
 
@@ -214,10 +214,8 @@ class Search {
       const selector = parseSelector(ws, raw);
       locate(ws, selector, false); // an unknown selector is an error listing the candidates
       if (selector.kind === "path" && args.includes(selector.segments[0]!)) this.topProtected.add(selector.segments[0]!);
-      const head = selector.kind === "type" ? [selector.type!] : [];
       for (let i = 1; i <= selector.segments.length; i++) {
-        const segments = selector.segments.slice(0, i);
-        const partial: Selector = { ...selector, segments, text: [...head, ...segments].join(".") };
+        const partial: Selector = withSegments(ws, selector, selector.segments.slice(0, i));
         this.protectedSelectors.add(partial.text);
         let places: ReturnType<typeof locate> = [];
         try {
@@ -300,9 +298,8 @@ class Search {
       if (error instanceof SluiceError) return false;
       throw error;
     }
-    const lead = selector.kind === "type" ? [selector.type!] : [];
     const prefix = selector.segments.slice(0, -1);
-    const atUnion = locations(ws, { ...selector, segments: prefix, text: [...lead, ...prefix].join(".") });
+    const atUnion = locations(ws, withSegments(ws, selector, prefix));
     const branchSlots = locations(ws, selector).filter((place) => place.branch !== undefined);
     for (const raw of this.options.keep) {
       let kept: Selector;
@@ -312,20 +309,19 @@ class Search {
         if (error instanceof SluiceError) continue;
         throw error;
       }
-      const keptLead = kept.kind === "type" ? [kept.type!] : [];
       for (let i = 1; i < kept.segments.length; i++) {
         const head = kept.segments.slice(0, i);
-        const here = locations(ws, { ...kept, segments: head, text: [...keptLead, ...head].join(".") });
+        const here = locations(ws, withSegments(ws, kept, head));
         if (!here.some((place) => place.branch === undefined && atUnion.some((other) => other.branch === undefined && other.holder.node === place.holder.node && other.key === place.key))) continue;
         const rest = kept.segments.slice(i);
         if (parseBranchSegment(rest[0]!) !== undefined) {
           const segments = kept.segments.slice(0, i + 1);
-          const named = locations(ws, { ...kept, segments, text: [...keptLead, ...segments].join(".") });
+          const named = locations(ws, withSegments(ws, kept, segments));
           if (named.some((place) => branchSlots.some((slot) => sameSlot(place, slot)))) return true;
           continue;
         }
         const segments = [...selector.segments, ...rest];
-        if (locations(ws, { ...selector, segments, text: [...lead, ...segments].join(".") }).length > 0) return true;
+        if (locations(ws, withSegments(ws, selector, segments)).length > 0) return true;
       }
     }
     return false;
@@ -707,18 +703,16 @@ function candidatesOf(ws: SchemaWorkspace, levels: number): Candidate[] {
     for (const member of ws.membersOf(frame.node)) {
       visits++;
       if (member.via.some((def) => frame.onPath.has(def))) continue;
-      if (/[.[\]]/.test(member.key)) continue; // not expressible as a selector segment
       const def = member.via[member.via.length - 1];
       const type = def === undefined ? frame.type : ws.originOf(def);
-      if (type !== undefined && type.includes(".")) continue;
       const spelled = def === undefined ? [...frame.spelled, member.key] : [type!, member.key];
-      const selector = spelled.join(".");
+      const selector = spell(ws, type, spelled);
       const required = Array.isArray(member.holder.node.required) && member.holder.node.required.includes(member.key);
       const known = found.get(selector);
       if (known === undefined) {
         const candidate: Candidate = { selector, top: frame.level === 0 && type === undefined, required, level: frame.level };
         if (type !== undefined) candidate.type = type;
-        if (frame.level > 0) candidate.parent = frame.spelled.join(".");
+        if (frame.level > 0) candidate.parent = spell(ws, frame.type, frame.spelled);
         found.set(selector, candidate);
         const at = { node: member.child, pointer: member.pointer };
         for (const branch of unionBranches(ws, at, spelled, type, frame.level)) if (!found.has(branch.selector)) found.set(branch.selector, branch);
@@ -741,7 +735,7 @@ function candidatesOf(ws: SchemaWorkspace, levels: number): Candidate[] {
  */
 function unionBranches(ws: SchemaWorkspace, at: Located, spelled: readonly string[], type: string | undefined, level: number): Candidate[] {
   const out: Candidate[] = [];
-  const place = spelled.join(".");
+  const place = spell(ws, type, spelled);
   for (const container of ws.findNodes(at, hasUnion, false)) {
     for (const keyword of BRANCH_KEYWORDS) {
       const list = container.node[keyword];
@@ -754,7 +748,7 @@ function unionBranches(ws: SchemaWorkspace, at: Located, spelled: readonly strin
           for (const member of ws.membersOf({ node: element, pointer: `${container.pointer}/${keyword}/${index}` })) {
             const def = member.via[member.via.length - 1];
             const memberType = def === undefined ? type : ws.originOf(def);
-            members.add((def === undefined ? [...spelled, member.key] : [memberType!, member.key]).join("."));
+            members.add(def === undefined ? spell(ws, type, [...spelled, member.key]) : spell(ws, memberType, [memberType!, member.key]));
           }
         }
         const candidate: Candidate = {
@@ -861,6 +855,11 @@ function isPositional(selector: string): boolean {
   return segment !== undefined && /^[0-9]+$/.test(segment.label);
 }
 
+/** A candidate's spelling: `spelled` starts with its type when it has one. */
+function spell(ws: SchemaWorkspace, type: string | undefined, spelled: readonly string[]): string {
+  return type === undefined ? selectorText(ws, "path", undefined, spelled) : selectorText(ws, "type", type, spelled.slice(1));
+}
+
 /** The type selector (or path) naming property `key` of the node at `pointer`. */
 function spellingAt(ws: SchemaWorkspace, pointer: string, key: string): string | undefined {
   const tokens = pointer.split("/").slice(1).map(unescapePointerSegment);
@@ -873,7 +872,7 @@ function spellingAt(ws: SchemaWorkspace, pointer: string, key: string): string |
   for (let i = start; i < tokens.length; i++) {
     if (tokens[i] === "properties" && i + 1 < tokens.length) names.push(tokens[++i]!);
   }
-  return [...names, key].join(".");
+  return start === 2 ? selectorText(ws, "type", names[0], [...names.slice(1), key]) : selectorText(ws, "path", undefined, [...names, key]);
 }
 
 function costliestFirst(a: { path: string; tokens: number }, b: { path: string; tokens: number }): number {

@@ -1,6 +1,6 @@
 import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { SchemaWorkspace } from "./schema-workspace.ts";
-import { enumeratePaths, locate, parseSelector, splitSelector } from "./selectors.ts";
+import { enumeratePaths, locate, parseSelector, selectorText } from "./selectors.ts";
 import type { Encoding } from "./tokens.ts";
 import type { Tool } from "./tool.ts";
 
@@ -29,11 +29,14 @@ async function listPaths(tool: Tool, prefix: string | undefined, options: PathsO
   const ws = new SchemaWorkspace(tool.inputSchema, tool.definitionOrigins);
   const starts =
     prefix === undefined
-      ? [{ node: ws.root, pointer: "", segments: [] as string[] }]
+      ? [{ node: ws.root, pointer: "", segments: [] as string[] } as Start]
       : startsBelow(ws, prefix);
   const found = new Set<string>();
   for (const start of starts) {
-    for (const { segments } of enumeratePaths(ws, start, start.segments, depth, Number.POSITIVE_INFINITY, true).paths) found.add(segments.join("."));
+    for (const { segments } of enumeratePaths(ws, start, start.segments, depth, Number.POSITIVE_INFINITY, true).paths) {
+      // Spelled as derived() reads it: names with selector syntax quoted, a type as Type:member where needed.
+      found.add(start.type === undefined ? selectorText(ws, "path", undefined, segments) : selectorText(ws, "type", start.type, segments));
+    }
   }
   const paths = [...found].sort();
   if (!options.byCost) return paths.map((path) => ({ path }));
@@ -48,24 +51,34 @@ async function listPaths(tool: Tool, prefix: string | undefined, options: PathsO
 /**
  * Where listing starts. A prefix is a selector, or a bare type name (`IssueFilter`):
  * then the paths are `IssueFilter.<member>`, priced as type selectors (every place the
- * type is reached), which is what a recursive type's members cost.
+ * type is reached), which is what a recursive type's members cost. `IssueFilter:` says
+ * the type when an argument has the same name.
  */
-function startsBelow(ws: SchemaWorkspace, prefix: string): Array<{ node: JsonSchemaObject; pointer: string; segments: string[] }> {
+function startsBelow(ws: SchemaWorkspace, prefix: string): Start[] {
   const isArgument = isSchemaObject(ws.root.properties) && hasOwn(ws.root.properties, prefix);
-  if (!prefix.includes(".") && !isArgument && ws.hasType(prefix)) {
-    return ws.defsOfType(prefix).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: [prefix] }));
-  }
+  const typeName = prefix.endsWith(":") && ws.hasType(prefix.slice(0, -1)) ? prefix.slice(0, -1) : !isArgument && ws.hasType(prefix) ? prefix : undefined;
+  if (typeName !== undefined) return typeStarts(ws, typeName, []);
   const selector = parseSelector(ws, prefix);
-  const text = splitSelector(selector.text);
-  if (selector.kind === "type" && selector.segments.length === 0) {
-    return ws.defsOfType(selector.type!).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments: text }));
-  }
+  if (selector.kind === "type" && selector.segments.length === 0) return typeStarts(ws, selector.type!, []);
   return locate(ws, selector, false).map(({ holder, key, branch }) => {
+    const base = { segments: selector.segments, ...(selector.kind === "type" ? { type: selector.type! } : {}) };
     if (branch !== undefined) {
       const element = (branch.container[branch.keyword] as unknown[])[branch.index];
-      return { node: isSchemaObject(element) ? element : {}, pointer: "", segments: text };
+      return { node: isSchemaObject(element) ? element : {}, pointer: "", ...base };
     }
     const child = (holder.node.properties as Record<string, JsonSchemaObject>)[key]!;
-    return { node: child, pointer: holder.pointer + "/properties/" + escapePointerSegment(key), segments: text };
+    return { node: child, pointer: holder.pointer + "/properties/" + escapePointerSegment(key), ...base };
   });
+}
+
+interface Start {
+  node: JsonSchemaObject;
+  pointer: string;
+  /** Segments of the prefix (below the type, for a type prefix). */
+  segments: string[];
+  type?: string;
+}
+
+function typeStarts(ws: SchemaWorkspace, type: string, segments: string[]): Start[] {
+  return ws.defsOfType(type).map((name) => ({ node: ws.defs[name]!, pointer: "/$defs/" + escapePointerSegment(name), segments, type }));
 }

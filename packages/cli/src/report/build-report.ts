@@ -1,4 +1,4 @@
-import { BudgetUnreachableError, egressMap, isSluiceError, formatEgressMap, fullNameOf, recursionCuts, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
+import { BudgetUnreachableError, egressMap, isSluiceError, formatEgressMap, fullNameOf, recursionCuts, selectorSegment, splitSelector, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
 import { PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
 import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, ROOT, type JsonSchemaObject } from "@sluice/schema";
@@ -304,8 +304,8 @@ function closure(view: SchemaView, start: readonly JsonSchemaObject[]): { nodes:
  * The positions one level below: the members of what the position holds. A position
  * holding exactly one recursive type lists that type's members as type selectors
  * (`IssueFilter.and`): a path selector through a recursive type splits it, and what a
- * member costs is what it costs everywhere the type is reached. Member names a selector
- * cannot spell (with a dot) are left out.
+ * member costs is what it costs everywhere the type is reached. Names holding selector
+ * syntax are spelled quoted (`body."@odata.type"`), as selectors read them.
  */
 function childrenOf(view: SchemaView, position: Position): { prefix: string; type: string | undefined; children: Position[] } {
   let { nodes, types } = closure(view, position.nodes);
@@ -322,13 +322,13 @@ function childrenOf(view: SchemaView, position: Position): { prefix: string; typ
     if (!isSchemaObject(properties)) continue;
     for (const key of Object.keys(properties)) {
       const value = properties[key];
-      if (!isSchemaObject(value) || key.includes(".") || key.length === 0) continue;
+      if (!isSchemaObject(value)) continue;
       let list = members.get(key);
       if (list === undefined) members.set(key, (list = []));
       list.push(value);
     }
   }
-  const children = [...members.keys()].sort(compare).map((key) => ({ path: `${prefix}.${key}`, nodes: members.get(key)! }));
+  const children = [...members.keys()].sort(compare).map((key) => ({ path: `${prefix}.${selectorSegment(key)}`, nodes: members.get(key)! }));
   return { prefix, type, children };
 }
 
@@ -348,7 +348,7 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
   const top: Position[] = Object.keys(args)
     .filter((key) => isSchemaObject(args[key]))
     .sort(compare)
-    .map((key) => ({ path: key, nodes: [args[key] as JsonSchemaObject] }));
+    .map((key) => ({ path: selectorSegment(key), nodes: [args[key] as JsonSchemaObject] }));
   const withheld = source === undefined ? [] : ownWithheld(tool, source);
   const sourcePricer = source === undefined ? undefined : pricerOf(source);
   const sourceView = source === undefined ? undefined : viewOf(source);
@@ -359,13 +359,13 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
    * split the type and price the split instead).
    */
   const inSource = (path: string): string => {
-    const segments = path.split(".");
+    const segments = splitSelector(path);
     const sourceArgs = source!.inputSchema.properties;
     if (segments.length < 2 || !isSchemaObject(sourceArgs) || !isSchemaObject(sourceArgs[segments[0]!])) return path;
-    let position: Position = { path: segments[0]!, nodes: [sourceArgs[segments[0]!] as JsonSchemaObject] };
+    let position: Position = { path: selectorSegment(segments[0]!), nodes: [sourceArgs[segments[0]!] as JsonSchemaObject] };
     for (let i = 1; i < segments.length; i++) {
       const { prefix, children } = childrenOf(sourceView!, position);
-      const next = children.find((child) => child.path === `${prefix}.${segments[i]!}`);
+      const next = children.find((child) => child.path === `${prefix}.${selectorSegment(segments[i]!)}`);
       if (next === undefined) return path;
       position = next;
     }

@@ -1,5 +1,6 @@
 import { escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
 import { guards } from "../guards.ts";
+import { formatSegment } from "../selectors.ts";
 import { isFreeForm, openingSchema, patternMatches, requiresUndeclared } from "../object-openness.ts";
 
 /**
@@ -53,6 +54,44 @@ interface Candidate {
 
 const ANY: Candidate = { schema: true, type: undefined };
 
+/**
+ * A position as withheld paths name it: the names joined with dots as they are (`raw`, how
+ * generators write their withholdings), and the selector spelling (`canon`, names with
+ * selector syntax quoted: `body."@odata.type"`), which is what projections record. Both are
+ * looked up, so a name with a dot is refused under either spelling.
+ */
+interface Dotted {
+  raw: string;
+  canon: string;
+  /** The first name, as spelled in `canon`. */
+  first: string;
+}
+
+const TOP: Dotted = { raw: "", canon: "", first: "" };
+
+function below(dotted: Dotted, key: string): Dotted {
+  const spelled = formatSegment(key);
+  return dotted.raw === "" && dotted.canon === ""
+    ? { raw: key, canon: spelled, first: spelled }
+    : { raw: `${dotted.raw}.${key}`, canon: `${dotted.canon}.${spelled}`, first: dotted.first };
+}
+
+function pathWithheld(withheld: ReadonlyMap<string, string>, dotted: Dotted): string | undefined {
+  const reason = withheld.get(dotted.raw);
+  if (!guards.quotedNames) return reason;
+  if (reason !== undefined) return reason;
+  const canonical = withheld.get(dotted.canon);
+  if (canonical !== undefined || dotted.first.startsWith('"')) return canonical;
+  // A path whose first name is also a type is recorded with that name quoted (`"Address".street`).
+  return withheld.get(JSON.stringify(dotted.first) + dotted.canon.slice(dotted.first.length));
+}
+
+function typeWithheld(withheld: ReadonlyMap<string, string>, type: string, key: string): string | undefined {
+  const spelled = formatSegment(key);
+  if (!guards.quotedNames) return withheld.get(`${type}.${key}`);
+  return withheld.get(`${type}.${key}`) ?? withheld.get(`${type}.${spelled}`) ?? withheld.get(`${type}:${spelled}`) ?? withheld.get(`${JSON.stringify(type)}:${spelled}`);
+}
+
 export function screenArguments(root: JsonSchemaObject, args: unknown, options: ScreenOptions): Screened {
   const issues: ArgumentIssue[] = [];
   let bytes = 0;
@@ -62,16 +101,16 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
   const expand = (start: readonly Candidate[]): Candidate[] => expandGroup(root, defs, options.origins, start);
 
   /** Why `key` is withheld at this position (by dotted path, or by a type of the group), if it is. */
-  const withheldReason = (dotted: string, key: string, candidates: readonly Candidate[]): string | undefined => {
-    let reason = options.withheld.get(dotted);
+  const withheldReason = (dotted: Dotted, key: string, candidates: readonly Candidate[]): string | undefined => {
+    let reason = pathWithheld(options.withheld, dotted);
     for (const candidate of candidates) {
       if (reason !== undefined) break;
-      if (candidate.type !== undefined) reason = options.withheld.get(`${candidate.type}.${key}`);
+      if (candidate.type !== undefined) reason = typeWithheld(options.withheld, candidate.type, key);
     }
     return reason;
   };
 
-  const deny = (path: string, dotted: string, key: string, candidates: readonly Candidate[], top: boolean): void => {
+  const deny = (path: string, dotted: Dotted, key: string, candidates: readonly Candidate[], top: boolean): void => {
     if (top && hasOwn(options.pins, key)) {
       issues.push({ code: "pinned", path, message: `"${key}" is fixed by this tool (pinned) and must not be sent; remove it` });
       return;
@@ -91,7 +130,7 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
     issues.push({ code: "unknown", path, message: `"${key}" is not a field of this tool${accepted.length > 0 ? `; accepted here: ${list}` : ""}` });
   };
 
-  const visit = (value: unknown, start: readonly Candidate[], path: string, dotted: string, depth: number): { keep: boolean; value?: unknown } => {
+  const visit = (value: unknown, start: readonly Candidate[], path: string, dotted: Dotted, depth: number): { keep: boolean; value?: unknown } => {
     if (tooLarge) return { keep: false };
     if (value === null || typeof value === "boolean" || typeof value === "number" || typeof value === "string") {
       if (typeof value === "number" && !Number.isFinite(value)) {
@@ -149,7 +188,7 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
       // An own property holding undefined is how JavaScript callers leave an argument out.
       if ((value as Record<string, unknown>)[key] === undefined) continue;
       const childPath = `${path}/${escapePointerSegment(key)}`;
-      const childDotted = dotted === "" ? key : `${dotted}.${key}`;
+      const childDotted = below(dotted, key);
       bytes += Buffer.byteLength(key, "utf8");
       if (bytes > options.maxBytes) return overflow();
       // Before anything else: a key that a server's naive merge reads as the prototype chain.
@@ -189,7 +228,7 @@ export function screenArguments(root: JsonSchemaObject, args: unknown, options: 
     issues.push({ code: "type", path: "", message: "arguments must be a JSON object" });
     return { allowed: {}, issues };
   }
-  const result = visit(args, [{ schema: root, type: undefined }], "", "", 0);
+  const result = visit(args, [{ schema: root, type: undefined }], "", TOP, 0);
   const allowed = result.keep && !tooLarge ? (result.value as Record<string, unknown>) : {};
   return { allowed, issues };
 }
@@ -264,8 +303,8 @@ export function withheldPointers(
 ): string[] {
   const found: string[] = [];
   const defs = getOwn(root, "$defs");
-  const stack: Array<{ value: unknown; group: Candidate[]; pointer: string; dotted: string; depth: number }> = [
-    { value, group: [{ schema: root, type: undefined }], pointer: "", dotted: "", depth: 0 },
+  const stack: Array<{ value: unknown; group: Candidate[]; pointer: string; dotted: Dotted; depth: number }> = [
+    { value, group: [{ schema: root, type: undefined }], pointer: "", dotted: TOP, depth: 0 },
   ];
   while (stack.length > 0) {
     const frame = stack.pop()!;
@@ -292,9 +331,9 @@ export function withheldPointers(
     const objects = group.filter((c) => c.schema === true || admits(c.schema, "object"));
     const types = [...new Set(objects.flatMap((c) => (c.type === undefined ? [] : [c.type])))];
     for (const key of Object.keys(frame.value)) {
-      const dotted = frame.dotted === "" ? key : `${frame.dotted}.${key}`;
+      const dotted = below(frame.dotted, key);
       const pointer = `${frame.pointer}/${escapePointerSegment(key)}`;
-      if (withheld.has(dotted) || types.some((type) => withheld.has(`${type}.${key}`)) || (options.prototypeKeys === true && isPrototypeKey(key, group))) {
+      if (pathWithheld(withheld, dotted) !== undefined || types.some((type) => typeWithheld(withheld, type, key) !== undefined) || (options.prototypeKeys === true && isPrototypeKey(key, group))) {
         found.push(pointer);
         continue;
       }

@@ -11,7 +11,7 @@ import {
   type JsonSchemaObject,
 } from "@sluice/schema";
 import { projectSchema } from "../project-schema.ts";
-import { parseBranchSegment, splitSelector } from "../selectors.ts";
+import { parseBranchSegment, readSelector } from "../selectors.ts";
 import { schemaTokens, type Encoding } from "../tokens.ts";
 import type { Tool } from "../tool.ts";
 import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
@@ -387,10 +387,15 @@ function priceDrops(model: ToolModel, paths: readonly string[], counter: PieceCo
   const reach: Reach = { defs: new Set(), args: new Set() };
   const selectors: string[][] = [];
   for (const path of paths) {
-    const segments = splitSelector(path);
+    const read = readSelector(path);
+    if (read === undefined) return undefined;
+    // `Type:member` names the type; a quoted first name is an argument, never a type.
+    const segments = read.type === undefined ? read.segments : [read.type, ...read.segments];
     const first = segments[0]!;
-    const isArgument = model.args !== undefined && hasOwn(model.args, first);
-    const isType = segments.length > 1 && (hasOwn(model.defs, first) || [...model.tool.definitionOrigins.values()].includes(first));
+    const namesType = segments.length > 1 && (hasOwn(model.defs, first) || [...model.tool.definitionOrigins.values()].includes(first));
+    const isArgument = read.type === undefined && model.args !== undefined && hasOwn(model.args, first);
+    const isType = read.type !== undefined ? namesType : !read.quoted.has(0) && namesType;
+    if (read.type === undefined && read.quoted.has(0) && !isArgument) return undefined;
     // Bare names search the whole tool, and both-or-neither is an error: the reference handles those.
     if (isArgument === isType) return undefined;
     try {

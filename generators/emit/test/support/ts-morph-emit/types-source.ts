@@ -8,7 +8,7 @@ import {
 import type { PackIR } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
 import { generatedHeader, type GeneratorInfo } from "../../../src/header.ts";
-import { toolIdentifiers, typeNameForDef } from "../../../src/identifiers.ts";
+import { toolIdentifiers, typeNameForDef, typeNamesForDefs } from "../../../src/identifiers.ts";
 import { printSourceFile } from "./source-file.ts";
 
 /**
@@ -17,8 +17,9 @@ import { printSourceFile } from "./source-file.ts";
  */
 export function emitTypesSource(pack: PackIR, generator: GeneratorInfo): string {
   const statements: StatementStructures[] = [];
+  names = typeNamesForDefs(Object.keys(pack.defs));
   for (const [name, schema] of Object.entries(pack.defs)) {
-    const typeName = typeNameForDef(name);
+    const typeName = names.get(name)!;
     const docs = docsFor(schema);
     if (Array.isArray(schema.enum) || !isObjectShape(schema)) {
       statements.push({ kind: StructureKind.TypeAlias, name: typeName, isExported: true, type: tsType(schema), docs });
@@ -57,8 +58,14 @@ function objectProperties(schema: JsonSchemaObject): [string, JsonSchemaObject][
   return Object.entries(properties as Record<string, JsonSchemaObject>);
 }
 
+/** The pack's def type names, set by emitTypesSource before any tsType call. */
+let names: ReadonlyMap<string, string> = new Map();
+
 function tsType(schema: JsonSchemaObject): string {
-  if (typeof schema.$ref === "string") return typeNameForDef(schema.$ref.replace(/^#\/\$defs\//, ""));
+  if (typeof schema.$ref === "string") {
+    const def = schema.$ref.replace(/^#\/\$defs\//, "");
+    return names.get(def) ?? typeNameForDef(def);
+  }
   if (Object.hasOwn(schema, "const")) return literalType(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map(literalType).join(" | ") || "never";
   if (Array.isArray(schema.type)) {
