@@ -1,4 +1,5 @@
 import type { HttpAuthScheme, HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldParameter, WithheldPath, WithheldReason } from "@sluice/core";
+import { selectorSegment } from "@sluice/core";
 import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { compareText, fitToolName, shortHash } from "@sluice/emit";
 import { CREDENTIAL_HEADERS, normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
@@ -250,13 +251,13 @@ function bodyArguments(
   // withheld alike: a withheld member is recorded under the name it would have had
   // (`body_id` beside a path parameter `id`), never under a name another argument offers.
   const argOf = new Map<string, string>();
-  const withheldTop = new Set(memberWithheld.map((entry) => topMember(entry.path, memberSchemas)).filter((m): m is string => m !== undefined));
+  const withheldTop = new Set(memberWithheld.flatMap((entry) => topMember(entry.path, memberSchemas)?.member ?? []));
   for (const member of Object.keys(memberSchemas)) {
     if (hasOwnMember(convertedMembers, member) || withheldTop.has(member)) argOf.set(member, claim(member, "body", `body:${member}`));
   }
   for (const entry of memberWithheld) {
-    const member = topMember(entry.path, memberSchemas);
-    withheld.push({ ...entry, path: member === undefined ? entry.path.replace(/^\./, "") : `${argOf.get(member)!}${entry.path.slice(member.length + 1)}` });
+    const top = topMember(entry.path, memberSchemas);
+    withheld.push({ ...entry, path: top === undefined ? entry.path.replace(/^\./, "") : `${argOf.get(top.member)!}${entry.path.slice(top.prefix)}` });
   }
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {
     const arg = argOf.get(member) ?? claim(member, "body", `body:${member}`);
@@ -322,11 +323,15 @@ export function flatteningLoses(schema: Located, resolver: RefResolver, dialect:
   return undefined;
 }
 
-/** The body member a withheld entry (`.member` or `.member.rest`) starts with; the longest such name wins. */
-function topMember(path: string, members: object): string | undefined {
-  let found: string | undefined;
+/**
+ * The body member a withheld entry (`.member` or `.member.rest`, the member spelled as a
+ * selector segment) starts with, and the length of that prefix; the longest such name wins.
+ */
+function topMember(path: string, members: object): { member: string; prefix: number } | undefined {
+  let found: { member: string; prefix: number } | undefined;
   for (const member of Object.keys(members)) {
-    if ((path === `.${member}` || path.startsWith(`.${member}.`)) && (found === undefined || member.length > found.length)) found = member;
+    const head = `.${selectorSegment(member)}`;
+    if ((path === head || path.startsWith(`${head}.`)) && (found === undefined || head.length > found.prefix)) found = { member, prefix: head.length };
   }
   return found;
 }

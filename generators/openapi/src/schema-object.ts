@@ -1,6 +1,6 @@
 import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { shortHash } from "@sluice/emit";
-import { translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
+import { selectorSegment, translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
 import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
@@ -217,7 +217,8 @@ export class SchemaConverter {
         const readOnly = new Set(members.filter(([, member]) => this.isReadOnly(member, document)).map(([name]) => name));
         const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`, getOwn(source, "required"));
         for (const [name, member] of members) {
-          const memberPath = `${path}.${name}`;
+          // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
+          const memberPath = `${path}.${selectorSegment(name)}`;
           // A read-only member is never required here (its `required` is for responses).
           if (readOnly.has(name)) removed.add(name);
           if (readOnly.has(name) && !offered.has(name)) {
