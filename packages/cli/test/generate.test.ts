@@ -14,7 +14,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, syml
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { runSluice } from "./support/run-in-process.ts";
 import { credentialsFromEnv, definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
 import { buildPack, detectKind } from "../src/generate-pack.ts";
@@ -34,6 +34,10 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 function sluice(args: string[], env: Record<string, string> = {}) {
   return runSluice(args, { cwd: project, env: { GITHUB_ACTIONS: "", ...env }, timeout: 120_000 });
 }
+
+// The tests await the CLI now (in the worker or a child) instead of blocking in spawnSync,
+// so vitest's deadline applies to them: a loaded 2-core machine needs more than the default.
+vi.setConfig({ testTimeout: 300_000 });
 
 const read = (path: string) => readFileSync(join(project, path), "utf8");
 
