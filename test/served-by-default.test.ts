@@ -7,12 +7,12 @@
  * (`sluice narrow <pack> update_pet --name update_pet --drop tags`), and on the nine packs.
  * The served-set guard (`twinsLeftOut`) is switched off once to show these tests notice.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { defaultServedSet, egressMap, formatEgressMap, fullNameOf, packToolSets, type PackToolSets, type Tool } from "@sluice/core";
@@ -53,18 +53,18 @@ const project = mkdtempSync(join(tmpdir(), "sluice-served-"));
 const dir = join(project, "packs/petstore");
 let pack: PackModule;
 
-function sluice(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const child = spawnSync(process.execPath, [BIN, ...args], { cwd: project, encoding: "utf8", timeout: SLOW, maxBuffer: 64 * 1024 * 1024 });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+/** The CLI's main in this worker; narrow, serve, and anything after a loaded module changed, the bin as a child (packages/cli/test/support/run-in-process.ts). */
+function sluice(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return runSluice(args, { cwd: project, timeout: SLOW });
 }
 
 beforeAll(async () => {
   // As a user's project: the pack imports @sluice/core from its own node_modules.
   mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
   symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
-  const generated = sluice(["generate", SPEC, "--name", "petstore", "--out", "packs/petstore"]);
+  const generated = await sluice(["generate", SPEC, "--name", "petstore", "--out", "packs/petstore"]);
   expect(generated.code, generated.stderr).toBe(0);
-  const narrowed = sluice(["narrow", "./packs/petstore", "update_pet", "--name", "update_pet", "--drop", "tags"]);
+  const narrowed = await sluice(["narrow", "./packs/petstore", "update_pet", "--name", "update_pet", "--drop", "tags"]);
   expect(narrowed.code, narrowed.stderr).toBe(0);
   pack = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackModule;
 }, SLOW);
@@ -73,7 +73,7 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 const names = (tools: readonly { name: string }[]) => tools.map((t) => t.name);
 
 describe("a generated pack with a tool narrowed by sluice narrow", () => {
-  it("exports the narrowed tool as tools and its original only in allTools, as update_pet_full", () => {
+  it("exports the narrowed tool as tools and its original only in allTools, as update_pet_full", async () => {
     expect(names(pack.allTools)).toContain("update_pet_full");
     expect(names(pack.tools)).not.toContain("update_pet_full");
     expect(pack.tools).toHaveLength(pack.allTools.length - 1);
@@ -90,12 +90,12 @@ describe("a generated pack with a tool narrowed by sluice narrow", () => {
     expect(wire(pack.allTools)).toContain("update_pet_full");
   });
 
-  it("the projection reaches the provider narrowed: no tags in what toOpenAIChat sends for update_pet", () => {
+  it("the projection reaches the provider narrowed: no tags in what toOpenAIChat sends for update_pet", async () => {
     const [entry] = toOpenAIChat(pack.tools.filter((t) => t.name === "update_pet"));
     expect(Object.keys(entry!.function.parameters.properties as object)).not.toContain("tags");
   });
 
-  it("ToolSession.fromPacks, given the tools or the pack, cannot load the twin; includeFull on the pack can", () => {
+  it("ToolSession.fromPacks, given the tools or the pack, cannot load the twin; includeFull on the pack can", async () => {
     for (const given of [pack.tools, pack, pack.allTools]) {
       const session = ToolSession.fromPacks({ petstore: given });
       expect(names(session.catalog)).not.toContain("update_pet_full");
@@ -106,7 +106,7 @@ describe("a generated pack with a tool narrowed by sluice narrow", () => {
     expect(full.search("select:update_pet_full").loaded).toEqual(["update_pet_full"]);
   });
 
-  it("ServedCatalog of the pack serves its tools; includeFull adds the twin", () => {
+  it("ServedCatalog of the pack serves its tools; includeFull adds the twin", async () => {
     expect(names(new ServedCatalog(pack).tools)).toEqual(names(pack.tools).sort());
     expect(names(new ServedCatalog(pack, { includeFull: true }).tools)).toEqual(names(pack.allTools).sort());
   });
@@ -132,34 +132,34 @@ describe("a generated pack with a tool narrowed by sluice narrow", () => {
     SLOW,
   );
 
-  it("the committed egress map covers everything --include-full serves; egress --served is the map of pack.tools", () => {
+  it("the committed egress map covers everything --include-full serves; egress --served is the map of pack.tools", async () => {
     const committed = readFileSync(join(dir, "egress_map.txt"), "utf8");
     expect(committed).toBe(formatEgressMap(egressMap(pack.allTools)));
     expect(committed).toContain("\ntool update_pet_full\n");
-    const served = sluice(["egress", dir, "--served"]);
+    const served = await sluice(["egress", dir, "--served"]);
     expect(served.code, served.stderr).toBe(0);
     expect(served.stdout).toBe(formatEgressMap(egressMap(pack.tools)));
     expect(served.stdout).not.toContain("update_pet_full");
-    expect(sluice(["egress", dir, "--served", "--include-full"]).stdout).toBe(committed);
+    expect((await sluice(["egress", dir, "--served", "--include-full"])).stdout).toBe(committed);
   });
 
-  it("sluice check and fit look at the served set, the twin only with --include-full", () => {
+  it("sluice check and fit look at the served set, the twin only with --include-full", async () => {
     const out = join(project, "fitted.json");
-    const fitted = sluice(["fit", dir, "--provider", "openai-chat", "--out", out]);
+    const fitted = await sluice(["fit", dir, "--provider", "openai-chat", "--out", out]);
     expect(fitted.code, fitted.stderr).toBe(0);
     const file = JSON.parse(readFileSync(out, "utf8")) as { tools: Array<{ name: string }> };
     expect(names(file.tools)).toEqual(names(pack.tools).sort());
-    expect(sluice(["fit", dir, "--provider", "openai-chat", "--include-full", "--out", out]).code).toBe(0);
+    expect((await sluice(["fit", dir, "--provider", "openai-chat", "--include-full", "--out", out])).code).toBe(0);
     expect(names((JSON.parse(readFileSync(out, "utf8")) as typeof file).tools)).toContain("update_pet_full");
-    expect(sluice(["check", dir, "--provider", "openai-chat"]).stderr).toContain(`for ${pack.tools.length} tools under`);
-    expect(sluice(["check", dir, "--provider", "openai-chat", "--include-full"]).stderr).toContain(`for ${pack.allTools.length} tools under`);
+    expect((await sluice(["check", dir, "--provider", "openai-chat"])).stderr).toContain(`for ${pack.tools.length} tools under`);
+    expect((await sluice(["check", dir, "--provider", "openai-chat", "--include-full"])).stderr).toContain(`for ${pack.allTools.length} tools under`);
   });
 });
 
 describe("a module of your own projections that exports a mix", () => {
   const toolsIn = (map: string) => map.split("\n").filter((line) => line.startsWith("tool ")).map((line) => line.slice(5)).sort();
 
-  it("by name: the curated tool, its twin, a derived tool and a lone *_full name; served without the twin only", () => {
+  it("by name: the curated tool, its twin, a derived tool and a lone *_full name; served without the twin only", async () => {
     const file = join(project, "mix-by-name.ts");
     writeFileSync(
       file,
@@ -173,13 +173,13 @@ describe("a module of your own projections that exports a mix", () => {
         ``,
       ].join("\n"),
     );
-    const served = sluice(["egress", file, "--served"]);
+    const served = await sluice(["egress", file, "--served"]);
     expect(served.code, served.stderr).toBe(0);
     expect(toolsIn(served.stdout)).toEqual(["export_full", "my_pet", "update_pet"]);
-    expect(toolsIn(sluice(["egress", file]).stdout)).toEqual(["export_full", "my_pet", "update_pet", "update_pet_full"]);
+    expect(toolsIn((await sluice(["egress", file])).stdout)).toEqual(["export_full", "my_pet", "update_pet", "update_pet_full"]);
   });
 
-  it("tools and allTools of its own: served is its tools, the map and --include-full its allTools; a tools not within allTools is refused", () => {
+  it("tools and allTools of its own: served is its tools, the map and --include-full its allTools; a tools not within allTools is refused", async () => {
     const file = join(project, "mix-lists.ts");
     writeFileSync(
       file,
@@ -191,13 +191,13 @@ describe("a module of your own projections that exports a mix", () => {
         ``,
       ].join("\n"),
     );
-    expect(toolsIn(sluice(["egress", file, "--served"]).stdout)).toEqual(["my_pet", "update_pet"]);
-    expect(toolsIn(sluice(["egress", file]).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
-    expect(toolsIn(sluice(["egress", file, "--served", "--include-full"]).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
+    expect(toolsIn((await sluice(["egress", file, "--served"])).stdout)).toEqual(["my_pet", "update_pet"]);
+    expect(toolsIn((await sluice(["egress", file])).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
+    expect(toolsIn((await sluice(["egress", file, "--served", "--include-full"])).stdout)).toEqual(["my_pet", "update_pet", "update_pet_full"]);
 
     const bad = join(project, "mix-wider.ts");
     writeFileSync(bad, readFileSync(file, "utf8").replace("export const allTools = [...tools, ", "export const allTools = [tools[0]!, "));
-    const refused = sluice(["egress", bad, "--served"]);
+    const refused = await sluice(["egress", bad, "--served"]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^sluice: INVALID_OPTION: .*mix-wider\.ts.*holds my_pet, which its `allTools` lacks/);
     expect(refused.stdout).toBe("");
@@ -205,7 +205,7 @@ describe("a module of your own projections that exports a mix", () => {
     // An allTools wider than tools plus the twins would be served beyond what code gets.
     const narrower = join(project, "mix-narrower.ts");
     writeFileSync(narrower, readFileSync(file, "utf8").replace("export const allTools = [...tools, ", "export const allTools = [...tools, tools[1]!.derived({ name: \"extra\" }), "));
-    const wider = sluice(["serve", narrower]);
+    const wider = await sluice(["serve", narrower]);
     expect(wider.code).toBe(2);
     expect(wider.stderr).toMatch(/^sluice: INVALID_OPTION: .*mix-narrower\.ts.*holds extra, which is neither in its `tools` nor a \*_full twin/);
   });
@@ -216,7 +216,7 @@ const PACKS = { linear, github, stripe, "github-rest": githubRest, slack, gmail,
 describe.each(Object.entries(PACKS))("pack %s: the obvious path", (_name, module) => {
   const twins = new Set(module.generatedTools.pack.tools.filter((tool) => module.allTools.find((t) => t.name === tool.name) !== tool).map((tool) => fullNameOf(tool.name)));
 
-  it("toOpenAIChat(pack.tools) and ToolSession.fromPacks carry no twin; allTools and includeFull carry every one", () => {
+  it("toOpenAIChat(pack.tools) and ToolSession.fromPacks carry no twin; allTools and includeFull carry every one", async () => {
     const sent = toOpenAIChat(module.tools).map((t) => t.function.name);
     expect(sent.filter((name) => twins.has(name))).toEqual([]);
     expect(sent).toHaveLength(module.generatedTools.pack.tools.length);

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { sweep } from "../../../test/support/tier.ts";
 import { afterAll, describe, expect, it } from "vitest";
+import { runSluice } from "./support/run-in-process.ts";
 
-const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const OUTSIDE = join(ROOT, "test/fixtures/outside");
 const CORPUS = join(ROOT, "../shared/specs");
@@ -59,9 +59,9 @@ const CASES: Array<[string, Case]> = [
   ],
 ];
 
+/** The CLI's main in this worker until a pack it loaded changes (a narrow, a restored curated.ts), then the bin as a child (support/run-in-process.ts). */
 function sluice(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: project, encoding: "utf8", timeout: 180_000, env: { ...process.env, GITHUB_ACTIONS: "", ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runSluice(args, { cwd: project, env: { GITHUB_ACTIONS: "", ...env }, timeout: 180_000 });
 }
 
 function config(cases: readonly Case[]) {
@@ -86,37 +86,37 @@ const QUICK = new Set(["adyen", "gh"]);
 describe("a narrowing is no widening; undoing it names what it restores", () => {
   it.each(sweep(CASES, ([, c]) => QUICK.has(c.name)))(
     "%s",
-    (_title, c) => {
+    async (_title, c) => {
       copyFileSync(c.spec, join(project, "specs", c.spec.split("/").pop()!));
-      expect(sluice(["generate", c.name])).toMatchObject({ code: 0, stderr: "" });
+      expect(await sluice(["generate", c.name])).toMatchObject({ code: 0, stderr: "" });
       const pack = `packs/${c.name}`;
       const before = `${c.name}-before.txt`;
-      expect(sluice(["egress", pack, "--served", "--out", before]).code).toBe(0);
+      expect((await sluice(["egress", pack, "--served", "--out", before])).code).toBe(0);
       if (c.sharedTypes) expect(read(before)).toMatch(/^type \S+/m);
       else expect(read(before)).toMatch(/\.oneOf\[2\]/);
       const curated = read(`${pack}/src/curated.ts`);
 
-      const narrow = sluice(["narrow", pack, c.tool, "--name", c.tool, "--drop", c.drop]);
+      const narrow = await sluice(["narrow", pack, c.tool, "--name", c.tool, "--drop", c.drop]);
       expect(narrow.code).toBe(0);
       expect(narrow.stdout).not.toMatch(/^WIDENING:/m);
 
-      const text = sluice(["egress", pack, "--served", "--check", before]);
+      const text = await sluice(["egress", pack, "--served", "--check", before]);
       expect(text.code).toBe(1); // drift: the committed map must be rewritten
       expect(text.stderr).toBe("");
       expect(text.stdout).not.toMatch(/^WIDENING:/m);
       expect(text.stdout).toMatch(new RegExp(`^${before}: OUT OF DATE: 0 widenings, [1-9]\\d* narrowings?, `, "m"));
-      const checked = JSON.parse(sluice(["egress", pack, "--served", "--check", before, "--json"]).stdout) as JsonCheck;
+      const checked = JSON.parse((await sluice(["egress", pack, "--served", "--check", before, "--json"])).stdout) as JsonCheck;
       expect(checked).toMatchObject({ check: "egress", ok: false, widenings: [] });
       expect(checked.narrowings.length).toBeGreaterThan(0);
       expect(checked.narrowings.every((n) => n.tool === c.tool)).toBe(true);
-      const github = sluice(["egress", pack, "--served", "--check", before, "--format", "github"]);
+      const github = await sluice(["egress", pack, "--served", "--check", before, "--format", "github"]);
       expect(github.stdout).not.toMatch(/^::warning /m);
 
       // Undo: the map of the narrowed tools is the committed one now; the original tools widen it by what was dropped.
       const narrowed = `${c.name}-narrowed.txt`;
-      expect(sluice(["egress", pack, "--served", "--out", narrowed]).code).toBe(0);
+      expect((await sluice(["egress", pack, "--served", "--out", narrowed])).code).toBe(0);
       writeFileSync(join(project, pack, "src/curated.ts"), curated);
-      const undo = JSON.parse(sluice(["egress", pack, "--served", "--check", narrowed, "--json"]).stdout) as JsonCheck;
+      const undo = JSON.parse((await sluice(["egress", pack, "--served", "--check", narrowed, "--json"])).stdout) as JsonCheck;
       expect(undo.narrowings).toEqual([]);
       expect(undo.widenings.map((w) => w.path).sort()).toEqual(checked.narrowings.map((n) => n.path).sort());
       expect(undo.widenings.some((w) => w.path === c.drop && w.subject.endsWith("(was withheld: projection)"))).toBe(true);
@@ -126,9 +126,9 @@ describe("a narrowing is no widening; undoing it names what it restores", () => 
         const at = lines.slice(0, w.line!).reverse().find((line) => /^tool /.test(line));
         expect(at).toBe(`tool ${c.tool}`);
       }
-      const undoText = sluice(["egress", pack, "--served", "--check", narrowed]).stdout;
+      const undoText = (await sluice(["egress", pack, "--served", "--check", narrowed])).stdout;
       for (const w of undo.widenings) expect(undoText).toContain(`\nWIDENING: ${w.subject} is newly visible to the model\n`);
-      expect(sluice(["egress", pack, "--served", "--check", before])).toMatchObject({ code: 0, stdout: `${before}: up to date (${read(before).match(/^tool /gm)!.length} tools)\n` });
+      expect(await sluice(["egress", pack, "--served", "--check", before])).toMatchObject({ code: 0, stdout: `${before}: up to date (${read(before).match(/^tool /gm)!.length} tools)\n` });
     },
     SLOW,
   );
@@ -154,33 +154,33 @@ describe("generate --check names a widening from a spec edit, with the generated
   // The quick tier edits the Swagger 2.0 spec, the long tier both.
   it.each(sweep(edits, ([, e]) => e.name === "ld"))(
     "%s: the new query parameter, in text, JSON and GitHub formats",
-    (_title, e) => {
+    async (_title, e) => {
       const spec = join(project, "specs", e.file);
       copyFileSync(join(OUTSIDE, e.file), spec);
-      expect(sluice(["generate", e.name]).code).toBe(0);
-      expect(sluice(["generate", e.name, "--check"]).code).toBe(0);
+      expect((await sluice(["generate", e.name])).code).toBe(0);
+      expect((await sluice(["generate", e.name, "--check"])).code).toBe(0);
       const original = readFileSync(spec, "utf8");
       expect(original).toContain(e.after);
       writeFileSync(spec, original.replace(e.after, e.after + e.insert));
       try {
         const subject = `tool ${e.tool}: sluiceProbe: string`;
-        const text = sluice(["generate", e.name, "--check"]);
+        const text = await sluice(["generate", e.name, "--check"]);
         expect(text.code).toBe(1);
         expect(text.stderr).toBe("");
         expect(text.stdout).toMatch(/OUT OF DATE: .*src\/tools\.gen\.ts.*egress_map\.txt/);
         expect(text.stdout.match(/^WIDENING: .*$/gm)).toEqual([`WIDENING: ${subject} is newly visible to the model`]);
 
-        const json = JSON.parse(sluice(["generate", e.name, "--check", "--json"]).stdout) as { ok: boolean; packs: Array<JsonCheck & { changed: string[] }> };
+        const json = JSON.parse((await sluice(["generate", e.name, "--check", "--json"])).stdout) as { ok: boolean; packs: Array<JsonCheck & { changed: string[] }> };
         expect(json.ok).toBe(false);
         expect(json.packs[0]!.changed).toContain("egress_map.txt");
         expect(json.packs[0]!.widenings.map(({ tool, path, kind, subject }) => ({ tool, path, kind, subject }))).toEqual([{ tool: e.tool, path: "sluiceProbe", kind: "member", subject }]);
         const line = json.packs[0]!.widenings[0]!.line!;
         expect(read(`packs/${e.name}/egress_map.txt`).split("\n")[line - 1]).toBe(`tool ${e.tool}`);
 
-        const github = sluice(["generate", e.name, "--check", "--format", "github"]);
+        const github = await sluice(["generate", e.name, "--check", "--format", "github"]);
         expect(github.stdout).toContain(`\n::warning file=packs/${e.name}/egress_map.txt,line=${line},title=egress widening::${subject} is newly visible to the model.\n`);
         // On Actions the same annotations come without asking.
-        expect(sluice(["generate", e.name, "--check"], { GITHUB_ACTIONS: "true" }).stdout).toContain(`::warning file=packs/${e.name}/egress_map.txt,line=${line},`);
+        expect((await sluice(["generate", e.name, "--check"], { GITHUB_ACTIONS: "true" })).stdout).toContain(`::warning file=packs/${e.name}/egress_map.txt,line=${line},`);
         // The check wrote nothing: no scratch copy is left beside the pack.
         expect(spawnSync("ls", ["-a", join(project, "packs")], { encoding: "utf8" }).stdout).not.toMatch(/sluice-check/);
       } finally {

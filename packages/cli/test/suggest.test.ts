@@ -13,9 +13,9 @@ import { schemaTokens } from "@sluice/core/tokens";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { allTools as linearTools } from "@sluice/pack-linear";
 import { main } from "../src/main.ts";
-import { runChild, type ChildResult } from "./support/run-child.ts";
+import type { ChildResult } from "./support/run-child.ts";
+import { runSluice } from "./support/run-in-process.ts";
 
-const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SPEC = "/work/shared/specs/petstore/petstore-expanded-3.0.json";
 const SLOW = 300_000;
@@ -160,7 +160,8 @@ describe("sluice suggest --write", () => {
   const base = join(project, "base/packs/pets");
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  const sluice = (args: string[], cwd: string): Promise<ChildResult> => runChild([BIN, ...args], { cwd, timeout: SLOW });
+  // --write narrows, so it is a child process; so is a run after it on the pack it rewrote (support/run-in-process.ts).
+  const sluice = (args: string[], cwd: string): Promise<ChildResult> => runSluice(args, { cwd, timeout: SLOW });
 
   beforeAll(async () => {
     mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });

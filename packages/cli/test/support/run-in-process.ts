@@ -83,7 +83,8 @@ function workerHoldsStaleModule(): boolean {
  * right after, which is stale here once the worker holds a module of the project.
  */
 function rewritesItsModules(args: readonly string[], cwd: string): boolean {
-  if (args[0] === "narrow" || (args[0] === "suggest" && args.includes("--write"))) return true;
+  // serve runs until stopped and owns the process (signals, stdio): always the bin.
+  if (args[0] === "serve" || args[0] === "narrow" || (args[0] === "suggest" && args.includes("--write"))) return true;
   if (args[0] !== "generate" || args.includes("--check")) return false;
   // Its output may lie outside the project (--out): any module outside the repository counts.
   const project = cwd.endsWith("/") ? cwd : `${cwd}/`;
