@@ -249,16 +249,17 @@ describe("prototype keys", () => {
     const file = "jira/jira-openapi.yaml";
     const document = loadDocument(readFileSync(new URL(`../../shared/specs/${file}`, import.meta.url)), file);
     const ir = buildOpenAPIPackIR(document, { name: "jira", file, sha256: "0".repeat(64) }, { select: (op) => op.operationId === "createIssue" });
-    return definePack(ir).tools[0]!.derived({ name: "create_issue_narrow", drop: ["historyMetadata.type"] });
+    return definePack(ir).tools[0]!.derived({ name: "create_issue_narrow", drop: ["body.historyMetadata.type"] });
   };
-  // As an MCP client's JSON text arrives: JSON.parse makes `__proto__` an own key.
-  const smuggled = () => JSON.parse(`{"fields": {}, "historyMetadata": {"__proto__": {"type": "${CANARY}"}}}`) as Record<string, unknown>;
+  // As an MCP client's JSON text arrives: JSON.parse makes `__proto__` an own key. (Jira's
+  // IssueUpdateDetails is an open object, so its members stay together in one `body` argument.)
+  const smuggled = () => JSON.parse(`{"body": {"fields": {}, "historyMetadata": {"__proto__": {"type": "${CANARY}"}}}}`) as Record<string, unknown>;
 
   it("Jira create_issue with historyMetadata.type dropped refuses the member inside __proto__", async () => {
     const tool = jira();
-    expect(tool.check({ fields: {}, historyMetadata: { type: CANARY } })).toEqual([expect.objectContaining({ code: "withheld" })]);
-    expect(tool.check(smuggled())).toEqual([expect.objectContaining({ code: "prototype_key", path: "/historyMetadata/__proto__" })]);
-    expect(await refusal(tool.request(smuggled()))).toEqual({ code: "EGRESS_DENIED", paths: ["/historyMetadata/__proto__"] });
+    expect(tool.check({ body: { fields: {}, historyMetadata: { type: CANARY } } })).toEqual([expect.objectContaining({ code: "withheld" })]);
+    expect(tool.check(smuggled())).toEqual([expect.objectContaining({ code: "prototype_key", path: "/body/historyMetadata/__proto__" })]);
+    expect(await refusal(tool.request(smuggled()))).toEqual({ code: "EGRESS_DENIED", paths: ["/body/historyMetadata/__proto__"] });
     const before = server.received.length;
     expect((await refusal(tool.call(smuggled(), { baseUrl: server.url, credentials: { basicAuth: { username: "u", password: "p" }, OAuth2: { token: "t" } } }))).code).toBe("EGRESS_DENIED");
     expect(server.received.length).toBe(before);
