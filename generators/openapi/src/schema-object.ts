@@ -214,7 +214,11 @@ export class SchemaConverter {
         if (typeof value !== "object" || value === null) continue;
         const properties: [string, JsonSchemaObject | boolean][] = [];
         const members = Object.entries(value);
-        const readOnly = new Set(members.filter(([, member]) => this.isReadOnly(member, document)).map(([name]) => name));
+        // The discriminator's property is how a request says which type it sends: never withheld,
+        // even when marked read-only (Azure marks `type` so), or no branch could be chosen.
+        const discriminator = getOwn(source, "discriminator");
+        const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
+        const readOnly = new Set(members.filter(([name, member]) => name !== tagName && this.isReadOnly(member, document)).map(([name]) => name));
         const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`, getOwn(source, "required"));
         for (const [name, member] of members) {
           // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
@@ -426,7 +430,7 @@ export class SchemaConverter {
         if (key === undefined) return branch;
         const tags = mapped.filter((entry) => entry.key === key).map((entry) => entry.tag);
         if (tags.length === 0) {
-          const implicit = componentName(key);
+          const implicit = this.implicitTag(key, ref, document, propertyName, [source]);
           if (implicit === undefined || mapped.some((entry) => entry.tag === implicit)) return branch;
           tags.push(implicit);
         }
@@ -477,13 +481,63 @@ export class SchemaConverter {
       const inheritors = this.inheritorsOf(baseKey);
       if (inheritors.length === 0) return undefined; // a discriminator nobody inherits selects nothing
       for (const { key, ref: target, document: from } of [{ key: baseKey, ref, document }, ...inheritors]) {
-        const name = componentName(key);
+        const name = this.implicitTag(key, target, from, propertyName, [located.value]);
         if (name !== undefined) targets.set(key, { ref: target, document: from, tags: [name] });
+        // The base whose own name is no tag is abstract; a subtype whose tag cannot be told
+        // would have its bodies refused by a union, so then there is no union.
+        else if (key !== baseKey) return undefined;
       }
     }
     if (targets.size === 0) return undefined;
     const branches = [...targets.values()].map((target) => withTag({ $ref: defRef(this.def(target.ref, target.document, at)) }, propertyName, target.tags));
     return { oneOf: branches };
+  }
+
+  /**
+   * The tag that chooses a schema when no mapping names it: its `x-ms-discriminator-value`
+   * (Azure's specs and AutoRest set the tag that way), else its component name (OpenAPI's
+   * implicit mapping). Undefined when that value is one the tag property itself refuses,
+   * on the schema or on the base: the spec then names its tags some other way, and
+   * requiring the name would make every body of that branch invalid.
+   */
+  private implicitTag(key: string, ref: string, document: SourceDocument, propertyName: string, bases: readonly unknown[]): string | undefined {
+    let target: Located;
+    try {
+      target = this.resolver.resolve(ref, document);
+    } catch {
+      return undefined;
+    }
+    const declared = getOwn(target.value, "x-ms-discriminator-value");
+    const tag = typeof declared === "string" ? declared : componentName(key);
+    if (tag === undefined) return undefined;
+    const admits = (owner: unknown, from: SourceDocument, depth: number): boolean => {
+      let member = getOwn(getOwn(owner, "properties"), propertyName);
+      const memberRef = getOwn(member, "$ref");
+      if (typeof memberRef === "string") {
+        try {
+          member = this.resolver.resolve(memberRef, from).value;
+        } catch {
+          member = undefined;
+        }
+      }
+      const allowed = getOwn(member, "enum");
+      if (Array.isArray(allowed) && !allowed.includes(tag)) return false;
+      if (typeof member === "object" && member !== null && hasOwn(member, "const") && getOwn(member, "const") !== tag) return false;
+      const parts = getOwn(owner, "allOf");
+      if (!Array.isArray(parts) || depth > 8) return true;
+      return parts.every((part) => {
+        const partRef = getOwn(part, "$ref");
+        if (typeof partRef !== "string") return admits(part, from, depth + 1);
+        try {
+          const resolved = this.resolver.resolve(partRef, from);
+          return admits(resolved.value, resolved.document, depth + 1);
+        } catch {
+          return true;
+        }
+      });
+    };
+    if (!admits(target.value, target.document, 0) || !bases.every((base) => admits(base, document, 0))) return undefined;
+    return tag;
   }
 
   /** Discriminator mapping entries whose target resolves, as the target's location key. */

@@ -223,3 +223,49 @@ describe("Swagger 2.0: a string discriminator on an allOf hierarchy", () => {
     expect(addCat.check({ body: { petType: "Dog", name: "Rex", packSize: 2 } }).length).toBeGreaterThan(0);
   });
 });
+
+/**
+ * Azure's Swagger 2.0 hierarchies (azure-kusto 2019-05-15, containerregistry 2018-09-01, from
+ * the public API directory, trimmed): subtypes say their tag with `x-ms-discriminator-value`,
+ * the base's tag property lists the tags in an `enum` or marks itself read-only. A tag the
+ * tag property refuses must never be required, and the tag property is never withheld.
+ */
+describe("tags as Azure writes them", () => {
+  const azure = (kind: Record<string, unknown>, subtypeExtra: Record<string, unknown>) =>
+    swagger2(
+      {
+        "/connections": {
+          put: {
+            operationId: "createConnection",
+            parameters: [{ name: "body", in: "body", required: true, schema: { $ref: "#/definitions/DataConnection" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+      {
+        definitions: {
+          DataConnection: { type: "object", discriminator: "kind", required: ["kind"], properties: { kind: kind, location: { type: "string" } } },
+          EventHubDataConnection: { allOf: [{ $ref: "#/definitions/DataConnection" }], ...subtypeExtra, properties: { eventHubResourceId: { type: "string" } }, required: ["eventHubResourceId"] },
+        },
+      },
+    );
+
+  it("x-ms-discriminator-value is the subtype's tag", async () => {
+    const tool = toolOf(azure({ type: "string", enum: ["EventHub", "IotHub"] }, { "x-ms-discriminator-value": "EventHub" }), "create_connection");
+    expect(codes(tool, { body: { kind: "EventHub", eventHubResourceId: "r" } })).toEqual([]);
+    expect(await sentBody(tool, { body: { kind: "EventHub", eventHubResourceId: "r" } })).toEqual({ kind: "EventHub", eventHubResourceId: "r" });
+    expect(codes(tool, { body: { kind: "EventHubDataConnection", eventHubResourceId: "r" } })).not.toEqual([]);
+  });
+
+  it("a component name the tag's enum refuses is not required: the body the enum allows is taken", () => {
+    // No tag can be told for the subtype, so no union: the base's members are the arguments, as before tags.
+    const tool = toolOf(azure({ type: "string", enum: ["EventHub", "IotHub"] }, {}), "create_connection");
+    expect(codes(tool, { kind: "EventHub", location: "west" })).toEqual([]);
+  });
+
+  it("a read-only tag property is offered: the request must say its type", () => {
+    const tool = toolOf(azure({ type: "string", readOnly: true }, {}), "create_connection");
+    expect(codes(tool, { body: { kind: "EventHubDataConnection", eventHubResourceId: "r" } })).toEqual([]);
+    expect(tool.withheld.map((w) => w.path)).not.toContain("body.kind");
+  });
+});
