@@ -59,7 +59,7 @@ const encoding = (c: DifferenceContext): string | undefined => c.binding.body?.e
 export const RULES: Record<string, (d: Difference, c: DifferenceContext) => boolean> = {
   "path-empty": (d) => d.part === "build" && /must not be empty/.test(d.sluice),
   "path-dot-segment": (d) => d.part === "build" && /"\." or "\.\."/.test(d.sluice),
-  "path-fragment-in-key": (d, c) => d.part === "path" && c.binding.path.includes("#"),
+  "path-fragment-in-key": (d, c) => (d.part === "path" || d.part === "query") && c.binding.path.includes("#"),
   "label-flat-delimiter": (d, c) =>
     d.part === "path" && c.binding.parameters.some((p) => p.in === "path" && p.style === "label" && !p.explode && (Array.isArray(argOf(c, p)) || isObject(argOf(c, p)))),
   "path-raw-brackets": (d) => d.part === "path" && /[[\]]/.test(d.reference),

@@ -51,7 +51,7 @@ const CASES: Array<[string, Case]> = [
   ],
   [
     "Jira (corpus): a member of a shared type, below an argument",
-    { spec: join(CORPUS, "jira/jira-openapi.yaml"), name: "jira", include: { operations: ["create_or_update_remote_issue_link", "update_remote_issue_link"] }, tool: "create_or_update_remote_issue_link", drop: "object.icon", sharedTypes: true },
+    { spec: join(CORPUS, "jira/jira-openapi.yaml"), name: "jira", include: { operations: ["create_or_update_remote_issue_link", "update_remote_issue_link"] }, tool: "create_or_update_remote_issue_link", drop: "body.object.icon", sharedTypes: true },
   ],
   [
     "GitHub REST (corpus): a positional union branch, which renumbers the others",
