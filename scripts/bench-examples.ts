@@ -12,19 +12,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { definePack, SluiceError } from "@sluice/core";
 import { buildOpenAPIPackIR, loadDocument } from "../generators/openapi/src/index.ts";
-import { minimalArguments, specExamples, tally, type SpecExamplesReport } from "../test/support/spec-examples.ts";
+import { CORPUS_OPENAPI, minimalArguments, OUTSIDE_SPECS, specExamples, tally, type SpecExamplesReport } from "../test/support/spec-examples.ts";
 
 const out = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1]! : "bench/EXAMPLES.md";
 
-const CORPUS = [
-  "asana/asana_oas.yaml", "digitalocean/digitalocean-openapi.yaml", "github-rest/api.github.com.json", "google/calendar-v3.yaml",
-  "google/docs-v1.yaml", "google/drive-v3.yaml", "google/gmail-v1.yaml", "google/sheets-v4.yaml", "jira/jira-openapi.yaml",
-  "kubernetes/swagger.json", "notion/notion-openapi.json", "petstore/petstore-3.0.json", "petstore/petstore-expanded-3.0.json",
-  "petstore/swagger-petstore-3.0.yaml", "petstore/swagger-petstore-3.1-design-first.yaml", "petstore/swagger-petstore-3.1.json",
-  "petstore/tictactoe-3.1.json", "petstore/webhook-example-3.1.json", "sendgrid/oai_v3_stoplight.json",
-  "slack/slack_web_openapi_v2_without_examples.json", "stripe/spec3.json", "twilio/twilio_api_v2010.json",
-];
-const OUTSIDE = ["adyen-checkout", "apideck-accounting", "box", "launchdarkly", "okta", "spotify", "twitter"];
+const CORPUS = CORPUS_OPENAPI;
+const OUTSIDE = OUTSIDE_SPECS;
 
 interface Source {
   label: string;

@@ -15,22 +15,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { definePack, type Tool } from "@sluice/core";
 import { buildOpenAPIPackIR, loadDocument } from "../generators/openapi/src/index.ts";
-import { minimalArguments, specExamples, tally, type SpecExamplesReport } from "./support/spec-examples.ts";
+import { CORPUS_OPENAPI, minimalArguments, OUTSIDE_SPECS, specExamples, tally, type SpecExamplesReport } from "./support/spec-examples.ts";
 import { sweep } from "./support/tier.ts";
 
 const CREDENTIALS = ((scheme: { type: string }) => (scheme.type === "basic" ? { username: "u", password: "p" } : { token: "t" })) as never;
 const CONTEXT = { credentials: CREDENTIALS, baseUrl: "http://127.0.0.1:9" };
 
 /** Every OpenAPI document of the corpus and of test/fixtures/outside (GraphQL schemas aside). */
-const CORPUS = [
-  "asana/asana_oas.yaml", "digitalocean/digitalocean-openapi.yaml", "github-rest/api.github.com.json", "google/calendar-v3.yaml",
-  "google/docs-v1.yaml", "google/drive-v3.yaml", "google/gmail-v1.yaml", "google/sheets-v4.yaml", "jira/jira-openapi.yaml",
-  "kubernetes/swagger.json", "notion/notion-openapi.json", "petstore/petstore-3.0.json", "petstore/petstore-expanded-3.0.json",
-  "petstore/swagger-petstore-3.0.yaml", "petstore/swagger-petstore-3.1-design-first.yaml", "petstore/swagger-petstore-3.1.json",
-  "petstore/tictactoe-3.1.json", "petstore/webhook-example-3.1.json", "sendgrid/oai_v3_stoplight.json",
-  "slack/slack_web_openapi_v2_without_examples.json", "stripe/spec3.json", "twilio/twilio_api_v2010.json",
-].map((file) => ({ label: file, url: new URL(`../../shared/specs/${file}`, import.meta.url) }));
-const OUTSIDE = ["adyen-checkout", "apideck-accounting", "box", "launchdarkly", "okta", "spotify", "twitter"].map((name) => ({
+const CORPUS = CORPUS_OPENAPI.map((file) => ({ label: file, url: new URL(`../../shared/specs/${file}`, import.meta.url) }));
+const OUTSIDE = OUTSIDE_SPECS.map((name) => ({
   label: `outside/${name}.yaml`,
   url: new URL(`./fixtures/outside/${name}.yaml`, import.meta.url),
 }));

@@ -1054,3 +1054,15 @@ export function tally(report: SpecExamplesReport): { examples: number; specFault
 }
 
 export type { Json };
+
+/** Every OpenAPI document of ../shared/specs (GraphQL schemas aside), by path under it. */
+export const CORPUS_OPENAPI: readonly string[] = [
+  "asana/asana_oas.yaml", "digitalocean/digitalocean-openapi.yaml", "github-rest/api.github.com.json", "google/calendar-v3.yaml",
+  "google/docs-v1.yaml", "google/drive-v3.yaml", "google/gmail-v1.yaml", "google/sheets-v4.yaml", "jira/jira-openapi.yaml",
+  "kubernetes/swagger.json", "notion/notion-openapi.json", "petstore/petstore-3.0.json", "petstore/petstore-expanded-3.0.json",
+  "petstore/swagger-petstore-3.0.yaml", "petstore/swagger-petstore-3.1-design-first.yaml", "petstore/swagger-petstore-3.1.json",
+  "petstore/tictactoe-3.1.json", "petstore/webhook-example-3.1.json", "sendgrid/oai_v3_stoplight.json",
+  "slack/slack_web_openapi_v2_without_examples.json", "stripe/spec3.json", "twilio/twilio_api_v2010.json",
+];
+/** The specs vendored in test/fixtures/outside, by name. */
+export const OUTSIDE_SPECS: readonly string[] = ["adyen-checkout", "apideck-accounting", "box", "launchdarkly", "okta", "spotify", "twitter"];

@@ -6,21 +6,12 @@
  * writes them (see withQueryTemplates in build-pack-ir.ts).
  */
 import { describe, expect, it } from "vitest";
-import { definePack, isSluiceError, type HttpBinding, type SluiceError } from "@sluice/core";
+import { definePack, type HttpBinding, type SluiceError } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { build, oas30, swagger2 } from "./build.ts";
+import { errorOf } from "../../../test/support/error-of.ts";
 
 const ok = { responses: { "200": { description: "ok" } } };
-
-function caught(run: () => unknown): SluiceError {
-  try {
-    run();
-  } catch (error) {
-    if (isSluiceError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a SluiceError");
-}
 
 describe("a broken operation is skipped with its reason, the spec still generates", () => {
   it.each<[string, { paths: Record<string, unknown>; want: { operation: string; code: string; pointer: string } }]>([
@@ -77,7 +68,7 @@ describe("a broken operation is skipped with its reason, the spec still generate
   });
 
   it("fails with the operation's own error when no operation survives", () => {
-    const error = caught(() => build(oas30({ "/a/{id}": { get: ok }, "/b": { get: { parameters: [{ $ref: "#/components/parameters/Nope" }], ...ok } } })));
+    const error = errorOf(() => build(oas30({ "/a/{id}": { get: ok }, "/b": { get: { parameters: [{ $ref: "#/components/parameters/Nope" }], ...ok } } })));
     expect(error.code).toBe("SPEC_INVALID");
     expect(error.message).toContain("operation GET /a/{id}");
   });
