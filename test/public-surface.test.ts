@@ -98,6 +98,7 @@ it("@sluice/core exports", () => {
       "isSluiceError",
       "joinUrl",
       "missingMarkers",
+      "nearestNames",
       "neverThrows",
       "nextLink",
       "nextLinkParam",
@@ -126,6 +127,7 @@ it("@sluice/core exports", () => {
       "unwrap",
       "valueAt",
       "withCurated",
+      "withSuggestion",
       "withoutArguments",
     ]
   `);
@@ -149,6 +151,7 @@ it("@sluice/catalog exports", () => {
       "CACHE_MULTIPLIERS",
       "DEFAULT_SERVER_NAME",
       "Dispatcher",
+      "LossyFitRefusedError",
       "PROFILE_IDS",
       "SEARCH_TOOL_BINDING",
       "ToolSession",

@@ -5,7 +5,7 @@
  * two processes and a catalog piped on stdin run the bin as a child process.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -69,7 +69,7 @@ describe("sluice paths", () => {
     const selector = await sluice(["paths", "linear", "issues_list_full", "filtr"]);
     expect(selector.code).toBe(2);
     expect(selector.stderr).toMatch(/UNKNOWN_SELECTOR/);
-    expect(selector.stderr).toMatch(/candidates: .*filter/);
+    expect(selector.stderr).toMatch(/did you mean "filter"/);
   });
 });
 
@@ -199,9 +199,22 @@ describe("usage errors", () => {
     [["paths", "linear"], /paths takes/],
     [["frobnicate"], /unknown command "frobnicate"/],
     [["survey", "linear", "--bogus"], /unknown option --bogus for sluice survey/],
+    [["--verison"], /unknown option --verison; did you mean --version\?/],
+    [["-v"], /unknown option -v; did you mean --version\?/],
+    [["--hlep"], /did you mean --help\?/],
   ])("%j", async (args, message) => {
     const { code, stderr } = await sluice(args);
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
+  });
+
+  it("a bare pack name suggests the pack directory sluice generate wrote (./packs/<name>)", async () => {
+    const project = mkdtempSync(join(tmpdir(), "sluice-local-pack-"));
+    mkdirSync(join(project, "packs/petstore/src"), { recursive: true });
+    writeFileSync(join(project, "packs/petstore/package.json"), "{}");
+    const { code, stderr } = await sluice(["survey", "petstore"], project);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^sluice: PACK_NOT_FOUND: .*; did you mean \.\/packs\/petstore\?/);
+    rmSync(project, { recursive: true, force: true });
   });
 });

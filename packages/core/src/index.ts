@@ -64,7 +64,7 @@ export { bindingResponseHints, defaultResponseHandler, isPaginationKey } from ".
 export type { ResponseHints } from "./responses/response-hints.ts";
 export { graphqlFieldHandler, relayConnection, relayPagination, type GraphQLFieldHandlerOptions, type RelayConnection } from "./responses/graphql.ts";
 export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
-export { editDistance } from "./edit-distance.ts";
+export { editDistance, nearestNames, withSuggestion } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
 export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

@@ -1,4 +1,5 @@
 import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { nearestNames, withSuggestion } from "./edit-distance.ts";
 import { validatePin } from "./pin-validation.ts";
 import { declaresKey, isOpen, opensTo, patternMatches, requiresUndeclared } from "./object-openness.ts";
 import { SchemaWorkspace, type BranchSlot, type Found, type Located } from "./schema-workspace.ts";
@@ -303,8 +304,9 @@ function checkPins(ws: SchemaWorkspace, projection: SchemaProjection): Record<st
   const properties = isSchemaObject(ws.root.properties) ? ws.root.properties : {};
   for (const key of Object.keys(pin)) {
     if (!hasOwn(properties, key)) {
-      throw new SluiceError("UNKNOWN_SELECTOR", `Cannot pin "${key}": only top-level arguments can be pinned, and this tool has no argument "${key}".`, {
-        candidates: Object.keys(properties),
+      const near = nearestNames(key, Object.keys(properties));
+      throw new SluiceError("UNKNOWN_SELECTOR", withSuggestion(`Cannot pin "${key}": only top-level arguments can be pinned, and this tool has no argument "${key}".`, near), {
+        candidates: [...new Set([...near, ...Object.keys(properties)])],
       });
     }
     const value = pin[key];

@@ -1,6 +1,6 @@
 import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { BRANCH_KEYWORDS, type BranchKeyword, type BranchSlot, type Found, type Located, type SchemaWorkspace } from "./schema-workspace.ts";
-import { editDistance } from "./edit-distance.ts";
+import { editDistance, nearestBy, nearestNames, withSuggestion } from "./edit-distance.ts";
 
 /**
  * A selector names argument locations: a dotted path from the root (`filter.and`), a
@@ -244,13 +244,15 @@ export function locate(ws: SchemaWorkspace, selector: Selector, split: boolean):
     const holders = uniqueNodes(nodes.flatMap((node) => ws.holdersOf(node, key, split)));
     if (holders.length === 0) {
       const here = spell(selector.segments.slice(0, i));
-      const siblings = unique(nodes.flatMap((node) => ws.membersOf(node).map((m) => m.key))).map((k) => spell([...selector.segments.slice(0, i), k]));
+      const keys = unique(nodes.flatMap((node) => ws.membersOf(node).map((m) => m.key)));
+      const siblings = keys.map((k) => spell([...selector.segments.slice(0, i), k]));
+      const near = nearestNames(key, keys).map((k) => spell([...selector.segments.slice(0, i), k]));
       const where = here === "" ? "at the top level" : `under "${here}"`;
       throw new SluiceError(
         "UNKNOWN_SELECTOR",
         siblings.length === 0
           ? `Selector "${selector.text}" does not exist: "${here}" has no members.`
-          : `Selector "${selector.text}" does not exist: no ${JSON.stringify(key)} ${where}.`,
+          : withSuggestion(`Selector "${selector.text}" does not exist: no ${JSON.stringify(key)} ${where}.`, near),
         { candidates: rankCandidates(siblings, spell(selector.segments.slice(0, i + 1))), pointer: nodes[0]?.pointer ?? "" },
       );
     }
@@ -316,7 +318,10 @@ function unknownBranch(ws: SchemaWorkspace, selector: Selector, nodes: readonly 
     "UNKNOWN_SELECTOR",
     candidates.length === 0
       ? `Selector "${selector.text}" does not exist: there is no union (anyOf/oneOf) ${here === "" ? "at the top level" : `at "${here}"`}.`
-      : `Selector "${selector.text}" does not exist: no ${segment.keyword} branch "${segment.label}" there; branches are named by the type they refer to or by position.`,
+      : withSuggestion(
+          `Selector "${selector.text}" does not exist: no ${segment.keyword} branch "${segment.label}" there; branches are named by the type they refer to or by position.`,
+          nearestNames(`${here === "" ? "" : `${here}.`}${segment.keyword}[${segment.label}]`, candidates),
+        ),
     { candidates: rankCandidates(candidates, `${here === "" ? "" : `${here}.`}${segment.keyword}[${segment.label}]`) },
   );
 }
@@ -396,12 +401,22 @@ function resolveBareName(ws: SchemaWorkspace, name: string): Selector {
       { candidates: matches.map((m) => selectorText(ws, "path", undefined, m.split("\u0000"))).sort().slice(0, 50) },
     );
   }
-  throw unknown(name, name, rootCandidates(ws).concat(typeCandidates(ws)));
+  // A bare name may have meant a member anywhere below the root (`nmae` for `body.name`):
+  // those are ranked by their last name, the shallowest first, beside arguments and types.
+  const deep = new Map<string, { text: string; last: string; depth: number }>();
+  for (const path of paths) {
+    const text = selectorText(ws, "path", undefined, path.segments);
+    if (!deep.has(text)) deep.set(text, { text, last: path.segments[path.segments.length - 1]!, depth: path.segments.length });
+  }
+  const pool = rootCandidates(ws).concat(typeCandidates(ws));
+  const entries = [...pool.map((text) => ({ text, last: text, depth: 0 })), ...[...deep.values()].sort((a, b) => a.depth - b.depth)];
+  const near = unique(nearestBy(name, entries, (entry) => entry.last, 12).map((entry) => entry.text)).slice(0, 3);
+  throw unknown(name, name, pool, near);
 }
 
-function unknown(raw: string, first: string, pool: string[]): SluiceError {
-  return new SluiceError("UNKNOWN_SELECTOR", `Selector "${raw}" does not exist: "${first}" is neither an argument, a type, nor a unique property name.`, {
-    candidates: rankCandidates(pool, raw),
+function unknown(raw: string, first: string, pool: string[], near: readonly string[] = nearestNames(first, pool)): SluiceError {
+  return new SluiceError("UNKNOWN_SELECTOR", withSuggestion(`Selector "${raw}" does not exist: "${first}" is neither an argument, a type, nor a unique property name.`, near), {
+    candidates: unique([...near, ...rankCandidates(pool, raw)]).slice(0, 20),
   });
 }
 

@@ -2,6 +2,7 @@ import type { FieldNode, OperationDefinitionNode, SelectionNode, SelectionSetNod
 import { graphql } from "../graphql-lib.ts";
 import { SluiceError } from "@sluice/schema";
 import type { GraphQLBinding } from "../tool-ir.ts";
+import { nearestNames, withSuggestion } from "../edit-distance.ts";
 
 /**
  * `returns`: narrows what a GraphQL tool fetches, so the API sends less rather than the
@@ -68,8 +69,11 @@ function narrow(set: SelectionSetNode, tree: ReturnsNode, path: string): Selecti
     const fields = present.get(name);
     const where = path === "" ? name : `${path}.${name}`;
     if (fields === undefined) {
-      const candidates = [...present.keys()].filter((key) => key !== "__typename").sort().map((key) => (path === "" ? key : `${path}.${key}`));
-      throw new SluiceError("UNKNOWN_SELECTOR", `returns: "${where}" is not fetched by this tool.`, { candidates });
+      const keys = [...present.keys()].filter((key) => key !== "__typename").sort();
+      const spelled = (key: string) => (path === "" ? key : `${path}.${key}`);
+      const near = nearestNames(name, keys).map(spelled);
+      const candidates = [...new Set([...near, ...keys.map(spelled)])];
+      throw new SluiceError("UNKNOWN_SELECTOR", withSuggestion(`returns: "${where}" is not fetched by this tool.`, near), { candidates });
     }
     if (child.children.size > 0 && fields.every((field) => field.selectionSet === undefined)) {
       throw new SluiceError("UNKNOWN_SELECTOR", `returns: "${where}" is a scalar field; nothing below it can be selected.`, { candidates: [where] });
