@@ -87,7 +87,15 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   return (await COMMANDS[command]!())(rest, io);
 }
 
+/** The options sluice takes before a command. */
+const TOP_LEVEL_FLAGS = ["--version", "--help"];
+
 function unknownCommand(command: string): SluiceError {
+  if (command.startsWith("-")) {
+    // `-v` means --version in most CLIs (sluice spells it -V).
+    const near = command === "-v" ? ["--version"] : closest(command.startsWith("--") ? command : `-${command}`, TOP_LEVEL_FLAGS);
+    return usageError("", `unknown option ${command}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : `: sluice takes --version, --help or a command first`}`, near);
+  }
   const near = closest(command, commandNames());
   return usageError("", `unknown command "${command}"${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""}`, near);
 }

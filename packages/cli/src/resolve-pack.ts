@@ -37,13 +37,28 @@ export function resolvePack(spec: string, cwd: string): ResolvedPack {
   if (workspace !== undefined && /^[a-z0-9][a-z0-9-]*$/.test(spec) && existsSync(join(workspace, spec, "package.json"))) {
     return { file: directoryEntry(join(workspace, spec), spec), via: "workspace" };
   }
+  // A pack the user generated sits in ./packs/<name> (sluice generate's default layout), or
+  // in a packs/ folder up the tree: a bare name then most likely meant that directory.
+  const local = localPackDirs(spec, cwd);
   const known = knownPacks(cwd);
-  const near = closest(spec, known);
+  const near = [...local, ...closest(spec, known)].slice(0, 3);
   throw new SluiceError(
     "PACK_NOT_FOUND",
     `"${spec}" is not a path, an installed package (${names.join(" or ")}, looked up from ${cwd})${workspace === undefined ? "" : ", nor a pack of this repository"}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""}`,
     { candidates: near.length > 0 ? near : known.slice(0, 20) },
   );
+}
+
+/** `./packs/<name>` (or `../packs/<name>` ...) when such a pack directory exists, spelled relative to cwd. */
+function localPackDirs(spec: string, cwd: string): string[] {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(spec)) return [];
+  const out: string[] = [];
+  for (let dir = cwd, up = ""; ; dir = dirname(dir), up += "../") {
+    const candidate = join(dir, "packs", spec);
+    if (existsSync(join(candidate, "package.json")) || existsSync(join(candidate, "src", "index.ts"))) out.push(`${up === "" ? "./" : up}packs/${spec}`);
+    if (out.length > 0 || dirname(dir) === dir || existsSync(join(dir, "package.json"))) break;
+  }
+  return out;
 }
 
 function looksLikePath(spec: string): boolean {
