@@ -7,6 +7,7 @@ import {
   CREDENTIAL_ENV,
   describeCredentialEnv,
   serveHttp,
+  checkHttpAccess,
   serveStdio,
   ServedCatalog,
   DEFAULT_HTTP_HOST,
@@ -164,6 +165,10 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const serverName = stringOption(values, "server-name") ?? "sluice";
   const say = (line: string) => io.stderr.write(`sluice serve: ${line}\n`);
 
+  const host = stringOption(values, "host") ?? DEFAULT_HTTP_HOST;
+  // Refused now rather than after the pack loads (seconds for a large one).
+  if (port !== undefined) checkHttpAccess(host, authToken);
+
   const envFile = stringOption(values, "env-file");
   if (envFile !== undefined) {
     // Before the pack loads: a generated GraphQL pack reads its endpoint variable then.
@@ -245,7 +250,6 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     await handle.close();
     say(`stopped (${why})`);
   } else {
-    const host = stringOption(values, "host") ?? DEFAULT_HTTP_HOST;
     const handle = await serveHttp(newServer, {
       port,
       host,

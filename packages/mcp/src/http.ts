@@ -5,7 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SluiceError } from "@sluice/core";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./serve-http.ts";
+import { checkHttpAccess, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS, isLoopbackHost } from "./serve-http.ts";
 import { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";
 
 /** Bodies declared at most this large are read in a pool of their own, so tools/list and small calls never queue behind large ones. */
@@ -62,11 +62,6 @@ interface Session {
   lastUsed: number;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
-function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 function hostnameOf(hostHeader: string): string {
   if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
@@ -74,8 +69,6 @@ function hostnameOf(hostHeader: string): string {
   return colon === -1 ? hostHeader : hostHeader.slice(0, colon);
 }
 
-/** RFC 6750 b64token, long enough that guessing it is hopeless. */
-const TOKEN_PATTERN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
 
 /** A random bearer token: 32 bytes, base64url (43 characters). */
 function generateAuthToken(): string {
@@ -119,13 +112,25 @@ function requestIdsOf(body: unknown): Array<string | number> {
   return ids;
 }
 
-function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+/**
+ * What an OAuth client asks for after a 401: the metadata documents (RFC 9728 protected
+ * resource, RFC 8414 authorization server, OpenID discovery; before or after the path),
+ * then, with no metadata, the legacy endpoints at the root (register, authorize, token).
+ */
+const OAUTH_PATHS = /^(?:\/[^?#]*)?\/\.well-known\/(?:oauth-protected-resource|oauth-authorization-server|openid-configuration)(?:\/.*)?$|^\/(?:register|authorize|token)$/;
+
+const NO_OAUTH =
+  "This MCP server takes a static bearer token, not OAuth: send the header Authorization: Bearer <token>, with the token sluice serve printed at start-up or the one it was given (--auth-token TOKEN or the SLUICE_MCP_TOKEN variable).";
+/** The same for error_description, which RFC 6750 limits to printable ASCII without quotes or backslashes. */
+const NO_OAUTH_SHORT = "static bearer token, no OAuth: send Authorization: Bearer <token> (the token of --auth-token or SLUICE_MCP_TOKEN, or the one sluice serve printed)";
+
+function jsonRpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, data?: unknown): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { ...headers, "content-type": "application/json" });
-  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } }));
 }
 
 function cancelOnHangUp(transport: StreamableHTTPServerTransport, res: ServerResponse, body: unknown): void {
@@ -153,12 +158,7 @@ function cancelOnHangUp(transport: StreamableHTTPServerTransport, res: ServerRes
 export async function serveHttp(newServer: () => Server, options: HttpOptions): Promise<HttpHandle> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const given = options.authToken;
-  if (given !== undefined && (typeof given !== "string" || !TOKEN_PATTERN.test(given))) {
-    throw new SluiceError("INVALID_OPTION", "The MCP auth token must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token); generate one with `openssl rand -base64 32`.");
-  }
-  if (given === undefined && !isLoopbackHost(host)) {
-    throw new SluiceError("INVALID_OPTION", `Refusing to bind ${host} without an auth token chosen for it: beyond loopback, clients need a token you give them (--auth-token or SLUICE_MCP_TOKEN).`);
-  }
+  checkHttpAccess(host, given);
   const authToken = given ?? generateAuthToken();
   // The SDK's HTTP transport (and the web server stack under it) loads only for --http.
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
@@ -183,16 +183,28 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // An OAuth-aware client (the SDK's, MCP Inspector) answers a 401 by looking for OAuth
+    // metadata and then registering itself. This server has no OAuth: those requests get a
+    // 404 saying which header and token to send, instead of a 401 read as "log in first".
+    const pathname = new URL(req.url ?? "/", "http://localhost").pathname;
+    if (pathname !== path && OAUTH_PATHS.test(pathname)) {
+      // An OAuth error body: the SDK shows error_description when registration fails.
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "invalid_request", error_description: NO_OAUTH }));
+      req.resume();
+      return;
+    }
     if (!authorized(req.headers.authorization, expected)) {
       const invalid = req.headers.authorization !== undefined;
+      // RFC 6750 section 3: a request without credentials gets the scheme and realm only; a
+      // wrong token gets error="invalid_token". No resource_metadata: there is no OAuth here.
       jsonRpcError(
         res,
         401,
         -32000,
-        invalid
-          ? "Unauthorized: the bearer token is not this server's; send the token sluice serve printed or was given (--auth-token, SLUICE_MCP_TOKEN)."
-          : "Unauthorized: send Authorization: Bearer <token>, with the token sluice serve printed or was given (--auth-token, SLUICE_MCP_TOKEN).",
-        { "www-authenticate": invalid ? 'Bearer realm="sluice", error="invalid_token"' : 'Bearer realm="sluice"' },
+        invalid ? `Unauthorized: the bearer token is not this server's. ${NO_OAUTH}` : `Unauthorized: no bearer token. ${NO_OAUTH}`,
+        { "www-authenticate": invalid ? `Bearer realm="sluice", error="invalid_token", error_description="${NO_OAUTH_SHORT}"` : 'Bearer realm="sluice"' },
+        { header: "Authorization", scheme: "Bearer", tokenFrom: ["--auth-token", "SLUICE_MCP_TOKEN", "printed by sluice serve at start-up"], oauth: false },
       );
       req.resume();
       return;

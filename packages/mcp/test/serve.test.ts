@@ -480,6 +480,9 @@ describe("the bearer token of Streamable HTTP", () => {
     const lines = refused.stderr.split("\n").filter((line) => line.startsWith("sluice:"));
     expect(lines).toEqual([expect.stringMatching(/^sluice: INVALID_OPTION: Refusing to bind 0\.0\.0\.0 without an auth token/)]);
     expect(refused.stderr).not.toContain("listening on");
+    // Refused before the pack is loaded: no "serving N tools" line, nothing about credentials.
+    expect(refused.stderr).not.toContain("serving ");
+    expect(refused.stderr).toContain("--auth-token TOKEN or SLUICE_MCP_TOKEN");
     const misplaced = await run(["gdocs", "--auth-token", GMAIL_TOKEN], childEnv());
     expect(misplaced.code).toBe(2);
     expect(misplaced.stderr).toMatch(/^sluice: INVALID_OPTION: --auth-token applies to --http only/);

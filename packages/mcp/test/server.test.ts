@@ -460,6 +460,45 @@ describe("HTTP", () => {
     await expect(anonymous.connect(new StreamableHTTPClientTransport(new URL(first!.url)))).rejects.toThrow();
   });
 
+  it("tells a client that tries OAuth that it takes a static bearer token: which header, which flag or variable", async () => {
+    const catalog = new ServedCatalog([httpTool("t")]);
+    const handle = await serveHttp(() => createServer(catalog), { port: 0 });
+    open.push(handle);
+    const host = new URL(handle.url).host;
+    const refused = await rawPost(handle.url, host);
+    expect(refused.status).toBe(401);
+    // RFC 6750: the scheme, no error code for a request without credentials, no resource_metadata (there is no OAuth).
+    expect(refused.headers["www-authenticate"]).toBe('Bearer realm="sluice"');
+    const body = JSON.parse(refused.body) as { error: { message: string; data: unknown } };
+    expect(body.error.message).toContain("Authorization: Bearer <token>");
+    expect(body.error.message).toMatch(/--auth-token.*SLUICE_MCP_TOKEN/);
+    expect(body.error.data).toMatchObject({ header: "Authorization", scheme: "Bearer", oauth: false });
+    const wrong = await rawPost(handle.url, host, { authorization: "Bearer not-the-token-of-this-server" });
+    expect(String(wrong.headers["www-authenticate"])).toMatch(/^Bearer realm="sluice", error="invalid_token", error_description="[\x20\x21\x23-\x5B\x5D-\x7E]+"$/);
+    expect(String(wrong.headers["www-authenticate"])).not.toContain("resource_metadata");
+    // The discovery documents and the legacy OAuth endpoints answer 404 with an OAuth error body, without a token.
+    const origin = new URL(handle.url).origin;
+    for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration", "/mcp/.well-known/openid-configuration", "/register", "/token"]) {
+      const answer = await fetch(origin + path);
+      expect(answer.status, path).toBe(404);
+      expect(await answer.json()).toMatchObject({ error: "invalid_request", error_description: expect.stringContaining("not OAuth") });
+    }
+    // An OAuth-aware client (the SDK's, as MCP Inspector uses it) ends its attempt with that explanation.
+    const provider = {
+      redirectUrl: "http://127.0.0.1:1/callback",
+      clientMetadata: { redirect_uris: ["http://127.0.0.1:1/callback"], client_name: "inspector-like" },
+      clientInformation: () => undefined,
+      saveClientInformation: () => undefined,
+      tokens: () => undefined,
+      saveTokens: () => undefined,
+      redirectToAuthorization: () => undefined,
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => "verifier",
+    };
+    const oauthClient = new Client({ name: "oauth", version: "0" });
+    await expect(oauthClient.connect(new StreamableHTTPClientTransport(new URL(handle.url), { authProvider: provider }))).rejects.toThrow(/static bearer token, not OAuth: send the header Authorization: Bearer <token>/);
+  });
+
   it("uses the token given; refuses a weak one and a non-loopback bind without one, in one coded line", async () => {
     const catalog = new ServedCatalog([httpTool("t")]);
     const token = "a-token-chosen-by-the-operator_0123456789";
