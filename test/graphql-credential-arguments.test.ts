@@ -281,7 +281,7 @@ describe("serving", () => {
       const before = server.received.length;
       const missing = (await client.callTool({ name: "customer", arguments: {} })) as CallToolResult;
       expect(missing.isError).toBe(true);
-      expect((missing.content[0] as { text: string }).text).toMatch(/^AUTH_MISSING: .*needs a token for customer.* sluice serve reads customer from SHOP_CUSTOMER: set it in its environment\.$/);
+      expect((missing.content[0] as { text: string }).text).toMatch(/^AUTH_MISSING: customer needs a credential \(security scheme customer\).* sluice serve reads customer from SHOP_CUSTOMER: whoever runs the server sets it in its environment/);
       expect(server.received.length).toBe(before);
     } finally {
       await client.close();

@@ -12,7 +12,7 @@ import { getOwn, hasOwn } from "@sluice/schema";
 import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/emit";
 import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
-import { OperationFilter } from "./select-operations.ts";
+import { globPattern, OperationFilter } from "./select-operations.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
@@ -185,7 +185,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     kind,
     out: job.out,
     tools: ir.tools.length,
-    skipped: ir.skipped,
+    skipped: askedFor(ir.skipped, job.include),
     excluded: filter.excluded.length,
     ...(facts.server !== undefined && facts.server.url !== "" ? { baseUrl: facts.server.url } : {}),
     ...(facts.endpoint !== undefined ? { endpointEnv: facts.endpoint.env } : {}),
@@ -305,6 +305,21 @@ function transform(ir: PackIR, job: PackJob): PackIR {
     return { ...tool, name, binding, parameters: { ...parameters, properties, ...kept }, ...(withheld.length > 0 ? { withheld } : {}) };
   });
   return { ...ir, tools };
+}
+
+/**
+ * The skipped operations the config asked for. A GraphQL subscription is never a tool, so
+ * the generator lists every one as skipped; with an `include`, one that no include entry
+ * names was not asked for, and listing it (Linear has 80) would bury what was.
+ */
+function askedFor(skipped: readonly SkippedOperation[], include: PackJob["include"]): SkippedOperation[] {
+  if (include === undefined) return [...skipped];
+  const patterns = (include.operations ?? []).map((glob) => globPattern(glob));
+  return skipped.filter((skip) => {
+    if (skip.code !== "SUBSCRIPTION") return true;
+    const field = skip.operation.replace(/^Subscription\./, "");
+    return patterns.some((pattern) => pattern.test(skip.operation) || pattern.test(field));
+  });
 }
 
 const REASONS = ["internal", "deprecated", "projection"] as const;

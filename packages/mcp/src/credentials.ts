@@ -162,14 +162,28 @@ export function describeCredentialEnv(
 }
 
 /**
- * For an AUTH_MISSING answer of a served tool: which variables the server reads the
- * missing schemes' credentials from (a pack that names its variables, `<PACK>_<SCHEME>`),
- * so the person running `sluice serve` knows what to set. Names only, never values;
- * empty when the pack names none of those schemes.
+ * The text of an AUTH_MISSING answer of a served tool. The core's message tells code to
+ * pass `ctx.credentials`; over MCP neither the model nor its user can, so this names the
+ * variables `sluice serve` reads for the missing schemes (the pack's `<PACK>_<SCHEME>`, or
+ * the documented table's), for the person running the server. Names only, never values.
  */
-export function missingCredentialHint(tool: Tool<object>, schemes: readonly string[] | undefined): string {
-  const variables = tool.callSettings.credentialEnv;
-  if (variables === undefined || schemes === undefined) return "";
-  const named = schemes.filter((scheme) => Object.hasOwn(variables, scheme)).map((scheme) => `${scheme} from ${variables[scheme]}`);
-  return named.length === 0 ? "" : ` sluice serve reads ${named.join(", ")}: set ${named.length === 1 ? "it" : "them"} in its environment.`;
+export function missingCredentialMessage(tool: Tool<object>, schemes: readonly string[] | undefined, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): string {
+  const missing = schemes ?? [];
+  const declared = tool.callSettings.credentialEnv;
+  const pairs: string[] = [];
+  if (declared !== undefined) {
+    for (const scheme of missing) if (Object.hasOwn(declared, scheme)) pairs.push(`${scheme} from ${declared[scheme]}`);
+  } else {
+    const entry = credentialEnvFor(tool, table);
+    const byScheme = new Map((tool.auth ?? []).flat().map((scheme) => [scheme.scheme, scheme.type] as const));
+    for (const scheme of missing) {
+      const type = byScheme.get(scheme);
+      if (entry === undefined || type === "basic") continue;
+      const names = (type === undefined ? undefined : entry.byType?.[type]) ?? entry.token;
+      pairs.push(`${scheme} from ${names.join(" or ")}`);
+    }
+  }
+  const what = `${tool.name} needs a credential (security scheme ${missing.length === 0 ? "unnamed" : missing.join(" or ")}) and the server has none to send`;
+  if (pairs.length === 0) return `${what}; the pack names no environment variable for it, so this server cannot call it. Retrying will not help.`;
+  return `${what}. sluice serve reads ${pairs.join(", ")}: whoever runs the server sets ${pairs.length === 1 ? "it" : "one of them"} in its environment (or --env-file) and restarts it. Retrying will not help until then.`;
 }

@@ -12,7 +12,7 @@ import {
 import { z } from "zod";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog";
 import { isSluiceError, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
-import { apiHostOf, missingCredentialHint, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
+import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
 
 export const SERVER_VERSION = "0.1.0";
@@ -251,8 +251,8 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
           ...(error.status === undefined ? {} : { status: error.status }),
           ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
         };
-        const hint = error.code === "AUTH_MISSING" ? missingCredentialHint(tool, error.schemes) : "";
-        return { ...errorResult(`${error.code}: ${error.message}${hint}`), _meta: { "sluice/error": details } };
+        const text = error.code === "AUTH_MISSING" ? missingCredentialMessage(tool, error.schemes) : error.message;
+        return { ...errorResult(`${error.code}: ${text}`), _meta: { "sluice/error": details } };
       }
       log?.(`call ${wire.name} INTERNAL_ERROR ${(error as Error)?.message ?? String(error)}`);
       return errorResult(`INTERNAL_ERROR: ${wire.name} failed inside the server (${(error as Error)?.message ?? String(error)}); the API may not have been called.`);
