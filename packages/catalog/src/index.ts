@@ -33,6 +33,7 @@ export {
   PROFILE_IDS,
   check,
   fit,
+  LossyFitRefusedError,
   qualifiedName,
   DEFAULT_SERVER_NAME,
   type Profile,

@@ -10,7 +10,7 @@ import { allTools as linear } from "@sluice/pack-linear";
 import { allTools as stripe } from "@sluice/pack-stripe";
 import { tools as githubRest } from "@sluice/pack-github-rest";
 import { tools as notion } from "@sluice/pack-notion";
-import { check, fit, profile, type FitResult } from "../src/profiles/index.ts";
+import { check, fit, LossyFitRefusedError, profile, type FitResult } from "../src/profiles/index.ts";
 
 const byName = (tools: readonly Tool<object>[], name: string): Tool<object> => tools.find((t) => t.name === name)!;
 const issuesListFull = byName(linear, "issues_list_full");
@@ -115,11 +115,22 @@ describe("fit: labels", () => {
     expect(result.remaining.filter((f) => f.tool !== "")).toEqual([]);
   });
 
-  it("refuses lossy changes unless allowed, listing every one", () => {
+  it("refuses lossy changes unless allowed: a summary by kind with one example of each, and every change on the error", () => {
     const error = thrown(() => fit([cardholders, issuesList], profile("openai-strict")));
     expect(isSluiceError(error, "LOSSY_FIT_REFUSED")).toBe(true);
-    expect((error as Error).message).toContain("post_issuing_cardholders_full: close-object");
-    expect((error as Error).message).toContain("issues_list: require-as-nullable");
+    const refused = error as LossyFitRefusedError;
+    expect(refused).toBeInstanceOf(LossyFitRefusedError);
+    const { changes } = fit([cardholders, issuesList], profile("openai-strict"), { allowLossy: true });
+    expect(refused.changes).toEqual(changes.filter((c) => c.kind === "lossy" && c.action !== "unroll-cycle"));
+    const counts = new Map<string, number>();
+    for (const change of refused.changes) counts.set(change.action, (counts.get(change.action) ?? 0) + 1);
+    for (const [action, n] of counts) expect(refused.message).toContain(`${n} ${action}`);
+    expect(refused.message).toContain(`needs ${refused.changes.length} lossy changes in 2 tools`);
+    expect(refused.message).toContain("post_issuing_cardholders_full: close-object");
+    expect(refused.message).toContain("post_issuing_cardholders_full: remove-keyword");
+    expect(refused.changes.some((c) => c.tool === "issues_list" && c.action === "require-as-nullable")).toBe(true);
+    // Short whatever the count: one line per kind of change, at most three.
+    expect(refused.message.split("\n").length).toBeLessThanOrEqual(4);
   });
 
   it("changes nothing when the profile already accepts the tool: the same tool comes back", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isSluiceError } from "@sluice/core";
-import { profile, PROFILE_IDS } from "../src/profiles/index.ts";
+import { check, fit, profile, PROFILE_IDS } from "../src/profiles/index.ts";
+import { tools as gmail } from "@sluice/pack-gmail";
 
 describe("profiles", () => {
   it.each(PROFILE_IDS.map((id) => [id]))("%s resolves to a labelled limit set", (id) => {
@@ -45,8 +46,17 @@ describe("profiles", () => {
       }
     })();
     expect(isSluiceError(unknown, "INVALID_OPTION")).toBe(true);
-    expect((unknown as { candidates: string[] }).candidates).toContain("openai-strict");
+    expect((unknown as { candidates: string[] }).candidates).toEqual(["openai-strict"]);
+    expect((unknown as Error).message).toContain('did you mean "openai-strict"?');
     expect(() => profile("openai-strict", { asOf: "2023-01-01" })).toThrow(/did not exist/);
     expect(() => profile("openai-strict", { asOf: "yesterday" })).toThrow(/ISO date/);
+  });
+
+  it.each([
+    ["check", "the id of a profile", () => check(gmail, "openai-strict" as never), /^check\(\) takes a provider profile object, not the string "openai-strict": call check\(tools, profile\("openai-strict"\)\)/],
+    ["fit", "a misspelt id", () => fit(gmail, "antropic" as never), /^fit\(\) takes a provider profile object, not the string "antropic": call fit\(tools, profile\("anthropic"\)\)/],
+    ["check", "nothing", () => check(gmail, undefined as never), /^check\(\) takes a provider profile object, not undefined/],
+  ] as const)("%s given %s instead of a profile is INVALID_OPTION naming the right call, not a TypeError", (_call, _what, run, message) => {
+    expect(run).toThrow(expect.objectContaining({ code: "INVALID_OPTION", message: expect.stringMatching(message) }));
   });
 });

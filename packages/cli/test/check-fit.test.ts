@@ -59,8 +59,40 @@ describe("sluice check", () => {
     const { code, stderr } = await sluice(["check", "linear", "--provider", "firewroks"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: INVALID_OPTION: Unknown provider profile "firewroks"/);
-    expect(stderr).toMatch(/candidates: .*fireworks/);
+    expect(stderr).toMatch(/did you mean "fireworks"\?/);
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe("long lists are summarised", () => {
+  it("check: more than 20 findings come as counts by code with two of each; --verbose lists every one", async () => {
+    const all = JSON.parse((await sluice(["check", "stripe", "--provider", "openai-strict", "--json"])).stdout) as Array<{ code: string }>;
+    expect(all.length).toBeGreaterThan(20);
+    const { code, stdout, stderr } = await sluice(["check", "stripe", "--provider", "openai-strict"]);
+    expect(code).toBe(1);
+    const heads = stdout.split("\n").filter((line) => /^[A-Z_]+ +\d+ {2}/.test(line));
+    const counts = new Map<string, number>();
+    for (const finding of all) counts.set(finding.code, (counts.get(finding.code) ?? 0) + 1);
+    expect(heads.map((line) => line.split(/ +/)[0])).toEqual([...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([c]) => c));
+    for (const line of heads) expect(Number(line.split(/ +/)[1])).toBe(counts.get(line.split(/ +/)[0]!));
+    expect(stdout.split("\n").length).toBeLessThan(4 * counts.size + 2);
+    expect(stderr).toMatch(new RegExp(`^${all.length} findings for \\d+ tools under .*--verbose lists every one, --json`));
+    const verbose = await sluice(["check", "stripe", "--provider", "openai-strict", "--verbose"]);
+    expect(verbose.stdout.trimEnd().split("\n")).toHaveLength(all.length);
+  });
+
+  it("fit: a refusal for lossy changes is one short line by kind; --verbose lists every change first", async () => {
+    const out = join(dir, "refused-lossy.json");
+    const refused = await sluice(["fit", "stripe", "--provider", "openai-strict", "--out", out]);
+    expect(refused.code).toBe(2);
+    const line = refused.stderr.trimEnd();
+    expect(line.split("\n")).toHaveLength(1);
+    expect(line).toMatch(/^sluice: LOSSY_FIT_REFUSED: Fitting to .* needs (\d+) lossy changes in \d+ tools \(\d+ close-object, .*--allow-lossy.*sluice fit --verbose prints them/);
+    expect(line.length).toBeLessThan(1_200);
+    const total = Number(/needs (\d+) lossy/.exec(line)![1]);
+    const verbose = await sluice(["fit", "stripe", "--provider", "openai-strict", "--out", out, "--verbose"]);
+    expect(verbose.stderr.split("\n").filter((l) => l.startsWith("  lossy: "))).toHaveLength(total);
+    expect(() => readFileSync(out)).toThrow();
   });
 });
 

@@ -2,6 +2,7 @@ import { hasOwn, isSchemaObject, isSluiceError, resolvedDepth, withinLimits, typ
 import type { Tool } from "@sluice/core";
 import type { Profile } from "./profile.ts";
 import { isObjectNode, objectNesting, reachableCycles, walkBodies } from "./schema-bodies.ts";
+import { requireProfile } from "./provider-profiles.ts";
 
 export type FindingCode =
   | "INVALID_NAME"
@@ -49,6 +50,7 @@ const REF_KEYWORDS: ReadonlySet<string> = new Set(["$ref", "$defs", "definitions
  * code. A cyclic schema is read once per definition, never unrolled.
  */
 export function check(tools: readonly Tool<object>[], profile: Profile, options: CheckOptions = {}): Finding[] {
+  requireProfile(profile, "check");
   const limits = profile.limits;
   const server = options.server ?? DEFAULT_SERVER_NAME;
   const findings: Finding[] = [];

@@ -9,6 +9,7 @@ import type { Profile } from "./profile.ts";
 import { AUDIT_DEPTH, PATH_KEYWORDS, PropertyPathSets } from "./property-paths.ts";
 import { isObjectNode, reachableCycles, walkBodies } from "./schema-bodies.ts";
 import { unrollCycles } from "./unroll-cycles.ts";
+import { requireProfile } from "./provider-profiles.ts";
 
 export interface FitOptions extends CheckOptions {
   /** Allow changes that lose meaning (each is still listed). Default false: refuse instead. */
@@ -116,6 +117,7 @@ const FOLDABLE: Readonly<Record<string, (value: unknown) => string>> = {
  * which keeps its pins, handler and validation.
  */
 export function fit(tools: readonly Tool<object>[], profile: Profile, options: FitOptions = {}): FitResult {
+  requireProfile(profile, "fit");
   const budget = options.inlineBudget ?? DEFAULT_INLINE_BUDGET;
   if (!(budget >= 1)) throw new SluiceError("INVALID_OPTION", `inlineBudget must be at least 1, got ${String(options.inlineBudget)}.`);
   if (options.unroll !== undefined && (!Number.isInteger(options.unroll) || options.unroll < 0)) {
@@ -157,14 +159,36 @@ export function fit(tools: readonly Tool<object>[], profile: Profile, options: F
     nameMap[name] = tool.name;
   });
   const lossy = changes.filter((c) => c.kind === "lossy" && c.action !== "unroll-cycle");
-  if (lossy.length > 0 && !options.allowLossy) {
-    const lines = lossy.slice(0, 20).map((c) => `  ${c.tool}: ${c.action} (${c.pointers.length} place${c.pointers.length === 1 ? "" : "s"}): ${c.message}`);
-    throw new SluiceError(
-      "LOSSY_FIT_REFUSED",
-      `Fitting to ${profile.label} needs ${lossy.length} lossy change${lossy.length === 1 ? "" : "s"}; pass allowLossy (--allow-lossy) to accept them, or project the tools first:\n${lines.join("\n")}${lossy.length > 20 ? `\n  ... and ${lossy.length - 20} more` : ""}`,
-    );
-  }
+  if (lossy.length > 0 && !options.allowLossy) throw new LossyFitRefusedError(profile, lossy);
   return { tools: fitted, changes, nameMap, remaining: check(fitted, profile, options) };
+}
+
+/** Lossy changes named in a refusal's message (one per kind); the error's `changes` holds them all. */
+const REFUSAL_EXAMPLES = 3;
+
+/**
+ * LOSSY_FIT_REFUSED: the message summarises (counts by action, the first few changes), so a
+ * refusal of a thousand changes stays one readable line; `changes` lists every one.
+ */
+export class LossyFitRefusedError extends SluiceError {
+  readonly changes: readonly FitChange[];
+
+  constructor(profile: Profile, lossy: readonly FitChange[]) {
+    const byAction = new Map<string, number>();
+    for (const change of lossy) byAction.set(change.action, (byAction.get(change.action) ?? 0) + 1);
+    const counts = [...byAction].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([action, n]) => `${n} ${action}`);
+    const tools = new Set(lossy.map((change) => change.tool)).size;
+    // One example per action, the most frequent first: three close-object lines say less than one of each kind.
+    const examples = [...byAction.keys()].sort((a, b) => byAction.get(b)! - byAction.get(a)! || (a < b ? -1 : 1)).slice(0, REFUSAL_EXAMPLES).map((action) => lossy.find((c) => c.action === action)!);
+    const first = examples.map((c) => `${c.tool}: ${c.action} (${c.pointers.length} place${c.pointers.length === 1 ? "" : "s"}): ${c.message}`);
+    const more = lossy.length > REFUSAL_EXAMPLES ? ` (the error's \`changes\` lists all ${lossy.length}; sluice fit --verbose prints them)` : "";
+    super(
+      "LOSSY_FIT_REFUSED",
+      `Fitting to ${profile.label} needs ${lossy.length} lossy change${lossy.length === 1 ? "" : "s"} in ${tools} tool${tools === 1 ? "" : "s"} (${counts.join(", ")}); ` +
+        `pass allowLossy (--allow-lossy) to accept them, or project the tools first. For example${more}:\n${first.map((line) => `  ${line}`).join("\n")}`,
+    );
+    this.changes = lossy;
+  }
 }
 
 function buildTool(tool: Tool<object>, name: string, schema: JsonSchemaObject | undefined, description: string = tool.description): Tool<object> {

@@ -1,4 +1,4 @@
-import { SluiceError } from "@sluice/core";
+import { nearestNames, SluiceError, withSuggestion } from "@sluice/core";
 import type { Profile, ProfileId, ProfileLimits, StrictLimits } from "./profile.ts";
 
 // Every limit below carries its source. "Not documented" means we found no statement by
@@ -323,9 +323,26 @@ export function profile(id: string, options: ProfileOptions = {}): Profile {
           limits: { ...OPENAI, rootUnionForbidden: true, strict: set.strict },
         };
   }
-  if (!Object.hasOwn(TABLE, id)) {
-    throw new SluiceError("INVALID_OPTION", `Unknown provider profile "${id}".`, { candidates: PROFILE_IDS });
+  if (typeof id !== "string" || !Object.hasOwn(TABLE, id)) {
+    const near = typeof id === "string" ? nearestNames(id, PROFILE_IDS) : [];
+    throw new SluiceError("INVALID_OPTION", withSuggestion(`Unknown provider profile ${JSON.stringify(id)}; profiles are ${PROFILE_IDS.join(", ")}.`, near), { candidates: near.length > 0 ? near : PROFILE_IDS });
   }
   const entry = TABLE[id as keyof typeof TABLE];
   return { id: id as ProfileId, ...entry };
+}
+
+/**
+ * `check` and `fit` take a Profile object; JavaScript (or a cast) can hand them the id
+ * instead, which would otherwise fail deep inside as a TypeError. The error names the call.
+ */
+export function requireProfile(value: unknown, call: "check" | "fit"): asserts value is Profile {
+  if (typeof value === "object" && value !== null && typeof (value as Profile).limits === "object" && (value as Profile).limits !== null) return;
+  const id = typeof value === "string" ? value : undefined;
+  const known = id !== undefined && ((PROFILE_IDS as readonly string[]).includes(id) ? [id] : nearestNames(id, PROFILE_IDS));
+  const example = known && known.length > 0 ? known[0]! : "openai-strict";
+  throw new SluiceError(
+    "INVALID_OPTION",
+    `${call}() takes a provider profile object, not ${id === undefined ? (value === null ? "null" : typeof value) : `the string ${JSON.stringify(id)}`}: call ${call}(tools, profile(${JSON.stringify(example)})), with profile imported from @sluice/catalog.`,
+    { candidates: known && known.length > 0 ? known : PROFILE_IDS },
+  );
 }
