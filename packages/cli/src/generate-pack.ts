@@ -7,8 +7,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { SluiceError, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
+import { nearestNames, SluiceError, withSuggestion, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
 import { getOwn, hasOwn } from "@sluice/schema";
+import { guards } from "@sluice/core/guards";
 import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/emit";
 import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
@@ -304,6 +305,14 @@ function transform(ir: PackIR, job: PackJob): PackIR {
     const kept = dependentRequired !== undefined && Object.keys(dependentRequired).length > 0 ? { dependentRequired } : {};
     return { ...tool, name, binding, parameters: { ...parameters, properties, ...kept }, ...(withheld.length > 0 ? { withheld } : {}) };
   });
+  if (guards.withholdMatches) {
+    for (const [argument] of withhold) {
+      if (ir.tools.some((tool) => Object.hasOwn(tool.parameters.properties, argument))) continue;
+      const names = [...new Set(ir.tools.flatMap((tool) => Object.keys(tool.parameters.properties)))].sort();
+      const near = nearestNames(argument, names);
+      throw new SluiceError("UNKNOWN_SELECTOR", withSuggestion(`pack ${job.name}: withhold "${argument}": no tool has an argument "${argument}", so nothing would be withheld.`, near), { candidates: near.length > 0 ? near : names.slice(0, 20) });
+    }
+  }
   return { ...ir, tools };
 }
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runSluice } from "./support/run-in-process.ts";
 import { credentialsFromEnv, definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
+import { withoutGuard } from "@sluice/core/guards";
 import { buildPack, detectKind } from "../src/generate-pack.ts";
 import { validateConfig } from "../src/load-config.ts";
 import { globPattern, OperationFilter } from "../src/select-operations.ts";
@@ -285,6 +286,16 @@ describe("withheld by the config", () => {
     const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
     await expect(buildPack({ ...job, withhold: { id: "internal" } }, "0.0.0")).rejects.toThrow(/: \w+ requires "id", so it cannot be withheld/);
     await expect(buildPack({ ...job, withhold: { limit: "secret" } }, "0.0.0")).rejects.toThrow(/withhold reasons are internal, deprecated, projection/);
+  });
+
+  it("a withhold entry that names no argument is UNKNOWN_SELECTOR with the nearest names, never skipped (guard withholdMatches)", async () => {
+    const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
+    const typo = buildPack({ ...job, withhold: { limt: "internal" } }, "0.0.0");
+    await expect(typo).rejects.toMatchObject({ code: "UNKNOWN_SELECTOR", candidates: ["limit"] });
+    await expect(typo).rejects.toThrow(/^pack pets: withhold "limt": no tool has an argument "limt", so nothing would be withheld; did you mean "limit"\?$/);
+    // Switched off, the typo is skipped and the argument stays visible to the model: the failure this guard exists for.
+    const { ir } = await withoutGuard("withholdMatches", () => buildPack({ ...job, withhold: { limt: "internal" } }, "0.0.0"));
+    expect(ir.tools.find((tool) => tool.name === "find_pets")!.parameters.properties).toHaveProperty("limit");
   });
 
   it("a member an optional body requires once sent cannot be withheld alone; one nothing needs can, and its rule goes", async () => {

@@ -64,6 +64,11 @@ export interface Guards {
    * names joined with dots.
    */
   quotedNames: boolean;
+  /**
+   * A config's `withhold` entry that names no argument of any tool is an error with the
+   * nearest argument names, never skipped: a typo there would leave the argument visible.
+   */
+  withholdMatches: boolean;
 }
 
 export const guards: Guards = {
@@ -85,6 +90,7 @@ export const guards: Guards = {
   unsupportedKeywords: true,
   fixedQueryNames: true,
   quotedNames: true,
+  withholdMatches: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
