@@ -38,6 +38,11 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   const { values, positionals } = parseCommand("generate", args);
   const check = values.check === true;
   const json = values.json === true;
+  if (values.watch === true) {
+    if (check || json) throw usageError("generate", `--watch keeps regenerating; it takes neither --check nor --json`);
+    const { watchGenerate } = await import("./generate-watch.ts");
+    return watchGenerate(args.filter((arg) => arg !== "--watch"), (fresh) => jobsFrom(values, positionals, io, fresh), io);
+  }
   const github = annotationsWanted(stringOption(values, "format"));
   const jobs = await jobsFrom(values, positionals, io);
 
@@ -66,7 +71,12 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   return failed ? 1 : 0;
 }
 
-async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: readonly string[], io: Io): Promise<PackJob[]> {
+/** The packs a generate run covers, and the files they are made from (the config, when there is one, first). */
+export interface Jobs extends Array<PackJob> {
+  configFile?: string;
+}
+
+async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: readonly string[], io: Io, fresh?: string): Promise<Jobs> {
   const name = values["name"];
   const out = values["out"];
   const explicitKind = positionals[0] === "graphql" || positionals[0] === "openapi" ? positionals[0] : undefined;
@@ -83,12 +93,12 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
     const regenerate = `sluice generate ${explicitKind === undefined ? "" : `${explicitKind} `}spec/${spec.split(/[\\/]/).pop()} --name ${name} --out .`;
     return [{ spec, out: outDir, name, regenerate, ...(explicitKind === undefined ? {} : { kind: explicitKind }) }];
   }
-  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined);
+  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined, fresh);
   const known = loaded.config.packs.map((pack) => pack.name);
   const unknown = positionals.filter((wanted) => !known.includes(wanted));
   if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `${relative(io.cwd, loaded.file)} has no pack named ${unknown.join(", ")}.`, { candidates: known });
   const configName = relative(io.cwd, loaded.file) || loaded.file;
-  return loaded.config.packs
+  const jobs: Jobs = loaded.config.packs
     .filter((pack) => positionals.length === 0 || positionals.includes(pack.name))
     .map((pack: PackConfig) => ({
       ...pack,
@@ -96,6 +106,8 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
       out: resolve(loaded.dir, pack.out),
       regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
     }));
+  jobs.configFile = loaded.file;
+  return jobs;
 }
 
 async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promise<PackOutcome> {

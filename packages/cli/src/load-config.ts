@@ -14,7 +14,7 @@ export interface LoadedConfig {
 }
 
 /** The config file: `--config FILE`, else the first of CONFIG_FILES in cwd; CONFIG_INVALID when there is none. */
-export async function loadConfig(cwd: string, given: string | undefined): Promise<LoadedConfig> {
+export async function loadConfig(cwd: string, given: string | undefined, fresh?: string): Promise<LoadedConfig> {
   const file = given !== undefined ? resolve(cwd, given) : CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
   if (file === undefined) {
     throw new SluiceError("CONFIG_INVALID", `no ${CONFIG_FILES.join(", ")} in ${cwd}: give sluice generate a spec (sluice generate <spec> --name <name> --out <dir>), or write a config (see sluice generate --help).`);
@@ -28,7 +28,7 @@ export async function loadConfig(cwd: string, given: string | undefined): Promis
       throw new SluiceError("CONFIG_INVALID", `${file}: not JSON (${(error as Error).message}).`, { cause: error });
     }
   } else {
-    const module = await importModule(file, given ?? file);
+    const module = await importModule(file, given ?? file, fresh);
     value = Object.hasOwn(module, "default") ? module["default"] : module["config"];
   }
   return { file, dir: dirname(file), config: validateConfig(value, file) };

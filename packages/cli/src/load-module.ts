@@ -11,10 +11,12 @@ let typeScriptReady = import.meta.url.endsWith(".ts");
  * once per process; nothing else pays for a loader. A failure to load names the import
  * that failed and the file that asked for it.
  */
-export async function importModule(file: string, label: string): Promise<Record<string, unknown>> {
+export async function importModule(file: string, label: string, fresh?: string): Promise<Record<string, unknown>> {
   if (TYPESCRIPT.test(file)) await registerTypeScript(label);
   try {
-    return (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    // `fresh` (generate --watch) makes a URL the module cache has not seen, so an edited file is read again.
+    const url = pathToFileURL(file).href + (fresh === undefined ? "" : `?${encodeURIComponent(fresh)}`);
+    return (await import(url)) as Record<string, unknown>;
   } catch (error) {
     throw importFailure(error, file, label);
   }

@@ -6,6 +6,7 @@
  * coded line. In a project folder outside the repository: the CLI's main in this worker
  * while what it loads is unchanged, else (and for serve) child processes of the bin.
  */
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -425,5 +426,45 @@ describe("patterns the linear-time engine cannot run", () => {
     const tools = read("packs/look/src/tools.gen.ts") + read("packs/look/src/defs.gen.ts");
     expect(tools).not.toContain("(?=");
     expect(tools).toContain("^[a-z]+$");
+  });
+});
+
+describe("sluice generate --watch", () => {
+  it("regenerates when the spec changes, names the widening, survives a broken spec, and stops on SIGINT", async () => {
+    const dir = join(project, "watched");
+    mkdirSync(join(dir, "specs"), { recursive: true });
+    cpSync(join(SPECS, "petstore/petstore-expanded-3.0.json"), join(dir, "specs/pets.json"));
+    writeFileSync(join(dir, "sluice.config.json"), JSON.stringify({ packs: [{ spec: "specs/pets.json", name: "watched", out: "packs/watched" }] }));
+    // The watched project resolves @sluice/core from the project folder above it.
+    const child = spawn(process.execPath, [BIN, "generate", "--watch"], { cwd: dir, env: { PATH: process.env["PATH"] ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    const exited = new Promise<number | null>((resolveExit) => child.once("close", resolveExit));
+    // Stops by itself whatever happens below.
+    const deadline = setTimeout(() => child.kill("SIGKILL"), 240_000);
+    const seen = async (pattern: RegExp) => {
+      for (let waited = 0; !pattern.test(out); waited += 100) {
+        if (waited > 200_000 || child.exitCode !== null) throw new Error(`not seen: ${pattern}\n${out}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      await seen(/watching sluice\.config\.json, specs\/pets\.json/);
+      expect(out).toMatch(/\] generated\n {2}watched: 4 tools -> packs\/watched/);
+      const spec = JSON.parse(read("watched/specs/pets.json")) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+      spec.paths["/pets"]!["get"]!.parameters!.push({ name: "color", in: "query", required: false, schema: { type: "string" } });
+      writeFileSync(join(dir, "specs/pets.json"), JSON.stringify(spec));
+      await seen(/specs\/pets\.json changed\n {2}watched: 4 tools -> packs\/watched; egress_map\.txt: 1 widening, 0 narrowings, 0 other changes\n {4}WIDENING: tool find_pets: color: string is newly visible to the model\n/);
+      expect(read("watched/packs/watched/egress_map.txt")).toMatch(/\+ color\b/);
+      writeFileSync(join(dir, "specs/pets.json"), "{ not json");
+      await seen(/specs\/pets\.json changed: sluice: SPEC_INVALID: .*\n {2}still watching\n/);
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(out).toMatch(/stopped \(SIGINT\)\n$/);
+    } finally {
+      clearTimeout(deadline);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
   });
 });
