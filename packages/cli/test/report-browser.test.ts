@@ -240,6 +240,44 @@ describe.runIf(haveBrowser)(`the Linear report in Chromium (${CHROMIUM})`, () =>
     await page.locator("#search").press("Escape");
   });
 
+  it("finds a type selector by the path paths() lists, offers no drop narrow would refuse, and links a shared block to the cycle cuts", async () => {
+    // issues_list_full opens filter into IssueFilter's members; paths() and the README spell them filter.team.
+    await page.locator("#search").fill("filter.team");
+    const typed = page.locator('#search-results button[data-tool="issues_list_full"][data-alias="filter.team"]');
+    await typed.waitFor();
+    expect(await typed.getAttribute("data-path")).toBe("IssueFilter.team");
+    expect(await typed.innerText()).toContain("= filter.team");
+    // Past the per-level limit it is not drawn: the jump lands inside filter and says where it is.
+    await typed.click();
+    expect((await crumbs()).slice(1, 3)).toEqual([expect.stringMatching(/^issues_list_full/), expect.stringMatching(/^filter/)]);
+    expect(await page.locator("#details").innerText()).toContain("issues_list_full IssueFilter.team = filter.team");
+    await page.locator("#search").fill("");
+    await page.locator("#search").press("Escape");
+
+    // A required argument: the details say narrow refuses its drop, and offer none.
+    const required = data.tools.flatMap((tool) => tool.branches.filter((b) => b.dropRefused !== undefined).map((b) => ({ tool: tool.name, path: b.path })))[0];
+    expect(required, "a Linear tool with a required argument the report marks").toBeDefined();
+    await page.locator("#search").fill(required!.path);
+    await page.locator(`#search-results button[data-tool="${required!.tool}"][data-path="${required!.path}"]`).click();
+    const details = await page.locator("#details").innerText();
+    expect(details).toContain("required, so narrow refuses a drop: Cannot withhold");
+    expect(details).not.toContain("drop it with");
+    await page.locator("#search").fill("");
+    await page.locator("#search").press("Escape");
+
+    // issues_list_full > filter: the grey block of shared definitions names the cuts that free it.
+    await backToPack();
+    await page.locator('#treemap .tile[data-kind="tool"][data-tool="issues_list_full"]').click();
+    await page.locator('#treemap .tile[data-kind="branch"][data-path="filter"]').click();
+    const grey = page.locator('#treemap .tile[data-kind="own"]');
+    await grey.hover();
+    const note = await page.locator("#details").innerText();
+    expect(note).toMatch(/freed by cutting the cycles?: drop: \[.*"IssueFilter\.and"/);
+    expect(await page.locator('#details a.cycle-link[href="#cycles-section"]').count()).toBe(1);
+    await shot("06-shared-cuts.png");
+    await backToPack();
+  });
+
   it("marks the branches a curated tool withholds, in a pattern and in words", async () => {
     // issues_list when its withheld branches are listed, else the curated tool that saves the most and lists some.
     const withholds = (tool: ReportData["tools"][number]) =>

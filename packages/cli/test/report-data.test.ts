@@ -78,8 +78,36 @@ describe("the Linear report", () => {
     const filter = toolOf(data, "issues_list_full").branches[0]!;
     const members = await tool("issues_list_full").paths("IssueFilter", { byCost: true });
     expect(filter.children!.map((b) => ({ path: b.path, tokens: b.tokens }))).toEqual(members.slice(0, filter.children!.length));
-    expect(filter.rest).toEqual({ paths: members.length - filter.children!.length, tokens: members.slice(filter.children!.length).reduce((sum, p) => sum + p.tokens!, 0) });
+    expect(filter.rest).toEqual({
+      paths: members.length - filter.children!.length,
+      tokens: members.slice(filter.children!.length).reduce((sum, p) => sum + p.tokens!, 0),
+      // Named, so that the page's search finds what paths() lists past the per-level limit (IssueFilter.team, filter.team).
+      selectors: members.slice(filter.children!.length).map((p) => p.path),
+    });
+    expect(filter.rest!.selectors).toContain("IssueFilter.team");
     expect(filter.children!.every((b) => b.selector === b.path && b.status === "visible")).toBe(true);
+  });
+
+  it("marks exactly the visible branches derived({ drop }) refuses, with its message, and no other", () => {
+    let marked = 0;
+    for (const entry of data.tools) {
+      for (const branch of allBranches(entry.branches)) {
+        if (branch.status !== "visible") continue;
+        let refusal: string | undefined;
+        if (branch.dropRefused !== undefined || branch.path === "input") {
+          try {
+            tool(entry.name).derived({ drop: [branch.selector] });
+          } catch (error) {
+            if ((error as { code?: string }).code === "REQUIRED_DROPPED") refusal = (error as Error).message;
+          }
+          expect(branch.dropRefused, `${entry.name} ${branch.path}`).toBe(refusal);
+        }
+        if (branch.dropRefused !== undefined) marked++;
+      }
+    }
+    expect(marked).toBeGreaterThan(10);
+    const create = allBranches(toolOf(data, "custom_view_create_full").branches).find((b) => b.path === "input")!;
+    expect(create.dropRefused).toBe('Cannot withhold "input": it is required; pin it to a value instead.');
   });
 
   it("shows a curated tool's withheld branches, priced on its *_full twin", async () => {

@@ -54,6 +54,23 @@
     return path;
   }
 
+  /** A branch's path from the tool's root: its parent's path (or alias) and its own last name. */
+  function aliasOf(path, parent) {
+    if (parent.kind !== "branch" || path.indexOf(parent.path + ".") === 0) return path;
+    var base = parent.alias || parent.path;
+    var dot = path.indexOf(".");
+    return dot < 0 ? path : base + path.slice(dot);
+  }
+
+  /** Search entries for children the map does not draw (past the per-level limit). */
+  var unlisted = [];
+
+  /** The cycles a tool reaches, for the grey blocks that only a cut frees. */
+  var cyclesByTool = Object.create(null);
+  data.cycles.forEach(function (cycle) {
+    cycle.tools.forEach(function (name) { (cyclesByTool[name] = cyclesByTool[name] || []).push(cycle); });
+  });
+
   data.tools.forEach(function (tool) {
     var toolNode = make({
       kind: "tool", label: tool.name, tool: tool.name, path: "", tokens: tool.tokens, area: Math.max(0, tool.tokens),
@@ -72,13 +89,23 @@
       var node = item.node = make({
         kind: "branch", label: lastSegment(branch.path, item.parent.path), tool: tool.name, path: branch.path,
         tokens: branch.tokens, area: Math.max(0, branch.tokens), status: branch.status, selector: branch.selector, reason: branch.reason,
+        dropRefused: branch.dropRefused,
       }, item.parent);
+      // The spelling paths() and the egress map use: a type selector (IssueFilter.team) opened
+      // below filter is also filter.team, and search finds it under either name.
+      node.alias = aliasOf(branch.path, item.parent);
       var inside = 0;
       (branch.children || []).forEach(function (child) {
         queue.push({ branch: child, parent: node });
         if (child.tokens > 0) inside += child.tokens;
       });
       if (branch.rest && branch.rest.paths > 0) node.unpricedBelow = branch.rest.paths;
+      // Children past the per-level limit are not drawn, but search finds them and lands on their parent.
+      if (branch.rest && branch.rest.selectors) {
+        branch.rest.selectors.forEach(function (path) {
+          unlisted.push({ kind: "unlisted", label: lastSegment(path, branch.path), tool: tool.name, path: path, alias: aliasOf(path, node), tokens: 0, parent: node, children: [], id: -1 });
+        });
+      }
       // A rest beside priced children is a block of its own; a rest alone would only repeat the branch.
       if (branch.rest && branch.rest.tokens > 0 && (branch.children || []).length > 0) {
         inside += branch.rest.tokens;
@@ -178,7 +205,8 @@
       if (node.unpricedBelow && !node.restBlock && node.children.length === 0) {
         parts.push({ key: "below", text: NUM.format(node.unpricedBelow) + " path" + (node.unpricedBelow === 1 ? "" : "s") + " below, not priced one by one" });
       }
-      if (node.status === "visible") parts.push({ key: "selector", code: "drop: [" + JSON.stringify(node.selector) + "]", prefix: "drop it with " });
+      if (node.status === "visible" && node.dropRefused) parts.push({ key: "selector", prefix: "required, so narrow refuses a drop: ", text: node.dropRefused });
+      else if (node.status === "visible") parts.push({ key: "selector", code: "drop: [" + JSON.stringify(node.selector) + "]", prefix: "drop it with " });
       else parts.push({ key: "selector", code: JSON.stringify(node.selector), prefix: node.status.toUpperCase() + " by ", suffix: node.reason ? " (" + node.reason + ")" : "" });
     } else if (node.kind === "tool") {
       if (node.endpoint) parts.push({ key: "endpoint", text: node.endpoint });
@@ -186,6 +214,22 @@
       if (node.priced === false) parts.push({ key: "priced", text: "branches not priced" });
     } else if (own(NOTES, node.kind)) {
       parts.push({ key: "note", text: NOTES[node.kind] });
+      // Shared text in a recursive tool is what the cycle's cuts free: say which, and link the table.
+      var cycles = (node.kind === "own" || node.kind === "unattributed") && own(cyclesByTool, node.tool) ? cyclesByTool[node.tool] : [];
+      if (cycles.length > 0) {
+        var cuts = [];
+        cycles.forEach(function (cycle) { cycle.cuts.forEach(function (cut) { if (cuts.indexOf(cut) < 0) cuts.push(cut); }); });
+        // The cuts of the types opened right here (IssueFilter below filter) first.
+        var here = Object.create(null);
+        (node.parent ? node.parent.children : []).forEach(function (sibling) {
+          var dot = sibling.path ? sibling.path.indexOf(".") : -1;
+          if (sibling.kind === "branch" && dot > 0) here[sibling.path.slice(0, dot)] = true;
+        });
+        var typeOf = function (cut) { return cut.slice(0, cut.indexOf(".")); };
+        cuts.sort(function (a, b) { return (here[typeOf(b)] ? 1 : 0) - (here[typeOf(a)] ? 1 : 0) || (a < b ? -1 : a > b ? 1 : 0); });
+        var shown = cuts.slice(0, 4).map(function (cut) { return JSON.stringify(cut); }).join(", ") + (cuts.length > 4 ? ", … " + NUM.format(cuts.length - 4) + " more" : "");
+        parts.push({ key: "cuts", prefix: "freed by cutting the cycle" + (cycles.length === 1 ? "" : "s") + ": ", code: "drop: [" + shown + "]", link: { href: "#cycles-section", text: "see Cycles" } });
+      }
     }
     return parts;
   }
@@ -198,6 +242,11 @@
       if (part.code) span.appendChild(el("code", { text: part.code }));
       if (part.text) span.appendChild(document.createTextNode(part.text));
       if (part.suffix) span.appendChild(document.createTextNode(part.suffix));
+      if (part.link) {
+        span.appendChild(document.createTextNode(" ("));
+        span.appendChild(el("a", { href: part.link.href, className: "cycle-link", text: part.link.text }));
+        span.appendChild(document.createTextNode(")"));
+      }
       container.appendChild(span);
       container.appendChild(document.createTextNode(" "));
     });
@@ -260,7 +309,8 @@
     props["data-node"] = node.id;
     props["data-kind"] = node.kind;
     props["data-tool"] = node.tool || undefined;
-    if (node.kind === "branch") props["data-path"] = node.path;
+    if (node.kind === "branch" || node.kind === "unlisted") props["data-path"] = node.path;
+    if ((node.kind === "branch" || node.kind === "unlisted") && node.alias && node.alias !== node.path) props["data-alias"] = node.alias;
     if (node.status) props["data-status"] = node.status;
     if (node.kind === "tool") props["data-tool-kind"] = node.toolKind;
     return props;
@@ -469,7 +519,13 @@
   var searchBox = document.getElementById("search");
   var resultsBox = document.getElementById("search-results");
   var countBox = document.getElementById("search-count");
-  var searchable = nodes.filter(function (node) { return node.kind === "tool" || node.kind === "branch"; });
+  // Unlisted children get ids after the drawn nodes (a result button names its node by id); they are no node's child.
+  unlisted.forEach(function (entry) {
+    entry.id = nodes.length;
+    entry.depth = entry.parent.depth + 1;
+    nodes.push(entry);
+  });
+  var searchable = nodes.filter(function (node) { return node.kind === "tool" || node.kind === "branch" || node.kind === "unlisted"; });
   var MAX_RESULTS = 100;
   // The example in the box comes from this pack: its fattest tool and that tool's costliest argument.
   if (data.tools.length > 0) {
@@ -479,6 +535,18 @@
 
   /** Where a search result lands: inside the node when it has an inside, else beside its siblings. */
   function jump(node) {
+    if (node.kind === "unlisted") {
+      // Not drawn: land inside its parent, where the "more paths" block holds it.
+      zoomTo(node.parent);
+      detailsBox.textContent = "";
+      detailsBox.appendChild(el("div", { className: "d-row" }, [
+        el("span", { className: "d-path", text: node.tool + " " + node.path + (node.alias && node.alias !== node.path ? " = " + node.alias : "") }),
+        " ",
+        el("span", { className: "d-note", text: "priced, but past the per-level limit: inside the \u201cmore paths\u201d block here; paths --by-cost lists its cost" }),
+      ]));
+      document.getElementById("map-section").scrollIntoView({ block: "nearest" });
+      return;
+    }
     var inside = drawable(node).length > 0;
     if (inside) zoomTo(node);
     else if (node.parent) zoomTo(node.parent, node.id);
@@ -503,11 +571,14 @@
       render();
       return;
     }
+    function pathMatches(node) {
+      return Boolean(node.path && (node.path.toLowerCase().indexOf(query) >= 0 || (node.alias && node.alias.toLowerCase().indexOf(query) >= 0)));
+    }
     var found = searchable.filter(function (node) {
-      return node.tool.toLowerCase().indexOf(query) >= 0 || (node.path && node.path.toLowerCase().indexOf(query) >= 0);
+      return node.tool.toLowerCase().indexOf(query) >= 0 || pathMatches(node);
     });
     // A path that matches is a better hit than a tool name that matches; then bigger first.
-    function pathHit(node) { return node.path && node.path.toLowerCase().indexOf(query) >= 0 ? 0 : 1; }
+    function pathHit(node) { return pathMatches(node) ? 0 : 1; }
     found.sort(function (a, b) {
       return pathHit(a) - pathHit(b) || b.tokens - a.tokens || a.id - b.id;
     });
@@ -519,8 +590,8 @@
     countBox.textContent = found.length === 0 ? "no match" : NUM.format(found.length) + (found.length === 1 ? " match" : " matches");
     found.slice(0, MAX_RESULTS).forEach(function (node) {
       var button = el("button", dataAttrs(node, { type: "button", className: "result" }), [
-        el("span", { className: "result-path", text: displayPath(node) + (statusWord(node) ? " (" + statusWord(node) + ")" : "") }),
-        el("span", { className: "result-tokens", text: NUM.format(node.tokens) }),
+        el("span", { className: "result-path", text: displayPath(node) + (node.alias && node.alias !== node.path ? " = " + node.alias : "") + (statusWord(node) ? " (" + statusWord(node) + ")" : "") }),
+        el("span", { className: "result-tokens", text: node.kind === "unlisted" ? "" : NUM.format(node.tokens) }),
       ]);
       resultsBox.appendChild(el("li", null, [button]));
     });

@@ -255,6 +255,8 @@ class CachedPricer {
 interface Position {
   path: string;
   nodes: JsonSchemaObject[];
+  /** Some schema holding this member lists it in `required` (or `dependentRequired`): a drop may be refused. */
+  required?: boolean;
 }
 
 /** What a tool's schema knows for walking it. */
@@ -317,7 +319,9 @@ function childrenOf(view: SchemaView, position: Position): { prefix: string; typ
     nodes = closure(view, defs.map((name) => view.defs[name]!)).nodes;
   }
   const members = new Map<string, JsonSchemaObject[]>();
+  const required = new Set<string>();
   for (const node of nodes) {
+    for (const name of requiredOf(node)) required.add(name);
     const properties = node.properties;
     if (!isSchemaObject(properties)) continue;
     for (const key of Object.keys(properties)) {
@@ -328,7 +332,7 @@ function childrenOf(view: SchemaView, position: Position): { prefix: string; typ
       list.push(value);
     }
   }
-  const children = [...members.keys()].sort(compare).map((key) => ({ path: `${prefix}.${selectorSegment(key)}`, nodes: members.get(key)! }));
+  const children = [...members.keys()].sort(compare).map((key) => ({ path: `${prefix}.${selectorSegment(key)}`, nodes: members.get(key)!, ...(required.has(key) ? { required: true } : {}) }));
   return { prefix, type, children };
 }
 
@@ -348,7 +352,7 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
   const top: Position[] = Object.keys(args)
     .filter((key) => isSchemaObject(args[key]))
     .sort(compare)
-    .map((key) => ({ path: selectorSegment(key), nodes: [args[key] as JsonSchemaObject] }));
+    .map((key) => ({ path: selectorSegment(key), nodes: [args[key] as JsonSchemaObject], ...(requiredOf(schema).includes(key) ? { required: true } : {}) }));
   const withheld = source === undefined ? [] : ownWithheld(tool, source);
   const sourcePricer = source === undefined ? undefined : pricerOf(source);
   const sourceView = source === undefined ? undefined : viewOf(source);
@@ -375,7 +379,11 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
 
   const visibleBranch = (position: Position): ReportBranch | undefined => {
     const tokens = pricer.cost([position.path]);
-    return tokens === undefined ? undefined : { path: position.path, tokens, status: "visible", selector: position.path };
+    if (tokens === undefined) return undefined;
+    const branch: ReportBranch = { path: position.path, tokens, status: "visible", selector: position.path };
+    const refused = position.required === true ? dropRefusal(tool, position.path) : undefined;
+    if (refused !== undefined) branch.dropRefused = refused;
+    return branch;
   };
   const withheldBranch = (entry: WithheldPath): ReportBranch | undefined => {
     const tokens = sourcePricer!.cost([inSource(entry.path)]);
@@ -428,7 +436,7 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
       const shown = new Set(priced.filter((b) => b.status !== "visible").concat(priced.filter((b) => b.status === "visible").slice(0, MAX_CHILDREN)));
       branch.children = priced.filter((b) => shown.has(b));
       const left = priced.filter((b) => !shown.has(b));
-      if (left.length > 0) branch.rest = { paths: left.length, tokens: left.reduce((sum, b) => sum + b.tokens, 0) };
+      if (left.length > 0) branch.rest = { paths: left.length, tokens: left.reduce((sum, b) => sum + b.tokens, 0), selectors: left.map((b) => b.path) };
       next.push(...branch.children);
     }
     level = next;
@@ -441,6 +449,29 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
     if (below > 0) branch.rest = { paths: below, tokens: branch.tokens };
   }
   return branches;
+}
+
+/** The names a schema node requires: `required`, and what `dependentRequired` makes required once a sibling is sent. */
+function requiredOf(node: JsonSchemaObject): string[] {
+  const names: string[] = [];
+  if (Array.isArray(node.required)) for (const name of node.required) if (typeof name === "string") names.push(name);
+  const dependent = node.dependentRequired;
+  if (isSchemaObject(dependent)) for (const list of Object.values(dependent)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") names.push(name);
+  return names;
+}
+
+/**
+ * What `narrow` (derived) says when asked to drop this branch, when it refuses: the page
+ * then never offers `drop: [...]` for it. Asked only for names some `required` list holds.
+ */
+function dropRefusal(tool: Tool<object>, selector: string): string | undefined {
+  try {
+    tool.derived({ drop: [selector] });
+    return undefined;
+  } catch (error) {
+    if (isSluiceError(error, "REQUIRED_DROPPED")) return error.message;
+    return undefined;
+  }
 }
 
 /** What a tool withholds beyond its source: its own projection's entries (a source's entries come first, `Tool.project`). */

@@ -24,6 +24,12 @@ export interface ReportBranch {
   selector: string;
   /** Why it is withheld (`dropped`, `pinned`, `credential`, ...), for a withheld or pinned branch. */
   reason?: string;
+  /**
+   * For a visible branch `derived({ drop })` refuses (REQUIRED_DROPPED): its message, which
+   * says what to do instead (pin it, or withhold the union branch that requires it). The
+   * page offers no drop for such a branch.
+   */
+  dropRefused?: string;
   /** Priced branches one level down, by tokens descending then path. Absent below the depth bound. */
   children?: ReportBranch[];
   /**
@@ -32,7 +38,12 @@ export interface ReportBranch {
    * At the depth bound (no `children`): how many members lie below, and `tokens` is the
    * branch's own cost, since nothing below it was priced.
    */
-  rest?: { paths: number; tokens: number };
+  rest?: {
+    paths: number;
+    tokens: number;
+    /** Within the depth bound: the selectors of the children priced but not listed, in the children's order, so search still finds them. */
+    selectors?: string[];
+  };
 }
 
 export interface ReportTool {
