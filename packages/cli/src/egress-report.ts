@@ -38,7 +38,32 @@ export function differenceSummary(check: EgressMapCheck): string {
   return `${count(check.widened.length, "widening")}, ${count(check.narrowed.length, "narrowing")}, ${count(check.changed.length, "other change")}`;
 }
 
-/** A warning per widening on the map line nearest to it (the committed file, as the pull request shows it). */
+/** Tools named in one grouped annotation before "and N more". */
+const TOOLS_NAMED = 5;
+
+/**
+ * A warning per widened line of the map (the committed file, as the pull request shows it):
+ * `file=` and `line=` of the line nearest to the widening. A member added to a type section
+ * widens every tool reaching the type; those differences share the section's line and are
+ * one annotation naming the tools, not one per tool (GitHub shows only the first few).
+ */
 export function wideningAnnotations(check: EgressMapCheck, file: string): string {
-  return check.widened.map((d) => annotation("warning", file, `${wideningMessage(d)}.`, "egress widening", d.line)).join("");
+  const groups = new Map<string, EgressDifference[]>();
+  for (const difference of check.widened) {
+    const what = difference.subject.slice(`tool ${difference.tool}: `.length);
+    const key = difference.line === undefined || difference.kind === "tool" || !difference.subject.startsWith(`tool ${difference.tool}: `) ? `\u0000${difference.subject}` : `${difference.line}\u0000${what}`;
+    groups.set(key, [...(groups.get(key) ?? []), difference]);
+  }
+  let out = "";
+  for (const [key, group] of groups) {
+    const first = group[0]!;
+    if (group.length === 1 || key.startsWith("\u0000")) {
+      for (const d of group) out += annotation("warning", file, `${wideningMessage(d)}.`, "egress widening", d.line);
+      continue;
+    }
+    const tools = group.map((d) => d.tool);
+    const named = tools.slice(0, TOOLS_NAMED).join(", ") + (tools.length > TOOLS_NAMED ? ` and ${tools.length - TOOLS_NAMED} more` : "");
+    out += annotation("warning", file, `${key.slice(key.indexOf("\u0000") + 1)} is newly visible to the model in ${tools.length} tools (${named}).`, "egress widening", first.line);
+  }
+  return out;
 }

@@ -230,6 +230,8 @@ interface ToolView {
   entries: Map<string, ViewEntry>;
   scalars: Map<string, string>;
   display: (scope: string, rel: string) => string;
+  /** The heading line of the type section a scope is listed under (the tool's own, else the shared one). */
+  sectionLine: (scope: string) => number | undefined;
 }
 
 const containerCache = new WeakMap<object, Container>();
@@ -428,7 +430,8 @@ function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache): T
     const base = displayScope(scope);
     return base === undefined ? join(scope, rel) : join(base, rel);
   };
-  return { tool, entries, scalars, display };
+  const sectionLine = (scope: string): number | undefined => sections.get(scope)?.line ?? tool.sections.get(scope)?.line ?? map.shared.get(scope)?.line;
+  return { tool, entries, scalars, display, sectionLine };
 }
 
 /**
@@ -548,6 +551,15 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     for (let r = rel; r !== ""; r = r.includes(".") ? r.slice(0, r.lastIndexOf(".")) : "") {
       const hit = before.entries.get(`${scope}\u0000${r}`);
       if (hit !== undefined && hit.line > 0) return hit.line;
+    }
+    if (scope !== "") {
+      // A member of a type section belongs on that section's heading, not on each tool reaching it;
+      // of a type listed inline, on the first line that names the type (`+ input: IssueCreateInput`).
+      const section = before.sectionLine(scope);
+      if (section !== undefined && section > 0) return section;
+      let first: number | undefined;
+      for (const entry of before.entries.values()) if (entry.single === scope && entry.line > 0 && (first === undefined || entry.line < first)) first = entry.line;
+      if (first !== undefined) return first;
     }
     return before.tool.line;
   };
