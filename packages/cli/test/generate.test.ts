@@ -289,6 +289,17 @@ describe("withheld by the config", () => {
     await expect(buildPack({ ...job, withhold: { limit: "secret" } }, "0.0.0")).rejects.toThrow(/withhold reasons are internal, deprecated, projection/);
   });
 
+  it("reports as skipped only the subscriptions an include names (the others were never asked for)", async () => {
+    const spec = join(project, "subscriptions.graphql");
+    writeFileSync(spec, "type Query { issue(id: ID!): String }\ntype Subscription { issueUpdated: String\n teamUpdated: String }\n");
+    const job = { name: "subs", spec, out: "/nonexistent", regenerate: "" };
+    const skippedOf = async (include?: { operations: string[] }) =>
+      (await buildPack({ ...job, ...(include === undefined ? {} : { include }) }, "0.0.0")).report.skipped.map((skip) => skip.operation);
+    expect(await skippedOf()).toEqual(["Subscription.issueUpdated", "Subscription.teamUpdated"]);
+    expect(await skippedOf({ operations: ["issue"] })).toEqual([]);
+    expect(await skippedOf({ operations: ["issue", "Subscription.issue*"] })).toEqual(["Subscription.issueUpdated"]);
+  });
+
   it("a withhold entry that names no argument is UNKNOWN_SELECTOR with the nearest names, never skipped (guard withholdMatches)", async () => {
     const job = { name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "" };
     const typo = buildPack({ ...job, withhold: { limt: "internal" } }, "0.0.0");
