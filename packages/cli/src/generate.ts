@@ -41,7 +41,8 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   if (values.watch === true) {
     if (check || json) throw usageError("generate", `--watch keeps regenerating; it takes neither --check nor --json`);
     const { watchGenerate } = await import("./generate-watch.ts");
-    return watchGenerate(args.filter((arg) => arg !== "--watch"), (fresh) => jobsFrom(values, positionals, io, fresh), io);
+    // The rounds run generate without the flag (a child that watched too would never return).
+    return watchGenerate(args.filter((arg) => arg !== "--watch" && arg !== "-w"), (fresh) => jobsFrom(values, positionals, io, fresh), io);
   }
   const github = annotationsWanted(stringOption(values, "format"));
   const jobs = await jobsFrom(values, positionals, io);

@@ -447,7 +447,7 @@ describe("sluice generate --watch", () => {
     cpSync(join(SPECS, "petstore/petstore-expanded-3.0.json"), join(dir, "specs/pets.json"));
     writeFileSync(join(dir, "sluice.config.json"), JSON.stringify({ packs: [{ spec: "specs/pets.json", name: "watched", out: "packs/watched" }] }));
     // The watched project resolves @sluice/core from the project folder above it.
-    const child = spawn(process.execPath, [BIN, "generate", "--watch"], { cwd: dir, env: { PATH: process.env["PATH"] ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, "generate", "-w"], { cwd: dir, env: { PATH: process.env["PATH"] ?? "" }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
