@@ -64,6 +64,12 @@ export interface Guards {
    * names joined with dots.
    */
   quotedNames: boolean;
+  /**
+   * `generate --check` trusts a pack's stamp (and skips generating) only when every file of
+   * the pack still has the bytes the stamp recorded, not on the inputs' digest alone: a hand
+   * edit of a generated file or of the egress map is drift even when the spec is unchanged.
+   */
+  stampOutputs: boolean;
 }
 
 export const guards: Guards = {
@@ -85,6 +91,7 @@ export const guards: Guards = {
   unsupportedKeywords: true,
   fixedQueryNames: true,
   quotedNames: true,
+  stampOutputs: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
