@@ -169,7 +169,7 @@ describe("progress on stderr", () => {
     expect(writes).toHaveLength(2);
   });
 
-  it("a config of packs: each pack's result is printed when it is done, the steps name the pack and its place; --json is silent", async () => {
+  it("a config of packs: each pack's result is printed when it is done, the steps name the pack and its place; --json is silent; report too", async () => {
     const dir = mkdtempSync(join(project, "config-"));
     writeFileSync(
       join(dir, "sluice.config.json"),
@@ -202,5 +202,16 @@ describe("progress on stderr", () => {
     const json = await run(["generate", "--json"]);
     expect(json.code).toBe(0);
     expect(json.log.filter((entry) => entry.startsWith("err:"))).toEqual([]);
+
+    // report: its steps, the line erased before its summary; nothing with --json.
+    const report = await run(["report", "packs/first", "--out", "report.html"]);
+    expect(report.code).toBe(0);
+    expect(lines(report.log)).toContain("err:\r\x1b[Ksluice: report packs/first: loading the pack (");
+    expect(lines(report.log)).toContain("sluice: report packs/first: counting tokens of 4 tools (");
+    const summary = report.log.findIndex((entry) => entry.startsWith("out:report.html: "));
+    expect(report.log[summary - 1]).toBe("err:\r\x1b[K");
+    const reportJson = await run(["report", "packs/first", "--json"]);
+    expect(reportJson.code).toBe(0);
+    expect(reportJson.log.filter((entry) => entry.startsWith("err:"))).toEqual([]);
   });
 });
