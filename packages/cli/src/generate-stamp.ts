@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, realpathSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { guards } from "@sluice/core/guards";
@@ -34,16 +34,24 @@ interface Stamp {
 
 const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
-/** The files of a directory, relative with `/`, sorted, without the skipped names. */
+/**
+ * The files of a directory, relative with `/`, sorted, without the skipped names. Symbolic
+ * links are followed (a linked curated.ts is read through its link), each directory once.
+ */
 async function filesOf(dir: string, skip: ReadonlySet<string>): Promise<string[]> {
   const found: string[] = [];
+  const walked = new Set<string>();
   const walk = async (at: string) => {
+    const real = await realpath(at).catch(() => at);
+    if (walked.has(real)) return;
+    walked.add(real);
     const entries = await readdir(at, { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (skip.has(entry.name)) continue;
       const path = join(at, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) found.push(relative(dir, path).split(sep).join("/"));
+      const kind = entry.isSymbolicLink() ? await stat(path).catch(() => undefined) : entry;
+      if (kind?.isDirectory() === true) await walk(path);
+      else if (kind?.isFile() === true) found.push(relative(dir, path).split(sep).join("/"));
     }
   };
   await walk(dir);
