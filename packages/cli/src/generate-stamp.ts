@@ -58,10 +58,13 @@ async function filesOf(dir: string, skip: ReadonlySet<string>): Promise<string[]
   return found.sort();
 }
 
-/** sha256 of each file of the pack as it is on disk now. */
-async function packFiles(out: string): Promise<Record<string, string>> {
+/**
+ * sha256 of each file of the pack as it is on disk now; `known` holds the bytes just
+ * written to some of them, hashed instead of read back (Kubernetes' 15 MB of sources).
+ */
+async function packFiles(out: string, known: ReadonlyMap<string, string | Uint8Array> = new Map()): Promise<Record<string, string>> {
   const files: Record<string, string> = {};
-  for (const path of await filesOf(out, SKIPPED)) files[path] = sha256(await readFile(join(out, path)));
+  for (const path of await filesOf(out, SKIPPED)) files[path] = sha256(known.get(path) ?? (await readFile(join(out, path))));
   return files;
 }
 
@@ -102,8 +105,10 @@ async function computeFingerprint(cli: string, packCore: string | undefined): Pr
     hash.update(`package ${dir}\n${manifestText}\n`);
     const manifest = JSON.parse(manifestText) as { dependencies?: Record<string, string> };
     const code = join(dir, modules);
-    // Test and fixture folders sit beside src/, not in it; only what runs is hashed.
-    for (const path of await filesOf(code, new Set(["node_modules"]))) hash.update(`file ${path}\n`).update(await readFile(join(code, path)));
+    // Test and fixture folders sit beside src/, not in it; only what runs is hashed (no declarations, no source maps).
+    for (const path of await filesOf(code, new Set(["node_modules"]))) {
+      if (!path.endsWith(".map") && !path.endsWith(".d.ts")) hash.update(`file ${path}\n`).update(await readFile(join(code, path)));
+    }
     for (const name of Object.keys(manifest.dependencies ?? {}).sort()) {
       const at = installed(dir, name);
       if (at === undefined) {
@@ -135,10 +140,13 @@ async function inputsDigest(job: PackJob, spec: Uint8Array, fingerprint: string)
   return sha256(JSON.stringify({ stamp: STAMP_FORMAT, fingerprint, spec: sha256(spec), job, external }));
 }
 
-/** Writes the stamp of a pack just generated (its files as they now are on disk). */
-export async function writeStamp(job: PackJob, spec: Uint8Array, report: PackReport): Promise<void> {
+/**
+ * Writes the stamp of a pack just generated: its files as they now are on disk, `written`
+ * holding the bytes this run wrote (by path relative to the pack).
+ */
+export async function writeStamp(job: PackJob, spec: Uint8Array, report: PackReport, written: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   const { out: _out, ...rest } = report;
-  const stamp: Stamp = { stamp: STAMP_FORMAT, inputs: await inputsDigest(job, spec, await toolFingerprint(job.out)), files: await packFiles(job.out), report: rest };
+  const stamp: Stamp = { stamp: STAMP_FORMAT, inputs: await inputsDigest(job, spec, await toolFingerprint(job.out)), files: await packFiles(job.out, written), report: rest };
   await writeFile(join(job.out, STAMP_FILE), `${JSON.stringify(stamp, null, 2)}\n`);
 }
 

@@ -126,10 +126,13 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
   step("writing files");
   const written: string[] = [];
   const scaffolded: string[] = [];
+  /** What this run wrote, for the stamp (hashed from memory, not read back). */
+  const bytes = new Map<string, string | Uint8Array>();
   const put = async (path: string, data: string | Uint8Array) => {
     const target = join(job.out, path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, data);
+    bytes.set(path, data);
   };
   for (const file of pack.generated) {
     await put(file.path, file.text);
@@ -154,7 +157,7 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
   await put("egress_map.txt", map);
   written.push("egress_map.txt");
   // Last, so that it records the files as they now are: --check can then skip generating.
-  await writeStamp(job, pack.spec.bytes, pack.report);
+  await writeStamp(job, pack.spec.bytes, pack.report, bytes);
   return { ...pack.report, written, scaffolded, changed: [] };
 }
 
