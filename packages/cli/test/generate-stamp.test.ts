@@ -62,13 +62,14 @@ describe("generate --check and the stamp", () => {
     expect((await sluice(args("packs/a"))).stdout).toContain("pets: 4 tools");
   });
 
-  // The quick tier edits one generated file; the long tier (tier.ts) every kind of file.
+  // The long tier (tier.ts) edits every kind of file; the quick tier has generate.test.ts's hand
+  // edit of a stamped pack and the mutation test below, so it runs none of these.
   const edits: Array<[string, string, string]> = [
     ["a generated file", "src/tools.gen.ts", "src/tools.gen.ts"],
     ["the egress map", "egress_map.txt", "egress_map.txt"],
     ["the spec copy", "spec/petstore-expanded-3.0.json", "spec/petstore-expanded-3.0.json"],
   ];
-  it.each(sweep(edits, ([what]) => what === "a generated file"))("a hand edit of %s is drift, whatever the stamp says", async (_what, file, named) => {
+  it.each(sweep(edits, () => false))("a hand edit of %s is drift, whatever the stamp says", async (_what, file, named) => {
     const out = `packs/edit-${file.replace(/\W/g, "-")}`;
     expect((await sluice(["generate", PETSTORE, "--name", "pets", "--out", out])).code).toBe(0);
     markStamp(out);
