@@ -78,6 +78,8 @@ function installed(from: string, name: string): string | undefined {
 }
 
 const fingerprints = new Map<string, Promise<string>>();
+/** The CLI's @sluice dependencies whose code decides what generate writes (the rest serve, report, fit). */
+const GENERATING = new Set(["@sluice/core", "@sluice/schema", "@sluice/emit", "@sluice/generator-openapi", "@sluice/generator-graphql"]);
 
 /**
  * The digest of the sluice code that generates and maps a pack: the CLI, every @sluice
@@ -114,14 +116,16 @@ async function computeFingerprint(cli: string, packCore: string | undefined): Pr
       if (at === undefined) {
         hash.update(`missing ${name}\n`);
       } else if (name.startsWith("@sluice/")) {
-        await visit(at);
+        // Of the CLI's own packages, only those generate and the egress map run (not serve's or report's).
+        if (dir !== cliRoot || GENERATING.has(name)) await visit(at);
       } else {
         const version = (JSON.parse(await readFile(join(at, "package.json"), "utf8")) as { version?: string }).version;
         hash.update(`dependency ${name}@${version ?? "?"}\n`);
       }
     }
   };
-  await visit(realpathSync(cli));
+  const cliRoot = realpathSync(cli);
+  await visit(cliRoot);
   if (packCore !== undefined) await visit(packCore);
   return hash.digest("hex");
 }
