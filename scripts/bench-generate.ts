@@ -23,7 +23,7 @@
  * openapi-mcp-generator would otherwise try to fetch; every row reads the same copy.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { basename, join } from "node:path";
@@ -57,6 +57,9 @@ for (const required of [CLI_DIST, GENERATOR_DIST, OMG_BIN]) {
 const loadAtStart = loadavg();
 const work = mkdtempSync(join(tmpdir(), "sluice-bench-generate-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+// A full check maps the pack from disk: its @sluice/core resolves as in a user's project (here: the built one).
+mkdirSync(join(work, "node_modules/@sluice"), { recursive: true });
+symlinkSync(join(ROOT, "packages/core"), join(work, "node_modules/@sluice/core"), "dir");
 
 // ---------------------------------------------------------------------------------------
 // Children.
@@ -143,12 +146,21 @@ function measure(args: readonly string[]): Measured {
   return { ms, maxRssKiB, stdout: run.stdout };
 }
 
+/** A check row counts only when it found the pack up to date (a check that finds drift does other work). */
+function checked(measured: Measured): Measured {
+  if (!measured.stdout.includes("up to date")) throw new Error(`the check found the pack out of date:\n${measured.stdout}`);
+  return measured;
+}
+
 function clean(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-type RowName = "sluice" | "sluice generator only" | "openapi-mcp-generator" | "floor";
-const ROWS: readonly RowName[] = ["sluice", "sluice generator only", "openapi-mcp-generator", "floor"];
+type RowName = "sluice" | "sluice generator only" | "openapi-mcp-generator" | "floor" | "sluice --check, stamped" | "sluice --check, no stamp";
+const ROWS: readonly RowName[] = ["sluice", "sluice generator only", "openapi-mcp-generator", "floor", "sluice --check, stamped", "sluice --check, no stamp"];
+/** The packs the check rows read: a fresh pack of each spec, with its stamp and (a copy) without. */
+const stamped = (spec: string) => join(work, `reference-${basename(spec)}`);
+const unstamped = (spec: string) => join(work, `unstamped-${basename(spec)}`);
 
 function runRow(row: RowName, spec: string, reference: string): Measured {
   const out = freshDir();
@@ -163,6 +175,10 @@ function runRow(row: RowName, spec: string, reference: string): Measured {
         return measure([OMG_BIN, "--input", spec, "--output", out, "--base-url", "https://api.example.invalid"]);
       case "floor":
         return measure([FLOOR, spec, reference, out]);
+      case "sluice --check, stamped":
+        return checked(measure([SLUICE_LAUNCHER, "generate", "openapi", spec, "--name", "bench", "--out", stamped(spec), "--check"]));
+      case "sluice --check, no stamp":
+        return checked(measure([SLUICE_LAUNCHER, "generate", "openapi", spec, "--name", "bench", "--out", unstamped(spec), "--check"]));
     }
   } finally {
     clean(out);
@@ -249,6 +265,8 @@ interface SideBySide {
   outputBytes: number;
   runs: Map<RowName, Measured[]>;
   ratios: { wall: number; rss: number }[];
+  /** --check wall time / the floor's, per round. */
+  checkRatios: { stamped: number; full: number }[];
 }
 
 const sideBySide: SideBySide[] = [];
@@ -258,7 +276,10 @@ for (const { name, spec } of SIDE_BY_SIDE) {
   const warm = measure([SLUICE_LAUNCHER, "generate", "openapi", spec, "--name", "bench", "--out", reference]);
   const { tools, skipped } = countsFrom(warm.stdout);
   const outputBytes = readdirSync(join(reference, "src")).reduce((sum, file) => sum + statSync(join(reference, "src", file)).size, 0);
-  sideBySide.push({ name, operations: tools + skipped, outputBytes, runs: new Map(ROWS.map((row) => [row, []])), ratios: [] });
+  if (!existsSync(join(reference, ".sluice-stamp.json"))) throw new Error(`${reference}: generate left no stamp`);
+  cpSync(reference, unstamped(spec), { recursive: true });
+  rmSync(join(unstamped(spec), ".sluice-stamp.json"));
+  sideBySide.push({ name, operations: tools + skipped, outputBytes, runs: new Map(ROWS.map((row) => [row, []])), ratios: [], checkRatios: [] });
 }
 
 console.log(`side by side: ${ROUNDS} interleaved rounds`);
@@ -278,6 +299,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
     const floor = thisRound.get("floor")!;
     const ratio = { wall: sluice.ms / omg.ms, rss: sluice.maxRssKiB / omg.maxRssKiB };
     entry.ratios.push(ratio);
+    entry.checkRatios.push({ stamped: thisRound.get("sluice --check, stamped")!.ms / floor.ms, full: thisRound.get("sluice --check, no stamp")!.ms / floor.ms });
     console.log(
       `  round ${round + 1} ${entry.name}: sluice ${seconds(sluice.ms)} ${mib(sluice.maxRssKiB)}, ` +
         `openapi-mcp-generator ${seconds(omg.ms)} ${mib(omg.maxRssKiB)}, floor ${seconds(floor.ms)}: ` +
@@ -518,6 +540,8 @@ const lines: string[] = [
   "- **sluice generator only**: `generateOpenAPIPack` from `generators/openapi/dist/generate-openapi-pack.js`, without the CLI (what loading the CLI and `@sluice/core` adds).",
   "- **openapi-mcp-generator** 4.0.1: its CLI (`--input --output --base-url`), writing its project to a fresh directory.",
   "- **floor**: node starts, reads and `JSON.parse`s the spec, writes the bytes sluice writes.",
+  "- **sluice --check, stamped**: `sluice generate openapi <spec> --name bench --out <pack> --check` on the pack the warm-up run wrote, unchanged: the stamp (`.sluice-stamp.json`) answers.",
+  "- **sluice --check, no stamp**: the same on a copy of that pack without its stamp: the full check (generate in memory, compare, map the pack from disk).",
   "",
   "| spec | operations | sluice output | row | wall (median) | peak RSS (median) | wall / omg | RSS / omg |",
   "| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: |",
@@ -538,6 +562,10 @@ for (const entry of sideBySide) {
 lines.push("", "Per-round ratios (sluice / openapi-mcp-generator, wall and RSS):", "");
 for (const entry of sideBySide) {
   lines.push(`- ${entry.name}: ${entry.ratios.map((ratio) => `${ratio.wall.toFixed(2)}x / ${ratio.rss.toFixed(2)}x`).join(", ")}`);
+}
+lines.push("", "`generate --check` of the unchanged pack against the floor, per round (wall, check / floor; stamped, then without the stamp):", "");
+for (const entry of sideBySide) {
+  lines.push(`- ${entry.name}: ${entry.checkRatios.map((ratio) => `${ratio.stamped.toFixed(2)}x / ${ratio.full.toFixed(2)}x`).join(", ")}; medians ${median(entry.checkRatios.map((r) => r.stamped)).toFixed(2)}x / ${median(entry.checkRatios.map((r) => r.full)).toFixed(2)}x`);
 }
 
 lines.push(

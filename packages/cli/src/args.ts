@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
-import { editDistance, SluiceError } from "@sluice/core";
+// The light entries: every command parses its arguments, and most load @sluice/core only when they need it.
+import { editDistance } from "@sluice/core/edit-distance";
+import { SluiceError } from "@sluice/schema";
 import { commandTable } from "./commands.ts";
 
 /** Names within a third of their length (at least 2 edits) of `given`, nearest first. */

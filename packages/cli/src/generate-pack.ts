@@ -97,7 +97,7 @@ export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphq
 }
 
 /** Builds everything of one pack in memory. */
-export async function buildPack(job: PackJob, coreVersion: string): Promise<GeneratedPack> {
+export async function buildPack(job: PackJob, coreVersion: string, step: (label: string) => void = () => {}): Promise<GeneratedPack> {
   let bytes: Uint8Array;
   try {
     bytes = await readFile(job.spec);
@@ -122,8 +122,10 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   if (kind === "openapi") {
     // Known only now when the kind was read from the file.
     if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
+    step(`reading ${file}`);
     const openapi = await import("@sluice/generator-openapi");
     const document = openapi.loadDocument(bytes, file);
+    step("building tools");
     const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
     ir = openapi.buildOpenAPIPackIR(document, source, {
       ...(job.credentialArguments === undefined ? {} : { credentialParameters: job.credentialArguments }),
@@ -132,9 +134,11 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
       select: (info) => filter.accepts({ kind: "openapi", info }),
     });
     ir = transform(ir, job);
+    step("runtime facts and pagination");
     facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
     if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "config", variables: [] } };
     if (job.responses !== "off") {
+      step("response hints");
       // Only tools whose answers say more than the defaults carry hints: the file stays small.
       const tools: Record<string, ResponseHints> = {};
       for (const tool of ir.tools) {
@@ -147,8 +151,10 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     generator = openapi.OPENAPI_GENERATOR;
     emit = (pack) => openapi.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
   } else {
+    step(`reading ${file}`);
     const graphql = await import("@sluice/generator-graphql");
     const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
+    step("building tools");
     // The generator applies withhold and credentialArguments: its selectors reach input members, and a withheld variable leaves the document.
     ir = graphql.buildGraphQLPackIR(schema, source, {
       select: (info) => filter.accepts({ kind: "graphql", info }),
@@ -201,6 +207,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   }
 
   if (job.responses === "off") facts = { ...facts, responses: "off" };
+  step("emitting sources");
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };

@@ -1,16 +1,19 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { SluiceError, type EgressMapCheck } from "@sluice/core";
+import type { EgressMapCheck } from "@sluice/core";
+import { SluiceError } from "@sluice/schema";
 import { parseCommand, stringOption, usageError } from "./args.ts";
 import { cliVersion } from "./commands.ts";
 import type { PackConfig } from "./config.ts";
-import { buildPack, type GeneratedPack, type PackJob, type PackReport } from "./generate-pack.ts";
+import type { GeneratedPack, PackJob, PackReport } from "./generate-pack.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./main.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
+import { upToDateReport, writeStamp } from "./generate-stamp.ts";
+import { counted, progressOn } from "./progress.ts";
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */
 interface PackOutcome extends PackReport {
@@ -48,16 +51,37 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   const jobs = await jobsFrom(values, positionals, io);
 
   const checked: CheckedPack[] = [];
-  for (const job of jobs) {
-    const pack = await buildPack(job, cliVersion());
-    checked.push(check ? await checkPack(pack, job, io) : { outcome: await writePackFiles(pack, job, io), map: undefined });
+  // A terminal sees which pack and step is under way; each pack's result is printed when
+  // that pack is done, not after the last one (JSON is one document, so it waits).
+  const progress = progressOn(io.stderr, { quiet: json });
+  try {
+    for (const [index, job] of jobs.entries()) {
+      const label = `${check ? "checking" : "generating"} ${counted(index, jobs.length, job.name)}`;
+      const step = (what: string) => progress.step(`${label}: ${what}`);
+      const result = await (async (): Promise<CheckedPack> => {
+        if (check) {
+          step("reading the stamp");
+          const known = await upToDateReport(job);
+          if (known !== undefined) return { outcome: { ...known, written: [], scaffolded: [], changed: [] }, map: undefined };
+        }
+        // Loaded here, not on top: a check the stamp answers never loads the generators.
+        const { buildPack } = await import("./generate-pack.ts");
+        const pack = await buildPack(job, cliVersion(), step);
+        return check ? await checkPack(pack, job, io, step) : { outcome: await writePackFiles(pack, job, io, step), map: undefined };
+      })();
+      checked.push(result);
+      if (!json) {
+        progress.clear();
+        io.stdout.write(describe(result.outcome, check, io.cwd, result.map, values.verbose === true));
+      }
+    }
+  } finally {
+    progress.clear();
   }
   const failed = checked.some(({ outcome }) => outcome.changed.length > 0);
   if (json) {
     const packs = checked.map(({ outcome, map }) => ({ ...outcome, out: relative(io.cwd, outcome.out) || ".", ...(check ? egressReport(map) : {}) }));
     io.stdout.write(`${JSON.stringify({ check, ok: !failed, packs }, null, 2)}\n`);
-  } else {
-    for (const { outcome, map } of checked) io.stdout.write(describe(outcome, check, io.cwd, map, values.verbose === true));
   }
   if (github) {
     for (const { outcome, map } of checked) {
@@ -111,13 +135,17 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
   return jobs;
 }
 
-async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promise<PackOutcome> {
+async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (label: string) => void): Promise<PackOutcome> {
+  step("writing files");
   const written: string[] = [];
   const scaffolded: string[] = [];
+  /** What this run wrote, for the stamp (hashed from memory, not read back). */
+  const bytes = new Map<string, string | Uint8Array>();
   const put = async (path: string, data: string | Uint8Array) => {
     const target = join(job.out, path);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, data);
+    bytes.set(path, data);
   };
   for (const file of pack.generated) {
     await put(file.path, file.text);
@@ -137,13 +165,17 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promis
   // pack whose scaffolds were all just written is exactly its generated tools: mapped in
   // memory, so that a project that has not installed @sluice/core yet still gets its map.
   const fresh = pack.scaffolds.every((file) => scaffolded.includes(file.path));
+  step("egress map");
   const map = fresh ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
   await put("egress_map.txt", map);
   written.push("egress_map.txt");
+  // Last, so that it records the files as they now are: --check can then skip generating.
+  await writeStamp(job, pack.spec.bytes, pack.report, bytes);
   return { ...pack.report, written, scaffolded, changed: [] };
 }
 
-async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<CheckedPack> {
+async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label: string) => void): Promise<CheckedPack> {
+  step("comparing files");
   const changed: string[] = [];
   const differs = async (path: string, expected: Uint8Array) => {
     const current = await readFile(join(job.out, path)).catch(() => undefined);
@@ -161,6 +193,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<Che
     return { outcome, map: undefined };
   }
   const { checkEgressMap } = await import("@sluice/core");
+  step("egress map");
   const now = changed.length === 0 ? await egressMapText(job.out, io) : await regeneratedEgressMap(pack, job, io);
   const map = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")));
   if (!map.same) changed.push("egress_map.txt");

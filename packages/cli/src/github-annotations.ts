@@ -3,7 +3,7 @@
  * egress widening shows on the pull request's changed file, not only in the log.
  * https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands
  */
-import { SluiceError } from "@sluice/core";
+import { SluiceError } from "@sluice/schema";
 
 /** `--format github` asks for them; `--format text` refuses them; by default they follow GITHUB_ACTIONS. */
 export function annotationsWanted(format: string | undefined, env: Readonly<Record<string, string | undefined>> = process.env): boolean {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { SluiceError } from "@sluice/core";
+import { SluiceError } from "@sluice/schema";
 import { closest } from "./args.ts";
 import { CONFIG_FILES, type PackConfig, type SluiceConfig } from "./config.ts";
 import { importModule } from "./load-module.ts";

@@ -1,6 +1,6 @@
 import { register } from "node:module";
 import { pathToFileURL } from "node:url";
-import { isSluiceError, SluiceError } from "@sluice/core";
+import { isSluiceError, SluiceError } from "@sluice/schema";
 
 const TYPESCRIPT = /\.[mc]?ts$/;
 /** Running from its own TypeScript sources, the CLI already sits behind a loader (tsx or vitest). */

@@ -1,10 +1,11 @@
-import { SluiceError, isSluiceError } from "@sluice/core";
+import { SluiceError, isSluiceError } from "@sluice/schema";
 import { closest, usageError } from "./args.ts";
 import { cliVersion, commandNames, commandTable } from "./commands.ts";
 
 export interface Io {
   stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
+  /** `isTTY` (and `columns`) as Node's streams have them: a terminal gets a progress line (progress.ts). */
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   cwd: string;
 }
 

@@ -69,6 +69,12 @@ export interface Guards {
    * nearest argument names, never skipped: a typo there would leave the argument visible.
    */
   withholdMatches: boolean;
+  /**
+   * `generate --check` trusts a pack's stamp (and skips generating) only when every file of
+   * the pack still has the bytes the stamp recorded, not on the inputs' digest alone: a hand
+   * edit of a generated file or of the egress map is drift even when the spec is unchanged.
+   */
+  stampOutputs: boolean;
 }
 
 export const guards: Guards = {
@@ -91,6 +97,7 @@ export const guards: Guards = {
   fixedQueryNames: true,
   quotedNames: true,
   withholdMatches: true,
+  stampOutputs: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

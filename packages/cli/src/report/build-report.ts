@@ -15,6 +15,8 @@ export interface BuildReportOptions {
   tool?: string;
   /** Levels of argument paths priced below a tool (default 2: the arguments and one level below). */
   depth?: number;
+  /** Told the name of each step as it starts (the CLI's progress line). */
+  step?: (label: string) => void;
 }
 
 /**
@@ -56,6 +58,8 @@ const DEFAULT_DEPTH = 2;
 export async function buildReport(tools: readonly Tool<object>[], options: BuildReportOptions): Promise<ReportData> {
   const encoding = options.encoding ?? "o200k_base";
   const depth = options.depth ?? DEFAULT_DEPTH;
+  const step = options.step ?? (() => {});
+  step(`counting tokens of ${tools.length} tools`);
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const selected = selectTools(tools, byName, options);
   const counter = new PieceCounter(encoding);
@@ -69,6 +73,7 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
   const tokens = new Map(selected.map((tool) => [tool.name, pricerOf(tool).total]));
   const bySize = [...selected].sort((a, b) => tokens.get(b.name)! - tokens.get(a.name)! || compare(a.name, b.name));
   const lineage = lineageOf(selected, byName);
+  step("egress map");
   const entries = new Map(egressMap(selected).map((entry) => [entry.name, entry]));
 
   const priced = new Set(bySize.filter((tool, i) => i < PRICED_FATTEST || tokens.get(tool.name)! >= PRICED_MIN_TOKENS).map((tool) => tool.name));
@@ -88,6 +93,7 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
     }
   }
 
+  step("pricing argument paths");
   const reportTools: ReportTool[] = bySize.map((tool) => {
     const entry = entries.get(tool.name)!;
     const info = lineage.get(tool.name) ?? { kind: "plain" as const };
@@ -114,6 +120,7 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
     return out;
   });
 
+  step("cycles and shared types");
   const cycles = cyclesOf(selected, pricerOf);
   const sharedTypes = sharedTypesOf(selected, counter);
   const curated: ReportCurated[] = selected
@@ -139,6 +146,7 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
   };
   if (options.budget !== undefined) {
     data.budget = options.budget;
+    step(`projections under ${options.budget} tokens`);
     data.suggestions = await suggestionsFor(bySize.filter((tool) => tokens.get(tool.name)! > options.budget!), options.budget, encoding);
   }
   return data;

@@ -4,6 +4,7 @@ import type { Encoding } from "@sluice/core/tokens";
 import { parseCommand, stringOption, usageError } from "../args.ts";
 import { loadTools } from "../load-tools.ts";
 import type { Io } from "../main.ts";
+import { progressOn } from "../progress.ts";
 import { buildReport } from "./build-report.ts";
 
 const DEFAULT_OUT = "sluice-report.html";
@@ -21,23 +22,37 @@ export async function reportCommand(args: readonly string[], io: Io): Promise<nu
   const encoding = encodingOf(values.encoding);
   const tool = stringOption(values, "tool");
   const out = stringOption(values, "out");
-  const tools = await loadTools(spec, io.cwd);
-  const data = await buildReport(tools, {
-    pack: spec,
-    encoding,
-    ...(budget === undefined ? {} : { budget }),
-    ...(tool === undefined ? {} : { tool }),
-    ...(depth === undefined ? {} : { depth }),
-  });
+  // Kubernetes' report takes seconds: a terminal sees the step under way (progress.ts).
+  const progress = progressOn(io.stderr, { quiet: values.json === true });
+  const step = (label: string) => progress.step(`report ${spec}: ${label}`);
+  let data: Awaited<ReturnType<typeof buildReport>>;
+  let html = "";
+  try {
+    step("loading the pack");
+    const tools = await loadTools(spec, io.cwd);
+    data = await buildReport(tools, {
+      pack: spec,
+      encoding,
+      step,
+      ...(budget === undefined ? {} : { budget }),
+      ...(tool === undefined ? {} : { tool }),
+      ...(depth === undefined ? {} : { depth }),
+    });
+    if (values.json !== true) {
+      step("writing the page");
+      // Loaded only for the page: it reads the page's assets and the layout library.
+      const { renderReportHtml } = await import("./render-html.ts");
+      html = renderReportHtml(data);
+    }
+  } finally {
+    progress.clear();
+  }
   if (values.json === true) {
     const text = JSON.stringify(data, null, 2) + "\n";
     if (out === undefined) io.stdout.write(text);
     else await writeOut(resolve(io.cwd, out), text);
     return 0;
   }
-  // Loaded only for the page: it reads the page's assets and the layout library.
-  const { renderReportHtml } = await import("./render-html.ts");
-  const html = renderReportHtml(data);
   const name = out ?? DEFAULT_OUT;
   await writeOut(resolve(io.cwd, name), html);
   const top = data.tools
