@@ -64,6 +64,8 @@ export interface Guards {
    * names joined with dots.
    */
   quotedNames: boolean;
+  /** A config's `readOnly: true` leaves every tool not annotated read-only out of the generated pack. */
+  toolSelection: boolean;
 }
 
 export const guards: Guards = {
@@ -85,6 +87,7 @@ export const guards: Guards = {
   unsupportedKeywords: true,
   fixedQueryNames: true,
   quotedNames: true,
+  toolSelection: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
