@@ -18,12 +18,16 @@ export interface OperationSelection {
 
 /** A new wire name or description for one generated tool. */
 export interface ToolChoice {
-  /** The tool's wire name from now on (`^[a-zA-Z0-9_-]{1,64}$`), used as given: `toolPrefix` is not added to it. */
+  /**
+   * The tool's wire name from now on, used as given: `toolPrefix` is not added to it.
+   * @pattern ^[a-zA-Z0-9_-]{1,64}$
+   */
   name?: string;
   /** What the model reads instead of the generated description. */
   description?: string;
 }
 
+/** One pack: where its spec is, where it is written, and what of the spec it holds. */
 export interface PackConfig {
   /** The spec file, relative to the config file: an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON). */
   spec: string;
@@ -83,7 +87,10 @@ export interface PackConfig {
    * pack's endpoint variable.
    */
   env?: Record<string, string>;
-  /** Prepended to every tool name (`gh_` -> `gh_issues_list`). */
+  /**
+   * Prepended to every tool name (`gh_` -> `gh_issues_list`).
+   * @pattern ^[a-zA-Z0-9_-]{0,20}$
+   */
   toolPrefix?: string;
   /** The default response handler of generated tools: on (default) or off (every byte reaches the model). */
   responses?: "default" | "off";
@@ -91,9 +98,11 @@ export interface PackConfig {
   externalRefs?: Record<string, string>;
 }
 
+/** `sluice.config.*`: the packs `sluice generate` writes. */
 export interface SluiceConfig {
   /** The JSON schema of this file (`sluice.config.json`): `./node_modules/@sluice/cli/config.schema.json`. Ignored by sluice. */
   $schema?: string;
+  /** @minItems 1 */
   packs: PackConfig[];
 }
 

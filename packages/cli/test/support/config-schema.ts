@@ -1,0 +1,111 @@
+/**
+ * Writes (or, with --check, compares) `packages/cli/config.schema.json`, the JSON schema of
+ * `sluice.config.json`, from the TypeScript types in `packages/cli/src/config.ts`: each
+ * interface becomes a definition, each property keeps its doc comment as `description`,
+ * optional properties stay optional, and no other key is allowed (sluice refuses unknown
+ * keys too). One source of truth: a field added to config.ts and not to the schema fails
+ * `--check` and packages/cli/test/config-schema.test.ts.
+ *   pnpm config-schema            (write)    pnpm config-schema --check   (compare)
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Node, Project, type InterfaceDeclaration, type PropertySignature, type Type } from "ts-morph";
+
+const CONFIG = fileURLToPath(new URL("../../src/config.ts", import.meta.url));
+export const SCHEMA_FILE = fileURLToPath(new URL("../../config.schema.json", import.meta.url));
+
+type Schema = Record<string, unknown>;
+
+/** The schema of config.ts's `SluiceConfig`, as the text the committed file holds. */
+export function buildConfigSchema(configFile = CONFIG): string {
+  const project = new Project({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true }, skipAddingFilesFromTsConfig: true });
+  const source = project.addSourceFileAtPath(configFile);
+  const definitions: Record<string, Schema> = {};
+  const interfaces = new Map(source.getInterfaces().map((declaration) => [declaration.getName(), declaration]));
+
+  const typeSchema = (given: Type, at: string): Schema => {
+    const type = given.getNonNullableType();
+    if (type.isString()) return { type: "string", minLength: 1 };
+    if (type.isBoolean()) return { type: "boolean" };
+    if (type.isStringLiteral()) return { const: type.getLiteralValue() };
+    if (type.isUnion()) {
+      const parts = type.getUnionTypes();
+      if (parts.every((part) => part.isBooleanLiteral())) return { type: "boolean" };
+      if (parts.every((part) => part.isStringLiteral())) return { enum: parts.map((part) => part.getLiteralValue()) };
+      if (parts.length === 1) return typeSchema(parts[0]!, at);
+      throw new Error(`${at}: a union the schema generator does not handle: ${type.getText()}`);
+    }
+    if (type.isArray()) return { type: "array", items: typeSchema(type.getArrayElementTypeOrThrow(), `${at}[]`) };
+    const named = type.getSymbol()?.getName() ?? type.getAliasSymbol()?.getName();
+    if (named !== undefined && interfaces.has(named)) return { $ref: `#/definitions/${define(interfaces.get(named)!)}` };
+    const value = type.getStringIndexType();
+    if (value !== undefined) return { type: "object", additionalProperties: typeSchema(value, `${at}.*`) };
+    throw new Error(`${at}: a type the schema generator does not handle: ${type.getText()}`);
+  };
+
+  const propertySchema = (property: PropertySignature, owner: string): Schema => {
+    const at = `${owner}.${property.getName()}`;
+    const schema = typeSchema(property.getType(), at);
+    const doc = property.getJsDocs().at(-1);
+    const description = oneLine(doc?.getDescription() ?? "");
+    for (const tag of doc?.getTags() ?? []) {
+      // Constraints the type cannot say, which validateConfig checks too: `@pattern <regex>`, `@minItems <n>`.
+      const text = String(tag.getCommentText() ?? "").trim();
+      if (tag.getTagName() === "pattern") schema["pattern"] = text;
+      if (tag.getTagName() === "minItems") schema["minItems"] = Number(text);
+    }
+    return description === "" ? schema : { description, ...schema };
+  };
+
+  function define(declaration: InterfaceDeclaration): string {
+    const name = declaration.getName();
+    if (Object.hasOwn(definitions, name)) return name;
+    definitions[name] = {}; // claimed first: a recursive interface refers to itself
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const member of declaration.getMembers()) {
+      if (!Node.isPropertySignature(member)) throw new Error(`${name}: only properties can be described, not ${member.getText()}`);
+      properties[member.getName()] = propertySchema(member, name);
+      if (!member.hasQuestionToken()) required.push(member.getName());
+    }
+    // The comment right above the interface (a module's own comment may precede it).
+    const doc = oneLine(declaration.getJsDocs().at(-1)?.getDescription() ?? "");
+    definitions[name] = {
+      ...(doc === "" ? {} : { description: doc }),
+      type: "object",
+      properties,
+      ...(required.length === 0 ? {} : { required }),
+      additionalProperties: false,
+    };
+    return name;
+  }
+
+  const root = define(interfaces.get("SluiceConfig") ?? (() => { throw new Error("config.ts declares no SluiceConfig"); })());
+  const { [root]: top, ...rest } = definitions;
+  const schema = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: "https://github.com/sluice/sluice/blob/main/packages/cli/config.schema.json",
+    title: "sluice.config.json",
+    ...top,
+    definitions: Object.fromEntries(Object.keys(rest).sort().map((key) => [key, rest[key]])),
+  };
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, " ");
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const text = buildConfigSchema();
+  if (process.argv.includes("--check")) {
+    const committed = readFileSync(SCHEMA_FILE, "utf8");
+    if (committed !== text) {
+      console.error("packages/cli/config.schema.json is out of date with packages/cli/src/config.ts: run pnpm config-schema");
+      process.exitCode = 1;
+    } else console.log("packages/cli/config.schema.json: up to date");
+  } else {
+    writeFileSync(SCHEMA_FILE, text);
+    console.log("wrote packages/cli/config.schema.json");
+  }
+}
