@@ -106,6 +106,7 @@ it("@sluice/core exports", () => {
       "omit",
       "omitKeysDeep",
       "ownValue",
+      "packSelections",
       "packToolSets",
       "pageMarkers",
       "passThrough",

@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { runInThisContext } from "node:vm";
-import { isSluiceError, SluiceError } from "@sluice/core";
+import { isSluiceError, SluiceError, TOOL_NAME_PATTERN } from "@sluice/core";
 import { closest } from "./args.ts";
 import { CONFIG_FILES, type PackConfig, type SluiceConfig } from "./config.ts";
-import { importModule } from "./load-module.ts";
+import { importFailure, importModule } from "./load-module.ts";
 import { packNameProblem } from "./pack-name.ts";
 
 /** A config as loaded: where it is (paths in it are relative to its folder) and what it says. */
@@ -60,8 +60,9 @@ function runCommonJs(file: string, label: string): unknown {
     const wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }) as (...args: unknown[]) => void;
     wrapper(module.exports, createRequire(file), module, file, dirname(file));
   } catch (error) {
-    if (isSluiceError(error)) throw error;
-    throw new SluiceError("IMPORT_FAILED", `${label}: ${(error as Error).message.split("\n")[0]} (run as CommonJS: it uses require/module.exports; name it .cjs, or write it with import/export).`, { cause: error });
+    const failure = importFailure(error, file, label);
+    if (isSluiceError(failure)) throw failure;
+    throw new SluiceError("IMPORT_FAILED", `${label}: ${(error as Error).message.split("\n")[0]} (while running it as CommonJS, since it uses require or module.exports).`, { cause: error });
   }
   return module.exports;
 }
@@ -146,6 +147,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
           for (const [sub, text] of Object.entries(choice)) {
             if (!(TOOL_CHOICE_KEYS as readonly string[]).includes(sub)) fail(`${at}.${sub}`, "unknown key", closest(sub, TOOL_CHOICE_KEYS));
             if (typeof text !== "string" || text.trim() === "") fail(`${at}.${sub}`, "must be a non-empty string");
+            if (sub === "name" && !TOOL_NAME_PATTERN.test(text as string)) fail(`${at}.name`, `"${text as string}" is not a tool name (1 to 64 letters, digits, _ and -)`, [(text as string).replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64)]);
           }
         }
       }

@@ -100,6 +100,11 @@ export class OperationFilter {
     return this.seen.size;
   }
 
+  /** Whether the generator asked about this tool (by generated name). */
+  asked(tool: string): boolean {
+    return this.seen.has(tool);
+  }
+
   accepts(operation: Operation): boolean {
     // A generator may ask about one operation more than once; it counts once.
     this.seen.set(operation.info.tool, operation);

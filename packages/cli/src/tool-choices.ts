@@ -20,11 +20,17 @@ function notReadOnly(tool: ToolIR): string {
   return `not read-only${what === undefined ? "" : ` (${what})`}`;
 }
 
-/** `readOnly`, before any name changes: the left-out tools are named as the generator named them. */
+/**
+ * include/exclude for tools no generator asked the filter about (a source without
+ * operations: only `tools` and `operations` entries can match them), then `readOnly`; before
+ * any name changes, so left-out tools are named as the generator named them.
+ */
 export function keepReadOnly(ir: PackIR, job: Choices, filter: OperationFilter): PackIR {
-  if (job.readOnly !== true || !guards.toolSelection) return ir;
+  const unasked = ir.tools.filter((tool) => !filter.asked(tool.name));
+  const selected = unasked.length === 0 ? ir.tools : ir.tools.filter((tool) => filter.asked(tool.name) || filter.accepts({ kind: "tool", info: { tool: tool.name } }));
+  if (job.readOnly !== true || !guards.toolSelection) return selected === ir.tools ? ir : { ...ir, tools: selected };
   const kept: ToolIR[] = [];
-  for (const tool of ir.tools) {
+  for (const tool of selected) {
     if (tool.annotations.readOnly === true) kept.push(tool);
     else filter.leftOut.set(tool.name, notReadOnly(tool));
   }

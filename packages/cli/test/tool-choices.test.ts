@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildPack, type PackJob } from "../src/generate-pack.ts";
-import { runSluice } from "./support/run-in-process.ts";
+import { runInProcess, runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -29,6 +29,8 @@ cpSync(PETSTORE, join(project, "store.yaml"));
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 const sluice = (args: string[]) => runSluice(args, { cwd: project, env: { GITHUB_ACTIONS: "" }, timeout: 120_000 });
+/** For commands that load no pack (usage and config errors, a fresh pack mapped in memory): the worker's main, never a child. */
+const inProcess = (args: string[], cwd = project) => runInProcess(args, { cwd, env: { GITHUB_ACTIONS: "" } });
 const config = (packs: unknown[], file = "sluice.config.json") => writeFileSync(join(project, file), JSON.stringify({ packs }));
 const read = (path: string) => readFileSync(join(project, path), "utf8");
 
@@ -84,6 +86,10 @@ describe("readOnly", () => {
     const kept = keepReadOnly({ ...base, tools }, { name: "x", readOnly: true }, filter);
     expect(kept.tools.map((tool) => tool.name)).toEqual(["tool_0"]);
     expect([...filter.leftOut]).toEqual([["tool_1", "not read-only"]]);
+    // include/exclude by name apply to tools no generator asked about.
+    const named = new OperationFilter({ tools: ["tool_*"] }, { operations: ["tool_1"] });
+    expect(keepReadOnly({ ...base, tools }, { name: "x" }, named).tools.map((tool) => tool.name)).toEqual(["tool_0"]);
+    expect([...named.leftOut]).toEqual([["tool_1", 'exclude operations "tool_1"']]);
   });
 });
 
@@ -202,7 +208,7 @@ describe("messages about selection and config", () => {
     expect(error.message).toMatch(/^pack store: exclude operations "deletPet" matched no operation; the nearest of its \d+ operation names: deletePet, /);
     expect(error.candidates?.[0]).toBe("deletePet");
     config([{ spec: "store.yaml", name: "store", out: "packs/store", exclude: { paths: ["DELTE /**"] } }]);
-    const run = await sluice(["generate"]);
+    const run = await inProcess(["generate"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/packs\[0\]\.exclude\.paths\[0\]: "DELTE" is not an HTTP method \(candidates: DELETE\)\n$/);
   });
@@ -221,24 +227,26 @@ describe("messages about selection and config", () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
     writeFileSync(join(dir, "sluice.config.js"), 'const { join } = require("node:path");\nmodule.exports = { packs: [{ spec: join("..", "store.yaml"), name: "cjs", out: "out", readOnly: true }] };\n');
-    const run = await runSluice(["generate", "--json"], { cwd: dir, env: { GITHUB_ACTIONS: "" }, timeout: 120_000 });
+    const run = await inProcess(["generate", "--json"], dir);
     expect(run.stderr).toBe("");
     expect((JSON.parse(run.stdout) as { packs: Array<{ tools: number }> }).packs[0]!.tools).toBe(8);
-    writeFileSync(join(dir, "sluice.config.js"), 'module.exports = require("./packs.cjs");\n');
-    const broken = await runSluice(["generate"], { cwd: dir, env: { GITHUB_ACTIONS: "" }, timeout: 120_000 });
-    expect(broken.stderr).toMatch(/^sluice: IMPORT_FAILED: .*sluice\.config\.js: .*\(run as CommonJS: it uses require\/module\.exports; name it \.cjs, or write it with import\/export\)/);
+    // Another file: the worker's module cache holds the first one.
+    writeFileSync(join(dir, "broken.config.js"), 'module.exports = require("./packs.cjs");\n');
+    const broken = await inProcess(["generate", "--config", "broken.config.js"], dir);
+    // Coded and naming what failed to load (how it is worded depends on which loader ran it: vitest's here, Node's in the bin).
+    expect(broken.stderr).toMatch(/^sluice: IMPORT_FAILED: broken\.config\.js: .*\.\/packs\.cjs/);
   });
 
   it("generate <spec> without --name/--out gives the command to run, never 'give sluice generate a spec'", async () => {
     rmSync(join(project, "sluice.config.json"), { force: true });
     for (const args of [["generate", "store.yaml"], ["generate", "store.yaml", "--name", "shop"]]) {
-      const run = await sluice(args);
+      const run = await inProcess(args);
       expect(run.code).toBe(2);
       expect(run.stderr).not.toContain("give sluice generate a spec");
       expect(run.stderr).toContain(args.length === 2 ? "generate store.yaml needs --name (the pack's name) and --out (the folder it is written to): sluice generate store.yaml --name store --out packs/store" : "needs --out (the folder it is written to): sluice generate store.yaml --name shop --out packs/shop");
     }
     // With a config present, a spec is still not taken for a pack name.
     config([{ spec: "store.yaml", name: "store", out: "packs/store" }]);
-    expect((await sluice(["generate", "store.yaml"])).stderr).toContain("needs --name (the pack's name) and --out");
+    expect((await inProcess(["generate", "store.yaml"])).stderr).toContain("needs --name (the pack's name) and --out");
   });
 });
