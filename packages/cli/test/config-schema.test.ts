@@ -30,9 +30,17 @@ describe("config.schema.json", () => {
   it("a field config.ts gains changes the schema, so the committed one no longer matches", () => {
     const edited = join(scratch, "config.ts");
     copyFileSync(CONFIG_TS, edited);
-    writeFileSync(edited, readFileSync(edited, "utf8").replace("export interface PackConfig {", "export interface PackConfig {\n  /** A new option. */\n  newOption?: boolean;"));
+    const added = "  /** A new option. */\n  newOption?: boolean;\n  server?: { command: string; args?: string[] } | { url: string };";
+    writeFileSync(edited, readFileSync(edited, "utf8").replace("export interface PackConfig {", `export interface PackConfig {\n${added}`));
     const grown = JSON.parse(buildConfigSchema(edited)) as typeof schema;
     expect(grown.definitions["PackConfig"]!.properties["newOption"]).toEqual({ description: "A new option.", type: "boolean" });
+    // Inline object types and unions of them, as a source option would be declared.
+    expect(grown.definitions["PackConfig"]!.properties["server"]).toEqual({
+      anyOf: [
+        { type: "object", properties: { command: { type: "string", minLength: 1 }, args: { type: "array", items: { type: "string", minLength: 1 } } }, required: ["command"], additionalProperties: false },
+        { type: "object", properties: { url: { type: "string", minLength: 1 } }, required: ["url"], additionalProperties: false },
+      ],
+    });
     expect(buildConfigSchema(edited)).not.toBe(committed);
   });
 

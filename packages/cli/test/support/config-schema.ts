@@ -32,10 +32,14 @@ export function buildConfigSchema(configFile = CONFIG): string {
       const literal = node.getLiteral();
       if (Node.isStringLiteral(literal)) return { const: literal.getLiteralValue() };
     }
+    if (node.getKind() === SyntaxKind.NumberKeyword) return { type: "number" };
     if (Node.isUnionTypeNode(node)) {
       const parts = node.getTypeNodes().map((part) => typeSchema(part, at));
       if (parts.every((part) => Object.hasOwn(part, "const"))) return { enum: parts.map((part) => part["const"]) };
+      return { anyOf: parts };
     }
+    // An inline object type (`{ command: string; args?: string[] }`): as an interface would be, without a name.
+    if (Node.isTypeLiteral(node)) return objectSchema(node.getMembers(), at);
     if (Node.isArrayTypeNode(node)) return { type: "array", items: typeSchema(node.getElementTypeNode(), `${at}[]`) };
     if (Node.isTypeReference(node)) {
       const name = node.getTypeName().getText();
@@ -60,26 +64,25 @@ export function buildConfigSchema(configFile = CONFIG): string {
     return description === "" ? schema : { description, ...schema };
   };
 
+  function objectSchema(members: readonly Node[], owner: string): Schema {
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const member of members) {
+      if (!Node.isPropertySignature(member)) throw new Error(`${owner}: only properties can be described, not ${member.getText()}`);
+      properties[member.getName()] = propertySchema(member, owner);
+      if (!member.hasQuestionToken()) required.push(member.getName());
+    }
+    return { type: "object", properties, ...(required.length === 0 ? {} : { required }), additionalProperties: false };
+  }
+
   function define(declaration: InterfaceDeclaration): string {
     const name = declaration.getName();
     if (Object.hasOwn(definitions, name)) return name;
     definitions[name] = {}; // claimed first: a recursive interface refers to itself
-    const properties: Record<string, Schema> = {};
-    const required: string[] = [];
-    for (const member of declaration.getMembers()) {
-      if (!Node.isPropertySignature(member)) throw new Error(`${name}: only properties can be described, not ${member.getText()}`);
-      properties[member.getName()] = propertySchema(member, name);
-      if (!member.hasQuestionToken()) required.push(member.getName());
-    }
+    const body = objectSchema(declaration.getMembers(), name);
     // The comment right above the interface (a module's own comment may precede it).
     const doc = oneLine(declaration.getJsDocs().at(-1)?.getDescription() ?? "");
-    definitions[name] = {
-      ...(doc === "" ? {} : { description: doc }),
-      type: "object",
-      properties,
-      ...(required.length === 0 ? {} : { required }),
-      additionalProperties: false,
-    };
+    definitions[name] = { ...(doc === "" ? {} : { description: doc }), ...body };
     return name;
   }
 
