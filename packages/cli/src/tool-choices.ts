@@ -87,7 +87,7 @@ export function applyToolChoices(ir: PackIR, job: Choices, filter: OperationFilt
 }
 
 /** The record the egress map shows, or undefined when the config chose nothing at tool level or by operation. */
-export function selectionRecord(job: Choices & { toolPrefix?: string }, filter: OperationFilter, before: ReadonlyMap<string, string>, ir: PackIR): PackSelection | undefined {
+export function selectionRecord(job: Choices, filter: OperationFilter, before: ReadonlyMap<string, string>, ir: PackIR): PackSelection | undefined {
   const rules: string[] = [];
   const describeSelection = (which: string, selection: OperationSelection | undefined) => {
     for (const key of ["tags", "paths", "operations", "tools"] as const) {
