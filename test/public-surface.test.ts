@@ -107,6 +107,7 @@ it("@sluice/core exports", () => {
       "omit",
       "omitKeysDeep",
       "ownValue",
+      "packSelections",
       "packToolSets",
       "pageMarkers",
       "passThrough",

@@ -145,6 +145,17 @@ export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
     credentialArguments: sortedRecord(facts.credentialArguments),
     secretLooking: facts.secretLooking.map((s) => ({ tool: s.tool, argument: s.argument })),
     ...(facts.responses === undefined ? {} : { responses: facts.responses === "off" ? "off" : { shared: facts.responses.shared, tools: sortedRecord(facts.responses.tools) } }),
+    ...(facts.selection === undefined
+      ? {}
+      : {
+          selection: {
+            rules: [...facts.selection.rules],
+            tools: facts.selection.tools,
+            leftOut: facts.selection.leftOut.map((t) => ({ tool: t.tool, reason: t.reason })),
+            renamed: facts.selection.renamed.map((r) => ({ from: r.from, to: r.to })),
+            described: facts.selection.described.map((d) => ({ tool: d.tool, description: d.description })),
+          },
+        }),
   };
 }
 

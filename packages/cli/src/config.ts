@@ -1,5 +1,5 @@
 /**
- * `sluice.config.ts` (or `.mjs`, `.js`, `.json`): the packs a project generates, so that
+ * `sluice.config.ts` (or `.mts`, `.mjs`, `.js`, `.cjs`, `.json`; a `.js` one may be CommonJS): the packs a project generates, so that
  * `sluice generate` with no arguments regenerates every one and `sluice generate --check`
  * fails CI on drift. This module imports nothing: a config file imports `defineConfig`
  * from `@sluice/cli/config` without loading the CLI.
@@ -12,8 +12,22 @@ export interface OperationSelection {
   paths?: string[];
   /** operationId (OpenAPI), root field (GraphQL, also `Query.issues` / `Mutation.*`), or generated tool name. */
   operations?: string[];
+  /** Generated tool names (before `toolPrefix`): the one list that means the same for every kind of pack. */
+  tools?: string[];
 }
 
+/** A new wire name or description for one generated tool. */
+export interface ToolChoice {
+  /**
+   * The tool's wire name from now on, used as given: `toolPrefix` is not added to it.
+   * @pattern ^[a-zA-Z0-9_-]{1,64}$
+   */
+  name?: string;
+  /** What the model reads instead of the generated description. */
+  description?: string;
+}
+
+/** One pack: where its spec is, where it is written, and what of the spec it holds. */
 export interface PackConfig {
   /** The spec file, relative to the config file: an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON). */
   spec: string;
@@ -27,6 +41,18 @@ export interface PackConfig {
   include?: OperationSelection;
   /** Never these operations (applied after `include`). */
   exclude?: OperationSelection;
+  /**
+   * Only tools that cannot change anything: those the generator annotates read-only (the
+   * safe methods GET, HEAD, OPTIONS and TRACE for HTTP, queries for GraphQL, `readOnlyHint` for MCP tools). Applied
+   * after include/exclude.
+   */
+  readOnly?: boolean;
+  /**
+   * Per generated tool (its name before `toolPrefix`, as `include.tools` matches it): a new
+   * wire name and/or description. An unknown or left-out tool, an invalid name and a name
+   * that clashes are CONFIG_INVALID; the egress map lists every change.
+   */
+  tools?: Record<string, ToolChoice>;
   /**
    * Arguments withheld from every tool, each with the reason the egress map shows
    * (`internal`, `deprecated` or `projection`). A required one must be a credential argument.
@@ -61,7 +87,10 @@ export interface PackConfig {
    * pack's endpoint variable.
    */
   env?: Record<string, string>;
-  /** Prepended to every tool name (`gh_` -> `gh_issues_list`). */
+  /**
+   * Prepended to every tool name (`gh_` -> `gh_issues_list`).
+   * @pattern ^[a-zA-Z0-9_-]{0,20}$
+   */
   toolPrefix?: string;
   /** The default response handler of generated tools: on (default) or off (every byte reaches the model). */
   responses?: "default" | "off";
@@ -69,7 +98,11 @@ export interface PackConfig {
   externalRefs?: Record<string, string>;
 }
 
+/** `sluice.config.*`: the packs `sluice generate` writes. */
 export interface SluiceConfig {
+  /** The JSON schema of this file (`sluice.config.json`): `./node_modules/@sluice/cli/config.schema.json`. Ignored by sluice. */
+  $schema?: string;
+  /** @minItems 1 */
   packs: PackConfig[];
 }
 
@@ -79,4 +112,4 @@ export function defineConfig(config: SluiceConfig): SluiceConfig {
 }
 
 /** The file names looked for, in this order, in the current directory. */
-export const CONFIG_FILES = ["sluice.config.ts", "sluice.config.mts", "sluice.config.mjs", "sluice.config.js", "sluice.config.json"] as const;
+export const CONFIG_FILES = ["sluice.config.ts", "sluice.config.mts", "sluice.config.mjs", "sluice.config.js", "sluice.config.cjs", "sluice.config.json"] as const;

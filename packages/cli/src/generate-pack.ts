@@ -13,7 +13,8 @@ import { guards } from "@sluice/core/guards";
 import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/emit";
 import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
-import { globPattern, OperationFilter } from "./select-operations.ts";
+import { globPattern, OperationFilter, type UnmatchedEntry } from "./select-operations.ts";
+import { applyToolChoices, keepReadOnly, selectionRecord } from "./tool-choices.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
@@ -32,8 +33,10 @@ export interface PackReport {
   tools: number;
   /** Operations the generator could not turn into tools, each with the reason. */
   skipped: SkippedOperation[];
-  /** Operations left out by include/exclude. */
+  /** Tools left out by include/exclude and readOnly (the egress map names each, with why). */
   excluded: number;
+  /** Operations (or tools, for a source without operations) the selection was asked about. */
+  operations: number;
   baseUrl?: string;
   endpointEnv?: string;
   /** `argumentOnly`: a GraphQL credential argument's own scheme, filled into variables and never sent as a header. */
@@ -114,6 +117,16 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   const kind = job.kind ?? detectKind(bytes, file);
   const source = { name: job.name, file, sha256: createHash("sha256").update(bytes).digest("hex") };
   const filter = new OperationFilter(job.include, job.exclude);
+  // Generated name -> name in the pack (prefixed, renamed), for the selection record.
+  let named = new Map<string, string>();
+  /** readOnly, then prefix and withholdings, then the per-tool choices: before the facts, which are keyed by final names. */
+  const choose = (built: PackIR, transformJob: PackJob): PackIR => {
+    const selected = keepReadOnly(built, job, filter);
+    const transformed = transform(selected, transformJob);
+    const prefixed = new Map(selected.tools.map((tool, i) => [tool.name, transformed.tools[i]!.name]));
+    named = prefixed;
+    return applyToolChoices(transformed, job, filter, prefixed);
+  };
 
   let ir: PackIR;
   let facts: RuntimeFacts;
@@ -133,7 +146,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
       ...(externalRefs === undefined ? {} : { externalRefs }),
       select: (info) => filter.accepts({ kind: "openapi", info }),
     });
-    ir = transform(ir, job);
+    ir = choose(ir, job);
     step("runtime facts and pagination");
     facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
     if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "config", variables: [] } };
@@ -161,7 +174,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
       ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
       ...(job.withhold === undefined ? {} : { withhold: Object.fromEntries(Object.entries(job.withhold).map(([selector, reason]) => [selector, withheldReason(reason, job.name)])) }),
     });
-    ir = transform(ir, { ...job, withhold: {} });
+    ir = choose(ir, { ...job, withhold: {} });
     facts = graphql.graphqlRuntimeFacts(ir);
     // Only the bearer token moves into the header; a credential argument's own scheme stays in the variables.
     if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => (credential.argumentOnly === true ? credential : { ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
@@ -171,8 +184,17 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
 
   if (job.endpoint !== undefined && facts.endpoint !== undefined) facts = { ...facts, endpoint: { ...facts.endpoint, url: job.endpoint } };
   facts = withEnvNames(facts, job);
+  // A typo in exclude generates more than the author meant: fail closed, naming what it could have meant.
+  const strayExcludes = filter.unmatchedExcludes();
+  if (strayExcludes.length > 0) {
+    const first = strayExcludes[0]!;
+    const more = strayExcludes.length > 1 ? ` (and ${strayExcludes.slice(1).map((entry) => entry.label).join(", ")})` : "";
+    throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${unmatchedText(first)}${more}; an exclude entry that matches nothing excludes nothing, so fix or remove it.`, first.candidates.length > 0 ? { candidates: first.candidates } : undefined);
+  }
+  const selection = selectionRecord(job, filter, named, ir);
+  if (selection !== undefined) facts = { ...facts, selection };
   const warnings: string[] = [];
-  for (const entry of filter.unmatchedIncludes()) warnings.push(`include ${entry} matched no operation`);
+  for (const entry of filter.unmatchedIncludes()) warnings.push(unmatchedText(entry));
   // One warning per argument name (Plaid's access_token is in 180 tools), naming its tools.
   const secretTools = new Map<string, string[]>();
   for (const { tool, argument } of facts.secretLooking) secretTools.set(argument, [...(secretTools.get(argument) ?? []), tool]);
@@ -193,7 +215,8 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     out: job.out,
     tools: ir.tools.length,
     skipped: askedFor(ir.skipped, job.include),
-    excluded: filter.excluded.length,
+    excluded: filter.leftOut.size,
+    operations: filter.operations,
     ...(facts.server !== undefined && facts.server.url !== "" ? { baseUrl: facts.server.url } : {}),
     ...(facts.endpoint !== undefined ? { endpointEnv: facts.endpoint.env } : {}),
     credentials: facts.credentials.map((c) => ({ scheme: c.scheme, type: c.type, env: c.env, ...(c.argumentOnly === true ? { argumentOnly: true as const } : {}) })),
@@ -202,8 +225,15 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     warnings,
   };
   if (ir.tools.length === 0) {
-    const why = ir.skipped.length > 0 ? `every operation was skipped (${ir.skipped.slice(0, 3).map((s) => `${s.operation}: ${s.reason}`).join("; ")}${ir.skipped.length > 3 ? "; ..." : ""})` : filter.excluded.length > 0 ? `include/exclude left out all ${filter.excluded.length} operations` : "the spec declares no operation";
-    throw new SluiceError("NO_TOOLS", `pack ${job.name}: no tools generated from ${file}: ${why}.`);
+    const unmatched = filter.unmatchedIncludes();
+    const why =
+      filter.leftOut.size > 0
+        ? `the selection left out all ${filter.leftOut.size} tools (${reasonCounts(filter.leftOut)})${unmatched.length > 0 ? `; ${unmatched.map(unmatchedText).join("; ")}` : ""}`
+        : ir.skipped.length > 0
+          ? `every operation was skipped (${ir.skipped.slice(0, 3).map((s) => `${s.operation}: ${s.reason}`).join("; ")}${ir.skipped.length > 3 ? "; ..." : ""})`
+          : "the spec declares no operation";
+    const candidates = unmatched.flatMap((entry) => entry.candidates);
+    throw new SluiceError("NO_TOOLS", `pack ${job.name}: no tools generated from ${file}: ${why}.`, candidates.length > 0 ? { candidates } : undefined);
   }
 
   if (job.responses === "off") facts = { ...facts, responses: "off" };
@@ -211,6 +241,25 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+}
+
+/** `include tags "nosuchtag" matched no operation; the spec's 3 tags, nearest first: pet, store, user`. */
+function unmatchedText(entry: UnmatchedEntry): string {
+  const kind = /^\w+ (\w+)/.exec(entry.label)?.[1] ?? "";
+  const what = kind === "tags" ? "tags" : kind === "paths" ? "paths" : kind === "tools" ? "tool names" : "operation names";
+  if (entry.candidates.length === 0) return `${entry.label} matched no operation (the spec has no ${what})`;
+  const nearest = entry.of > entry.candidates.length ? `the nearest of its ${entry.of} ${what}` : `its ${entry.of} ${what}, nearest first`;
+  return `${entry.label} matched no operation; ${nearest}: ${entry.candidates.join(", ")}`;
+}
+
+/** `not in include 11, not read-only 3`: the reasons without their details, counted. */
+function reasonCounts(leftOut: ReadonlyMap<string, string>): string {
+  const counts = new Map<string, number>();
+  for (const reason of leftOut.values()) {
+    const short = reason.replace(/ \(.*\)$/, "");
+    counts.set(short, (counts.get(short) ?? 0) + 1);
+  }
+  return [...counts].map(([reason, n]) => `${reason}: ${n}`).join(", ");
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -108,7 +108,7 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
   const specArgs = explicitKind === undefined ? positionals : positionals.slice(1);
   if (typeof name === "string" || typeof out === "string" || explicitKind !== undefined) {
     if (typeof values["config"] === "string") throw usageError("generate", "--config lists packs; give either it or <spec> --name --out");
-    if (specArgs.length !== 1 || typeof name !== "string" || typeof out !== "string") throw usageError("generate", "generate <spec> needs --name <name> --out <dir>");
+    if (specArgs.length !== 1 || typeof name !== "string" || typeof out !== "string") throw missingNameOrOut(specArgs, name, out);
     const spec = resolve(io.cwd, specArgs[0]!);
     if (!existsSync(spec)) throw new SluiceError("FILE_NOT_FOUND", `the spec file ${specArgs[0]} does not exist (${spec}).`);
     const problem = packNameProblem(name);
@@ -118,7 +118,9 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
     const regenerate = `sluice generate ${explicitKind === undefined ? "" : `${explicitKind} `}spec/${spec.split(/[\\/]/).pop()} --name ${name} --out .`;
     return [{ spec, out: outDir, name, regenerate, ...(explicitKind === undefined ? {} : { kind: explicitKind }) }];
   }
-  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined, fresh);
+  // `sluice generate specs/petstore.yaml`: a spec without --name/--out is not a pack name of a config.
+  if (positionals.length === 1 && looksLikeSpec(positionals[0]!, io.cwd)) throw missingNameOrOut(positionals, undefined, undefined);
+  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined);
   const known = loaded.config.packs.map((pack) => pack.name);
   const unknown = positionals.filter((wanted) => !known.includes(wanted));
   if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `${relative(io.cwd, loaded.file)} has no pack named ${unknown.join(", ")}.`, { candidates: known });
@@ -133,6 +135,25 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
     }));
   jobs.configFile = loaded.file;
   return jobs;
+}
+
+const SPEC_FILE = /\.(json|ya?ml|graphqls?|gql|sdl)$/i;
+
+/** A file that exists, or a name only a spec file would have (a pack name has no dot or slash). */
+function looksLikeSpec(given: string, cwd: string): boolean {
+  return SPEC_FILE.test(given) || /[\\/]/.test(given) || (given.includes(".") && existsSync(resolve(cwd, given)));
+}
+
+/** What to add to `generate <spec>`: the whole command, with a name and a folder made from the spec's file name. */
+function missingNameOrOut(specArgs: readonly string[], name: unknown, out: unknown): SluiceError {
+  if (specArgs.length !== 1) return usageError("generate", specArgs.length === 0 ? "generate needs a spec: sluice generate <spec> --name <name> --out <dir>" : `generate takes one spec, got ${specArgs.length}: ${specArgs.join(" ")}`);
+  const spec = specArgs[0]!;
+  const base = basename(spec).replace(/\.[^.]*$/, "").replace(/[-_.]?(openapi|swagger|spec|schema|api)[-_.]?(v?\d[\w.]*)?$/i, "") || basename(spec);
+  const packName = typeof name === "string" ? name : suggestPackName(base);
+  const dir = typeof out === "string" ? out : `packs/${packName}`;
+  const missing = [typeof name === "string" ? [] : ["--name (the pack's name)"], typeof out === "string" ? [] : ["--out (the folder it is written to)"]].flat().join(" and ");
+  const command = `sluice generate ${spec} --name ${packName} --out ${dir}`;
+  return usageError("generate", `generate ${spec} needs ${missing}: ${command}; or list the pack in sluice.config.ts and run sluice generate`);
 }
 
 async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (label: string) => void): Promise<PackOutcome> {
@@ -230,17 +251,20 @@ async function regeneratedEgressMap(pack: GeneratedPack, job: PackJob, io: Io): 
 async function generatedEgressMap(pack: GeneratedPack): Promise<string> {
   const { definePack, egressMap, formatEgressMap } = await import("@sluice/core");
   const { name, defs, withheldMembers, tools } = pack.ir;
-  return formatEgressMap(egressMap(definePack({ name, defs, ...(withheldMembers === undefined ? {} : { withheldMembers }), tools }).tools));
+  const { selection } = pack.facts;
+  const generated = definePack({ name, defs, ...(withheldMembers === undefined ? {} : { withheldMembers }), tools }).tools;
+  return formatEgressMap(egressMap(generated), { selections: selection === undefined ? [] : [selection] });
 }
 
 async function egressMapText(dir: string, io: Io): Promise<string> {
-  const [{ egressMap, formatEgressMap }, { loadTools }] = await Promise.all([import("@sluice/core"), import("./load-tools.ts")]);
-  return formatEgressMap(egressMap(await loadTools(dir, io.cwd)));
+  const [{ egressMap, formatEgressMap, packSelections }, { loadTools }] = await Promise.all([import("@sluice/core"), import("./load-tools.ts")]);
+  const tools = await loadTools(dir, io.cwd);
+  return formatEgressMap(egressMap(tools), { selections: packSelections(tools) });
 }
 
 function describe(outcome: PackOutcome, check: boolean, cwd: string, map: EgressMapCheck | undefined, verbose: boolean): string {
   const lines = [`${outcome.name}: ${outcome.tools} tools (${outcome.kind}) ${check ? "checked in" : "->"} ${relative(cwd, outcome.out) || "."}`];
-  if (outcome.excluded > 0) lines.push(`  excluded by include/exclude: ${outcome.excluded} operations`);
+  if (outcome.excluded > 0) lines.push(`  left out by the selection: ${outcome.excluded} of ${outcome.operations} tools (egress_map.txt names each, with why)`);
   if (outcome.skipped.length > 0) {
     // Once, counted by code (80 subscriptions or 30 dangling refs are one line); each under --verbose.
     const byCode = new Map<string, number>();

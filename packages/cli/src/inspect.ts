@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, SluiceError, type EgressToolEntry, type Tool } from "@sluice/core";
+import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, packSelections, SluiceError, type EgressMapOptions, type EgressToolEntry, type Tool } from "@sluice/core";
 import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { parseCommand, stringOption, usageError } from "./args.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
@@ -75,13 +75,15 @@ export async function egressCommand(args: readonly string[], io: Io): Promise<nu
   if (typeof values.out === "string" && typeof values.check === "string") throw usageError("egress", "--out and --check exclude each other");
   // Without --served: every exported tool (code can import the *_full twins); with it: what `sluice serve` serves.
   const loaded = await loadTools(spec, io.cwd);
-  const entries = egressMap(values.served && !values["include-full"] ? defaultServedSet(loaded) : loaded);
+  const mapped = values.served && !values["include-full"] ? defaultServedSet(loaded) : loaded;
+  const entries = egressMap(mapped);
+  const options: EgressMapOptions = { selections: packSelections(mapped) };
   const json = values.json === true;
   if (typeof values.check === "string") {
     const command = `sluice egress ${spec}${values.served ? " --served" : ""}${values["include-full"] ? " --include-full" : ""}`;
-    return checkAgainst(values.check, entries, json, io, annotationsWanted(stringOption(values, "format")), command);
+    return checkAgainst(values.check, entries, options, json, io, annotationsWanted(stringOption(values, "format")), command);
   }
-  const text = json ? jsonMap(entries) : formatEgressMap(entries);
+  const text = json ? jsonMap(entries) : formatEgressMap(entries, options);
   if (typeof values.out === "string") {
     const file = resolve(io.cwd, values.out);
     await mkdir(dirname(file), { recursive: true });
@@ -103,12 +105,12 @@ function jsonMap(entries: readonly EgressToolEntry[]): string {
  * sides are compared as text maps. The report goes to stdout, in text or, with --json, as
  * one JSON object; exit 0 when the file is what --out would write, 1 when it is not.
  */
-async function checkAgainst(name: string, entries: readonly EgressToolEntry[], json: boolean, io: Io, github: boolean, command: string): Promise<number> {
+async function checkAgainst(name: string, entries: readonly EgressToolEntry[], options: EgressMapOptions, json: boolean, io: Io, github: boolean, command: string): Promise<number> {
   const file = resolve(io.cwd, name);
   const committed = await readFile(file, "utf8").catch(() => {
     throw new SluiceError("EGRESS_MAP_CHANGED", `${name} does not exist (${file}); write it with --out ${name}${json ? " --json" : ""}.`);
   });
-  const now = formatEgressMap(entries);
+  const now = formatEgressMap(entries, options);
   let before = committed;
   let written = now;
   if (committed.trimStart().startsWith("[")) {

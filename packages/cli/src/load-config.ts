@@ -1,9 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
-import { SluiceError } from "@sluice/schema";
+import { runInThisContext } from "node:vm";
+import { isSluiceError, SluiceError, TOOL_NAME_PATTERN } from "@sluice/schema";
 import { closest } from "./args.ts";
 import { CONFIG_FILES, type PackConfig, type SluiceConfig } from "./config.ts";
-import { importModule } from "./load-module.ts";
+import { importFailure, importModule } from "./load-module.ts";
 import { packNameProblem } from "./pack-name.ts";
 
 /** A config as loaded: where it is (paths in it are relative to its folder) and what it says. */
@@ -28,19 +30,52 @@ export async function loadConfig(cwd: string, given: string | undefined, fresh?:
       throw new SluiceError("CONFIG_INVALID", `${file}: not JSON (${(error as Error).message}).`, { cause: error });
     }
   } else {
-    const module = await importModule(file, given ?? file, fresh);
+    const module = await importConfigModule(file, given ?? file, fresh);
     value = Object.hasOwn(module, "default") ? module["default"] : module["config"];
   }
   return { file, dir: dirname(file), config: validateConfig(value, file) };
 }
 
-const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses">> = {
+/**
+ * A config module. A `.js` config written as CommonJS (`module.exports = ...`, `require`)
+ * in a folder whose package.json says `"type": "module"` fails as an ES module; it is then
+ * run as CommonJS, as Node would run it named `.cjs`, rather than refused: the user meant a config.
+ */
+async function importConfigModule(file: string, label: string, fresh: string | undefined): Promise<Record<string, unknown>> {
+  try {
+    return await importModule(file, label, fresh);
+  } catch (error) {
+    const cause = isSluiceError(error) ? (error as { cause?: unknown }).cause : undefined;
+    const commonJs = cause instanceof ReferenceError && /^(require|module|exports|__dirname|__filename) is not defined/.test(cause.message);
+    if (!file.endsWith(".js") || !commonJs) throw error;
+    return { default: runCommonJs(file, label) };
+  }
+}
+
+/** Runs a CommonJS file the way Node's loader does (its own `require`, `module`, `exports`), and returns `module.exports`. */
+function runCommonJs(file: string, label: string): unknown {
+  const source = readFileSync(file, "utf8").replace(/^#!.*/, "");
+  const module = { exports: {} as unknown };
+  try {
+    const wrapper = runInThisContext(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file }) as (...args: unknown[]) => void;
+    wrapper(module.exports, createRequire(file), module, file, dirname(file));
+  } catch (error) {
+    const failure = importFailure(error, file, label);
+    if (isSluiceError(failure)) throw failure;
+    throw new SluiceError("IMPORT_FAILED", `${label}: ${(error as Error).message.split("\n")[0]} (while running it as CommonJS, since it uses require or module.exports).`, { cause: error });
+  }
+  return module.exports;
+}
+
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "toolChoices">> = {
   spec: "string",
   name: "string",
   out: "string",
   kind: "kind",
   include: "selection",
   exclude: "selection",
+  readOnly: "boolean",
+  tools: "toolChoices",
   withhold: "record",
   credentialArguments: "record",
   detectCredentialArguments: "boolean",
@@ -52,7 +87,11 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   responses: "responses",
   externalRefs: "record",
 };
-const SELECTION_KEYS = ["tags", "paths", "operations"] as const;
+const SELECTION_KEYS = ["tags", "paths", "operations", "tools"] as const;
+const TOOL_CHOICE_KEYS = ["name", "description"] as const;
+const CONFIG_KEYS = ["$schema", "packs"] as const;
+// Path Item Object methods (https://spec.openapis.org/oas/v3.1.0#path-item-object).
+const HTTP_METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
 const TOOL_PREFIX = /^[a-zA-Z0-9_-]{0,20}$/;
 // An HTTP field name (RFC 9110 token).
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -67,7 +106,8 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     throw new SluiceError("CONFIG_INVALID", `${file}: ${where}: ${problem}`, candidates === undefined ? undefined : { candidates });
   };
   if (!isPlainObject(value)) return fail("the config", "must be an object with a `packs` array (export default defineConfig({ packs: [...] }))");
-  for (const key of Object.keys(value)) if (key !== "packs") fail(key, "unknown key", closest(key, ["packs"]));
+  for (const key of Object.keys(value)) if (!(CONFIG_KEYS as readonly string[]).includes(key)) fail(key, "unknown key", closest(key, CONFIG_KEYS));
+  if (Object.hasOwn(value, "$schema") && (typeof value["$schema"] !== "string" || value["$schema"] === "")) fail("$schema", "must be a non-empty string (the schema's path or URL)");
   const packs = value["packs"];
   if (!Array.isArray(packs) || packs.length === 0) return fail("packs", "must be a non-empty array");
   const names = new Set<string>();
@@ -85,10 +125,30 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
       if (expected === "responses" && given !== "default" && given !== "off") fail(where, 'must be "default" or "off"');
       if (expected === "record" && (!isPlainObject(given) || Object.values(given).some((v) => typeof v !== "string" || v === ""))) fail(where, "must map names to non-empty strings");
       if (expected === "selection") {
-        if (!isPlainObject(given)) return fail(where, "must be an object with tags, paths or operations");
+        if (!isPlainObject(given)) return fail(where, "must be an object with tags, paths, operations or tools");
         for (const [sub, list] of Object.entries(given)) {
           if (!(SELECTION_KEYS as readonly string[]).includes(sub)) fail(`${where}.${sub}`, "unknown key", closest(sub, SELECTION_KEYS));
           if (!Array.isArray(list) || list.some((item) => typeof item !== "string" || item === "")) fail(`${where}.${sub}`, "must be an array of non-empty strings");
+          if (sub !== "paths") continue;
+          (list as string[]).forEach((glob, j) => {
+            // `DELTE /**` would match nothing, silently: a word before the path must be a method.
+            const method = /^([A-Za-z]+)\s+\S/.exec(glob)?.[1];
+            if (method !== undefined && !HTTP_METHODS.includes(method.toUpperCase())) fail(`${where}.paths[${j}]`, `"${method}" is not an HTTP method`, closest(method.toUpperCase(), HTTP_METHODS));
+            if (method === undefined && !glob.startsWith("/") && !glob.startsWith("*")) fail(`${where}.paths[${j}]`, `"${glob}" is neither a path ("/pets/**") nor a method and a path ("GET /pets/**")`);
+          });
+        }
+      }
+      if (expected === "toolChoices") {
+        if (!isPlainObject(given)) return fail(where, 'must map generated tool names to { name, description } ({ "find_pets": { "name": "search_pets" } })');
+        for (const [tool, choice] of Object.entries(given)) {
+          const at = `${where}.${tool}`;
+          if (!isPlainObject(choice)) return fail(at, "must be an object with name and/or description");
+          if (Object.keys(choice).length === 0) fail(at, "is empty: give name, description or both");
+          for (const [sub, text] of Object.entries(choice)) {
+            if (!(TOOL_CHOICE_KEYS as readonly string[]).includes(sub)) fail(`${at}.${sub}`, "unknown key", closest(sub, TOOL_CHOICE_KEYS));
+            if (typeof text !== "string" || text.trim() === "") fail(`${at}.${sub}`, "must be a non-empty string");
+            if (sub === "name" && !TOOL_NAME_PATTERN.test(text as string)) fail(`${at}.name`, `"${text as string}" is not a tool name (1 to 64 letters, digits, _ and -)`, [(text as string).replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64)]);
+          }
         }
       }
     }

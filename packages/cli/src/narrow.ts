@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { checkEgressMap, egressMap, formatEgressMap, fullNameOf, SluiceError, Tool, TOOL_NAME_PATTERN, unifiedDiff, type DeriveOptions } from "@sluice/core";
+import { checkEgressMap, egressMap, formatEgressMap, fullNameOf, packSelections, SluiceError, Tool, TOOL_NAME_PATTERN, unifiedDiff, type DeriveOptions } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { hasOwn } from "@sluice/schema";
 import type { ArrayLiteralExpression, Expression, ImportDeclaration, SourceFile, Statement, VariableDeclaration } from "ts-morph";
@@ -91,7 +91,8 @@ export async function narrowCommand(args: readonly string[], io: Io): Promise<nu
   const oldMap = existsSync(mapFile) ? readFileSync(mapFile, "utf8") : "";
   let newMap: string;
   if (dryRun) {
-    newMap = formatEgressMap(egressMap(predictedTools(loaded.tools, tool, projection)));
+    const predicted = predictedTools(loaded.tools, tool, projection);
+    newMap = formatEgressMap(egressMap(predicted), { selections: packSelections(predicted) });
   } else {
     writeFileSync(curatedFile, edit.text);
     newMap = rewriteEgressMap(dir, mapFile, io.cwd, () => writeFileSync(curatedFile, before));

@@ -1,5 +1,6 @@
 import type { GraphQLFieldInfo } from "@sluice/generator-graphql";
 import type { OpenAPIOperationInfo } from "@sluice/generator-openapi";
+import { editDistance } from "@sluice/core";
 import type { OperationSelection } from "./config.ts";
 
 /**
@@ -20,57 +21,145 @@ export function globPattern(glob: string, caseInsensitive = false): RegExp {
   return new RegExp(`^${source}$`, caseInsensitive ? "i" : "");
 }
 
-type Operation = { kind: "openapi"; info: OpenAPIOperationInfo } | { kind: "graphql"; info: GraphQLFieldInfo };
+/**
+ * What a selection is matched against: an OpenAPI operation, a GraphQL root field, or a
+ * generated tool known only by its name (a source without operations, such as an MCP
+ * server's tools: only `tools` and `operations` entries can match it).
+ */
+export type Operation = { kind: "openapi"; info: OpenAPIOperationInfo } | { kind: "graphql"; info: GraphQLFieldInfo } | { kind: "tool"; info: { tool: string } };
 
-/** Whether one operation matches a selection (any of its lists). */
+type SelectionKey = keyof Required<OperationSelection>;
+const SELECTION_KEYS: readonly SelectionKey[] = ["tags", "paths", "operations", "tools"];
+
+/** Whether one operation matches a selection (any entry of any of its lists). */
 function matches(selection: OperationSelection, operation: Operation): boolean {
+  return matchingEntry(selection, operation) !== undefined;
+}
+
+/** The first entry of a selection that matches the operation, as `tags "pet"`, or undefined. */
+function matchingEntry(selection: OperationSelection, operation: Operation): string | undefined {
   const names: string[] = [operation.info.tool];
   if (operation.kind === "openapi") {
     const { info } = operation;
     if (info.operationId !== undefined) names.push(info.operationId);
     const tags = new Set(info.tags.map((tag) => tag.toLowerCase()));
-    if ((selection.tags ?? []).some((tag) => tags.has(tag.toLowerCase()))) return true;
+    for (const tag of selection.tags ?? []) if (tags.has(tag.toLowerCase())) return entryLabel("tags", tag);
     for (const glob of selection.paths ?? []) {
       const spaced = /^([A-Za-z]+)\s+(\S.*)$/.exec(glob);
       if (spaced !== null) {
-        if (spaced[1]!.toUpperCase() === info.method && globPattern(spaced[2]!).test(info.path)) return true;
-      } else if (globPattern(glob).test(info.path)) return true;
+        if (spaced[1]!.toUpperCase() === info.method && globPattern(spaced[2]!).test(info.path)) return entryLabel("paths", glob);
+      } else if (globPattern(glob).test(info.path)) return entryLabel("paths", glob);
     }
-  } else {
+  } else if (operation.kind === "graphql") {
     const { info } = operation;
     names.push(info.field, `${info.operationType === "query" ? "Query" : "Mutation"}.${info.field}`);
   }
-  return (selection.operations ?? []).some((glob) => {
+  for (const glob of selection.operations ?? []) {
     const pattern = globPattern(glob);
-    return names.some((name) => pattern.test(name));
-  });
+    if (names.some((name) => pattern.test(name))) return entryLabel("operations", glob);
+  }
+  for (const glob of selection.tools ?? []) if (globPattern(glob).test(operation.info.tool)) return entryLabel("tools", glob);
+  return undefined;
 }
 
-/** A selection's verdict on each operation; what it left out and which include entries matched nothing, for the report. */
+function entryLabel(key: SelectionKey, entry: string): string {
+  return `${key} ${JSON.stringify(entry)}`;
+}
+
+/** An entry of include or exclude that matched nothing, with the nearest things it could have meant. */
+export interface UnmatchedEntry {
+  /** `include tags "nosuchtag"`. */
+  label: string;
+  /** Nearest first: the spec's tags, paths, operation or tool names. */
+  candidates: string[];
+  /** How many there are to choose from (the candidates are the nearest few). */
+  of: number;
+}
+
+/**
+ * A selection's verdict on each operation; what it left out (once per tool, with the entry
+ * or rule that did), and which entries matched nothing, for the report.
+ */
 export class OperationFilter {
-  readonly excluded: string[] = [];
-  private readonly seen: Operation[] = [];
+  /** Generated tool name -> why it was left out (`not in include`, `exclude paths "DELETE /**"`), in the order seen. */
+  readonly leftOut = new Map<string, string>();
+  private readonly seen = new Map<string, Operation>();
 
   constructor(
     private readonly include: OperationSelection | undefined,
     private readonly exclude: OperationSelection | undefined,
   ) {}
 
+  /** Tools left out, by generated name. */
+  get excluded(): string[] {
+    return [...this.leftOut.keys()];
+  }
+
+  /** How many operations the filter was asked about (each once, however often it was asked). */
+  get operations(): number {
+    return this.seen.size;
+  }
+
+  /** Whether the generator asked about this tool (by generated name). */
+  asked(tool: string): boolean {
+    return this.seen.has(tool);
+  }
+
   accepts(operation: Operation): boolean {
-    this.seen.push(operation);
+    // A generator may ask about one operation more than once; it counts once.
+    this.seen.set(operation.info.tool, operation);
     const included = this.include === undefined || matches(this.include, operation);
-    const accepted = included && !(this.exclude !== undefined && matches(this.exclude, operation));
-    if (!accepted) this.excluded.push(operation.info.tool);
-    return accepted;
+    const excludedBy = included && this.exclude !== undefined ? matchingEntry(this.exclude, operation) : undefined;
+    if (!included) this.leftOut.set(operation.info.tool, "not in include");
+    else if (excludedBy !== undefined) this.leftOut.set(operation.info.tool, `exclude ${excludedBy}`);
+    else this.leftOut.delete(operation.info.tool);
+    return included && excludedBy === undefined;
   }
 
   /** Entries of `include` that matched no operation seen: a typo there would otherwise silently generate less. */
-  unmatchedIncludes(): string[] {
-    const entries = [
-      ...(this.include?.tags ?? []).map((tag) => ({ label: `tag "${tag}"`, selection: { tags: [tag] } })),
-      ...(this.include?.paths ?? []).map((path) => ({ label: `path "${path}"`, selection: { paths: [path] } })),
-      ...(this.include?.operations ?? []).map((name) => ({ label: `operation "${name}"`, selection: { operations: [name] } })),
-    ];
-    return entries.filter(({ selection }) => !this.seen.some((operation) => matches(selection, operation))).map(({ label }) => label);
+  unmatchedIncludes(): UnmatchedEntry[] {
+    return this.unmatched("include", this.include);
   }
+
+  /** Entries of `exclude` that matched no operation seen: a typo there silently generates more, which is worse. */
+  unmatchedExcludes(): UnmatchedEntry[] {
+    return this.unmatched("exclude", this.exclude);
+  }
+
+  private unmatched(which: "include" | "exclude", selection: OperationSelection | undefined): UnmatchedEntry[] {
+    if (selection === undefined) return [];
+    const operations = [...this.seen.values()];
+    const out: UnmatchedEntry[] = [];
+    for (const key of SELECTION_KEYS) {
+      for (const entry of selection[key] ?? []) {
+        if (operations.some((operation) => matches({ [key]: [entry] }, operation))) continue;
+        const pool = [...new Set(operations.flatMap((operation) => candidatesOf(key, operation)))];
+        out.push({ label: `${which} ${entryLabel(key, entry)}`, candidates: nearest(entry, pool, key === "tags" ? 10 : 5), of: pool.length });
+      }
+    }
+    return out;
+  }
+}
+
+/** What an entry of a list could have named, for did-you-mean. */
+function candidatesOf(key: SelectionKey, operation: Operation): string[] {
+  const { info } = operation;
+  if (key === "tools") return [info.tool];
+  if (operation.kind === "openapi") {
+    if (key === "tags") return operation.info.tags;
+    if (key === "paths") return [operation.info.path, `${operation.info.method} ${operation.info.path}`];
+    return [operation.info.tool, ...(operation.info.operationId === undefined ? [] : [operation.info.operationId])];
+  }
+  if (operation.kind === "graphql" && key === "operations") return [operation.info.tool, operation.info.field];
+  return key === "operations" ? [info.tool] : [];
+}
+
+/** Every candidate, nearest first (edit distance, case-insensitive, then name), the first `max`. */
+function nearest(given: string, pool: readonly string[], max: number): string[] {
+  const wanted = given.toLowerCase().replace(/\*+/g, "");
+  return pool
+    .map((name) => ({ name, distance: editDistance(wanted, name.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, max)
+    .map((entry) => entry.name);
 }

@@ -206,11 +206,11 @@ describe("a config of packs", () => {
     config([{ spec: "specs/pets.json", name: "none", out: "packs/none", exclude: { paths: ["/**"] } }]);
     const none = await sluice(["generate"]);
     expect(none.code).toBe(1);
-    expect(none.stderr).toMatch(/^sluice: NO_TOOLS: pack none: no tools generated from pets\.json: include\/exclude left out all 4 operations\.\n$/);
+    expect(none.stderr).toMatch(/^sluice: NO_TOOLS: pack none: no tools generated from pets\.json: the selection left out all 4 tools \(exclude paths "\/\*\*": 4\)\.\n$/);
     config([{ spec: "specs/pets.json", name: "typo", out: "packs/typo", include: { tags: ["nonexistent"], operations: ["findPets"] } }]);
     const typo = await sluice(["generate"]);
     expect(typo.code).toBe(0);
-    expect(typo.stdout).toContain('warning: include tag "nonexistent" matched no operation');
+    expect(typo.stdout).toContain('warning: include tags "nonexistent" matched no operation (the spec has no tags)');
   });
 
   it("an unknown key, a wrong type or a duplicate pack is CONFIG_INVALID in one line, naming the place", async () => {

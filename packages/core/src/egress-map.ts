@@ -17,7 +17,7 @@ import { isFreeForm, openingSchema } from "./object-openness.ts";
 import { BRANCH_KEYWORDS } from "./schema-workspace.ts";
 import { formatSegment, splitSelector } from "./selectors.ts";
 import type { Tool } from "./tool.ts";
-import type { Binding, HttpBinding, WithheldPath } from "./tool-ir.ts";
+import type { Binding, HttpBinding, PackSelection, WithheldPath } from "./tool-ir.ts";
 import { clashOf, explodesKeys, reservedNames, schemesOf, type Reservation, type WireLocation } from "./http/wire-names.ts";
 import { fetchedPaths } from "./bindings/graphql-returns.ts";
 
@@ -434,13 +434,48 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+export interface EgressMapOptions {
+  /**
+   * The packs' tool selections (`packSelections(tools)`): listed after the legend, so that
+   * a tool the config leaves out, renames or describes anew shows in the map's diff.
+   */
+  selections?: readonly PackSelection[];
+}
+
+/**
+ * The selections the tools' packs were generated with (a config's include / exclude,
+ * `readOnly`, renames, descriptions), once per pack, by pack name.
+ */
+export function packSelections(tools: readonly Tool<object>[]): PackSelection[] {
+  const found = new Map<PackSelection, string>();
+  for (const tool of tools) {
+    const { selection, api } = tool.callSettings;
+    if (selection !== undefined && !found.has(selection)) found.set(selection, api ?? "");
+  }
+  return [...found].sort(([, a], [, b]) => compare(a, b)).map(([selection]) => selection);
+}
+
+/**
+ * The header lines of one selection: comments (a check compares tools, which show a
+ * change of selection as a tool that comes or goes), one fact a line, sorted by tool.
+ */
+function selectionLines(selection: PackSelection): string[] {
+  const lines = ["#", `# Tool selection by the config: ${selection.tools} tool${selection.tools === 1 ? "" : "s"}, ${selection.leftOut.length} left out.`];
+  for (const rule of selection.rules) lines.push(`#   rule ${rule}`);
+  for (const { tool, reason } of selection.leftOut) lines.push(`#   left out ${tool}: ${reason}`);
+  for (const { from, to } of selection.renamed) lines.push(`#   renamed ${from} -> ${to}`);
+  // JSON-quoted: a description is one line here whatever it holds, and what the model reads is reviewed word for word.
+  for (const { tool, description } of selection.described) lines.push(`#   description of ${tool}: ${JSON.stringify(description)}`);
+  return lines;
+}
+
 /**
  * The egress map as text, meant to be committed and reviewed: stable order, one path
  * per line, `+` visible, `-` withheld (with the reason), `=` pinned (with the value).
  * A type with the same shape in every tool that uses it is listed once at the end; a
  * type whose shape differs between tools (narrowed in some) is listed inside each tool.
  */
-export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
+export function formatEgressMap(entries: readonly EgressToolEntry[], options: EgressMapOptions = {}): string {
   const variants = new Map<string, Set<string>>();
   for (const entry of entries) {
     for (const section of entry.types) {
@@ -456,6 +491,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[]): string {
     "# < fetched: response fields a GraphQL tool narrowed with `returns` still asks for",
     "# Types used in several places or recursively are listed once: inside a tool when",
     "# their shape is particular to it, otherwise under `type` at the end.",
+    ...(options.selections ?? []).flatMap(selectionLines),
   ];
   for (const entry of entries) {
     lines.push("", `tool ${entry.name}`, `  endpoint ${entry.endpoint}`);

@@ -1,6 +1,6 @@
 import { getOwn, hasOwn } from "@sluice/schema";
 import type { HttpCredential } from "./http/auth.ts";
-import type { Binding, HttpAuthScheme } from "./tool-ir.ts";
+import type { Binding, HttpAuthScheme, PackSelection } from "./tool-ir.ts";
 import type { PackRuntime, Pagination, ResponseHandler, ToolRuntime } from "./call/types.ts";
 import { bindingResponseHints, defaultResponseHandler } from "./responses/default-handler.ts";
 import type { ResponseHints } from "./responses/response-hints.ts";
@@ -60,6 +60,8 @@ export interface RuntimeFacts {
    * more to say). `"off"`: the config switched the default handler off.
    */
   responses?: { shared: ResponseHints; tools: Record<string, ResponseHints> } | "off";
+  /** The config's tool-level choices (what was left out and why, renames, descriptions), for the egress map. */
+  selection?: PackSelection;
 }
 
 export type EnvironmentVariables = Readonly<Record<string, string | undefined>>;
@@ -105,6 +107,7 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
   const env = environment(options.env);
   const runtime: PackRuntime = {};
   if (facts.name !== undefined) runtime.api = facts.name;
+  if (facts.selection !== undefined) runtime.selection = facts.selection;
   // A server reads each scheme's credential from the variable the facts name.
   if (facts.credentials.length > 0) runtime.credentialEnv = Object.fromEntries(facts.credentials.map((credential) => [credential.scheme, credential.env]));
   if (facts.endpoint !== undefined && options.endpoint === undefined) runtime.endpointEnv = facts.endpoint.env;

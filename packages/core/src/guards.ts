@@ -75,6 +75,8 @@ export interface Guards {
    * edit of a generated file or of the egress map is drift even when the spec is unchanged.
    */
   stampOutputs: boolean;
+  /** A config's `readOnly: true` leaves every tool not annotated read-only out of the generated pack. */
+  toolSelection: boolean;
 }
 
 export const guards: Guards = {
@@ -98,6 +100,7 @@ export const guards: Guards = {
   quotedNames: true,
   withholdMatches: true,
   stampOutputs: true,
+  toolSelection: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -12,6 +12,7 @@ export type {
   HttpBodyPropertyEncoding,
   PackIR,
   PatternRefusal,
+  PackSelection,
   PackSource,
   SkippedOperation,
   ToolAnnotations,
@@ -42,7 +43,7 @@ export type { PathCost, PathsOptions } from "./tool-paths.ts";
 /** Selector spelling for tooling: a property name as a segment (quoted when it holds selector syntax), and a selector's names. */
 export { formatSegment as selectorSegment, splitSelector } from "./selectors.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
-export { egressMap, formatEgressMap, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
+export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
 export { checkEgressMap, unifiedDiff, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
 export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";

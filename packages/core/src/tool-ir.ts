@@ -30,6 +30,24 @@ export interface PackIR {
 }
 
 /**
+ * Which tools a pack holds and why the others are not in it: a config's tool-level
+ * choices (include / exclude, read-only, renames, descriptions), recorded by generate so
+ * that the egress map can show them and a widened selection shows in review.
+ */
+export interface PackSelection {
+  /** The config's rules in its own words, in config order: `include tags "pet"`, `readOnly`. */
+  rules: string[];
+  /** How many tools the pack holds after the selection. */
+  tools: number;
+  /** Every tool the selection left out, by generated name, with the entry or rule that did (`not in include`, `exclude paths "DELETE /**"`, `not read-only (POST /pet)`). */
+  leftOut: { tool: string; reason: string }[];
+  /** Tools the config gave a new wire name: `from` is the name they had (after any prefix). */
+  renamed: { from: string; to: string }[];
+  /** Tools (by wire name) whose description the config wrote, with the text. */
+  described: { tool: string; description: string }[];
+}
+
+/**
  * A spec's `pattern` (or `patternProperties` key) left out of the generated schema: the tool
  * does not check it, and sluice never runs it on a backtracking engine.
  */

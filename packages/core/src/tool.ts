@@ -5,15 +5,15 @@ import { projectSchema, type ProjectOptions, type SchemaProjection } from "./pro
 import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
 import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
 import { screenPins } from "./pin-screening.ts";
-import type { Binding, HttpAuthScheme, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
+import type { Binding, HttpAuthScheme, PackSelection, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
 import type { CallContext, FailureCheck, Pagination, ResponseHandler } from "./call/types.ts";
 import type { HttpRequest } from "./http/build-request.ts";
-import type { ArgumentIssue } from "@sluice/schema";
+import { TOOL_NAME_PATTERN, type ArgumentIssue } from "@sluice/schema";
 
 export type { ResponseHandler } from "./call/types.ts";
 
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+export { TOOL_NAME_PATTERN };
 
 /** Arguments of a tool, as a record. Generated packs give each tool its own type. */
 export type ToolArgs = Record<string, unknown>;
@@ -61,6 +61,8 @@ export interface ToolCallSettings {
   api?: string;
   /** GraphQL: the environment variable the endpoint comes from. */
   endpointEnv?: string;
+  /** Which tools the pack holds and why others are not (a config's choices), for the egress map; kept by every derive. */
+  selection?: PackSelection;
 }
 
 interface ToolState {

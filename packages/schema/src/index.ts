@@ -20,3 +20,4 @@ export { resolvedDepth, type ResolvedDepthOptions } from "./resolved-depth.ts";
 export { deepFreeze } from "./deep-freeze.ts";
 export { limitError, withinLimits } from "./within-limits.ts";
 export { sameValueCycles } from "./value-cycles.ts";
+export { TOOL_NAME_PATTERN } from "./tool-name.ts";

@@ -1,4 +1,4 @@
-import type { Binding, HttpAuthScheme } from "../tool-ir.ts";
+import type { Binding, HttpAuthScheme, PackSelection } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
 
@@ -107,6 +107,8 @@ export interface PackRuntime {
   api?: string;
   /** GraphQL: the environment variable the endpoint was read from, for start-up messages. */
   endpointEnv?: string;
+  /** The config's tool-level choices, which the egress map shows (generated packs: from the facts). */
+  selection?: PackSelection;
   /** Per tool, by generated name. Every name must exist in the pack. */
   tools?: Readonly<Record<string, ToolRuntime>>;
   /** Per tool, computed from its name and binding (e.g. every GraphQL connection); `tools` entries win. */

@@ -1,0 +1,117 @@
+/**
+ * Writes (or, with --check, compares) `packages/cli/config.schema.json`, the JSON schema of
+ * `sluice.config.json`, from the TypeScript types in `packages/cli/src/config.ts`: each
+ * interface becomes a definition, each property keeps its doc comment as `description`,
+ * optional properties stay optional, and no other key is allowed (sluice refuses unknown
+ * keys too). One source of truth: a field added to config.ts and not to the schema fails
+ * `--check` and packages/cli/test/config-schema.test.ts.
+ *   pnpm config-schema            (write)    pnpm config-schema --check   (compare)
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Node, Project, SyntaxKind, type InterfaceDeclaration, type PropertySignature, type TypeNode } from "ts-morph";
+
+const CONFIG = fileURLToPath(new URL("../../src/config.ts", import.meta.url));
+export const SCHEMA_FILE = fileURLToPath(new URL("../../config.schema.json", import.meta.url));
+
+type Schema = Record<string, unknown>;
+
+/** The schema of config.ts's `SluiceConfig`, as the text the committed file holds. */
+export function buildConfigSchema(configFile = CONFIG): string {
+  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true });
+  const source = project.createSourceFile("config.ts", readFileSync(configFile, "utf8"));
+  const definitions: Record<string, Schema> = {};
+  const interfaces = new Map(source.getInterfaces().map((declaration) => [declaration.getName(), declaration]));
+
+  // Read from the syntax, not the type checker: config.ts imports nothing, and parsing alone takes milliseconds where a checker loads the whole lib.
+  const typeSchema = (node: TypeNode, at: string): Schema => {
+    if (Node.isParenthesizedTypeNode(node)) return typeSchema(node.getTypeNode(), at);
+    if (node.getKind() === SyntaxKind.StringKeyword) return { type: "string", minLength: 1 };
+    if (node.getKind() === SyntaxKind.BooleanKeyword) return { type: "boolean" };
+    if (Node.isLiteralTypeNode(node)) {
+      const literal = node.getLiteral();
+      if (Node.isStringLiteral(literal)) return { const: literal.getLiteralValue() };
+    }
+    if (node.getKind() === SyntaxKind.NumberKeyword) return { type: "number" };
+    if (Node.isUnionTypeNode(node)) {
+      const parts = node.getTypeNodes().map((part) => typeSchema(part, at));
+      if (parts.every((part) => Object.hasOwn(part, "const"))) return { enum: parts.map((part) => part["const"]) };
+      return { anyOf: parts };
+    }
+    // An inline object type (`{ command: string; args?: string[] }`): as an interface would be, without a name.
+    if (Node.isTypeLiteral(node)) return objectSchema(node.getMembers(), at);
+    if (Node.isArrayTypeNode(node)) return { type: "array", items: typeSchema(node.getElementTypeNode(), `${at}[]`) };
+    if (Node.isTypeReference(node)) {
+      const name = node.getTypeName().getText();
+      const args = node.getTypeArguments();
+      if (interfaces.has(name) && args.length === 0) return { $ref: `#/definitions/${define(interfaces.get(name)!)}` };
+      if (name === "Record" && args.length === 2 && args[0]!.getKind() === SyntaxKind.StringKeyword) return { type: "object", additionalProperties: typeSchema(args[1]!, `${at}.*`) };
+    }
+    throw new Error(`${at}: a type the schema generator does not handle: ${node.getText()}`);
+  };
+
+  const propertySchema = (property: PropertySignature, owner: string): Schema => {
+    const at = `${owner}.${property.getName()}`;
+    const schema = typeSchema(property.getTypeNodeOrThrow(), at);
+    const doc = property.getJsDocs().at(-1);
+    const description = oneLine(doc?.getDescription() ?? "");
+    for (const tag of doc?.getTags() ?? []) {
+      // Constraints the type cannot say, which validateConfig checks too: `@pattern <regex>`, `@minItems <n>`.
+      const text = String(tag.getCommentText() ?? "").trim();
+      if (tag.getTagName() === "pattern") schema["pattern"] = text;
+      if (tag.getTagName() === "minItems") schema["minItems"] = Number(text);
+    }
+    return description === "" ? schema : { description, ...schema };
+  };
+
+  function objectSchema(members: readonly Node[], owner: string): Schema {
+    const properties: Record<string, Schema> = {};
+    const required: string[] = [];
+    for (const member of members) {
+      if (!Node.isPropertySignature(member)) throw new Error(`${owner}: only properties can be described, not ${member.getText()}`);
+      properties[member.getName()] = propertySchema(member, owner);
+      if (!member.hasQuestionToken()) required.push(member.getName());
+    }
+    return { type: "object", properties, ...(required.length === 0 ? {} : { required }), additionalProperties: false };
+  }
+
+  function define(declaration: InterfaceDeclaration): string {
+    const name = declaration.getName();
+    if (Object.hasOwn(definitions, name)) return name;
+    definitions[name] = {}; // claimed first: a recursive interface refers to itself
+    const body = objectSchema(declaration.getMembers(), name);
+    // The comment right above the interface (a module's own comment may precede it).
+    const doc = oneLine(declaration.getJsDocs().at(-1)?.getDescription() ?? "");
+    definitions[name] = { ...(doc === "" ? {} : { description: doc }), ...body };
+    return name;
+  }
+
+  const root = define(interfaces.get("SluiceConfig") ?? (() => { throw new Error("config.ts declares no SluiceConfig"); })());
+  const { [root]: top, ...rest } = definitions;
+  const schema = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: "https://github.com/sluice/sluice/blob/main/packages/cli/config.schema.json",
+    title: "sluice.config.json",
+    ...top,
+    definitions: Object.fromEntries(Object.keys(rest).sort().map((key) => [key, rest[key]])),
+  };
+  return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, " ");
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const text = buildConfigSchema();
+  if (process.argv.includes("--check")) {
+    const committed = readFileSync(SCHEMA_FILE, "utf8");
+    if (committed !== text) {
+      console.error("packages/cli/config.schema.json is out of date with packages/cli/src/config.ts: run pnpm config-schema");
+      process.exitCode = 1;
+    } else console.log("packages/cli/config.schema.json: up to date");
+  } else {
+    writeFileSync(SCHEMA_FILE, text);
+    console.log("wrote packages/cli/config.schema.json");
+  }
+}
