@@ -118,7 +118,46 @@ export type CredentialSource =
   | Readonly<Record<string, HttpCredential>>
   | ((scheme: HttpAuthScheme, tool: string) => HttpCredential | undefined | Promise<HttpCredential | undefined>);
 
+/**
+ * One block of an MCP tool result's `content` (text, image, audio, resource link, embedded
+ * resource), kept as the server sent it. Only text blocks are read by sluice.
+ */
+export type McpContentBlock = { type: "text"; text: string; [key: string]: unknown } | { type: string; [key: string]: unknown };
+
+/** What an upstream MCP server answered to `tools/call` (MCP `CallToolResult`). */
+export interface McpToolResult {
+  content: McpContentBlock[];
+  /** A JSON object matching the tool's `outputSchema`, when it declares one. */
+  structuredContent?: Record<string, unknown>;
+  /** The tool failed; `content` says why (a result the model should read, not a protocol error). */
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A progress notification of a call in flight (MCP `notifications/progress`). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * Where the call of an MCP-bound tool goes: a connected MCP client (or anything that speaks
+ * for one). sluice screens the arguments first; the upstream only ever sees what passed.
+ * It must honour `signal` (cancellation) and may report progress.
+ */
+export interface McpUpstream {
+  callTool(
+    request: { name: string; arguments: Record<string, unknown> },
+    options: { signal?: AbortSignal; onProgress?: (progress: McpProgress) => void },
+  ): Promise<McpToolResult>;
+}
+
 export interface CallContext {
+  /** MCP-bound tools: the server `tools/call` is forwarded to. Without it such a call is MCP_UPSTREAM_MISSING. */
+  mcp?: McpUpstream;
+  /** MCP-bound tools: progress notifications of the upstream call, passed on as they come. */
+  onProgress?: (progress: McpProgress) => void;
   /** Replaces the binding's server URL (HTTP) or the pack's endpoint (GraphQL). */
   baseUrl?: string;
   /**

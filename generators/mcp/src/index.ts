@@ -1,0 +1,2 @@
+export { makeSnapshot, formatSnapshot, parseSnapshot, readSnapshot, writeSnapshot, SNAPSHOT_FILE, SNAPSHOT_FORMAT, type McpSnapshot, type McpSnapshotTool } from "./snapshot.ts";
+export { diffSnapshot, diffBlocks, type SnapshotDiff, type ToolChange, type TextChange } from "./diff-snapshot.ts";
