@@ -64,6 +64,12 @@ export interface Guards {
    * names joined with dots.
    */
   quotedNames: boolean;
+  /**
+   * An MCP pack's committed snapshot is a lock: a live tool that is new, whose input schema
+   * may accept more, or whose texts changed blocks (`diffBlocks`), so `generate --check`
+   * fails naming it and a server does not offer it.
+   */
+  mcpSnapshotLock: boolean;
 }
 
 export const guards: Guards = {
@@ -85,6 +91,7 @@ export const guards: Guards = {
   unsupportedKeywords: true,
   fixedQueryNames: true,
   quotedNames: true,
+  mcpSnapshotLock: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
