@@ -8,13 +8,18 @@
  * Quick tier: server-filesystem. server-memory and server-everything run in the long tier
  * (support/tier.ts): each start of a server costs seconds on a loaded machine.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { definePack, isSluiceError, type Tool } from "@sluice/core";
-import { buildMcpPackIR, connectMcp, listConnected, upstreamOf, type McpConnection, type McpSnapshot } from "@sluice/generator-mcp";
+import { buildMcpPackIR, connectMcp, formatSnapshot, listConnected, listMcpTools, upstreamOf, type McpConnection, type McpSnapshot } from "@sluice/generator-mcp";
 import { LONG } from "./support/tier.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -70,6 +75,56 @@ describe("server-filesystem on a temporary folder", () => {
     const error = await tools.get("read_text_file")!.call({ path: "/etc/hostname" }, { mcp: upstreamOf(connection.client) }).catch((e: unknown) => e);
     expect(isSluiceError(error, "MCP_TOOL_ERROR")).toBe(true);
     expect((error as Error).message).toMatch(/denied|outside|not allowed/i);
+  });
+});
+
+describe("connecting", () => {
+  it("Streamable HTTP on 127.0.0.1: a header from the environment reaches the server and nothing sluice writes", async () => {
+    const seen: string[] = [];
+    const http = createServer(async (req: IncomingMessage, res) => {
+      seen.push(String(req.headers["x-api-key"]));
+      // Stateless: a server and a transport per request.
+      const server = new Server({ name: "http-tiny", version: "2.0.0" }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "ping", description: "Pings.", inputSchema: { type: "object", properties: { n: { type: "integer" } } } }] }));
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on("close", () => void transport.close().then(() => server.close()));
+      await server.connect(transport);
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      await transport.handleRequest(req, res, chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString("utf8")));
+    });
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+      const snapshot = await listMcpTools({ url, headers: { "X-Api-Key": { fromEnv: "HTTP_TINY_KEY" } } }, { env: { HTTP_TINY_KEY: "key-from-env-123" } });
+      expect(snapshot.server).toEqual({ name: "http-tiny", version: "2.0.0" });
+      expect(snapshot.tools.map((tool) => tool.name)).toEqual(["ping"]);
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.every((value) => value === "key-from-env-123")).toBe(true);
+      expect(formatSnapshot(snapshot)).not.toContain("key-from-env-123");
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+
+  it("a stdio server that never answers is MCP_TIMEOUT, and its process is stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-mcp-silent-"));
+    try {
+      writeFileSync(join(dir, "silent.mjs"), `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(join(dir, "pid"))}, String(process.pid)); setInterval(() => {}, 1000);\n`);
+      const error = await listMcpTools({ command: process.execPath, args: [join(dir, "silent.mjs")] }, { timeoutMs: 800 }).catch((e: unknown) => e);
+      expect(isSluiceError(error, "MCP_TIMEOUT")).toBe(true);
+      const pid = Number(readFileSync(join(dir, "pid"), "utf8"));
+      expect(() => process.kill(pid, 0)).toThrow();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a command that does not exist is MCP_CONNECT_FAILED, not a crash", async () => {
+    const error = await listMcpTools({ command: "/nonexistent/sluice-no-such-server" }, { timeoutMs: 5000 }).catch((e: unknown) => e);
+    expect(isSluiceError(error)).toBe(true);
+    expect(["MCP_CONNECT_FAILED", "MCP_TIMEOUT"]).toContain((error as { code: string }).code);
   });
 });
 

@@ -73,11 +73,18 @@ export function buildMcpPackIR(snapshot: McpSnapshot, source: McpPackSourceInfo,
     if (entry === undefined) continue;
     const body = generated.binding.body;
     const fields = Object.entries(body?.fields ?? {});
+    if (body?.wholeBodyArg !== undefined && isBareObject(entry.tool.inputSchema)) {
+      // `{ type: "object" }` and nothing else: a tool that declares no arguments, and is sent none.
+      tools.push(toolOf(entry.tool, entry.name, { ...generated, parameters: { properties: {}, required: [] } }));
+      continue;
+    }
     if (body?.wholeBodyArg !== undefined || fields.some(([arg, member]) => arg !== member)) {
+      const root = Object.keys(entry.tool.inputSchema).filter((key) => !FLAT_ROOT.has(key)).sort();
+      const why = entry.tool.inputSchema["type"] !== undefined && entry.tool.inputSchema["type"] !== "object" ? `its type is ${JSON.stringify(entry.tool.inputSchema["type"])}, not object` : root.length > 0 ? `its root has ${root.join(", ")}, which sluice cannot split into separate arguments` : "it has no properties";
       skipped.push({
         operation: `tools/call ${entry.tool.name}`,
         code: "INPUT_SCHEMA_UNSUPPORTED",
-        reason: "INPUT_SCHEMA_UNSUPPORTED: the input schema is not an object of named arguments (MCP requires type object at the root)",
+        reason: `INPUT_SCHEMA_UNSUPPORTED: the input schema is not an object of named arguments (${why})`,
         pointer: `/tools/${entry.index}/inputSchema`,
       });
       continue;
@@ -102,6 +109,13 @@ export function buildMcpPackIR(snapshot: McpSnapshot, source: McpPackSourceInfo,
     });
   }
   return ir;
+}
+
+/** Root keywords a flat argument list keeps (the rest are annotations or go with the arguments). */
+const FLAT_ROOT = new Set(["type", "properties", "required", "additionalProperties", "description", "title", "$schema", "$id", "$defs", "definitions", "$comment", "examples", "default"]);
+
+function isBareObject(schema: Record<string, unknown>): boolean {
+  return schema["type"] === "object" && Object.keys(schema).every((key) => key === "type" || key === "additionalProperties" || key === "$schema" || key === "description" || key === "title") && schema["additionalProperties"] !== false;
 }
 
 function toolOf(upstream: McpSnapshotTool, name: string, generated: ToolIR): ToolIR {
