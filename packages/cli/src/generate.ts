@@ -290,6 +290,10 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string, map: Egress
   lines.push(`  pagination found for ${outcome.paginated} tools`);
   for (const warning of outcome.warnings) lines.push(`  warning: ${warning}`);
   if (check) lines.push(outcome.changed.length === 0 ? "  up to date" : `  OUT OF DATE: ${outcome.changed.join(", ")}`);
+  else {
+    lines.push(`  wrote ${outcome.written.join(", ")}`);
+    if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);
+  }
   if (outcome.snapshot !== undefined) {
     const { blocking } = outcome.snapshot;
     lines.push(
@@ -298,10 +302,6 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string, map: Egress
         : `  the live server differs from ${SNAPSHOT_PATH} (nothing wider; run sluice generate and commit):`,
     );
     lines.push(outcome.snapshot.text.trimEnd());
-  }
-  else {
-    lines.push(`  wrote ${outcome.written.join(", ")}`);
-    if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);
   }
   if (map === undefined) return `${lines.join("\n")}\n`;
   lines.push(`  egress_map.txt: ${differenceSummary(map)}`);
