@@ -151,7 +151,7 @@ describe("generate from an MCP server", () => {
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 
-  it.skipIf(!LONG)("the commands that read packs work on it: survey, paths --by-cost, narrow, suggest, egress --check, check", async () => {
+  it.skipIf(!LONG)("the commands that read packs work on it: survey, paths --by-cost, narrow, suggest, egress --check, check, fit, report", async () => {
     const survey = await sluice(["survey", "packs/notes", "--json"]);
     expect(survey.stderr).toBe("");
     expect(survey.code).toBe(0);
@@ -169,5 +169,11 @@ describe("generate from an MCP server", () => {
     expect(egress.code).toBe(0);
     const check = await sluice(["check", "packs/notes", "--provider", "openai-chat", "--json"]);
     expect(check.code).toBe(0);
+    const fit = await sluice(["fit", "packs/notes", "--provider", "anthropic", "--out", "fitted.json", "--json"]);
+    expect(fit.code).toBe(0);
+    expect(readFileSync(join(project, "fitted.json"), "utf8")).toContain("notes_search");
+    const report = await sluice(["report", "packs/notes", "--json"]);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toContain("notes_search");
   });
 });
