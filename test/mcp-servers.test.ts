@@ -83,10 +83,10 @@ describe("connecting", () => {
     const seen: string[] = [];
     const http = createServer(async (req: IncomingMessage, res) => {
       seen.push(String(req.headers["x-api-key"]));
-      // Stateless: a server and a transport per request.
+      // Stateless (no session id generator): a server and a transport per request.
       const server = new Server({ name: "http-tiny", version: "2.0.0" }, { capabilities: { tools: {} } });
       server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "ping", description: "Pings.", inputSchema: { type: "object", properties: { n: { type: "integer" } } } }] }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const transport = new StreamableHTTPServerTransport({});
       res.on("close", () => void transport.close().then(() => server.close()));
       await server.connect(transport);
       const chunks: Buffer[] = [];
