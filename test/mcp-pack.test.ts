@@ -12,6 +12,7 @@ import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, 
 import { check, fit, profile, stripAnnotations, toMCP, ToolSession } from "@sluice/catalog";
 import { emitPackSources } from "@sluice/generator-mcp";
 import { buildMcpPackIR, parseSnapshot } from "@sluice/generator-mcp";
+import { buildPack } from "../packages/cli/src/generate-pack.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/mcp/server-${name}.snapshot.json`, import.meta.url), "utf8");
 
@@ -68,6 +69,17 @@ describe("a pack from an MCP snapshot", () => {
     expect(fit(fs.tools, profile("anthropic")).tools.length).toBe(fs.tools.length);
     const catalog = JSON.stringify(toMCP(fs.tools));
     expect(stripAnnotations(catalog).report.tokensAfter).toBeLessThanOrEqual(stripAnnotations(catalog).report.tokensBefore);
+  });
+
+  it("the config's withhold and include apply to an MCP pack: the argument leaves the schema and the forwarded list", async () => {
+    const spec = new URL("./fixtures/mcp/server-filesystem.snapshot.json", import.meta.url).pathname;
+    const built = await buildPack({ name: "fs", spec, out: "/nonexistent", kind: "mcp", regenerate: "test", withhold: { excludePatterns: "internal" }, include: { operations: ["directory_tree", "read_*"] } }, "0.0.0");
+    expect(built.ir.tools.map((tool) => tool.name).sort()).toEqual(["directory_tree", "read_file", "read_media_file", "read_multiple_files", "read_text_file"]);
+    const tree = built.ir.tools.find((tool) => tool.name === "directory_tree")!;
+    expect(Object.keys(tree.parameters.properties)).toEqual(["path"]);
+    expect(tree.binding).toMatchObject({ kind: "mcp", arguments: ["path"] });
+    expect(tree.withheld).toEqual([{ path: "excludePatterns", reason: "internal" }]);
+    expect(built.generated.find((file) => file.path === ".gitattributes")!.text).not.toContain("spec/");
   });
 
   it("ToolSession finds, loads and resolves MCP tools", () => {

@@ -52,7 +52,7 @@ export interface PackConfig {
   /**
    * Arguments withheld from every tool, each with the reason the egress map shows
    * (`internal`, `deprecated` or `projection`). A required one must be a credential argument.
-   * OpenAPI: top-level argument names. GraphQL: an argument name, `Query.<field>.<argument>` /
+   * OpenAPI and MCP: top-level argument names (an MCP tool then never forwards it). GraphQL: an argument name, `Query.<field>.<argument>` /
    * `Mutation.<field>.<argument>` for one operation, or `InputType.member` wherever that
    * input type is used; the variable of a withheld argument leaves the operation document.
    */

@@ -324,7 +324,13 @@ function transform(ir: PackIR, job: PackJob): PackIR {
       if (dependentRequired !== undefined) delete dependentRequired[argument];
       withheld.push({ path: argument, reason: withheldReason(reason, job.name) });
     }
-    const binding = server !== undefined && tool.binding.kind === "http" ? { ...tool.binding, server } : tool.binding;
+    // An MCP tool forwards only its binding's arguments: a withheld one leaves that list too.
+    const binding =
+      server !== undefined && tool.binding.kind === "http"
+        ? { ...tool.binding, server }
+        : tool.binding.kind === "mcp"
+          ? { ...tool.binding, arguments: tool.binding.arguments.filter((arg) => Object.hasOwn(properties, arg)) }
+          : tool.binding;
     const { dependentRequired: _before, ...parameters } = tool.parameters;
     const kept = dependentRequired !== undefined && Object.keys(dependentRequired).length > 0 ? { dependentRequired } : {};
     return { ...tool, name, binding, parameters: { ...parameters, properties, ...kept }, ...(withheld.length > 0 ? { withheld } : {}) };

@@ -98,7 +98,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     if (Object.hasOwn(pack, "spec") === Object.hasOwn(pack, "mcp")) fail(at, Object.hasOwn(pack, "spec") ? "give either spec or mcp, not both" : "needs spec (a spec file) or mcp (an MCP server)");
     if (Object.hasOwn(pack, "mcp")) {
       if (Object.hasOwn(pack, "kind") && pack["kind"] !== "mcp") fail(`${at}.kind`, 'must be "mcp" (or absent) for a pack with an mcp source');
-      for (const specOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs", "withhold"]) {
+      for (const specOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs"]) {
         if (Object.hasOwn(pack, specOnly)) fail(`${at}.${specOnly}`, "applies to spec packs only (an MCP server's own credentials go in mcp.env or mcp.headers as { fromEnv })");
       }
     } else if (pack["kind"] === "mcp") fail(`${at}.kind`, '"mcp" needs an mcp source');
