@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runSluice } from "./support/run-in-process.ts";
 import { LONG } from "../../../test/support/tier.ts";
+import { validateConfig } from "../src/load-config.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const SDK = realpathSync(join(ROOT, "generators/mcp/node_modules/@modelcontextprotocol/sdk"));
@@ -75,6 +76,28 @@ function filesUnder(dir: string): string[] {
     return statSync(path).isDirectory() ? (entry === "node_modules" ? [] : filesUnder(path)) : [path];
   });
 }
+
+describe("an mcp entry in the config", () => {
+  it.each([
+    ["both spec and mcp", { spec: "a.yaml", mcp: { command: "x" } }, "give either spec or mcp"],
+    ["neither", {}, "needs spec (a spec file) or mcp (an MCP server)"],
+    ["command and url", { mcp: { command: "x", url: "http://127.0.0.1/mcp" } }, "needs either command (stdio) or url"],
+    ["a misspelt key", { mcp: { command: "x", argz: [] } }, "packs[0].mcp.argz: unknown key"],
+    ["a secret that is not a variable name", { mcp: { command: "x", env: { TOKEN: { fromEnv: "not a name" } } } }, "packs[0].mcp.env.TOKEN: must be a string or { fromEnv"],
+    ["a non-http url", { mcp: { url: "file:///etc/passwd" } }, "packs[0].mcp.url: must be an http(s) URL"],
+    ["a spec-only option", { mcp: { command: "x" }, baseUrl: "https://x" }, "packs[0].baseUrl: applies to spec packs only"],
+  ])("refuses %s with CONFIG_INVALID naming the place", (_, entry, message) => {
+    expect(() => validateConfig({ packs: [{ name: "p", out: "packs/p", ...entry }] }, "sluice.config.json")).toThrow(expect.objectContaining({ code: "CONFIG_INVALID", message: expect.stringContaining(message) }));
+  });
+
+  it("takes a stdio and an HTTP server with secrets from the environment", () => {
+    const packs = [
+      { name: "a", out: "packs/a", mcp: { command: "npx", args: ["-y", "server"], env: { TOKEN: { fromEnv: "A_TOKEN" }, MODE: "ro" }, cwd: "." } },
+      { name: "b", out: "packs/b", mcp: { url: "https://mcp.example.com/mcp", headers: { Authorization: { fromEnv: "B_AUTH" } } }, include: { operations: ["get_*"] } },
+    ];
+    expect(validateConfig({ packs }, "sluice.config.json").packs).toEqual(packs);
+  });
+});
 
 describe("generate from an MCP server", () => {
   it("lists every page, keeps names and annotations, writes the usual layout, and no secret anywhere", async () => {
