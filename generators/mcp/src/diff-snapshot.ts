@@ -261,6 +261,11 @@ class SchemaComparer {
   }
 
   #compareBooleans(before: Schema, after: Schema, pointer: string, found: Findings): void {
+    // A text on the object side (`true` -> `{ description: "..." }`) is still a text the model reads.
+    const textOf = (schema: Schema, key: string) => (typeof schema === "boolean" ? undefined : schema[key]);
+    for (const key of TEXT_KEYWORDS) {
+      if (canonicalJson(textOf(before, key) ?? null) !== canonicalJson(textOf(after, key) ?? null)) found.text(`${pointer}/${escapePointer(key)}`, textOf(before, key), textOf(after, key));
+    }
     const b = typeof before === "boolean" ? before : Object.keys(before).every((key) => TEXT_KEYWORDS.has(key)) ? true : undefined;
     const a = typeof after === "boolean" ? after : Object.keys(after).every((key) => TEXT_KEYWORDS.has(key)) ? true : undefined;
     if (b === a) return;
