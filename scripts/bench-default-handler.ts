@@ -220,6 +220,7 @@ export function minimalArgs(tool: AnyTool): Record<string, unknown> | undefined 
 /** Whether a tool answers with a list (rather than one object). */
 function kindOf(tool: AnyTool): "list" | "get" {
   const binding = tool.binding;
+  if (binding.kind === "mcp") return "get";
   if (binding.kind === "http") return binding.path.replace(/\.(json|xml)$/, "").endsWith("}") ? "get" : "list";
   return relayPagination(binding) !== undefined || /\bnodes\b|\bedges\b/.test(binding.document) || Object.prototype.hasOwnProperty.call(binding.variables, "first") ? "list" : "get";
 }
@@ -227,7 +228,7 @@ function kindOf(tool: AnyTool): "list" | "get" {
 /** Read-only tools, split in lists and gets, each sampled by stride over name order (deterministic), the rest kept as fallbacks. */
 export function sampleTools(tools: readonly AnyTool[], perKind: number): { list: AnyTool[]; get: AnyTool[] } {
   const readOnly = tools
-    .filter((t) => (t.binding.kind === "http" ? t.binding.method === "GET" : t.binding.operationType === "query"))
+    .filter((t) => (t.binding.kind === "http" ? t.binding.method === "GET" : t.binding.kind === "graphql" ? t.binding.operationType === "query" : t.annotations.readOnly === true))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const order = (list: AnyTool[]): AnyTool[] => {
     const picked: AnyTool[] = [];

@@ -98,7 +98,8 @@ export async function watchGenerate(args: readonly string[], jobsOf: (fresh?: st
     for (const watcher of watchers.splice(0)) watcher.close();
     watched = new Map();
     if (jobs.configFile !== undefined) watched.set(jobs.configFile, undefined);
-    for (const job of jobs) if (!watched.has(job.spec)) watched.set(job.spec, [...(watched.get(job.spec) ?? []), job.name]);
+    // An MCP pack's "spec" is the snapshot generate itself writes: watching it would loop; its server is not a file.
+    for (const job of jobs) if (job.mcp === undefined && !watched.has(job.spec)) watched.set(job.spec, [...(watched.get(job.spec) ?? []), job.name]);
     // Directories, not files: an editor that saves by renaming replaces the file a watch holds.
     const byDir = new Map<string, Set<string>>();
     for (const file of watched.keys()) byDir.set(dirname(file), (byDir.get(dirname(file)) ?? new Set()).add(basename(file)));

@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "n
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { EgressMapCheck } from "@sluice/core";
 import { SluiceError } from "@sluice/schema";
-import { parseCommand, stringOption, usageError } from "./args.ts";
+import { parseCommand, stringOption, usageError, type OptionValues } from "./args.ts";
 import { cliVersion } from "./commands.ts";
 import type { PackConfig } from "./config.ts";
 import type { GeneratedPack, PackJob, PackReport } from "./generate-pack.ts";
@@ -14,6 +14,10 @@ import type { Io } from "./main.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
 import { upToDateReport, writeStamp } from "./generate-stamp.ts";
 import { counted, progressOn } from "./progress.ts";
+import type { SnapshotDiff } from "@sluice/generator-mcp";
+
+/** Where an MCP pack keeps the snapshot of its server, inside the pack. */
+const SNAPSHOT_PATH = "spec/tools.snapshot.json";
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */
 interface PackOutcome extends PackReport {
@@ -21,6 +25,8 @@ interface PackOutcome extends PackReport {
   scaffolded: string[];
   /** --check: generated files, spec copy or egress map that differ from what generate would write. */
   changed: string[];
+  /** --check of an MCP pack: how the live server differs from the committed snapshot, and whether that blocks (MCP_SNAPSHOT_CHANGED). */
+  snapshot?: { blocking: boolean; diff: SnapshotDiff; text: string };
 }
 
 /** With --check, the comparison of the committed egress map with the one generate would write. */
@@ -38,17 +44,21 @@ interface CheckedPack {
  * map differs from what generate would write.
  */
 export async function generateCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand("generate", args);
+  // `generate mcp ... -- <command> [args...]`: what follows `--` is the server's command line, not sluice's.
+  const dashes = args.indexOf("--");
+  const serverCommand = dashes === -1 ? [] : args.slice(dashes + 1);
+  const { values, positionals } = parseCommand("generate", dashes === -1 ? args : args.slice(0, dashes));
+  if (serverCommand.length > 0 && positionals[0] !== "mcp") throw usageError("generate", "a command after -- is an MCP server's: sluice generate mcp --name N --out DIR -- <command> [args...]");
   const check = values.check === true;
   const json = values.json === true;
   if (values.watch === true) {
     if (check || json) throw usageError("generate", `--watch keeps regenerating; it takes neither --check nor --json`);
     const { watchGenerate } = await import("./generate-watch.ts");
     // The rounds run generate without the flag (a child that watched too would never return).
-    return watchGenerate(args.filter((arg) => arg !== "--watch" && arg !== "-w"), (fresh) => jobsFrom(values, positionals, io, fresh), io);
+    return watchGenerate(args.filter((arg) => arg !== "--watch" && arg !== "-w"), (fresh) => jobsFrom(values, positionals, io, serverCommand, fresh), io);
   }
   const github = annotationsWanted(stringOption(values, "format"));
-  const jobs = await jobsFrom(values, positionals, io);
+  const jobs = await jobsFrom(values, positionals, io, serverCommand);
 
   const checked: CheckedPack[] = [];
   // A terminal sees which pack and step is under way; each pack's result is printed when
@@ -59,15 +69,19 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
       const label = `${check ? "checking" : "generating"} ${counted(index, jobs.length, job.name)}`;
       const step = (what: string) => progress.step(`${label}: ${what}`);
       const result = await (async (): Promise<CheckedPack> => {
-        if (check) {
+        // An MCP pack's check always lists the server again: the stamp knows the committed
+        // snapshot, not what the server serves now, and the lock is about the latter.
+        if (check && job.mcp === undefined) {
           step("reading the stamp");
           const known = await upToDateReport(job);
           if (known !== undefined) return { outcome: { ...known, written: [], scaffolded: [], changed: [] }, map: undefined };
         }
+        if (job.mcp !== undefined) step("listing the MCP server's tools");
+        const live = job.mcp === undefined ? job : await withLiveSnapshot(job, values);
         // Loaded here, not on top: a check the stamp answers never loads the generators.
         const { buildPack } = await import("./generate-pack.ts");
-        const pack = await buildPack(job, cliVersion(), step);
-        return check ? await checkPack(pack, job, io, step) : { outcome: await writePackFiles(pack, job, io, step), map: undefined };
+        const pack = await buildPack(live, cliVersion(), step);
+        return check ? await checkPack(pack, live, io, step) : { outcome: await writePackFiles(pack, live, io, step), map: undefined };
       })();
       checked.push(result);
       if (!json) {
@@ -96,14 +110,65 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   return failed ? 1 : 0;
 }
 
+/** Lists the job's MCP server (the child always stopped) and carries the snapshot it gives. */
+async function withLiveSnapshot(job: PackJob, values: OptionValues): Promise<PackJob> {
+  const mcp = await import("@sluice/generator-mcp");
+  const source = job.mcp!;
+  const timeout = stringOption(values, "timeout");
+  const timeoutMs = timeout === undefined ? undefined : Number(timeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw usageError("generate", "--timeout takes milliseconds (a positive integer)");
+  const connect = "command" in source && source.cwd !== undefined && job.configDir !== undefined ? { ...source, cwd: resolve(job.configDir, source.cwd) } : source;
+  const snapshot = await mcp.listMcpTools(connect, timeoutMs === undefined ? {} : { timeoutMs });
+  return { ...job, liveSnapshot: mcp.formatSnapshot(snapshot) };
+}
+
+/** `generate mcp --name N --out DIR (--url URL | -- command args...)`, with `--env NAME` and `--header Name=VARIABLE` read from the environment. */
+function mcpSourceFrom(values: OptionValues, serverCommand: readonly string[]): NonNullable<PackJob["mcp"]> {
+  const url = stringOption(values, "url");
+  if ((url === undefined) === (serverCommand.length === 0)) throw usageError("generate", "generate mcp needs the server: --url URL (Streamable HTTP) or -- <command> [args...] (stdio), one of them");
+  const list = (key: string): string[] => (Array.isArray(values[key]) ? (values[key] as string[]) : []);
+  if (url !== undefined) {
+    if (list("env").length > 0) throw usageError("generate", "--env passes variables to a server sluice starts; an HTTP server takes --header Name=VARIABLE");
+    const headers: Record<string, { fromEnv: string }> = {};
+    for (const entry of list("header")) {
+      const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(entry);
+      if (match === null) throw usageError("generate", `--header ${entry}: write Name=VARIABLE (the header's value is read from that environment variable)`);
+      headers[match[1]!] = { fromEnv: match[2]! };
+    }
+    return { url, ...(Object.keys(headers).length === 0 ? {} : { headers }) };
+  }
+  if (list("header").length > 0) throw usageError("generate", "--header is for an HTTP server (--url); a server sluice starts takes --env NAME");
+  const env: Record<string, { fromEnv: string }> = {};
+  for (const name of list("env")) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usageError("generate", `--env ${name}: give the name of an environment variable to pass on`);
+    env[name] = { fromEnv: name };
+  }
+  return { command: serverCommand[0]!, args: serverCommand.slice(1), ...(Object.keys(env).length === 0 ? {} : { env }) };
+}
+
+/** A shell word as the regenerate line prints it. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
 /** The packs a generate run covers, and the files they are made from (the config, when there is one, first). */
 export interface Jobs extends Array<PackJob> {
   configFile?: string;
 }
 
-async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: readonly string[], io: Io, fresh?: string): Promise<Jobs> {
+async function jobsFrom(values: OptionValues, positionals: readonly string[], io: Io, serverCommand: readonly string[], fresh?: string): Promise<Jobs> {
   const name = values["name"];
   const out = values["out"];
+  if (positionals[0] === "mcp") {
+    if (typeof values["config"] === "string") throw usageError("generate", "--config lists packs; give either it or mcp --name --out");
+    if (positionals.length !== 1 || typeof name !== "string" || typeof out !== "string") throw usageError("generate", "generate mcp needs --name <name> --out <dir>, then --url URL or -- <command> [args...]");
+    const problem = packNameProblem(name);
+    if (problem !== undefined) throw usageError("generate", `--name ${problem}`, [suggestPackName(name)]);
+    const outDir = resolve(io.cwd, out);
+    const mcp = mcpSourceFrom(values, serverCommand);
+    const how = "url" in mcp ? `--url ${shellWord(mcp.url)}${Object.entries(mcp.headers ?? {}).map(([header, value]) => ` --header ${shellWord(`${header}=${(value as { fromEnv: string }).fromEnv}`)}`).join("")}` : `${Object.keys(mcp.env ?? {}).map((variable) => `--env ${variable} `).join("")}-- ${[mcp.command, ...(mcp.args ?? [])].map(shellWord).join(" ")}`;
+    return [{ spec: join(outDir, SNAPSHOT_PATH), out: outDir, name, kind: "mcp", mcp, configDir: io.cwd, regenerate: `sluice generate mcp --name ${name} --out . ${how}` }];
+  }
   const explicitKind = positionals[0] === "graphql" || positionals[0] === "openapi" ? positionals[0] : undefined;
   const specArgs = explicitKind === undefined ? positionals : positionals.slice(1);
   if (typeof name === "string" || typeof out === "string" || explicitKind !== undefined) {
@@ -120,19 +185,25 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
   }
   // `sluice generate specs/petstore.yaml`: a spec without --name/--out is not a pack name of a config.
   if (positionals.length === 1 && looksLikeSpec(positionals[0]!, io.cwd)) throw missingNameOrOut(positionals, undefined, undefined);
-  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined);
+  const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined, fresh);
   const known = loaded.config.packs.map((pack) => pack.name);
   const unknown = positionals.filter((wanted) => !known.includes(wanted));
   if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `${relative(io.cwd, loaded.file)} has no pack named ${unknown.join(", ")}.`, { candidates: known });
   const configName = relative(io.cwd, loaded.file) || loaded.file;
   const jobs: Jobs = loaded.config.packs
     .filter((pack) => positionals.length === 0 || positionals.includes(pack.name))
-    .map((pack: PackConfig) => ({
-      ...pack,
-      spec: resolve(loaded.dir, pack.spec),
-      out: resolve(loaded.dir, pack.out),
-      regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
-    }));
+    .map((pack: PackConfig): PackJob => {
+      const { spec, ...rest } = pack;
+      const out = resolve(loaded.dir, pack.out);
+      return {
+        ...rest,
+        // validateConfig made sure there is exactly one of spec and mcp.
+        spec: spec === undefined ? join(out, SNAPSHOT_PATH) : resolve(loaded.dir, spec),
+        ...(pack.mcp === undefined ? {} : { kind: "mcp" as const, configDir: loaded.dir }),
+        out,
+        regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
+      };
+    });
   jobs.configFile = loaded.file;
   return jobs;
 }
@@ -172,8 +243,8 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
     await put(file.path, file.text);
     written.push(file.path);
   }
-  // The spec may already be the copy (a config pointing at <out>/spec/<file>).
-  if (resolve(job.out, pack.spec.path) !== job.spec) {
+  // The spec may already be the copy (a config pointing at <out>/spec/<file>); an MCP pack's snapshot is new each time.
+  if (resolve(job.out, pack.spec.path) !== job.spec || job.liveSnapshot !== undefined) {
     await put(pack.spec.path, pack.spec.bytes);
     written.push(pack.spec.path);
   }
@@ -203,12 +274,21 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
     if (current === undefined || !Buffer.from(expected).equals(current)) changed.push(current === undefined ? `${path} (missing)` : path);
   };
   for (const file of pack.generated) await differs(file.path, Buffer.from(file.text, "utf8"));
-  if (resolve(job.out, pack.spec.path) !== job.spec) await differs(pack.spec.path, pack.spec.bytes);
+  if (resolve(job.out, pack.spec.path) !== job.spec || job.liveSnapshot !== undefined) await differs(pack.spec.path, pack.spec.bytes);
   for (const file of pack.scaffolds) if (!existsSync(join(job.out, file.path))) changed.push(`${file.path} (missing)`);
   // The map generate would write, compared with the committed one even when other files are
   // out of date too: a spec edit that widens is named as a widening, not only as drift.
   const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
   const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed };
+  if (job.liveSnapshot !== undefined) {
+    // The lock: the live server against the committed snapshot, by what a model could be made to send.
+    const mcp = await import("@sluice/generator-mcp");
+    const text = await readFile(job.spec, "utf8").catch(() => undefined);
+    if (text !== undefined) {
+      const diff = mcp.diffSnapshot(mcp.parseSnapshot(text, relative(io.cwd, job.spec)), mcp.parseSnapshot(job.liveSnapshot));
+      if (diff.added.length + diff.removed.length + diff.changed.length > 0 || diff.server !== undefined) outcome.snapshot = { blocking: mcp.diffBlocks(diff), diff, text: mcp.formatSnapshotDiff(diff, "    ") };
+    }
+  }
   if (committed === undefined) {
     changed.push("egress_map.txt (missing)");
     return { outcome, map: undefined };
@@ -286,6 +366,15 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string, map: Egress
   else {
     lines.push(`  wrote ${outcome.written.join(", ")}`);
     if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);
+  }
+  if (outcome.snapshot !== undefined) {
+    const { blocking } = outcome.snapshot;
+    lines.push(
+      blocking
+        ? `  MCP_SNAPSHOT_CHANGED: the live server differs from ${SNAPSHOT_PATH} in what the model reads or may send; review it, then run sluice generate and commit:`
+        : `  the live server differs from ${SNAPSHOT_PATH} (nothing wider; run sluice generate and commit):`,
+    );
+    lines.push(outcome.snapshot.text.trimEnd());
   }
   if (map === undefined) return `${lines.join("\n")}\n`;
   lines.push(`  egress_map.txt: ${differenceSummary(map)}`);

@@ -22,11 +22,15 @@ export function globPattern(glob: string, caseInsensitive = false): RegExp {
 }
 
 /**
- * What a selection is matched against: an OpenAPI operation, a GraphQL root field, or a
- * generated tool known only by its name (a source without operations, such as an MCP
- * server's tools: only `tools` and `operations` entries can match it).
+ * What a selection is matched against: an OpenAPI operation, a GraphQL root field, an MCP
+ * server's tool (by its pack name or the upstream's), or a generated tool known only by its
+ * name (only `tools` and `operations` entries can match those two).
  */
-export type Operation = { kind: "openapi"; info: OpenAPIOperationInfo } | { kind: "graphql"; info: GraphQLFieldInfo } | { kind: "tool"; info: { tool: string } };
+export type Operation =
+  | { kind: "openapi"; info: OpenAPIOperationInfo }
+  | { kind: "graphql"; info: GraphQLFieldInfo }
+  | { kind: "mcp"; info: { tool: string; upstream: string } }
+  | { kind: "tool"; info: { tool: string } };
 
 type SelectionKey = keyof Required<OperationSelection>;
 const SELECTION_KEYS: readonly SelectionKey[] = ["tags", "paths", "operations", "tools"];
@@ -50,6 +54,9 @@ function matchingEntry(selection: OperationSelection, operation: Operation): str
         if (spaced[1]!.toUpperCase() === info.method && globPattern(spaced[2]!).test(info.path)) return entryLabel("paths", glob);
       } else if (globPattern(glob).test(info.path)) return entryLabel("paths", glob);
     }
+  } else if (operation.kind === "mcp") {
+    // An MCP tool by its pack name or the upstream's.
+    names.push(operation.info.upstream);
   } else if (operation.kind === "graphql") {
     const { info } = operation;
     names.push(info.field, `${info.operationType === "query" ? "Query" : "Mutation"}.${info.field}`);

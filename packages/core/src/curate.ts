@@ -22,6 +22,7 @@ export function curate<A extends object>(tool: Tool<A>, options: DeriveOptions<A
 /** The argument names a binding can send (no schema is built). */
 export function bindingArguments(binding: Binding): string[] {
   if (binding.kind === "graphql") return Object.keys(binding.variables);
+  if (binding.kind === "mcp") return [...binding.arguments];
   const body = binding.body;
   return [
     ...binding.parameters.filter((p) => p.credential === undefined).map((p) => p.arg),

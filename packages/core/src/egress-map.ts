@@ -427,6 +427,7 @@ function typeLabel(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject
 }
 
 function endpointOf(binding: Binding): string {
+  if (binding.kind === "mcp") return `MCP tools/call ${binding.tool}`;
   return binding.kind === "graphql" ? `POST graphql ${binding.operationType} ${binding.field}` : `${binding.method.toUpperCase()} ${binding.path}`;
 }
 

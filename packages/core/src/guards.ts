@@ -77,6 +77,12 @@ export interface Guards {
   stampOutputs: boolean;
   /** A config's `readOnly: true` leaves every tool not annotated read-only out of the generated pack. */
   toolSelection: boolean;
+  /**
+   * An MCP pack's committed snapshot is a lock: a live tool that is new, whose input schema
+   * may accept more, or whose texts changed blocks (`diffBlocks`), so `generate --check`
+   * fails naming it and a server does not offer it.
+   */
+  mcpSnapshotLock: boolean;
 }
 
 export const guards: Guards = {
@@ -101,6 +107,7 @@ export const guards: Guards = {
   withholdMatches: true,
   stampOutputs: true,
   toolSelection: true,
+  mcpSnapshotLock: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

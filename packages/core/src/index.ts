@@ -4,6 +4,8 @@ export type {
   GraphQLBinding,
   GraphQLCredentialMember,
   HttpBinding,
+  McpBinding,
+  McpToolAnnotations,
   HttpBody,
   HttpParameter,
   HttpParameterLocation,
@@ -28,6 +30,10 @@ export type {
   CallContext,
   CredentialSource,
   FailureCheck,
+  McpContentBlock,
+  McpProgress,
+  McpToolResult,
+  McpUpstream,
   PackRuntime,
   Pagination,
   ResponseHandler,
@@ -68,4 +74,4 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance, nearestNames, withSuggestion } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
-export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

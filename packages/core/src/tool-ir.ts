@@ -62,7 +62,7 @@ export interface PatternRefusal {
 }
 
 export interface PackSource {
-  kind: "graphql" | "openapi";
+  kind: "graphql" | "openapi" | "mcp";
   /** File name of the vendored spec, relative to the pack's `spec/` folder. */
   file: string;
   sha256: string;
@@ -126,7 +126,35 @@ export interface WithheldPath {
   value?: unknown;
 }
 
-export type Binding = GraphQLBinding | HttpBinding;
+export type Binding = GraphQLBinding | HttpBinding | McpBinding;
+
+/**
+ * A tool of a running MCP server: a call is one `tools/call` of `tool` on the upstream given
+ * in the call context (`CallContext.mcp`), with the screened arguments. The arguments are the
+ * upstream tool's own (its `inputSchema` properties), so nothing needs mapping.
+ */
+export interface McpBinding {
+  kind: "mcp";
+  /** The upstream tool's name as the server lists it (the wire name of `tools/call`). */
+  tool: string;
+  /**
+   * The top-level argument names the call may send, in schema order: the upstream's input
+   * properties less what a projection removed (pins stay: they are sent). Only these keys
+   * are forwarded.
+   */
+  arguments: string[];
+  /** The upstream's own annotations as listed (hints, not guarantees: MCP says a client must not trust them from an untrusted server). */
+  annotations?: McpToolAnnotations;
+}
+
+/** MCP `ToolAnnotations` (2025-06-18 schema): hints the server gives about a tool. */
+export interface McpToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
 
 export interface GraphQLBinding {
   kind: "graphql";

@@ -58,7 +58,21 @@ export type ErrorCode =
   | "KEYWORD_UNSUPPORTED"
   // sluice serve: a request over --max-request-bytes, or a call past --max-concurrent-calls and its queue.
   | "REQUEST_TOO_LARGE"
-  | "SERVER_BUSY";
+  | "SERVER_BUSY"
+  // MCP source: a call of an MCP-bound tool with no upstream in the call context.
+  | "MCP_UPSTREAM_MISSING"
+  // MCP source: the server could not be started or reached, or broke the protocol.
+  | "MCP_CONNECT_FAILED"
+  // MCP source: the server did not answer in time (connect, tools/list or tools/call).
+  | "MCP_TIMEOUT"
+  // MCP source: the upstream failed a tools/call request (a JSON-RPC error, a closed connection).
+  | "MCP_UPSTREAM_ERROR"
+  // MCP source: the server answered a tools/call with isError, or the call failed upstream.
+  | "MCP_TOOL_ERROR"
+  // MCP source: a committed tools snapshot that is not the format writeSnapshot writes.
+  | "MCP_SNAPSHOT_INVALID"
+  // MCP source: the live server's tools differ from the committed snapshot (added, widened, description changed).
+  | "MCP_SNAPSHOT_CHANGED";
 
 /** One problem with a call's arguments, as the model should read it. */
 export interface ArgumentIssue {

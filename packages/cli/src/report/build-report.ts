@@ -206,6 +206,7 @@ function lineageOf(selected: readonly Tool<object>[], byName: ReadonlyMap<string
 /** A binding's target, without building any schema. */
 function endpointKey(tool: Tool<object>): string {
   const binding = tool.binding;
+  if (binding.kind === "mcp") return `mcp ${binding.tool}`;
   return binding.kind === "graphql" ? `graphql ${binding.operationType} ${binding.field}` : `http ${binding.method} ${binding.path}`;
 }
 

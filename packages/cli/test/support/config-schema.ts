@@ -22,6 +22,8 @@ export function buildConfigSchema(configFile = CONFIG): string {
   const source = project.createSourceFile("config.ts", readFileSync(configFile, "utf8"));
   const definitions: Record<string, Schema> = {};
   const interfaces = new Map(source.getInterfaces().map((declaration) => [declaration.getName(), declaration]));
+  // Type aliases (`type McpSourceConfig = ...`) are written in place, as if their type were spelt out.
+  const aliases = new Map(source.getTypeAliases().map((declaration) => [declaration.getName(), declaration]));
 
   // Read from the syntax, not the type checker: config.ts imports nothing, and parsing alone takes milliseconds where a checker loads the whole lib.
   const typeSchema = (node: TypeNode, at: string): Schema => {
@@ -45,6 +47,7 @@ export function buildConfigSchema(configFile = CONFIG): string {
       const name = node.getTypeName().getText();
       const args = node.getTypeArguments();
       if (interfaces.has(name) && args.length === 0) return { $ref: `#/definitions/${define(interfaces.get(name)!)}` };
+      if (aliases.has(name) && args.length === 0) return typeSchema(aliases.get(name)!.getTypeNodeOrThrow(), at);
       if (name === "Record" && args.length === 2 && args[0]!.getKind() === SyntaxKind.StringKeyword) return { type: "object", additionalProperties: typeSchema(args[1]!, `${at}.*`) };
     }
     throw new Error(`${at}: a type the schema generator does not handle: ${node.getText()}`);

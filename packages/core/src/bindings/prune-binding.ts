@@ -1,5 +1,5 @@
 import { graphql } from "../graphql-lib.ts";
-import type { Binding, GraphQLBinding, HttpBinding } from "../tool-ir.ts";
+import type { Binding, GraphQLBinding, HttpBinding, McpBinding } from "../tool-ir.ts";
 
 /**
  * The binding follows the projection: arguments a projection removed are no longer
@@ -8,7 +8,13 @@ import type { Binding, GraphQLBinding, HttpBinding } from "../tool-ir.ts";
  */
 export function pruneBinding(binding: Binding, removedArgs: ReadonlySet<string>): Binding {
   if (removedArgs.size === 0) return binding;
+  if (binding.kind === "mcp") return pruneMcpBinding(binding, removedArgs);
   return binding.kind === "graphql" ? pruneGraphQLBinding(binding, removedArgs) : pruneHttpBinding(binding, removedArgs);
+}
+
+function pruneMcpBinding(binding: McpBinding, removed: ReadonlySet<string>): McpBinding {
+  const kept = binding.arguments.filter((arg) => !removed.has(arg));
+  return kept.length === binding.arguments.length ? binding : { ...binding, arguments: kept };
 }
 
 function pruneGraphQLBinding(binding: GraphQLBinding, removed: ReadonlySet<string>): GraphQLBinding {

@@ -14,6 +14,7 @@ import { withCredentialVariables } from "./credential-variables.ts";
 import { CallSecrets } from "./redact.ts";
 import { screenArguments, withheldPointers } from "./screen-arguments.ts";
 import { validateArguments } from "./validate-arguments.ts";
+import { callMcpUpstream, mcpArguments, mcpResultBody, resultText } from "./mcp-call.ts";
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
 import {
   DEFAULT_MAX_ARGUMENT_BYTES,
@@ -23,6 +24,7 @@ import {
   type CredentialSource,
   type ApiFailure,
   type FailureCheck,
+  type McpToolResult,
   type Pagination,
   type ResponseHandler,
   type ResponseInfo,
@@ -63,6 +65,12 @@ export interface CallResult {
   durationMs: number;
   /** Arguments for the next page, when the tool declares pagination and there is one. */
   nextPageArgs?: Record<string, unknown>;
+  /**
+   * MCP-bound tools: the upstream's result as it came (redacted unless
+   * `ctx.revealCredentials`), for a proxy that passes content blocks on. `status` is 200
+   * and `headers` empty for these calls: MCP has neither.
+   */
+  mcpResult?: McpToolResult;
 }
 
 const NO_ISSUES: readonly ArgumentIssue[] = [];
@@ -187,6 +195,10 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
   assertNothingWithheld(tool, screened);
   const binding = tool.binding;
   let allowed = screened;
+  if (binding.kind === "mcp") {
+    // What request() shows of an MCP call: the tools/call params that would be sent.
+    return { method: "POST", url: `mcp:tools/call`, headers: {}, body: JSON.stringify({ name: binding.tool, arguments: mcpArguments(binding, allowed) }) };
+  }
   if (binding.kind === "http") {
     const auth = await authFor(tool.name, tool.auth, ctx.credentials);
     allowed = await withCredentialParameters(tool, binding, allowed, ctx.credentials);
@@ -279,6 +291,7 @@ function headerOwner(tool: CallableTool, lower: string, auth: AuthAdditions): st
   if (auth.headers !== undefined && hasOwn(auth.headers, lower)) return "authentication";
   if (lower === "cookie" && (auth.cookies?.length ?? 0) > 0) return "authentication (a cookie)";
   if (binding.kind === "graphql") return lower === "content-type" || lower === "accept" ? "the GraphQL runtime" : undefined;
+  if (binding.kind === "mcp") return undefined;
   const parameter = binding.parameters.find((p) => (p.in === "header" && p.name.toLowerCase() === lower) || (p.in === "cookie" && lower === "cookie"));
   if (parameter !== undefined) {
     const how = hasOwn(tool.pins, parameter.arg) ? `pinned to ${JSON.stringify(tool.pins[parameter.arg])}` : `argument ${parameter.arg}; to fix its value, pin it with derived()`;
@@ -452,6 +465,48 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     const { allowed, issues } = withinLimits(`call() of ${tool.name}`, () => argumentIssues(tool, args, ctx));
     if (issues.length > 0) refuse(tool.name, issues);
 
+    if (tool.binding.kind === "mcp") {
+      assertNothingWithheld(tool, allowed);
+      const result = await callMcpUpstream(tool.name, tool.binding, mcpArguments(tool.binding, allowed), ctx, ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      payloadBytes = contextBytesOf(result);
+      status = 200;
+      if (result.isError === true) {
+        const text = secrets.redact(resultText(result)).slice(0, 500);
+        throw new SluiceError("MCP_TOOL_ERROR", `${tool.name}: the tool reported an error${text === "" ? "" : `: ${text}`}`, { tool: tool.name });
+      }
+      const body = mcpResultBody(result);
+      const info: ResponseInfo = { tool: tool.name, status: 200, headers: {}, args: allowed };
+      const failure = tool.failure?.(body, info);
+      if (failure !== undefined) throw new SluiceError("API_ERROR", `${tool.name}: the tool reported a failure${failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`}: ${failure.message}`, { tool: tool.name });
+      let output: unknown = body;
+      if (tool.responseHandler !== undefined) {
+        try {
+          output = await tool.responseHandler(body, info);
+        } catch (cause) {
+          throw new SluiceError("HANDLER_FAILED", `${tool.name}: the response handler failed (${(cause as Error).message}); the answer was not passed on`, { tool: tool.name, status: 200, cause });
+        }
+      }
+      const redactedBody = secrets.redactJson(body);
+      const shown = output === body ? { output: redactedBody, json: undefined } : secrets.redactOutput(output);
+      const contextBytes = shown.json === undefined ? contextBytesOf(shown.output) : Buffer.byteLength(shown.json, "utf8");
+      record("ok", contextBytes);
+      const reveal = ctx.revealCredentials === true;
+      const mcpResult: CallResult = {
+        output: shown.output,
+        body: reveal ? body : redactedBody,
+        status: 200,
+        headers: {},
+        payloadBytes,
+        contextBytes,
+        durationMs: performance.now() - started,
+        mcpResult: reveal ? result : (secrets.redactJson(result) as McpToolResult),
+      };
+      if (tool.pagination !== undefined && !hasOwn(tool.pins, tool.pagination.arg)) {
+        const next = nextPageArgs(tool.pagination, { body, headers: {} }, allowed);
+        if (next !== undefined) mcpResult.nextPageArgs = secrets.redactJson(markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema)) as Record<string, unknown>;
+      }
+      return mcpResult;
+    }
     const request = await buildRequest(tool, allowed, secrets.watching(ctx));
     const raw = await send(request, {
       tool: tool.name,

@@ -1,6 +1,7 @@
 import type { Binding, HttpAuthScheme, PackSelection } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
+import type { McpServerFact } from "../generated-runtime.ts";
 
 /** What a response handler and a failure check are told about the answer besides its body. */
 export interface ResponseInfo {
@@ -105,6 +106,8 @@ export interface PackRuntime {
   credentialEnv?: Readonly<Record<string, string>>;
   /** The API's name in messages about it (the pack name of a generated pack). */
   api?: string;
+  /** MCP packs: the upstream server, as the generated facts give it (secrets as variable names). */
+  mcp?: McpServerFact;
   /** GraphQL: the environment variable the endpoint was read from, for start-up messages. */
   endpointEnv?: string;
   /** The config's tool-level choices, which the egress map shows (generated packs: from the facts). */
@@ -120,7 +123,46 @@ export type CredentialSource =
   | Readonly<Record<string, HttpCredential>>
   | ((scheme: HttpAuthScheme, tool: string) => HttpCredential | undefined | Promise<HttpCredential | undefined>);
 
+/**
+ * One block of an MCP tool result's `content` (text, image, audio, resource link, embedded
+ * resource), kept as the server sent it. Only text blocks are read by sluice.
+ */
+export type McpContentBlock = { type: "text"; text: string; [key: string]: unknown } | { type: string; [key: string]: unknown };
+
+/** What an upstream MCP server answered to `tools/call` (MCP `CallToolResult`). */
+export interface McpToolResult {
+  content: McpContentBlock[];
+  /** A JSON object matching the tool's `outputSchema`, when it declares one. */
+  structuredContent?: Record<string, unknown>;
+  /** The tool failed; `content` says why (a result the model should read, not a protocol error). */
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** A progress notification of a call in flight (MCP `notifications/progress`). */
+export interface McpProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * Where the call of an MCP-bound tool goes: a connected MCP client (or anything that speaks
+ * for one). sluice screens the arguments first; the upstream only ever sees what passed.
+ * It must honour `signal` (cancellation) and may report progress.
+ */
+export interface McpUpstream {
+  callTool(
+    request: { name: string; arguments: Record<string, unknown> },
+    options: { signal?: AbortSignal; onProgress?: (progress: McpProgress) => void },
+  ): Promise<McpToolResult>;
+}
+
 export interface CallContext {
+  /** MCP-bound tools: the server `tools/call` is forwarded to. Without it such a call is MCP_UPSTREAM_MISSING. */
+  mcp?: McpUpstream;
+  /** MCP-bound tools: progress notifications of the upstream call, passed on as they come. */
+  onProgress?: (progress: McpProgress) => void;
   /** Replaces the binding's server URL (HTTP) or the pack's endpoint (GraphQL). */
   baseUrl?: string;
   /**

@@ -1,0 +1,101 @@
+import { SluiceError } from "@sluice/schema";
+import type { McpBinding } from "../tool-ir.ts";
+import type { CallContext, McpToolResult } from "./types.ts";
+
+/**
+ * The arguments an MCP-bound tool forwards: the screened arguments (pins included) cut down
+ * to the binding's argument names. Screening already refused anything else; this is the
+ * request filter behind it, as the HTTP request builder copies only what its binding names.
+ */
+export function mcpArguments(binding: McpBinding, allowed: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const arg of binding.arguments) {
+    if (Object.prototype.hasOwnProperty.call(allowed, arg)) Object.defineProperty(out, arg, { value: allowed[arg], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * One `tools/call` on the upstream under one deadline. The wait ends at the deadline or on
+ * cancellation even when the upstream ignores the signal, so a hung server is a TIMEOUT,
+ * never a hang.
+ */
+export async function callMcpUpstream(toolName: string, binding: McpBinding, args: Record<string, unknown>, ctx: CallContext, timeoutMs: number): Promise<McpToolResult> {
+  const upstream = ctx.mcp;
+  if (upstream === undefined) {
+    throw new SluiceError("MCP_UPSTREAM_MISSING", `${toolName} forwards to an MCP server (tool ${JSON.stringify(binding.tool)}), but the call context has none; pass ctx.mcp (a connected client), or serve the pack with \`sluice serve\`, which starts the upstream`, { tool: toolName });
+  }
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new SluiceError("TIMEOUT", `${toolName}: the MCP server did not answer within ${timeoutMs} ms`, { tool: toolName })), timeoutMs);
+  const signal = ctx.signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, ctx.signal]);
+  const stopped = (cause?: unknown): SluiceError =>
+    deadline.signal.aborted ? (deadline.signal.reason as SluiceError) : new SluiceError("ABORTED", `${toolName}: the call was cancelled`, { tool: toolName, cause });
+  let onAbort: (() => void) | undefined;
+  try {
+    if (signal.aborted) throw stopped();
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(stopped());
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const options: { signal: AbortSignal; onProgress?: CallContext["onProgress"] & {} } = { signal };
+    if (ctx.onProgress !== undefined) options.onProgress = ctx.onProgress;
+    const call = upstream.callTool({ name: binding.tool, arguments: args }, options);
+    // The losing promise must not become an unhandled rejection.
+    call.catch(() => undefined);
+    let result: unknown;
+    try {
+      result = await Promise.race([call, aborted]);
+    } catch (cause) {
+      if (signal.aborted) throw stopped(cause);
+      if (cause instanceof SluiceError) throw cause;
+      throw new SluiceError("MCP_UPSTREAM_ERROR", `${toolName}: the MCP server failed the call (${(cause as Error)?.message ?? String(cause)})`, { tool: toolName, cause });
+    }
+    return checkedResult(toolName, result);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+function checkedResult(toolName: string, result: unknown): McpToolResult {
+  const record = typeof result === "object" && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
+  const content = record?.["content"];
+  const structured = record?.["structuredContent"];
+  if (record === undefined || !Array.isArray(content) || !content.every((block) => typeof block === "object" && block !== null && typeof (block as { type?: unknown }).type === "string")) {
+    throw new SluiceError("RESPONSE_INVALID", `${toolName}: the MCP server's answer is not a tools/call result (content must be a list of typed blocks)`, { tool: toolName });
+  }
+  if (structured !== undefined && (typeof structured !== "object" || structured === null || Array.isArray(structured))) {
+    throw new SluiceError("RESPONSE_INVALID", `${toolName}: the MCP server's structuredContent is not a JSON object`, { tool: toolName });
+  }
+  return record as McpToolResult;
+}
+
+/** The text of a result's text blocks, for messages. */
+export function resultText(result: McpToolResult): string {
+  return result.content.flatMap((block) => (block.type === "text" && typeof block["text"] === "string" ? [block["text"]] : [])).join("\n");
+}
+
+/**
+ * What a response handler reads of an MCP result, as it reads a parsed HTTP body: the
+ * structured content when there is some; else a lone text block's JSON (many servers send
+ * JSON as text), or its text; else several text blocks as a list of those; else the
+ * content blocks as sent (images, resources); an empty result is null.
+ */
+export function mcpResultBody(result: McpToolResult): unknown {
+  if (result.structuredContent !== undefined) return result.structuredContent;
+  const blocks = result.content;
+  if (blocks.length === 0) return null;
+  if (!blocks.every((block) => block.type === "text" && typeof block["text"] === "string")) return blocks;
+  const values = blocks.map((block) => jsonOrText(block["text"] as string));
+  return values.length === 1 ? values[0] : values;
+}
+
+function jsonOrText(text: string): unknown {
+  const trimmed = text.trim();
+  if (!/^[[{"]/.test(trimmed)) return text;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return text;
+  }
+}

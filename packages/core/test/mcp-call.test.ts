@@ -1,0 +1,134 @@
+/**
+ * Calls of MCP-bound tools: screened exactly as HTTP tools are, then forwarded to the
+ * upstream given in the call context. The upstream here is an in-memory stand-in that
+ * records what reached it; real servers are in test/mcp-*.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { isSluiceError, Tool, type JsonSchemaObject, type McpToolResult, type McpUpstream } from "../src/index.ts";
+import { withoutGuard } from "../src/guards.ts";
+
+const schema: JsonSchemaObject = {
+  type: "object",
+  properties: {
+    path: { type: "string" },
+    mode: { type: "string", enum: ["read", "write"] },
+    options: { type: "object", properties: { depth: { type: "integer" }, secret: { type: "string" } }, additionalProperties: false },
+  },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+function readTool(): Tool<object> {
+  return Tool.create({
+    name: "read_file",
+    description: "Reads a file.",
+    inputSchema: schema,
+    binding: { kind: "mcp", tool: "read_file", arguments: ["path", "mode", "options"] },
+    annotations: { readOnly: true },
+  });
+}
+
+function upstream(answer: (args: Record<string, unknown>) => McpToolResult | Promise<McpToolResult>) {
+  const seen: Array<{ name: string; arguments: Record<string, unknown> }> = [];
+  const client: McpUpstream = {
+    async callTool(request, options) {
+      seen.push(request);
+      options.onProgress?.({ progress: 1, total: 2, message: "half" });
+      return answer(request.arguments);
+    },
+  };
+  return { client, seen };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return isSluiceError(error) ? error.code : `not a SluiceError: ${String(error)}`;
+  }
+}
+
+describe("call() of an MCP-bound tool", () => {
+  it("forwards the screened arguments, pins added, and returns structured content", async () => {
+    const { client, seen } = upstream(() => ({ content: [{ type: "text", text: "{}" }], structuredContent: { text: "hello" } }));
+    const tool = readTool().derived({ name: "read_shallow", drop: ["options.secret"], pin: { mode: "read" } });
+    const progress: unknown[] = [];
+    const result = await tool.invoke({ path: "/tmp/a", options: { depth: 1 } }, { mcp: client, onProgress: (p) => progress.push(p) });
+    expect(seen).toEqual([{ name: "read_file", arguments: { path: "/tmp/a", options: { depth: 1 }, mode: "read" } }]);
+    expect(result.output).toEqual({ text: "hello" });
+    expect(result.mcpResult?.structuredContent).toEqual({ text: "hello" });
+    expect(progress).toEqual([{ progress: 1, total: 2, message: "half" }]);
+  });
+
+  it.each([
+    ["a withheld member", { path: "/a", options: { secret: "x" } }, "EGRESS_DENIED"],
+    ["a pinned argument", { path: "/a", mode: "write" }, "EGRESS_DENIED"],
+    ["a wrong type", { path: 3 }, "INVALID_ARGUMENTS"],
+    ["a missing required argument", {}, "INVALID_ARGUMENTS"],
+    ["an undeclared argument", { path: "/a", extra: 1 }, "INVALID_ARGUMENTS"],
+  ])("refuses %s and never reaches the upstream", async (_, args, code) => {
+    const { client, seen } = upstream(() => ({ content: [] }));
+    const tool = readTool().derived({ name: "read_shallow", drop: ["options.secret"], pin: { mode: "read" } });
+    expect(await codeOf(tool.call(args, { mcp: client }))).toBe(code);
+    expect(seen).toEqual([]);
+  });
+
+  it("without an upstream is MCP_UPSTREAM_MISSING", async () => {
+    expect(await codeOf(readTool().call({ path: "/a" }))).toBe("MCP_UPSTREAM_MISSING");
+  });
+
+  it("reads JSON sent as text, and passes other text on as text", async () => {
+    const json = upstream(() => ({ content: [{ type: "text", text: '{"entries":[{"name":"a"}],"next":null}' }] }));
+    expect(await readTool().call({ path: "/a" }, { mcp: json.client })).toEqual({ entries: [{ name: "a" }], next: null });
+    const text = upstream(() => ({ content: [{ type: "text", text: "[FILE] a.txt" }] }));
+    expect(await readTool().call({ path: "/a" }, { mcp: text.client })).toBe("[FILE] a.txt");
+  });
+
+  it("runs the response handler on the result body", async () => {
+    const { client } = upstream(() => ({ content: [], structuredContent: { items: [1, 2, 3], total: 3 } }));
+    const tool = readTool().derived({ name: "read_count", responseHandler: (body) => ({ total: (body as { total: number }).total }) });
+    const result = await tool.invoke({ path: "/a" }, { mcp: client });
+    expect(result.output).toEqual({ total: 3 });
+    expect(result.contextBytes).toBe(JSON.stringify({ total: 3 }).length);
+  });
+
+  it("turns isError into MCP_TOOL_ERROR carrying the server's text", async () => {
+    const { client } = upstream(() => ({ content: [{ type: "text", text: "Access denied: /etc" }], isError: true }));
+    const error = await readTool().call({ path: "/etc" }, { mcp: client }).catch((e: unknown) => e);
+    expect(isSluiceError(error, "MCP_TOOL_ERROR")).toBe(true);
+    expect((error as Error).message).toContain("Access denied: /etc");
+  });
+
+  it("ends a hung upstream call with TIMEOUT, and a cancelled one with ABORTED", async () => {
+    const hung: McpUpstream = { callTool: () => new Promise(() => undefined) };
+    expect(await codeOf(readTool().call({ path: "/a" }, { mcp: hung, timeoutMs: 50 }))).toBe("TIMEOUT");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    expect(await codeOf(readTool().call({ path: "/a" }, { mcp: hung, signal: controller.signal }))).toBe("ABORTED");
+  });
+
+  it("refuses an answer that is not a tools/call result", async () => {
+    const broken: McpUpstream = { callTool: async () => ({ content: "nope" }) as unknown as McpToolResult };
+    expect(await codeOf(readTool().call({ path: "/a" }, { mcp: broken }))).toBe("RESPONSE_INVALID");
+  });
+
+  it("request() shows the tools/call params without sending", async () => {
+    const request = await readTool().derived({ name: "read_pinned", pin: { mode: "read" } }).request({ path: "/a" });
+    expect(JSON.parse(request.body as string)).toEqual({ name: "read_file", arguments: { path: "/a", mode: "read" } });
+  });
+
+  it("forwards only the binding's arguments: a dropped argument stays home with screening off", async () => {
+    const { client, seen } = upstream(() => ({ content: [] }));
+    const open = Tool.create({
+      name: "search",
+      description: "Searches.",
+      inputSchema: { type: "object", properties: { query: { type: "string" }, scope: { type: "string" } } },
+      binding: { kind: "mcp", tool: "search", arguments: ["query", "scope"] },
+    });
+    await open.call({ query: "a" }, { mcp: client });
+    const narrowed = open.derived({ name: "search_any", drop: ["scope"] });
+    await withoutGuard("withheldScreening", () => withoutGuard("parentCheck", () => narrowed.call({ query: "b", scope: "all" }, { mcp: client }).catch(() => undefined)));
+    expect(seen.map((call) => call.arguments)).toEqual([{ query: "a" }, ...seen.slice(1).map(() => ({ query: "b" }))]);
+  });
+});
