@@ -1,7 +1,11 @@
 /**
  * The sluice command outside this repository's root: help and version without a loader,
  * `<pack>` resolved in the documented order from the current directory, coded one-line
- * errors and the exit codes 0 / 1 / 2. Every case is a child process.
+ * errors and the exit codes 0 / 1 / 2. Every case is a child process, but where a fresh
+ * process shows nothing more than the CLI's main does (the rest of an egress --check sequence
+ * after its first call, a parse error's hint, a pack path given relative after the absolute
+ * one): those run main in the worker (support/run-in-process.ts) in the quick tier, and as
+ * children in the long tier (test/support/tier.ts).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -9,6 +13,9 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { LONG } from "../../../test/support/tier.ts";
+import type { ChildResult } from "./support/run-child.ts";
+import { runInProcess } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -47,6 +54,11 @@ function sluice(args: string[], options: { cwd?: string; trace?: string } = {}) 
   const env = options.trace === undefined ? process.env : { ...process.env, SLUICE_TRACE: options.trace };
   const result = spawnSync(process.execPath, [...execArgv, BIN, ...args], { cwd: options.cwd ?? project, env, encoding: "utf8", timeout: 120_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `sluice <args>` from the project: main in the worker in the quick tier, a child in the long tier. */
+async function sluiceHere(args: string[]): Promise<ChildResult> {
+  return LONG ? sluice(args) : runInProcess(args, { cwd: project });
 }
 
 describe("help and version", () => {
@@ -93,8 +105,9 @@ describe("did you mean", () => {
     [["generate", "openapi", "x.json", "--nmae", "x"], /did you mean --name/],
     [["compact", "--mdoe", "strip"], /^sluice compact: unknown option --mdoe; did you mean --mode\?/],
     [["compact", "--mode", "stirp"], /^sluice compact: unknown mode "stirp"; did you mean strip/],
-  ])("%j", (args, message) => {
-    const { code, stdout, stderr } = sluice(args);
+  ])("%j", async (args, message) => {
+    // The first as a child; the others' hints come from the same parser.
+    const { code, stdout, stderr } = args[0] === "survy" ? sluice(args) : await sluiceHere(args);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toMatch(message);
@@ -110,10 +123,12 @@ describe("<pack> resolution, from a folder outside the repository", () => {
     return (JSON.parse(stdout) as Array<{ tool: string }>).map((row) => row.tool);
   };
 
-  it("a path to a pack directory, absolute or relative", () => {
+  it("a path to a pack directory, absolute or relative", async () => {
     const absolute = survey(join(ROOT, "packs/linear"));
     expect(absolute).toContain("issues_list");
-    expect(survey(relative(project, join(ROOT, "packs/linear")))).toEqual(absolute);
+    const { code, stdout, stderr } = await sluiceHere(["survey", relative(project, join(ROOT, "packs/linear")), "--json"]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect((JSON.parse(stdout) as Array<{ tool: string }>).map((row) => row.tool)).toEqual(absolute);
   });
 
   it("an installed package by its name, and by its short name", () => {
@@ -189,38 +204,40 @@ describe("<pack> resolution, from a folder outside the repository", () => {
 });
 
 describe("--json and exit codes", () => {
-  it("egress --out --json, then --check --json: 0 when equal, 1 naming the widening when the file shows less", () => {
+  it("egress --out --json, then --check --json: 0 when equal, 1 naming the widening when the file shows less", async () => {
     const map = join(project, "egress.json");
     expect(sluice(["egress", "tiny", "--json", "--out", "egress.json"]).code).toBe(0);
+    // The first call was the bin; the rest reads and compares files, which main does the same in the worker.
+    const run = sluiceHere;
     const written = JSON.parse(readFileSync(map, "utf8")) as Array<{ name: string }>;
     expect(written.map((entry) => entry.name)).toEqual(["tiny_get"]);
-    const same = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    const same = await run(["egress", "tiny", "--json", "--check", "egress.json"]);
     expect(same).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(same.stdout)).toMatchObject({ check: "egress", ok: true, file: "egress.json", tools: 1, widenings: [], narrowings: [], changes: [] });
-    expect(sluice(["egress", "tiny", "--check", "egress.json"])).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
+    expect(await run(["egress", "tiny", "--check", "egress.json"])).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
 
     // The committed map without the id argument: the tools now show more than was reviewed.
     const narrower = readFileSync(map, "utf8").replace(/\n\s*\{[^{}]*"path": "id"[^{}]*\},?/, "");
     expect(narrower).not.toBe(readFileSync(map, "utf8"));
     writeFileSync(map, narrower);
-    const changed = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    const changed = await run(["egress", "tiny", "--json", "--check", "egress.json"]);
     // The report is on stdout, as JSON with --json; nothing on stderr for a check that ran.
     expect(changed.code).toBe(1);
     expect(changed.stderr).toBe("");
     const report = JSON.parse(changed.stdout) as { check: string; ok: boolean; widenings: Array<{ subject: string; kind: string }> };
     expect(report).toMatchObject({ check: "egress", ok: false });
     expect(report.widenings.map((w) => [w.kind, w.subject])).toEqual([["member", expect.stringMatching(/^tool tiny_get: id: /)]]);
-    const text = sluice(["egress", "tiny", "--check", "egress.json"]);
+    const text = await run(["egress", "tiny", "--check", "egress.json"]);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^WIDENING: tool tiny_get: id: .* is newly visible to the model$/m);
     expect(text.stdout).toMatch(/^egress\.json: OUT OF DATE: 1 widening, 0 narrowings, 0 other changes; review it, then rewrite it with sluice egress tiny --out egress\.json --json$/m);
 
     // The committed file's format is read from the file: a text map checks with or without --json.
-    expect(sluice(["egress", "tiny", "--out", "egress.json"]).code).toBe(0);
-    expect(sluice(["egress", "tiny", "--json", "--check", "egress.json"])).toMatchObject({ code: 0, stderr: "" });
-    expect(sluice(["egress", "tiny", "--check", "egress.json"]).code).toBe(0);
+    expect((await run(["egress", "tiny", "--out", "egress.json"])).code).toBe(0);
+    expect(await run(["egress", "tiny", "--json", "--check", "egress.json"])).toMatchObject({ code: 0, stderr: "" });
+    expect((await run(["egress", "tiny", "--check", "egress.json"])).code).toBe(0);
     writeFileSync(map, "[ not json");
-    expect(sluice(["egress", "tiny", "--check", "egress.json"]).stderr).toMatch(/^sluice: EGRESS_MAP_INVALID: egress\.json starts like a JSON egress map but does not parse/);
+    expect((await run(["egress", "tiny", "--check", "egress.json"])).stderr).toMatch(/^sluice: EGRESS_MAP_INVALID: egress\.json starts like a JSON egress map but does not parse/);
   });
 
   it.each([
