@@ -34,7 +34,7 @@ const scale = (runs: number) => (FULL ? runs * 3 : runs);
 
 /**
  * Runs per pack, tuned to keep the whole file near a minute on two cores: `request()` for
- * every tool (Linear: a seeded sample unless FULL), more runs for tools with unions,
+ * every tool of the smaller packs (the larger ones: a seeded sample unless FULL), more runs for tools with unions,
  * `allOf` or open objects, and `call()` for a seeded sample of each pack.
  */
 interface PackPlan {
@@ -47,11 +47,13 @@ interface PackPlan {
   callSample: number;
 }
 
+// The quick tier fuzzes a seeded sample of the three largest packs' tools (`sample`); the long
+// tier (SLUICE_FUZZ_FULL=1, scripts/test-long.ts) every tool of every pack, three times over.
 const PACKS: Record<string, PackPlan> = {
   linear: { tools: linear.allTools, sample: 40, runs: 1, callSample: 4, mapSample: 15 },
-  github: { tools: github.allTools, runs: 1, callSample: 8 },
-  stripe: { tools: stripe.allTools, runs: 1, focusRuns: 2, callSample: 8 },
-  "github-rest": { tools: githubRest.allTools, runs: 1, focusRuns: 16, callSample: 8 },
+  github: { tools: github.allTools, sample: 100, runs: 1, callSample: 8 },
+  stripe: { tools: stripe.allTools, sample: 120, runs: 1, focusRuns: 2, callSample: 8 },
+  "github-rest": { tools: githubRest.allTools, sample: 200, runs: 1, focusRuns: 16, callSample: 8 },
   slack: { tools: slack.allTools, runs: 2, callSample: 8 },
   gmail: { tools: gmail.allTools, runs: 2, callSample: 8 },
   gdocs: { tools: gdocs.allTools, runs: 3, callSample: 3 },

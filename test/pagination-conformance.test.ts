@@ -98,6 +98,11 @@ const PACKS: readonly PackCase[] = [
 
 /** Generic sample size per pack, on top of the hand-written ones. */
 const SAMPLE = 20;
+/**
+ * The quick tier's generic sample of a GraphQL pack: a call against the mock server of a
+ * large schema (Linear) costs about a second, so five there, and SAMPLE under LONG.
+ */
+const GRAPHQL_QUICK_SAMPLE = 5;
 
 /** Argument names that carry a page marker back, and where a tool takes one but declares no pagination, why. */
 const MARKER_ARGS = new Set(["after", "cursor", "starting_after", "page", "pageToken", "start_cursor"]);
@@ -342,7 +347,7 @@ function sampleArgs(tool: Tool<object>): Record<string, unknown> {
   return sample({ type: "object", required: root.required ?? [], properties: root.properties ?? {} }, "", 0) as Record<string, unknown>;
 }
 
-/** The hand-written ones, then every k-th of the other paginated tools (by name), up to SAMPLE of them. */
+/** The hand-written ones, then every k-th of the other paginated tools (by name), up to SAMPLE of them (see GRAPHQL_QUICK_SAMPLE). */
 function sampleOf(pack: PackCase): Tool<object>[] {
   const byName = new Map(pack.tools.map((t) => [t.name, t]));
   const hand = pack.hand.map((name) => {
@@ -351,8 +356,9 @@ function sampleOf(pack: PackCase): Tool<object>[] {
     return tool;
   });
   const rest = pack.tools.filter((t) => t.pagination !== undefined && !pack.hand.includes(t.name));
-  const step = Math.max(1, Math.ceil(rest.length / SAMPLE));
-  return [...hand, ...rest.filter((_, i) => i % step === 0).slice(0, SAMPLE)];
+  const size = LONG || pack.kind === "openapi" ? SAMPLE : GRAPHQL_QUICK_SAMPLE;
+  const step = Math.max(1, Math.ceil(rest.length / size));
+  return [...hand, ...rest.filter((_, i) => i % step === 0).slice(0, size)];
 }
 
 function setAt(body: Json, path: string, value: unknown): void {

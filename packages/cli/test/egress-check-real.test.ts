@@ -79,9 +79,10 @@ interface JsonCheck {
 
 const read = (path: string) => readFileSync(join(project, path), "utf8");
 
-// The quick tier runs one outside spec and one corpus spec (a whole argument, a positional
-// branch); the long tier all five.
-const QUICK = new Set(["adyen", "gh"]);
+// The quick tier runs the corpus spec with a positional branch (the outside Swagger 2.0 spec
+// with shared types is the generate --check case below; Adyen alone took 17 of the file's 38 s);
+// the long tier all five.
+const QUICK = new Set(["gh"]);
 
 describe("a narrowing is no widening; undoing it names what it restores", () => {
   it.each(sweep(CASES, ([, c]) => QUICK.has(c.name)))(

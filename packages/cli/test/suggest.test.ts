@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LONG } from "../../../test/support/tier.ts";
 import { schemaTokens } from "@sluice/core/tokens";
 import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { allTools as linearTools } from "@sluice/pack-linear";
@@ -203,7 +204,8 @@ describe("sluice suggest --write", () => {
     SLOW,
   );
 
-  it(
+  // Two narrows and their egress children: the quick tier has one --write (above), the long tier (test/support/tier.ts) both.
+  it.runIf(LONG)(
     "on a *_full twin it narrows the generated tool; with --json stdout is the suggestion alone",
     async () => {
       const dir = join(project, "twin/pets");

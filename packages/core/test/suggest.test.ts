@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
+import { LONG } from "../../../test/support/tier.ts";
 import { BudgetUnreachableError, definePack, isSluiceError, projectionFloor, suggestProjection, Tool, type HttpBinding, type Suggestion } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
@@ -209,6 +210,7 @@ describe("options", () => {
   });
 });
 
+// The seeded properties run a short round in the quick tier and the full one under LONG (test/support/tier.ts).
 describe("any budget (seeded property)", () => {
   it(
     "the result fits and drops no required argument, or the budget is below the floor",
@@ -243,7 +245,7 @@ describe("any budget (seeded property)", () => {
           for (const arg of [...requiredOf(tool), ...paging]) expect(argumentsOf(derived)).toContain(arg);
           expect(suggestion.tokens + suggestion.steps.reduce((sum, step) => sum + step.saved, 0)).toBe(schemaTokens(tool));
         }),
-        { seed: 20261130, numRuns: 24 },
+        { seed: 20261130, numRuns: LONG ? 24 : 10 },
       );
     },
     SLOW,
@@ -519,7 +521,7 @@ describe("unions at any budget (seeded property)", () => {
           for (const selector of keep) expect(suggestion.drop).not.toContain(selector);
           for (const path of mustSee) expect(await pathsBelow(derived, path.slice(0, path.lastIndexOf(".")))).toContain(path);
         }),
-        { seed: 20261130, numRuns: 40 },
+        { seed: 20261130, numRuns: LONG ? 40 : 16 },
       );
     },
     SLOW,
