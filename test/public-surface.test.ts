@@ -151,6 +151,7 @@ it("@sluice/catalog exports", () => {
       "Dispatcher",
       "PROFILE_IDS",
       "SEARCH_TOOL_BINDING",
+      "ToolCallRouter",
       "ToolSession",
       "cacheBreakEven",
       "check",
@@ -172,6 +173,7 @@ it("@sluice/catalog exports", () => {
       "toMCP",
       "toOpenAIChat",
       "toOpenAIResponses",
+      "toolCallRouter",
     ]
   `);
 });
