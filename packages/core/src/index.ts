@@ -26,6 +26,7 @@ export type {
   ApiFailure,
   CallContext,
   CredentialSource,
+  SchemeCredential,
   FailureCheck,
   PackRuntime,
   Pagination,
@@ -34,6 +35,7 @@ export type {
   ToolRuntime,
 } from "./call/types.ts";
 export { type CallResult, type CallableTool } from "./call/call.ts";
+export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options, type OAuth2Credential } from "./call/oauth2.ts";
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
 export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";

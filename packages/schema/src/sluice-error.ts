@@ -58,7 +58,8 @@ export type ErrorCode =
   | "KEYWORD_UNSUPPORTED"
   // sluice serve: a request over --max-request-bytes, or a call past --max-concurrent-calls and its queue.
   | "REQUEST_TOO_LARGE"
-  | "SERVER_BUSY";
+  | "SERVER_BUSY"
+  | "AUTH_FAILED";
 
 /** One problem with a call's arguments, as the model should read it. */
 export interface ArgumentIssue {

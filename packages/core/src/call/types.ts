@@ -1,6 +1,7 @@
 import type { Binding, HttpAuthScheme } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
+import type { OAuth2Credential } from "./oauth2.ts";
 
 /** What a response handler and a failure check are told about the answer besides its body. */
 export interface ResponseInfo {
@@ -113,10 +114,16 @@ export interface PackRuntime {
   forTool?: (name: string, binding: Binding) => ToolRuntime | undefined;
 }
 
+/**
+ * What a scheme's credential can be: a fixed token or user and password, or an OAuth 2
+ * client (`oauth2Credential(...)`) asked for a fresh access token on each call.
+ */
+export type SchemeCredential = HttpCredential | OAuth2Credential;
+
 /** Credentials by security scheme name, or a function asked per scheme (may be async). */
 export type CredentialSource =
-  | Readonly<Record<string, HttpCredential>>
-  | ((scheme: HttpAuthScheme, tool: string) => HttpCredential | undefined | Promise<HttpCredential | undefined>);
+  | Readonly<Record<string, SchemeCredential>>
+  | ((scheme: HttpAuthScheme, tool: string) => SchemeCredential | undefined | Promise<SchemeCredential | undefined>);
 
 export interface CallContext {
   /** Replaces the binding's server URL (HTTP) or the pack's endpoint (GraphQL). */
