@@ -27,6 +27,7 @@ export type {
   CallContext,
   CredentialSource,
   SchemeCredential,
+  OAuth2Settings,
   FailureCheck,
   PackRuntime,
   Pagination,
@@ -69,4 +70,4 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
-export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

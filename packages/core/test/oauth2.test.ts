@@ -278,7 +278,7 @@ describe("the token URL", () => {
   });
 
   it("does not follow a redirect from the token endpoint", async () => {
-    let redirect: RequestRedirect | undefined;
+    let redirect: string | undefined;
     const client = new OAuth2Client(options({ fetch: async (_url, init) => {
       redirect = init?.redirect;
       return new Response(null, { status: 302, headers: { location: "https://elsewhere.example/steal" } });

@@ -104,6 +104,8 @@ export interface PackRuntime {
    * (`<PACK>_<SCHEME>`); a call made in code still takes `ctx.credentials`.
    */
   credentialEnv?: Readonly<Record<string, string>>;
+  /** OAuth 2 schemes with a token endpoint: scheme name -> where tokens come from and the client's variables. */
+  credentialOAuth2?: Readonly<Record<string, OAuth2Settings>>;
   /** The API's name in messages about it (the pack name of a generated pack). */
   api?: string;
   /** GraphQL: the environment variable the endpoint was read from, for start-up messages. */
@@ -112,6 +114,18 @@ export interface PackRuntime {
   tools?: Readonly<Record<string, ToolRuntime>>;
   /** Per tool, computed from its name and binding (e.g. every GraphQL connection); `tools` entries win. */
   forTool?: (name: string, binding: Binding) => ToolRuntime | undefined;
+}
+
+/**
+ * Where an OAuth 2 scheme of a generated pack gets tokens: the token endpoint of its spec,
+ * and the environment variables of the client (`<PACK>_<SCHEME>_CLIENT_ID`, `..._CLIENT_SECRET`,
+ * `..._REFRESH_TOKEN`).
+ */
+export interface OAuth2Settings {
+  tokenUrl: string;
+  clientIdEnv: string;
+  clientSecretEnv: string;
+  refreshTokenEnv: string;
 }
 
 /**
