@@ -9,7 +9,7 @@ import { buildPack, type GeneratedPack, type PackJob, type PackReport } from "./
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */

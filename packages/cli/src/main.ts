@@ -2,11 +2,9 @@ import { SluiceError, isSluiceError } from "@sluice/core";
 import { closest, usageError } from "./args.ts";
 import { cliVersion, commandNames, commandTable } from "./commands.ts";
 
-export interface Io {
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-  cwd: string;
-}
+import type { Io } from "./io.ts";
+
+export type { Io } from "./io.ts";
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 

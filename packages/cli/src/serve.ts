@@ -18,7 +18,7 @@ import {
 } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]

@@ -5,7 +5,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SluiceError } from "@sluice/core";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
-import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./serve-http.ts";
+import { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./http-defaults.ts";
 import { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";
 
 /** Bodies declared at most this large are read in a pool of their own, so tools/list and small calls never queue behind large ones. */

@@ -1,9 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { HttpHandle, HttpOptions } from "./http.ts";
 
-export const DEFAULT_HTTP_HOST = "127.0.0.1";
-export const DEFAULT_HTTP_PATH = "/mcp";
-export const DEFAULT_MAX_SESSIONS = 64;
+export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./http-defaults.ts";
 
 /**
  * Serves MCP over Streamable HTTP (see http.ts). The HTTP server and node:http load on
