@@ -202,7 +202,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   if (job.responses === "off") facts = { ...facts, responses: "off" };
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
-  return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+  return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion, facts.credentials) };
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
