@@ -1,5 +1,5 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { HttpHandle, HttpOptions } from "./http.ts";
+import type { HttpHandle, HttpOptions, SessionCaller } from "./http.ts";
 
 export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./http-defaults.ts";
 
@@ -7,7 +7,7 @@ export { DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./ht
  * Serves MCP over Streamable HTTP (see http.ts). The HTTP server and node:http load on
  * the first call: a stdio server, the common case, never pays for them at start-up.
  */
-export async function serveHttp(newServer: () => Server, options: HttpOptions): Promise<HttpHandle> {
+export async function serveHttp(newServer: (caller: SessionCaller) => Server, options: HttpOptions): Promise<HttpHandle> {
   const http = await import("./http.ts");
   return http.serveHttp(newServer, options);
 }
