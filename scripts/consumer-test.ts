@@ -190,6 +190,11 @@ try {
   });
 
   step("the sluice command from the installed tarball", () => cliChecks(project));
+
+  step("the new user's walkthrough: generate, narrow, egress check, report, serve with an OAuth-refreshed call, a provider round trip", () => {
+    copyFileSync(join(ROOT, "scripts", "consumer", "walkthrough.mjs"), join(project, "walkthrough.mjs"));
+    check("node walkthrough.mjs", process.execPath, ["walkthrough.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
+  });
 } finally {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (KEEP) process.stderr.write(`\nkept ${work}\n`);

@@ -57,6 +57,7 @@ it("@sluice/core exports", () => {
       "BudgetUnreachableError",
       "CallCollector",
       "FULL_SUFFIX",
+      "OAuth2Client",
       "SluiceError",
       "TOOL_NAME_PATTERN",
       "Tool",
@@ -71,6 +72,7 @@ it("@sluice/core exports", () => {
       "checkEgressMap",
       "collapseHandles",
       "collecting",
+      "credentialFromEnv",
       "credentialStatus",
       "credentialsFromEnv",
       "curate",
@@ -93,6 +95,7 @@ it("@sluice/core exports", () => {
       "graphqlUserErrors",
       "isEmpty",
       "isMarkerKey",
+      "isOAuth2Credential",
       "isPaginationKey",
       "isRecord",
       "isSluiceError",
@@ -103,6 +106,7 @@ it("@sluice/core exports", () => {
       "nextLink",
       "nextLinkParam",
       "nextPageArgs",
+      "oauth2Credential",
       "okFalse",
       "omit",
       "omitKeysDeep",
@@ -155,6 +159,7 @@ it("@sluice/catalog exports", () => {
       "LossyFitRefusedError",
       "PROFILE_IDS",
       "SEARCH_TOOL_BINDING",
+      "ToolCallRouter",
       "ToolSession",
       "cacheBreakEven",
       "check",
@@ -176,6 +181,7 @@ it("@sluice/catalog exports", () => {
       "toMCP",
       "toOpenAIChat",
       "toOpenAIResponses",
+      "toolCallRouter",
     ]
   `);
 });

@@ -141,6 +141,9 @@ export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
       ...(c.name === undefined ? {} : { name: c.name }),
       env: c.env,
       ...(c.argumentOnly === true ? { argumentOnly: true } : {}),
+      ...(c.oauth2 === undefined
+        ? {}
+        : { oauth2: { tokenUrl: c.oauth2.tokenUrl, clientIdEnv: c.oauth2.clientIdEnv, clientSecretEnv: c.oauth2.clientSecretEnv, refreshTokenEnv: c.oauth2.refreshTokenEnv } }),
     })),
     pagination: sortedRecord(facts.pagination),
     credentialArguments: sortedRecord(facts.credentialArguments),

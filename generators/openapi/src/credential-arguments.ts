@@ -16,6 +16,8 @@ export interface DeclaredScheme {
   type: CredentialType;
   in?: "header" | "query" | "cookie";
   name?: string;
+  /** OAuth 2: the token endpoint of the first flow that has one (absolute URLs only). */
+  tokenUrl?: string;
 }
 
 /**
@@ -49,8 +51,10 @@ function declaredScheme(scheme: string, definition: unknown): DeclaredScheme | u
     }
     case "basic":
       return { scheme, type: "basic" };
-    case "oauth2":
-      return { scheme, type: "oauth2" };
+    case "oauth2": {
+      const tokenUrl = oauth2TokenUrl(definition);
+      return tokenUrl === undefined ? { scheme, type: "oauth2" } : { scheme, type: "oauth2", tokenUrl };
+    }
     case "openIdConnect":
       return { scheme, type: "openIdConnect" };
     case "apiKey": {
@@ -61,6 +65,30 @@ function declaredScheme(scheme: string, definition: unknown): DeclaredScheme | u
     default:
       return undefined;
   }
+}
+
+/**
+ * Where an OAuth 2 scheme's tokens are fetched: the `tokenUrl` of its client-credentials
+ * flow, else of its authorization-code flow (whose refresh tokens it redeems), else of its
+ * password flow; Swagger 2.0 names one per scheme (flows `application`, `accessCode`,
+ * `password`). The implicit flow has none. A relative or non-http(s) URL is left out: a
+ * token endpoint is taken only as the spec spells it, never resolved against anything.
+ * https://spec.openapis.org/oas/v3.1.0#oauth-flows-object
+ * https://swagger.io/specification/v2/#security-scheme-object
+ */
+function oauth2TokenUrl(definition: unknown): string | undefined {
+  const flows = getOwn(definition, "flows");
+  const candidates = flows === undefined ? [getOwn(definition, "tokenUrl")] : ["clientCredentials", "authorizationCode", "password"].map((flow) => getOwn(getOwn(flows, flow), "tokenUrl"));
+  for (const candidate of candidates) {
+    if (typeof candidate !== "string") continue;
+    try {
+      const url = new URL(candidate);
+      if (url.protocol === "https:" || url.protocol === "http:") return candidate;
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
 }
 
 /** Words of a name, lower case: `PLAID-CLIENT-ID` -> plaid, client, id; `xApiKey` -> x, api, key. */

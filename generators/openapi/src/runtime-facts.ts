@@ -1,4 +1,4 @@
-import type { PackIR, RuntimeFacts, ServerVariableFact } from "@sluice/core";
+import type { OAuth2Settings, PackIR, RuntimeFacts, ServerVariableFact } from "@sluice/core";
 import { envVariableNames, secretLookingArguments } from "@sluice/emit";
 import { getOwn } from "@sluice/schema";
 import { credentialArguments, declaredSchemes } from "./credential-arguments.ts";
@@ -41,11 +41,17 @@ export function openapiRuntimeFacts(document: unknown, ir: PackIR, options: Open
       ...(s.in === undefined ? {} : { in: s.in }),
       ...(s.name === undefined ? {} : { name: s.name }),
       env: envNames.get(s.scheme)!,
+      ...(s.tokenUrl === undefined ? {} : { oauth2: oauth2Settings(s.tokenUrl, envNames.get(s.scheme)!) }),
     })),
     pagination: detectPagination(document, ir.tools, resolver, { byConvention: options.paginationByConvention === true }),
     credentialArguments: duplicates,
     secretLooking: secretLookingArguments(ir.tools, filled),
   };
+}
+
+/** The OAuth 2 client's variables: the token variable's name with `_CLIENT_ID`, `_CLIENT_SECRET`, `_REFRESH_TOKEN`. */
+function oauth2Settings(tokenUrl: string, env: string): OAuth2Settings {
+  return { tokenUrl, clientIdEnv: `${env}_CLIENT_ID`, clientSecretEnv: `${env}_CLIENT_SECRET`, refreshTokenEnv: `${env}_REFRESH_TOKEN` };
 }
 
 /**

@@ -150,7 +150,15 @@ describe("facts of real specs", () => {
     const ir = build(document, "slack", { credentialParameters: { token: "slackAuth" } });
     const facts = openapiRuntimeFacts(document, ir);
     expect(facts.server).toEqual({ url: "https://slack.com/api", from: "host+basePath", variables: [] });
-    expect(facts.credentials).toEqual([{ scheme: "slackAuth", type: "oauth2", env: "SLACK_AUTH" }]);
+    // Swagger 2.0 flow accessCode: its tokenUrl is where refresh tokens are redeemed.
+    expect(facts.credentials).toEqual([
+      {
+        scheme: "slackAuth",
+        type: "oauth2",
+        env: "SLACK_AUTH",
+        oauth2: { tokenUrl: "https://slack.com/api/oauth.access", clientIdEnv: "SLACK_AUTH_CLIENT_ID", clientSecretEnv: "SLACK_AUTH_CLIENT_SECRET", refreshTokenEnv: "SLACK_AUTH_REFRESH_TOKEN" },
+      },
+    ]);
     expect(facts.pagination[toolFor(ir, "GET", "/users.list").name]).toEqual({ style: "cursor", arg: "cursor", cursor: "response_metadata.next_cursor", items: "members" });
     expect(facts.pagination[toolFor(ir, "GET", "/admin.conversations.search").name]).toEqual({ style: "cursor", arg: "cursor", cursor: "next_cursor", items: "channels" });
     // conversations.history's schema is closed and leaves response_metadata out: not confirmed.

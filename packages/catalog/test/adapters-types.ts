@@ -32,3 +32,22 @@ export const mcp: ListToolsResult = { tools: adapters.toMCP(tools) };
 export const bedrock: { toolConfig: { tools: { toolSpec: { name: string; description?: string; inputSchema: { json: object } } }[] } } = {
   toolConfig: { tools: adapters.toBedrock(tools) },
 };
+
+// The dispatch helper: what each provider's SDK hands back as a tool call is what the router
+// takes, and what it answers is what the SDK takes as the next message's tool result.
+import type { CallToolRequest, CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { FunctionCall, Part } from "@google/genai";
+import type { ToolCallRouter } from "../src/dispatch/index.ts";
+declare const router: ToolCallRouter;
+declare const chatCall: OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall;
+declare const responsesCall: OpenAI.Responses.ResponseFunctionToolCall;
+declare const toolUse: Anthropic.Messages.ToolUseBlock;
+declare const geminiCall: FunctionCall;
+declare const geminiPart: Part & { functionCall: FunctionCall };
+declare const mcpCall: CallToolRequest["params"];
+export const chatAnswer: Promise<OpenAI.Chat.Completions.ChatCompletionToolMessageParam> = router.openAIChat(chatCall);
+export const responsesAnswer: Promise<OpenAI.Responses.ResponseInputItem.FunctionCallOutput> = router.openAIResponses(responsesCall);
+export const anthropicAnswer: Promise<Anthropic.Messages.ToolResultBlockParam> = router.anthropic(toolUse);
+export const geminiAnswer: Promise<Part> = router.gemini(geminiCall);
+export const geminiPartAnswer: Promise<Part> = router.gemini(geminiPart);
+export const mcpAnswer: Promise<CallToolResult> = router.mcp(mcpCall);

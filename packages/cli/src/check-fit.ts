@@ -4,7 +4,7 @@ import { defaultServedSet, SluiceError, type Tool } from "@sluice/core";
 import { check, fit, LossyFitRefusedError, profile, PROFILE_IDS, type Finding, type FitOptions, type FitResult, type Profile } from "@sluice/catalog";
 import { parseCommand } from "./args.ts";
 import { loadTools } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 
 function usage(problem: string): SluiceError {
   return new SluiceError("INVALID_OPTION", `${problem}; providers: ${PROFILE_IDS.join(", ")} (see sluice check --help)`);

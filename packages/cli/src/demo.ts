@@ -3,7 +3,7 @@ import { schemaTokens } from "@sluice/core/tokens";
 import { parseCommand, usageError } from "./args.ts";
 import { surveyTools, table } from "./inspect.ts";
 import { findTool, loadTools } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 
 /** Within each sibling group named, only these members stay: two arguments, a filter on team key and state type. */
 const NARROW_KEEP = ["first", "after", "filter.team", "filter.team.key", "filter.state", "filter.state.type"];

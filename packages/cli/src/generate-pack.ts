@@ -259,7 +259,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   const header = generatedHeader(ir, generator, job.regenerate);
   // An MCP snapshot is what a reviewer must read when the server changes: it is not collapsed.
   const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(kind === "mcp" ? undefined : file)];
-  return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+  return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion, facts.credentials) };
 }
 
 /** `include tags "nosuchtag" matched no operation; the spec's 3 tags, nearest first: pet, store, user`. */

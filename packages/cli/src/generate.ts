@@ -10,7 +10,7 @@ import type { GeneratedPack, PackJob, PackReport } from "./generate-pack.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
 import { upToDateReport, writeStamp } from "./generate-stamp.ts";
 import { counted, progressOn } from "./progress.ts";

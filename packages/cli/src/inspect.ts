@@ -6,7 +6,7 @@ import { parseCommand, stringOption, usageError } from "./args.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { findTool, loadTools } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 
 function positiveInteger(command: string, value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;

@@ -2,12 +2,9 @@ import { SluiceError, isSluiceError } from "@sluice/schema";
 import { closest, usageError } from "./args.ts";
 import { cliVersion, commandNames, commandTable } from "./commands.ts";
 
-export interface Io {
-  stdout: { write(text: string): unknown };
-  /** `isTTY` (and `columns`) as Node's streams have them: a terminal gets a progress line (progress.ts). */
-  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  cwd: string;
-}
+import type { Io } from "./io.ts";
+
+export type { Io } from "./io.ts";
 
 type Command = (args: readonly string[], io: Io) => Promise<number>;
 

@@ -15,7 +15,7 @@ import { parseCommand, stringOption, usageError } from "./args.ts";
 import { wideningMessage } from "./egress-report.ts";
 import { importModule } from "./load-module.ts";
 import { findTool, loadPack } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 import { resolvePack } from "./resolve-pack.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));

@@ -16,8 +16,49 @@ export function pascalCase(name: string): string {
     .join("");
 }
 
+/** What the credentials section of a pack's index needs of one credential fact. */
+export interface ScaffoldCredential {
+  scheme: string;
+  type: string;
+  env: string;
+  oauth2?: { clientIdEnv: string; clientSecretEnv: string; refreshTokenEnv: string };
+}
+
+/**
+ * The part of a pack's `src/index.ts` that says how to give credentials in code: a type
+ * keyed by the spec's security scheme names (what `ctx.credentials` takes), and
+ * `credentialsFromEnv`, which reads them from the variables `sluice serve` reads too.
+ */
+export function credentialsSection(name: string, credentials: readonly ScaffoldCredential[]): string {
+  const type = `${pascalCase(name)}Credentials`;
+  const members = credentials.map((c) => `  ${JSON.stringify(c.scheme)}?: SchemeCredential;`).join("\n");
+  const variables = credentials.flatMap((c) => {
+    const value = c.type === "basic" ? "user:password" : c.type === "apiKey" ? "the key" : "a token";
+    const line = ` *  - ${c.scheme} (${c.type}): ${c.env} (${value})`;
+    return c.oauth2 === undefined ? [line] : [`${line}, or an OAuth 2 client:`, ` *    ${c.oauth2.clientIdEnv}, ${c.oauth2.clientSecretEnv}, optionally ${c.oauth2.refreshTokenEnv}`];
+  });
+  return `
+/**
+ * Credentials by security scheme, as \`ctx.credentials\` takes them (\`tool.call(args, {
+ * credentials })\`): each a \`{ token }\`, a \`{ username, password }\` for basic, or an
+ * \`oauth2Credential({ tokenUrl, clientId, clientSecret, refreshToken? })\` that fetches and
+ * refreshes its tokens.
+ */
+export type ${type} = {${members === "" ? "" : `\n${members}\n`}};
+
+/**
+ * The credentials set in the environment (\`process.env\` unless \`env\` is given), by the
+ * variables \`sluice serve\` reads:
+${variables.length === 0 ? " *  (the spec declares no security scheme)" : variables.join("\n")}
+ */
+export function credentialsFromEnv(env?: EnvironmentVariables): ${type} {
+  return credentialsFromVariables(facts, env);
+}
+`;
+}
+
 /** The scaffolds of a new pack: package.json, src/index.ts, src/curated.ts, src/runtime.ts. */
-export function scaffoldFiles(name: string, specFile: string, coreVersion: string): EmittedFile[] {
+export function scaffoldFiles(name: string, specFile: string, coreVersion: string, credentials: readonly ScaffoldCredential[] = []): EmittedFile[] {
   const manifest = {
     name: `sluice-pack-${name}`,
     version: "0.0.0",
@@ -34,8 +75,9 @@ export function scaffoldFiles(name: string, specFile: string, coreVersion: strin
  * The ${name} pack: every operation of spec/${commentText(specFile)} as a tool (tools.gen.ts), with the
  * projections of curated.ts. Written once by sluice generate; yours to edit.
  */
-import { packToolSets } from "@sluice/core";
+import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core";
 import { curated, derived } from "./curated.ts";
+import { facts } from "./runtime.gen.ts";
 import { pack } from "./tools.gen.ts";
 
 export * as generatedTools from "./tools.gen.ts";
@@ -48,7 +90,7 @@ export type * as ${pascalCase(name)}Types from "./types.gen.ts";
  * \`<name>_full\` (served only with --include-full), for code that asks for it by name.
  */
 export const { tools, allTools } = packToolSets(pack.tools, curated, derived);
-`,
+${credentialsSection(name, credentials)}`,
     },
     {
       path: "src/curated.ts",

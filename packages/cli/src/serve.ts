@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
 import { PROFILE_IDS } from "@sluice/catalog";
@@ -16,15 +16,17 @@ import {
   DEFAULT_MAX_CONCURRENT_CALLS,
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  type CallerCredentials,
+  type SessionCaller,
 } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N]
-               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--verbose]`;
+               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--callers FILE] [--verbose]`;
 
 function help(): string {
   const lines = [
@@ -49,6 +51,8 @@ function help(): string {
     `  --max-concurrent-calls N   tools/call (and, over HTTP, request bodies) handled at once (default ${DEFAULT_MAX_CONCURRENT_CALLS})`,
     `  --max-queued-calls N   waiting beyond those (default ${DEFAULT_MAX_QUEUED_CALLS}); more are refused with SERVER_BUSY (HTTP 503)`,
     "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
+    "  --callers FILE        --http shared by several people: a JSON file {\"callers\": [{\"name\", \"token\", \"env\": {VAR: value}}]};",
+    "                        a request with a caller's token is that caller's, and its calls read only that caller's env",
     "  --verbose             one line per call on stderr (never arguments or credentials)",
     "",
     "Credentials come from the environment. A generated pack names its variables (<PACK>_<SCHEME>, printed",
@@ -150,6 +154,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (port !== undefined && port > 65_535) throw usage(`--http takes a port (0 for any free one), got ${port}`);
   if (values.host !== undefined && port === undefined) throw usage("--host applies to --http only");
   if (values["auth-token"] !== undefined && port === undefined) throw usage("--auth-token applies to --http only");
+  if (values.callers !== undefined && port === undefined) throw usage("--callers applies to --http only");
   const envToken = process.env.SLUICE_MCP_TOKEN?.trim();
   const authToken = stringOption(values, "auth-token") ?? (envToken === undefined || envToken === "" ? undefined : envToken);
   const baseUrl = baseUrlOption((values["base-url"] as string[] | undefined) ?? (process.env.SLUICE_BASE_URL?.trim() ? process.env.SLUICE_BASE_URL.trim().split(/\s+/) : []));
@@ -176,6 +181,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
     process.loadEnvFile(path);
   }
+  const callersFile = stringOption(values, "callers");
+  const callers = callersFile === undefined ? undefined : readCallers(resolve(io.cwd, callersFile), callersFile);
   const { tools, module } = await loadPack(spec, io.cwd);
   const outputSchemas = outputSchemasOf(spec, module);
   const profile = stringOption(values, "profile");
@@ -217,7 +224,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (typeof baseUrl === "string") say(`every call goes to ${baseUrl} (base URL override)`);
   else if (baseUrl !== undefined) for (const [host, url] of Object.entries(baseUrl)) say(`calls to ${host} go to ${url} (base URL override)`);
 
-  const newServer = () =>
+  // A caller of --callers reads its own variables only; everyone else, the process environment.
+  const newServer = (caller: SessionCaller = { kind: "operator" }) =>
     createServer(catalog, {
       pageSize,
       serverName,
@@ -227,6 +235,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
         ...(baseUrl === undefined ? {} : { baseUrl }),
         ...(timeoutMs === undefined ? {} : { timeoutMs }),
         ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+        ...(caller.kind === "caller" ? { env: caller.env } : {}),
       },
       callSlots,
       ...(values.verbose ? { log: say } : {}),
@@ -254,6 +263,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       port,
       host,
       ...(authToken === undefined ? {} : { authToken }),
+      ...(callers === undefined ? {} : { callers }),
       ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       maxConcurrentCalls,
       maxQueuedCalls,
@@ -270,4 +280,30 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
   setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
   return 0;
+}
+
+/**
+ * The callers of a shared HTTP server: `{"callers": [{"name": "alice", "token": "<bearer>",
+ * "env": {"STRIPE_BEARER_AUTH": "sk_..."}}]}`. Tokens and values are secrets: the file is
+ * read, never echoed, and errors name the caller, not the value.
+ */
+function readCallers(path: string, shown: string): CallerCredentials[] {
+  if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--callers ${shown}: no such file (${path}).`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    throw new SluiceError("INVALID_OPTION", `--callers ${shown}: not valid JSON; write {"callers": [{"name": "...", "token": "...", "env": {"VAR": "value"}}]}.`);
+  }
+  const list = typeof parsed === "object" && parsed !== null ? (parsed as { callers?: unknown }).callers : undefined;
+  if (!Array.isArray(list) || list.length === 0) throw new SluiceError("INVALID_OPTION", `--callers ${shown}: needs a non-empty "callers" array of {"name", "token", "env"}.`);
+  return list.map((entry: unknown, index) => {
+    const { name, token, env } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    const label = typeof name === "string" && name !== "" ? name : `#${index + 1}`;
+    const values = typeof env === "object" && env !== null && !Array.isArray(env) ? Object.entries(env) : undefined;
+    if (typeof name !== "string" || name === "" || typeof token !== "string" || values === undefined || values.some(([, value]) => typeof value !== "string")) {
+      throw new SluiceError("INVALID_OPTION", `--callers ${shown}: caller ${label} needs "name" and "token" strings and an "env" object of string values.`);
+    }
+    return { name, token, env: Object.fromEntries(values) as Record<string, string> };
+  });
 }

@@ -6,7 +6,7 @@
 import { fullNameOf, suggestProjection, type Suggestion, type Tool } from "@sluice/core";
 import { parseCommand, stringOption, usageError } from "./args.ts";
 import { findTool, loadTools } from "./load-tools.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 import { narrowCommand } from "./narrow.ts";
 
 /** `sluice suggest <pack|module> <tool> --budget <tokens> [--keep S]... [--json] [--write --name NEW] [--encoding E]`. */

@@ -75,6 +75,7 @@ export function definePack(definition: PackDefinition): Pack {
     ...(runtime.auth === undefined ? {} : { auth: runtime.auth }),
     ...(runtime.failure === undefined ? {} : { failure: runtime.failure }),
     ...(runtime.credentialEnv === undefined ? {} : { credentialEnv: runtime.credentialEnv }),
+    ...(runtime.credentialOAuth2 === undefined ? {} : { credentialOAuth2: runtime.credentialOAuth2 }),
     ...(runtime.api === undefined ? {} : { api: runtime.api }),
     ...(runtime.endpointEnv === undefined ? {} : { endpointEnv: runtime.endpointEnv }),
     ...(runtime.selection === undefined ? {} : { selection: runtime.selection }),

@@ -1,7 +1,8 @@
 import { getOwn, hasOwn } from "@sluice/schema";
 import type { HttpCredential } from "./http/auth.ts";
 import type { Binding, HttpAuthScheme, PackSelection } from "./tool-ir.ts";
-import type { PackRuntime, Pagination, ResponseHandler, ToolRuntime } from "./call/types.ts";
+import type { OAuth2Settings, PackRuntime, Pagination, ResponseHandler, SchemeCredential, ToolRuntime } from "./call/types.ts";
+import { oauth2Credential, type OAuth2Credential } from "./call/oauth2.ts";
 import { bindingResponseHints, defaultResponseHandler } from "./responses/default-handler.ts";
 import type { ResponseHints } from "./responses/response-hints.ts";
 
@@ -24,6 +25,12 @@ export interface CredentialFact {
    * carry it and never sent as authentication.
    */
   argumentOnly?: boolean;
+  /**
+   * OAuth 2 schemes whose spec names a token endpoint (`flows.clientCredentials`,
+   * `authorizationCode` or `password`, Swagger 2.0 `tokenUrl`): where tokens are fetched and
+   * the variables of the client. Without `env` set, a call gets its token from there.
+   */
+  oauth2?: OAuth2Settings;
 }
 
 /** A variable of an OpenAPI Server Object (`{region}` in `https://{region}.api.example.com`). */
@@ -127,6 +134,8 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
   if (facts.mcp !== undefined) runtime.mcp = facts.mcp;
   // A server reads each scheme's credential from the variable the facts name.
   if (facts.credentials.length > 0) runtime.credentialEnv = Object.fromEntries(facts.credentials.map((credential) => [credential.scheme, credential.env]));
+  const oauth2 = facts.credentials.filter((credential) => credential.oauth2 !== undefined);
+  if (oauth2.length > 0) runtime.credentialOAuth2 = Object.fromEntries(oauth2.map((credential) => [credential.scheme, credential.oauth2!]));
   if (facts.endpoint !== undefined && options.endpoint === undefined) runtime.endpointEnv = facts.endpoint.env;
   if (facts.kind === "graphql") {
     const endpoint = options.endpoint ?? (facts.endpoint === undefined ? undefined : (variable(env, facts.endpoint.env) ?? facts.endpoint.url));
@@ -165,23 +174,57 @@ function defaultHandlers(facts: RuntimeFacts): ((name: string, binding: Binding)
 
 /**
  * Credentials by scheme name from the variables the facts name (unset ones left out), as
- * `CallContext.credentials` takes them. A basic scheme's variable holds `user:password`.
+ * `CallContext.credentials` takes them:
+ *  - `<PACK>_<SCHEME>` holds the token (bearer, API key, OAuth 2 access token), or
+ *    `user:password` for a basic scheme;
+ *  - for an OAuth 2 scheme with a token endpoint in its spec, when that variable is unset:
+ *    `<PACK>_<SCHEME>_CLIENT_ID`, `<PACK>_<SCHEME>_CLIENT_SECRET` and optionally
+ *    `<PACK>_<SCHEME>_REFRESH_TOKEN` make an OAuth 2 client (refresh-token grant with a
+ *    refresh token, client credentials without), which fetches and refreshes tokens.
+ * The same variables give the same client (one token cache shared by every caller).
  */
-export function credentialsFromEnv(facts: RuntimeFacts, env?: EnvironmentVariables): Record<string, HttpCredential> {
+export function credentialsFromEnv(facts: RuntimeFacts, env?: EnvironmentVariables): Record<string, SchemeCredential> {
   const vars = environment(env);
-  const out: Record<string, HttpCredential> = {};
+  const out: Record<string, SchemeCredential> = {};
   for (const credential of facts.credentials) {
-    const value = variable(vars, credential.env);
-    if (value === undefined) continue;
-    let entry: HttpCredential;
-    if (credential.type === "basic") {
-      const colon = value.indexOf(":");
-      entry = colon === -1 ? { username: value, password: "" } : { username: value.slice(0, colon), password: value.slice(colon + 1) };
-    } else entry = { token: value };
+    const entry = credentialFromEnv(credential.scheme, credential.type, credential.env, credential.oauth2, vars, facts.name);
+    if (entry === undefined) continue;
     Object.defineProperty(out, credential.scheme, { value: entry, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
+
+/** One scheme's credential from its variables (see `credentialsFromEnv`); undefined when they are unset. */
+export function credentialFromEnv(
+  scheme: string,
+  type: CredentialType | HttpAuthScheme["type"],
+  envName: string,
+  oauth2: OAuth2Settings | undefined,
+  env: EnvironmentVariables,
+  api?: string,
+): SchemeCredential | undefined {
+  const value = variable(env, envName);
+  if (value !== undefined) {
+    if (type !== "basic") return { token: value };
+    const colon = value.indexOf(":");
+    return colon === -1 ? { username: value, password: "" } : { username: value.slice(0, colon), password: value.slice(colon + 1) };
+  }
+  if (oauth2 === undefined) return undefined;
+  const clientId = variable(env, oauth2.clientIdEnv);
+  if (clientId === undefined) return undefined;
+  const clientSecret = variable(env, oauth2.clientSecretEnv);
+  const refreshToken = variable(env, oauth2.refreshTokenEnv);
+  const key = JSON.stringify([scheme, oauth2.tokenUrl, clientId, clientSecret ?? null, refreshToken ?? null]);
+  let client = OAUTH2_CLIENTS.get(key);
+  if (client === undefined) {
+    client = oauth2Credential({ tokenUrl: oauth2.tokenUrl, clientId, clientSecret, refreshToken, ...(api === undefined ? {} : { api }) });
+    OAUTH2_CLIENTS.set(key, client);
+  }
+  return client;
+}
+
+/** OAuth 2 clients by scheme, token URL and client variables: the same settings share one token cache and one refresh. */
+const OAUTH2_CLIENTS = new Map<string, OAuth2Credential>();
 
 export interface CredentialStatus {
   /** Credential variables that are set (names only, never values). */
@@ -196,6 +239,13 @@ export interface CredentialStatus {
 export function credentialStatus(facts: RuntimeFacts, env?: EnvironmentVariables): CredentialStatus {
   const vars = environment(env);
   const names = [...new Set(facts.credentials.map((credential) => credential.env))];
+  // An OAuth 2 client's variables stand in for an unset token variable.
+  for (const credential of facts.credentials) {
+    const settings = credential.oauth2;
+    if (settings === undefined || variable(vars, settings.clientIdEnv) === undefined) continue;
+    const at = names.indexOf(credential.env);
+    if (at >= 0 && variable(vars, credential.env) === undefined) names.splice(at, 1, settings.clientIdEnv);
+  }
   const status: CredentialStatus = {
     set: names.filter((name) => variable(vars, name) !== undefined),
     missing: names.filter((name) => variable(vars, name) === undefined),

@@ -83,6 +83,17 @@ export interface Guards {
    * fails naming it and a server does not offer it.
    */
   mcpSnapshotLock: boolean;
+  /** An OAuth 2 token URL must be https (or http on loopback): the client secret never travels in clear. */
+  oauthTokenUrl: boolean;
+  /** Concurrent calls that find no valid OAuth 2 token share one request to the token endpoint. */
+  oauthSingleFlight: boolean;
+  /**
+   * A call made with an OAuth 2 credential records the client secret, the refresh token and
+   * the access token as credentials of that call, so each is redacted from what it returns.
+   */
+  oauthRedaction: boolean;
+  /** `serve --http` gives a call the credentials of the caller whose MCP token made it, never another caller's. */
+  callerCredentials: boolean;
 }
 
 export const guards: Guards = {
@@ -108,6 +119,10 @@ export const guards: Guards = {
   stampOutputs: true,
   toolSelection: true,
   mcpSnapshotLock: true,
+  oauthTokenUrl: true,
+  oauthSingleFlight: true,
+  oauthRedaction: true,
+  callerCredentials: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -29,6 +29,8 @@ export type {
   ApiFailure,
   CallContext,
   CredentialSource,
+  SchemeCredential,
+  OAuth2Settings,
   FailureCheck,
   McpContentBlock,
   McpProgress,
@@ -41,6 +43,7 @@ export type {
   ToolRuntime,
 } from "./call/types.ts";
 export { type CallResult, type CallableTool } from "./call/call.ts";
+export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options, type OAuth2Credential } from "./call/oauth2.ts";
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
 export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";
@@ -74,4 +77,4 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance, nearestNames, withSuggestion } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
-export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

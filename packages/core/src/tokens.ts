@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { canonicalJson, SluiceError } from "@sluice/schema";
-import type { Tool } from "./tool.ts";
+import type { ToolDefinition } from "./tool-definition.ts";
 
 /**
  * Token counts with a real BPE tokenizer, offline (the ranks ship inside the package).
@@ -51,7 +51,7 @@ export function textTokens(text: string, options: TokenOptions = {}): number {
  * Tokens of tool definitions as sent: name, description and input schema in canonical
  * compact JSON. An array is counted as one JSON array.
  */
-export function schemaTokens(tools: Tool<object> | readonly Tool<object>[], options: TokenOptions = {}): number {
-  const value = Array.isArray(tools) ? (tools as readonly Tool<object>[]).map((t) => t.toJSON()) : (tools as Tool<object>).toJSON();
+export function schemaTokens(tools: ToolDefinition | readonly ToolDefinition[], options: TokenOptions = {}): number {
+  const value = Array.isArray(tools) ? (tools as readonly ToolDefinition[]).map((t) => t.toJSON()) : (tools as ToolDefinition).toJSON();
   return textTokens(canonicalJson(value), options);
 }

@@ -2,7 +2,7 @@ import { escapePointerSegment, hasOwn, isSchemaObject, SluiceError, withinLimits
 import { SchemaWorkspace } from "./schema-workspace.ts";
 import { enumeratePaths, locate, parseSelector, selectorText } from "./selectors.ts";
 import type { Encoding } from "./tokens.ts";
-import type { Tool } from "./tool.ts";
+import type { ProjectableTool } from "./tool-definition.ts";
 
 export interface PathsOptions {
   /** Measure each path's cost in tokens by really removing it. */
@@ -19,11 +19,11 @@ export interface PathCost {
 }
 
 /** See `Tool.paths`. */
-export function toolPaths(tool: Tool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
+export function toolPaths(tool: ProjectableTool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
   return withinLimits(`paths() of ${tool.name}`, () => listPaths(tool, prefix, options));
 }
 
-async function listPaths(tool: Tool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
+async function listPaths(tool: ProjectableTool, prefix: string | undefined, options: PathsOptions): Promise<PathCost[]> {
   const depth = options.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1) throw new SluiceError("INVALID_OPTION", `paths(): depth must be a positive integer, got ${String(options.depth)}.`);
   const ws = new SchemaWorkspace(tool.inputSchema, tool.definitionOrigins);

@@ -7,7 +7,7 @@ import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
 import { screenPins } from "./pin-screening.ts";
 import type { Binding, HttpAuthScheme, PackSelection, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
-import type { CallContext, FailureCheck, Pagination, ResponseHandler } from "./call/types.ts";
+import type { CallContext, FailureCheck, OAuth2Settings, Pagination, ResponseHandler } from "./call/types.ts";
 import type { HttpRequest } from "./http/build-request.ts";
 import { TOOL_NAME_PATTERN, type ArgumentIssue } from "@sluice/schema";
 
@@ -57,6 +57,8 @@ export interface ToolCallSettings {
   failure?: FailureCheck;
   /** Security scheme name -> environment variable a server reads its credential from. */
   credentialEnv?: Readonly<Record<string, string>>;
+  /** OAuth 2 schemes with a token endpoint: scheme name -> token URL and the client's variables. */
+  credentialOAuth2?: Readonly<Record<string, OAuth2Settings>>;
   /** The API's name in messages (a generated pack's name). */
   api?: string;
   /** GraphQL: the environment variable the endpoint comes from. */

@@ -1,4 +1,4 @@
-import type { CredentialSource, HttpAuthScheme, HttpCredential, Tool } from "@sluice/core";
+import { credentialFromEnv, type CredentialSource, type HttpAuthScheme, type HttpCredential, type OAuth2Settings, type SchemeCredential, type Tool } from "@sluice/core";
 
 /**
  * Where a served tool's credentials come from: one environment variable (or a short
@@ -93,7 +93,7 @@ export interface ToolAuth {
 export function toolAuthFromEnv(tool: Tool<object>, env: Readonly<Record<string, string | undefined>>, table: readonly ApiCredentialEnv[] = CREDENTIAL_ENV): ToolAuth {
   // A pack that names its own variables (every generated pack) wins over the table.
   const variables = tool.callSettings.credentialEnv;
-  if (variables !== undefined) return { credentials: declaredCredentials(variables, env), headers: {} };
+  if (variables !== undefined) return { credentials: declaredCredentials(variables, env, tool.callSettings.credentialOAuth2, tool.callSettings.api), headers: {} };
   const entry = credentialEnvFor(tool, table);
   if (entry === undefined) return { credentials: {}, headers: {} };
   const credentials: CredentialSource = (scheme: HttpAuthScheme): HttpCredential | undefined => {
@@ -112,15 +112,24 @@ export function toolAuthFromEnv(tool: Tool<object>, env: Readonly<Record<string,
   return { credentials, headers };
 }
 
-/** Credentials from the variables a pack runtime names per scheme; a basic scheme's variable holds `user:password`. */
-function declaredCredentials(variables: Readonly<Record<string, string>>, env: Readonly<Record<string, string | undefined>>): CredentialSource {
-  return (scheme: HttpAuthScheme): HttpCredential | undefined => {
+/**
+ * Credentials from the variables a pack runtime names per scheme (the rule of
+ * `credentialsFromEnv`): a basic scheme's variable holds `user:password`; an OAuth 2 scheme
+ * with a token endpoint falls back to its client's variables, one token cache per client.
+ */
+function declaredCredentials(
+  variables: Readonly<Record<string, string>>,
+  env: Readonly<Record<string, string | undefined>>,
+  oauth2: Readonly<Record<string, OAuth2Settings>> | undefined,
+  api: string | undefined,
+): CredentialSource {
+  const trimmed: Record<string, string | undefined> = {};
+  return (scheme: HttpAuthScheme): SchemeCredential | undefined => {
     const name = Object.hasOwn(variables, scheme.scheme) ? variables[scheme.scheme] : undefined;
-    const value = name === undefined ? undefined : firstSet(env, [name]);
-    if (value === undefined) return undefined;
-    if (scheme.type !== "basic") return { token: value };
-    const colon = value.indexOf(":");
-    return colon === -1 ? { username: value, password: "" } : { username: value.slice(0, colon), password: value.slice(colon + 1) };
+    if (name === undefined) return undefined;
+    const settings = oauth2 !== undefined && Object.hasOwn(oauth2, scheme.scheme) ? oauth2[scheme.scheme] : undefined;
+    for (const variable of [name, ...(settings === undefined ? [] : [settings.clientIdEnv, settings.clientSecretEnv, settings.refreshTokenEnv])]) trimmed[variable] = firstSet(env, [variable]);
+    return credentialFromEnv(scheme.scheme, scheme.type, name, settings, trimmed, api);
   };
 }
 

@@ -4,8 +4,9 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { SluiceError } from "@sluice/core";
+import { guards } from "@sluice/core/guards";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "./stdio.ts";
-import { checkHttpAccess, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS, isLoopbackHost } from "./serve-http.ts";
+import { checkHttpAccess, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS, isLoopbackHost, TOKEN_PATTERN } from "./http-defaults.ts";
 import { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";
 
 /** Bodies declared at most this large are read in a pool of their own, so tools/list and small calls never queue behind large ones. */
@@ -41,8 +42,29 @@ export interface HttpOptions {
    * gave to the clients.
    */
   authToken?: string;
+  /**
+   * Callers with credentials of their own, for a server several people share. Each has a
+   * bearer token of its own (the same rules as `authToken`) and the credential variables
+   * its calls read (`<PACK>_<SCHEME>` and the rest, as the environment would hold them). A
+   * request carrying a caller's token is that caller's: the session it opens belongs to it,
+   * its calls read that caller's variables and never the server's environment, and a
+   * request with another token on that session is answered 404, as for an unknown session.
+   * `authToken`, when given, stays the operator's: its sessions read the server's environment.
+   */
+  callers?: readonly CallerCredentials[];
   log?: (line: string) => void;
 }
+
+/** One caller of a shared server: its bearer token and the credential variables its calls read. */
+export interface CallerCredentials {
+  /** A name for logs (never the token). */
+  name: string;
+  token: string;
+  env: Readonly<Record<string, string>>;
+}
+
+/** Who opened a session: the operator (the server's `authToken`) or one of `callers`. */
+export type SessionCaller = { kind: "operator" } | { kind: "caller"; name: string; env: Readonly<Record<string, string>> };
 
 export interface HttpHandle {
   /** `http://127.0.0.1:PORT/mcp`. */
@@ -60,6 +82,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: Server;
   lastUsed: number;
+  /** Index into the accepted tokens of the token that opened it: the operator's is -1. */
+  owner: number;
 }
 
 
@@ -80,10 +104,15 @@ function generateAuthToken(): string {
  * hashed first, so `timingSafeEqual` compares equal lengths and the time taken says
  * nothing about the token, its length included.
  */
-function authorized(header: string | undefined, expected: Buffer): boolean {
+/** Which of the accepted token hashes the header's bearer token is, or -1; every one is compared, so the time says nothing about which. */
+function whichToken(header: string | undefined, accepted: readonly Buffer[]): number {
   const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
   const given = createHash("sha256").update(match?.[1] ?? "", "utf8").digest();
-  return timingSafeEqual(given, expected) && match !== null;
+  let found = -1;
+  accepted.forEach((hash, index) => {
+    if (timingSafeEqual(given, hash) && match !== null && found === -1) found = index;
+  });
+  return found;
 }
 
 /** Reads a request body up to `max` bytes; undefined when it is larger (the rest is not read). */
@@ -155,14 +184,32 @@ function cancelOnHangUp(transport: StreamableHTTPServerTransport, res: ServerRes
  * (`Host`) and, when they carry an `Origin`, a loopback origin: a web page the user visits
  * cannot reach the server through DNS rebinding.
  */
-export async function serveHttp(newServer: () => Server, options: HttpOptions): Promise<HttpHandle> {
+export async function serveHttp(newServer: (caller: SessionCaller) => Server, options: HttpOptions): Promise<HttpHandle> {
   const host = options.host ?? DEFAULT_HTTP_HOST;
   const given = options.authToken;
-  checkHttpAccess(host, given);
+  const callers = options.callers ?? [];
+  const names = new Set<string>();
+  const tokens = new Set<string>(given === undefined ? [] : [given]);
+  for (const caller of callers) {
+    if (typeof caller?.token !== "string" || !TOKEN_PATTERN.test(caller.token)) {
+      throw new SluiceError("INVALID_OPTION", `Caller ${JSON.stringify(String(caller?.name))}: its token must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token); generate one with \`openssl rand -base64 32\`.`);
+    }
+    if (tokens.has(caller.token)) throw new SluiceError("INVALID_OPTION", `Caller ${JSON.stringify(caller.name)} has the token of another caller (or the server's): each caller needs a token of its own.`);
+    if (names.has(caller.name)) throw new SluiceError("INVALID_OPTION", `Two callers are named ${JSON.stringify(caller.name)}; give each a name of its own.`);
+    tokens.add(caller.token);
+    names.add(caller.name);
+  }
+  checkHttpAccess(host, given, callers.length);
   const authToken = given ?? generateAuthToken();
   // The SDK's HTTP transport (and the web server stack under it) loads only for --http.
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const expected = createHash("sha256").update(authToken, "utf8").digest();
+  // The operator's token first (index 0), then each caller's.
+  const accepted = [expected, ...callers.map((caller) => createHash("sha256").update(caller.token, "utf8").digest())];
+  const callerOf = (owner: number): SessionCaller => {
+    const caller = owner > 0 ? callers[owner - 1] : undefined;
+    return caller === undefined ? { kind: "operator" } : { kind: "caller", name: caller.name, env: { ...caller.env } };
+  };
   const path = options.path ?? DEFAULT_HTTP_PATH;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -194,7 +241,8 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
       req.resume();
       return;
     }
-    if (!authorized(req.headers.authorization, expected)) {
+    const owner = whichToken(req.headers.authorization, accepted);
+    if (owner === -1) {
       const invalid = req.headers.authorization !== undefined;
       // RFC 6750 section 3: a request without credentials gets the scheme and realm only; a
       // wrong token gets error="invalid_token". No resource_metadata: there is no OAuth here.
@@ -274,7 +322,8 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
     const sessionId = Array.isArray(header) ? header[0] : header;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId);
-      if (session === undefined) {
+      // A session is its opener's: another caller holding its id gets what an unknown id gets.
+      if (session === undefined || (guards.callerCredentials && session.owner !== owner)) {
         jsonRpcError(res, 404, -32001, "Session not found: it ended or never existed; initialize a new session.");
         return;
       }
@@ -293,8 +342,8 @@ export async function serveHttp(newServer: () => Server, options: HttpOptions): 
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: maxBytes,
     });
-    const server = newServer();
-    const session: Session = { transport, server, lastUsed: Date.now() };
+    const server = newServer(callerOf(owner));
+    const session: Session = { transport, server, lastUsed: Date.now(), owner };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id !== undefined && sessions.get(id) === session) {

@@ -3,7 +3,7 @@ export { ServedCatalog, type CatalogOptions } from "./served-catalog.ts";
 export { createServer, DEFAULT_PAGE_SIZE, SERVER_VERSION, type CallOptions, type SessionOptions } from "./server.ts";
 export { LineTransport, DEFAULT_MAX_MESSAGE_BYTES, type LineTransportOptions } from "./stdio.ts";
 export { serveHttp, checkHttpAccess, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./serve-http.ts";
-export type { HttpHandle, HttpOptions } from "./http.ts";
+export type { HttpHandle, HttpOptions, CallerCredentials, SessionCaller } from "./http.ts";
 export {
   CREDENTIAL_ENV,
   apiHostOf,

@@ -1,42 +1,13 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { SluiceError } from "@sluice/core";
-import type { HttpHandle, HttpOptions } from "./http.ts";
+import type { HttpHandle, HttpOptions, SessionCaller } from "./http.ts";
 
-export const DEFAULT_HTTP_HOST = "127.0.0.1";
-export const DEFAULT_HTTP_PATH = "/mcp";
-export const DEFAULT_MAX_SESSIONS = 64;
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
-
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** RFC 6750 b64token, long enough that guessing it is hopeless. */
-const TOKEN_PATTERN = /^[A-Za-z0-9\-._~+/]{16,}=*$/;
-
-/**
- * Refuses an HTTP binding serveHttp would refuse: a token that is not a bearer token, or an
- * address beyond loopback without a token the operator chose. Cheap and without I/O, so a
- * command can ask before it loads a pack (seconds for a large one) only to be refused.
- */
-export function checkHttpAccess(host: string, authToken: string | undefined): void {
-  if (authToken !== undefined && (typeof authToken !== "string" || !TOKEN_PATTERN.test(authToken))) {
-    throw new SluiceError("INVALID_OPTION", "The MCP auth token must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token); generate one with `openssl rand -base64 32`.");
-  }
-  if (authToken === undefined && !isLoopbackHost(host)) {
-    throw new SluiceError(
-      "INVALID_OPTION",
-      `Refusing to bind ${host} without an auth token chosen for it: beyond loopback, clients need a token you give them. Give one with --auth-token TOKEN or SLUICE_MCP_TOKEN (generate it with \`openssl rand -base64 32\`), or leave --host out to serve this machine only.`,
-    );
-  }
-}
+export { checkHttpAccess, isLoopbackHost, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./http-defaults.ts";
 
 /**
  * Serves MCP over Streamable HTTP (see http.ts). The HTTP server and node:http load on
  * the first call: a stdio server, the common case, never pays for them at start-up.
  */
-export async function serveHttp(newServer: () => Server, options: HttpOptions): Promise<HttpHandle> {
+export async function serveHttp(newServer: (caller: SessionCaller) => Server, options: HttpOptions): Promise<HttpHandle> {
   const http = await import("./http.ts");
   return http.serveHttp(newServer, options);
 }

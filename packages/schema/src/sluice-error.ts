@@ -72,7 +72,8 @@ export type ErrorCode =
   // MCP source: a committed tools snapshot that is not the format writeSnapshot writes.
   | "MCP_SNAPSHOT_INVALID"
   // MCP source: the live server's tools differ from the committed snapshot (added, widened, description changed).
-  | "MCP_SNAPSHOT_CHANGED";
+  | "MCP_SNAPSHOT_CHANGED"
+  | "AUTH_FAILED";
 
 /** One problem with a call's arguments, as the model should read it. */
 export interface ArgumentIssue {

@@ -3,8 +3,9 @@
  * Curated tools (see curated.ts) replace generated ones of the same name; the
  * untouched originals stay in `allTools` as `<name>_full`.
  */
-import { packToolSets } from "@sluice/core";
+import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core";
 import { curated } from "./curated.ts";
+import { facts } from "./runtime.gen.ts";
 import { pack } from "./tools.gen.ts";
 
 export * as curatedTools from "./curated.ts";
@@ -17,3 +18,25 @@ export type * as GmailTypes from "./types.gen.ts";
  * unprojected original as `<name>_full`, for code that asks for it by name.
  */
 export const { tools, allTools } = packToolSets(pack.tools, curated);
+
+/**
+ * Credentials by security scheme, as `ctx.credentials` takes them (`tool.call(args, {
+ * credentials })`): each a `{ token }`, a `{ username, password }` for basic, or an
+ * `oauth2Credential({ tokenUrl, clientId, clientSecret, refreshToken? })` that fetches and
+ * refreshes its tokens.
+ */
+export type GmailCredentials = {
+  "Oauth2"?: SchemeCredential;
+  "Oauth2c"?: SchemeCredential;
+};
+
+/**
+ * The credentials set in the environment (`process.env` unless `env` is given), by the
+ * variables `sluice serve` reads:
+ *  - Oauth2 (oauth2): GMAIL_OAUTH2 (a token)
+ *  - Oauth2c (oauth2): GMAIL_OAUTH2C (a token), or an OAuth 2 client:
+ *    GMAIL_OAUTH2C_CLIENT_ID, GMAIL_OAUTH2C_CLIENT_SECRET, optionally GMAIL_OAUTH2C_REFRESH_TOKEN
+ */
+export function credentialsFromEnv(env?: EnvironmentVariables): GmailCredentials {
+  return credentialsFromVariables(facts, env);
+}

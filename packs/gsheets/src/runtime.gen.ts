@@ -21,6 +21,12 @@ export const facts: RuntimeFacts = {
       "scheme": "Oauth2c",
       "type": "oauth2",
       "env": "GSHEETS_OAUTH2C",
+      "oauth2": {
+        "tokenUrl": "https://accounts.google.com/o/oauth2/token",
+        "clientIdEnv": "GSHEETS_OAUTH2C_CLIENT_ID",
+        "clientSecretEnv": "GSHEETS_OAUTH2C_CLIENT_SECRET",
+        "refreshTokenEnv": "GSHEETS_OAUTH2C_REFRESH_TOKEN",
+      },
     },
   ],
   "pagination": {},

@@ -3,8 +3,9 @@
  * tool, with the recursive filter tools curated (see curated.ts) and their untouched
  * originals kept in `allTools` as `<name>_full`.
  */
-import { packToolSets } from "@sluice/core";
+import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core";
 import { curated } from "./curated.ts";
+import { facts } from "./runtime.gen.ts";
 import { pack } from "./tools.gen.ts";
 
 export * as curatedTools from "./curated.ts";
@@ -17,3 +18,22 @@ export type * as LinearTypes from "./types.gen.ts";
  * unprojected original as `<name>_full`, for code that asks for it by name.
  */
 export const { tools, allTools } = packToolSets(pack.tools, curated);
+
+/**
+ * Credentials by security scheme, as `ctx.credentials` takes them (`tool.call(args, {
+ * credentials })`): each a `{ token }`, a `{ username, password }` for basic, or an
+ * `oauth2Credential({ tokenUrl, clientId, clientSecret, refreshToken? })` that fetches and
+ * refreshes its tokens.
+ */
+export type LinearCredentials = {
+  "token"?: SchemeCredential;
+};
+
+/**
+ * The credentials set in the environment (`process.env` unless `env` is given), by the
+ * variables `sluice serve` reads:
+ *  - token (bearer): LINEAR_TOKEN (a token)
+ */
+export function credentialsFromEnv(env?: EnvironmentVariables): LinearCredentials {
+  return credentialsFromVariables(facts, env);
+}

@@ -16,6 +16,12 @@ export const facts: RuntimeFacts = {
       "scheme": "slackAuth",
       "type": "oauth2",
       "env": "SLACK_AUTH",
+      "oauth2": {
+        "tokenUrl": "https://slack.com/api/oauth.access",
+        "clientIdEnv": "SLACK_AUTH_CLIENT_ID",
+        "clientSecretEnv": "SLACK_AUTH_CLIENT_SECRET",
+        "refreshTokenEnv": "SLACK_AUTH_REFRESH_TOKEN",
+      },
     },
   ],
   "pagination": {

@@ -17,3 +17,20 @@ export type { ArgumentProblem } from "./argument-validator.ts";
 export { measureLevels, catalogTokens, type LevelTokens } from "./measure-levels.ts";
 export { recommendLevel, CACHE_MULTIPLIERS, type CacheProvider, type DispatchLevel, type LevelRecommendation, type RecommendLevelOptions } from "./recommend-level.ts";
 export { cacheBreakEven, type CacheBreakEven, type CacheBreakEvenInput } from "./cache-break-even.ts";
+export {
+  toolCallRouter,
+  ToolCallRouter,
+  type RoutableTool,
+  type ToolCallRouterOptions,
+  type ToolCallOutcome,
+  type OpenAIChatToolCall,
+  type OpenAIChatToolMessage,
+  type OpenAIResponsesFunctionCall,
+  type OpenAIResponsesFunctionCallOutput,
+  type AnthropicToolUse,
+  type AnthropicToolResult,
+  type GeminiFunctionCall,
+  type GeminiFunctionResponsePart,
+  type McpToolCall,
+  type McpToolResult,
+} from "./tool-call-router.ts";

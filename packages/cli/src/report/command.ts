@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import type { Encoding } from "@sluice/core/tokens";
 import { parseCommand, stringOption, usageError } from "../args.ts";
 import { loadTools } from "../load-tools.ts";
-import type { Io } from "../main.ts";
+import type { Io } from "../io.ts";
 import { progressOn } from "../progress.ts";
 import { buildReport } from "./build-report.ts";
 

@@ -12,6 +12,7 @@ import { apiMessage, graphqlErrors } from "./failures.ts";
 import { nextPageArgs } from "./pagination.ts";
 import { withCredentialVariables } from "./credential-variables.ts";
 import { CallSecrets } from "./redact.ts";
+import { isOAuth2Credential } from "./oauth2.ts";
 import { screenArguments, withheldPointers } from "./screen-arguments.ts";
 import { validateArguments } from "./validate-arguments.ts";
 import { callMcpUpstream, mcpArguments, mcpResultBody, resultText } from "./mcp-call.ts";
@@ -22,6 +23,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   type CallContext,
   type CredentialSource,
+  type SchemeCredential,
   type ApiFailure,
   type FailureCheck,
   type McpToolResult,
@@ -166,8 +168,19 @@ export async function prepareRequest(tool: CallableTool, args: unknown, ctx: Cal
   const { allowed, issues } = withinLimits(`request() of ${tool.name}`, () => argumentIssues(tool, args, ctx));
   if (issues.length > 0) refuse(tool.name, issues);
   const secrets = new CallSecrets();
-  const request = await buildRequest(tool, allowed, secrets.watching(ctx));
-  return ctx.revealCredentials === true ? request : secrets.redactRequest(request);
+  const reveal = ctx.revealCredentials === true;
+  if (reveal) return buildRequest(tool, allowed, secrets.watching(ctx));
+  // A redacted preview needs no credential: an OAuth 2 client (which would have to ask its
+  // token endpoint) and, when the given credentials meet no requirement, each missing one are
+  // shown as the scheme's name in brackets (`Bearer [petstore_auth]`).
+  let request: HttpRequest;
+  try {
+    request = await buildRequest(tool, allowed, secrets.watching(ctx, { placeholders: "oauth2" }));
+  } catch (error) {
+    if (!(error instanceof SluiceError) || error.code !== "AUTH_MISSING") throw error;
+    request = await buildRequest(tool, allowed, secrets.watching(ctx, { placeholders: "all" }));
+  }
+  return secrets.redactRequest(request);
 }
 
 /**
@@ -250,7 +263,7 @@ async function withCredentialParameters(tool: CallableTool, binding: HttpBinding
   for (const parameter of carriers) {
     const name = parameter.scheme;
     const scheme = binding.auth?.flat().find((s) => s.scheme === name) ?? { scheme: name, type: "bearer" as const };
-    const credential = source === undefined ? undefined : typeof source === "function" ? await source(scheme, tool.name) : Object.prototype.hasOwnProperty.call(source, name) ? source[name] : undefined;
+    const credential = plain(source === undefined ? undefined : typeof source === "function" ? await source(scheme, tool.name) : Object.prototype.hasOwnProperty.call(source, name) ? source[name] : undefined);
     if (credential !== undefined && "token" in credential) {
       Object.defineProperty(out, parameter.arg, { value: credential.token, enumerable: true, writable: true, configurable: true });
     } else if (parameter.required) {
@@ -316,8 +329,8 @@ async function authFor(tool: string, requirements: readonly (readonly HttpAuthSc
   if (requirements === undefined || requirements.length === 0) return {};
   const lookup = async (scheme: HttpAuthScheme): Promise<HttpCredential | undefined> => {
     if (source === undefined) return undefined;
-    if (typeof source === "function") return source(scheme, tool);
-    return Object.prototype.hasOwnProperty.call(source, scheme.scheme) ? source[scheme.scheme] : undefined;
+    if (typeof source === "function") return plain(await source(scheme, tool));
+    return plain(Object.prototype.hasOwnProperty.call(source, scheme.scheme) ? source[scheme.scheme] : undefined);
   };
   let anonymous = false;
   for (const requirement of requirements) {
@@ -341,6 +354,16 @@ async function authFor(tool: string, requirements: readonly (readonly HttpAuthSc
   const options = requirements.map((requirement) => requirement.map((scheme) => `${scheme.scheme} (${scheme.type})`).join(" + ")).join("; or ");
   const schemes = [...new Set(requirements.flat().map((scheme) => scheme.scheme))];
   throw new SluiceError("AUTH_MISSING", `${tool} needs credentials for ${options}; give them in ctx.credentials`, { tool, schemes });
+}
+
+/**
+ * A credential as the request carries it. The call runtime builds requests only through
+ * `CallSecrets.watching`, which has already turned an OAuth 2 client into its current
+ * access token; one reaching here would be a bug, so it fails closed.
+ */
+function plain(credential: SchemeCredential | undefined): HttpCredential | undefined {
+  if (isOAuth2Credential(credential)) throw new SluiceError("INVALID_OPTION", "an OAuth 2 credential reached the request builder unresolved");
+  return credential;
 }
 
 function fits(scheme: HttpAuthScheme, credential: HttpCredential): boolean {
@@ -507,14 +530,22 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
       }
       return mcpResult;
     }
-    const request = await buildRequest(tool, allowed, secrets.watching(ctx));
-    const raw = await send(request, {
-      tool: tool.name,
-      fetch: ctx.fetch ?? globalThis.fetch,
-      timeoutMs: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      signal: ctx.signal,
-      maxResponseBytes: ctx.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    });
+    const exchange = async () =>
+      send(await buildRequest(tool, allowed, secrets.watching(ctx)), {
+        tool: tool.name,
+        fetch: ctx.fetch ?? globalThis.fetch,
+        timeoutMs: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        signal: ctx.signal,
+        maxResponseBytes: ctx.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      });
+    let raw = await exchange();
+    if (raw.status === 401 && secrets.oauthTokens.size > 0) {
+      // The API refused an OAuth 2 access token (revoked, or expired early): one fresh token
+      // and one retry. The refused tokens stay recorded, so their echoes are redacted too.
+      for (const [client, token] of secrets.oauthTokens) client.invalidate(token);
+      secrets.oauthTokens.clear();
+      raw = await exchange();
+    }
     payloadBytes = raw.bytes.byteLength;
     status = raw.status;
     const ok = raw.status >= 200 && raw.status < 300;

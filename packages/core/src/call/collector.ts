@@ -18,13 +18,24 @@ export interface CallRecord {
   durationMs: number;
 }
 
+/**
+ * Totals over calls. The bytes fields count the calls that succeeded: what the API sent
+ * against what the handler passed on. A failed call's error text is context the model got
+ * too, but it has no payload to compare with, so it is counted apart (`failedContextBytes`)
+ * and never makes `savedBytes` negative.
+ */
 export interface CallSummary {
   calls: number;
   failed: number;
+  /** Body bytes of the successful calls. */
   payloadBytes: number;
+  /** What the model got from the successful calls. */
   contextBytes: number;
+  /** payloadBytes - contextBytes over the successful calls. */
   savedBytes: number;
   ratio: number;
+  /** Bytes of the error texts the failed calls returned to the model. */
+  failedContextBytes: number;
 }
 
 /** Collects call records. Attach with `collecting(collector, fn)` or `ctx.collector`. */
@@ -42,15 +53,18 @@ export class CallCollector {
   /** Totals over every record, or over one tool's. */
   summary(tool?: string): CallSummary {
     const records = tool === undefined ? this.#records : this.#records.filter((r) => r.tool === tool);
-    const payloadBytes = records.reduce((sum, r) => sum + r.payloadBytes, 0);
-    const contextBytes = records.reduce((sum, r) => sum + r.contextBytes, 0);
+    const ok = records.filter((r) => r.outcome === "ok");
+    const failed = records.filter((r) => r.outcome !== "ok");
+    const payloadBytes = ok.reduce((sum, r) => sum + r.payloadBytes, 0);
+    const contextBytes = ok.reduce((sum, r) => sum + r.contextBytes, 0);
     return {
       calls: records.length,
-      failed: records.filter((r) => r.outcome !== "ok").length,
+      failed: failed.length,
       payloadBytes,
       contextBytes,
       savedBytes: payloadBytes - contextBytes,
       ratio: ratioOf(payloadBytes, contextBytes),
+      failedContextBytes: failed.reduce((sum, r) => sum + r.contextBytes, 0),
     };
   }
 

@@ -3,6 +3,7 @@ import { guards } from "../guards.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { HttpRequest } from "../http/build-request.ts";
 import { CredentialPattern } from "./credential-pattern.ts";
+import { isOAuth2Credential, type OAuth2Client } from "./oauth2.ts";
 import type { CallContext, CredentialSource } from "./types.ts";
 
 /** What a credential value is replaced by. */
@@ -69,17 +70,38 @@ export class CallSecrets {
    * it hands out to this set, and credential headers of `ctx.headers` are recorded.
    * A record source becomes a function with the same lookup (own properties by scheme name).
    */
-  watching(ctx: CallContext): CallContext {
+  watching(ctx: CallContext, options: { placeholders?: "oauth2" | "all" } = {}): CallContext {
     for (const [name, value] of Object.entries(ctx.headers ?? {})) this.addHeader(name, value);
     const source = ctx.credentials;
-    if (source === undefined) return ctx;
+    if (source === undefined && options.placeholders !== "all") return ctx;
     const watched: CredentialSource = async (scheme, tool) => {
       const credential =
-        typeof source === "function" ? await source(scheme, tool) : Object.prototype.hasOwnProperty.call(source, scheme.scheme) ? source[scheme.scheme] : undefined;
+        source === undefined ? undefined : typeof source === "function" ? await source(scheme, tool) : Object.prototype.hasOwnProperty.call(source, scheme.scheme) ? source[scheme.scheme] : undefined;
+      if ((options.placeholders === "all" && credential === undefined) || (options.placeholders !== undefined && isOAuth2Credential(credential))) {
+        // A preview: the scheme's name stands where its value would go, and no token endpoint is asked.
+        const placeholder = `[${scheme.scheme}]`;
+        return scheme.type === "basic" ? { username: placeholder, password: placeholder } : { token: placeholder };
+      }
+      if (isOAuth2Credential(credential)) return { token: await this.#accessToken(credential.oauth2) };
       this.addCredential(credential);
       return credential;
     };
     return { ...ctx, credentials: watched };
+  }
+
+  /** OAuth 2 clients this call took an access token from, with the token it got: a 401 invalidates those. */
+  readonly oauthTokens = new Map<OAuth2Client, string>();
+
+  async #accessToken(client: OAuth2Client): Promise<string> {
+    try {
+      const token = await client.accessToken();
+      this.#add(token);
+      this.oauthTokens.set(client, token);
+      return token;
+    } finally {
+      // Recorded even when the token request failed: its error may quote the secret or the refresh token.
+      if (guards.oauthRedaction) for (const secret of client.secrets()) this.#add(secret);
+    }
   }
 
   /** `text` with every spelling of a recorded credential (the longest run present at each place) replaced by `[redacted]`. */

@@ -2,6 +2,7 @@ import type { Binding, HttpAuthScheme, PackSelection } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
 import type { McpServerFact } from "../generated-runtime.ts";
+import type { OAuth2Credential } from "./oauth2.ts";
 
 /** What a response handler and a failure check are told about the answer besides its body. */
 export interface ResponseInfo {
@@ -104,6 +105,8 @@ export interface PackRuntime {
    * (`<PACK>_<SCHEME>`); a call made in code still takes `ctx.credentials`.
    */
   credentialEnv?: Readonly<Record<string, string>>;
+  /** OAuth 2 schemes with a token endpoint: scheme name -> where tokens come from and the client's variables. */
+  credentialOAuth2?: Readonly<Record<string, OAuth2Settings>>;
   /** The API's name in messages about it (the pack name of a generated pack). */
   api?: string;
   /** MCP packs: the upstream server, as the generated facts give it (secrets as variable names). */
@@ -118,10 +121,28 @@ export interface PackRuntime {
   forTool?: (name: string, binding: Binding) => ToolRuntime | undefined;
 }
 
+/**
+ * Where an OAuth 2 scheme of a generated pack gets tokens: the token endpoint of its spec,
+ * and the environment variables of the client (`<PACK>_<SCHEME>_CLIENT_ID`, `..._CLIENT_SECRET`,
+ * `..._REFRESH_TOKEN`).
+ */
+export interface OAuth2Settings {
+  tokenUrl: string;
+  clientIdEnv: string;
+  clientSecretEnv: string;
+  refreshTokenEnv: string;
+}
+
+/**
+ * What a scheme's credential can be: a fixed token or user and password, or an OAuth 2
+ * client (`oauth2Credential(...)`) asked for a fresh access token on each call.
+ */
+export type SchemeCredential = HttpCredential | OAuth2Credential;
+
 /** Credentials by security scheme name, or a function asked per scheme (may be async). */
 export type CredentialSource =
-  | Readonly<Record<string, HttpCredential>>
-  | ((scheme: HttpAuthScheme, tool: string) => HttpCredential | undefined | Promise<HttpCredential | undefined>);
+  | Readonly<Record<string, SchemeCredential>>
+  | ((scheme: HttpAuthScheme, tool: string) => SchemeCredential | undefined | Promise<SchemeCredential | undefined>);
 
 /**
  * One block of an MCP tool result's `content` (text, image, audio, resource link, embedded

@@ -13,7 +13,7 @@ import {
 import { projectSchema } from "../project-schema.ts";
 import { parseBranchSegment, readSelector } from "../selectors.ts";
 import { schemaTokens, type Encoding } from "../tokens.ts";
-import type { Tool } from "../tool.ts";
+import type { ProjectableTool } from "../tool-definition.ts";
 import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
 import { transparentClosure } from "./transparent-closure.ts";
 
@@ -54,7 +54,7 @@ export interface PricingStats {
 }
 
 export function pathCosts(
-  tool: Tool,
+  tool: ProjectableTool,
   paths: readonly string[],
   encoding: Encoding,
   stats: PricingStats = { fast: 0, reference: 0 },
@@ -72,14 +72,14 @@ export function pathCosts(
  * count in `encoding`.
  */
 export class ToolPricer {
-  readonly tool: Tool;
+  readonly tool: ProjectableTool;
   readonly encoding: Encoding;
   readonly #counter: PieceCounter;
   // Built on the first price: a tool that is only counted needs no model.
   #model: ToolModel | undefined | null = null;
   #total: number | undefined;
 
-  constructor(tool: Tool, encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding)) {
+  constructor(tool: ProjectableTool, encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding)) {
     this.tool = tool;
     this.encoding = encoding;
     this.#counter = counter;
@@ -116,7 +116,7 @@ export class ToolPricer {
  * tested against, and used for the cases it does not handle.
  * @internal
  */
-export function referencePathCost(tool: Tool, path: string, encoding: Encoding, total = schemaTokens(tool, { encoding })): number {
+export function referencePathCost(tool: ProjectableTool, path: string, encoding: Encoding, total = schemaTokens(tool, { encoding })): number {
   return total - schemaTokens(tool.project({ drop: [path] }, { allowRequiredDrop: true }), { encoding });
 }
 
@@ -124,7 +124,7 @@ export function referencePathCost(tool: Tool, path: string, encoding: Encoding, 
 const PAD_KEYWORD = "dependentSchemas";
 
 interface ToolModel {
-  tool: Tool;
+  tool: ProjectableTool;
   schema: JsonSchemaObject;
   defs: Record<string, JsonSchemaObject>;
   /** Root arguments (`properties`), when the root has them. */
@@ -166,7 +166,7 @@ function collapsible(body: JsonSchemaObject): boolean {
 /** Marks a stand-in definition's pad with the definition it was made from (split copies keep it). */
 const PAD_MARK = "\u0000";
 
-function toolModel(tool: Tool, counter: PieceCounter): ToolModel | undefined {
+function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | undefined {
   const schema = tool.inputSchema;
   if (hasOwn(schema, PAD_KEYWORD)) return undefined;
   if (hasOwn(schema, "$defs") && !isSchemaObject(schema.$defs)) return undefined;
