@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { checkEgressMap, isSluiceError } from "@sluice/core";
 import { differenceLines, differenceSummary } from "./egress-report.ts";
 import type { Jobs } from "./generate.ts";
-import type { Io } from "./main.ts";
+import type { Io } from "./io.ts";
 
 /** Editors write a file in several steps (truncate, write, rename): changes closer than this are one change. */
 export const WATCH_DEBOUNCE_MS = 150;
