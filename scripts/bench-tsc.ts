@@ -2,7 +2,7 @@
  * Type-checking a project that imports a generated pack, against the same project importing
  * openapi-typescript's types of the same spec (issue 24). Writes bench/TSC.md.
  *
- *   node --conditions=@sluice/source --import tsx scripts/bench-tsc.ts [--rounds 3] [--only stripe,kubernetes] [--out bench/TSC.md]
+ *   node --conditions=@sluice/source --import tsx scripts/bench-tsc.ts [--rounds 3] [--only stripe,kubernetes] [--out bench/TSC.md] [--work DIR]
  *
  * For each spec (Stripe, GitHub REST, Kubernetes) it sets up, in a temporary folder outside
  * the repository:
@@ -18,9 +18,11 @@
  * `@ts-expect-error` a wrong type must trigger, so a project that stopped checking fails.
  * One tsconfig for all (strict, noUncheckedIndexedAccess, exactOptionalPropertyTypes,
  * skipLibCheck, no @types/node). Rounds are interleaved: every round runs every project of a
- * spec in a rotating order, so load on the machine falls on all alike. Wall time and peak RSS
- * are the tsc process's own (bench/spawn-measured.cjs); `--extendedDiagnostics` of one
- * extra, untimed run per project says where the time goes.
+ * spec in a rotating order, so load on the machine falls on all alike. Wall time, CPU time
+ * (user + system: on a shared machine the steadier figure) and peak RSS are the tsc process's
+ * own (measured as bench/spawn-measured.cjs does); `--extendedDiagnostics` of one extra,
+ * untimed run per project says where the time goes. `--work DIR` sets the projects up in DIR,
+ * or reuses the ones a run with `--keep` left there.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -32,7 +34,6 @@ import { parseArgs } from "node:util";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 const OPENAPI_TS = join(ROOT, "node_modules/openapi-typescript/bin/cli.js");
-const SPAWN_MEASURED = join(ROOT, "bench/spawn-measured.cjs");
 const SLUICE = join(ROOT, "packages/cli/bin/sluice.mjs");
 
 const { values: flags } = parseArgs({
@@ -41,6 +42,7 @@ const { values: flags } = parseArgs({
     only: { type: "string" },
     out: { type: "string", default: "bench/TSC.md" },
     keep: { type: "boolean", default: false },
+    work: { type: "string" },
   },
 });
 const ROUNDS = Number(flags.rounds);
@@ -171,6 +173,11 @@ async function openapi3(spec: string, out: string): Promise<string> {
 function setUp(work: string, target: Target): Promise<Record<Variant, string>> {
   const base = join(work, target.name);
   const pack = join(base, "pack");
+  const ready = { "sluice-source": join(base, "sluice-source"), "sluice-dist": join(base, "sluice-dist"), "openapi-typescript": join(base, "openapi-typescript") };
+  if (existsSync(join(ready["openapi-typescript"], "schema.d.ts"))) {
+    if (existsSync(join(base, "build-ms"))) builds.set(target.name, Number(readFileSync(join(base, "build-ms"), "utf8")));
+    return Promise.resolve(ready);
+  }
   process.stderr.write(`setting up ${target.name}\n`);
   run(process.execPath, ["--conditions=@sluice/source", SLUICE, "generate", join(ROOT, target.spec), "--name", target.name, "--out", pack]);
 
@@ -191,6 +198,7 @@ function setUp(work: string, target: Target): Promise<Record<Variant, string>> {
   const buildStarted = Date.now();
   run(process.execPath, [TSC, "-p", join(built, "tsconfig.json")]);
   builds.set(target.name, Date.now() - buildStarted);
+  writeFileSync(join(base, "build-ms"), String(builds.get(target.name)));
   const dist = join(base, "sluice-dist");
   writeProject(dist, sluiceMain(target, `sluice-pack-${target.name}`));
   mkdirSync(join(dist, "node_modules"), { recursive: true });
@@ -206,12 +214,36 @@ function setUp(work: string, target: Target): Promise<Record<Variant, string>> {
 
 interface Measured {
   ms: number;
+  cpuMs: number;
   maxRssKiB: number;
 }
 
+/**
+ * A bare launcher (as bench/spawn-measured.cjs: a child forked straight from this process
+ * would start its maxRSS at this process's) and a preload that writes the child's own peak
+ * RSS and CPU time at exit.
+ */
+const LAUNCHER = `"use strict";
+const { spawnSync } = require("node:child_process");
+const { readFileSync, writeFileSync } = require("node:fs");
+const [result, ...args] = process.argv.slice(2);
+const started = performance.now();
+const run = spawnSync(process.execPath, ["--require", __dirname + "/usage.cjs", ...args], { stdio: "inherit", env: { ...process.env, BENCH_USAGE_FILE: result + ".usage" } });
+const ms = performance.now() - started;
+const usage = JSON.parse(readFileSync(result + ".usage", "utf8"));
+writeFileSync(result, JSON.stringify({ ms, ...usage }));
+process.exitCode = run.status ?? 1;
+`;
+const USAGE = `"use strict";
+process.on("exit", () => {
+  const u = process.resourceUsage();
+  require("node:fs").writeFileSync(process.env.BENCH_USAGE_FILE, JSON.stringify({ maxRssKiB: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 }));
+});
+`;
+
 function measure(project: string): Measured {
   const result = join(project, "..", "result.json");
-  const child = spawnSync(process.execPath, [SPAWN_MEASURED, result, TSC, "-p", project], { stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawnSync(process.execPath, [join(work, "launcher.cjs"), result, TSC, "-p", project], { stdio: ["ignore", "inherit", "inherit"] });
   if (child.status !== 0) throw new Error(`tsc -p ${project} failed (exit ${child.status ?? child.signal})`);
   return JSON.parse(readFileSync(result, "utf8")) as Measured;
 }
@@ -236,14 +268,19 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
 const mib = (kib: number) => (kib / 1024).toFixed(0);
 
 const builds = new Map<string, number>();
-const work = mkdtempSync(join(tmpdir(), "sluice-bench-tsc-"));
+const work = flags.work ?? mkdtempSync(join(tmpdir(), "sluice-bench-tsc-"));
 if (!relative(ROOT, work).startsWith("..")) throw new Error(`the temporary folder ${work} is inside the repository; set TMPDIR elsewhere`);
+mkdirSync(work, { recursive: true });
+writeFileSync(join(work, "launcher.cjs"), LAUNCHER);
+writeFileSync(join(work, "usage.cjs"), USAGE);
 
-buildCore();
-// One node_modules above every project: @sluice/core (and @sluice/schema beside it, through
-// pnpm's links in packages/core) as built.
-mkdirSync(join(work, "node_modules", "@sluice"), { recursive: true });
-symlinkSync(join(ROOT, "packages/core"), join(work, "node_modules/@sluice/core"), "dir");
+if (!existsSync(join(work, "node_modules"))) {
+  buildCore();
+  // One node_modules above every project: @sluice/core (and @sluice/schema beside it, through
+  // pnpm's links in packages/core) as built.
+  mkdirSync(join(work, "node_modules", "@sluice"), { recursive: true });
+  symlinkSync(join(ROOT, "packages/core"), join(work, "node_modules/@sluice/core"), "dir");
+}
 
 const projects = new Map<string, Record<Variant, string>>();
 for (const target of targets) projects.set(target.name, await setUp(work, target));
@@ -257,7 +294,7 @@ for (let round = 0; round < ROUNDS; round += 1) {
     for (const variant of order) {
       const measured = measure(projects.get(target.name)![variant]);
       results.get(target.name)![variant].push(measured);
-      process.stderr.write(`round ${round + 1} ${target.name} ${variant}: ${seconds(measured.ms)} s, ${mib(measured.maxRssKiB)} MiB\n`);
+      process.stderr.write(`round ${round + 1} ${target.name} ${variant}: ${seconds(measured.ms)} s (CPU ${seconds(measured.cpuMs)} s), ${mib(measured.maxRssKiB)} MiB\n`);
     }
   }
 }
@@ -282,28 +319,35 @@ lines.push(
   "`sluice-source` imports the pack as `sluice generate` writes it into a user's repository (src/*.ts) with @sluice/core installed as built;",
   "`sluice-dist` imports the same pack built and installed (its dist/*.d.ts); `openapi-typescript` imports openapi-typescript's `.d.ts` of the same spec.",
   "The sluice projects derive a tool with a pin and call it; the anchor types the same operation's query parameters; each has a `@ts-expect-error` on a wrong type.",
-  "Rounds are interleaved (every variant of a spec in each round, in a rotating order). Wall time and peak RSS of the tsc process (bench/spawn-measured.cjs).",
+  "Rounds are interleaved (every variant of a spec in each round, in a rotating order). Wall time, CPU time (user + system) and peak RSS of the tsc process, measured as bench/spawn-measured.cjs does.",
   "",
 );
 for (const target of targets) {
   const r = results.get(target.name)!;
   lines.push(`## ${target.name} (\`${target.spec}\`)`, "");
-  lines.push("| round | " + VARIANTS.map((v) => `${v} s / MiB`).join(" | ") + " |", "|---|" + VARIANTS.map(() => "---|").join(""));
+  lines.push("| round | " + VARIANTS.map((v) => `${v} wall s / CPU s / MiB`).join(" | ") + " |", "|---|" + VARIANTS.map(() => "---|").join(""));
   for (let round = 0; round < ROUNDS; round += 1) {
-    lines.push(`| ${round + 1} | ` + VARIANTS.map((v) => `${seconds(r[v][round]!.ms)} / ${mib(r[v][round]!.maxRssKiB)}`).join(" | ") + " |");
+    lines.push(`| ${round + 1} | ` + VARIANTS.map((v) => `${seconds(r[v][round]!.ms)} / ${seconds(r[v][round]!.cpuMs)} / ${mib(r[v][round]!.maxRssKiB)}`).join(" | ") + " |");
   }
-  const med = (v: Variant) => ({ ms: median(r[v].map((m) => m.ms)), rss: median(r[v].map((m) => m.maxRssKiB)) });
+  const med = (v: Variant) => ({ ms: median(r[v].map((m) => m.ms)), cpu: median(r[v].map((m) => m.cpuMs)), rss: median(r[v].map((m) => m.maxRssKiB)) });
   const anchor = med("openapi-typescript");
-  lines.push("| median | " + VARIANTS.map((v) => `${seconds(med(v).ms)} / ${mib(med(v).rss)}`).join(" | ") + " |");
-  lines.push("| ratio to openapi-typescript (median time / median RSS) | " + VARIANTS.map((v) => `${(med(v).ms / anchor.ms).toFixed(2)}x / ${(med(v).rss / anchor.rss).toFixed(2)}x`).join(" | ") + " |", "");
-  const perRound = (v: Variant) => r[v].map((m, i) => (m.ms / r["openapi-typescript"][i]!.ms).toFixed(2)).join(", ");
-  lines.push(`Per-round time ratios to openapi-typescript: sluice-source ${perRound("sluice-source")}; sluice-dist ${perRound("sluice-dist")}.`, "");
+  lines.push("| median | " + VARIANTS.map((v) => `${seconds(med(v).ms)} / ${seconds(med(v).cpu)} / ${mib(med(v).rss)}`).join(" | ") + " |");
+  lines.push(
+    "| ratio to openapi-typescript (medians) | " + VARIANTS.map((v) => `${(med(v).ms / anchor.ms).toFixed(2)}x / ${(med(v).cpu / anchor.cpu).toFixed(2)}x / ${(med(v).rss / anchor.rss).toFixed(2)}x`).join(" | ") + " |",
+    "",
+  );
+  const perRound = (v: Variant, key: "ms" | "cpuMs") => r[v].map((m, i) => (m[key] / r["openapi-typescript"][i]![key]).toFixed(2)).join(", ");
+  lines.push(
+    `Per-round ratios to openapi-typescript, wall (CPU): sluice-source ${perRound("sluice-source", "ms")} (${perRound("sluice-source", "cpuMs")}); sluice-dist ${perRound("sluice-dist", "ms")} (${perRound("sluice-dist", "cpuMs")}).`,
+    "",
+  );
   const d = details.get(target.name)!;
   const keys = ["Files", "Lines of TypeScript", "Lines of Definitions", "Types", "Instantiations", "Memory used", "Parse time", "Bind time", "Check time", "Total time"];
   lines.push("One more, untimed run with `--extendedDiagnostics`:", "");
   lines.push("| | " + VARIANTS.join(" | ") + " |", "|---|" + VARIANTS.map(() => "---|").join(""));
   for (const key of keys) lines.push(`| ${key} | ` + VARIANTS.map((v) => d[v][key] ?? "").join(" | ") + " |");
-  lines.push("", `Building the pack (tsc with declarations, outside the timed rounds): ${seconds(builds.get(target.name)!)} s.`, "");
+  const build = builds.get(target.name);
+  lines.push("", `Building the pack (tsc with declarations, outside the timed rounds): ${build === undefined ? "not recorded (projects reused)" : `${seconds(build)} s wall`}.`, "");
 }
 process.stdout.write(lines.join("\n"));
 if (flags.out !== "-") {
