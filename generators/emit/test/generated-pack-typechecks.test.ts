@@ -47,6 +47,11 @@ function withoutPragma(files: Map<string, string>): Map<string, string> {
   return out;
 }
 
+/** The last program: the next check reuses its unchanged files (@sluice/core's sources). */
+let previous: ts.Program | undefined;
+/** Files read from disk, parsed once for both checks. */
+const parsed = new Map<string, ts.SourceFile | undefined>();
+
 function problems(files: Map<string, string>): string[] {
   const config = ts.getParsedCommandLineOfConfigFile(fileURLToPath(new URL("../../../tsconfig.base.json", import.meta.url)), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} })!;
   config.options.types = []; // the generated modules need none of Node's types
@@ -57,8 +62,14 @@ function problems(files: Map<string, string>): string[] {
   const directoryExists = host.directoryExists?.bind(host);
   host.directoryExists = (dir) => [...files.keys()].some((name) => name.startsWith(`${dir}/`)) || directoryExists?.(dir) === true;
   host.readFile = (name) => files.get(name) ?? readFile.call(host, name);
-  host.getSourceFile = (name, language, ...rest) => (files.has(name) ? ts.createSourceFile(name, files.get(name)!, language) : getSourceFile.call(host, name, language, ...rest));
-  const program = ts.createProgram([...files.keys()], config.options, host);
+  host.getSourceFile = (name, language, ...rest) => {
+    if (files.has(name)) return ts.createSourceFile(name, files.get(name)!, language);
+    let file = parsed.get(name);
+    if (file === undefined) parsed.set(name, (file = getSourceFile.call(host, name, language, ...rest)));
+    return file;
+  };
+  const program = ts.createProgram([...files.keys()], config.options, host, previous);
+  previous = program;
   return [...files.keys()].flatMap((name) => {
     const file = program.getSourceFile(name)!;
     return [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)].map((d) => `${name.slice(here.length)}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`);
