@@ -1,5 +1,5 @@
 /**
- * Data written as JSON text in a raw template (json-text.ts) must come back as the same data,
+ * Data written as JSON text in a template literal (json-text.ts) must come back as the same data,
  * whatever the strings hold: backticks and `${` (which would end the template or open a
  * substitution), backslashes before them, line terminators, lone surrogates, `__proto__` keys.
  */
@@ -20,8 +20,8 @@ function templateOf(expression: string): ts.NoSubstitutionTemplateLiteral | unde
   expect(parsed).toEqual([]);
   const declaration = (source.statements[0] as ts.VariableStatement).declarationList.declarations[0]!;
   const call = declaration.initializer as ts.CallExpression;
-  const tagged = call.arguments[0];
-  return tagged !== undefined && ts.isTaggedTemplateExpression(tagged) && ts.isNoSubstitutionTemplateLiteral(tagged.template) ? tagged.template : undefined;
+  const template = call.arguments[0];
+  return template !== undefined && ts.isNoSubstitutionTemplateLiteral(template) ? template : undefined;
 }
 
 /** Own-property structure, `__proto__` keys included, and nothing inherited. */
@@ -48,7 +48,13 @@ describe("jsonTextExpression", () => {
   });
 
   it("writes one member per line, so a changed value is a one-line diff", () => {
-    expect(jsonTextExpression({ a: 1, b: ["x"] })).toBe('JSON.parse(String.raw`{\n  "a": 1,\n  "b": [\n    "x"\n  ]\n}`)');
+    expect(jsonTextExpression({ a: 1, b: ["x"] })).toBe('JSON.parse(`{\n  "a": 1,\n  "b": [\n    "x"\n  ]\n}`)');
+  });
+
+  it("writes ASCII only (V8 then holds the text as a one-byte string), escaping the rest for JSON", () => {
+    const expression = jsonTextExpression({ text: "é 😀 \u2028 ` ${x} \\ \"" });
+    expect(expression).toMatch(/^[\x00-\x7f]*$/);
+    expect(expression).toBe('JSON.parse(`{\n  "text": "\\\\u00e9 \\\\ud83d\\\\ude00 \\\\u2028 \\\\u0060 \\\\u0024{x} \\\\\\\\ \\\\\""\n}`)');
   });
 
   it("property: any JSON data of any strings comes back the same, in one template (seeded)", () => {

@@ -89,10 +89,10 @@ function codeLines(text: string): string {
     .join("\n");
 }
 
-/** Each `JSON.parse(String.raw`...`)` of a generated module, run by the engine; the text around them. */
+/** Each `JSON.parse(`...`)` of a generated module, run by the engine; the text around them. */
 function jsonTextData(text: string): { skeleton: string; values: unknown[] } {
   const values: unknown[] = [];
-  const skeleton = text.replace(/JSON\.parse\(String\.raw`[^`]*`\)/g, (expression) => {
+  const skeleton = text.replace(/JSON\.parse\(`[^`]*`\)/g, (expression) => {
     values.push(new Function(`return ${expression};`)());
     return "<data>";
   });
@@ -378,7 +378,7 @@ describe("values JSON text would change", () => {
  * start is inside a string; it takes `\"` as an escaped quote even when the backslash is
  * itself escaped, so `"key\\": "x`y"` leaves it believing a template literal is open, and it
  * stops indenting the following lines. Its layout differs there, its data does not; and the
- * same text is a hard case for JSON text in a raw template (a backslash pair before a backtick).
+ * same text is a hard case for JSON text in a template (a backslash before a backtick).
  */
 describe("ORACLE_MISREADS: a key ending in a backslash", () => {
   const pack: PackIR = {
@@ -392,7 +392,7 @@ describe("ORACLE_MISREADS: a key ending in a backslash", () => {
   it("the ts-morph emit mis-indents after it; the string emit's JSON text evaluates back to the IR, as the oracle's does", () => {
     const ours = emitPackSources(pack, GENERATOR);
     const defs = ours.find((file) => file.path === "src/defs.gen.ts")!.text;
-    expect(defs).toContain('"C:\\\\": "one \\u0060 tick \\u0024{x}"');
+    expect(defs).toContain('"C:\\\\\\\\": "one \\\\u0060 tick \\\\u0024{x}"');
     expect(canonical(evaluateDefs(defs).defs)).toBe(canonical(pack.defs));
     expect(differences(ours, emitWithTsMorph(pack, GENERATOR), pack)).toEqual([]);
   });

@@ -5,7 +5,7 @@
 import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "delete",
     "description": "Query.delete (deprecated: no)",
@@ -17,7 +17,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "delete",
-      "document": "query Delete {\n  delete\n}",
+      "document": "query Delete {\\n  delete\\n}",
       "variables": {}
     },
     "annotations": {
@@ -42,7 +42,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issue",
-      "document": "query Issue($id: ID!) {\n  issue(id: $id) {\n    id\n    title\n    state\n    assignee {\n      id\n    }\n    meta {\n      createdAt\n      author {\n        id\n      }\n    }\n  }\n}",
+      "document": "query Issue($id: ID!) {\\n  issue(id: $id) {\\n    id\\n    title\\n    state\\n    assignee {\\n      id\\n    }\\n    meta {\\n      createdAt\\n      author {\\n        id\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "id": "ID!"
       }
@@ -69,7 +69,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueCreate",
-      "document": "mutation IssueCreate($input: IssueCreateInput!) {\n  issueCreate(input: $input) {\n    success\n    lastSyncId\n    issue {\n      id\n      title\n      state\n      assignee {\n        id\n      }\n      meta {\n        createdAt\n      }\n    }\n  }\n}",
+      "document": "mutation IssueCreate($input: IssueCreateInput!) {\\n  issueCreate(input: $input) {\\n    success\\n    lastSyncId\\n    issue {\\n      id\\n      title\\n      state\\n      assignee {\\n        id\\n      }\\n      meta {\\n        createdAt\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "input": "IssueCreateInput!"
       }
@@ -96,7 +96,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueDelete",
-      "document": "mutation IssueDelete($id: ID!) {\n  issueDelete(id: $id) {\n    success\n    lastSyncId\n    issue {\n      id\n      title\n      state\n      assignee {\n        id\n      }\n      meta {\n        createdAt\n      }\n    }\n  }\n}",
+      "document": "mutation IssueDelete($id: ID!) {\\n  issueDelete(id: $id) {\\n    success\\n    lastSyncId\\n    issue {\\n      id\\n      title\\n      state\\n      assignee {\\n        id\\n      }\\n      meta {\\n        createdAt\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "id": "ID!"
       }
@@ -128,7 +128,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issues",
-      "document": "query Issues($filter: IssueFilter, $first: Int, $after: String) {\n  issues(filter: $filter, first: $first, after: $after) {\n    nodes {\n      id\n      title\n      state\n      assignee {\n        id\n      }\n      meta {\n        createdAt\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Issues($filter: IssueFilter, $first: Int, $after: String) {\\n  issues(filter: $filter, first: $first, after: $after) {\\n    nodes {\\n      id\\n      title\\n      state\\n      assignee {\\n        id\\n      }\\n      meta {\\n        createdAt\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "filter": "IssueFilter",
         "first": "Int",
@@ -157,7 +157,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "search",
-      "document": "query Search($term: String!) {\n  search(term: $term) {\n    __typename\n    ... on Issue {\n      id\n    }\n    ... on User {\n      id\n    }\n  }\n}",
+      "document": "query Search($term: String!) {\\n  search(term: $term) {\\n    __typename\\n    ... on Issue {\\n      id\\n    }\\n    ... on User {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "term": "String!"
       }
