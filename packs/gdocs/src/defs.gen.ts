@@ -3,7 +3,7 @@
 // Regenerate: sluice generate gdocs (pack "gdocs" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
   "AutoText": {
     "description": "A ParagraphElement representing a spot in the text that is dynamically replaced with content that can change over time, like a page number.",
     "properties": {
@@ -556,7 +556,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "An embedded object in the document.",
     "properties": {
       "description": {
-        "description": "The description of the embedded object. The \u0060title\u0060 and \u0060description\u0060 are both combined to display alt text.",
+        "description": "The description of the embedded object. The \\u0060title\\u0060 and \\u0060description\\u0060 are both combined to display alt text.",
         "type": "string"
       },
       "embeddedDrawingProperties": {
@@ -587,7 +587,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/Size"
       },
       "title": {
-        "description": "The title of the embedded object. The \u0060title\u0060 and \u0060description\u0060 are both combined to display alt text.",
+        "description": "The title of the embedded object. The \\u0060title\\u0060 and \\u0060description\\u0060 are both combined to display alt text.",
         "type": "string"
       }
     },
@@ -916,7 +916,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/InlineObjectProperties"
       },
       "objectId": {
-        "description": "The ID of this inline object. Can be used to update an object’s properties.",
+        "description": "The ID of this inline object. Can be used to update an object\\u2019s properties.",
         "type": "string"
       },
       "suggestedDeletionIds": {
@@ -1048,7 +1048,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Inserts an empty column into a table.",
     "properties": {
       "insertRight": {
-        "description": "Whether to insert new column to the right of the reference cell location. - \u0060True\u0060: insert to the right. - \u0060False\u0060: insert to the left.",
+        "description": "Whether to insert new column to the right of the reference cell location. - \\u0060True\\u0060: insert to the right. - \\u0060False\\u0060: insert to the left.",
         "type": "boolean"
       },
       "tableCellLocation": {
@@ -1083,7 +1083,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Inserts an empty row into a table.",
     "properties": {
       "insertBelow": {
-        "description": "Whether to insert new row below the reference cell location. - \u0060True\u0060: insert below the cell. - \u0060False\u0060: insert above the cell.",
+        "description": "Whether to insert new row below the reference cell location. - \\u0060True\\u0060: insert below the cell. - \\u0060False\\u0060: insert above the cell.",
         "type": "boolean"
       },
       "tableCellLocation": {
@@ -1355,15 +1355,15 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "glyphFormat": {
-        "description": "The format string used by bullets at this level of nesting. The glyph format contains one or more placeholders, and these placeholder are replaced with the appropriate values depending on the glyph_type or glyph_symbol. The placeholders follow the pattern \u0060%[nesting_level]\u0060. Furthermore, placeholders can have prefixes and suffixes. Thus, the glyph format follows the pattern \u0060%[nesting_level]\u0060. Note that the prefix and suffix are optional and can be arbitrary strings. For example, the glyph format \u0060%0.\u0060 indicates that the rendered glyph will replace the placeholder with the corresponding glyph for nesting level 0 followed by a period as the suffix. So a list with a glyph type of UPPER_ALPHA and glyph format \u0060%0.\u0060 at nesting level 0 will result in a list with rendered glyphs \u0060A.\u0060 \u0060B.\u0060 \u0060C.\u0060 The glyph format can contain placeholders for the current nesting level as well as placeholders for parent nesting levels. For example, a list can have a glyph format of \u0060%0.\u0060 at nesting level 0 and a glyph format of \u0060%0.%1.\u0060 at nesting level 1. Assuming both nesting levels have DECIMAL glyph types, this would result in a list with rendered glyphs \u00601.\u0060 \u00602.\u0060 \u0060 2.1.\u0060 \u0060 2.2.\u0060 \u00603.\u0060 For nesting levels that are ordered, the string that replaces a placeholder in the glyph format for a particular paragraph depends on the paragraph's order within the list.",
+        "description": "The format string used by bullets at this level of nesting. The glyph format contains one or more placeholders, and these placeholder are replaced with the appropriate values depending on the glyph_type or glyph_symbol. The placeholders follow the pattern \\u0060%[nesting_level]\\u0060. Furthermore, placeholders can have prefixes and suffixes. Thus, the glyph format follows the pattern \\u0060%[nesting_level]\\u0060. Note that the prefix and suffix are optional and can be arbitrary strings. For example, the glyph format \\u0060%0.\\u0060 indicates that the rendered glyph will replace the placeholder with the corresponding glyph for nesting level 0 followed by a period as the suffix. So a list with a glyph type of UPPER_ALPHA and glyph format \\u0060%0.\\u0060 at nesting level 0 will result in a list with rendered glyphs \\u0060A.\\u0060 \\u0060B.\\u0060 \\u0060C.\\u0060 The glyph format can contain placeholders for the current nesting level as well as placeholders for parent nesting levels. For example, a list can have a glyph format of \\u0060%0.\\u0060 at nesting level 0 and a glyph format of \\u0060%0.%1.\\u0060 at nesting level 1. Assuming both nesting levels have DECIMAL glyph types, this would result in a list with rendered glyphs \\u00601.\\u0060 \\u00602.\\u0060 \\u0060 2.1.\\u0060 \\u0060 2.2.\\u0060 \\u00603.\\u0060 For nesting levels that are ordered, the string that replaces a placeholder in the glyph format for a particular paragraph depends on the paragraph's order within the list.",
         "type": "string"
       },
       "glyphSymbol": {
-        "description": "A custom glyph symbol used by bullets when paragraphs at this level of nesting are unordered. The glyph symbol replaces placeholders within the glyph_format. For example, if the glyph_symbol is the solid circle corresponding to Unicode U+25cf code point and the glyph_format is \u0060%0\u0060, the rendered glyph would be the solid circle.",
+        "description": "A custom glyph symbol used by bullets when paragraphs at this level of nesting are unordered. The glyph symbol replaces placeholders within the glyph_format. For example, if the glyph_symbol is the solid circle corresponding to Unicode U+25cf code point and the glyph_format is \\u0060%0\\u0060, the rendered glyph would be the solid circle.",
         "type": "string"
       },
       "glyphType": {
-        "description": "The type of glyph used by bullets when paragraphs at this level of nesting are ordered. The glyph type determines the type of glyph used to replace placeholders within the glyph_format when paragraphs at this level of nesting are ordered. For example, if the nesting level is 0, the glyph_format is \u0060%0.\u0060 and the glyph type is DECIMAL, then the rendered glyph would replace the placeholder \u0060%0\u0060 in the glyph format with a number corresponding to list item's order within the list.",
+        "description": "The type of glyph used by bullets when paragraphs at this level of nesting are ordered. The glyph type determines the type of glyph used to replace placeholders within the glyph_format when paragraphs at this level of nesting are ordered. For example, if the nesting level is 0, the glyph_format is \\u0060%0.\\u0060 and the glyph type is DECIMAL, then the rendered glyph would replace the placeholder \\u0060%0\\u0060 in the glyph format with a number corresponding to list item's order within the list.",
         "enum": [
           "GLYPH_TYPE_UNSPECIFIED",
           "NONE",
@@ -1383,7 +1383,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/Dimension"
       },
       "startNumber": {
-        "description": "The number of the first list item at this nesting level. A value of 0 is treated as a value of 1 for lettered lists and roman numeraled lists, i.e. for values of both 0 and 1, lettered and roman numeraled lists will begin at \u0060a\u0060 and \u0060i\u0060 respectively. This value is ignored for nesting levels with unordered glyphs.",
+        "description": "The number of the first list item at this nesting level. A value of 0 is treated as a value of 1 for lettered lists and roman numeraled lists, i.e. for values of both 0 and 1, lettered and roman numeraled lists will begin at \\u0060a\\u0060 and \\u0060i\\u0060 respectively. This value is ignored for nesting levels with unordered glyphs.",
         "format": "int32",
         "type": "integer"
       },
@@ -2408,7 +2408,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "A criteria that matches a specific string of text in the document.",
     "properties": {
       "matchCase": {
-        "description": "Indicates whether the search should respect case: - \u0060True\u0060: the search is case sensitive. - \u0060False\u0060: the search is case insensitive.",
+        "description": "Indicates whether the search should respect case: - \\u0060True\\u0060: the search is case sensitive. - \\u0060False\\u0060: the search is case insensitive.",
         "type": "boolean"
       },
       "text": {
@@ -2985,7 +2985,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/OptionalColor"
       },
       "baselineOffset": {
-        "description": "The text's vertical offset from its normal position. Text with \u0060SUPERSCRIPT\u0060 or \u0060SUBSCRIPT\u0060 baseline offsets is automatically rendered in a smaller font size, computed based on the \u0060font_size\u0060 field. The \u0060font_size\u0060 itself is not affected by changes in this field.",
+        "description": "The text's vertical offset from its normal position. Text with \\u0060SUPERSCRIPT\\u0060 or \\u0060SUBSCRIPT\\u0060 baseline offsets is automatically rendered in a smaller font size, computed based on the \\u0060font_size\\u0060 field. The \\u0060font_size\\u0060 itself is not affected by changes in this field.",
         "enum": [
           "BASELINE_OFFSET_UNSPECIFIED",
           "NONE",
@@ -3095,7 +3095,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/DocumentStyle"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060document_style\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example to update the background, set \u0060fields\u0060 to \u0060\"background\"\u0060.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060document_style\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example to update the background, set \\u0060fields\\u0060 to \\u0060\\"background\\"\\u0060.",
         "format": "google-fieldmask",
         "type": "string"
       }
@@ -3106,7 +3106,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Update the styling of all paragraphs that overlap with the given range.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060paragraph_style\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example, to update the paragraph style's alignment property, set \u0060fields\u0060 to \u0060\"alignment\"\u0060. To reset a property to its default value, include its field name in the field mask but leave the field itself unset.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060paragraph_style\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example, to update the paragraph style's alignment property, set \\u0060fields\\u0060 to \\u0060\\"alignment\\"\\u0060. To reset a property to its default value, include its field name in the field mask but leave the field itself unset.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3123,7 +3123,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates the SectionStyle.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060section_style\u0060 is implied and must not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example to update the left margin, set \u0060fields\u0060 to \u0060\"margin_left\"\u0060.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060section_style\\u0060 is implied and must not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example to update the left margin, set \\u0060fields\\u0060 to \\u0060\\"margin_left\\"\\u0060.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3140,7 +3140,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates the style of a range of table cells.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060tableCellStyle\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example to update the table cell background color, set \u0060fields\u0060 to \u0060\"backgroundColor\"\u0060. To reset a property to its default value, include its field name in the field mask but leave the field itself unset.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060tableCellStyle\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example to update the table cell background color, set \\u0060fields\\u0060 to \\u0060\\"backgroundColor\\"\\u0060. To reset a property to its default value, include its field name in the field mask but leave the field itself unset.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3168,7 +3168,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060tableColumnProperties\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example to update the column width, set \u0060fields\u0060 to \u0060\"width\"\u0060.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060tableColumnProperties\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example to update the column width, set \\u0060fields\\u0060 to \\u0060\\"width\\"\\u0060.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3185,7 +3185,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates the TableRowStyle of rows in a table.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060tableRowStyle\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example to update the minimum row height, set \u0060fields\u0060 to \u0060\"min_row_height\"\u0060.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060tableRowStyle\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example to update the minimum row height, set \\u0060fields\\u0060 to \\u0060\\"min_row_height\\"\\u0060.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3210,7 +3210,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Update the styling of text.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060text_style\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field. For example, to update the text style to bold, set \u0060fields\u0060 to \u0060\"bold\"\u0060. To reset a property to its default value, include its field name in the field mask but leave the field itself unset.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060text_style\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field. For example, to update the text style to bold, set \\u0060fields\\u0060 to \\u0060\\"bold\\"\\u0060. To reset a property to its default value, include its field name in the field mask but leave the field itself unset.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3227,11 +3227,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Represents a font family and weight of text.",
     "properties": {
       "fontFamily": {
-        "description": "The font family of the text. The font family can be any font from the Font menu in Docs or from [Google Fonts] (https://fonts.google.com/). If the font name is unrecognized, the text is rendered in \u0060Arial\u0060.",
+        "description": "The font family of the text. The font family can be any font from the Font menu in Docs or from [Google Fonts] (https://fonts.google.com/). If the font name is unrecognized, the text is rendered in \\u0060Arial\\u0060.",
         "type": "string"
       },
       "weight": {
-        "description": "The weight of the font. This field can have any value that is a multiple of \u0060100\u0060 between \u0060100\u0060 and \u0060900\u0060, inclusive. This range corresponds to the numerical values described in the CSS 2.1 Specification, [section 15.6](https://www.w3.org/TR/CSS21/fonts.html#font-boldness), with non-numerical values disallowed. The default value is \u0060400\u0060 (\"normal\"). The font weight makes up just one component of the rendered font weight. The rendered weight is determined by a combination of the \u0060weight\u0060 and the text style's resolved \u0060bold\u0060 value, after accounting for inheritance: * If the text is bold and the weight is less than \u0060400\u0060, the rendered weight is 400. * If the text is bold and the weight is greater than or equal to \u0060400\u0060 but is less than \u0060700\u0060, the rendered weight is \u0060700\u0060. * If the weight is greater than or equal to \u0060700\u0060, the rendered weight is equal to the weight. * If the text is not bold, the rendered weight is equal to the weight.",
+        "description": "The weight of the font. This field can have any value that is a multiple of \\u0060100\\u0060 between \\u0060100\\u0060 and \\u0060900\\u0060, inclusive. This range corresponds to the numerical values described in the CSS 2.1 Specification, [section 15.6](https://www.w3.org/TR/CSS21/fonts.html#font-boldness), with non-numerical values disallowed. The default value is \\u0060400\\u0060 (\\"normal\\"). The font weight makes up just one component of the rendered font weight. The rendered weight is determined by a combination of the \\u0060weight\\u0060 and the text style's resolved \\u0060bold\\u0060 value, after accounting for inheritance: * If the text is bold and the weight is less than \\u0060400\\u0060, the rendered weight is 400. * If the text is bold and the weight is greater than or equal to \\u0060400\\u0060 but is less than \\u0060700\\u0060, the rendered weight is \\u0060700\\u0060. * If the weight is greater than or equal to \\u0060700\\u0060, the rendered weight is equal to the weight. * If the text is not bold, the rendered weight is equal to the weight.",
         "format": "int32",
         "type": "integer"
       }
@@ -3253,7 +3253,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   }
 }`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{
   "Person": [
     {
       "path": "Person.personId",

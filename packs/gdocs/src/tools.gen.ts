@@ -6,7 +6,7 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "docs_documents_batch_update",
     "description": "Applies one or more updates to the document. Each request is validated before being applied. If any request is not valid, then the entire request will fail and nothing will be applied. Some requests have replies to give you some information about how they are applied. Other requests do not need to return information; these each return an empty reply. The order of replies matches that of the requests. For example, suppose you call batchUpdate with four updates, and only the third one returns information. The response would have two empty replies, the reply to the third request, and another empty reply, in that order. Because other users may be editing the document, the document might not exactly reflect your changes: your changes may be altered with respect to collaborator changes. If there are no collaborators, the document should reflect your changes. In any case, the updates in your request are guaranteed to be applied together atomically.",
@@ -63,11 +63,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "requests": {
           "description": "A list of updates to apply to the document.",
@@ -273,11 +273,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "body": {
           "$ref": "#/$defs/Body"
@@ -575,11 +575,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "suggestionsViewMode": {
           "enum": [

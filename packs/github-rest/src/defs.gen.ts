@@ -3,7 +3,7 @@
 // Regenerate: sluice generate github-rest (pack "github-rest" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
   "actions-enabled": {
     "type": "boolean",
     "description": "Whether GitHub Actions is enabled on the repository."
@@ -14,7 +14,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "allowed-actions": {
     "type": "string",
-    "description": "The permissions policy that controls the actions that are allowed to run. Can be one of: \u0060all\u0060, \u0060local_only\u0060, or \u0060selected\u0060.",
+    "description": "The permissions policy that controls the actions that are allowed to run. Can be one of: \\u0060all\\u0060, \\u0060local_only\\u0060, or \\u0060selected\\u0060.",
     "enum": [
       "all",
       "local_only",
@@ -28,7 +28,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "properties": {
       "actions": {
         "type": "string",
-        "description": "The level of permission to grant the access token for GitHub Actions workflows, workflow runs, and artifacts. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for GitHub Actions workflows, workflow runs, and artifacts. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -36,7 +36,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "administration": {
         "type": "string",
-        "description": "The level of permission to grant the access token for repository creation, deletion, settings, teams, and collaborators creation. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for repository creation, deletion, settings, teams, and collaborators creation. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -44,7 +44,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "checks": {
         "type": "string",
-        "description": "The level of permission to grant the access token for checks on code. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for checks on code. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -52,7 +52,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "content_references": {
         "type": "string",
-        "description": "The level of permission to grant the access token for notification of content references and creation content attachments. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for notification of content references and creation content attachments. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -60,7 +60,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "contents": {
         "type": "string",
-        "description": "The level of permission to grant the access token for repository contents, commits, branches, downloads, releases, and merges. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for repository contents, commits, branches, downloads, releases, and merges. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -68,7 +68,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "deployments": {
         "type": "string",
-        "description": "The level of permission to grant the access token for deployments and deployment statuses. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for deployments and deployment statuses. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -76,7 +76,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "environments": {
         "type": "string",
-        "description": "The level of permission to grant the access token for managing repository environments. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for managing repository environments. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -84,7 +84,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "issues": {
         "type": "string",
-        "description": "The level of permission to grant the access token for issues and related comments, assignees, labels, and milestones. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for issues and related comments, assignees, labels, and milestones. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -92,7 +92,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "metadata": {
         "type": "string",
-        "description": "The level of permission to grant the access token to search repositories, list collaborators, and access repository metadata. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to search repositories, list collaborators, and access repository metadata. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -100,7 +100,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "packages": {
         "type": "string",
-        "description": "The level of permission to grant the access token for packages published to GitHub Packages. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for packages published to GitHub Packages. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -108,7 +108,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "pages": {
         "type": "string",
-        "description": "The level of permission to grant the access token to retrieve Pages statuses, configuration, and builds, as well as create new builds. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to retrieve Pages statuses, configuration, and builds, as well as create new builds. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -116,7 +116,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "pull_requests": {
         "type": "string",
-        "description": "The level of permission to grant the access token for pull requests and related comments, assignees, labels, milestones, and merges. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for pull requests and related comments, assignees, labels, milestones, and merges. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -124,7 +124,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "repository_hooks": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage the post-receive hooks for a repository. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage the post-receive hooks for a repository. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -132,7 +132,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "repository_projects": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage repository projects, columns, and cards. Can be one of: \u0060read\u0060, \u0060write\u0060, or \u0060admin\u0060.",
+        "description": "The level of permission to grant the access token to manage repository projects, columns, and cards. Can be one of: \\u0060read\\u0060, \\u0060write\\u0060, or \\u0060admin\\u0060.",
         "enum": [
           "read",
           "write",
@@ -141,7 +141,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "secret_scanning_alerts": {
         "type": "string",
-        "description": "The level of permission to grant the access token to view and manage secret scanning alerts. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to view and manage secret scanning alerts. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -149,7 +149,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "secrets": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage repository secrets. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage repository secrets. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -157,7 +157,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "security_events": {
         "type": "string",
-        "description": "The level of permission to grant the access token to view and manage security events like code scanning alerts. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to view and manage security events like code scanning alerts. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -165,7 +165,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "single_file": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage just a single file. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage just a single file. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -173,7 +173,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "statuses": {
         "type": "string",
-        "description": "The level of permission to grant the access token for commit statuses. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for commit statuses. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -181,21 +181,21 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "vulnerability_alerts": {
         "type": "string",
-        "description": "The level of permission to grant the access token to retrieve Dependabot alerts. Can be one of: \u0060read\u0060.",
+        "description": "The level of permission to grant the access token to retrieve Dependabot alerts. Can be one of: \\u0060read\\u0060.",
         "enum": [
           "read"
         ]
       },
       "workflows": {
         "type": "string",
-        "description": "The level of permission to grant the access token to update GitHub Actions workflow files. Can be one of: \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to update GitHub Actions workflow files. Can be one of: \\u0060write\\u0060.",
         "enum": [
           "write"
         ]
       },
       "members": {
         "type": "string",
-        "description": "The level of permission to grant the access token for organization teams and members. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for organization teams and members. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -203,7 +203,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_administration": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage access to an organization. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage access to an organization. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -211,7 +211,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_hooks": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage the post-receive hooks for an organization. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage the post-receive hooks for an organization. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -219,14 +219,14 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_plan": {
         "type": "string",
-        "description": "The level of permission to grant the access token for viewing an organization's plan. Can be one of: \u0060read\u0060.",
+        "description": "The level of permission to grant the access token for viewing an organization's plan. Can be one of: \\u0060read\\u0060.",
         "enum": [
           "read"
         ]
       },
       "organization_projects": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage organization projects, columns, and cards. Can be one of: \u0060read\u0060, \u0060write\u0060, or \u0060admin\u0060.",
+        "description": "The level of permission to grant the access token to manage organization projects, columns, and cards. Can be one of: \\u0060read\\u0060, \\u0060write\\u0060, or \\u0060admin\\u0060.",
         "enum": [
           "read",
           "write",
@@ -235,7 +235,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_packages": {
         "type": "string",
-        "description": "The level of permission to grant the access token for organization packages published to GitHub Packages. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token for organization packages published to GitHub Packages. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -243,7 +243,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_secrets": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage organization secrets. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage organization secrets. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -251,7 +251,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_self_hosted_runners": {
         "type": "string",
-        "description": "The level of permission to grant the access token to view and manage GitHub Actions self-hosted runners available to an organization. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to view and manage GitHub Actions self-hosted runners available to an organization. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -259,7 +259,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "organization_user_blocking": {
         "type": "string",
-        "description": "The level of permission to grant the access token to view and manage users blocked by the organization. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to view and manage users blocked by the organization. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -267,7 +267,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "team_discussions": {
         "type": "string",
-        "description": "The level of permission to grant the access token to manage team discussions and related comments. Can be one of: \u0060read\u0060 or \u0060write\u0060.",
+        "description": "The level of permission to grant the access token to manage team discussions and related comments. Can be one of: \\u0060read\\u0060 or \\u0060write\\u0060.",
         "enum": [
           "read",
           "write"
@@ -280,7 +280,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       "string",
       "null"
     ],
-    "description": "**Required when the state is dismissed.** The reason for dismissing or closing the alert. Can be one of: \u0060false positive\u0060, \u0060won't fix\u0060, and \u0060used in tests\u0060.",
+    "description": "**Required when the state is dismissed.** The reason for dismissing or closing the alert. Can be one of: \\u0060false positive\\u0060, \\u0060won't fix\\u0060, and \\u0060used in tests\\u0060.",
     "enum": [
       null,
       "false positive",
@@ -289,7 +289,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     ]
   },
   "code-scanning-alert-set-state": {
-    "description": "Sets the state of the code scanning alert. Can be one of \u0060open\u0060 or \u0060dismissed\u0060. You must provide \u0060dismissed_reason\u0060 when you set the state to \u0060dismissed\u0060.",
+    "description": "Sets the state of the code scanning alert. Can be one of \\u0060open\\u0060 or \\u0060dismissed\\u0060. You must provide \\u0060dismissed_reason\\u0060 when you set the state to \\u0060dismissed\\u0060.",
     "type": "string",
     "enum": [
       "open",
@@ -314,7 +314,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "pattern": "^[0-9a-fA-F]+$"
   },
   "code-scanning-analysis-sarif-file": {
-    "description": "A Base64 string representing the SARIF file to upload. You must first compress your SARIF file using [\u0060gzip\u0060](http://www.gnu.org/software/gzip/manual/gzip.html) and then translate the contents of the file into a Base64 encoding string. For more information, see \"[SARIF support for code scanning](https://docs.github.com/code-security/secure-coding/sarif-support-for-code-scanning).\"",
+    "description": "A Base64 string representing the SARIF file to upload. You must first compress your SARIF file using [\\u0060gzip\\u0060](http://www.gnu.org/software/gzip/manual/gzip.html) and then translate the contents of the file into a Base64 encoding string. For more information, see \\"[SARIF support for code scanning](https://docs.github.com/code-security/secure-coding/sarif-support-for-code-scanning).\\"",
     "type": "string"
   },
   "code-scanning-analysis-sarif-id": {
@@ -334,11 +334,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "code-scanning-ref": {
     "type": "string",
-    "description": "The full Git reference, formatted as \u0060refs/heads/<branch name>\u0060,\n\u0060refs/pull/<number>/merge\u0060, or \u0060refs/pull/<number>/head\u0060."
+    "description": "The full Git reference, formatted as \\u0060refs/heads/<branch name>\\u0060,\\n\\u0060refs/pull/<number>/merge\\u0060, or \\u0060refs/pull/<number>/head\\u0060."
   },
   "deployment-reviewer-type": {
     "type": "string",
-    "description": "The type of reviewer. Must be one of: \u0060User\u0060 or \u0060Team\u0060",
+    "description": "The type of reviewer. Must be one of: \\u0060User\\u0060 or \\u0060Team\\u0060",
     "enum": [
       "User",
       "Team"
@@ -349,15 +349,15 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       "object",
       "null"
     ],
-    "description": "The type of deployment branch policy for this environment. To allow all branches to deploy, set to \u0060null\u0060.",
+    "description": "The type of deployment branch policy for this environment. To allow all branches to deploy, set to \\u0060null\\u0060.",
     "properties": {
       "protected_branches": {
         "type": "boolean",
-        "description": "Whether only branches with branch protection rules can deploy to this environment. If \u0060protected_branches\u0060 is \u0060true\u0060, \u0060custom_branch_policies\u0060 must be \u0060false\u0060; if \u0060protected_branches\u0060 is \u0060false\u0060, \u0060custom_branch_policies\u0060 must be \u0060true\u0060."
+        "description": "Whether only branches with branch protection rules can deploy to this environment. If \\u0060protected_branches\\u0060 is \\u0060true\\u0060, \\u0060custom_branch_policies\\u0060 must be \\u0060false\\u0060; if \\u0060protected_branches\\u0060 is \\u0060false\\u0060, \\u0060custom_branch_policies\\u0060 must be \\u0060true\\u0060."
       },
       "custom_branch_policies": {
         "type": "boolean",
-        "description": "Whether only branches that match the specified name patterns can deploy to this environment.  If \u0060custom_branch_policies\u0060 is \u0060true\u0060, \u0060protected_branches\u0060 must be \u0060false\u0060; if \u0060custom_branch_policies\u0060 is \u0060false\u0060, \u0060protected_branches\u0060 must be \u0060true\u0060."
+        "description": "Whether only branches that match the specified name patterns can deploy to this environment.  If \\u0060custom_branch_policies\\u0060 is \\u0060true\\u0060, \\u0060protected_branches\\u0060 must be \\u0060false\\u0060; if \\u0060custom_branch_policies\\u0060 is \\u0060false\\u0060, \\u0060protected_branches\\u0060 must be \\u0060true\\u0060."
       }
     },
     "required": [
@@ -367,7 +367,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "enabled-organizations": {
     "type": "string",
-    "description": "The policy that controls the organizations in the enterprise that are allowed to run GitHub Actions. Can be one of: \u0060all\u0060, \u0060none\u0060, or \u0060selected\u0060.",
+    "description": "The policy that controls the organizations in the enterprise that are allowed to run GitHub Actions. Can be one of: \\u0060all\\u0060, \\u0060none\\u0060, or \\u0060selected\\u0060.",
     "enum": [
       "all",
       "none",
@@ -376,7 +376,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "enabled-repositories": {
     "type": "string",
-    "description": "The policy that controls the repositories in the organization that are allowed to run GitHub Actions. Can be one of: \u0060all\u0060, \u0060none\u0060, or \u0060selected\u0060.",
+    "description": "The policy that controls the repositories in the organization that are allowed to run GitHub Actions. Can be one of: \\u0060all\\u0060, \\u0060none\\u0060, or \\u0060selected\\u0060.",
     "enum": [
       "all",
       "none",
@@ -385,7 +385,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "interaction-expiry": {
     "type": "string",
-    "description": "The duration of the interaction restriction. Can be one of: \u0060one_day\u0060, \u0060three_days\u0060, \u0060one_week\u0060, \u0060one_month\u0060, \u0060six_months\u0060. Default: \u0060one_day\u0060.",
+    "description": "The duration of the interaction restriction. Can be one of: \\u0060one_day\\u0060, \\u0060three_days\\u0060, \\u0060one_week\\u0060, \\u0060one_month\\u0060, \\u0060six_months\\u0060. Default: \\u0060one_day\\u0060.",
     "enum": [
       "one_day",
       "three_days",
@@ -396,7 +396,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "interaction-group": {
     "type": "string",
-    "description": "The type of GitHub user that can comment, open issues, or create pull requests while the interaction limit is in effect. Can be one of: \u0060existing_users\u0060, \u0060contributors_only\u0060, \u0060collaborators_only\u0060.",
+    "description": "The type of GitHub user that can comment, open issues, or create pull requests while the interaction limit is in effect. Can be one of: \\u0060existing_users\\u0060, \\u0060contributors_only\\u0060, \\u0060collaborators_only\\u0060.",
     "enum": [
       "existing_users",
       "contributors_only",
@@ -408,7 +408,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       "string",
       "null"
     ],
-    "description": "**Required when the \u0060state\u0060 is \u0060resolved\u0060.** The reason for resolving the alert. Can be one of \u0060false_positive\u0060, \u0060wont_fix\u0060, \u0060revoked\u0060, or \u0060used_in_tests\u0060.",
+    "description": "**Required when the \\u0060state\\u0060 is \\u0060resolved\\u0060.** The reason for resolving the alert. Can be one of \\u0060false_positive\\u0060, \\u0060wont_fix\\u0060, \\u0060revoked\\u0060, or \\u0060used_in_tests\\u0060.",
     "enum": [
       null,
       "false_positive",
@@ -418,7 +418,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     ]
   },
   "secret-scanning-alert-state": {
-    "description": "Sets the state of the secret scanning alert. Can be either \u0060open\u0060 or \u0060resolved\u0060. You must provide \u0060resolution\u0060 when you set the state to \u0060resolved\u0060.",
+    "description": "Sets the state of the secret scanning alert. Can be either \\u0060open\\u0060 or \\u0060resolved\\u0060. You must provide \\u0060resolution\\u0060 when you set the state to \\u0060resolved\\u0060.",
     "type": "string",
     "enum": [
       "open",
@@ -431,13 +431,13 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "webhook-config-content-type": {
     "type": "string",
-    "description": "The media type used to serialize the payloads. Supported values include \u0060json\u0060 and \u0060form\u0060. The default is \u0060form\u0060."
+    "description": "The media type used to serialize the payloads. Supported values include \\u0060json\\u0060 and \\u0060form\\u0060. The default is \\u0060form\\u0060."
   },
   "webhook-config-insecure-ssl": {
     "oneOf": [
       {
         "type": "string",
-        "description": "Determines whether the SSL certificate of the host for \u0060url\u0060 will be verified when delivering payloads. Supported values include \u00600\u0060 (verification is performed) and \u00601\u0060 (verification is not performed). The default is \u00600\u0060. **We strongly recommend not setting this to \u00601\u0060 as you are subject to man-in-the-middle and other attacks.**"
+        "description": "Determines whether the SSL certificate of the host for \\u0060url\\u0060 will be verified when delivering payloads. Supported values include \\u00600\\u0060 (verification is performed) and \\u00601\\u0060 (verification is not performed). The default is \\u00600\\u0060. **We strongly recommend not setting this to \\u00601\\u0060 as you are subject to man-in-the-middle and other attacks.**"
       },
       {
         "type": "number"
@@ -446,7 +446,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "webhook-config-secret": {
     "type": "string",
-    "description": "If provided, the \u0060secret\u0060 will be used as the \u0060key\u0060 to generate the HMAC hex digest value for [delivery signature headers](https://docs.github.com/webhooks/event-payloads/#delivery-headers)."
+    "description": "If provided, the \\u0060secret\\u0060 will be used as the \\u0060key\\u0060 to generate the HMAC hex digest value for [delivery signature headers](https://docs.github.com/webhooks/event-payloads/#delivery-headers)."
   },
   "webhook-config-url": {
     "type": "string",
@@ -454,4 +454,4 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "format": "uri"
   }
 }`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{}`);
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{}`);

@@ -3,7 +3,7 @@
 // Regenerate: sluice generate gmail (pack "gmail" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
   "Draft": {
     "description": "A draft email in the user's mailbox.",
     "properties": {
@@ -57,11 +57,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "boolean"
       },
       "negatedQuery": {
-        "description": "Only return messages not matching the specified query. Supports the same query format as the Gmail search box. For example, \u0060\"from:someuser@example.com rfc822msgid: is:unread\"\u0060.",
+        "description": "Only return messages not matching the specified query. Supports the same query format as the Gmail search box. For example, \\u0060\\"from:someuser@example.com rfc822msgid: is:unread\\"\\u0060.",
         "type": "string"
       },
       "query": {
-        "description": "Only return messages matching the specified query. Supports the same query format as the Gmail search box. For example, \u0060\"from:someuser@example.com rfc822msgid: is:unread\"\u0060.",
+        "description": "Only return messages matching the specified query. Supports the same query format as the Gmail search box. For example, \\u0060\\"from:someuser@example.com rfc822msgid: is:unread\\"\\u0060.",
         "type": "string"
       },
       "size": {
@@ -83,7 +83,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "to": {
-        "description": "The recipient's display name or email address. Includes recipients in the \"to\", \"cc\", and \"bcc\" header fields. You can use simply the local part of the email address. For example, \"example\" and \"example@\" both match \"example@gmail.com\". This field is case-insensitive.",
+        "description": "The recipient's display name or email address. Includes recipients in the \\"to\\", \\"cc\\", and \\"bcc\\" header fields. You can use simply the local part of the email address. For example, \\"example\\" and \\"example@\\" both match \\"example@gmail.com\\". This field is case-insensitive.",
         "type": "string"
       }
     },
@@ -92,11 +92,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   "LabelColor": {
     "properties": {
       "backgroundColor": {
-        "description": "The background color represented as hex string #RRGGBB (ex #000000). This field is required in order to set the color of a label. Only the following predefined set of color values are allowed: \\#000000, #434343, #666666, #999999, #cccccc, #efefef, #f3f3f3, #ffffff, \\#fb4c2f, #ffad47, #fad165, #16a766, #43d692, #4a86e8, #a479e2, #f691b3, \\#f6c5be, #ffe6c7, #fef1d1, #b9e4d0, #c6f3de, #c9daf8, #e4d7f5, #fcdee8, \\#efa093, #ffd6a2, #fce8b3, #89d3b2, #a0eac9, #a4c2f4, #d0bcf1, #fbc8d9, \\#e66550, #ffbc6b, #fcda83, #44b984, #68dfa9, #6d9eeb, #b694e8, #f7a7c0, \\#cc3a21, #eaa041, #f2c960, #149e60, #3dc789, #3c78d8, #8e63ce, #e07798, \\#ac2b16, #cf8933, #d5ae49, #0b804b, #2a9c68, #285bac, #653e9b, #b65775, \\#822111, #a46a21, #aa8831, #076239, #1a764d, #1c4587, #41236d, #83334c \\#464646, #e7e7e7, #0d3472, #b6cff5, #0d3b44, #98d7e4, #3d188e, #e3d7ff, \\#711a36, #fbd3e0, #8a1c0a, #f2b2a8, #7a2e0b, #ffc8af, #7a4706, #ffdeb5, \\#594c05, #fbe983, #684e07, #fdedc1, #0b4f30, #b3efd3, #04502e, #a2dcc1, \\#c2c2c2, #4986e7, #2da2bb, #b99aff, #994a64, #f691b2, #ff7537, #ffad46, \\#662e37, #ebdbde, #cca6ac, #094228, #42d692, #16a765",
+        "description": "The background color represented as hex string #RRGGBB (ex #000000). This field is required in order to set the color of a label. Only the following predefined set of color values are allowed: \\\\#000000, #434343, #666666, #999999, #cccccc, #efefef, #f3f3f3, #ffffff, \\\\#fb4c2f, #ffad47, #fad165, #16a766, #43d692, #4a86e8, #a479e2, #f691b3, \\\\#f6c5be, #ffe6c7, #fef1d1, #b9e4d0, #c6f3de, #c9daf8, #e4d7f5, #fcdee8, \\\\#efa093, #ffd6a2, #fce8b3, #89d3b2, #a0eac9, #a4c2f4, #d0bcf1, #fbc8d9, \\\\#e66550, #ffbc6b, #fcda83, #44b984, #68dfa9, #6d9eeb, #b694e8, #f7a7c0, \\\\#cc3a21, #eaa041, #f2c960, #149e60, #3dc789, #3c78d8, #8e63ce, #e07798, \\\\#ac2b16, #cf8933, #d5ae49, #0b804b, #2a9c68, #285bac, #653e9b, #b65775, \\\\#822111, #a46a21, #aa8831, #076239, #1a764d, #1c4587, #41236d, #83334c \\\\#464646, #e7e7e7, #0d3472, #b6cff5, #0d3b44, #98d7e4, #3d188e, #e3d7ff, \\\\#711a36, #fbd3e0, #8a1c0a, #f2b2a8, #7a2e0b, #ffc8af, #7a4706, #ffdeb5, \\\\#594c05, #fbe983, #684e07, #fdedc1, #0b4f30, #b3efd3, #04502e, #a2dcc1, \\\\#c2c2c2, #4986e7, #2da2bb, #b99aff, #994a64, #f691b2, #ff7537, #ffad46, \\\\#662e37, #ebdbde, #cca6ac, #094228, #42d692, #16a765",
         "type": "string"
       },
       "textColor": {
-        "description": "The text color of the label, represented as hex string. This field is required in order to set the color of a label. Only the following predefined set of color values are allowed: \\#000000, #434343, #666666, #999999, #cccccc, #efefef, #f3f3f3, #ffffff, \\#fb4c2f, #ffad47, #fad165, #16a766, #43d692, #4a86e8, #a479e2, #f691b3, \\#f6c5be, #ffe6c7, #fef1d1, #b9e4d0, #c6f3de, #c9daf8, #e4d7f5, #fcdee8, \\#efa093, #ffd6a2, #fce8b3, #89d3b2, #a0eac9, #a4c2f4, #d0bcf1, #fbc8d9, \\#e66550, #ffbc6b, #fcda83, #44b984, #68dfa9, #6d9eeb, #b694e8, #f7a7c0, \\#cc3a21, #eaa041, #f2c960, #149e60, #3dc789, #3c78d8, #8e63ce, #e07798, \\#ac2b16, #cf8933, #d5ae49, #0b804b, #2a9c68, #285bac, #653e9b, #b65775, \\#822111, #a46a21, #aa8831, #076239, #1a764d, #1c4587, #41236d, #83334c \\#464646, #e7e7e7, #0d3472, #b6cff5, #0d3b44, #98d7e4, #3d188e, #e3d7ff, \\#711a36, #fbd3e0, #8a1c0a, #f2b2a8, #7a2e0b, #ffc8af, #7a4706, #ffdeb5, \\#594c05, #fbe983, #684e07, #fdedc1, #0b4f30, #b3efd3, #04502e, #a2dcc1, \\#c2c2c2, #4986e7, #2da2bb, #b99aff, #994a64, #f691b2, #ff7537, #ffad46, \\#662e37, #ebdbde, #cca6ac, #094228, #42d692, #16a765",
+        "description": "The text color of the label, represented as hex string. This field is required in order to set the color of a label. Only the following predefined set of color values are allowed: \\\\#000000, #434343, #666666, #999999, #cccccc, #efefef, #f3f3f3, #ffffff, \\\\#fb4c2f, #ffad47, #fad165, #16a766, #43d692, #4a86e8, #a479e2, #f691b3, \\\\#f6c5be, #ffe6c7, #fef1d1, #b9e4d0, #c6f3de, #c9daf8, #e4d7f5, #fcdee8, \\\\#efa093, #ffd6a2, #fce8b3, #89d3b2, #a0eac9, #a4c2f4, #d0bcf1, #fbc8d9, \\\\#e66550, #ffbc6b, #fcda83, #44b984, #68dfa9, #6d9eeb, #b694e8, #f7a7c0, \\\\#cc3a21, #eaa041, #f2c960, #149e60, #3dc789, #3c78d8, #8e63ce, #e07798, \\\\#ac2b16, #cf8933, #d5ae49, #0b804b, #2a9c68, #285bac, #653e9b, #b65775, \\\\#822111, #a46a21, #aa8831, #076239, #1a764d, #1c4587, #41236d, #83334c \\\\#464646, #e7e7e7, #0d3472, #b6cff5, #0d3b44, #98d7e4, #3d188e, #e3d7ff, \\\\#711a36, #fbd3e0, #8a1c0a, #f2b2a8, #7a2e0b, #ffc8af, #7a4706, #ffdeb5, \\\\#594c05, #fbe983, #684e07, #fdedc1, #0b4f30, #b3efd3, #04502e, #a2dcc1, \\\\#c2c2c2, #4986e7, #2da2bb, #b99aff, #994a64, #f691b2, #ff7537, #ffad46, \\\\#662e37, #ebdbde, #cca6ac, #094228, #42d692, #16a765",
         "type": "string"
       }
     },
@@ -115,7 +115,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "internalDate": {
-        "description": "The internal message creation timestamp (epoch ms), which determines ordering in the inbox. For normal SMTP-received email, this represents the time the message was originally accepted by Google, which is more reliable than the \u0060Date\u0060 header. However, for API-migrated mail, it can be configured by client to be based on the \u0060Date\u0060 header.",
+        "description": "The internal message creation timestamp (epoch ms), which determines ordering in the inbox. For normal SMTP-received email, this represents the time the message was originally accepted by Google, which is more reliable than the \\u0060Date\\u0060 header. However, for API-migrated mail, it can be configured by client to be based on the \\u0060Date\\u0060 header.",
         "format": "int64",
         "type": "string"
       },
@@ -130,7 +130,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/MessagePart"
       },
       "raw": {
-        "description": "The entire email message in an RFC 2822 formatted and base64url encoded string. Returned in \u0060messages.get\u0060 and \u0060drafts.get\u0060 responses when the \u0060format=RAW\u0060 parameter is supplied.",
+        "description": "The entire email message in an RFC 2822 formatted and base64url encoded string. Returned in \\u0060messages.get\\u0060 and \\u0060drafts.get\\u0060 responses when the \\u0060format=RAW\\u0060 parameter is supplied.",
         "format": "byte",
         "type": "string"
       },
@@ -144,7 +144,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "threadId": {
-        "description": "The ID of the thread the message belongs to. To add a message or draft to a thread, the following criteria must be met: 1. The requested \u0060threadId\u0060 must be specified on the \u0060Message\u0060 or \u0060Draft.Message\u0060 you supply with your request. 2. The \u0060References\u0060 and \u0060In-Reply-To\u0060 headers must be set in compliance with the [RFC 2822](https://tools.ietf.org/html/rfc2822) standard. 3. The \u0060Subject\u0060 headers must match. ",
+        "description": "The ID of the thread the message belongs to. To add a message or draft to a thread, the following criteria must be met: 1. The requested \\u0060threadId\\u0060 must be specified on the \\u0060Message\\u0060 or \\u0060Draft.Message\\u0060 you supply with your request. 2. The \\u0060References\\u0060 and \\u0060In-Reply-To\\u0060 headers must be set in compliance with the [RFC 2822](https://tools.ietf.org/html/rfc2822) standard. 3. The \\u0060Subject\\u0060 headers must match. ",
         "type": "string"
       }
     },
@@ -161,7 +161,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "headers": {
-        "description": "List of headers on this message part. For the top-level message part, representing the entire message payload, it will contain the standard RFC 2822 email headers such as \u0060To\u0060, \u0060From\u0060, and \u0060Subject\u0060.",
+        "description": "List of headers on this message part. For the top-level message part, representing the entire message payload, it will contain the standard RFC 2822 email headers such as \\u0060To\\u0060, \\u0060From\\u0060, and \\u0060Subject\\u0060.",
         "items": {
           "$ref": "#/$defs/MessagePartHeader"
         },
@@ -176,7 +176,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "parts": {
-        "description": "The child MIME message parts of this part. This only applies to container MIME message parts, for example \u0060multipart/*\u0060. For non- container MIME message part types, such as \u0060text/plain\u0060, this field is empty. For more information, see RFC 1521.",
+        "description": "The child MIME message parts of this part. This only applies to container MIME message parts, for example \\u0060multipart/*\\u0060. For non- container MIME message part types, such as \\u0060text/plain\\u0060, this field is empty. For more information, see RFC 1521.",
         "items": {
           "$ref": "#/$defs/MessagePart"
         },
@@ -189,7 +189,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "The body of a single MIME message part.",
     "properties": {
       "attachmentId": {
-        "description": "When present, contains the ID of an external attachment that can be retrieved in a separate \u0060messages.attachments.get\u0060 request. When not present, the entire content of the message part body is contained in the data field.",
+        "description": "When present, contains the ID of an external attachment that can be retrieved in a separate \\u0060messages.attachments.get\\u0060 request. When not present, the entire content of the message part body is contained in the data field.",
         "type": "string"
       },
       "data": {
@@ -208,11 +208,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   "MessagePartHeader": {
     "properties": {
       "name": {
-        "description": "The name of the header before the \u0060:\u0060 separator. For example, \u0060To\u0060.",
+        "description": "The name of the header before the \\u0060:\\u0060 separator. For example, \\u0060To\\u0060.",
         "type": "string"
       },
       "value": {
-        "description": "The value of the header after the \u0060:\u0060 separator. For example, \u0060someuser@example.com\u0060.",
+        "description": "The value of the header after the \\u0060:\\u0060 separator. For example, \\u0060someuser@example.com\\u0060.",
         "type": "string"
       }
     },
@@ -252,4 +252,4 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   }
 }`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{}`);
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{}`);

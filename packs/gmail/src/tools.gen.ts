@@ -6,15 +6,15 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "gmail_users_drafts_create",
-    "description": "Creates a new draft with the \u0060DRAFT\u0060 label.",
+    "description": "Creates a new draft with the \\u0060DRAFT\\u0060 label.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -63,11 +63,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "body": {
           "$ref": "#/$defs/Draft"
@@ -228,7 +228,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -281,11 +281,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -449,7 +449,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -502,11 +502,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "format": {
           "enum": [
@@ -686,7 +686,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -735,15 +735,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeSpamTrash": {
           "type": "boolean",
-          "description": "Include drafts from \u0060SPAM\u0060 and \u0060TRASH\u0060 in the results."
+          "description": "Include drafts from \\u0060SPAM\\u0060 and \\u0060TRASH\\u0060 in the results."
         },
         "maxResults": {
           "type": "integer",
@@ -755,7 +755,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "q": {
           "type": "string",
-          "description": "Only return draft messages matching the specified query. Supports the same query format as the Gmail search box. For example, \u0060\"from:someuser@example.com rfc822msgid: is:unread\"\u0060."
+          "description": "Only return draft messages matching the specified query. Supports the same query format as the Gmail search box. For example, \\u0060\\"from:someuser@example.com rfc822msgid: is:unread\\"\\u0060."
         }
       },
       "required": [
@@ -932,12 +932,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_drafts_send",
-    "description": "Sends the specified, existing draft to the recipients in the \u0060To\u0060, \u0060Cc\u0060, and \u0060Bcc\u0060 headers.",
+    "description": "Sends the specified, existing draft to the recipients in the \\u0060To\\u0060, \\u0060Cc\\u0060, and \\u0060Bcc\\u0060 headers.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -986,11 +986,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "body": {
           "$ref": "#/$defs/Draft"
@@ -1151,7 +1151,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -1204,11 +1204,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "body": {
           "$ref": "#/$defs/Draft"
@@ -1379,7 +1379,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -1428,11 +1428,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -1591,12 +1591,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_history_list",
-    "description": "Lists the history of all changes to the given mailbox. History results are returned in chronological order (increasing \u0060historyId\u0060).",
+    "description": "Lists the history of all changes to the given mailbox. History results are returned in chronological order (increasing \\u0060historyId\\u0060).",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -1645,11 +1645,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "historyTypes": {
           "items": {
@@ -1678,7 +1678,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "startHistoryId": {
           "type": "string",
-          "description": "Required. Returns history records after the specified \u0060startHistoryId\u0060. The supplied \u0060startHistoryId\u0060 should be obtained from the \u0060historyId\u0060 of a message, thread, or previous \u0060list\u0060 response. History IDs increase chronologically but are not contiguous with random gaps in between valid IDs. Supplying an invalid or out of date \u0060startHistoryId\u0060 typically returns an \u0060HTTP 404\u0060 error code. A \u0060historyId\u0060 is typically valid for at least a week, but in some rare circumstances may be valid for only a few hours. If you receive an \u0060HTTP 404\u0060 error response, your application should perform a full sync. If you receive no \u0060nextPageToken\u0060 in the response, there are no updates to retrieve and you can store the returned \u0060historyId\u0060 for a future request."
+          "description": "Required. Returns history records after the specified \\u0060startHistoryId\\u0060. The supplied \\u0060startHistoryId\\u0060 should be obtained from the \\u0060historyId\\u0060 of a message, thread, or previous \\u0060list\\u0060 response. History IDs increase chronologically but are not contiguous with random gaps in between valid IDs. Supplying an invalid or out of date \\u0060startHistoryId\\u0060 typically returns an \\u0060HTTP 404\\u0060 error code. A \\u0060historyId\\u0060 is typically valid for at least a week, but in some rare circumstances may be valid for only a few hours. If you receive an \\u0060HTTP 404\\u0060 error response, your application should perform a full sync. If you receive no \\u0060nextPageToken\\u0060 in the response, there are no updates to retrieve and you can store the returned \\u0060historyId\\u0060 for a future request."
         }
       },
       "required": [
@@ -1867,7 +1867,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -1916,11 +1916,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "color": {
           "$ref": "#/$defs/LabelColor"
@@ -1971,7 +1971,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "type": {
-          "description": "The owner type for the label. User labels are created by the user and can be modified and deleted by the user and can be applied to any message or thread. System labels are internally created and cannot be added, modified, or deleted. System labels may be able to be applied to or removed from messages and threads under some circumstances but this is not guaranteed. For example, users can apply and remove the \u0060INBOX\u0060 and \u0060UNREAD\u0060 labels from messages and threads, but cannot apply or remove the \u0060DRAFTS\u0060 or \u0060SENT\u0060 labels from messages or threads.",
+          "description": "The owner type for the label. User labels are created by the user and can be modified and deleted by the user and can be applied to any message or thread. System labels are internally created and cannot be added, modified, or deleted. System labels may be able to be applied to or removed from messages and threads under some circumstances but this is not guaranteed. For example, users can apply and remove the \\u0060INBOX\\u0060 and \\u0060UNREAD\\u0060 labels from messages and threads, but cannot apply or remove the \\u0060DRAFTS\\u0060 or \\u0060SENT\\u0060 labels from messages or threads.",
           "enum": [
             "system",
             "user"
@@ -2135,7 +2135,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -2188,11 +2188,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -2346,7 +2346,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -2399,11 +2399,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -2576,7 +2576,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -2625,11 +2625,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -2793,7 +2793,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -2846,11 +2846,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "color": {
           "$ref": "#/$defs/LabelColor"
@@ -2901,7 +2901,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "type": {
-          "description": "The owner type for the label. User labels are created by the user and can be modified and deleted by the user and can be applied to any message or thread. System labels are internally created and cannot be added, modified, or deleted. System labels may be able to be applied to or removed from messages and threads under some circumstances but this is not guaranteed. For example, users can apply and remove the \u0060INBOX\u0060 and \u0060UNREAD\u0060 labels from messages and threads, but cannot apply or remove the \u0060DRAFTS\u0060 or \u0060SENT\u0060 labels from messages or threads.",
+          "description": "The owner type for the label. User labels are created by the user and can be modified and deleted by the user and can be applied to any message or thread. System labels are internally created and cannot be added, modified, or deleted. System labels may be able to be applied to or removed from messages and threads under some circumstances but this is not guaranteed. For example, users can apply and remove the \\u0060INBOX\\u0060 and \\u0060UNREAD\\u0060 labels from messages and threads, but cannot apply or remove the \\u0060DRAFTS\\u0060 or \\u0060SENT\\u0060 labels from messages or threads.",
           "enum": [
             "system",
             "user"
@@ -3074,7 +3074,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -3127,11 +3127,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "color": {
           "$ref": "#/$defs/LabelColor"
@@ -3182,7 +3182,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "type": {
-          "description": "The owner type for the label. User labels are created by the user and can be modified and deleted by the user and can be applied to any message or thread. System labels are internally created and cannot be added, modified, or deleted. System labels may be able to be applied to or removed from messages and threads under some circumstances but this is not guaranteed. For example, users can apply and remove the \u0060INBOX\u0060 and \u0060UNREAD\u0060 labels from messages and threads, but cannot apply or remove the \u0060DRAFTS\u0060 or \u0060SENT\u0060 labels from messages or threads.",
+          "description": "The owner type for the label. User labels are created by the user and can be modified and deleted by the user and can be applied to any message or thread. System labels are internally created and cannot be added, modified, or deleted. System labels may be able to be applied to or removed from messages and threads under some circumstances but this is not guaranteed. For example, users can apply and remove the \\u0060INBOX\\u0060 and \\u0060UNREAD\\u0060 labels from messages and threads, but cannot apply or remove the \\u0060DRAFTS\\u0060 or \\u0060SENT\\u0060 labels from messages or threads.",
           "enum": [
             "system",
             "user"
@@ -3356,7 +3356,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "messageId": {
           "type": "string",
@@ -3413,11 +3413,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -3599,7 +3599,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -3648,11 +3648,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "ids": {
           "description": "The IDs of the messages to delete.",
@@ -3789,7 +3789,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -3838,11 +3838,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "addLabelIds": {
           "description": "A list of label IDs to add to messages.",
@@ -4000,12 +4000,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_messages_delete",
-    "description": "Immediately and permanently deletes the specified message. This operation cannot be undone. Prefer \u0060messages.trash\u0060 instead.",
+    "description": "Immediately and permanently deletes the specified message. This operation cannot be undone. Prefer \\u0060messages.trash\\u0060 instead.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -4058,11 +4058,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -4196,11 +4196,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
-          "description": "The ID of the message to retrieve. This ID is usually retrieved using \u0060messages.list\u0060. The ID is also contained in the result when a message is inserted (\u0060messages.insert\u0060) or imported (\u0060messages.import\u0060)."
+          "description": "The ID of the message to retrieve. This ID is usually retrieved using \\u0060messages.list\\u0060. The ID is also contained in the result when a message is inserted (\\u0060messages.insert\\u0060) or imported (\\u0060messages.import\\u0060)."
         },
         "__xgafv": {
           "enum": [
@@ -4249,11 +4249,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "format": {
           "enum": [
@@ -4270,7 +4270,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "type": "string"
           },
           "type": "array",
-          "description": "When given and format is \u0060METADATA\u0060, only include headers specified."
+          "description": "When given and format is \\u0060METADATA\\u0060, only include headers specified."
         }
       },
       "required": [
@@ -4477,7 +4477,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -4526,11 +4526,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "deleted": {
           "type": "boolean",
@@ -4724,12 +4724,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_messages_insert",
-    "description": "Directly inserts a message into only this user's mailbox similar to \u0060IMAP APPEND\u0060, bypassing most scanning and classification. Does not send a message.",
+    "description": "Directly inserts a message into only this user's mailbox similar to \\u0060IMAP APPEND\\u0060, bypassing most scanning and classification. Does not send a message.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -4778,11 +4778,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "deleted": {
           "type": "boolean",
@@ -4959,7 +4959,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -5008,15 +5008,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeSpamTrash": {
           "type": "boolean",
-          "description": "Include messages from \u0060SPAM\u0060 and \u0060TRASH\u0060 in the results."
+          "description": "Include messages from \\u0060SPAM\\u0060 and \\u0060TRASH\\u0060 in the results."
         },
         "labelIds": {
           "items": {
@@ -5035,7 +5035,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "q": {
           "type": "string",
-          "description": "Only return messages matching the specified query. Supports the same query format as the Gmail search box. For example, \u0060\"from:someuser@example.com rfc822msgid: is:unread\"\u0060. Parameter cannot be used when accessing the api using the gmail.metadata scope."
+          "description": "Only return messages matching the specified query. Supports the same query format as the Gmail search box. For example, \\u0060\\"from:someuser@example.com rfc822msgid: is:unread\\"\\u0060. Parameter cannot be used when accessing the api using the gmail.metadata scope."
         }
       },
       "required": [
@@ -5224,7 +5224,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -5277,11 +5277,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "addLabelIds": {
           "description": "A list of IDs of labels to add to this message. You can add up to 100 labels with each update.",
@@ -5440,12 +5440,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_messages_send",
-    "description": "Sends the specified message to the recipients in the \u0060To\u0060, \u0060Cc\u0060, and \u0060Bcc\u0060 headers.",
+    "description": "Sends the specified message to the recipients in the \\u0060To\\u0060, \\u0060Cc\\u0060, and \\u0060Bcc\\u0060 headers.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -5494,11 +5494,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "body": {
           "$ref": "#/$defs/Message"
@@ -5669,7 +5669,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -5722,11 +5722,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -5868,7 +5868,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -5921,11 +5921,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -6062,12 +6062,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_settings_delegates_create",
-    "description": "Adds a delegate with its verification status set directly to \u0060accepted\u0060, without sending any verification email. The delegate user must be a member of the same G Suite organization as the delegator user. Gmail imposes limitations on the number of delegates and delegators each user in a G Suite organization can have. These limits depend on your organization, but in general each user can have up to 25 delegates and up to 10 delegators. Note that a delegate user must be referred to by their primary email address, and not an email alias. Also note that when a new delegate is created, there may be up to a one minute delay before the new delegate is available for use. This method is only available to service account clients that have been delegated domain-wide authority.",
+    "description": "Adds a delegate with its verification status set directly to \\u0060accepted\\u0060, without sending any verification email. The delegate user must be a member of the same G Suite organization as the delegator user. Gmail imposes limitations on the number of delegates and delegators each user in a G Suite organization can have. These limits depend on your organization, but in general each user can have up to 25 delegates and up to 10 delegators. Note that a delegate user must be referred to by their primary email address, and not an email alias. Also note that when a new delegate is created, there may be up to a one minute delay before the new delegate is available for use. This method is only available to service account clients that have been delegated domain-wide authority.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -6116,11 +6116,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "delegateEmail": {
           "description": "The email address of the delegate.",
@@ -6266,7 +6266,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "delegateEmail": {
           "type": "string",
@@ -6319,11 +6319,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -6457,7 +6457,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "delegateEmail": {
           "type": "string",
@@ -6510,11 +6510,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -6677,7 +6677,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -6726,11 +6726,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -6884,7 +6884,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -6933,11 +6933,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "action": {
           "$ref": "#/$defs/FilterAction"
@@ -7079,7 +7079,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -7132,11 +7132,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -7270,7 +7270,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -7323,11 +7323,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -7490,7 +7490,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -7539,11 +7539,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -7692,12 +7692,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_settings_forwarding_addresses_create",
-    "description": "Creates a forwarding address. If ownership verification is required, a message will be sent to the recipient and the resource's verification status will be set to \u0060pending\u0060; otherwise, the resource will be created with verification status set to \u0060accepted\u0060. This method is only available to service account clients that have been delegated domain-wide authority.",
+    "description": "Creates a forwarding address. If ownership verification is required, a message will be sent to the recipient and the resource's verification status will be set to \\u0060pending\\u0060; otherwise, the resource will be created with verification status set to \\u0060accepted\\u0060. This method is only available to service account clients that have been delegated domain-wide authority.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -7746,11 +7746,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "forwardingEmail": {
           "description": "An email address to which messages can be forwarded.",
@@ -7894,7 +7894,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "forwardingEmail": {
           "type": "string",
@@ -7947,11 +7947,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -8085,7 +8085,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "forwardingEmail": {
           "type": "string",
@@ -8138,11 +8138,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -8305,7 +8305,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -8354,11 +8354,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -8512,7 +8512,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -8561,11 +8561,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -8719,7 +8719,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -8768,11 +8768,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -8926,7 +8926,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -8975,11 +8975,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -9133,7 +9133,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -9182,11 +9182,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -9340,7 +9340,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -9389,11 +9389,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -9542,12 +9542,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_settings_send_as_create",
-    "description": "Creates a custom \"from\" send-as alias. If an SMTP MSA is specified, Gmail will attempt to connect to the SMTP service to validate the configuration before creating the alias. If ownership verification is required for the alias, a message will be sent to the email address and the resource's verification status will be set to \u0060pending\u0060; otherwise, the resource will be created with verification status set to \u0060accepted\u0060. If a signature is provided, Gmail will sanitize the HTML before saving it with the alias. This method is only available to service account clients that have been delegated domain-wide authority.",
+    "description": "Creates a custom \\"from\\" send-as alias. If an SMTP MSA is specified, Gmail will attempt to connect to the SMTP service to validate the configuration before creating the alias. If ownership verification is required for the alias, a message will be sent to the email address and the resource's verification status will be set to \\u0060pending\\u0060; otherwise, the resource will be created with verification status set to \\u0060accepted\\u0060. If a signature is provided, Gmail will sanitize the HTML before saving it with the alias. This method is only available to service account clients that have been delegated domain-wide authority.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -9596,18 +9596,18 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "displayName": {
-          "description": "A name that appears in the \"From:\" header for mail sent using this alias. For custom \"from\" addresses, when this is empty, Gmail will populate the \"From:\" header with the name that is used for the primary address associated with the account. If the admin has disabled the ability for users to update their name format, requests to update this field for the primary login will silently fail.",
+          "description": "A name that appears in the \\"From:\\" header for mail sent using this alias. For custom \\"from\\" addresses, when this is empty, Gmail will populate the \\"From:\\" header with the name that is used for the primary address associated with the account. If the admin has disabled the ability for users to update their name format, requests to update this field for the primary login will silently fail.",
           "type": "string"
         },
         "isDefault": {
-          "description": "Whether this address is selected as the default \"From:\" address in situations such as composing a new message or sending a vacation auto-reply. Every Gmail account has exactly one default send-as address, so the only legal value that clients may write to this field is \u0060true\u0060. Changing this from \u0060false\u0060 to \u0060true\u0060 for an address will result in this field becoming \u0060false\u0060 for the other previous default address.",
+          "description": "Whether this address is selected as the default \\"From:\\" address in situations such as composing a new message or sending a vacation auto-reply. Every Gmail account has exactly one default send-as address, so the only legal value that clients may write to this field is \\u0060true\\u0060. Changing this from \\u0060false\\u0060 to \\u0060true\\u0060 for an address will result in this field becoming \\u0060false\\u0060 for the other previous default address.",
           "type": "boolean"
         },
         "isPrimary": {
@@ -9615,11 +9615,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "replyToAddress": {
-          "description": "An optional email address that is included in a \"Reply-To:\" header for mail sent using this alias. If this is empty, Gmail will not generate a \"Reply-To:\" header.",
+          "description": "An optional email address that is included in a \\"Reply-To:\\" header for mail sent using this alias. If this is empty, Gmail will not generate a \\"Reply-To:\\" header.",
           "type": "string"
         },
         "sendAsEmail": {
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias. This is read-only for all operations except create.",
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias. This is read-only for all operations except create.",
           "type": "string"
         },
         "signature": {
@@ -9630,11 +9630,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "$ref": "#/$defs/SmtpMsa"
         },
         "treatAsAlias": {
-          "description": "Whether Gmail should treat this address as an alias for the user's primary email address. This setting only applies to custom \"from\" aliases.",
+          "description": "Whether Gmail should treat this address as an alias for the user's primary email address. This setting only applies to custom \\"from\\" aliases.",
           "type": "boolean"
         },
         "verificationStatus": {
-          "description": "Indicates whether this address has been verified for use as a send-as alias. Read-only. This setting only applies to custom \"from\" aliases.",
+          "description": "Indicates whether this address has been verified for use as a send-as alias. Read-only. This setting only applies to custom \\"from\\" aliases.",
           "enum": [
             "verificationStatusUnspecified",
             "accepted",
@@ -9778,7 +9778,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
@@ -9831,11 +9831,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -9969,7 +9969,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
@@ -10022,11 +10022,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -10184,12 +10184,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_settings_send_as_list",
-    "description": "Lists the send-as aliases for the specified account. The result includes the primary send-as address associated with the account as well as any custom \"from\" aliases.",
+    "description": "Lists the send-as aliases for the specified account. The result includes the primary send-as address associated with the account as well as any custom \\"from\\" aliases.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -10238,11 +10238,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -10396,7 +10396,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
@@ -10449,18 +10449,18 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "displayName": {
-          "description": "A name that appears in the \"From:\" header for mail sent using this alias. For custom \"from\" addresses, when this is empty, Gmail will populate the \"From:\" header with the name that is used for the primary address associated with the account. If the admin has disabled the ability for users to update their name format, requests to update this field for the primary login will silently fail.",
+          "description": "A name that appears in the \\"From:\\" header for mail sent using this alias. For custom \\"from\\" addresses, when this is empty, Gmail will populate the \\"From:\\" header with the name that is used for the primary address associated with the account. If the admin has disabled the ability for users to update their name format, requests to update this field for the primary login will silently fail.",
           "type": "string"
         },
         "isDefault": {
-          "description": "Whether this address is selected as the default \"From:\" address in situations such as composing a new message or sending a vacation auto-reply. Every Gmail account has exactly one default send-as address, so the only legal value that clients may write to this field is \u0060true\u0060. Changing this from \u0060false\u0060 to \u0060true\u0060 for an address will result in this field becoming \u0060false\u0060 for the other previous default address.",
+          "description": "Whether this address is selected as the default \\"From:\\" address in situations such as composing a new message or sending a vacation auto-reply. Every Gmail account has exactly one default send-as address, so the only legal value that clients may write to this field is \\u0060true\\u0060. Changing this from \\u0060false\\u0060 to \\u0060true\\u0060 for an address will result in this field becoming \\u0060false\\u0060 for the other previous default address.",
           "type": "boolean"
         },
         "isPrimary": {
@@ -10468,11 +10468,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "replyToAddress": {
-          "description": "An optional email address that is included in a \"Reply-To:\" header for mail sent using this alias. If this is empty, Gmail will not generate a \"Reply-To:\" header.",
+          "description": "An optional email address that is included in a \\"Reply-To:\\" header for mail sent using this alias. If this is empty, Gmail will not generate a \\"Reply-To:\\" header.",
           "type": "string"
         },
         "body_sendAsEmail": {
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias. This is read-only for all operations except create.",
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias. This is read-only for all operations except create.",
           "type": "string"
         },
         "signature": {
@@ -10483,11 +10483,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "$ref": "#/$defs/SmtpMsa"
         },
         "treatAsAlias": {
-          "description": "Whether Gmail should treat this address as an alias for the user's primary email address. This setting only applies to custom \"from\" aliases.",
+          "description": "Whether Gmail should treat this address as an alias for the user's primary email address. This setting only applies to custom \\"from\\" aliases.",
           "type": "boolean"
         },
         "verificationStatus": {
-          "description": "Indicates whether this address has been verified for use as a send-as alias. Read-only. This setting only applies to custom \"from\" aliases.",
+          "description": "Indicates whether this address has been verified for use as a send-as alias. Read-only. This setting only applies to custom \\"from\\" aliases.",
           "enum": [
             "verificationStatusUnspecified",
             "accepted",
@@ -10650,11 +10650,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias."
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias."
         },
         "id": {
           "type": "string",
@@ -10707,11 +10707,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -10864,11 +10864,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias."
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias."
         },
         "id": {
           "type": "string",
@@ -10921,11 +10921,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -11107,11 +11107,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias."
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias."
         },
         "__xgafv": {
           "enum": [
@@ -11160,11 +11160,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "encryptedKeyPassword": {
           "description": "Encrypted key password, when key is encrypted.",
@@ -11349,11 +11349,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias."
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias."
         },
         "__xgafv": {
           "enum": [
@@ -11402,11 +11402,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -11579,11 +11579,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias."
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias."
         },
         "id": {
           "type": "string",
@@ -11636,11 +11636,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -11791,7 +11791,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
@@ -11844,18 +11844,18 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "displayName": {
-          "description": "A name that appears in the \"From:\" header for mail sent using this alias. For custom \"from\" addresses, when this is empty, Gmail will populate the \"From:\" header with the name that is used for the primary address associated with the account. If the admin has disabled the ability for users to update their name format, requests to update this field for the primary login will silently fail.",
+          "description": "A name that appears in the \\"From:\\" header for mail sent using this alias. For custom \\"from\\" addresses, when this is empty, Gmail will populate the \\"From:\\" header with the name that is used for the primary address associated with the account. If the admin has disabled the ability for users to update their name format, requests to update this field for the primary login will silently fail.",
           "type": "string"
         },
         "isDefault": {
-          "description": "Whether this address is selected as the default \"From:\" address in situations such as composing a new message or sending a vacation auto-reply. Every Gmail account has exactly one default send-as address, so the only legal value that clients may write to this field is \u0060true\u0060. Changing this from \u0060false\u0060 to \u0060true\u0060 for an address will result in this field becoming \u0060false\u0060 for the other previous default address.",
+          "description": "Whether this address is selected as the default \\"From:\\" address in situations such as composing a new message or sending a vacation auto-reply. Every Gmail account has exactly one default send-as address, so the only legal value that clients may write to this field is \\u0060true\\u0060. Changing this from \\u0060false\\u0060 to \\u0060true\\u0060 for an address will result in this field becoming \\u0060false\\u0060 for the other previous default address.",
           "type": "boolean"
         },
         "isPrimary": {
@@ -11863,11 +11863,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "replyToAddress": {
-          "description": "An optional email address that is included in a \"Reply-To:\" header for mail sent using this alias. If this is empty, Gmail will not generate a \"Reply-To:\" header.",
+          "description": "An optional email address that is included in a \\"Reply-To:\\" header for mail sent using this alias. If this is empty, Gmail will not generate a \\"Reply-To:\\" header.",
           "type": "string"
         },
         "body_sendAsEmail": {
-          "description": "The email address that appears in the \"From:\" header for mail sent using this alias. This is read-only for all operations except create.",
+          "description": "The email address that appears in the \\"From:\\" header for mail sent using this alias. This is read-only for all operations except create.",
           "type": "string"
         },
         "signature": {
@@ -11878,11 +11878,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "$ref": "#/$defs/SmtpMsa"
         },
         "treatAsAlias": {
-          "description": "Whether Gmail should treat this address as an alias for the user's primary email address. This setting only applies to custom \"from\" aliases.",
+          "description": "Whether Gmail should treat this address as an alias for the user's primary email address. This setting only applies to custom \\"from\\" aliases.",
           "type": "boolean"
         },
         "verificationStatus": {
-          "description": "Indicates whether this address has been verified for use as a send-as alias. Read-only. This setting only applies to custom \"from\" aliases.",
+          "description": "Indicates whether this address has been verified for use as a send-as alias. Read-only. This setting only applies to custom \\"from\\" aliases.",
           "enum": [
             "verificationStatusUnspecified",
             "accepted",
@@ -12041,12 +12041,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_settings_send_as_verify",
-    "description": "Sends a verification email to the specified send-as alias address. The verification status must be \u0060pending\u0060. This method is only available to service account clients that have been delegated domain-wide authority.",
+    "description": "Sends a verification email to the specified send-as alias address. The verification status must be \\u0060pending\\u0060. This method is only available to service account clients that have been delegated domain-wide authority.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "sendAsEmail": {
           "type": "string",
@@ -12099,11 +12099,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -12235,7 +12235,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -12284,11 +12284,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "disposition": {
           "description": "The state that a message should be left in after it has been forwarded.",
@@ -12440,7 +12440,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -12489,11 +12489,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "autoExpunge": {
           "description": "If this value is true, Gmail will immediately expunge a message when it is marked as deleted in IMAP. Otherwise, Gmail will wait for an update from the client before expunging messages marked as deleted.",
@@ -12645,12 +12645,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_settings_update_language",
-    "description": "Updates language settings. If successful, the return object contains the \u0060displayLanguage\u0060 that was saved for the user, which may differ from the value passed into the request. This is because the requested \u0060displayLanguage\u0060 may not be directly supported by Gmail but have a close variant that is, and so the variant may be chosen and saved instead.",
+    "description": "Updates language settings. If successful, the return object contains the \\u0060displayLanguage\\u0060 that was saved for the user, which may differ from the value passed into the request. This is because the requested \\u0060displayLanguage\\u0060 may not be directly supported by Gmail but have a close variant that is, and so the variant may be chosen and saved instead.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -12699,14 +12699,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "displayLanguage": {
-          "description": "The language to display Gmail in, formatted as an RFC 3066 Language Tag (for example \u0060en-GB\u0060, \u0060fr\u0060 or \u0060ja\u0060 for British English, French, or Japanese respectively). The set of languages supported by Gmail evolves over time, so please refer to the \"Language\" dropdown in the Gmail settings for all available options, as described in the language settings help article. A table of sample values is also provided in the Managing Language Settings guide Not all Gmail clients can display the same set of languages. In the case that a user's display language is not available for use on a particular client, said client automatically chooses to display in the closest supported variant (or a reasonable default).",
+          "description": "The language to display Gmail in, formatted as an RFC 3066 Language Tag (for example \\u0060en-GB\\u0060, \\u0060fr\\u0060 or \\u0060ja\\u0060 for British English, French, or Japanese respectively). The set of languages supported by Gmail evolves over time, so please refer to the \\"Language\\" dropdown in the Gmail settings for all available options, as described in the language settings help article. A table of sample values is also provided in the Managing Language Settings guide Not all Gmail clients can display the same set of languages. In the case that a user's display language is not available for use on a particular client, said client automatically chooses to display in the closest supported variant (or a reasonable default).",
           "type": "string"
         }
       },
@@ -12838,7 +12838,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -12887,11 +12887,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "accessWindow": {
           "description": "The range of messages which are accessible via POP.",
@@ -13044,7 +13044,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "User's email address. The special value \"me\" can be used to indicate the authenticated user."
+          "description": "User's email address. The special value \\"me\\" can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -13093,27 +13093,27 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "enableAutoReply": {
           "description": "Flag that controls whether Gmail automatically replies to messages.",
           "type": "boolean"
         },
         "endTime": {
-          "description": "An optional end time for sending auto-replies (epoch ms). When this is specified, Gmail will automatically reply only to messages that it receives before the end time. If both \u0060startTime\u0060 and \u0060endTime\u0060 are specified, \u0060startTime\u0060 must precede \u0060endTime\u0060.",
+          "description": "An optional end time for sending auto-replies (epoch ms). When this is specified, Gmail will automatically reply only to messages that it receives before the end time. If both \\u0060startTime\\u0060 and \\u0060endTime\\u0060 are specified, \\u0060startTime\\u0060 must precede \\u0060endTime\\u0060.",
           "format": "int64",
           "type": "string"
         },
         "responseBodyHtml": {
-          "description": "Response body in HTML format. Gmail will sanitize the HTML before storing it. If both \u0060response_body_plain_text\u0060 and \u0060response_body_html\u0060 are specified, \u0060response_body_html\u0060 will be used.",
+          "description": "Response body in HTML format. Gmail will sanitize the HTML before storing it. If both \\u0060response_body_plain_text\\u0060 and \\u0060response_body_html\\u0060 are specified, \\u0060response_body_html\\u0060 will be used.",
           "type": "string"
         },
         "responseBodyPlainText": {
-          "description": "Response body in plain text format. If both \u0060response_body_plain_text\u0060 and \u0060response_body_html\u0060 are specified, \u0060response_body_html\u0060 will be used.",
+          "description": "Response body in plain text format. If both \\u0060response_body_plain_text\\u0060 and \\u0060response_body_html\\u0060 are specified, \\u0060response_body_html\\u0060 will be used.",
           "type": "string"
         },
         "responseSubject": {
@@ -13129,7 +13129,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "startTime": {
-          "description": "An optional start time for sending auto-replies (epoch ms). When this is specified, Gmail will automatically reply only to messages that it receives after the start time. If both \u0060startTime\u0060 and \u0060endTime\u0060 are specified, \u0060startTime\u0060 must precede \u0060endTime\u0060.",
+          "description": "An optional start time for sending auto-replies (epoch ms). When this is specified, Gmail will automatically reply only to messages that it receives after the start time. If both \\u0060startTime\\u0060 and \\u0060endTime\\u0060 are specified, \\u0060startTime\\u0060 must precede \\u0060endTime\\u0060.",
           "format": "int64",
           "type": "string"
         }
@@ -13269,7 +13269,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -13318,11 +13318,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -13470,12 +13470,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "gmail_users_threads_delete",
-    "description": "Immediately and permanently deletes the specified thread. Any messages that belong to the thread are also deleted. This operation cannot be undone. Prefer \u0060threads.trash\u0060 instead.",
+    "description": "Immediately and permanently deletes the specified thread. Any messages that belong to the thread are also deleted. This operation cannot be undone. Prefer \\u0060threads.trash\\u0060 instead.",
     "parameters": {
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -13528,11 +13528,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -13666,7 +13666,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -13719,11 +13719,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "format": {
           "enum": [
@@ -13946,7 +13946,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -13995,15 +13995,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeSpamTrash": {
           "type": "boolean",
-          "description": "Include threads from \u0060SPAM\u0060 and \u0060TRASH\u0060 in the results."
+          "description": "Include threads from \\u0060SPAM\\u0060 and \\u0060TRASH\\u0060 in the results."
         },
         "labelIds": {
           "items": {
@@ -14022,7 +14022,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "q": {
           "type": "string",
-          "description": "Only return threads matching the specified query. Supports the same query format as the Gmail search box. For example, \u0060\"from:someuser@example.com rfc822msgid: is:unread\"\u0060. Parameter cannot be used when accessing the api using the gmail.metadata scope."
+          "description": "Only return threads matching the specified query. Supports the same query format as the Gmail search box. For example, \\u0060\\"from:someuser@example.com rfc822msgid: is:unread\\"\\u0060. Parameter cannot be used when accessing the api using the gmail.metadata scope."
         }
       },
       "required": [
@@ -14211,7 +14211,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -14264,11 +14264,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "addLabelIds": {
           "description": "A list of IDs of labels to add to this thread. You can add up to 100 labels with each update.",
@@ -14432,7 +14432,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -14485,11 +14485,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -14631,7 +14631,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "id": {
           "type": "string",
@@ -14684,11 +14684,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -14830,7 +14830,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "userId": {
           "type": "string",
-          "description": "The user's email address. The special value \u0060me\u0060 can be used to indicate the authenticated user."
+          "description": "The user's email address. The special value \\u0060me\\u0060 can be used to indicate the authenticated user."
         },
         "__xgafv": {
           "enum": [
@@ -14879,11 +14879,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "labelFilterAction": {
           "description": "Filtering behavior of labelIds list specified.",
@@ -14901,7 +14901,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "topicName": {
-          "description": "A fully qualified Google Cloud Pub/Sub API topic name to publish the events to. This topic name **must** already exist in Cloud Pub/Sub and you **must** have already granted gmail \"publish\" permission on it. For example, \"projects/my-project-identifier/topics/my-topic-name\" (using the Cloud Pub/Sub \"v1\" topic naming format). Note that the \"my-project-identifier\" portion must exactly match your Google developer project id (the one executing this watch request).",
+          "description": "A fully qualified Google Cloud Pub/Sub API topic name to publish the events to. This topic name **must** already exist in Cloud Pub/Sub and you **must** have already granted gmail \\"publish\\" permission on it. For example, \\"projects/my-project-identifier/topics/my-topic-name\\" (using the Cloud Pub/Sub \\"v1\\" topic naming format). Note that the \\"my-project-identifier\\" portion must exactly match your Google developer project id (the one executing this watch request).",
           "type": "string"
         }
       },

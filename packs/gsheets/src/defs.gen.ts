@@ -3,7 +3,7 @@
 // Regenerate: sluice generate gsheets (pack "gsheets" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
   "AddBandingRequest": {
     "description": "Adds a new banded range to the spreadsheet.",
     "properties": {
@@ -37,7 +37,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "AddDataSourceRequest": {
-    "description": "Adds a data source. After the data source is added successfully, an associated DATA_SOURCE sheet is created and an execution is triggered to refresh the sheet to read data from the data source. The request requires an additional \u0060bigquery.readonly\u0060 OAuth scope.",
+    "description": "Adds a data source. After the data source is added successfully, an associated DATA_SOURCE sheet is created and an execution is triggered to refresh the sheet to read data from the data source. The request requires an additional \\u0060bigquery.readonly\\u0060 OAuth scope.",
     "properties": {
       "dataSource": {
         "$ref": "#/$defs/DataSource"
@@ -103,7 +103,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Adds new cells after the last row with data in a sheet, inserting new rows into the sheet if necessary.",
     "properties": {
       "fields": {
-        "description": "The fields of CellData that should be updated. At least one field must be specified. The root is the CellData; 'row.values.' should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields of CellData that should be updated. At least one field must be specified. The root is the CellData; 'row.values.' should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -157,7 +157,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/SourceAndDestination"
       },
       "useAlternateSeries": {
-        "description": "True if we should generate data with the \"alternate\" series. This differs based on the type and amount of source data.",
+        "description": "True if we should generate data with the \\"alternate\\" series. This differs based on the type and amount of source data.",
         "type": "boolean"
       }
     },
@@ -305,7 +305,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "BasicChartSeries": {
-    "description": "A single series of data in a chart. For example, if charting stock prices over time, multiple series may exist, one for the \"Open Price\", \"High Price\", \"Low Price\" and \"Close Price\".",
+    "description": "A single series of data in a chart. For example, if charting stock prices over time, multiple series may exist, one for the \\"Open Price\\", \\"High Price\\", \\"Low Price\\" and \\"Close Price\\".",
     "properties": {
       "color": {
         "$ref": "#/$defs/Color"
@@ -333,7 +333,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array"
       },
       "targetAxis": {
-        "description": "The minor axis that will specify the range of values for this series. For example, if charting stocks over time, the \"Volume\" series may want to be pinned to the right with the prices pinned to the left, because the scale of trading volume is different than the scale of prices. It is an error to specify an axis that isn't a valid minor axis for the chart's type.",
+        "description": "The minor axis that will specify the range of values for this series. For example, if charting stocks over time, the \\"Volume\\" series may want to be pinned to the right with the prices pinned to the left, because the scale of trading volume is different than the scale of prices. It is an error to specify an axis that isn't a valid minor axis for the chart's type.",
         "enum": [
           "BASIC_CHART_AXIS_POSITION_UNSPECIFIED",
           "BOTTOM_AXIS",
@@ -400,7 +400,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array"
       },
       "headerCount": {
-        "description": "The number of rows or columns in the data that are \"headers\". If not set, Google Sheets will guess how many rows are headers based on the data. (Note that BasicChartAxis.title may override the axis title inferred from the header values.)",
+        "description": "The number of rows or columns in the data that are \\"headers\\". If not set, Google Sheets will guess how many rows are headers based on the data. (Note that BasicChartAxis.title may override the axis title inferred from the header values.)",
         "format": "int32",
         "type": "integer"
       },
@@ -632,7 +632,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "width": {
-        "description": "The width of the border, in pixels. Deprecated; the width is determined by the \"style\" field.",
+        "description": "The width of the border, in pixels. Deprecated; the width is determined by the \\"style\\" field.",
         "format": "int32",
         "type": "integer"
       }
@@ -791,7 +791,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "hyperlink": {
-        "description": "A hyperlink this cell points to, if any. If the cell contains multiple hyperlinks, this field will be empty. This field is read-only. To set it, use a \u0060=HYPERLINK\u0060 formula in the userEnteredValue.formulaValue field. A cell-level link can also be set from the userEnteredFormat.textFormat field. Alternatively, set a hyperlink in the textFormatRun.format.link field that spans the entire cell.",
+        "description": "A hyperlink this cell points to, if any. If the cell contains multiple hyperlinks, this field will be empty. This field is read-only. To set it, use a \\u0060=HYPERLINK\\u0060 formula in the userEnteredValue.formulaValue field. A cell-level link can also be set from the userEnteredFormat.textFormat field. Alternatively, set a hyperlink in the textFormatRun.format.link field that spans the entire cell.",
         "type": "string"
       },
       "note": {
@@ -894,7 +894,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "ChartAxisViewWindowOptions": {
-    "description": "The options that define a \"view window\" for a chart (such as the visible values in an axis).",
+    "description": "The options that define a \\"view window\\" for a chart (such as the visible values in an axis).",
     "properties": {
       "viewWindowMax": {
         "description": "The maximum numeric value to be shown in this view window. If unset, will automatically determine a maximum value that looks good for the data.",
@@ -1146,10 +1146,10 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "Color": {
-    "description": "Represents a color in the RGBA color space. This representation is designed for simplicity of conversion to/from color representations in various languages over compactness. For example, the fields of this representation can be trivially provided to the constructor of \u0060java.awt.Color\u0060 in Java; it can also be trivially provided to UIColor's \u0060+colorWithRed:green:blue:alpha\u0060 method in iOS; and, with just a little work, it can be easily formatted into a CSS \u0060rgba()\u0060 string in JavaScript. This reference page doesn't carry information about the absolute color space that should be used to interpret the RGB value (e.g. sRGB, Adobe RGB, DCI-P3, BT.2020, etc.). By default, applications should assume the sRGB color space. When color equality needs to be decided, implementations, unless documented otherwise, treat two colors as equal if all their red, green, blue, and alpha values each differ by at most 1e-5. Example (Java): import com.google.type.Color; // ... public static java.awt.Color fromProto(Color protocolor) { float alpha = protocolor.hasAlpha() ? protocolor.getAlpha().getValue() : 1.0; return new java.awt.Color( protocolor.getRed(), protocolor.getGreen(), protocolor.getBlue(), alpha); } public static Color toProto(java.awt.Color color) { float red = (float) color.getRed(); float green = (float) color.getGreen(); float blue = (float) color.getBlue(); float denominator = 255.0; Color.Builder resultBuilder = Color .newBuilder() .setRed(red / denominator) .setGreen(green / denominator) .setBlue(blue / denominator); int alpha = color.getAlpha(); if (alpha != 255) { result.setAlpha( FloatValue .newBuilder() .setValue(((float) alpha) / denominator) .build()); } return resultBuilder.build(); } // ... Example (iOS / Obj-C): // ... static UIColor* fromProto(Color* protocolor) { float red = [protocolor red]; float green = [protocolor green]; float blue = [protocolor blue]; FloatValue* alpha_wrapper = [protocolor alpha]; float alpha = 1.0; if (alpha_wrapper != nil) { alpha = [alpha_wrapper value]; } return [UIColor colorWithRed:red green:green blue:blue alpha:alpha]; } static Color* toProto(UIColor* color) { CGFloat red, green, blue, alpha; if (![color getRed:&red green:&green blue:&blue alpha:&alpha]) { return nil; } Color* result = [[Color alloc] init]; [result setRed:red]; [result setGreen:green]; [result setBlue:blue]; if (alpha <= 0.9999) { [result setAlpha:floatWrapperWithValue(alpha)]; } [result autorelease]; return result; } // ... Example (JavaScript): // ... var protoToCssColor = function(rgb_color) { var redFrac = rgb_color.red || 0.0; var greenFrac = rgb_color.green || 0.0; var blueFrac = rgb_color.blue || 0.0; var red = Math.floor(redFrac * 255); var green = Math.floor(greenFrac * 255); var blue = Math.floor(blueFrac * 255); if (!('alpha' in rgb_color)) { return rgbToCssColor(red, green, blue); } var alphaFrac = rgb_color.alpha.value || 0.0; var rgbParams = [red, green, blue].join(','); return ['rgba(', rgbParams, ',', alphaFrac, ')'].join(''); }; var rgbToCssColor = function(red, green, blue) { var rgbNumber = new Number((red << 16) | (green << 8) | blue); var hexString = rgbNumber.toString(16); var missingZeros = 6 - hexString.length; var resultBuilder = ['#']; for (var i = 0; i < missingZeros; i++) { resultBuilder.push('0'); } resultBuilder.push(hexString); return resultBuilder.join(''); }; // ...",
+    "description": "Represents a color in the RGBA color space. This representation is designed for simplicity of conversion to/from color representations in various languages over compactness. For example, the fields of this representation can be trivially provided to the constructor of \\u0060java.awt.Color\\u0060 in Java; it can also be trivially provided to UIColor's \\u0060+colorWithRed:green:blue:alpha\\u0060 method in iOS; and, with just a little work, it can be easily formatted into a CSS \\u0060rgba()\\u0060 string in JavaScript. This reference page doesn't carry information about the absolute color space that should be used to interpret the RGB value (e.g. sRGB, Adobe RGB, DCI-P3, BT.2020, etc.). By default, applications should assume the sRGB color space. When color equality needs to be decided, implementations, unless documented otherwise, treat two colors as equal if all their red, green, blue, and alpha values each differ by at most 1e-5. Example (Java): import com.google.type.Color; // ... public static java.awt.Color fromProto(Color protocolor) { float alpha = protocolor.hasAlpha() ? protocolor.getAlpha().getValue() : 1.0; return new java.awt.Color( protocolor.getRed(), protocolor.getGreen(), protocolor.getBlue(), alpha); } public static Color toProto(java.awt.Color color) { float red = (float) color.getRed(); float green = (float) color.getGreen(); float blue = (float) color.getBlue(); float denominator = 255.0; Color.Builder resultBuilder = Color .newBuilder() .setRed(red / denominator) .setGreen(green / denominator) .setBlue(blue / denominator); int alpha = color.getAlpha(); if (alpha != 255) { result.setAlpha( FloatValue .newBuilder() .setValue(((float) alpha) / denominator) .build()); } return resultBuilder.build(); } // ... Example (iOS / Obj-C): // ... static UIColor* fromProto(Color* protocolor) { float red = [protocolor red]; float green = [protocolor green]; float blue = [protocolor blue]; FloatValue* alpha_wrapper = [protocolor alpha]; float alpha = 1.0; if (alpha_wrapper != nil) { alpha = [alpha_wrapper value]; } return [UIColor colorWithRed:red green:green blue:blue alpha:alpha]; } static Color* toProto(UIColor* color) { CGFloat red, green, blue, alpha; if (![color getRed:&red green:&green blue:&blue alpha:&alpha]) { return nil; } Color* result = [[Color alloc] init]; [result setRed:red]; [result setGreen:green]; [result setBlue:blue]; if (alpha <= 0.9999) { [result setAlpha:floatWrapperWithValue(alpha)]; } [result autorelease]; return result; } // ... Example (JavaScript): // ... var protoToCssColor = function(rgb_color) { var redFrac = rgb_color.red || 0.0; var greenFrac = rgb_color.green || 0.0; var blueFrac = rgb_color.blue || 0.0; var red = Math.floor(redFrac * 255); var green = Math.floor(greenFrac * 255); var blue = Math.floor(blueFrac * 255); if (!('alpha' in rgb_color)) { return rgbToCssColor(red, green, blue); } var alphaFrac = rgb_color.alpha.value || 0.0; var rgbParams = [red, green, blue].join(','); return ['rgba(', rgbParams, ',', alphaFrac, ')'].join(''); }; var rgbToCssColor = function(red, green, blue) { var rgbNumber = new Number((red << 16) | (green << 8) | blue); var hexString = rgbNumber.toString(16); var missingZeros = 6 - hexString.length; var resultBuilder = ['#']; for (var i = 0; i < missingZeros; i++) { resultBuilder.push('0'); } resultBuilder.push(hexString); return resultBuilder.join(''); }; // ...",
     "properties": {
       "alpha": {
-        "description": "The fraction of this color that should be applied to the pixel. That is, the final pixel color is defined by the equation: \u0060pixel color = alpha * (this color) + (1.0 - alpha) * (background color)\u0060 This means that a value of 1.0 corresponds to a solid color, whereas a value of 0.0 corresponds to a completely transparent color. This uses a wrapper message rather than a simple float scalar so that it is possible to distinguish between a default value and the value being unset. If omitted, this color object is rendered as a solid color (as if the alpha value had been explicitly given a value of 1.0).",
+        "description": "The fraction of this color that should be applied to the pixel. That is, the final pixel color is defined by the equation: \\u0060pixel color = alpha * (this color) + (1.0 - alpha) * (background color)\\u0060 This means that a value of 1.0 corresponds to a solid color, whereas a value of 0.0 corresponds to a completely transparent color. This uses a wrapper message rather than a simple float scalar so that it is possible to distinguish between a default value and the value being unset. If omitted, this color object is rendered as a solid color (as if the alpha value had been explicitly given a value of 1.0).",
         "format": "float",
         "type": "number"
       },
@@ -1213,7 +1213,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "userEnteredValue": {
-        "description": "A value the condition is based on. The value is parsed as if the user typed into a cell. Formulas are supported (and must begin with an \u0060=\u0060 or a '+').",
+        "description": "A value the condition is based on. The value is parsed as if the user typed into a cell. Formulas are supported (and must begin with an \\u0060=\\u0060 or a '+').",
         "type": "string"
       }
     },
@@ -1531,7 +1531,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "DataSourceTable": {
-    "description": "A data source table, which allows the user to import a static table of data from the DataSource into Sheets. This is also known as \"Extract\" in the Sheets editor.",
+    "description": "A data source table, which allows the user to import a static table of data from the DataSource into Sheets. This is also known as \\"Extract\\" in the Sheets editor.",
     "properties": {
       "columnSelectionType": {
         "description": "The type to select columns for the data source table. Defaults to SELECTED.",
@@ -1586,7 +1586,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "showCustomUi": {
-        "description": "True if the UI should be customized based on the kind of condition. If true, \"List\" conditions will show a dropdown.",
+        "description": "True if the UI should be customized based on the kind of condition. If true, \\"List\\" conditions will show a dropdown.",
         "type": "boolean"
       },
       "strict": {
@@ -2117,7 +2117,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "number"
       },
       "stringValue": {
-        "description": "Represents a string value. Leading single quotes are not included. For example, if the user typed \u0060'123\u0060 into the UI, this would be represented as a \u0060stringValue\u0060 of \u0060\"123\"\u0060.",
+        "description": "Represents a string value. Leading single quotes are not included. For example, if the user typed \\u0060'123\\u0060 into the UI, this would be represented as a \\u0060stringValue\\u0060 of \\u0060\\"123\\"\\u0060.",
         "type": "string"
       }
     },
@@ -2242,7 +2242,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "searchByRegex": {
-        "description": "True if the find value is a regex. The regular expression and replacement should follow Java regex rules at https://docs.oracle.com/javase/8/docs/api/java/util/regex/Pattern.html. The replacement string is allowed to refer to capturing groups. For example, if one cell has the contents \u0060\"Google Sheets\"\u0060 and another has \u0060\"Google Docs\"\u0060, then searching for \u0060\"o.* (.*)\"\u0060 with a replacement of \u0060\"$1 Rocks\"\u0060 would change the contents of the cells to \u0060\"GSheets Rocks\"\u0060 and \u0060\"GDocs Rocks\"\u0060 respectively.",
+        "description": "True if the find value is a regex. The regular expression and replacement should follow Java regex rules at https://docs.oracle.com/javase/8/docs/api/java/util/regex/Pattern.html. The replacement string is allowed to refer to capturing groups. For example, if one cell has the contents \\u0060\\"Google Sheets\\"\\u0060 and another has \\u0060\\"Google Docs\\"\\u0060, then searching for \\u0060\\"o.* (.*)\\"\\u0060 with a replacement of \\u0060\\"$1 Rocks\\"\\u0060 would change the contents of the cells to \\u0060\\"GSheets Rocks\\"\\u0060 and \\u0060\\"GDocs Rocks\\"\\u0060 respectively.",
         "type": "boolean"
       },
       "sheetId": {
@@ -2365,7 +2365,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "GridRange": {
-    "description": "A range on a sheet. All indexes are zero-based. Indexes are half open, i.e. the start index is inclusive and the end index is exclusive -- [start_index, end_index). Missing indexes indicate the range is unbounded on that side. For example, if \u0060\"Sheet1\"\u0060 is sheet ID 123456, then: \u0060Sheet1!A1:A1 == sheet_id: 123456, start_row_index: 0, end_row_index: 1, start_column_index: 0, end_column_index: 1\u0060 \u0060Sheet1!A3:B4 == sheet_id: 123456, start_row_index: 2, end_row_index: 4, start_column_index: 0, end_column_index: 2\u0060 \u0060Sheet1!A:B == sheet_id: 123456, start_column_index: 0, end_column_index: 2\u0060 \u0060Sheet1!A5:B == sheet_id: 123456, start_row_index: 4, start_column_index: 0, end_column_index: 2\u0060 \u0060Sheet1 == sheet_id: 123456\u0060 The start index must always be less than or equal to the end index. If the start index equals the end index, then the range is empty. Empty ranges are typically not meaningful and are usually rendered in the UI as \u0060#REF!\u0060.",
+    "description": "A range on a sheet. All indexes are zero-based. Indexes are half open, i.e. the start index is inclusive and the end index is exclusive -- [start_index, end_index). Missing indexes indicate the range is unbounded on that side. For example, if \\u0060\\"Sheet1\\"\\u0060 is sheet ID 123456, then: \\u0060Sheet1!A1:A1 == sheet_id: 123456, start_row_index: 0, end_row_index: 1, start_column_index: 0, end_column_index: 1\\u0060 \\u0060Sheet1!A3:B4 == sheet_id: 123456, start_row_index: 2, end_row_index: 4, start_column_index: 0, end_column_index: 2\\u0060 \\u0060Sheet1!A:B == sheet_id: 123456, start_column_index: 0, end_column_index: 2\\u0060 \\u0060Sheet1!A5:B == sheet_id: 123456, start_row_index: 4, start_column_index: 0, end_column_index: 2\\u0060 \\u0060Sheet1 == sheet_id: 123456\\u0060 The start index must always be less than or equal to the end index. If the start index equals the end index, then the range is empty. Empty ranges are typically not meaningful and are usually rendered in the UI as \\u0060#REF!\\u0060.",
     "properties": {
       "endColumnIndex": {
         "description": "The end column (exclusive) of the range, or not set if unbounded.",
@@ -2475,7 +2475,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Inserts rows or columns in a sheet at a particular index.",
     "properties": {
       "inheritFromBefore": {
-        "description": "Whether dimension properties should be extended from the dimensions before or after the newly inserted dimensions. True to inherit from the dimensions before (in which case the start index must be greater than 0), and false to inherit from the dimensions after. For example, if row index 0 has red background and row index 1 has a green background, then inserting 2 rows at index 1 can inherit either the green or red background. If \u0060inheritFromBefore\u0060 is true, the two new rows will be red (because the row before the insertion point was red), whereas if \u0060inheritFromBefore\u0060 is false, the two new rows will be green (because the row after the insertion point was green).",
+        "description": "Whether dimension properties should be extended from the dimensions before or after the newly inserted dimensions. True to inherit from the dimensions before (in which case the start index must be greater than 0), and false to inherit from the dimensions after. For example, if row index 0 has red background and row index 1 has a green background, then inserting 2 rows at index 1 can inherit either the green or red background. If \\u0060inheritFromBefore\\u0060 is true, the two new rows will be red (because the row before the insertion point was red), whereas if \\u0060inheritFromBefore\\u0060 is false, the two new rows will be green (because the row after the insertion point was green).",
         "type": "boolean"
       },
       "range": {
@@ -2645,7 +2645,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Moves one or more rows or columns.",
     "properties": {
       "destinationIndex": {
-        "description": "The zero-based start index of where to move the source data to, based on the coordinates *before* the source data is removed from the grid. Existing data will be shifted down or right (depending on the dimension) to make room for the moved dimensions. The source dimensions are removed from the grid, so the the data may end up in a different index than specified. For example, given \u0060A1..A5\u0060 of \u00600, 1, 2, 3, 4\u0060 and wanting to move \u0060\"1\"\u0060 and \u0060\"2\"\u0060 to between \u0060\"3\"\u0060 and \u0060\"4\"\u0060, the source would be \u0060ROWS [1..3)\u0060,and the destination index would be \u0060\"4\"\u0060 (the zero-based index of row 5). The end result would be \u0060A1..A5\u0060 of \u00600, 3, 1, 2, 4\u0060.",
+        "description": "The zero-based start index of where to move the source data to, based on the coordinates *before* the source data is removed from the grid. Existing data will be shifted down or right (depending on the dimension) to make room for the moved dimensions. The source dimensions are removed from the grid, so the the data may end up in a different index than specified. For example, given \\u0060A1..A5\\u0060 of \\u00600, 1, 2, 3, 4\\u0060 and wanting to move \\u0060\\"1\\"\\u0060 and \\u0060\\"2\\"\\u0060 to between \\u0060\\"3\\"\\u0060 and \\u0060\\"4\\"\\u0060, the source would be \\u0060ROWS [1..3)\\u0060,and the destination index would be \\u0060\\"4\\"\\u0060 (the zero-based index of row 5). The end result would be \\u0060A1..A5\\u0060 of \\u00600, 3, 1, 2, 4\\u0060.",
         "format": "int32",
         "type": "integer"
       },
@@ -2698,7 +2698,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "OrgChartSpec": {
-    "description": "An org chart. Org charts require a unique set of labels in labels and may optionally include parent_labels and tooltips. parent_labels contain, for each node, the label identifying the parent node. tooltips contain, for each node, an optional tooltip. For example, to describe an OrgChart with Alice as the CEO, Bob as the President (reporting to Alice) and Cathy as VP of Sales (also reporting to Alice), have labels contain \"Alice\", \"Bob\", \"Cathy\", parent_labels contain \"\", \"Alice\", \"Alice\" and tooltips contain \"CEO\", \"President\", \"VP Sales\".",
+    "description": "An org chart. Org charts require a unique set of labels in labels and may optionally include parent_labels and tooltips. parent_labels contain, for each node, the label identifying the parent node. tooltips contain, for each node, an optional tooltip. For example, to describe an OrgChart with Alice as the CEO, Bob as the President (reporting to Alice) and Cathy as VP of Sales (also reporting to Alice), have labels contain \\"Alice\\", \\"Bob\\", \\"Cathy\\", parent_labels contain \\"\\", \\"Alice\\", \\"Alice\\" and tooltips contain \\"CEO\\", \\"President\\", \\"VP Sales\\".",
     "properties": {
       "labels": {
         "$ref": "#/$defs/ChartData"
@@ -2907,11 +2907,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/PivotGroupRule"
       },
       "label": {
-        "description": "The labels to use for the row/column groups which can be customized. For example, in the following pivot table, the row label is \u0060Region\u0060 (which could be renamed to \u0060State\u0060) and the column label is \u0060Product\u0060 (which could be renamed \u0060Item\u0060). Pivot tables created before December 2017 do not have header labels. If you'd like to add header labels to an existing pivot table, please delete the existing pivot table and then create a new pivot table with same parameters. +--------------+---------+-------+ | SUM of Units | Product | | | Region | Pen | Paper | +--------------+---------+-------+ | New York | 345 | 98 | | Oregon | 234 | 123 | | Tennessee | 531 | 415 | +--------------+---------+-------+ | Grand Total | 1110 | 636 | +--------------+---------+-------+",
+        "description": "The labels to use for the row/column groups which can be customized. For example, in the following pivot table, the row label is \\u0060Region\\u0060 (which could be renamed to \\u0060State\\u0060) and the column label is \\u0060Product\\u0060 (which could be renamed \\u0060Item\\u0060). Pivot tables created before December 2017 do not have header labels. If you'd like to add header labels to an existing pivot table, please delete the existing pivot table and then create a new pivot table with same parameters. +--------------+---------+-------+ | SUM of Units | Product | | | Region | Pen | Paper | +--------------+---------+-------+ | New York | 345 | 98 | | Oregon | 234 | 123 | | Tennessee | 531 | 415 | +--------------+---------+-------+ | Grand Total | 1110 | 636 | +--------------+---------+-------+",
         "type": "string"
       },
       "repeatHeadings": {
-        "description": "True if the headings in this pivot group should be repeated. This is only valid for row groupings and is ignored by columns. By default, we minimize repetition of headings by not showing higher level headings where they are the same. For example, even though the third row below corresponds to \"Q1 Mar\", \"Q1\" is not shown because it is redundant with previous rows. Setting repeat_headings to true would cause \"Q1\" to be repeated for \"Feb\" and \"Mar\". +--------------+ | Q1 | Jan | | | Feb | | | Mar | +--------+-----+ | Q1 Total | +--------------+",
+        "description": "True if the headings in this pivot group should be repeated. This is only valid for row groupings and is ignored by columns. By default, we minimize repetition of headings by not showing higher level headings where they are the same. For example, even though the third row below corresponds to \\"Q1 Mar\\", \\"Q1\\" is not shown because it is redundant with previous rows. Setting repeat_headings to true would cause \\"Q1\\" to be repeated for \\"Feb\\" and \\"Mar\\". +--------------+ | Q1 | Jan | | | Feb | | | Mar | +--------+-----+ | Q1 Total | +--------------+",
         "type": "boolean"
       },
       "showTotals": {
@@ -2928,7 +2928,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "sourceColumnOffset": {
-        "description": "The column offset of the source range that this grouping is based on. For example, if the source was \u0060C10:E15\u0060, a \u0060sourceColumnOffset\u0060 of \u00600\u0060 means this group refers to column \u0060C\u0060, whereas the offset \u00601\u0060 would refer to column \u0060D\u0060.",
+        "description": "The column offset of the source range that this grouping is based on. For example, if the source was \\u0060C10:E15\\u0060, a \\u0060sourceColumnOffset\\u0060 of \\u00600\\u0060 means this group refers to column \\u0060C\\u0060, whereas the offset \\u00601\\u0060 would refer to column \\u0060D\\u0060.",
         "format": "int32",
         "type": "integer"
       },
@@ -2980,7 +2980,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Information about which values in a pivot group should be used for sorting.",
     "properties": {
       "buckets": {
-        "description": "Determines the bucket from which values are chosen to sort. For example, in a pivot table with one row group & two column groups, the row group can list up to two values. The first value corresponds to a value within the first column group, and the second value corresponds to a value in the second column group. If no values are listed, this would indicate that the row should be sorted according to the \"Grand Total\" over the column groups. If a single value is listed, this would correspond to using the \"Total\" of that bucket.",
+        "description": "Determines the bucket from which values are chosen to sort. For example, in a pivot table with one row group & two column groups, the row group can list up to two values. The first value corresponds to a value within the first column group, and the second value corresponds to a value in the second column group. If no values are listed, this would indicate that the row should be sorted according to the \\"Grand Total\\" over the column groups. If a single value is listed, this would correspond to using the \\"Total\\" of that bucket.",
         "items": {
           "$ref": "#/$defs/ExtendedValue"
         },
@@ -3021,7 +3021,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "additionalProperties": {
           "$ref": "#/$defs/PivotFilterCriteria"
         },
-        "description": "An optional mapping of filters per source column offset. The filters are applied before aggregating data into the pivot table. The map's key is the column offset of the source range that you want to filter, and the value is the criteria for that column. For example, if the source was \u0060C10:E15\u0060, a key of \u00600\u0060 will have the filter for column \u0060C\u0060, whereas the key \u00601\u0060 is for column \u0060D\u0060. This field is deprecated in favor of filter_specs.",
+        "description": "An optional mapping of filters per source column offset. The filters are applied before aggregating data into the pivot table. The map's key is the column offset of the source range that you want to filter, and the value is the criteria for that column. For example, if the source was \\u0060C10:E15\\u0060, a key of \\u00600\\u0060 will have the filter for column \\u0060C\\u0060, whereas the key \\u00601\\u0060 is for column \\u0060D\\u0060. This field is deprecated in favor of filter_specs.",
         "type": "object"
       },
       "dataSourceId": {
@@ -3067,7 +3067,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "The definition of how a value in a pivot table should be calculated.",
     "properties": {
       "calculatedDisplayType": {
-        "description": "If specified, indicates that pivot values should be displayed as the result of a calculation with another pivot value. For example, if calculated_display_type is specified as PERCENT_OF_GRAND_TOTAL, all the pivot values are displayed as the percentage of the grand total. In the Sheets editor, this is referred to as \"Show As\" in the value section of a pivot table.",
+        "description": "If specified, indicates that pivot values should be displayed as the result of a calculation with another pivot value. For example, if calculated_display_type is specified as PERCENT_OF_GRAND_TOTAL, all the pivot values are displayed as the percentage of the grand total. In the Sheets editor, this is referred to as \\"Show As\\" in the value section of a pivot table.",
         "enum": [
           "PIVOT_VALUE_CALCULATED_DISPLAY_TYPE_UNSPECIFIED",
           "PERCENT_OF_ROW_TOTAL",
@@ -3080,7 +3080,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/DataSourceColumnReference"
       },
       "formula": {
-        "description": "A custom formula to calculate the value. The formula must start with an \u0060=\u0060 character.",
+        "description": "A custom formula to calculate the value. The formula must start with an \\u0060=\\u0060 character.",
         "type": "string"
       },
       "name": {
@@ -3088,12 +3088,12 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "string"
       },
       "sourceColumnOffset": {
-        "description": "The column offset of the source range that this value reads from. For example, if the source was \u0060C10:E15\u0060, a \u0060sourceColumnOffset\u0060 of \u00600\u0060 means this value refers to column \u0060C\u0060, whereas the offset \u00601\u0060 would refer to column \u0060D\u0060.",
+        "description": "The column offset of the source range that this value reads from. For example, if the source was \\u0060C10:E15\\u0060, a \\u0060sourceColumnOffset\\u0060 of \\u00600\\u0060 means this value refers to column \\u0060C\\u0060, whereas the offset \\u00601\\u0060 would refer to column \\u0060D\\u0060.",
         "format": "int32",
         "type": "integer"
       },
       "summarizeFunction": {
-        "description": "A function to summarize the value. If formula is set, the only supported values are SUM and CUSTOM. If sourceColumnOffset is set, then \u0060CUSTOM\u0060 is not supported.",
+        "description": "A function to summarize the value. If formula is set, the only supported values are SUM and CUSTOM. If sourceColumnOffset is set, then \\u0060CUSTOM\\u0060 is not supported.",
         "enum": [
           "PIVOT_STANDARD_VALUE_FUNCTION_UNSPECIFIED",
           "SUM",
@@ -3176,7 +3176,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array"
       },
       "warningOnly": {
-        "description": "True if this protected range will show a warning when editing. Warning-based protection means that every user can edit data in the protected range, except editing will prompt a warning asking the user to confirm the edit. When writing: if this field is true, then editors is ignored. Additionally, if this field is changed from true to false and the \u0060editors\u0060 field is not set (nor included in the field mask), then the editors will be set to all the editors in the document.",
+        "description": "True if this protected range will show a warning when editing. Warning-based protection means that every user can edit data in the protected range, except editing will prompt a warning asking the user to confirm the edit. When writing: if this field is true, then editors is ignored. Additionally, if this field is changed from true to false and the \\u0060editors\\u0060 field is not set (nor included in the field mask), then the editors will be set to all the editors in the document.",
         "type": "boolean"
       }
     },
@@ -3192,7 +3192,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "RefreshDataSourceRequest": {
-    "description": "Refreshes one or multiple data source objects in the spreadsheet by the specified references. The request requires an additional \u0060bigquery.readonly\u0060 OAuth scope. If there are multiple refresh requests referencing the same data source objects in one batch, only the last refresh request is processed, and all those requests will have the same response accordingly.",
+    "description": "Refreshes one or multiple data source objects in the spreadsheet by the specified references. The request requires an additional \\u0060bigquery.readonly\\u0060 OAuth scope. If there are multiple refresh requests referencing the same data source objects in one batch, only the last refresh request is processed, and all those requests will have the same response accordingly.",
     "properties": {
       "dataSourceId": {
         "description": "Reference to a DataSource. If specified, refreshes all associated data source objects for the data source.",
@@ -3213,13 +3213,13 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "RepeatCellRequest": {
-    "description": "Updates all cells in the range to the values in the given Cell object. Only the fields listed in the fields field are updated; others are unchanged. If writing a cell with a formula, the formula's ranges will automatically increment for each field in the range. For example, if writing a cell with formula \u0060=A1\u0060 into range B2:C4, B2 would be \u0060=A1\u0060, B3 would be \u0060=A2\u0060, B4 would be \u0060=A3\u0060, C2 would be \u0060=B1\u0060, C3 would be \u0060=B2\u0060, C4 would be \u0060=B3\u0060. To keep the formula's ranges static, use the \u0060$\u0060 indicator. For example, use the formula \u0060=$A$1\u0060 to prevent both the row and the column from incrementing.",
+    "description": "Updates all cells in the range to the values in the given Cell object. Only the fields listed in the fields field are updated; others are unchanged. If writing a cell with a formula, the formula's ranges will automatically increment for each field in the range. For example, if writing a cell with formula \\u0060=A1\\u0060 into range B2:C4, B2 would be \\u0060=A1\\u0060, B3 would be \\u0060=A2\\u0060, B4 would be \\u0060=A3\\u0060, C2 would be \\u0060=B1\\u0060, C3 would be \\u0060=B2\\u0060, C4 would be \\u0060=B3\\u0060. To keep the formula's ranges static, use the \\u0060$\\u0060 indicator. For example, use the formula \\u0060=$A$1\\u0060 to prevent both the row and the column from incrementing.",
     "properties": {
       "cell": {
         "$ref": "#/$defs/CellData"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060cell\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060cell\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -3547,7 +3547,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array"
       },
       "data": {
-        "description": "Data in the grid, if this is a grid sheet. The number of GridData objects returned is dependent on the number of ranges requested on this sheet. For example, if this is representing \u0060Sheet1\u0060, and the spreadsheet was requested with ranges \u0060Sheet1!A1:C10\u0060 and \u0060Sheet1!D15:E20\u0060, then the first GridData will have a startRow/startColumn of \u00600\u0060, while the second one will have \u0060startRow 14\u0060 (zero-based row 15), and \u0060startColumn 3\u0060 (zero-based column D). For a DATA_SOURCE sheet, you can not request a specific range, the GridData contains all the values.",
+        "description": "Data in the grid, if this is a grid sheet. The number of GridData objects returned is dependent on the number of ranges requested on this sheet. For example, if this is representing \\u0060Sheet1\\u0060, and the spreadsheet was requested with ranges \\u0060Sheet1!A1:C10\\u0060 and \\u0060Sheet1!D15:E20\\u0060, then the first GridData will have a startRow/startColumn of \\u00600\\u0060, while the second one will have \\u0060startRow 14\\u0060 (zero-based row 15), and \\u0060startColumn 3\\u0060 (zero-based column D). For a DATA_SOURCE sheet, you can not request a specific range, the GridData contains all the values.",
         "items": {
           "$ref": "#/$defs/GridData"
         },
@@ -3612,7 +3612,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "boolean"
       },
       "index": {
-        "description": "The index of the sheet within the spreadsheet. When adding or updating sheet properties, if this field is excluded then the sheet is added or moved to the end of the sheet list. When updating sheet indices or inserting sheets, movement is considered in \"before the move\" indexes. For example, if there were 3 sheets (S1, S2, S3) in order to move S1 ahead of S2 the index would have to be set to 2. A sheet index update request is ignored if the requested index is identical to the sheets current index or if the requested new index is equal to the current sheet index + 1.",
+        "description": "The index of the sheet within the spreadsheet. When adding or updating sheet properties, if this field is excluded then the sheet is added or moved to the end of the sheet list. When updating sheet indices or inserting sheets, movement is considered in \\"before the move\\" indexes. For example, if there were 3 sheets (S1, S2, S3) in order to move S1 ahead of S2 the index would have to be set to 2. A sheet index update request is ignored if the requested index is identical to the sheets current index or if the requested new index is equal to the current sheet index + 1.",
         "format": "int32",
         "type": "integer"
       },
@@ -3669,7 +3669,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "The specifications of a slicer.",
     "properties": {
       "applyToPivotTables": {
-        "description": "True if the filter should apply to pivot tables. If not set, default to \u0060True\u0060.",
+        "description": "True if the filter should apply to pivot tables. If not set, default to \\u0060True\\u0060.",
         "type": "boolean"
       },
       "backgroundColor": {
@@ -3690,7 +3690,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/FilterCriteria"
       },
       "horizontalAlignment": {
-        "description": "The horizontal alignment of title in the slicer. If unspecified, defaults to \u0060LEFT\u0060",
+        "description": "The horizontal alignment of title in the slicer. If unspecified, defaults to \\u0060LEFT\\u0060",
         "enum": [
           "HORIZONTAL_ALIGN_UNSPECIFIED",
           "LEFT",
@@ -3803,14 +3803,14 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/IterativeCalculationSettings"
       },
       "locale": {
-        "description": "The locale of the spreadsheet in one of the following formats: * an ISO 639-1 language code such as \u0060en\u0060 * an ISO 639-2 language code such as \u0060fil\u0060, if no 639-1 code exists * a combination of the ISO language code and country code, such as \u0060en_US\u0060 Note: when updating this field, not all locales/languages are supported.",
+        "description": "The locale of the spreadsheet in one of the following formats: * an ISO 639-1 language code such as \\u0060en\\u0060 * an ISO 639-2 language code such as \\u0060fil\\u0060, if no 639-1 code exists * a combination of the ISO language code and country code, such as \\u0060en_US\\u0060 Note: when updating this field, not all locales/languages are supported.",
         "type": "string"
       },
       "spreadsheetTheme": {
         "$ref": "#/$defs/SpreadsheetTheme"
       },
       "timeZone": {
-        "description": "The time zone of the spreadsheet, in CLDR format such as \u0060America/New_York\u0060. If the time zone isn't recognized, this may be a custom time zone such as \u0060GMT-07:00\u0060.",
+        "description": "The time zone of the spreadsheet, in CLDR format such as \\u0060America/New_York\\u0060. If the time zone isn't recognized, this may be a custom time zone such as \\u0060GMT-07:00\\u0060.",
         "type": "string"
       },
       "title": {
@@ -4082,7 +4082,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/BandedRange"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060bandedRange\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060bandedRange\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       }
@@ -4090,7 +4090,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "UpdateBordersRequest": {
-    "description": "Updates the borders of a range. If a field is not set in the request, that means the border remains as-is. For example, with two subsequent UpdateBordersRequest: 1. range: A1:A5 \u0060{ top: RED, bottom: WHITE }\u0060 2. range: A1:A5 \u0060{ left: BLUE }\u0060 That would result in A1:A5 having a borders of \u0060{ top: RED, bottom: WHITE, left: BLUE }\u0060. If you want to clear a border, explicitly set the style to NONE.",
+    "description": "Updates the borders of a range. If a field is not set in the request, that means the border remains as-is. For example, with two subsequent UpdateBordersRequest: 1. range: A1:A5 \\u0060{ top: RED, bottom: WHITE }\\u0060 2. range: A1:A5 \\u0060{ left: BLUE }\\u0060 That would result in A1:A5 having a borders of \\u0060{ top: RED, bottom: WHITE, left: BLUE }\\u0060. If you want to clear a border, explicitly set the style to NONE.",
     "properties": {
       "bottom": {
         "$ref": "#/$defs/Border"
@@ -4120,7 +4120,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates all cells in a range with new data.",
     "properties": {
       "fields": {
-        "description": "The fields of CellData that should be updated. At least one field must be specified. The root is the CellData; 'row.values.' should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields of CellData that should be updated. At least one field must be specified. The root is the CellData; 'row.values.' should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4179,13 +4179,13 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   },
   "UpdateDataSourceRequest": {
-    "description": "Updates a data source. After the data source is updated successfully, an execution is triggered to refresh the associated DATA_SOURCE sheet to read data from the updated data source. The request requires an additional \u0060bigquery.readonly\u0060 OAuth scope.",
+    "description": "Updates a data source. After the data source is updated successfully, an execution is triggered to refresh the associated DATA_SOURCE sheet to read data from the updated data source. The request requires an additional \\u0060bigquery.readonly\\u0060 OAuth scope.",
     "properties": {
       "dataSource": {
         "$ref": "#/$defs/DataSource"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060dataSource\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060dataSource\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       }
@@ -4206,7 +4206,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/DeveloperMetadata"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060developerMetadata\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060developerMetadata\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       }
@@ -4220,7 +4220,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/DimensionGroup"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060dimensionGroup\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060dimensionGroup\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       }
@@ -4234,7 +4234,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/DataSourceSheetDimensionRange"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060properties\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060properties\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4254,7 +4254,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "$ref": "#/$defs/EmbeddedObjectBorder"
       },
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060border\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060border\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4270,7 +4270,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Update an embedded object's position (such as a moving or resizing a chart or image).",
     "properties": {
       "fields": {
-        "description": "The fields of OverlayPosition that should be updated when setting a new position. Used only if newPosition.overlayPosition is set, in which case at least one field must be specified. The root \u0060newPosition.overlayPosition\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields of OverlayPosition that should be updated when setting a new position. Used only if newPosition.overlayPosition is set, in which case at least one field must be specified. The root \\u0060newPosition.overlayPosition\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4289,7 +4289,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates properties of the filter view.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060filter\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060filter\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4303,7 +4303,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates properties of the named range with the specified namedRangeId.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060namedRange\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060namedRange\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4317,7 +4317,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates an existing protected range with the specified protectedRangeId.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060protectedRange\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060protectedRange\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4331,7 +4331,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates properties of the sheet with the specified sheetId.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060properties\u0060 is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060properties\\u0060 is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4345,7 +4345,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates a slicer's specifications. (This does not move or resize a slicer. To move or resize a slicer use UpdateEmbeddedObjectPositionRequest.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root \u0060SlicerSpec\u0060 is implied and should not be specified. A single \"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root \\u0060SlicerSpec\\u0060 is implied and should not be specified. A single \\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4364,7 +4364,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Updates properties of a spreadsheet.",
     "properties": {
       "fields": {
-        "description": "The fields that should be updated. At least one field must be specified. The root 'properties' is implied and should not be specified. A single \u0060\"*\"\u0060 can be used as short-hand for listing every field.",
+        "description": "The fields that should be updated. At least one field must be specified. The root 'properties' is implied and should not be specified. A single \\u0060\\"*\\"\\u0060 can be used as short-hand for listing every field.",
         "format": "google-fieldmask",
         "type": "string"
       },
@@ -4378,7 +4378,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "description": "Data within a range of the spreadsheet.",
     "properties": {
       "majorDimension": {
-        "description": "The major dimension of the values. For output, if the spreadsheet data is: \u0060A1=1,B1=2,A2=3,B2=4\u0060, then requesting \u0060range=A1:B2,majorDimension=ROWS\u0060 will return \u0060[[1,2],[3,4]]\u0060, whereas requesting \u0060range=A1:B2,majorDimension=COLUMNS\u0060 will return \u0060[[1,3],[2,4]]\u0060. For input, with \u0060range=A1:B2,majorDimension=ROWS\u0060 then \u0060[[1,2],[3,4]]\u0060 will set \u0060A1=1,B1=2,A2=3,B2=4\u0060. With \u0060range=A1:B2,majorDimension=COLUMNS\u0060 then \u0060[[1,2],[3,4]]\u0060 will set \u0060A1=1,B1=3,A2=2,B2=4\u0060. When writing, if this field is not set, it defaults to ROWS.",
+        "description": "The major dimension of the values. For output, if the spreadsheet data is: \\u0060A1=1,B1=2,A2=3,B2=4\\u0060, then requesting \\u0060range=A1:B2,majorDimension=ROWS\\u0060 will return \\u0060[[1,2],[3,4]]\\u0060, whereas requesting \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 will return \\u0060[[1,3],[2,4]]\\u0060. For input, with \\u0060range=A1:B2,majorDimension=ROWS\\u0060 then \\u0060[[1,2],[3,4]]\\u0060 will set \\u0060A1=1,B1=2,A2=3,B2=4\\u0060. With \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 then \\u0060[[1,2],[3,4]]\\u0060 will set \\u0060A1=1,B1=3,A2=2,B2=4\\u0060. When writing, if this field is not set, it defaults to ROWS.",
         "enum": [
           "DIMENSION_UNSPECIFIED",
           "ROWS",
@@ -4521,7 +4521,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "type": "object"
   }
 }`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{
   "CellData": [
     {
       "path": "CellData.dataSourceFormula",

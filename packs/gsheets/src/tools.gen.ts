@@ -6,7 +6,7 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "sheets_spreadsheets_batch_update",
     "description": "Applies one or more updates to the spreadsheet. Each request is validated before being applied. If any request is not valid then the entire request will fail and nothing will be applied. Some requests have replies to give you some information about how they are applied. The replies will mirror the requests. For example, if you applied 4 updates and the 3rd one had a reply, then the response will have 2 empty replies, the actual reply, and another empty reply, in that order. Due to the collaborative nature of spreadsheets, it is not guaranteed that the spreadsheet will reflect exactly your changes after this completes, however it is guaranteed that the updates in the request will be applied together atomically. Your changes may be altered with respect to collaborator changes. If there are no collaborators, the spreadsheet should reflect your changes.",
@@ -63,11 +63,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeSpreadsheetInResponse": {
           "description": "Determines if the update response should include the spreadsheet resource.",
@@ -287,11 +287,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dataSources": {
           "description": "A list of external data sources connected with the spreadsheet.",
@@ -535,11 +535,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -741,11 +741,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dataFilters": {
           "description": "The data filters describing the criteria used to determine which DeveloperMetadata entries to return. DeveloperMetadata matching any of the specified filters are included in the response.",
@@ -897,7 +897,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "sheets_spreadsheets_get",
-    "description": "Returns the spreadsheet at the given ID. The caller must specify the spreadsheet ID. By default, data within grids is not returned. You can include grid data in one of 2 ways: * Specify a field mask listing your desired fields using the \u0060fields\u0060 URL parameter in HTTP * Set the includeGridData URL parameter to true. If a field mask is set, the \u0060includeGridData\u0060 parameter is ignored For large spreadsheets, as a best practice, retrieve only the specific spreadsheet fields that you want. To retrieve only subsets of spreadsheet data, use the ranges URL parameter. Ranges are specified using [A1 notation](/sheets/api/guides/concepts#cell). You can define a single cell (for example, \u0060A1\u0060) or multiple cells (for example, \u0060A1:D5\u0060). You can also get cells from other sheets within the same spreadsheet (for example, \u0060Sheet2!A1:C4\u0060) or retrieve multiple ranges at once (for example, \u0060?ranges=A1:D5&ranges=Sheet2!A1:C4\u0060). Limiting the range returns only the portions of the spreadsheet that intersect the requested ranges.",
+    "description": "Returns the spreadsheet at the given ID. The caller must specify the spreadsheet ID. By default, data within grids is not returned. You can include grid data in one of 2 ways: * Specify a field mask listing your desired fields using the \\u0060fields\\u0060 URL parameter in HTTP * Set the includeGridData URL parameter to true. If a field mask is set, the \\u0060includeGridData\\u0060 parameter is ignored For large spreadsheets, as a best practice, retrieve only the specific spreadsheet fields that you want. To retrieve only subsets of spreadsheet data, use the ranges URL parameter. Ranges are specified using [A1 notation](/sheets/api/guides/concepts#cell). You can define a single cell (for example, \\u0060A1\\u0060) or multiple cells (for example, \\u0060A1:D5\\u0060). You can also get cells from other sheets within the same spreadsheet (for example, \\u0060Sheet2!A1:C4\\u0060) or retrieve multiple ranges at once (for example, \\u0060?ranges=A1:D5&ranges=Sheet2!A1:C4\\u0060). Limiting the range returns only the portions of the spreadsheet that intersect the requested ranges.",
     "parameters": {
       "properties": {
         "spreadsheetId": {
@@ -951,11 +951,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeGridData": {
           "type": "boolean",
@@ -1139,7 +1139,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "sheets_spreadsheets_get_by_data_filter",
-    "description": "Returns the spreadsheet at the given ID. The caller must specify the spreadsheet ID. This method differs from GetSpreadsheet in that it allows selecting which subsets of spreadsheet data to return by specifying a dataFilters parameter. Multiple DataFilters can be specified. Specifying one or more data filters returns the portions of the spreadsheet that intersect ranges matched by any of the filters. By default, data within grids is not returned. You can include grid data one of 2 ways: * Specify a field mask listing your desired fields using the \u0060fields\u0060 URL parameter in HTTP * Set the includeGridData parameter to true. If a field mask is set, the \u0060includeGridData\u0060 parameter is ignored For large spreadsheets, as a best practice, retrieve only the specific spreadsheet fields that you want.",
+    "description": "Returns the spreadsheet at the given ID. The caller must specify the spreadsheet ID. This method differs from GetSpreadsheet in that it allows selecting which subsets of spreadsheet data to return by specifying a dataFilters parameter. Multiple DataFilters can be specified. Specifying one or more data filters returns the portions of the spreadsheet that intersect ranges matched by any of the filters. By default, data within grids is not returned. You can include grid data one of 2 ways: * Specify a field mask listing your desired fields using the \\u0060fields\\u0060 URL parameter in HTTP * Set the includeGridData parameter to true. If a field mask is set, the \\u0060includeGridData\\u0060 parameter is ignored For large spreadsheets, as a best practice, retrieve only the specific spreadsheet fields that you want.",
     "parameters": {
       "properties": {
         "spreadsheetId": {
@@ -1193,11 +1193,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dataFilters": {
           "description": "The DataFilters used to select which ranges to retrieve from the spreadsheet.",
@@ -1412,11 +1412,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "destinationSpreadsheetId": {
           "description": "The ID of the spreadsheet to copy the sheet to.",
@@ -1574,7 +1574,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "sheets_spreadsheets_values_append",
-    "description": "Appends values to a spreadsheet. The input range is used to search for existing data and find a \"table\" within that range. Values will be appended to the next row of the table, starting with the first column of the table. See the [guide](/sheets/api/guides/values#appending_values) and [sample code](/sheets/api/samples/writing#append_values) for specific details of how tables are detected and data is appended. The caller must specify the spreadsheet ID, range, and a valueInputOption. The \u0060valueInputOption\u0060 only controls how the input data will be added to the sheet (column-wise or row-wise), it does not influence what cell the data starts being written to.",
+    "description": "Appends values to a spreadsheet. The input range is used to search for existing data and find a \\"table\\" within that range. Values will be appended to the next row of the table, starting with the first column of the table. See the [guide](/sheets/api/guides/values#appending_values) and [sample code](/sheets/api/samples/writing#append_values) for specific details of how tables are detected and data is appended. The caller must specify the spreadsheet ID, range, and a valueInputOption. The \\u0060valueInputOption\\u0060 only controls how the input data will be added to the sheet (column-wise or row-wise), it does not influence what cell the data starts being written to.",
     "parameters": {
       "properties": {
         "spreadsheetId": {
@@ -1632,11 +1632,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeValuesInResponse": {
           "type": "boolean",
@@ -1677,7 +1677,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "How the input data should be interpreted."
         },
         "majorDimension": {
-          "description": "The major dimension of the values. For output, if the spreadsheet data is: \u0060A1=1,B1=2,A2=3,B2=4\u0060, then requesting \u0060range=A1:B2,majorDimension=ROWS\u0060 will return \u0060[[1,2],[3,4]]\u0060, whereas requesting \u0060range=A1:B2,majorDimension=COLUMNS\u0060 will return \u0060[[1,3],[2,4]]\u0060. For input, with \u0060range=A1:B2,majorDimension=ROWS\u0060 then \u0060[[1,2],[3,4]]\u0060 will set \u0060A1=1,B1=2,A2=3,B2=4\u0060. With \u0060range=A1:B2,majorDimension=COLUMNS\u0060 then \u0060[[1,2],[3,4]]\u0060 will set \u0060A1=1,B1=3,A2=2,B2=4\u0060. When writing, if this field is not set, it defaults to ROWS.",
+          "description": "The major dimension of the values. For output, if the spreadsheet data is: \\u0060A1=1,B1=2,A2=3,B2=4\\u0060, then requesting \\u0060range=A1:B2,majorDimension=ROWS\\u0060 will return \\u0060[[1,2],[3,4]]\\u0060, whereas requesting \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 will return \\u0060[[1,3],[2,4]]\\u0060. For input, with \\u0060range=A1:B2,majorDimension=ROWS\\u0060 then \\u0060[[1,2],[3,4]]\\u0060 will set \\u0060A1=1,B1=2,A2=3,B2=4\\u0060. With \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 then \\u0060[[1,2],[3,4]]\\u0060 will set \\u0060A1=1,B1=3,A2=2,B2=4\\u0060. When writing, if this field is not set, it defaults to ROWS.",
           "enum": [
             "DIMENSION_UNSPECIFIED",
             "ROWS",
@@ -1940,11 +1940,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "ranges": {
           "description": "The ranges to clear, in [A1 notation or R1C1 notation](/sheets/api/guides/concepts#cell).",
@@ -2150,11 +2150,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dataFilters": {
           "description": "The DataFilters used to determine which ranges to clear.",
@@ -2360,11 +2360,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dateTimeRenderOption": {
           "enum": [
@@ -2381,7 +2381,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "COLUMNS"
           ],
           "type": "string",
-          "description": "The major dimension that results should use. For example, if the spreadsheet data is: \u0060A1=1,B1=2,A2=3,B2=4\u0060, then requesting \u0060ranges=[\"A1:B2\"],majorDimension=ROWS\u0060 returns \u0060[[1,2],[3,4]]\u0060, whereas requesting \u0060ranges=[\"A1:B2\"],majorDimension=COLUMNS\u0060 returns \u0060[[1,3],[2,4]]\u0060."
+          "description": "The major dimension that results should use. For example, if the spreadsheet data is: \\u0060A1=1,B1=2,A2=3,B2=4\\u0060, then requesting \\u0060ranges=[\\"A1:B2\\"],majorDimension=ROWS\\u0060 returns \\u0060[[1,2],[3,4]]\\u0060, whereas requesting \\u0060ranges=[\\"A1:B2\\"],majorDimension=COLUMNS\\u0060 returns \\u0060[[1,3],[2,4]]\\u0060."
         },
         "ranges": {
           "items": {
@@ -2638,11 +2638,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dataFilters": {
           "description": "The data filters used to match the ranges of values to retrieve. Ranges that match any of the specified data filters are included in the response.",
@@ -2660,7 +2660,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "majorDimension": {
-          "description": "The major dimension that results should use. For example, if the spreadsheet data is: \u0060A1=1,B1=2,A2=3,B2=4\u0060, then a request that selects that range and sets \u0060majorDimension=ROWS\u0060 returns \u0060[[1,2],[3,4]]\u0060, whereas a request that sets \u0060majorDimension=COLUMNS\u0060 returns \u0060[[1,3],[2,4]]\u0060.",
+          "description": "The major dimension that results should use. For example, if the spreadsheet data is: \\u0060A1=1,B1=2,A2=3,B2=4\\u0060, then a request that selects that range and sets \\u0060majorDimension=ROWS\\u0060 returns \\u0060[[1,2],[3,4]]\\u0060, whereas a request that sets \\u0060majorDimension=COLUMNS\\u0060 returns \\u0060[[1,3],[2,4]]\\u0060.",
           "enum": [
             "DIMENSION_UNSPECIFIED",
             "ROWS",
@@ -2877,11 +2877,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "data": {
           "description": "The new values to apply to the spreadsheet.",
@@ -2891,7 +2891,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "includeValuesInResponse": {
-          "description": "Determines if the update response should include the values of the cells that were updated. By default, responses do not include the updated values. The \u0060updatedData\u0060 field within each of the BatchUpdateValuesResponse.responses contains the updated values. If the range to write was larger than the range actually written, the response includes all values in the requested range (excluding trailing empty rows and columns).",
+          "description": "Determines if the update response should include the values of the cells that were updated. By default, responses do not include the updated values. The \\u0060updatedData\\u0060 field within each of the BatchUpdateValuesResponse.responses contains the updated values. If the range to write was larger than the range actually written, the response includes all values in the requested range (excluding trailing empty rows and columns).",
           "type": "boolean"
         },
         "responseDateTimeRenderOption": {
@@ -3121,11 +3121,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "data": {
           "description": "The new values to apply to the spreadsheet. If more than one range is matched by the specified DataFilter the specified values are applied to all of those ranges.",
@@ -3135,7 +3135,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "includeValuesInResponse": {
-          "description": "Determines if the update response should include the values of the cells that were updated. By default, responses do not include the updated values. The \u0060updatedData\u0060 field within each of the BatchUpdateValuesResponse.responses contains the updated values. If the range to write was larger than the range actually written, the response includes all values in the requested range (excluding trailing empty rows and columns).",
+          "description": "Determines if the update response should include the values of the cells that were updated. By default, responses do not include the updated values. The \\u0060updatedData\\u0060 field within each of the BatchUpdateValuesResponse.responses contains the updated values. If the range to write was larger than the range actually written, the response includes all values in the requested range (excluding trailing empty rows and columns).",
           "type": "boolean"
         },
         "responseDateTimeRenderOption": {
@@ -3369,11 +3369,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         }
       },
       "required": [
@@ -3583,11 +3583,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "dateTimeRenderOption": {
           "enum": [
@@ -3604,7 +3604,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "COLUMNS"
           ],
           "type": "string",
-          "description": "The major dimension that results should use. For example, if the spreadsheet data is: \u0060A1=1,B1=2,A2=3,B2=4\u0060, then requesting \u0060range=A1:B2,majorDimension=ROWS\u0060 returns \u0060[[1,2],[3,4]]\u0060, whereas requesting \u0060range=A1:B2,majorDimension=COLUMNS\u0060 returns \u0060[[1,3],[2,4]]\u0060."
+          "description": "The major dimension that results should use. For example, if the spreadsheet data is: \\u0060A1=1,B1=2,A2=3,B2=4\\u0060, then requesting \\u0060range=A1:B2,majorDimension=ROWS\\u0060 returns \\u0060[[1,2],[3,4]]\\u0060, whereas requesting \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 returns \\u0060[[1,3],[2,4]]\\u0060."
         },
         "valueRenderOption": {
           "enum": [
@@ -3860,11 +3860,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "upload_protocol": {
           "type": "string",
-          "description": "Upload protocol for media (e.g. \"raw\", \"multipart\")."
+          "description": "Upload protocol for media (e.g. \\"raw\\", \\"multipart\\")."
         },
         "uploadType": {
           "type": "string",
-          "description": "Legacy upload protocol for media (e.g. \"media\", \"multipart\")."
+          "description": "Legacy upload protocol for media (e.g. \\"media\\", \\"multipart\\")."
         },
         "includeValuesInResponse": {
           "type": "boolean",
@@ -3897,7 +3897,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "How the input data should be interpreted."
         },
         "majorDimension": {
-          "description": "The major dimension of the values. For output, if the spreadsheet data is: \u0060A1=1,B1=2,A2=3,B2=4\u0060, then requesting \u0060range=A1:B2,majorDimension=ROWS\u0060 will return \u0060[[1,2],[3,4]]\u0060, whereas requesting \u0060range=A1:B2,majorDimension=COLUMNS\u0060 will return \u0060[[1,3],[2,4]]\u0060. For input, with \u0060range=A1:B2,majorDimension=ROWS\u0060 then \u0060[[1,2],[3,4]]\u0060 will set \u0060A1=1,B1=2,A2=3,B2=4\u0060. With \u0060range=A1:B2,majorDimension=COLUMNS\u0060 then \u0060[[1,2],[3,4]]\u0060 will set \u0060A1=1,B1=3,A2=2,B2=4\u0060. When writing, if this field is not set, it defaults to ROWS.",
+          "description": "The major dimension of the values. For output, if the spreadsheet data is: \\u0060A1=1,B1=2,A2=3,B2=4\\u0060, then requesting \\u0060range=A1:B2,majorDimension=ROWS\\u0060 will return \\u0060[[1,2],[3,4]]\\u0060, whereas requesting \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 will return \\u0060[[1,3],[2,4]]\\u0060. For input, with \\u0060range=A1:B2,majorDimension=ROWS\\u0060 then \\u0060[[1,2],[3,4]]\\u0060 will set \\u0060A1=1,B1=2,A2=3,B2=4\\u0060. With \\u0060range=A1:B2,majorDimension=COLUMNS\\u0060 then \\u0060[[1,2],[3,4]]\\u0060 will set \\u0060A1=1,B1=3,A2=2,B2=4\\u0060. When writing, if this field is not set, it defaults to ROWS.",
           "enum": [
             "DIMENSION_UNSPECIFIED",
             "ROWS",

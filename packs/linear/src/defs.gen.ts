@@ -3,7 +3,7 @@
 // Regenerate: sluice generate linear (pack "linear" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
   "ActivityCollectionFilter": {
     "type": "object",
     "description": "Activity collection filtering options.",
@@ -98,7 +98,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "content": {
         "type": "object",
-        "description": "The content payload of the agent activity. This object is not strictly typed.\nSee https://linear.app/developers/agent-interaction#activity-content-payload for typing details."
+        "description": "The content payload of the agent activity. This object is not strictly typed.\\nSee https://linear.app/developers/agent-interaction#activity-content-payload for typing details."
       },
       "ephemeral": {
         "type": "boolean",
@@ -594,11 +594,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "createAsUser": {
         "type": "string",
-        "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=application\u0060 mode."
+        "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=application\\u0060 mode."
       },
       "displayIconUrl": {
         "type": "string",
-        "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+        "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
       },
       "groupBySource": {
         "type": "boolean",
@@ -630,7 +630,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "url": {
         "type": "string",
-        "description": "Attachment location which is also used as an unique identifier for the attachment. If another attachment is created with the same \u0060url\u0060 value, existing record is updated instead."
+        "description": "Attachment location which is also used as an unique identifier for the attachment. If another attachment is created with the same \\u0060url\\u0060 value, existing record is updated instead."
       }
     },
     "required": [
@@ -898,7 +898,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "createAsUser": {
         "type": "string",
-        "description": "Create comment as a user with the provided name. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+        "description": "Create comment as a user with the provided name. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
       },
       "createOnSyncedSlackThread": {
         "type": "boolean",
@@ -911,7 +911,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "displayIconUrl": {
         "type": "string",
-        "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+        "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
       },
       "doNotSubscribeToIssue": {
         "type": "boolean",
@@ -1113,11 +1113,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "utm": {
         "type": "string",
-        "description": "JSON serialized last-touch UTM parameters captured from the \u0060utm\u0060 cookie at form submission."
+        "description": "JSON serialized last-touch UTM parameters captured from the \\u0060utm\\u0060 cookie at form submission."
       },
       "utmFirstTouch": {
         "type": "string",
-        "description": "JSON serialized first-touch UTM parameters captured from the \u0060utm_first\u0060 cookie at form submission."
+        "description": "JSON serialized first-touch UTM parameters captured from the \\u0060utm_first\\u0060 cookie at form submission."
       }
     },
     "required": [
@@ -1586,7 +1586,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "createAsUser": {
         "type": "string",
-        "description": "Create the need attributed to an external user with the provided name. This option is only available to OAuth applications creating needs in \u0060actor=app\u0060 mode."
+        "description": "Create the need attributed to an external user with the provided name. This option is only available to OAuth applications creating needs in \\u0060actor=app\\u0060 mode."
       },
       "createdAt": {
         "type": "string",
@@ -1603,7 +1603,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "displayIconUrl": {
         "type": "string",
-        "description": "Avatar URL for the external user specified in \u0060createAsUser\u0060. Can only be used in conjunction with \u0060createAsUser\u0060. This option is only available to OAuth applications creating needs in \u0060actor=app\u0060 mode."
+        "description": "Avatar URL for the external user specified in \\u0060createAsUser\\u0060. Can only be used in conjunction with \\u0060createAsUser\\u0060. This option is only available to OAuth applications creating needs in \\u0060actor=app\\u0060 mode."
       },
       "id": {
         "type": "string",
@@ -2339,7 +2339,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array",
         "items": {
           "type": "string",
-          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \u00602021\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
+          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \\u00602021\\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
         },
         "description": "In-array constraint."
       },
@@ -2359,7 +2359,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array",
         "items": {
           "type": "string",
-          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \u00602021\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
+          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \\u00602021\\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
         },
         "description": "Not-in-array constraint."
       }
@@ -3460,7 +3460,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "useRestPrSync": {
         "type": "boolean",
-        "description": "When true, MR webhook PR sync uses the project-scoped REST aggregator instead of GraphQL. Set automatically for teleport-routed installations whose proxies require all upstream paths to live under \u0060/api/v4/projects/...\u0060."
+        "description": "When true, MR webhook PR sync uses the project-scoped REST aggregator instead of GraphQL. Set automatically for teleport-routed installations whose proxies require all upstream paths to live under \\u0060/api/v4/projects/...\\u0060."
       },
       "validationProjectPath": {
         "type": "string",
@@ -5064,7 +5064,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "createAsUser": {
         "type": "string",
-        "description": "Create issue as a user with the provided name. This option is only available to OAuth applications creating issues in \u0060actor=app\u0060 mode."
+        "description": "Create issue as a user with the provided name. This option is only available to OAuth applications creating issues in \\u0060actor=app\\u0060 mode."
       },
       "createdAt": {
         "type": "string",
@@ -5085,7 +5085,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "displayIconUrl": {
         "type": "string",
-        "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+        "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
       },
       "dueDate": {
         "type": "string",
@@ -6887,7 +6887,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array",
         "items": {
           "type": "string",
-          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \u00602021\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
+          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \\u00602021\\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
         },
         "description": "In-array constraint."
       },
@@ -6907,7 +6907,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array",
         "items": {
           "type": "string",
-          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \u00602021\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
+          "description": "Represents a date and time in ISO 8601 format. Accepts shortcuts like \\u00602021\\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings which are added to the current date to create the represented date (e.g '-P2W1D' represents the date that was two weeks and 1 day ago)"
         },
         "description": "Not-in-array constraint."
       },
@@ -7457,7 +7457,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "startedAt": {
         "$ref": "#/$defs/NullableDateComparator",
-        "description": "Comparator for the project started date (when it was moved to an \"In Progress\" status)."
+        "description": "Comparator for the project started date (when it was moved to an \\"In Progress\\" status)."
       },
       "state": {
         "$ref": "#/$defs/StringComparator",
@@ -7805,7 +7805,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array",
         "items": {
           "type": "string",
-          "description": "Represents a date in ISO 8601 format or a duration. Accepts shortcuts like \u00602021\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings (e.g '-P2W1D'), which are not converted to dates."
+          "description": "Represents a date in ISO 8601 format or a duration. Accepts shortcuts like \\u00602021\\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings (e.g '-P2W1D'), which are not converted to dates."
         },
         "description": "In-array constraint."
       },
@@ -7825,7 +7825,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "type": "array",
         "items": {
           "type": "string",
-          "description": "Represents a date in ISO 8601 format or a duration. Accepts shortcuts like \u00602021\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings (e.g '-P2W1D'), which are not converted to dates."
+          "description": "Represents a date in ISO 8601 format or a duration. Accepts shortcuts like \\u00602021\\u0060 to represent midnight Fri Jan 01 2021. Also accepts ISO 8601 durations strings (e.g '-P2W1D'), which are not converted to dates."
         },
         "description": "Not-in-array constraint."
       },
@@ -8314,11 +8314,11 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     "properties": {
       "darkTheme": {
         "type": "object",
-        "description": "[ALPHA] Dark theme palette: CSS custom property name (\u0060--name\u0060) to color or length value."
+        "description": "[ALPHA] Dark theme palette: CSS custom property name (\\u0060--name\\u0060) to color or length value."
       },
       "lightTheme": {
         "type": "object",
-        "description": "[ALPHA] Light theme palette: CSS custom property name (\u0060--name\u0060) to color or length value."
+        "description": "[ALPHA] Light theme palette: CSS custom property name (\\u0060--name\\u0060) to color or length value."
       }
     }
   },
@@ -8803,7 +8803,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "startedAt": {
         "$ref": "#/$defs/NullableDateComparator",
-        "description": "Comparator for the project started date (when it was moved to an \"In Progress\" status)."
+        "description": "Comparator for the project started date (when it was moved to an \\"In Progress\\" status)."
       },
       "state": {
         "$ref": "#/$defs/StringComparator",
@@ -9084,7 +9084,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "startedAt": {
         "$ref": "#/$defs/NullableDateComparator",
-        "description": "Comparator for the project started date (when it was moved to an \"In Progress\" status)."
+        "description": "Comparator for the project started date (when it was moved to an \\"In Progress\\" status)."
       },
       "state": {
         "$ref": "#/$defs/StringComparator",
@@ -10295,7 +10295,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "hasReleaseNotes": {
         "$ref": "#/$defs/BooleanComparator",
-        "description": "Comparator for whether the release is covered by any (non-archived) release note. Filter with \u0060{ eq: false }\u0060 to retrieve releases that do not yet have release notes attached."
+        "description": "Comparator for whether the release is covered by any (non-archived) release note. Filter with \\u0060{ eq: false }\\u0060 to retrieve releases that do not yet have release notes attached."
       },
       "id": {
         "$ref": "#/$defs/IDComparator",
@@ -10566,7 +10566,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "hasReleaseNotes": {
         "$ref": "#/$defs/BooleanComparator",
-        "description": "Comparator for whether the release is covered by any (non-archived) release note. Filter with \u0060{ eq: false }\u0060 to retrieve releases that do not yet have release notes attached."
+        "description": "Comparator for whether the release is covered by any (non-archived) release note. Filter with \\u0060{ eq: false }\\u0060 to retrieve releases that do not yet have release notes attached."
       },
       "id": {
         "$ref": "#/$defs/IDComparator",
@@ -10647,7 +10647,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
         "items": {
           "type": "string"
         },
-        "description": "Explicit release IDs to include. Mutually exclusive with rangeFromReleaseId/rangeToReleaseId — exactly one of the two shapes must be provided."
+        "description": "Explicit release IDs to include. Mutually exclusive with rangeFromReleaseId/rangeToReleaseId \\u2014 exactly one of the two shapes must be provided."
       },
       "title": {
         "type": "string",
@@ -12146,7 +12146,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
   },
   "SourceTypeComparator": {
     "type": "object",
-    "description": "Comparator for \u0060sourceType\u0060 field.",
+    "description": "Comparator for \\u0060sourceType\\u0060 field.",
     "properties": {
       "contains": {
         "type": "string",
@@ -12571,7 +12571,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "issueEstimationType": {
         "type": "string",
-        "description": "The issue estimation type to use. Must be one of \"notUsed\", \"exponential\", \"fibonacci\", \"linear\", \"tShirt\"."
+        "description": "The issue estimation type to use. Must be one of \\"notUsed\\", \\"exponential\\", \\"fibonacci\\", \\"linear\\", \\"tShirt\\"."
       },
       "issueSharingEnabled": {
         "type": "boolean",
@@ -12905,7 +12905,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "issueEstimationType": {
         "type": "string",
-        "description": "The issue estimation type to use. Must be one of \"notUsed\", \"exponential\", \"fibonacci\", \"linear\", \"tShirt\"."
+        "description": "The issue estimation type to use. Must be one of \\"notUsed\\", \\"exponential\\", \\"fibonacci\\", \\"linear\\", \\"tShirt\\"."
       },
       "issueSharingEnabled": {
         "type": "boolean",
@@ -13169,7 +13169,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "userId": {
         "type": "string",
-        "description": "The Linear user id of the user on schedule. If the user cannot be mapped to a Linear user then \u0060userEmail\u0060 can be used as a reference."
+        "description": "The Linear user id of the user on schedule. If the user cannot be mapped to a Linear user then \\u0060userEmail\\u0060 can be used as a reference."
       }
     },
     "required": [
@@ -13989,7 +13989,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
       },
       "type": {
         "$ref": "#/$defs/StringComparator",
-        "description": "Comparator for the workflow state type. Possible values are \"triage\", \"backlog\", \"unstarted\", \"started\", \"completed\", \"canceled\", \"duplicate\"."
+        "description": "Comparator for the workflow state type. Possible values are \\"triage\\", \\"backlog\\", \\"unstarted\\", \\"started\\", \\"completed\\", \\"canceled\\", \\"duplicate\\"."
       },
       "updatedAt": {
         "$ref": "#/$defs/DateComparator",
@@ -14088,7 +14088,7 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     ]
   }
 }`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{
   "AgentActivityCreateInput": [
     {
       "path": "AgentActivityCreateInput.contextualMetadata",

@@ -6,7 +6,7 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "_dummy",
     "description": "Query._dummy",
@@ -18,7 +18,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "_dummy",
-      "document": "query _dummy {\n  _dummy\n}",
+      "document": "query _dummy {\\n  _dummy\\n}",
       "variables": {}
     },
     "annotations": {
@@ -28,7 +28,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "administrable_teams_list",
-    "description": "All teams whose settings the user can administer. This includes teams the user can change settings for, but whose issues they may not have direct access to. This differs from the \u0060teams\u0060 query which returns teams based on issue access.",
+    "description": "All teams whose settings the user can administer. This includes teams the user can change settings for, but whose issues they may not have direct access to. This differs from the \\u0060teams\\u0060 query which returns teams based on issue access.",
     "parameters": {
       "properties": {
         "after": {
@@ -66,7 +66,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "administrableTeams",
-      "document": "query AdministrableTeams($after: String, $before: String, $filter: TeamFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  administrableTeams(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query AdministrableTeams($after: String, $before: String, $filter: TeamFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  administrableTeams(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      activeCycle {\\n        id\\n      }\\n      aiDiscussionSummariesEnabled\\n      aiThreadSummariesEnabled\\n      allMembersCanJoin\\n      ancestors {\\n        id\\n      }\\n      archivedAt\\n      autoArchivePeriod\\n      autoCloseChildIssues\\n      autoCloseParentIssues\\n      autoClosePeriod\\n      autoCloseStateId\\n      children {\\n        id\\n      }\\n      color\\n      createdAt\\n      currentProgress\\n      cycleCalenderUrl\\n      cycleCooldownTime\\n      cycleDuration\\n      cycleIssueAutoAssignCompleted\\n      cycleIssueAutoAssignStarted\\n      cycleLockToActive\\n      cycleStartDay\\n      cyclesEnabled\\n      defaultIssueEstimate\\n      defaultIssueState {\\n        id\\n      }\\n      defaultProjectTemplate {\\n        id\\n      }\\n      defaultTemplateForMembers {\\n        id\\n      }\\n      defaultTemplateForNonMembers {\\n        id\\n      }\\n      description\\n      displayName\\n      facets {\\n        id\\n      }\\n      groupIssueHistory\\n      icon\\n      id\\n      inheritIssueEstimation\\n      inheritSlackAutoCreateProjectChannel\\n      inheritWorkflowStatuses\\n      initiativesEnabled\\n      integrationsSettings {\\n        id\\n      }\\n      issueCount\\n      issueEstimationAllowZero\\n      issueEstimationExtended\\n      issueEstimationType\\n      joinByDefault\\n      key\\n      ledInitiativeCount\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pinnedResources {\\n        id\\n      }\\n      posts {\\n        id\\n      }\\n      progressHistory\\n      requirePriorityToLeaveTriage\\n      resourceSections {\\n        id\\n      }\\n      restrictedBy {\\n        id\\n      }\\n      restrictedById\\n      retiredAt\\n      scimGroupName\\n      scimManaged\\n      securitySettings\\n      setIssueSortOrderOnStateChange\\n      slackAutoCreateProjectChannel\\n      timezone\\n      triageEnabled\\n      triageIssueState {\\n        id\\n      }\\n      triageResponsibility {\\n        id\\n      }\\n      upcomingCycleCount\\n      updatedAt\\n      visibility\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -122,7 +122,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentActivities",
-      "document": "query AgentActivities($after: String, $before: String, $filter: AgentActivityFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  agentActivities(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      agentSession {\n        id\n      }\n      archivedAt\n      content {\n        __typename\n      }\n      contextualMetadata\n      createdAt\n      ephemeral\n      id\n      queued\n      sentAt\n      signal\n      signalMetadata\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      updatedAt\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query AgentActivities($after: String, $before: String, $filter: AgentActivityFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  agentActivities(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      content {\\n        __typename\\n      }\\n      contextualMetadata\\n      createdAt\\n      ephemeral\\n      id\\n      queued\\n      sentAt\\n      signal\\n      signalMetadata\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -156,7 +156,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentActivity",
-      "document": "query AgentActivity($id: String!) {\n  agentActivity(id: $id) {\n    agentSession {\n      id\n    }\n    archivedAt\n    content {\n      __typename\n    }\n    contextualMetadata\n    createdAt\n    ephemeral\n    id\n    queued\n    sentAt\n    signal\n    signalMetadata\n    sourceComment {\n      id\n    }\n    sourceMetadata\n    updatedAt\n    user {\n      id\n    }\n  }\n}",
+      "document": "query AgentActivity($id: String!) {\\n  agentActivity(id: $id) {\\n    agentSession {\\n      id\\n    }\\n    archivedAt\\n    content {\\n      __typename\\n    }\\n    contextualMetadata\\n    createdAt\\n    ephemeral\\n    id\\n    queued\\n    sentAt\\n    signal\\n    signalMetadata\\n    sourceComment {\\n      id\\n    }\\n    sourceMetadata\\n    updatedAt\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -184,7 +184,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentActivityCreate",
-      "document": "mutation AgentActivityCreate($input: AgentActivityCreateInput!) {\n  agentActivityCreate(input: $input) {\n    agentActivity {\n      agentSession {\n        id\n      }\n      archivedAt\n      content {\n        __typename\n      }\n      contextualMetadata\n      createdAt\n      ephemeral\n      id\n      queued\n      sentAt\n      signal\n      signalMetadata\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      updatedAt\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentActivityCreate($input: AgentActivityCreateInput!) {\\n  agentActivityCreate(input: $input) {\\n    agentActivity {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      content {\\n        __typename\\n      }\\n      contextualMetadata\\n      createdAt\\n      ephemeral\\n      id\\n      queued\\n      sentAt\\n      signal\\n      signalMetadata\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AgentActivityCreateInput!"
       }
@@ -212,7 +212,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentActivityCreatePrompt",
-      "document": "mutation AgentActivityCreatePrompt($input: AgentActivityCreatePromptInput!) {\n  agentActivityCreatePrompt(input: $input) {\n    agentActivity {\n      agentSession {\n        id\n      }\n      archivedAt\n      content {\n        __typename\n      }\n      contextualMetadata\n      createdAt\n      ephemeral\n      id\n      queued\n      sentAt\n      signal\n      signalMetadata\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      updatedAt\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentActivityCreatePrompt($input: AgentActivityCreatePromptInput!) {\\n  agentActivityCreatePrompt(input: $input) {\\n    agentActivity {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      content {\\n        __typename\\n      }\\n      contextualMetadata\\n      createdAt\\n      ephemeral\\n      id\\n      queued\\n      sentAt\\n      signal\\n      signalMetadata\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AgentActivityCreatePromptInput!"
       }
@@ -240,7 +240,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentActivityDeleteQueued",
-      "document": "mutation AgentActivityDeleteQueued($id: String!) {\n  agentActivityDeleteQueued(id: $id) {\n    agentActivity {\n      agentSession {\n        id\n      }\n      archivedAt\n      content {\n        __typename\n      }\n      contextualMetadata\n      createdAt\n      ephemeral\n      id\n      queued\n      sentAt\n      signal\n      signalMetadata\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      updatedAt\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentActivityDeleteQueued($id: String!) {\\n  agentActivityDeleteQueued(id: $id) {\\n    agentActivity {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      content {\\n        __typename\\n      }\\n      contextualMetadata\\n      createdAt\\n      ephemeral\\n      id\\n      queued\\n      sentAt\\n      signal\\n      signalMetadata\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -268,7 +268,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentActivitySendQueued",
-      "document": "mutation AgentActivitySendQueued($id: String!) {\n  agentActivitySendQueued(id: $id) {\n    agentActivity {\n      agentSession {\n        id\n      }\n      archivedAt\n      content {\n        __typename\n      }\n      contextualMetadata\n      createdAt\n      ephemeral\n      id\n      queued\n      sentAt\n      signal\n      signalMetadata\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      updatedAt\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentActivitySendQueued($id: String!) {\\n  agentActivitySendQueued(id: $id) {\\n    agentActivity {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      content {\\n        __typename\\n      }\\n      contextualMetadata\\n      createdAt\\n      ephemeral\\n      id\\n      queued\\n      sentAt\\n      signal\\n      signalMetadata\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -296,7 +296,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentSession",
-      "document": "query AgentSession($id: String!) {\n  agentSession(id: $id) {\n    appUser {\n      id\n    }\n    archivedAt\n    codingHarnessModelLabel\n    comment {\n      id\n    }\n    context\n    createdAt\n    creator {\n      id\n    }\n    dismissedAt\n    dismissedBy {\n      id\n    }\n    endedAt\n    externalLinks {\n      label\n      url\n    }\n    id\n    issue {\n      id\n    }\n    plan\n    pullRequest {\n      id\n    }\n    slugId\n    sourceComment {\n      id\n    }\n    sourceMetadata\n    startedAt\n    status\n    summary\n    updatedAt\n    url\n    workspaceDiff\n  }\n}",
+      "document": "query AgentSession($id: String!) {\\n  agentSession(id: $id) {\\n    appUser {\\n      id\\n    }\\n    archivedAt\\n    codingHarnessModelLabel\\n    comment {\\n      id\\n    }\\n    context\\n    createdAt\\n    creator {\\n      id\\n    }\\n    dismissedAt\\n    dismissedBy {\\n      id\\n    }\\n    endedAt\\n    externalLinks {\\n      label\\n      url\\n    }\\n    id\\n    issue {\\n      id\\n    }\\n    plan\\n    pullRequest {\\n      id\\n    }\\n    slugId\\n    sourceComment {\\n      id\\n    }\\n    sourceMetadata\\n    startedAt\\n    status\\n    summary\\n    updatedAt\\n    url\\n    workspaceDiff\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -330,7 +330,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSessionCreate",
-      "document": "mutation AgentSessionCreate($input: AgentSessionCreateInput!) {\n  agentSessionCreate(input: $input) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSessionCreate($input: AgentSessionCreateInput!) {\\n  agentSessionCreate(input: $input) {\\n    agentSession {\\n      appUser {\\n        id\\n      }\\n      archivedAt\\n      codingHarnessModelLabel\\n      comment {\\n        id\\n      }\\n      context\\n      createdAt\\n      creator {\\n        id\\n      }\\n      dismissedAt\\n      dismissedBy {\\n        id\\n      }\\n      endedAt\\n      externalLinks {\\n        label\\n        url\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      plan\\n      pullRequest {\\n        id\\n      }\\n      slugId\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      startedAt\\n      status\\n      summary\\n      updatedAt\\n      url\\n      workspaceDiff\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AgentSessionCreateInput!"
       }
@@ -358,7 +358,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSessionCreateOnComment",
-      "document": "mutation AgentSessionCreateOnComment($input: AgentSessionCreateOnComment!) {\n  agentSessionCreateOnComment(input: $input) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSessionCreateOnComment($input: AgentSessionCreateOnComment!) {\\n  agentSessionCreateOnComment(input: $input) {\\n    agentSession {\\n      appUser {\\n        id\\n      }\\n      archivedAt\\n      codingHarnessModelLabel\\n      comment {\\n        id\\n      }\\n      context\\n      createdAt\\n      creator {\\n        id\\n      }\\n      dismissedAt\\n      dismissedBy {\\n        id\\n      }\\n      endedAt\\n      externalLinks {\\n        label\\n        url\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      plan\\n      pullRequest {\\n        id\\n      }\\n      slugId\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      startedAt\\n      status\\n      summary\\n      updatedAt\\n      url\\n      workspaceDiff\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AgentSessionCreateOnComment!"
       }
@@ -386,7 +386,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSessionCreateOnIssue",
-      "document": "mutation AgentSessionCreateOnIssue($input: AgentSessionCreateOnIssue!) {\n  agentSessionCreateOnIssue(input: $input) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSessionCreateOnIssue($input: AgentSessionCreateOnIssue!) {\\n  agentSessionCreateOnIssue(input: $input) {\\n    agentSession {\\n      appUser {\\n        id\\n      }\\n      archivedAt\\n      codingHarnessModelLabel\\n      comment {\\n        id\\n      }\\n      context\\n      createdAt\\n      creator {\\n        id\\n      }\\n      dismissedAt\\n      dismissedBy {\\n        id\\n      }\\n      endedAt\\n      externalLinks {\\n        label\\n        url\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      plan\\n      pullRequest {\\n        id\\n      }\\n      slugId\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      startedAt\\n      status\\n      summary\\n      updatedAt\\n      url\\n      workspaceDiff\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AgentSessionCreateOnIssue!"
       }
@@ -414,7 +414,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentSessionSandbox",
-      "document": "query AgentSessionSandbox($agentSessionId: String!) {\n  agentSessionSandbox(agentSessionId: $agentSessionId) {\n    agentSessionId\n    datadogLogsUrl\n    sandboxes {\n      baseRef\n      branchName\n      createdAt\n      creatorId\n      endedAt\n      id\n      repository\n      sandboxLogsUrl\n      sandboxUrl\n      startedAt\n      workerConversationId\n    }\n    temporalWorkflowsUrl\n  }\n}",
+      "document": "query AgentSessionSandbox($agentSessionId: String!) {\\n  agentSessionSandbox(agentSessionId: $agentSessionId) {\\n    agentSessionId\\n    datadogLogsUrl\\n    sandboxes {\\n      baseRef\\n      branchName\\n      createdAt\\n      creatorId\\n      endedAt\\n      id\\n      repository\\n      sandboxLogsUrl\\n      sandboxUrl\\n      startedAt\\n      workerConversationId\\n    }\\n    temporalWorkflowsUrl\\n  }\\n}",
       "variables": {
         "agentSessionId": "String!"
       }
@@ -447,7 +447,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSessionUpdate",
-      "document": "mutation AgentSessionUpdate($id: String!, $input: AgentSessionUpdateInput!) {\n  agentSessionUpdate(id: $id, input: $input) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSessionUpdate($id: String!, $input: AgentSessionUpdateInput!) {\\n  agentSessionUpdate(id: $id, input: $input) {\\n    agentSession {\\n      appUser {\\n        id\\n      }\\n      archivedAt\\n      codingHarnessModelLabel\\n      comment {\\n        id\\n      }\\n      context\\n      createdAt\\n      creator {\\n        id\\n      }\\n      dismissedAt\\n      dismissedBy {\\n        id\\n      }\\n      endedAt\\n      externalLinks {\\n        label\\n        url\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      plan\\n      pullRequest {\\n        id\\n      }\\n      slugId\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      startedAt\\n      status\\n      summary\\n      updatedAt\\n      url\\n      workspaceDiff\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "AgentSessionUpdateInput!"
@@ -481,7 +481,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSessionUpdateExternalUrl",
-      "document": "mutation AgentSessionUpdateExternalUrl($id: String!, $input: AgentSessionUpdateExternalUrlInput!) {\n  agentSessionUpdateExternalUrl(id: $id, input: $input) {\n    agentSession {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSessionUpdateExternalUrl($id: String!, $input: AgentSessionUpdateExternalUrlInput!) {\\n  agentSessionUpdateExternalUrl(id: $id, input: $input) {\\n    agentSession {\\n      appUser {\\n        id\\n      }\\n      archivedAt\\n      codingHarnessModelLabel\\n      comment {\\n        id\\n      }\\n      context\\n      createdAt\\n      creator {\\n        id\\n      }\\n      dismissedAt\\n      dismissedBy {\\n        id\\n      }\\n      endedAt\\n      externalLinks {\\n        label\\n        url\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      plan\\n      pullRequest {\\n        id\\n      }\\n      slugId\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      startedAt\\n      status\\n      summary\\n      updatedAt\\n      url\\n      workspaceDiff\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "AgentSessionUpdateExternalUrlInput!"
@@ -528,7 +528,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentSessions",
-      "document": "query AgentSessions($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  agentSessions(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      appUser {\n        id\n      }\n      archivedAt\n      codingHarnessModelLabel\n      comment {\n        id\n      }\n      context\n      createdAt\n      creator {\n        id\n      }\n      dismissedAt\n      dismissedBy {\n        id\n      }\n      endedAt\n      externalLinks {\n        label\n        url\n      }\n      id\n      issue {\n        id\n      }\n      plan\n      pullRequest {\n        id\n      }\n      slugId\n      sourceComment {\n        id\n      }\n      sourceMetadata\n      startedAt\n      status\n      summary\n      updatedAt\n      url\n      workspaceDiff\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query AgentSessions($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  agentSessions(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      appUser {\\n        id\\n      }\\n      archivedAt\\n      codingHarnessModelLabel\\n      comment {\\n        id\\n      }\\n      context\\n      createdAt\\n      creator {\\n        id\\n      }\\n      dismissedAt\\n      dismissedBy {\\n        id\\n      }\\n      endedAt\\n      externalLinks {\\n        label\\n        url\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      plan\\n      pullRequest {\\n        id\\n      }\\n      slugId\\n      sourceComment {\\n        id\\n      }\\n      sourceMetadata\\n      startedAt\\n      status\\n      summary\\n      updatedAt\\n      url\\n      workspaceDiff\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -561,7 +561,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentSkill",
-      "document": "query AgentSkill($id: String!) {\n  agentSkill(id: $id) {\n    archivedAt\n    body\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    icon\n    id\n    inheritedFrom {\n      id\n    }\n    lastUpdatedBy {\n      id\n    }\n    lastUsedAt\n    owner {\n      id\n    }\n    recentUsageCount\n    shared\n    slugId\n    teamId\n    title\n    updatedAt\n  }\n}",
+      "document": "query AgentSkill($id: String!) {\\n  agentSkill(id: $id) {\\n    archivedAt\\n    body\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    icon\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    lastUpdatedBy {\\n      id\\n    }\\n    lastUsedAt\\n    owner {\\n      id\\n    }\\n    recentUsageCount\\n    shared\\n    slugId\\n    teamId\\n    title\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -589,7 +589,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSkillCreate",
-      "document": "mutation AgentSkillCreate($input: AgentSkillCreateInput!) {\n  agentSkillCreate(input: $input) {\n    agentSkill {\n      archivedAt\n      body\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      icon\n      id\n      inheritedFrom {\n        id\n      }\n      lastUpdatedBy {\n        id\n      }\n      lastUsedAt\n      owner {\n        id\n      }\n      recentUsageCount\n      shared\n      slugId\n      teamId\n      title\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSkillCreate($input: AgentSkillCreateInput!) {\\n  agentSkillCreate(input: $input) {\\n    agentSkill {\\n      archivedAt\\n      body\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      icon\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      lastUpdatedBy {\\n        id\\n      }\\n      lastUsedAt\\n      owner {\\n        id\\n      }\\n      recentUsageCount\\n      shared\\n      slugId\\n      teamId\\n      title\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AgentSkillCreateInput!"
       }
@@ -617,7 +617,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSkillDelete",
-      "document": "mutation AgentSkillDelete($id: String!) {\n  agentSkillDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSkillDelete($id: String!) {\\n  agentSkillDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -650,7 +650,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "agentSkillUpdate",
-      "document": "mutation AgentSkillUpdate($id: String!, $input: AgentSkillUpdateInput!) {\n  agentSkillUpdate(id: $id, input: $input) {\n    agentSkill {\n      archivedAt\n      body\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      icon\n      id\n      inheritedFrom {\n        id\n      }\n      lastUpdatedBy {\n        id\n      }\n      lastUsedAt\n      owner {\n        id\n      }\n      recentUsageCount\n      shared\n      slugId\n      teamId\n      title\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AgentSkillUpdate($id: String!, $input: AgentSkillUpdateInput!) {\\n  agentSkillUpdate(id: $id, input: $input) {\\n    agentSkill {\\n      archivedAt\\n      body\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      icon\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      lastUpdatedBy {\\n        id\\n      }\\n      lastUsedAt\\n      owner {\\n        id\\n      }\\n      recentUsageCount\\n      shared\\n      slugId\\n      teamId\\n      title\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "AgentSkillUpdateInput!"
@@ -701,7 +701,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "agentSkills",
-      "document": "query AgentSkills($after: String, $before: String, $filter: AgentSkillFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  agentSkills(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      body\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      icon\n      id\n      inheritedFrom {\n        id\n      }\n      lastUpdatedBy {\n        id\n      }\n      lastUsedAt\n      owner {\n        id\n      }\n      recentUsageCount\n      shared\n      slugId\n      teamId\n      title\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query AgentSkills($after: String, $before: String, $filter: AgentSkillFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  agentSkills(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      body\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      icon\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      lastUpdatedBy {\\n        id\\n      }\\n      lastUsedAt\\n      owner {\\n        id\\n      }\\n      recentUsageCount\\n      shared\\n      slugId\\n      teamId\\n      title\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -735,7 +735,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "airbyteIntegrationConnect",
-      "document": "mutation AirbyteIntegrationConnect($input: AirbyteConfigurationInput!) {\n  airbyteIntegrationConnect(input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AirbyteIntegrationConnect($input: AirbyteConfigurationInput!) {\\n  airbyteIntegrationConnect(input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AirbyteConfigurationInput!"
       }
@@ -763,7 +763,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "applicationInfo",
-      "document": "query ApplicationInfo($clientId: String!) {\n  applicationInfo(clientId: $clientId) {\n    clientId\n    description\n    developer\n    developerUrl\n    id\n    imageUrl\n    name\n  }\n}",
+      "document": "query ApplicationInfo($clientId: String!) {\\n  applicationInfo(clientId: $clientId) {\\n    clientId\\n    description\\n    developer\\n    developerUrl\\n    id\\n    imageUrl\\n    name\\n  }\\n}",
       "variables": {
         "clientId": "String!"
       }
@@ -784,7 +784,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "archivedIntegrations",
-      "document": "query ArchivedIntegrations {\n  archivedIntegrations {\n    archivedAt\n    codeAccess\n    enterpriseUrl\n    externalOrgId\n    id\n    orgAvatarUrl\n    orgLogin\n    service\n  }\n}",
+      "document": "query ArchivedIntegrations {\\n  archivedIntegrations {\\n    archivedAt\\n    codeAccess\\n    enterpriseUrl\\n    externalOrgId\\n    id\\n    orgAvatarUrl\\n    orgLogin\\n    service\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -803,7 +803,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "archivedTeams",
-      "document": "query ArchivedTeams {\n  archivedTeams {\n    activeCycle {\n      id\n    }\n    aiDiscussionSummariesEnabled\n    aiThreadSummariesEnabled\n    allMembersCanJoin\n    ancestors {\n      id\n    }\n    archivedAt\n    autoArchivePeriod\n    autoCloseChildIssues\n    autoCloseParentIssues\n    autoClosePeriod\n    autoCloseStateId\n    children {\n      id\n    }\n    color\n    createdAt\n    currentProgress\n    cycleCalenderUrl\n    cycleCooldownTime\n    cycleDuration\n    cycleIssueAutoAssignCompleted\n    cycleIssueAutoAssignStarted\n    cycleLockToActive\n    cycleStartDay\n    cyclesEnabled\n    defaultIssueEstimate\n    defaultIssueState {\n      id\n    }\n    defaultProjectTemplate {\n      id\n    }\n    defaultTemplateForMembers {\n      id\n    }\n    defaultTemplateForNonMembers {\n      id\n    }\n    description\n    displayName\n    facets {\n      id\n    }\n    groupIssueHistory\n    icon\n    id\n    inheritIssueEstimation\n    inheritSlackAutoCreateProjectChannel\n    inheritWorkflowStatuses\n    initiativesEnabled\n    integrationsSettings {\n      id\n    }\n    issueCount\n    issueEstimationAllowZero\n    issueEstimationExtended\n    issueEstimationType\n    joinByDefault\n    key\n    ledInitiativeCount\n    name\n    organization {\n      id\n    }\n    parent {\n      id\n    }\n    pinnedResources {\n      id\n    }\n    posts {\n      id\n    }\n    progressHistory\n    requirePriorityToLeaveTriage\n    resourceSections {\n      id\n    }\n    restrictedBy {\n      id\n    }\n    restrictedById\n    retiredAt\n    scimGroupName\n    scimManaged\n    securitySettings\n    setIssueSortOrderOnStateChange\n    slackAutoCreateProjectChannel\n    timezone\n    triageEnabled\n    triageIssueState {\n      id\n    }\n    triageResponsibility {\n      id\n    }\n    upcomingCycleCount\n    updatedAt\n    visibility\n  }\n}",
+      "document": "query ArchivedTeams {\\n  archivedTeams {\\n    activeCycle {\\n      id\\n    }\\n    aiDiscussionSummariesEnabled\\n    aiThreadSummariesEnabled\\n    allMembersCanJoin\\n    ancestors {\\n      id\\n    }\\n    archivedAt\\n    autoArchivePeriod\\n    autoCloseChildIssues\\n    autoCloseParentIssues\\n    autoClosePeriod\\n    autoCloseStateId\\n    children {\\n      id\\n    }\\n    color\\n    createdAt\\n    currentProgress\\n    cycleCalenderUrl\\n    cycleCooldownTime\\n    cycleDuration\\n    cycleIssueAutoAssignCompleted\\n    cycleIssueAutoAssignStarted\\n    cycleLockToActive\\n    cycleStartDay\\n    cyclesEnabled\\n    defaultIssueEstimate\\n    defaultIssueState {\\n      id\\n    }\\n    defaultProjectTemplate {\\n      id\\n    }\\n    defaultTemplateForMembers {\\n      id\\n    }\\n    defaultTemplateForNonMembers {\\n      id\\n    }\\n    description\\n    displayName\\n    facets {\\n      id\\n    }\\n    groupIssueHistory\\n    icon\\n    id\\n    inheritIssueEstimation\\n    inheritSlackAutoCreateProjectChannel\\n    inheritWorkflowStatuses\\n    initiativesEnabled\\n    integrationsSettings {\\n      id\\n    }\\n    issueCount\\n    issueEstimationAllowZero\\n    issueEstimationExtended\\n    issueEstimationType\\n    joinByDefault\\n    key\\n    ledInitiativeCount\\n    name\\n    organization {\\n      id\\n    }\\n    parent {\\n      id\\n    }\\n    pinnedResources {\\n      id\\n    }\\n    posts {\\n      id\\n    }\\n    progressHistory\\n    requirePriorityToLeaveTriage\\n    resourceSections {\\n      id\\n    }\\n    restrictedBy {\\n      id\\n    }\\n    restrictedById\\n    retiredAt\\n    scimGroupName\\n    scimManaged\\n    securitySettings\\n    setIssueSortOrderOnStateChange\\n    slackAutoCreateProjectChannel\\n    timezone\\n    triageEnabled\\n    triageIssueState {\\n      id\\n    }\\n    triageResponsibility {\\n      id\\n    }\\n    upcomingCycleCount\\n    updatedAt\\n    visibility\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -813,7 +813,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "attachment",
-    "description": "One specific issue attachment.\n[Deprecated] 'url' can no longer be used as the 'id' parameter. Use 'attachmentsForUrl' instead",
+    "description": "One specific issue attachment.\\n[Deprecated] 'url' can no longer be used as the 'id' parameter. Use 'attachmentsForUrl' instead",
     "parameters": {
       "properties": {
         "id": {
@@ -828,7 +828,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "attachment",
-      "document": "query Attachment($id: String!) {\n  attachment(id: $id) {\n    archivedAt\n    bodyData\n    createdAt\n    creator {\n      id\n    }\n    externalUserCreator {\n      id\n    }\n    groupBySource\n    id\n    issue {\n      id\n    }\n    metadata\n    originalIssue {\n      id\n    }\n    source\n    sourceType\n    subtitle\n    title\n    updatedAt\n    url\n  }\n}",
+      "document": "query Attachment($id: String!) {\\n  attachment(id: $id) {\\n    archivedAt\\n    bodyData\\n    createdAt\\n    creator {\\n      id\\n    }\\n    externalUserCreator {\\n      id\\n    }\\n    groupBySource\\n    id\\n    issue {\\n      id\\n    }\\n    metadata\\n    originalIssue {\\n      id\\n    }\\n    source\\n    sourceType\\n    subtitle\\n    title\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -840,7 +840,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "attachment_create",
-    "description": "Creates a new attachment, or updates existing if the same \u0060url\u0060 and \u0060issueId\u0060 is used. To create an integration-aware attachment, use the integration-specific mutations such as \u0060attachmentLinkZendesk\u0060, \u0060attachmentLinkSlack\u0060, or \u0060attachmentLinkURL\u0060 instead.",
+    "description": "Creates a new attachment, or updates existing if the same \\u0060url\\u0060 and \\u0060issueId\\u0060 is used. To create an integration-aware attachment, use the integration-specific mutations such as \\u0060attachmentLinkZendesk\\u0060, \\u0060attachmentLinkSlack\\u0060, or \\u0060attachmentLinkURL\\u0060 instead.",
     "parameters": {
       "properties": {
         "input": {
@@ -856,7 +856,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentCreate",
-      "document": "mutation AttachmentCreate($input: AttachmentCreateInput!) {\n  attachmentCreate(input: $input) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentCreate($input: AttachmentCreateInput!) {\\n  attachmentCreate(input: $input) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "AttachmentCreateInput!"
       }
@@ -884,7 +884,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentDelete",
-      "document": "mutation AttachmentDelete($id: String!) {\n  attachmentDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentDelete($id: String!) {\\n  attachmentDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -896,12 +896,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "attachment_issue",
-    "description": "Query an issue by its associated attachment, and its id. (deprecated: Will be removed in near future, please use \u0060attachmentsForURL\u0060 to get attachments and their issues instead.)",
+    "description": "Query an issue by its associated attachment, and its id. (deprecated: Will be removed in near future, please use \\u0060attachmentsForURL\\u0060 to get attachments and their issues instead.)",
     "parameters": {
       "properties": {
         "id": {
           "type": "string",
-          "description": "\u0060id\u0060 of the attachment for which you'll want to get the issue for. [Deprecated] \u0060url\u0060 as the \u0060id\u0060 parameter."
+          "description": "\\u0060id\\u0060 of the attachment for which you'll want to get the issue for. [Deprecated] \\u0060url\\u0060 as the \\u0060id\\u0060 parameter."
         }
       },
       "required": [
@@ -912,7 +912,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "attachmentIssue",
-      "document": "query AttachmentIssue($id: String!) {\n  attachmentIssue(id: $id) {\n    activitySummary\n    addedToCycleAt\n    addedToProjectAt\n    addedToTeamAt\n    archivedAt\n    asksExternalUserRequester {\n      id\n    }\n    asksRequester {\n      id\n    }\n    assignee {\n      id\n    }\n    autoArchivedAt\n    autoClosedAt\n    botActor {\n      id\n    }\n    branchName\n    canceledAt\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    customerTicketCount\n    cycle {\n      id\n    }\n    delegate {\n      id\n    }\n    description\n    descriptionState\n    documentContent {\n      id\n    }\n    dueDate\n    estimate\n    externalUserCreator {\n      id\n    }\n    favorite {\n      id\n    }\n    id\n    identifier\n    inheritsSharedAccess\n    integrationSourceType\n    labelIds\n    lastAppliedTemplate {\n      id\n    }\n    number\n    parent {\n      id\n    }\n    previousIdentifiers\n    priority\n    priorityLabel\n    prioritySortOrder\n    project {\n      id\n    }\n    projectMilestone {\n      id\n    }\n    reactionData\n    reactions {\n      id\n    }\n    recurringIssueTemplate {\n      id\n    }\n    sharedAccess {\n      disallowedIssueFields\n      isShared\n      sharedWithCount\n      sharedWithUsers {\n        id\n      }\n      viewerHasOnlySharedAccess\n    }\n    slaBreachesAt\n    slaHighRiskAt\n    slaMediumRiskAt\n    slaStartedAt\n    slaType\n    snoozedBy {\n      id\n    }\n    snoozedUntilAt\n    sortOrder\n    sourceComment {\n      id\n    }\n    startedAt\n    startedTriageAt\n    state {\n      id\n    }\n    subIssueSortOrder\n    suggestionsGeneratedAt\n    summary {\n      id\n    }\n    syncedWith {\n      id\n    }\n    team {\n      id\n    }\n    title\n    trashed\n    triagedAt\n    trusted\n    updatedAt\n    url\n  }\n}",
+      "document": "query AttachmentIssue($id: String!) {\\n  attachmentIssue(id: $id) {\\n    activitySummary\\n    addedToCycleAt\\n    addedToProjectAt\\n    addedToTeamAt\\n    archivedAt\\n    asksExternalUserRequester {\\n      id\\n    }\\n    asksRequester {\\n      id\\n    }\\n    assignee {\\n      id\\n    }\\n    autoArchivedAt\\n    autoClosedAt\\n    botActor {\\n      id\\n    }\\n    branchName\\n    canceledAt\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    customerTicketCount\\n    cycle {\\n      id\\n    }\\n    delegate {\\n      id\\n    }\\n    description\\n    descriptionState\\n    documentContent {\\n      id\\n    }\\n    dueDate\\n    estimate\\n    externalUserCreator {\\n      id\\n    }\\n    favorite {\\n      id\\n    }\\n    id\\n    identifier\\n    inheritsSharedAccess\\n    integrationSourceType\\n    labelIds\\n    lastAppliedTemplate {\\n      id\\n    }\\n    number\\n    parent {\\n      id\\n    }\\n    previousIdentifiers\\n    priority\\n    priorityLabel\\n    prioritySortOrder\\n    project {\\n      id\\n    }\\n    projectMilestone {\\n      id\\n    }\\n    reactionData\\n    reactions {\\n      id\\n    }\\n    recurringIssueTemplate {\\n      id\\n    }\\n    sharedAccess {\\n      disallowedIssueFields\\n      isShared\\n      sharedWithCount\\n      sharedWithUsers {\\n        id\\n      }\\n      viewerHasOnlySharedAccess\\n    }\\n    slaBreachesAt\\n    slaHighRiskAt\\n    slaMediumRiskAt\\n    slaStartedAt\\n    slaType\\n    snoozedBy {\\n      id\\n    }\\n    snoozedUntilAt\\n    sortOrder\\n    sourceComment {\\n      id\\n    }\\n    startedAt\\n    startedTriageAt\\n    state {\\n      id\\n    }\\n    subIssueSortOrder\\n    suggestionsGeneratedAt\\n    summary {\\n      id\\n    }\\n    syncedWith {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    title\\n    trashed\\n    triagedAt\\n    trusted\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -933,11 +933,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -971,7 +971,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkDiscord",
-      "document": "mutation AttachmentLinkDiscord($channelId: String!, $createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $messageId: String!, $title: String, $url: String!) {\n  attachmentLinkDiscord(\n    channelId: $channelId\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    messageId: $messageId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkDiscord($channelId: String!, $createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $messageId: String!, $title: String, $url: String!) {\\n  attachmentLinkDiscord(\\n    channelId: $channelId\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    messageId: $messageId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "channelId": "String!",
         "createAsUser": "String",
@@ -999,11 +999,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1027,7 +1027,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkFront",
-      "document": "mutation AttachmentLinkFront($conversationId: String!, $createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String) {\n  attachmentLinkFront(\n    conversationId: $conversationId\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    title: $title\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkFront($conversationId: String!, $createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String) {\\n  attachmentLinkFront(\\n    conversationId: $conversationId\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    title: $title\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "conversationId": "String!",
         "createAsUser": "String",
@@ -1049,11 +1049,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1081,7 +1081,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkGitHubIssue",
-      "document": "mutation AttachmentLinkGitHubIssue($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\n  attachmentLinkGitHubIssue(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkGitHubIssue($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\\n  attachmentLinkGitHubIssue(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1109,11 +1109,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1141,7 +1141,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkGitHubPR",
-      "document": "mutation AttachmentLinkGitHubPR($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\n  attachmentLinkGitHubPR(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkGitHubPR($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\\n  attachmentLinkGitHubPR(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1163,11 +1163,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1205,7 +1205,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkGitLabMR",
-      "document": "mutation AttachmentLinkGitLabMR($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $number: Float!, $projectPathWithNamespace: String!, $title: String, $url: String!) {\n  attachmentLinkGitLabMR(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    number: $number\n    projectPathWithNamespace: $projectPathWithNamespace\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkGitLabMR($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $number: Float!, $projectPathWithNamespace: String!, $title: String, $url: String!) {\\n  attachmentLinkGitLabMR(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    number: $number\\n    projectPathWithNamespace: $projectPathWithNamespace\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1233,11 +1233,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1265,7 +1265,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkIntercom",
-      "document": "mutation AttachmentLinkIntercom($conversationId: String!, $createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $partId: String, $title: String) {\n  attachmentLinkIntercom(\n    conversationId: $conversationId\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    partId: $partId\n    title: $title\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkIntercom($conversationId: String!, $createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $partId: String, $title: String) {\\n  attachmentLinkIntercom(\\n    conversationId: $conversationId\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    partId: $partId\\n    title: $title\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "conversationId": "String!",
         "createAsUser": "String",
@@ -1288,11 +1288,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1324,7 +1324,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkJiraIssue",
-      "document": "mutation AttachmentLinkJiraIssue($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $jiraIssueId: String!, $title: String, $url: String) {\n  attachmentLinkJiraIssue(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    jiraIssueId: $jiraIssueId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkJiraIssue($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $jiraIssueId: String!, $title: String, $url: String) {\\n  attachmentLinkJiraIssue(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    jiraIssueId: $jiraIssueId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1347,11 +1347,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1379,7 +1379,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkSalesforce",
-      "document": "mutation AttachmentLinkSalesforce($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\n  attachmentLinkSalesforce(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkSalesforce($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\\n  attachmentLinkSalesforce(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1401,11 +1401,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1437,7 +1437,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkSlack",
-      "document": "mutation AttachmentLinkSlack($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $syncToCommentThread: Boolean, $title: String, $url: String!) {\n  attachmentLinkSlack(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    syncToCommentThread: $syncToCommentThread\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkSlack($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $syncToCommentThread: Boolean, $title: String, $url: String!) {\\n  attachmentLinkSlack(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    syncToCommentThread: $syncToCommentThread\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1460,11 +1460,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1492,7 +1492,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkURL",
-      "document": "mutation AttachmentLinkURL($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\n  attachmentLinkURL(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkURL($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $title: String, $url: String!) {\\n  attachmentLinkURL(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1514,11 +1514,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "createAsUser": {
           "type": "string",
-          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \u0060actor=app\u0060 mode."
+          "description": "Create attachment as a user with the provided name. This option is only available to OAuth applications creating attachments in \\u0060actor=app\\u0060 mode."
         },
         "displayIconUrl": {
           "type": "string",
-          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \u0060createAsUser\u0060 options. This option is only available to OAuth applications creating comments in \u0060actor=app\u0060 mode."
+          "description": "Provide an external user avatar URL. Can only be used in conjunction with the \\u0060createAsUser\\u0060 options. This option is only available to OAuth applications creating comments in \\u0060actor=app\\u0060 mode."
         },
         "id": {
           "type": "string",
@@ -1550,7 +1550,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentLinkZendesk",
-      "document": "mutation AttachmentLinkZendesk($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $ticketId: String!, $title: String, $url: String) {\n  attachmentLinkZendesk(\n    createAsUser: $createAsUser\n    displayIconUrl: $displayIconUrl\n    id: $id\n    issueId: $issueId\n    ticketId: $ticketId\n    title: $title\n    url: $url\n  ) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentLinkZendesk($createAsUser: String, $displayIconUrl: String, $id: String, $issueId: String!, $ticketId: String!, $title: String, $url: String) {\\n  attachmentLinkZendesk(\\n    createAsUser: $createAsUser\\n    displayIconUrl: $displayIconUrl\\n    id: $id\\n    issueId: $issueId\\n    ticketId: $ticketId\\n    title: $title\\n    url: $url\\n  ) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "createAsUser": "String",
         "displayIconUrl": "String",
@@ -1582,7 +1582,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "attachmentSources",
-      "document": "query AttachmentSources($teamId: String) {\n  attachmentSources(teamId: $teamId) {\n    sources\n  }\n}",
+      "document": "query AttachmentSources($teamId: String) {\\n  attachmentSources(teamId: $teamId) {\\n    sources\\n  }\\n}",
       "variables": {
         "teamId": "String"
       }
@@ -1610,7 +1610,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentSyncToSlack",
-      "document": "mutation AttachmentSyncToSlack($id: String!) {\n  attachmentSyncToSlack(id: $id) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentSyncToSlack($id: String!) {\\n  attachmentSyncToSlack(id: $id) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -1643,7 +1643,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "attachmentUpdate",
-      "document": "mutation AttachmentUpdate($id: String!, $input: AttachmentUpdateInput!) {\n  attachmentUpdate(id: $id, input: $input) {\n    attachment {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation AttachmentUpdate($id: String!, $input: AttachmentUpdateInput!) {\\n  attachmentUpdate(id: $id, input: $input) {\\n    attachment {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "AttachmentUpdateInput!"
@@ -1656,7 +1656,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "attachments_for_url_list",
-    "description": "Returns issue attachments for a given \u0060url\u0060.",
+    "description": "Returns issue attachments for a given \\u0060url\\u0060.",
     "parameters": {
       "properties": {
         "after": {
@@ -1696,7 +1696,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "attachmentsForURL",
-      "document": "query AttachmentsForURL($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $url: String!) {\n  attachmentsForURL(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    url: $url\n  ) {\n    nodes {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query AttachmentsForURL($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $url: String!) {\\n  attachmentsForURL(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n    url: $url\\n  ) {\\n    nodes {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -1714,7 +1714,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "attachments_list",
-    "description": "All issue attachments.\n\nTo get attachments for a given URL, use \u0060attachmentsForURL\u0060 query.",
+    "description": "All issue attachments.\\n\\nTo get attachments for a given URL, use \\u0060attachmentsForURL\\u0060 query.",
     "parameters": {
       "properties": {
         "after": {
@@ -1752,7 +1752,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "attachments",
-      "document": "query Attachments($after: String, $before: String, $filter: AttachmentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  attachments(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      bodyData\n      createdAt\n      creator {\n        id\n      }\n      externalUserCreator {\n        id\n      }\n      groupBySource\n      id\n      issue {\n        id\n      }\n      metadata\n      originalIssue {\n        id\n      }\n      source\n      sourceType\n      subtitle\n      title\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Attachments($after: String, $before: String, $filter: AttachmentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  attachments(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      bodyData\\n      createdAt\\n      creator {\\n        id\\n      }\\n      externalUserCreator {\\n        id\\n      }\\n      groupBySource\\n      id\\n      issue {\\n        id\\n      }\\n      metadata\\n      originalIssue {\\n        id\\n      }\\n      source\\n      sourceType\\n      subtitle\\n      title\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -1808,7 +1808,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "auditEntries",
-      "document": "query AuditEntries($after: String, $before: String, $filter: AuditEntryFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  auditEntries(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      actor {\n        id\n      }\n      actorId\n      archivedAt\n      countryCode\n      createdAt\n      id\n      ip\n      metadata\n      organization {\n        id\n      }\n      requestInformation\n      type\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query AuditEntries($after: String, $before: String, $filter: AuditEntryFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  auditEntries(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      actor {\\n        id\\n      }\\n      actorId\\n      archivedAt\\n      countryCode\\n      createdAt\\n      id\\n      ip\\n      metadata\\n      organization {\\n        id\\n      }\\n      requestInformation\\n      type\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -1835,7 +1835,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "auditEntryTypes",
-      "document": "query AuditEntryTypes {\n  auditEntryTypes {\n    description\n    type\n  }\n}",
+      "document": "query AuditEntryTypes {\\n  auditEntryTypes {\\n    description\\n    type\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -1854,7 +1854,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "authenticationSessions",
-      "document": "query AuthenticationSessions {\n  authenticationSessions {\n    browserType\n    client\n    countryCodes\n    createdAt\n    detailedName\n    id\n    ip\n    isCurrentSession\n    lastActiveAt\n    location\n    locationCity\n    locationCountry\n    locationCountryCode\n    locationRegionCode\n    name\n    operatingSystem\n    service\n    type\n    updatedAt\n    userAgent\n  }\n}",
+      "document": "query AuthenticationSessions {\\n  authenticationSessions {\\n    browserType\\n    client\\n    countryCodes\\n    createdAt\\n    detailedName\\n    id\\n    ip\\n    isCurrentSession\\n    lastActiveAt\\n    location\\n    locationCity\\n    locationCountry\\n    locationCountryCode\\n    locationRegionCode\\n    name\\n    operatingSystem\\n    service\\n    type\\n    updatedAt\\n    userAgent\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -1873,7 +1873,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "availableUsers",
-      "document": "query AvailableUsers {\n  availableUsers {\n    allowDomainAccess\n    availableOrganizations {\n      id\n    }\n    email\n    id\n    lastUsedOrganizationId\n    lockedOrganizations {\n      id\n    }\n    lockedUsers {\n      id\n    }\n    service\n    users {\n      id\n    }\n  }\n}",
+      "document": "query AvailableUsers {\\n  availableUsers {\\n    allowDomainAccess\\n    availableOrganizations {\\n      id\\n    }\\n    email\\n    id\\n    lastUsedOrganizationId\\n    lockedOrganizations {\\n      id\\n    }\\n    lockedUsers {\\n      id\\n    }\\n    service\\n    users {\\n      id\\n    }\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -1901,7 +1901,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "comment",
-      "document": "query Comment($hash: String, $id: String) {\n  comment(hash: $hash, id: $id) {\n    agentSession {\n      id\n    }\n    archivedAt\n    body\n    bodyData\n    botActor {\n      id\n    }\n    createdAt\n    documentContent {\n      id\n    }\n    documentContentId\n    editedAt\n    externalThread {\n      id\n    }\n    externalUser {\n      id\n    }\n    hideInLinear\n    id\n    initiative {\n      id\n    }\n    initiativeId\n    initiativeUpdate {\n      id\n    }\n    initiativeUpdateId\n    isArtificialAgentSessionRoot\n    issue {\n      id\n    }\n    issueId\n    onBehalfOf {\n      id\n    }\n    parent {\n      id\n    }\n    parentId\n    post {\n      id\n    }\n    project {\n      id\n    }\n    projectId\n    projectUpdate {\n      id\n    }\n    projectUpdateId\n    quotedText\n    reactionData\n    reactions {\n      id\n    }\n    resolvedAt\n    resolvingComment {\n      id\n    }\n    resolvingCommentId\n    resolvingUser {\n      id\n    }\n    syncedWith {\n      id\n    }\n    threadSummary\n    updatedAt\n    url\n    user {\n      id\n    }\n  }\n}",
+      "document": "query Comment($hash: String, $id: String) {\\n  comment(hash: $hash, id: $id) {\\n    agentSession {\\n      id\\n    }\\n    archivedAt\\n    body\\n    bodyData\\n    botActor {\\n      id\\n    }\\n    createdAt\\n    documentContent {\\n      id\\n    }\\n    documentContentId\\n    editedAt\\n    externalThread {\\n      id\\n    }\\n    externalUser {\\n      id\\n    }\\n    hideInLinear\\n    id\\n    initiative {\\n      id\\n    }\\n    initiativeId\\n    initiativeUpdate {\\n      id\\n    }\\n    initiativeUpdateId\\n    isArtificialAgentSessionRoot\\n    issue {\\n      id\\n    }\\n    issueId\\n    onBehalfOf {\\n      id\\n    }\\n    parent {\\n      id\\n    }\\n    parentId\\n    post {\\n      id\\n    }\\n    project {\\n      id\\n    }\\n    projectId\\n    projectUpdate {\\n      id\\n    }\\n    projectUpdateId\\n    quotedText\\n    reactionData\\n    reactions {\\n      id\\n    }\\n    resolvedAt\\n    resolvingComment {\\n      id\\n    }\\n    resolvingCommentId\\n    resolvingUser {\\n      id\\n    }\\n    syncedWith {\\n      id\\n    }\\n    threadSummary\\n    updatedAt\\n    url\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "hash": "String",
         "id": "String"
@@ -1930,7 +1930,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "commentCreate",
-      "document": "mutation CommentCreate($input: CommentCreateInput!) {\n  commentCreate(input: $input) {\n    comment {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CommentCreate($input: CommentCreateInput!) {\\n  commentCreate(input: $input) {\\n    comment {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      body\\n      bodyData\\n      botActor {\\n        id\\n      }\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      documentContentId\\n      editedAt\\n      externalThread {\\n        id\\n      }\\n      externalUser {\\n        id\\n      }\\n      hideInLinear\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeId\\n      initiativeUpdate {\\n        id\\n      }\\n      initiativeUpdateId\\n      isArtificialAgentSessionRoot\\n      issue {\\n        id\\n      }\\n      issueId\\n      onBehalfOf {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      parentId\\n      post {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      projectId\\n      projectUpdate {\\n        id\\n      }\\n      projectUpdateId\\n      quotedText\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      resolvedAt\\n      resolvingComment {\\n        id\\n      }\\n      resolvingCommentId\\n      resolvingUser {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      threadSummary\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "CommentCreateInput!"
       }
@@ -1958,7 +1958,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "commentDelete",
-      "document": "mutation CommentDelete($id: String!) {\n  commentDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CommentDelete($id: String!) {\\n  commentDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -1990,7 +1990,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "commentResolve",
-      "document": "mutation CommentResolve($id: String!, $resolvingCommentId: String) {\n  commentResolve(id: $id, resolvingCommentId: $resolvingCommentId) {\n    comment {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CommentResolve($id: String!, $resolvingCommentId: String) {\\n  commentResolve(id: $id, resolvingCommentId: $resolvingCommentId) {\\n    comment {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      body\\n      bodyData\\n      botActor {\\n        id\\n      }\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      documentContentId\\n      editedAt\\n      externalThread {\\n        id\\n      }\\n      externalUser {\\n        id\\n      }\\n      hideInLinear\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeId\\n      initiativeUpdate {\\n        id\\n      }\\n      initiativeUpdateId\\n      isArtificialAgentSessionRoot\\n      issue {\\n        id\\n      }\\n      issueId\\n      onBehalfOf {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      parentId\\n      post {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      projectId\\n      projectUpdate {\\n        id\\n      }\\n      projectUpdateId\\n      quotedText\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      resolvedAt\\n      resolvingComment {\\n        id\\n      }\\n      resolvingCommentId\\n      resolvingUser {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      threadSummary\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "resolvingCommentId": "String"
@@ -2019,7 +2019,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "commentUnresolve",
-      "document": "mutation CommentUnresolve($id: String!) {\n  commentUnresolve(id: $id) {\n    comment {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CommentUnresolve($id: String!) {\\n  commentUnresolve(id: $id) {\\n    comment {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      body\\n      bodyData\\n      botActor {\\n        id\\n      }\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      documentContentId\\n      editedAt\\n      externalThread {\\n        id\\n      }\\n      externalUser {\\n        id\\n      }\\n      hideInLinear\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeId\\n      initiativeUpdate {\\n        id\\n      }\\n      initiativeUpdateId\\n      isArtificialAgentSessionRoot\\n      issue {\\n        id\\n      }\\n      issueId\\n      onBehalfOf {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      parentId\\n      post {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      projectId\\n      projectUpdate {\\n        id\\n      }\\n      projectUpdateId\\n      quotedText\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      resolvedAt\\n      resolvingComment {\\n        id\\n      }\\n      resolvingCommentId\\n      resolvingUser {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      threadSummary\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2058,7 +2058,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "commentUpdate",
-      "document": "mutation CommentUpdate($id: String!, $input: CommentUpdateInput!) {\n  commentUpdate(id: $id, input: $input) {\n    comment {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CommentUpdate($id: String!, $input: CommentUpdateInput!) {\\n  commentUpdate(id: $id, input: $input) {\\n    comment {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      body\\n      bodyData\\n      botActor {\\n        id\\n      }\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      documentContentId\\n      editedAt\\n      externalThread {\\n        id\\n      }\\n      externalUser {\\n        id\\n      }\\n      hideInLinear\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeId\\n      initiativeUpdate {\\n        id\\n      }\\n      initiativeUpdateId\\n      isArtificialAgentSessionRoot\\n      issue {\\n        id\\n      }\\n      issueId\\n      onBehalfOf {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      parentId\\n      post {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      projectId\\n      projectUpdate {\\n        id\\n      }\\n      projectUpdateId\\n      quotedText\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      resolvedAt\\n      resolvingComment {\\n        id\\n      }\\n      resolvingCommentId\\n      resolvingUser {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      threadSummary\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "CommentUpdateInput!"
@@ -2109,7 +2109,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "comments",
-      "document": "query Comments($after: String, $before: String, $filter: CommentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  comments(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      agentSession {\n        id\n      }\n      archivedAt\n      body\n      bodyData\n      botActor {\n        id\n      }\n      createdAt\n      documentContent {\n        id\n      }\n      documentContentId\n      editedAt\n      externalThread {\n        id\n      }\n      externalUser {\n        id\n      }\n      hideInLinear\n      id\n      initiative {\n        id\n      }\n      initiativeId\n      initiativeUpdate {\n        id\n      }\n      initiativeUpdateId\n      isArtificialAgentSessionRoot\n      issue {\n        id\n      }\n      issueId\n      onBehalfOf {\n        id\n      }\n      parent {\n        id\n      }\n      parentId\n      post {\n        id\n      }\n      project {\n        id\n      }\n      projectId\n      projectUpdate {\n        id\n      }\n      projectUpdateId\n      quotedText\n      reactionData\n      reactions {\n        id\n      }\n      resolvedAt\n      resolvingComment {\n        id\n      }\n      resolvingCommentId\n      resolvingUser {\n        id\n      }\n      syncedWith {\n        id\n      }\n      threadSummary\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Comments($after: String, $before: String, $filter: CommentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  comments(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      agentSession {\\n        id\\n      }\\n      archivedAt\\n      body\\n      bodyData\\n      botActor {\\n        id\\n      }\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      documentContentId\\n      editedAt\\n      externalThread {\\n        id\\n      }\\n      externalUser {\\n        id\\n      }\\n      hideInLinear\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeId\\n      initiativeUpdate {\\n        id\\n      }\\n      initiativeUpdateId\\n      isArtificialAgentSessionRoot\\n      issue {\\n        id\\n      }\\n      issueId\\n      onBehalfOf {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      parentId\\n      post {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      projectId\\n      projectUpdate {\\n        id\\n      }\\n      projectUpdateId\\n      quotedText\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      resolvedAt\\n      resolvingComment {\\n        id\\n      }\\n      resolvingCommentId\\n      resolvingUser {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      threadSummary\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -2143,7 +2143,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "contactCreate",
-      "document": "mutation ContactCreate($input: ContactCreateInput!) {\n  contactCreate(input: $input) {\n    success\n  }\n}",
+      "document": "mutation ContactCreate($input: ContactCreateInput!) {\\n  contactCreate(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "ContactCreateInput!"
       }
@@ -2171,7 +2171,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "contactSalesCreate",
-      "document": "mutation ContactSalesCreate($input: ContactSalesCreateInput!) {\n  contactSalesCreate(input: $input) {\n    success\n  }\n}",
+      "document": "mutation ContactSalesCreate($input: ContactSalesCreateInput!) {\\n  contactSalesCreate(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "ContactSalesCreateInput!"
       }
@@ -2207,7 +2207,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "createCsvExportReport",
-      "document": "mutation CreateCsvExportReport($includePrivateTeamIds: [String!], $includeRestrictedTeamIds: [String!]) {\n  createCsvExportReport(\n    includePrivateTeamIds: $includePrivateTeamIds\n    includeRestrictedTeamIds: $includeRestrictedTeamIds\n  ) {\n    success\n  }\n}",
+      "document": "mutation CreateCsvExportReport($includePrivateTeamIds: [String!], $includeRestrictedTeamIds: [String!]) {\\n  createCsvExportReport(\\n    includePrivateTeamIds: $includePrivateTeamIds\\n    includeRestrictedTeamIds: $includeRestrictedTeamIds\\n  ) {\\n    success\\n  }\\n}",
       "variables": {
         "includePrivateTeamIds": "[String!]",
         "includeRestrictedTeamIds": "[String!]"
@@ -2240,7 +2240,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "createInitiativeUpdateReminder",
-      "document": "mutation CreateInitiativeUpdateReminder($initiativeId: String!, $userId: String) {\n  createInitiativeUpdateReminder(initiativeId: $initiativeId, userId: $userId) {\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CreateInitiativeUpdateReminder($initiativeId: String!, $userId: String) {\\n  createInitiativeUpdateReminder(initiativeId: $initiativeId, userId: $userId) {\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "initiativeId": "String!",
         "userId": "String"
@@ -2277,7 +2277,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "createOrganizationFromOnboarding",
-      "document": "mutation CreateOrganizationFromOnboarding($input: CreateOrganizationInput!, $sessionId: String, $survey: OnboardingCustomerSurvey) {\n  createOrganizationFromOnboarding(\n    input: $input\n    sessionId: $sessionId\n    survey: $survey\n  ) {\n    organization {\n      approximateUserCount\n      authSettings\n      cell\n      createdAt\n      deletionRequestedAt\n      enabled\n      hideNonPrimaryOrganizations\n      id\n      logoUrl\n      name\n      previousUrlKeys\n      region\n      releaseChannel\n      samlEnabled\n      samlSettings\n      scimEnabled\n      serviceId\n      urlKey\n      userCount\n    }\n    user {\n      active\n      avatarUrl\n      createdAt\n      displayName\n      email\n      id\n      identityProvider {\n        id\n      }\n      name\n      oauthClientId\n      organization {\n        id\n      }\n      role\n      userAccountId\n    }\n  }\n}",
+      "document": "mutation CreateOrganizationFromOnboarding($input: CreateOrganizationInput!, $sessionId: String, $survey: OnboardingCustomerSurvey) {\\n  createOrganizationFromOnboarding(\\n    input: $input\\n    sessionId: $sessionId\\n    survey: $survey\\n  ) {\\n    organization {\\n      approximateUserCount\\n      authSettings\\n      cell\\n      createdAt\\n      deletionRequestedAt\\n      enabled\\n      hideNonPrimaryOrganizations\\n      id\\n      logoUrl\\n      name\\n      previousUrlKeys\\n      region\\n      releaseChannel\\n      samlEnabled\\n      samlSettings\\n      scimEnabled\\n      serviceId\\n      urlKey\\n      userCount\\n    }\\n    user {\\n      active\\n      avatarUrl\\n      createdAt\\n      displayName\\n      email\\n      id\\n      identityProvider {\\n        id\\n      }\\n      name\\n      oauthClientId\\n      organization {\\n        id\\n      }\\n      role\\n      userAccountId\\n    }\\n  }\\n}",
       "variables": {
         "input": "CreateOrganizationInput!",
         "sessionId": "String",
@@ -2311,7 +2311,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "createProjectUpdateReminder",
-      "document": "mutation CreateProjectUpdateReminder($projectId: String!, $userId: String) {\n  createProjectUpdateReminder(projectId: $projectId, userId: $userId) {\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CreateProjectUpdateReminder($projectId: String!, $userId: String) {\\n  createProjectUpdateReminder(projectId: $projectId, userId: $userId) {\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "projectId": "String!",
         "userId": "String"
@@ -2340,7 +2340,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customView",
-      "document": "query CustomView($id: String!) {\n  customView(id: $id) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    facet {\n      id\n    }\n    feedItemFilterData\n    filterData\n    icon\n    id\n    initiativeFilterData\n    modelName\n    name\n    organization {\n      id\n    }\n    organizationViewPreferences {\n      id\n    }\n    owner {\n      id\n    }\n    projectFilterData\n    shared\n    slugId\n    team {\n      id\n    }\n    updatedAt\n    updatedBy {\n      id\n    }\n    userViewPreferences {\n      id\n    }\n    viewPreferencesValues {\n      automationFieldLastExecuted\n      automationFieldStats\n      automationFieldTeam\n      automationFieldTrigger\n      automationGrouping\n      automationOrdering\n      automationShowDescendants\n      automationStatsPeriod\n      closedIssuesOrderedByRecency\n      columnOrderBoard\n      columnOrderList\n      continuousPipelineReleaseFieldReleaseDate\n      continuousPipelineReleaseFieldReleaseNote\n      continuousPipelineReleaseFieldVersion\n      continuousPipelineReleasesViewGrouping\n      customViewFieldDateCreated\n      customViewFieldDateUpdated\n      customViewFieldOwner\n      customViewFieldVisibility\n      customViewsOrdering\n      customerFieldDomains\n      customerFieldOwner\n      customerFieldRequestCount\n      customerFieldRevenue\n      customerFieldSize\n      customerFieldSource\n      customerFieldStatus\n      customerFieldTier\n      customerPageNeedsFieldIssueIdentifier\n      customerPageNeedsFieldIssuePriority\n      customerPageNeedsFieldIssueStatus\n      customerPageNeedsFieldIssueTargetDueDate\n      customerPageNeedsShowCompletedIssuesAndProjects\n      customerPageNeedsShowImportantFirst\n      customerPageNeedsViewGrouping\n      customerPageNeedsViewOrdering\n      customersViewOrdering\n      dashboardFieldDateCreated\n      dashboardFieldDateUpdated\n      dashboardFieldOwner\n      dashboardsOrdering\n      embeddedCustomerNeedsShowImportantFirst\n      embeddedCustomerNeedsViewOrdering\n      fieldAssignee\n      fieldCustomerCount\n      fieldCustomerRevenue\n      fieldCycle\n      fieldDateArchived\n      fieldDateCreated\n      fieldDateMyActivity\n      fieldDateUpdated\n      fieldDueDate\n      fieldEstimate\n      fieldId\n      fieldLabels\n      fieldLinkCount\n      fieldMilestone\n      fieldPreviewLinks\n      fieldPriority\n      fieldProject\n      fieldPullRequests\n      fieldRelease\n      fieldSentryIssues\n      fieldSla\n      fieldStatus\n      fieldTimeInCurrentStatus\n      focusViewGrouping\n      focusViewOrdering\n      focusViewOrderingDirection\n      groupOrderingMode\n      hiddenColumns\n      hiddenGroupsList\n      hiddenRows\n      inboxViewGrouping\n      inboxViewOrdering\n      initiativeFieldActivity\n      initiativeFieldDateCompleted\n      initiativeFieldDateCreated\n      initiativeFieldDateUpdated\n      initiativeFieldDescription\n      initiativeFieldHealth\n      initiativeFieldInitiativeHealth\n      initiativeFieldLabels\n      initiativeFieldLeadTeam\n      initiativeFieldOwner\n      initiativeFieldPriority\n      initiativeFieldProjects\n      initiativeFieldStartDate\n      initiativeFieldStatus\n      initiativeFieldTargetDate\n      initiativeFieldTeams\n      initiativeGrouping\n      initiativeGroupingLabelGroupId\n      initiativeLabelGroupColumns {\n        id\n      }\n      initiativesViewOrdering\n      issueGrouping\n      issueGroupingLabelGroupId\n      issueNesting\n      issueSubGrouping\n      issueSubGroupingLabelGroupId\n      layout\n      memberFieldJoined\n      memberFieldStatus\n      memberFieldTeams\n      projectCustomerNeedsShowCompletedIssuesLast\n      projectCustomerNeedsShowImportantFirst\n      projectCustomerNeedsViewGrouping\n      projectCustomerNeedsViewOrdering\n      projectFieldActivity\n      projectFieldCustomerCount\n      projectFieldCustomerRevenue\n      projectFieldDateCompleted\n      projectFieldDateCreated\n      projectFieldDateUpdated\n      projectFieldDescription\n      projectFieldDescriptionBoard\n      projectFieldHealth\n      projectFieldHealthTimeline\n      projectFieldInitiatives\n      projectFieldIssues\n      projectFieldLabels\n      projectFieldLead\n      projectFieldLeadTimeline\n      projectFieldMembers\n      projectFieldMembersBoard\n      projectFieldMembersList\n      projectFieldMembersTimeline\n      projectFieldMilestone\n      projectFieldMilestoneTimeline\n      projectFieldPredictions\n      projectFieldPredictionsTimeline\n      projectFieldPriority\n      projectFieldRelations\n      projectFieldRelationsTimeline\n      projectFieldRoadmaps\n      projectFieldRoadmapsBoard\n      projectFieldRoadmapsList\n      projectFieldRoadmapsTimeline\n      projectFieldRolloutStage\n      projectFieldStartDate\n      projectFieldStatus\n      projectFieldStatusTimeline\n      projectFieldTargetDate\n      projectFieldTeams\n      projectFieldTeamsBoard\n      projectFieldTeamsList\n      projectFieldTeamsTimeline\n      projectGrouping\n      projectGroupingDateResolution\n      projectGroupingLabelGroupId\n      projectLabelGroupColumns {\n        id\n      }\n      projectLayout\n      projectShowEmptyGroups\n      projectShowEmptyGroupsBoard\n      projectShowEmptyGroupsList\n      projectShowEmptyGroupsTimeline\n      projectShowEmptySubGroups\n      projectShowEmptySubGroupsBoard\n      projectShowEmptySubGroupsList\n      projectShowEmptySubGroupsTimeline\n      projectSubGrouping\n      projectSubGroupingLabelGroupId\n      projectViewOrdering\n      releasePipelineFieldLatestRelease\n      releasePipelineFieldReleases\n      releasePipelineFieldTeams\n      releasePipelineFieldType\n      releasePipelineGrouping\n      releasePipelinesViewOrdering\n      reviewFieldAvatar\n      reviewFieldChecks\n      reviewFieldGithubTeam\n      reviewFieldIdentifier\n      reviewFieldPreviewLinks\n      reviewFieldRepository\n      reviewGrouping\n      reviewViewOrdering\n      scheduledPipelineReleaseFieldCompletion\n      scheduledPipelineReleaseFieldDescription\n      scheduledPipelineReleaseFieldReleaseDate\n      scheduledPipelineReleaseFieldReleaseNote\n      scheduledPipelineReleaseFieldVersion\n      scheduledPipelineReleasesViewGrouping\n      scheduledPipelineReleasesViewOrdering\n      searchResultType\n      searchViewOrdering\n      showArchivedItems\n      showCompletedAgentSessions\n      showCompletedIssues\n      showCompletedProjects\n      showCompletedReviews\n      showDraftReviews\n      showEmptyGroups\n      showEmptyGroupsBoard\n      showEmptyGroupsList\n      showEmptySubGroups\n      showEmptySubGroupsBoard\n      showEmptySubGroupsList\n      showNestedInitiatives\n      showOnlySnoozedItems\n      showParents\n      showReadItems\n      showSnoozedItems\n      showSubInitiativeProjects\n      showSubIssues\n      showSubTeamIssues\n      showSubTeamProjects\n      showSupervisedIssues\n      showTeamInitiatives\n      showTeamReviews\n      showTriageIssues\n      showUnreadItemsFirst\n      teamFieldCycle\n      teamFieldDateCreated\n      teamFieldDateUpdated\n      teamFieldIdentifier\n      teamFieldMembers\n      teamFieldMembership\n      teamFieldOwner\n      teamFieldProjects\n      teamInitiativesShowContributing\n      teamViewOrdering\n      timelineChronologyShowCycleTeamIds\n      timelineChronologyShowWeekNumbers\n      timelineShowProjectsAside\n      timelineZoomScale\n      triageViewOrdering\n      viewOrdering\n      viewOrderingDirection\n      workspaceMembersViewOrdering\n    }\n  }\n}",
+      "document": "query CustomView($id: String!) {\\n  customView(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    facet {\\n      id\\n    }\\n    feedItemFilterData\\n    filterData\\n    icon\\n    id\\n    initiativeFilterData\\n    modelName\\n    name\\n    organization {\\n      id\\n    }\\n    organizationViewPreferences {\\n      id\\n    }\\n    owner {\\n      id\\n    }\\n    projectFilterData\\n    shared\\n    slugId\\n    team {\\n      id\\n    }\\n    updatedAt\\n    updatedBy {\\n      id\\n    }\\n    userViewPreferences {\\n      id\\n    }\\n    viewPreferencesValues {\\n      automationFieldLastExecuted\\n      automationFieldStats\\n      automationFieldTeam\\n      automationFieldTrigger\\n      automationGrouping\\n      automationOrdering\\n      automationShowDescendants\\n      automationStatsPeriod\\n      closedIssuesOrderedByRecency\\n      columnOrderBoard\\n      columnOrderList\\n      continuousPipelineReleaseFieldReleaseDate\\n      continuousPipelineReleaseFieldReleaseNote\\n      continuousPipelineReleaseFieldVersion\\n      continuousPipelineReleasesViewGrouping\\n      customViewFieldDateCreated\\n      customViewFieldDateUpdated\\n      customViewFieldOwner\\n      customViewFieldVisibility\\n      customViewsOrdering\\n      customerFieldDomains\\n      customerFieldOwner\\n      customerFieldRequestCount\\n      customerFieldRevenue\\n      customerFieldSize\\n      customerFieldSource\\n      customerFieldStatus\\n      customerFieldTier\\n      customerPageNeedsFieldIssueIdentifier\\n      customerPageNeedsFieldIssuePriority\\n      customerPageNeedsFieldIssueStatus\\n      customerPageNeedsFieldIssueTargetDueDate\\n      customerPageNeedsShowCompletedIssuesAndProjects\\n      customerPageNeedsShowImportantFirst\\n      customerPageNeedsViewGrouping\\n      customerPageNeedsViewOrdering\\n      customersViewOrdering\\n      dashboardFieldDateCreated\\n      dashboardFieldDateUpdated\\n      dashboardFieldOwner\\n      dashboardsOrdering\\n      embeddedCustomerNeedsShowImportantFirst\\n      embeddedCustomerNeedsViewOrdering\\n      fieldAssignee\\n      fieldCustomerCount\\n      fieldCustomerRevenue\\n      fieldCycle\\n      fieldDateArchived\\n      fieldDateCreated\\n      fieldDateMyActivity\\n      fieldDateUpdated\\n      fieldDueDate\\n      fieldEstimate\\n      fieldId\\n      fieldLabels\\n      fieldLinkCount\\n      fieldMilestone\\n      fieldPreviewLinks\\n      fieldPriority\\n      fieldProject\\n      fieldPullRequests\\n      fieldRelease\\n      fieldSentryIssues\\n      fieldSla\\n      fieldStatus\\n      fieldTimeInCurrentStatus\\n      focusViewGrouping\\n      focusViewOrdering\\n      focusViewOrderingDirection\\n      groupOrderingMode\\n      hiddenColumns\\n      hiddenGroupsList\\n      hiddenRows\\n      inboxViewGrouping\\n      inboxViewOrdering\\n      initiativeFieldActivity\\n      initiativeFieldDateCompleted\\n      initiativeFieldDateCreated\\n      initiativeFieldDateUpdated\\n      initiativeFieldDescription\\n      initiativeFieldHealth\\n      initiativeFieldInitiativeHealth\\n      initiativeFieldLabels\\n      initiativeFieldLeadTeam\\n      initiativeFieldOwner\\n      initiativeFieldPriority\\n      initiativeFieldProjects\\n      initiativeFieldStartDate\\n      initiativeFieldStatus\\n      initiativeFieldTargetDate\\n      initiativeFieldTeams\\n      initiativeGrouping\\n      initiativeGroupingLabelGroupId\\n      initiativeLabelGroupColumns {\\n        id\\n      }\\n      initiativesViewOrdering\\n      issueGrouping\\n      issueGroupingLabelGroupId\\n      issueNesting\\n      issueSubGrouping\\n      issueSubGroupingLabelGroupId\\n      layout\\n      memberFieldJoined\\n      memberFieldStatus\\n      memberFieldTeams\\n      projectCustomerNeedsShowCompletedIssuesLast\\n      projectCustomerNeedsShowImportantFirst\\n      projectCustomerNeedsViewGrouping\\n      projectCustomerNeedsViewOrdering\\n      projectFieldActivity\\n      projectFieldCustomerCount\\n      projectFieldCustomerRevenue\\n      projectFieldDateCompleted\\n      projectFieldDateCreated\\n      projectFieldDateUpdated\\n      projectFieldDescription\\n      projectFieldDescriptionBoard\\n      projectFieldHealth\\n      projectFieldHealthTimeline\\n      projectFieldInitiatives\\n      projectFieldIssues\\n      projectFieldLabels\\n      projectFieldLead\\n      projectFieldLeadTimeline\\n      projectFieldMembers\\n      projectFieldMembersBoard\\n      projectFieldMembersList\\n      projectFieldMembersTimeline\\n      projectFieldMilestone\\n      projectFieldMilestoneTimeline\\n      projectFieldPredictions\\n      projectFieldPredictionsTimeline\\n      projectFieldPriority\\n      projectFieldRelations\\n      projectFieldRelationsTimeline\\n      projectFieldRoadmaps\\n      projectFieldRoadmapsBoard\\n      projectFieldRoadmapsList\\n      projectFieldRoadmapsTimeline\\n      projectFieldRolloutStage\\n      projectFieldStartDate\\n      projectFieldStatus\\n      projectFieldStatusTimeline\\n      projectFieldTargetDate\\n      projectFieldTeams\\n      projectFieldTeamsBoard\\n      projectFieldTeamsList\\n      projectFieldTeamsTimeline\\n      projectGrouping\\n      projectGroupingDateResolution\\n      projectGroupingLabelGroupId\\n      projectLabelGroupColumns {\\n        id\\n      }\\n      projectLayout\\n      projectShowEmptyGroups\\n      projectShowEmptyGroupsBoard\\n      projectShowEmptyGroupsList\\n      projectShowEmptyGroupsTimeline\\n      projectShowEmptySubGroups\\n      projectShowEmptySubGroupsBoard\\n      projectShowEmptySubGroupsList\\n      projectShowEmptySubGroupsTimeline\\n      projectSubGrouping\\n      projectSubGroupingLabelGroupId\\n      projectViewOrdering\\n      releasePipelineFieldLatestRelease\\n      releasePipelineFieldReleases\\n      releasePipelineFieldTeams\\n      releasePipelineFieldType\\n      releasePipelineGrouping\\n      releasePipelinesViewOrdering\\n      reviewFieldAvatar\\n      reviewFieldChecks\\n      reviewFieldGithubTeam\\n      reviewFieldIdentifier\\n      reviewFieldPreviewLinks\\n      reviewFieldRepository\\n      reviewGrouping\\n      reviewViewOrdering\\n      scheduledPipelineReleaseFieldCompletion\\n      scheduledPipelineReleaseFieldDescription\\n      scheduledPipelineReleaseFieldReleaseDate\\n      scheduledPipelineReleaseFieldReleaseNote\\n      scheduledPipelineReleaseFieldVersion\\n      scheduledPipelineReleasesViewGrouping\\n      scheduledPipelineReleasesViewOrdering\\n      searchResultType\\n      searchViewOrdering\\n      showArchivedItems\\n      showCompletedAgentSessions\\n      showCompletedIssues\\n      showCompletedProjects\\n      showCompletedReviews\\n      showDraftReviews\\n      showEmptyGroups\\n      showEmptyGroupsBoard\\n      showEmptyGroupsList\\n      showEmptySubGroups\\n      showEmptySubGroupsBoard\\n      showEmptySubGroupsList\\n      showNestedInitiatives\\n      showOnlySnoozedItems\\n      showParents\\n      showReadItems\\n      showSnoozedItems\\n      showSubInitiativeProjects\\n      showSubIssues\\n      showSubTeamIssues\\n      showSubTeamProjects\\n      showSupervisedIssues\\n      showTeamInitiatives\\n      showTeamReviews\\n      showTriageIssues\\n      showUnreadItemsFirst\\n      teamFieldCycle\\n      teamFieldDateCreated\\n      teamFieldDateUpdated\\n      teamFieldIdentifier\\n      teamFieldMembers\\n      teamFieldMembership\\n      teamFieldOwner\\n      teamFieldProjects\\n      teamInitiativesShowContributing\\n      teamViewOrdering\\n      timelineChronologyShowCycleTeamIds\\n      timelineChronologyShowWeekNumbers\\n      timelineShowProjectsAside\\n      timelineZoomScale\\n      triageViewOrdering\\n      viewOrdering\\n      viewOrderingDirection\\n      workspaceMembersViewOrdering\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2368,7 +2368,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customViewCreate",
-      "document": "mutation CustomViewCreate($input: CustomViewCreateInput!) {\n  customViewCreate(input: $input) {\n    customView {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      facet {\n        id\n      }\n      feedItemFilterData\n      filterData\n      icon\n      id\n      initiativeFilterData\n      modelName\n      name\n      organization {\n        id\n      }\n      organizationViewPreferences {\n        id\n      }\n      owner {\n        id\n      }\n      projectFilterData\n      shared\n      slugId\n      team {\n        id\n      }\n      updatedAt\n      updatedBy {\n        id\n      }\n      userViewPreferences {\n        id\n      }\n      viewPreferencesValues {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomViewCreate($input: CustomViewCreateInput!) {\\n  customViewCreate(input: $input) {\\n    customView {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      facet {\\n        id\\n      }\\n      feedItemFilterData\\n      filterData\\n      icon\\n      id\\n      initiativeFilterData\\n      modelName\\n      name\\n      organization {\\n        id\\n      }\\n      organizationViewPreferences {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      projectFilterData\\n      shared\\n      slugId\\n      team {\\n        id\\n      }\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      userViewPreferences {\\n        id\\n      }\\n      viewPreferencesValues {\\n        automationFieldLastExecuted\\n        automationFieldStats\\n        automationFieldTeam\\n        automationFieldTrigger\\n        automationGrouping\\n        automationOrdering\\n        automationShowDescendants\\n        automationStatsPeriod\\n        closedIssuesOrderedByRecency\\n        columnOrderBoard\\n        columnOrderList\\n        continuousPipelineReleaseFieldReleaseDate\\n        continuousPipelineReleaseFieldReleaseNote\\n        continuousPipelineReleaseFieldVersion\\n        continuousPipelineReleasesViewGrouping\\n        customViewFieldDateCreated\\n        customViewFieldDateUpdated\\n        customViewFieldOwner\\n        customViewFieldVisibility\\n        customViewsOrdering\\n        customerFieldDomains\\n        customerFieldOwner\\n        customerFieldRequestCount\\n        customerFieldRevenue\\n        customerFieldSize\\n        customerFieldSource\\n        customerFieldStatus\\n        customerFieldTier\\n        customerPageNeedsFieldIssueIdentifier\\n        customerPageNeedsFieldIssuePriority\\n        customerPageNeedsFieldIssueStatus\\n        customerPageNeedsFieldIssueTargetDueDate\\n        customerPageNeedsShowCompletedIssuesAndProjects\\n        customerPageNeedsShowImportantFirst\\n        customerPageNeedsViewGrouping\\n        customerPageNeedsViewOrdering\\n        customersViewOrdering\\n        dashboardFieldDateCreated\\n        dashboardFieldDateUpdated\\n        dashboardFieldOwner\\n        dashboardsOrdering\\n        embeddedCustomerNeedsShowImportantFirst\\n        embeddedCustomerNeedsViewOrdering\\n        fieldAssignee\\n        fieldCustomerCount\\n        fieldCustomerRevenue\\n        fieldCycle\\n        fieldDateArchived\\n        fieldDateCreated\\n        fieldDateMyActivity\\n        fieldDateUpdated\\n        fieldDueDate\\n        fieldEstimate\\n        fieldId\\n        fieldLabels\\n        fieldLinkCount\\n        fieldMilestone\\n        fieldPreviewLinks\\n        fieldPriority\\n        fieldProject\\n        fieldPullRequests\\n        fieldRelease\\n        fieldSentryIssues\\n        fieldSla\\n        fieldStatus\\n        fieldTimeInCurrentStatus\\n        focusViewGrouping\\n        focusViewOrdering\\n        focusViewOrderingDirection\\n        groupOrderingMode\\n        hiddenColumns\\n        hiddenGroupsList\\n        hiddenRows\\n        inboxViewGrouping\\n        inboxViewOrdering\\n        initiativeFieldActivity\\n        initiativeFieldDateCompleted\\n        initiativeFieldDateCreated\\n        initiativeFieldDateUpdated\\n        initiativeFieldDescription\\n        initiativeFieldHealth\\n        initiativeFieldInitiativeHealth\\n        initiativeFieldLabels\\n        initiativeFieldLeadTeam\\n        initiativeFieldOwner\\n        initiativeFieldPriority\\n        initiativeFieldProjects\\n        initiativeFieldStartDate\\n        initiativeFieldStatus\\n        initiativeFieldTargetDate\\n        initiativeFieldTeams\\n        initiativeGrouping\\n        initiativeGroupingLabelGroupId\\n        initiativesViewOrdering\\n        issueGrouping\\n        issueGroupingLabelGroupId\\n        issueNesting\\n        issueSubGrouping\\n        issueSubGroupingLabelGroupId\\n        layout\\n        memberFieldJoined\\n        memberFieldStatus\\n        memberFieldTeams\\n        projectCustomerNeedsShowCompletedIssuesLast\\n        projectCustomerNeedsShowImportantFirst\\n        projectCustomerNeedsViewGrouping\\n        projectCustomerNeedsViewOrdering\\n        projectFieldActivity\\n        projectFieldCustomerCount\\n        projectFieldCustomerRevenue\\n        projectFieldDateCompleted\\n        projectFieldDateCreated\\n        projectFieldDateUpdated\\n        projectFieldDescription\\n        projectFieldDescriptionBoard\\n        projectFieldHealth\\n        projectFieldHealthTimeline\\n        projectFieldInitiatives\\n        projectFieldIssues\\n        projectFieldLabels\\n        projectFieldLead\\n        projectFieldLeadTimeline\\n        projectFieldMembers\\n        projectFieldMembersBoard\\n        projectFieldMembersList\\n        projectFieldMembersTimeline\\n        projectFieldMilestone\\n        projectFieldMilestoneTimeline\\n        projectFieldPredictions\\n        projectFieldPredictionsTimeline\\n        projectFieldPriority\\n        projectFieldRelations\\n        projectFieldRelationsTimeline\\n        projectFieldRoadmaps\\n        projectFieldRoadmapsBoard\\n        projectFieldRoadmapsList\\n        projectFieldRoadmapsTimeline\\n        projectFieldRolloutStage\\n        projectFieldStartDate\\n        projectFieldStatus\\n        projectFieldStatusTimeline\\n        projectFieldTargetDate\\n        projectFieldTeams\\n        projectFieldTeamsBoard\\n        projectFieldTeamsList\\n        projectFieldTeamsTimeline\\n        projectGrouping\\n        projectGroupingDateResolution\\n        projectGroupingLabelGroupId\\n        projectLayout\\n        projectShowEmptyGroups\\n        projectShowEmptyGroupsBoard\\n        projectShowEmptyGroupsList\\n        projectShowEmptyGroupsTimeline\\n        projectShowEmptySubGroups\\n        projectShowEmptySubGroupsBoard\\n        projectShowEmptySubGroupsList\\n        projectShowEmptySubGroupsTimeline\\n        projectSubGrouping\\n        projectSubGroupingLabelGroupId\\n        projectViewOrdering\\n        releasePipelineFieldLatestRelease\\n        releasePipelineFieldReleases\\n        releasePipelineFieldTeams\\n        releasePipelineFieldType\\n        releasePipelineGrouping\\n        releasePipelinesViewOrdering\\n        reviewFieldAvatar\\n        reviewFieldChecks\\n        reviewFieldGithubTeam\\n        reviewFieldIdentifier\\n        reviewFieldPreviewLinks\\n        reviewFieldRepository\\n        reviewGrouping\\n        reviewViewOrdering\\n        scheduledPipelineReleaseFieldCompletion\\n        scheduledPipelineReleaseFieldDescription\\n        scheduledPipelineReleaseFieldReleaseDate\\n        scheduledPipelineReleaseFieldReleaseNote\\n        scheduledPipelineReleaseFieldVersion\\n        scheduledPipelineReleasesViewGrouping\\n        scheduledPipelineReleasesViewOrdering\\n        searchResultType\\n        searchViewOrdering\\n        showArchivedItems\\n        showCompletedAgentSessions\\n        showCompletedIssues\\n        showCompletedProjects\\n        showCompletedReviews\\n        showDraftReviews\\n        showEmptyGroups\\n        showEmptyGroupsBoard\\n        showEmptyGroupsList\\n        showEmptySubGroups\\n        showEmptySubGroupsBoard\\n        showEmptySubGroupsList\\n        showNestedInitiatives\\n        showOnlySnoozedItems\\n        showParents\\n        showReadItems\\n        showSnoozedItems\\n        showSubInitiativeProjects\\n        showSubIssues\\n        showSubTeamIssues\\n        showSubTeamProjects\\n        showSupervisedIssues\\n        showTeamInitiatives\\n        showTeamReviews\\n        showTriageIssues\\n        showUnreadItemsFirst\\n        teamFieldCycle\\n        teamFieldDateCreated\\n        teamFieldDateUpdated\\n        teamFieldIdentifier\\n        teamFieldMembers\\n        teamFieldMembership\\n        teamFieldOwner\\n        teamFieldProjects\\n        teamInitiativesShowContributing\\n        teamViewOrdering\\n        timelineChronologyShowCycleTeamIds\\n        timelineChronologyShowWeekNumbers\\n        timelineShowProjectsAside\\n        timelineZoomScale\\n        triageViewOrdering\\n        viewOrdering\\n        viewOrderingDirection\\n        workspaceMembersViewOrdering\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "CustomViewCreateInput!"
       }
@@ -2396,7 +2396,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customViewDelete",
-      "document": "mutation CustomViewDelete($id: String!) {\n  customViewDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomViewDelete($id: String!) {\\n  customViewDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2417,7 +2417,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "modelName": {
           "type": "string",
-          "description": "The entity type the view targets. If null, defaults to \"issue\". Valid values: \"issue\", \"project\", \"initiative\", \"feedItem\"."
+          "description": "The entity type the view targets. If null, defaults to \\"issue\\". Valid values: \\"issue\\", \\"project\\", \\"initiative\\", \\"feedItem\\"."
         }
       },
       "required": [
@@ -2428,7 +2428,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customViewDetailsSuggestion",
-      "document": "query CustomViewDetailsSuggestion($filter: JSONObject!, $modelName: String) {\n  customViewDetailsSuggestion(filter: $filter, modelName: $modelName) {\n    description\n    icon\n    name\n  }\n}",
+      "document": "query CustomViewDetailsSuggestion($filter: JSONObject!, $modelName: String) {\\n  customViewDetailsSuggestion(filter: $filter, modelName: $modelName) {\\n    description\\n    icon\\n    name\\n  }\\n}",
       "variables": {
         "filter": "JSONObject!",
         "modelName": "String"
@@ -2457,7 +2457,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customViewHasSubscribers",
-      "document": "query CustomViewHasSubscribers($id: String!) {\n  customViewHasSubscribers(id: $id) {\n    hasSubscribers\n  }\n}",
+      "document": "query CustomViewHasSubscribers($id: String!) {\\n  customViewHasSubscribers(id: $id) {\\n    hasSubscribers\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2490,7 +2490,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customViewUpdate",
-      "document": "mutation CustomViewUpdate($id: String!, $input: CustomViewUpdateInput!) {\n  customViewUpdate(id: $id, input: $input) {\n    customView {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      facet {\n        id\n      }\n      feedItemFilterData\n      filterData\n      icon\n      id\n      initiativeFilterData\n      modelName\n      name\n      organization {\n        id\n      }\n      organizationViewPreferences {\n        id\n      }\n      owner {\n        id\n      }\n      projectFilterData\n      shared\n      slugId\n      team {\n        id\n      }\n      updatedAt\n      updatedBy {\n        id\n      }\n      userViewPreferences {\n        id\n      }\n      viewPreferencesValues {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomViewUpdate($id: String!, $input: CustomViewUpdateInput!) {\\n  customViewUpdate(id: $id, input: $input) {\\n    customView {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      facet {\\n        id\\n      }\\n      feedItemFilterData\\n      filterData\\n      icon\\n      id\\n      initiativeFilterData\\n      modelName\\n      name\\n      organization {\\n        id\\n      }\\n      organizationViewPreferences {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      projectFilterData\\n      shared\\n      slugId\\n      team {\\n        id\\n      }\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      userViewPreferences {\\n        id\\n      }\\n      viewPreferencesValues {\\n        automationFieldLastExecuted\\n        automationFieldStats\\n        automationFieldTeam\\n        automationFieldTrigger\\n        automationGrouping\\n        automationOrdering\\n        automationShowDescendants\\n        automationStatsPeriod\\n        closedIssuesOrderedByRecency\\n        columnOrderBoard\\n        columnOrderList\\n        continuousPipelineReleaseFieldReleaseDate\\n        continuousPipelineReleaseFieldReleaseNote\\n        continuousPipelineReleaseFieldVersion\\n        continuousPipelineReleasesViewGrouping\\n        customViewFieldDateCreated\\n        customViewFieldDateUpdated\\n        customViewFieldOwner\\n        customViewFieldVisibility\\n        customViewsOrdering\\n        customerFieldDomains\\n        customerFieldOwner\\n        customerFieldRequestCount\\n        customerFieldRevenue\\n        customerFieldSize\\n        customerFieldSource\\n        customerFieldStatus\\n        customerFieldTier\\n        customerPageNeedsFieldIssueIdentifier\\n        customerPageNeedsFieldIssuePriority\\n        customerPageNeedsFieldIssueStatus\\n        customerPageNeedsFieldIssueTargetDueDate\\n        customerPageNeedsShowCompletedIssuesAndProjects\\n        customerPageNeedsShowImportantFirst\\n        customerPageNeedsViewGrouping\\n        customerPageNeedsViewOrdering\\n        customersViewOrdering\\n        dashboardFieldDateCreated\\n        dashboardFieldDateUpdated\\n        dashboardFieldOwner\\n        dashboardsOrdering\\n        embeddedCustomerNeedsShowImportantFirst\\n        embeddedCustomerNeedsViewOrdering\\n        fieldAssignee\\n        fieldCustomerCount\\n        fieldCustomerRevenue\\n        fieldCycle\\n        fieldDateArchived\\n        fieldDateCreated\\n        fieldDateMyActivity\\n        fieldDateUpdated\\n        fieldDueDate\\n        fieldEstimate\\n        fieldId\\n        fieldLabels\\n        fieldLinkCount\\n        fieldMilestone\\n        fieldPreviewLinks\\n        fieldPriority\\n        fieldProject\\n        fieldPullRequests\\n        fieldRelease\\n        fieldSentryIssues\\n        fieldSla\\n        fieldStatus\\n        fieldTimeInCurrentStatus\\n        focusViewGrouping\\n        focusViewOrdering\\n        focusViewOrderingDirection\\n        groupOrderingMode\\n        hiddenColumns\\n        hiddenGroupsList\\n        hiddenRows\\n        inboxViewGrouping\\n        inboxViewOrdering\\n        initiativeFieldActivity\\n        initiativeFieldDateCompleted\\n        initiativeFieldDateCreated\\n        initiativeFieldDateUpdated\\n        initiativeFieldDescription\\n        initiativeFieldHealth\\n        initiativeFieldInitiativeHealth\\n        initiativeFieldLabels\\n        initiativeFieldLeadTeam\\n        initiativeFieldOwner\\n        initiativeFieldPriority\\n        initiativeFieldProjects\\n        initiativeFieldStartDate\\n        initiativeFieldStatus\\n        initiativeFieldTargetDate\\n        initiativeFieldTeams\\n        initiativeGrouping\\n        initiativeGroupingLabelGroupId\\n        initiativesViewOrdering\\n        issueGrouping\\n        issueGroupingLabelGroupId\\n        issueNesting\\n        issueSubGrouping\\n        issueSubGroupingLabelGroupId\\n        layout\\n        memberFieldJoined\\n        memberFieldStatus\\n        memberFieldTeams\\n        projectCustomerNeedsShowCompletedIssuesLast\\n        projectCustomerNeedsShowImportantFirst\\n        projectCustomerNeedsViewGrouping\\n        projectCustomerNeedsViewOrdering\\n        projectFieldActivity\\n        projectFieldCustomerCount\\n        projectFieldCustomerRevenue\\n        projectFieldDateCompleted\\n        projectFieldDateCreated\\n        projectFieldDateUpdated\\n        projectFieldDescription\\n        projectFieldDescriptionBoard\\n        projectFieldHealth\\n        projectFieldHealthTimeline\\n        projectFieldInitiatives\\n        projectFieldIssues\\n        projectFieldLabels\\n        projectFieldLead\\n        projectFieldLeadTimeline\\n        projectFieldMembers\\n        projectFieldMembersBoard\\n        projectFieldMembersList\\n        projectFieldMembersTimeline\\n        projectFieldMilestone\\n        projectFieldMilestoneTimeline\\n        projectFieldPredictions\\n        projectFieldPredictionsTimeline\\n        projectFieldPriority\\n        projectFieldRelations\\n        projectFieldRelationsTimeline\\n        projectFieldRoadmaps\\n        projectFieldRoadmapsBoard\\n        projectFieldRoadmapsList\\n        projectFieldRoadmapsTimeline\\n        projectFieldRolloutStage\\n        projectFieldStartDate\\n        projectFieldStatus\\n        projectFieldStatusTimeline\\n        projectFieldTargetDate\\n        projectFieldTeams\\n        projectFieldTeamsBoard\\n        projectFieldTeamsList\\n        projectFieldTeamsTimeline\\n        projectGrouping\\n        projectGroupingDateResolution\\n        projectGroupingLabelGroupId\\n        projectLayout\\n        projectShowEmptyGroups\\n        projectShowEmptyGroupsBoard\\n        projectShowEmptyGroupsList\\n        projectShowEmptyGroupsTimeline\\n        projectShowEmptySubGroups\\n        projectShowEmptySubGroupsBoard\\n        projectShowEmptySubGroupsList\\n        projectShowEmptySubGroupsTimeline\\n        projectSubGrouping\\n        projectSubGroupingLabelGroupId\\n        projectViewOrdering\\n        releasePipelineFieldLatestRelease\\n        releasePipelineFieldReleases\\n        releasePipelineFieldTeams\\n        releasePipelineFieldType\\n        releasePipelineGrouping\\n        releasePipelinesViewOrdering\\n        reviewFieldAvatar\\n        reviewFieldChecks\\n        reviewFieldGithubTeam\\n        reviewFieldIdentifier\\n        reviewFieldPreviewLinks\\n        reviewFieldRepository\\n        reviewGrouping\\n        reviewViewOrdering\\n        scheduledPipelineReleaseFieldCompletion\\n        scheduledPipelineReleaseFieldDescription\\n        scheduledPipelineReleaseFieldReleaseDate\\n        scheduledPipelineReleaseFieldReleaseNote\\n        scheduledPipelineReleaseFieldVersion\\n        scheduledPipelineReleasesViewGrouping\\n        scheduledPipelineReleasesViewOrdering\\n        searchResultType\\n        searchViewOrdering\\n        showArchivedItems\\n        showCompletedAgentSessions\\n        showCompletedIssues\\n        showCompletedProjects\\n        showCompletedReviews\\n        showDraftReviews\\n        showEmptyGroups\\n        showEmptyGroupsBoard\\n        showEmptyGroupsList\\n        showEmptySubGroups\\n        showEmptySubGroupsBoard\\n        showEmptySubGroupsList\\n        showNestedInitiatives\\n        showOnlySnoozedItems\\n        showParents\\n        showReadItems\\n        showSnoozedItems\\n        showSubInitiativeProjects\\n        showSubIssues\\n        showSubTeamIssues\\n        showSubTeamProjects\\n        showSupervisedIssues\\n        showTeamInitiatives\\n        showTeamReviews\\n        showTriageIssues\\n        showUnreadItemsFirst\\n        teamFieldCycle\\n        teamFieldDateCreated\\n        teamFieldDateUpdated\\n        teamFieldIdentifier\\n        teamFieldMembers\\n        teamFieldMembership\\n        teamFieldOwner\\n        teamFieldProjects\\n        teamInitiativesShowContributing\\n        teamViewOrdering\\n        timelineChronologyShowCycleTeamIds\\n        timelineChronologyShowWeekNumbers\\n        timelineShowProjectsAside\\n        timelineZoomScale\\n        triageViewOrdering\\n        viewOrdering\\n        viewOrderingDirection\\n        workspaceMembersViewOrdering\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "CustomViewUpdateInput!"
@@ -2547,7 +2547,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customViews",
-      "document": "query CustomViews($after: String, $before: String, $filter: CustomViewFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  customViews(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      facet {\n        id\n      }\n      feedItemFilterData\n      filterData\n      icon\n      id\n      initiativeFilterData\n      modelName\n      name\n      organization {\n        id\n      }\n      organizationViewPreferences {\n        id\n      }\n      owner {\n        id\n      }\n      projectFilterData\n      shared\n      slugId\n      team {\n        id\n      }\n      updatedAt\n      updatedBy {\n        id\n      }\n      userViewPreferences {\n        id\n      }\n      viewPreferencesValues {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query CustomViews($after: String, $before: String, $filter: CustomViewFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  customViews(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      facet {\\n        id\\n      }\\n      feedItemFilterData\\n      filterData\\n      icon\\n      id\\n      initiativeFilterData\\n      modelName\\n      name\\n      organization {\\n        id\\n      }\\n      organizationViewPreferences {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      projectFilterData\\n      shared\\n      slugId\\n      team {\\n        id\\n      }\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      userViewPreferences {\\n        id\\n      }\\n      viewPreferencesValues {\\n        automationFieldLastExecuted\\n        automationFieldStats\\n        automationFieldTeam\\n        automationFieldTrigger\\n        automationGrouping\\n        automationOrdering\\n        automationShowDescendants\\n        automationStatsPeriod\\n        closedIssuesOrderedByRecency\\n        columnOrderBoard\\n        columnOrderList\\n        continuousPipelineReleaseFieldReleaseDate\\n        continuousPipelineReleaseFieldReleaseNote\\n        continuousPipelineReleaseFieldVersion\\n        continuousPipelineReleasesViewGrouping\\n        customViewFieldDateCreated\\n        customViewFieldDateUpdated\\n        customViewFieldOwner\\n        customViewFieldVisibility\\n        customViewsOrdering\\n        customerFieldDomains\\n        customerFieldOwner\\n        customerFieldRequestCount\\n        customerFieldRevenue\\n        customerFieldSize\\n        customerFieldSource\\n        customerFieldStatus\\n        customerFieldTier\\n        customerPageNeedsFieldIssueIdentifier\\n        customerPageNeedsFieldIssuePriority\\n        customerPageNeedsFieldIssueStatus\\n        customerPageNeedsFieldIssueTargetDueDate\\n        customerPageNeedsShowCompletedIssuesAndProjects\\n        customerPageNeedsShowImportantFirst\\n        customerPageNeedsViewGrouping\\n        customerPageNeedsViewOrdering\\n        customersViewOrdering\\n        dashboardFieldDateCreated\\n        dashboardFieldDateUpdated\\n        dashboardFieldOwner\\n        dashboardsOrdering\\n        embeddedCustomerNeedsShowImportantFirst\\n        embeddedCustomerNeedsViewOrdering\\n        fieldAssignee\\n        fieldCustomerCount\\n        fieldCustomerRevenue\\n        fieldCycle\\n        fieldDateArchived\\n        fieldDateCreated\\n        fieldDateMyActivity\\n        fieldDateUpdated\\n        fieldDueDate\\n        fieldEstimate\\n        fieldId\\n        fieldLabels\\n        fieldLinkCount\\n        fieldMilestone\\n        fieldPreviewLinks\\n        fieldPriority\\n        fieldProject\\n        fieldPullRequests\\n        fieldRelease\\n        fieldSentryIssues\\n        fieldSla\\n        fieldStatus\\n        fieldTimeInCurrentStatus\\n        focusViewGrouping\\n        focusViewOrdering\\n        focusViewOrderingDirection\\n        groupOrderingMode\\n        hiddenColumns\\n        hiddenGroupsList\\n        hiddenRows\\n        inboxViewGrouping\\n        inboxViewOrdering\\n        initiativeFieldActivity\\n        initiativeFieldDateCompleted\\n        initiativeFieldDateCreated\\n        initiativeFieldDateUpdated\\n        initiativeFieldDescription\\n        initiativeFieldHealth\\n        initiativeFieldInitiativeHealth\\n        initiativeFieldLabels\\n        initiativeFieldLeadTeam\\n        initiativeFieldOwner\\n        initiativeFieldPriority\\n        initiativeFieldProjects\\n        initiativeFieldStartDate\\n        initiativeFieldStatus\\n        initiativeFieldTargetDate\\n        initiativeFieldTeams\\n        initiativeGrouping\\n        initiativeGroupingLabelGroupId\\n        initiativesViewOrdering\\n        issueGrouping\\n        issueGroupingLabelGroupId\\n        issueNesting\\n        issueSubGrouping\\n        issueSubGroupingLabelGroupId\\n        layout\\n        memberFieldJoined\\n        memberFieldStatus\\n        memberFieldTeams\\n        projectCustomerNeedsShowCompletedIssuesLast\\n        projectCustomerNeedsShowImportantFirst\\n        projectCustomerNeedsViewGrouping\\n        projectCustomerNeedsViewOrdering\\n        projectFieldActivity\\n        projectFieldCustomerCount\\n        projectFieldCustomerRevenue\\n        projectFieldDateCompleted\\n        projectFieldDateCreated\\n        projectFieldDateUpdated\\n        projectFieldDescription\\n        projectFieldDescriptionBoard\\n        projectFieldHealth\\n        projectFieldHealthTimeline\\n        projectFieldInitiatives\\n        projectFieldIssues\\n        projectFieldLabels\\n        projectFieldLead\\n        projectFieldLeadTimeline\\n        projectFieldMembers\\n        projectFieldMembersBoard\\n        projectFieldMembersList\\n        projectFieldMembersTimeline\\n        projectFieldMilestone\\n        projectFieldMilestoneTimeline\\n        projectFieldPredictions\\n        projectFieldPredictionsTimeline\\n        projectFieldPriority\\n        projectFieldRelations\\n        projectFieldRelationsTimeline\\n        projectFieldRoadmaps\\n        projectFieldRoadmapsBoard\\n        projectFieldRoadmapsList\\n        projectFieldRoadmapsTimeline\\n        projectFieldRolloutStage\\n        projectFieldStartDate\\n        projectFieldStatus\\n        projectFieldStatusTimeline\\n        projectFieldTargetDate\\n        projectFieldTeams\\n        projectFieldTeamsBoard\\n        projectFieldTeamsList\\n        projectFieldTeamsTimeline\\n        projectGrouping\\n        projectGroupingDateResolution\\n        projectGroupingLabelGroupId\\n        projectLayout\\n        projectShowEmptyGroups\\n        projectShowEmptyGroupsBoard\\n        projectShowEmptyGroupsList\\n        projectShowEmptyGroupsTimeline\\n        projectShowEmptySubGroups\\n        projectShowEmptySubGroupsBoard\\n        projectShowEmptySubGroupsList\\n        projectShowEmptySubGroupsTimeline\\n        projectSubGrouping\\n        projectSubGroupingLabelGroupId\\n        projectViewOrdering\\n        releasePipelineFieldLatestRelease\\n        releasePipelineFieldReleases\\n        releasePipelineFieldTeams\\n        releasePipelineFieldType\\n        releasePipelineGrouping\\n        releasePipelinesViewOrdering\\n        reviewFieldAvatar\\n        reviewFieldChecks\\n        reviewFieldGithubTeam\\n        reviewFieldIdentifier\\n        reviewFieldPreviewLinks\\n        reviewFieldRepository\\n        reviewGrouping\\n        reviewViewOrdering\\n        scheduledPipelineReleaseFieldCompletion\\n        scheduledPipelineReleaseFieldDescription\\n        scheduledPipelineReleaseFieldReleaseDate\\n        scheduledPipelineReleaseFieldReleaseNote\\n        scheduledPipelineReleaseFieldVersion\\n        scheduledPipelineReleasesViewGrouping\\n        scheduledPipelineReleasesViewOrdering\\n        searchResultType\\n        searchViewOrdering\\n        showArchivedItems\\n        showCompletedAgentSessions\\n        showCompletedIssues\\n        showCompletedProjects\\n        showCompletedReviews\\n        showDraftReviews\\n        showEmptyGroups\\n        showEmptyGroupsBoard\\n        showEmptyGroupsList\\n        showEmptySubGroups\\n        showEmptySubGroupsBoard\\n        showEmptySubGroupsList\\n        showNestedInitiatives\\n        showOnlySnoozedItems\\n        showParents\\n        showReadItems\\n        showSnoozedItems\\n        showSubInitiativeProjects\\n        showSubIssues\\n        showSubTeamIssues\\n        showSubTeamProjects\\n        showSupervisedIssues\\n        showTeamInitiatives\\n        showTeamReviews\\n        showTriageIssues\\n        showUnreadItemsFirst\\n        teamFieldCycle\\n        teamFieldDateCreated\\n        teamFieldDateUpdated\\n        teamFieldIdentifier\\n        teamFieldMembers\\n        teamFieldMembership\\n        teamFieldOwner\\n        teamFieldProjects\\n        teamInitiativesShowContributing\\n        teamViewOrdering\\n        timelineChronologyShowCycleTeamIds\\n        timelineChronologyShowWeekNumbers\\n        timelineShowProjectsAside\\n        timelineZoomScale\\n        triageViewOrdering\\n        viewOrdering\\n        viewOrderingDirection\\n        workspaceMembersViewOrdering\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -2581,7 +2581,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customer",
-      "document": "query Customer($id: String!) {\n  customer(id: $id) {\n    approximateNeedCount\n    archivedAt\n    createdAt\n    domains\n    externalIds\n    id\n    integration {\n      id\n    }\n    logoUrl\n    mainSourceId\n    name\n    needs {\n      id\n    }\n    owner {\n      id\n    }\n    revenue\n    size\n    slackChannelId\n    slugId\n    status {\n      id\n    }\n    tier {\n      id\n    }\n    updatedAt\n    url\n  }\n}",
+      "document": "query Customer($id: String!) {\\n  customer(id: $id) {\\n    approximateNeedCount\\n    archivedAt\\n    createdAt\\n    domains\\n    externalIds\\n    id\\n    integration {\\n      id\\n    }\\n    logoUrl\\n    mainSourceId\\n    name\\n    needs {\\n      id\\n    }\\n    owner {\\n      id\\n    }\\n    revenue\\n    size\\n    slackChannelId\\n    slugId\\n    status {\\n      id\\n    }\\n    tier {\\n      id\\n    }\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2609,7 +2609,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerCreate",
-      "document": "mutation CustomerCreate($input: CustomerCreateInput!) {\n  customerCreate(input: $input) {\n    customer {\n      approximateNeedCount\n      archivedAt\n      createdAt\n      domains\n      externalIds\n      id\n      integration {\n        id\n      }\n      logoUrl\n      mainSourceId\n      name\n      needs {\n        id\n      }\n      owner {\n        id\n      }\n      revenue\n      size\n      slackChannelId\n      slugId\n      status {\n        id\n      }\n      tier {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerCreate($input: CustomerCreateInput!) {\\n  customerCreate(input: $input) {\\n    customer {\\n      approximateNeedCount\\n      archivedAt\\n      createdAt\\n      domains\\n      externalIds\\n      id\\n      integration {\\n        id\\n      }\\n      logoUrl\\n      mainSourceId\\n      name\\n      needs {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      revenue\\n      size\\n      slackChannelId\\n      slugId\\n      status {\\n        id\\n      }\\n      tier {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "CustomerCreateInput!"
       }
@@ -2637,7 +2637,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerDelete",
-      "document": "mutation CustomerDelete($id: String!) {\n  customerDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerDelete($id: String!) {\\n  customerDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2670,7 +2670,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerMerge",
-      "document": "mutation CustomerMerge($sourceCustomerId: String!, $targetCustomerId: String!) {\n  customerMerge(\n    sourceCustomerId: $sourceCustomerId\n    targetCustomerId: $targetCustomerId\n  ) {\n    customer {\n      approximateNeedCount\n      archivedAt\n      createdAt\n      domains\n      externalIds\n      id\n      integration {\n        id\n      }\n      logoUrl\n      mainSourceId\n      name\n      needs {\n        id\n      }\n      owner {\n        id\n      }\n      revenue\n      size\n      slackChannelId\n      slugId\n      status {\n        id\n      }\n      tier {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerMerge($sourceCustomerId: String!, $targetCustomerId: String!) {\\n  customerMerge(\\n    sourceCustomerId: $sourceCustomerId\\n    targetCustomerId: $targetCustomerId\\n  ) {\\n    customer {\\n      approximateNeedCount\\n      archivedAt\\n      createdAt\\n      domains\\n      externalIds\\n      id\\n      integration {\\n        id\\n      }\\n      logoUrl\\n      mainSourceId\\n      name\\n      needs {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      revenue\\n      size\\n      slackChannelId\\n      slugId\\n      status {\\n        id\\n      }\\n      tier {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "sourceCustomerId": "String!",
         "targetCustomerId": "String!"
@@ -2701,7 +2701,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customerNeed",
-      "document": "query CustomerNeed($hash: String, $id: String) {\n  customerNeed(hash: $hash, id: $id) {\n    archivedAt\n    attachment {\n      id\n    }\n    body\n    bodyData\n    comment {\n      id\n    }\n    content\n    createdAt\n    creator {\n      id\n    }\n    customer {\n      id\n    }\n    id\n    issue {\n      id\n    }\n    originalIssue {\n      id\n    }\n    priority\n    project {\n      id\n    }\n    projectAttachment {\n      id\n    }\n    updatedAt\n    url\n  }\n}",
+      "document": "query CustomerNeed($hash: String, $id: String) {\\n  customerNeed(hash: $hash, id: $id) {\\n    archivedAt\\n    attachment {\\n      id\\n    }\\n    body\\n    bodyData\\n    comment {\\n      id\\n    }\\n    content\\n    createdAt\\n    creator {\\n      id\\n    }\\n    customer {\\n      id\\n    }\\n    id\\n    issue {\\n      id\\n    }\\n    originalIssue {\\n      id\\n    }\\n    priority\\n    project {\\n      id\\n    }\\n    projectAttachment {\\n      id\\n    }\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "hash": "String",
         "id": "String"
@@ -2730,7 +2730,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerNeedArchive",
-      "document": "mutation CustomerNeedArchive($id: String!) {\n  customerNeedArchive(id: $id) {\n    entity {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerNeedArchive($id: String!) {\\n  customerNeedArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2758,7 +2758,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerNeedCreate",
-      "document": "mutation CustomerNeedCreate($input: CustomerNeedCreateInput!) {\n  customerNeedCreate(input: $input) {\n    lastSyncId\n    need {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation CustomerNeedCreate($input: CustomerNeedCreateInput!) {\\n  customerNeedCreate(input: $input) {\\n    lastSyncId\\n    need {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "CustomerNeedCreateInput!"
       }
@@ -2786,7 +2786,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerNeedCreateFromAttachment",
-      "document": "mutation CustomerNeedCreateFromAttachment($input: CustomerNeedCreateFromAttachmentInput!) {\n  customerNeedCreateFromAttachment(input: $input) {\n    lastSyncId\n    need {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation CustomerNeedCreateFromAttachment($input: CustomerNeedCreateFromAttachmentInput!) {\\n  customerNeedCreateFromAttachment(input: $input) {\\n    lastSyncId\\n    need {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "CustomerNeedCreateFromAttachmentInput!"
       }
@@ -2818,7 +2818,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerNeedDelete",
-      "document": "mutation CustomerNeedDelete($id: String!, $keepAttachment: Boolean) {\n  customerNeedDelete(id: $id, keepAttachment: $keepAttachment) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerNeedDelete($id: String!, $keepAttachment: Boolean) {\\n  customerNeedDelete(id: $id, keepAttachment: $keepAttachment) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "keepAttachment": "Boolean"
@@ -2847,7 +2847,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerNeedUnarchive",
-      "document": "mutation CustomerNeedUnarchive($id: String!) {\n  customerNeedUnarchive(id: $id) {\n    entity {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerNeedUnarchive($id: String!) {\\n  customerNeedUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2884,7 +2884,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerNeedUpdate",
-      "document": "mutation CustomerNeedUpdate($clearAttachment: Boolean, $id: String!, $input: CustomerNeedUpdateInput!) {\n  customerNeedUpdate(clearAttachment: $clearAttachment, id: $id, input: $input) {\n    lastSyncId\n    need {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n    success\n    updatedRelatedNeeds {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n  }\n}",
+      "document": "mutation CustomerNeedUpdate($clearAttachment: Boolean, $id: String!, $input: CustomerNeedUpdateInput!) {\\n  customerNeedUpdate(clearAttachment: $clearAttachment, id: $id, input: $input) {\\n    lastSyncId\\n    need {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    success\\n    updatedRelatedNeeds {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n  }\\n}",
       "variables": {
         "clearAttachment": "Boolean",
         "id": "String!",
@@ -2936,7 +2936,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customerNeeds",
-      "document": "query CustomerNeeds($after: String, $before: String, $filter: CustomerNeedFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  customerNeeds(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      attachment {\n        id\n      }\n      body\n      bodyData\n      comment {\n        id\n      }\n      content\n      createdAt\n      creator {\n        id\n      }\n      customer {\n        id\n      }\n      id\n      issue {\n        id\n      }\n      originalIssue {\n        id\n      }\n      priority\n      project {\n        id\n      }\n      projectAttachment {\n        id\n      }\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query CustomerNeeds($after: String, $before: String, $filter: CustomerNeedFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  customerNeeds(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      attachment {\\n        id\\n      }\\n      body\\n      bodyData\\n      comment {\\n        id\\n      }\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      id\\n      issue {\\n        id\\n      }\\n      originalIssue {\\n        id\\n      }\\n      priority\\n      project {\\n        id\\n      }\\n      projectAttachment {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -2970,7 +2970,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customerStatus",
-      "document": "query CustomerStatus($id: String!) {\n  customerStatus(id: $id) {\n    archivedAt\n    color\n    createdAt\n    description\n    displayName\n    id\n    name\n    position\n    updatedAt\n  }\n}",
+      "document": "query CustomerStatus($id: String!) {\\n  customerStatus(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    description\\n    displayName\\n    id\\n    name\\n    position\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -2998,7 +2998,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerStatusCreate",
-      "document": "mutation CustomerStatusCreate($input: CustomerStatusCreateInput!) {\n  customerStatusCreate(input: $input) {\n    lastSyncId\n    status {\n      archivedAt\n      color\n      createdAt\n      description\n      displayName\n      id\n      name\n      position\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation CustomerStatusCreate($input: CustomerStatusCreateInput!) {\\n  customerStatusCreate(input: $input) {\\n    lastSyncId\\n    status {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      displayName\\n      id\\n      name\\n      position\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "CustomerStatusCreateInput!"
       }
@@ -3026,7 +3026,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerStatusDelete",
-      "document": "mutation CustomerStatusDelete($id: String!) {\n  customerStatusDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerStatusDelete($id: String!) {\\n  customerStatusDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3059,7 +3059,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerStatusUpdate",
-      "document": "mutation CustomerStatusUpdate($id: String!, $input: CustomerStatusUpdateInput!) {\n  customerStatusUpdate(id: $id, input: $input) {\n    lastSyncId\n    status {\n      archivedAt\n      color\n      createdAt\n      description\n      displayName\n      id\n      name\n      position\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation CustomerStatusUpdate($id: String!, $input: CustomerStatusUpdateInput!) {\\n  customerStatusUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    status {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      displayName\\n      id\\n      name\\n      position\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "CustomerStatusUpdateInput!"
@@ -3106,7 +3106,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customerStatuses",
-      "document": "query CustomerStatuses($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  customerStatuses(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      description\n      displayName\n      id\n      name\n      position\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query CustomerStatuses($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  customerStatuses(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      displayName\\n      id\\n      name\\n      position\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -3139,7 +3139,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customerTier",
-      "document": "query CustomerTier($id: String!) {\n  customerTier(id: $id) {\n    archivedAt\n    color\n    createdAt\n    description\n    displayName\n    id\n    name\n    position\n    updatedAt\n  }\n}",
+      "document": "query CustomerTier($id: String!) {\\n  customerTier(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    description\\n    displayName\\n    id\\n    name\\n    position\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3167,7 +3167,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerTierCreate",
-      "document": "mutation CustomerTierCreate($input: CustomerTierCreateInput!) {\n  customerTierCreate(input: $input) {\n    lastSyncId\n    success\n    tier {\n      archivedAt\n      color\n      createdAt\n      description\n      displayName\n      id\n      name\n      position\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation CustomerTierCreate($input: CustomerTierCreateInput!) {\\n  customerTierCreate(input: $input) {\\n    lastSyncId\\n    success\\n    tier {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      displayName\\n      id\\n      name\\n      position\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "input": "CustomerTierCreateInput!"
       }
@@ -3195,7 +3195,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerTierDelete",
-      "document": "mutation CustomerTierDelete($id: String!) {\n  customerTierDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerTierDelete($id: String!) {\\n  customerTierDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3228,7 +3228,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerTierUpdate",
-      "document": "mutation CustomerTierUpdate($id: String!, $input: CustomerTierUpdateInput!) {\n  customerTierUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    tier {\n      archivedAt\n      color\n      createdAt\n      description\n      displayName\n      id\n      name\n      position\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation CustomerTierUpdate($id: String!, $input: CustomerTierUpdateInput!) {\\n  customerTierUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    tier {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      displayName\\n      id\\n      name\\n      position\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "CustomerTierUpdateInput!"
@@ -3275,7 +3275,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customerTiers",
-      "document": "query CustomerTiers($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  customerTiers(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      description\n      displayName\n      id\n      name\n      position\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query CustomerTiers($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  customerTiers(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      displayName\\n      id\\n      name\\n      position\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -3308,7 +3308,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerUnsync",
-      "document": "mutation CustomerUnsync($id: String!) {\n  customerUnsync(id: $id) {\n    customer {\n      approximateNeedCount\n      archivedAt\n      createdAt\n      domains\n      externalIds\n      id\n      integration {\n        id\n      }\n      logoUrl\n      mainSourceId\n      name\n      needs {\n        id\n      }\n      owner {\n        id\n      }\n      revenue\n      size\n      slackChannelId\n      slugId\n      status {\n        id\n      }\n      tier {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerUnsync($id: String!) {\\n  customerUnsync(id: $id) {\\n    customer {\\n      approximateNeedCount\\n      archivedAt\\n      createdAt\\n      domains\\n      externalIds\\n      id\\n      integration {\\n        id\\n      }\\n      logoUrl\\n      mainSourceId\\n      name\\n      needs {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      revenue\\n      size\\n      slackChannelId\\n      slugId\\n      status {\\n        id\\n      }\\n      tier {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3341,7 +3341,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerUpdate",
-      "document": "mutation CustomerUpdate($id: String!, $input: CustomerUpdateInput!) {\n  customerUpdate(id: $id, input: $input) {\n    customer {\n      approximateNeedCount\n      archivedAt\n      createdAt\n      domains\n      externalIds\n      id\n      integration {\n        id\n      }\n      logoUrl\n      mainSourceId\n      name\n      needs {\n        id\n      }\n      owner {\n        id\n      }\n      revenue\n      size\n      slackChannelId\n      slugId\n      status {\n        id\n      }\n      tier {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerUpdate($id: String!, $input: CustomerUpdateInput!) {\\n  customerUpdate(id: $id, input: $input) {\\n    customer {\\n      approximateNeedCount\\n      archivedAt\\n      createdAt\\n      domains\\n      externalIds\\n      id\\n      integration {\\n        id\\n      }\\n      logoUrl\\n      mainSourceId\\n      name\\n      needs {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      revenue\\n      size\\n      slackChannelId\\n      slugId\\n      status {\\n        id\\n      }\\n      tier {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "CustomerUpdateInput!"
@@ -3354,7 +3354,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "customer_upsert",
-    "description": "Upserts a customer, creating it if no match is found, or updating it otherwise. Matches against existing customers using \u0060id\u0060, \u0060externalId\u0060, \u0060slackChannelId\u0060, or \u0060domains\u0060.",
+    "description": "Upserts a customer, creating it if no match is found, or updating it otherwise. Matches against existing customers using \\u0060id\\u0060, \\u0060externalId\\u0060, \\u0060slackChannelId\\u0060, or \\u0060domains\\u0060.",
     "parameters": {
       "properties": {
         "input": {
@@ -3370,7 +3370,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "customerUpsert",
-      "document": "mutation CustomerUpsert($input: CustomerUpsertInput!) {\n  customerUpsert(input: $input) {\n    customer {\n      approximateNeedCount\n      archivedAt\n      createdAt\n      domains\n      externalIds\n      id\n      integration {\n        id\n      }\n      logoUrl\n      mainSourceId\n      name\n      needs {\n        id\n      }\n      owner {\n        id\n      }\n      revenue\n      size\n      slackChannelId\n      slugId\n      status {\n        id\n      }\n      tier {\n        id\n      }\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CustomerUpsert($input: CustomerUpsertInput!) {\\n  customerUpsert(input: $input) {\\n    customer {\\n      approximateNeedCount\\n      archivedAt\\n      createdAt\\n      domains\\n      externalIds\\n      id\\n      integration {\\n        id\\n      }\\n      logoUrl\\n      mainSourceId\\n      name\\n      needs {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      revenue\\n      size\\n      slackChannelId\\n      slugId\\n      status {\\n        id\\n      }\\n      tier {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "CustomerUpsertInput!"
       }
@@ -3427,7 +3427,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "customers",
-      "document": "query Customers($after: String, $before: String, $filter: CustomerFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sorts: [CustomerSortInput!]) {\n  customers(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sorts: $sorts\n  ) {\n    nodes {\n      approximateNeedCount\n      archivedAt\n      createdAt\n      domains\n      externalIds\n      id\n      integration {\n        id\n      }\n      logoUrl\n      mainSourceId\n      name\n      needs {\n        id\n      }\n      owner {\n        id\n      }\n      revenue\n      size\n      slackChannelId\n      slugId\n      status {\n        id\n      }\n      tier {\n        id\n      }\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Customers($after: String, $before: String, $filter: CustomerFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sorts: [CustomerSortInput!]) {\\n  customers(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n    sorts: $sorts\\n  ) {\\n    nodes {\\n      approximateNeedCount\\n      archivedAt\\n      createdAt\\n      domains\\n      externalIds\\n      id\\n      integration {\\n        id\\n      }\\n      logoUrl\\n      mainSourceId\\n      name\\n      needs {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      revenue\\n      size\\n      slackChannelId\\n      slugId\\n      status {\\n        id\\n      }\\n      tier {\\n        id\\n      }\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -3462,7 +3462,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "cycle",
-      "document": "query Cycle($id: String!) {\n  cycle(id: $id) {\n    archivedAt\n    autoArchivedAt\n    completedAt\n    completedIssueCountHistory\n    completedScopeHistory\n    createdAt\n    currentProgress\n    description\n    endsAt\n    id\n    inProgressScopeHistory\n    inheritedFrom {\n      id\n    }\n    isActive\n    isFuture\n    isNext\n    isPast\n    isPrevious\n    issueCountHistory\n    name\n    number\n    progress\n    progressHistory\n    scopeHistory\n    startsAt\n    team {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query Cycle($id: String!) {\\n  cycle(id: $id) {\\n    archivedAt\\n    autoArchivedAt\\n    completedAt\\n    completedIssueCountHistory\\n    completedScopeHistory\\n    createdAt\\n    currentProgress\\n    description\\n    endsAt\\n    id\\n    inProgressScopeHistory\\n    inheritedFrom {\\n      id\\n    }\\n    isActive\\n    isFuture\\n    isNext\\n    isPast\\n    isPrevious\\n    issueCountHistory\\n    name\\n    number\\n    progress\\n    progressHistory\\n    scopeHistory\\n    startsAt\\n    team {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3490,7 +3490,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "cycleArchive",
-      "document": "mutation CycleArchive($id: String!) {\n  cycleArchive(id: $id) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      createdAt\n      currentProgress\n      description\n      endsAt\n      id\n      inProgressScopeHistory\n      inheritedFrom {\n        id\n      }\n      isActive\n      isFuture\n      isNext\n      isPast\n      isPrevious\n      issueCountHistory\n      name\n      number\n      progress\n      progressHistory\n      scopeHistory\n      startsAt\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CycleArchive($id: String!) {\\n  cycleArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      createdAt\\n      currentProgress\\n      description\\n      endsAt\\n      id\\n      inProgressScopeHistory\\n      inheritedFrom {\\n        id\\n      }\\n      isActive\\n      isFuture\\n      isNext\\n      isPast\\n      isPrevious\\n      issueCountHistory\\n      name\\n      number\\n      progress\\n      progressHistory\\n      scopeHistory\\n      startsAt\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3518,7 +3518,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "cycleCreate",
-      "document": "mutation CycleCreate($input: CycleCreateInput!) {\n  cycleCreate(input: $input) {\n    cycle {\n      archivedAt\n      autoArchivedAt\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      createdAt\n      currentProgress\n      description\n      endsAt\n      id\n      inProgressScopeHistory\n      inheritedFrom {\n        id\n      }\n      isActive\n      isFuture\n      isNext\n      isPast\n      isPrevious\n      issueCountHistory\n      name\n      number\n      progress\n      progressHistory\n      scopeHistory\n      startsAt\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CycleCreate($input: CycleCreateInput!) {\\n  cycleCreate(input: $input) {\\n    cycle {\\n      archivedAt\\n      autoArchivedAt\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      createdAt\\n      currentProgress\\n      description\\n      endsAt\\n      id\\n      inProgressScopeHistory\\n      inheritedFrom {\\n        id\\n      }\\n      isActive\\n      isFuture\\n      isNext\\n      isPast\\n      isPrevious\\n      issueCountHistory\\n      name\\n      number\\n      progress\\n      progressHistory\\n      scopeHistory\\n      startsAt\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "CycleCreateInput!"
       }
@@ -3546,7 +3546,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "cycleShiftAll",
-      "document": "mutation CycleShiftAll($input: CycleShiftAllInput!) {\n  cycleShiftAll(input: $input) {\n    cycle {\n      archivedAt\n      autoArchivedAt\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      createdAt\n      currentProgress\n      description\n      endsAt\n      id\n      inProgressScopeHistory\n      inheritedFrom {\n        id\n      }\n      isActive\n      isFuture\n      isNext\n      isPast\n      isPrevious\n      issueCountHistory\n      name\n      number\n      progress\n      progressHistory\n      scopeHistory\n      startsAt\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CycleShiftAll($input: CycleShiftAllInput!) {\\n  cycleShiftAll(input: $input) {\\n    cycle {\\n      archivedAt\\n      autoArchivedAt\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      createdAt\\n      currentProgress\\n      description\\n      endsAt\\n      id\\n      inProgressScopeHistory\\n      inheritedFrom {\\n        id\\n      }\\n      isActive\\n      isFuture\\n      isNext\\n      isPast\\n      isPrevious\\n      issueCountHistory\\n      name\\n      number\\n      progress\\n      progressHistory\\n      scopeHistory\\n      startsAt\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "CycleShiftAllInput!"
       }
@@ -3574,7 +3574,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "cycleStartUpcomingCycleToday",
-      "document": "mutation CycleStartUpcomingCycleToday($id: String!) {\n  cycleStartUpcomingCycleToday(id: $id) {\n    cycle {\n      archivedAt\n      autoArchivedAt\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      createdAt\n      currentProgress\n      description\n      endsAt\n      id\n      inProgressScopeHistory\n      inheritedFrom {\n        id\n      }\n      isActive\n      isFuture\n      isNext\n      isPast\n      isPrevious\n      issueCountHistory\n      name\n      number\n      progress\n      progressHistory\n      scopeHistory\n      startsAt\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CycleStartUpcomingCycleToday($id: String!) {\\n  cycleStartUpcomingCycleToday(id: $id) {\\n    cycle {\\n      archivedAt\\n      autoArchivedAt\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      createdAt\\n      currentProgress\\n      description\\n      endsAt\\n      id\\n      inProgressScopeHistory\\n      inheritedFrom {\\n        id\\n      }\\n      isActive\\n      isFuture\\n      isNext\\n      isPast\\n      isPrevious\\n      issueCountHistory\\n      name\\n      number\\n      progress\\n      progressHistory\\n      scopeHistory\\n      startsAt\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3607,7 +3607,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "cycleUpdate",
-      "document": "mutation CycleUpdate($id: String!, $input: CycleUpdateInput!) {\n  cycleUpdate(id: $id, input: $input) {\n    cycle {\n      archivedAt\n      autoArchivedAt\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      createdAt\n      currentProgress\n      description\n      endsAt\n      id\n      inProgressScopeHistory\n      inheritedFrom {\n        id\n      }\n      isActive\n      isFuture\n      isNext\n      isPast\n      isPrevious\n      issueCountHistory\n      name\n      number\n      progress\n      progressHistory\n      scopeHistory\n      startsAt\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation CycleUpdate($id: String!, $input: CycleUpdateInput!) {\\n  cycleUpdate(id: $id, input: $input) {\\n    cycle {\\n      archivedAt\\n      autoArchivedAt\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      createdAt\\n      currentProgress\\n      description\\n      endsAt\\n      id\\n      inProgressScopeHistory\\n      inheritedFrom {\\n        id\\n      }\\n      isActive\\n      isFuture\\n      isNext\\n      isPast\\n      isPrevious\\n      issueCountHistory\\n      name\\n      number\\n      progress\\n      progressHistory\\n      scopeHistory\\n      startsAt\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "CycleUpdateInput!"
@@ -3658,7 +3658,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "cycles",
-      "document": "query Cycles($after: String, $before: String, $filter: CycleFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  cycles(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      autoArchivedAt\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      createdAt\n      currentProgress\n      description\n      endsAt\n      id\n      inProgressScopeHistory\n      inheritedFrom {\n        id\n      }\n      isActive\n      isFuture\n      isNext\n      isPast\n      isPrevious\n      issueCountHistory\n      name\n      number\n      progress\n      progressHistory\n      scopeHistory\n      startsAt\n      team {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Cycles($after: String, $before: String, $filter: CycleFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  cycles(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      autoArchivedAt\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      createdAt\\n      currentProgress\\n      description\\n      endsAt\\n      id\\n      inProgressScopeHistory\\n      inheritedFrom {\\n        id\\n      }\\n      isActive\\n      isFuture\\n      isNext\\n      isPast\\n      isPrevious\\n      issueCountHistory\\n      name\\n      number\\n      progress\\n      progressHistory\\n      scopeHistory\\n      startsAt\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -3692,7 +3692,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "diff",
-      "document": "query Diff($id: String!) {\n  diff(id: $id) {\n    additions\n    agentSession {\n      id\n    }\n    archivedAt\n    contentHash\n    createdAt\n    creator {\n      id\n    }\n    deletions\n    fileCount\n    files {\n      additions\n      deletions\n      oldPath\n      omitted\n      path\n      state\n    }\n    id\n    organization {\n      id\n    }\n    pullRequest {\n      id\n    }\n    slugId\n    truncated\n    updatedAt\n  }\n}",
+      "document": "query Diff($id: String!) {\\n  diff(id: $id) {\\n    additions\\n    agentSession {\\n      id\\n    }\\n    archivedAt\\n    contentHash\\n    createdAt\\n    creator {\\n      id\\n    }\\n    deletions\\n    fileCount\\n    files {\\n      additions\\n      deletions\\n      oldPath\\n      omitted\\n      path\\n      state\\n    }\\n    id\\n    organization {\\n      id\\n    }\\n    pullRequest {\\n      id\\n    }\\n    slugId\\n    truncated\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3720,7 +3720,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "document",
-      "document": "query Document($id: String!) {\n  document(id: $id) {\n    archivedAt\n    color\n    content\n    contentState\n    createdAt\n    creator {\n      id\n    }\n    cycle {\n      id\n    }\n    documentContentId\n    hiddenAt\n    icon\n    id\n    initiative {\n      id\n    }\n    issue {\n      id\n    }\n    lastAppliedTemplate {\n      id\n    }\n    project {\n      id\n    }\n    release {\n      id\n    }\n    slugId\n    sortOrder\n    summary\n    team {\n      id\n    }\n    title\n    trashed\n    updatedAt\n    updatedBy {\n      id\n    }\n    url\n  }\n}",
+      "document": "query Document($id: String!) {\\n  document(id: $id) {\\n    archivedAt\\n    color\\n    content\\n    contentState\\n    createdAt\\n    creator {\\n      id\\n    }\\n    cycle {\\n      id\\n    }\\n    documentContentId\\n    hiddenAt\\n    icon\\n    id\\n    initiative {\\n      id\\n    }\\n    issue {\\n      id\\n    }\\n    lastAppliedTemplate {\\n      id\\n    }\\n    project {\\n      id\\n    }\\n    release {\\n      id\\n    }\\n    slugId\\n    sortOrder\\n    summary\\n    team {\\n      id\\n    }\\n    title\\n    trashed\\n    updatedAt\\n    updatedBy {\\n      id\\n    }\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3748,7 +3748,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "documentContentHistory",
-      "document": "query DocumentContentHistory($id: String!) {\n  documentContentHistory(id: $id) {\n    history {\n      actorIds\n      contentData\n      contentDataSnapshotAt\n      createdAt\n      documentContentId\n      id\n      metadata\n    }\n    success\n  }\n}",
+      "document": "query DocumentContentHistory($id: String!) {\\n  documentContentHistory(id: $id) {\\n    history {\\n      actorIds\\n      contentData\\n      contentDataSnapshotAt\\n      createdAt\\n      documentContentId\\n      id\\n      metadata\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3779,7 +3779,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "documentContentHistoryEntries",
-      "document": "query DocumentContentHistoryEntries($entryIds: [String!]!) {\n  documentContentHistoryEntries(entryIds: $entryIds) {\n    history {\n      actorIds\n      contentData\n      contentDataSnapshotAt\n      createdAt\n      documentContentId\n      id\n      metadata\n    }\n    success\n  }\n}",
+      "document": "query DocumentContentHistoryEntries($entryIds: [String!]!) {\\n  documentContentHistoryEntries(entryIds: $entryIds) {\\n    history {\\n      actorIds\\n      contentData\\n      contentDataSnapshotAt\\n      createdAt\\n      documentContentId\\n      id\\n      metadata\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "entryIds": "[String!]!"
       }
@@ -3807,7 +3807,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "documentContentHistoryTimeline",
-      "document": "query DocumentContentHistoryTimeline($id: String!) {\n  documentContentHistoryTimeline(id: $id) {\n    checkpoints {\n      aiConversationId\n      aiConversationTurnId\n      contentDataSnapshotAt\n      createdAt\n      id\n      invokedByUserId\n      isActive\n      mode\n      sourceMetadata\n    }\n    history {\n      actorIds\n      contentData\n      contentDataSnapshotAt\n      createdAt\n      documentContentId\n      id\n      metadata\n    }\n    success\n  }\n}",
+      "document": "query DocumentContentHistoryTimeline($id: String!) {\\n  documentContentHistoryTimeline(id: $id) {\\n    checkpoints {\\n      aiConversationId\\n      aiConversationTurnId\\n      contentDataSnapshotAt\\n      createdAt\\n      id\\n      invokedByUserId\\n      isActive\\n      mode\\n      sourceMetadata\\n    }\\n    history {\\n      actorIds\\n      contentData\\n      contentDataSnapshotAt\\n      createdAt\\n      documentContentId\\n      id\\n      metadata\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3835,7 +3835,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "documentCreate",
-      "document": "mutation DocumentCreate($input: DocumentCreateInput!) {\n  documentCreate(input: $input) {\n    document {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation DocumentCreate($input: DocumentCreateInput!) {\\n  documentCreate(input: $input) {\\n    document {\\n      archivedAt\\n      color\\n      content\\n      contentState\\n      createdAt\\n      creator {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      documentContentId\\n      hiddenAt\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      lastAppliedTemplate {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      summary\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "DocumentCreateInput!"
       }
@@ -3863,7 +3863,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "documentDelete",
-      "document": "mutation DocumentDelete($id: String!) {\n  documentDelete(id: $id) {\n    entity {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation DocumentDelete($id: String!) {\\n  documentDelete(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      content\\n      contentState\\n      createdAt\\n      creator {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      documentContentId\\n      hiddenAt\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      lastAppliedTemplate {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      summary\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3891,7 +3891,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "documentUnarchive",
-      "document": "mutation DocumentUnarchive($id: String!) {\n  documentUnarchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation DocumentUnarchive($id: String!) {\\n  documentUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      content\\n      contentState\\n      createdAt\\n      creator {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      documentContentId\\n      hiddenAt\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      lastAppliedTemplate {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      summary\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -3924,7 +3924,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "documentUpdate",
-      "document": "mutation DocumentUpdate($id: String!, $input: DocumentUpdateInput!) {\n  documentUpdate(id: $id, input: $input) {\n    document {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation DocumentUpdate($id: String!, $input: DocumentUpdateInput!) {\\n  documentUpdate(id: $id, input: $input) {\\n    document {\\n      archivedAt\\n      color\\n      content\\n      contentState\\n      createdAt\\n      creator {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      documentContentId\\n      hiddenAt\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      lastAppliedTemplate {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      summary\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "DocumentUpdateInput!"
@@ -3981,7 +3981,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "documents",
-      "document": "query Documents($after: String, $before: String, $filter: DocumentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  documents(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Documents($after: String, $before: String, $filter: DocumentFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  documents(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      content\\n      contentState\\n      createdAt\\n      creator {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      documentContentId\\n      hiddenAt\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      lastAppliedTemplate {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      summary\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -4014,7 +4014,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "emailIntakeAddress",
-      "document": "query EmailIntakeAddress($id: String!) {\n  emailIntakeAddress(id: $id) {\n    address\n    archivedAt\n    createdAt\n    creator {\n      id\n    }\n    customerRequestsEnabled\n    enabled\n    forwardingEmailAddress\n    id\n    issueCanceledAutoReply\n    issueCanceledAutoReplyEnabled\n    issueCompletedAutoReply\n    issueCompletedAutoReplyEnabled\n    issueCreatedAutoReply\n    issueCreatedAutoReplyEnabled\n    lastUsedAt\n    organization {\n      id\n    }\n    reopenOnReply\n    repliesEnabled\n    senderName\n    sesDomainIdentity {\n      id\n    }\n    team {\n      id\n    }\n    template {\n      id\n    }\n    type\n    updatedAt\n    useUserNamesInReplies\n  }\n}",
+      "document": "query EmailIntakeAddress($id: String!) {\\n  emailIntakeAddress(id: $id) {\\n    address\\n    archivedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    customerRequestsEnabled\\n    enabled\\n    forwardingEmailAddress\\n    id\\n    issueCanceledAutoReply\\n    issueCanceledAutoReplyEnabled\\n    issueCompletedAutoReply\\n    issueCompletedAutoReplyEnabled\\n    issueCreatedAutoReply\\n    issueCreatedAutoReplyEnabled\\n    lastUsedAt\\n    organization {\\n      id\\n    }\\n    reopenOnReply\\n    repliesEnabled\\n    senderName\\n    sesDomainIdentity {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    template {\\n      id\\n    }\\n    type\\n    updatedAt\\n    useUserNamesInReplies\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4042,7 +4042,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailIntakeAddressCreate",
-      "document": "mutation EmailIntakeAddressCreate($input: EmailIntakeAddressCreateInput!) {\n  emailIntakeAddressCreate(input: $input) {\n    emailIntakeAddress {\n      address\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      customerRequestsEnabled\n      enabled\n      forwardingEmailAddress\n      id\n      issueCanceledAutoReply\n      issueCanceledAutoReplyEnabled\n      issueCompletedAutoReply\n      issueCompletedAutoReplyEnabled\n      issueCreatedAutoReply\n      issueCreatedAutoReplyEnabled\n      lastUsedAt\n      organization {\n        id\n      }\n      reopenOnReply\n      repliesEnabled\n      senderName\n      sesDomainIdentity {\n        id\n      }\n      team {\n        id\n      }\n      template {\n        id\n      }\n      type\n      updatedAt\n      useUserNamesInReplies\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EmailIntakeAddressCreate($input: EmailIntakeAddressCreateInput!) {\\n  emailIntakeAddressCreate(input: $input) {\\n    emailIntakeAddress {\\n      address\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerRequestsEnabled\\n      enabled\\n      forwardingEmailAddress\\n      id\\n      issueCanceledAutoReply\\n      issueCanceledAutoReplyEnabled\\n      issueCompletedAutoReply\\n      issueCompletedAutoReplyEnabled\\n      issueCreatedAutoReply\\n      issueCreatedAutoReplyEnabled\\n      lastUsedAt\\n      organization {\\n        id\\n      }\\n      reopenOnReply\\n      repliesEnabled\\n      senderName\\n      sesDomainIdentity {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      template {\\n        id\\n      }\\n      type\\n      updatedAt\\n      useUserNamesInReplies\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "EmailIntakeAddressCreateInput!"
       }
@@ -4070,7 +4070,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailIntakeAddressDelete",
-      "document": "mutation EmailIntakeAddressDelete($id: String!) {\n  emailIntakeAddressDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EmailIntakeAddressDelete($id: String!) {\\n  emailIntakeAddressDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4098,7 +4098,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailIntakeAddressRefreshSesDomainStatus",
-      "document": "mutation EmailIntakeAddressRefreshSesDomainStatus($id: String!) {\n  emailIntakeAddressRefreshSesDomainStatus(id: $id) {\n    success\n  }\n}",
+      "document": "mutation EmailIntakeAddressRefreshSesDomainStatus($id: String!) {\\n  emailIntakeAddressRefreshSesDomainStatus(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4126,7 +4126,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailIntakeAddressRotate",
-      "document": "mutation EmailIntakeAddressRotate($id: String!) {\n  emailIntakeAddressRotate(id: $id) {\n    emailIntakeAddress {\n      address\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      customerRequestsEnabled\n      enabled\n      forwardingEmailAddress\n      id\n      issueCanceledAutoReply\n      issueCanceledAutoReplyEnabled\n      issueCompletedAutoReply\n      issueCompletedAutoReplyEnabled\n      issueCreatedAutoReply\n      issueCreatedAutoReplyEnabled\n      lastUsedAt\n      organization {\n        id\n      }\n      reopenOnReply\n      repliesEnabled\n      senderName\n      sesDomainIdentity {\n        id\n      }\n      team {\n        id\n      }\n      template {\n        id\n      }\n      type\n      updatedAt\n      useUserNamesInReplies\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EmailIntakeAddressRotate($id: String!) {\\n  emailIntakeAddressRotate(id: $id) {\\n    emailIntakeAddress {\\n      address\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerRequestsEnabled\\n      enabled\\n      forwardingEmailAddress\\n      id\\n      issueCanceledAutoReply\\n      issueCanceledAutoReplyEnabled\\n      issueCompletedAutoReply\\n      issueCompletedAutoReplyEnabled\\n      issueCreatedAutoReply\\n      issueCreatedAutoReplyEnabled\\n      lastUsedAt\\n      organization {\\n        id\\n      }\\n      reopenOnReply\\n      repliesEnabled\\n      senderName\\n      sesDomainIdentity {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      template {\\n        id\\n      }\\n      type\\n      updatedAt\\n      useUserNamesInReplies\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4159,7 +4159,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailIntakeAddressUpdate",
-      "document": "mutation EmailIntakeAddressUpdate($id: String!, $input: EmailIntakeAddressUpdateInput!) {\n  emailIntakeAddressUpdate(id: $id, input: $input) {\n    emailIntakeAddress {\n      address\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      customerRequestsEnabled\n      enabled\n      forwardingEmailAddress\n      id\n      issueCanceledAutoReply\n      issueCanceledAutoReplyEnabled\n      issueCompletedAutoReply\n      issueCompletedAutoReplyEnabled\n      issueCreatedAutoReply\n      issueCreatedAutoReplyEnabled\n      lastUsedAt\n      organization {\n        id\n      }\n      reopenOnReply\n      repliesEnabled\n      senderName\n      sesDomainIdentity {\n        id\n      }\n      team {\n        id\n      }\n      template {\n        id\n      }\n      type\n      updatedAt\n      useUserNamesInReplies\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EmailIntakeAddressUpdate($id: String!, $input: EmailIntakeAddressUpdateInput!) {\\n  emailIntakeAddressUpdate(id: $id, input: $input) {\\n    emailIntakeAddress {\\n      address\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerRequestsEnabled\\n      enabled\\n      forwardingEmailAddress\\n      id\\n      issueCanceledAutoReply\\n      issueCanceledAutoReplyEnabled\\n      issueCompletedAutoReply\\n      issueCompletedAutoReplyEnabled\\n      issueCreatedAutoReply\\n      issueCreatedAutoReplyEnabled\\n      lastUsedAt\\n      organization {\\n        id\\n      }\\n      reopenOnReply\\n      repliesEnabled\\n      senderName\\n      sesDomainIdentity {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      template {\\n        id\\n      }\\n      type\\n      updatedAt\\n      useUserNamesInReplies\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "EmailIntakeAddressUpdateInput!"
@@ -4188,7 +4188,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailTokenUserAccountAuth",
-      "document": "mutation EmailTokenUserAccountAuth($input: TokenUserAccountAuthInput!) {\n  emailTokenUserAccountAuth(input: $input) {\n    allowDomainAccess\n    availableOrganizations {\n      id\n    }\n    email\n    id\n    lastUsedOrganizationId\n    lockedOrganizations {\n      id\n    }\n    lockedUsers {\n      id\n    }\n    service\n    users {\n      id\n    }\n  }\n}",
+      "document": "mutation EmailTokenUserAccountAuth($input: TokenUserAccountAuthInput!) {\\n  emailTokenUserAccountAuth(input: $input) {\\n    allowDomainAccess\\n    availableOrganizations {\\n      id\\n    }\\n    email\\n    id\\n    lastUsedOrganizationId\\n    lockedOrganizations {\\n      id\\n    }\\n    lockedUsers {\\n      id\\n    }\\n    service\\n    users {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "input": "TokenUserAccountAuthInput!"
       }
@@ -4216,7 +4216,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailUnsubscribe",
-      "document": "mutation EmailUnsubscribe($input: EmailUnsubscribeInput!) {\n  emailUnsubscribe(input: $input) {\n    success\n  }\n}",
+      "document": "mutation EmailUnsubscribe($input: EmailUnsubscribeInput!) {\\n  emailUnsubscribe(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "EmailUnsubscribeInput!"
       }
@@ -4244,7 +4244,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emailUserAccountAuthChallenge",
-      "document": "mutation EmailUserAccountAuthChallenge($input: EmailUserAccountAuthChallengeInput!) {\n  emailUserAccountAuthChallenge(input: $input) {\n    authType\n    success\n  }\n}",
+      "document": "mutation EmailUserAccountAuthChallenge($input: EmailUserAccountAuthChallengeInput!) {\\n  emailUserAccountAuthChallenge(input: $input) {\\n    authType\\n    success\\n  }\\n}",
       "variables": {
         "input": "EmailUserAccountAuthChallengeInput!"
       }
@@ -4272,7 +4272,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "emoji",
-      "document": "query Emoji($id: String!) {\n  emoji(id: $id) {\n    archivedAt\n    createdAt\n    creator {\n      id\n    }\n    id\n    name\n    organization {\n      id\n    }\n    source\n    updatedAt\n    url\n  }\n}",
+      "document": "query Emoji($id: String!) {\\n  emoji(id: $id) {\\n    archivedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    id\\n    name\\n    organization {\\n      id\\n    }\\n    source\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4300,7 +4300,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emojiCreate",
-      "document": "mutation EmojiCreate($input: EmojiCreateInput!) {\n  emojiCreate(input: $input) {\n    emoji {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      name\n      organization {\n        id\n      }\n      source\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EmojiCreate($input: EmojiCreateInput!) {\\n  emojiCreate(input: $input) {\\n    emoji {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      source\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "EmojiCreateInput!"
       }
@@ -4328,7 +4328,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "emojiDelete",
-      "document": "mutation EmojiDelete($id: String!) {\n  emojiDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EmojiDelete($id: String!) {\\n  emojiDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4374,7 +4374,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "emojis",
-      "document": "query Emojis($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  emojis(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      name\n      organization {\n        id\n      }\n      source\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Emojis($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  emojis(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      source\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -4407,7 +4407,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "entityExternalLink",
-      "document": "query EntityExternalLink($id: String!) {\n  entityExternalLink(id: $id) {\n    archivedAt\n    createdAt\n    creator {\n      id\n    }\n    id\n    initiative {\n      id\n    }\n    label\n    project {\n      id\n    }\n    sortOrder\n    updatedAt\n    url\n  }\n}",
+      "document": "query EntityExternalLink($id: String!) {\\n  entityExternalLink(id: $id) {\\n    archivedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    id\\n    initiative {\\n      id\\n    }\\n    label\\n    project {\\n      id\\n    }\\n    sortOrder\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4435,7 +4435,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "entityExternalLinkCreate",
-      "document": "mutation EntityExternalLinkCreate($input: EntityExternalLinkCreateInput!) {\n  entityExternalLinkCreate(input: $input) {\n    entityExternalLink {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      initiative {\n        id\n      }\n      label\n      project {\n        id\n      }\n      sortOrder\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EntityExternalLinkCreate($input: EntityExternalLinkCreateInput!) {\\n  entityExternalLinkCreate(input: $input) {\\n    entityExternalLink {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      initiative {\\n        id\\n      }\\n      label\\n      project {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "EntityExternalLinkCreateInput!"
       }
@@ -4463,7 +4463,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "entityExternalLinkDelete",
-      "document": "mutation EntityExternalLinkDelete($id: String!) {\n  entityExternalLinkDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EntityExternalLinkDelete($id: String!) {\\n  entityExternalLinkDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4496,7 +4496,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "entityExternalLinkUpdate",
-      "document": "mutation EntityExternalLinkUpdate($id: String!, $input: EntityExternalLinkUpdateInput!) {\n  entityExternalLinkUpdate(id: $id, input: $input) {\n    entityExternalLink {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      initiative {\n        id\n      }\n      label\n      project {\n        id\n      }\n      sortOrder\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation EntityExternalLinkUpdate($id: String!, $input: EntityExternalLinkUpdateInput!) {\\n  entityExternalLinkUpdate(id: $id, input: $input) {\\n    entityExternalLink {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      initiative {\\n        id\\n      }\\n      label\\n      project {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "EntityExternalLinkUpdateInput!"
@@ -4525,7 +4525,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "externalUser",
-      "document": "query ExternalUser($id: String!) {\n  externalUser(id: $id) {\n    archivedAt\n    avatarUrl\n    createdAt\n    displayName\n    email\n    id\n    lastSeen\n    name\n    organization {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query ExternalUser($id: String!) {\\n  externalUser(id: $id) {\\n    archivedAt\\n    avatarUrl\\n    createdAt\\n    displayName\\n    email\\n    id\\n    lastSeen\\n    name\\n    organization {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4571,7 +4571,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "externalUsers",
-      "document": "query ExternalUsers($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  externalUsers(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      avatarUrl\n      createdAt\n      displayName\n      email\n      id\n      lastSeen\n      name\n      organization {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ExternalUsers($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  externalUsers(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      avatarUrl\\n      createdAt\\n      displayName\\n      email\\n      id\\n      lastSeen\\n      name\\n      organization {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -4604,7 +4604,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "failuresForOauthWebhooks",
-      "document": "query FailuresForOauthWebhooks($oauthClientId: String!) {\n  failuresForOauthWebhooks(oauthClientId: $oauthClientId) {\n    createdAt\n    executionId\n    httpStatus\n    id\n    responseOrError\n    url\n    webhook {\n      id\n    }\n  }\n}",
+      "document": "query FailuresForOauthWebhooks($oauthClientId: String!) {\\n  failuresForOauthWebhooks(oauthClientId: $oauthClientId) {\\n    createdAt\\n    executionId\\n    httpStatus\\n    id\\n    responseOrError\\n    url\\n    webhook {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "oauthClientId": "String!"
       }
@@ -4631,7 +4631,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "favorite",
-      "document": "query Favorite($id: String!) {\n  favorite(id: $id) {\n    aiConversation {\n      id\n    }\n    archivedAt\n    color\n    createdAt\n    customView {\n      id\n    }\n    customer {\n      id\n    }\n    cycle {\n      id\n    }\n    dashboard {\n      id\n    }\n    detail\n    document {\n      id\n    }\n    facet {\n      id\n    }\n    folderName\n    icon\n    id\n    initiative {\n      id\n    }\n    initiativeLabel {\n      id\n    }\n    initiativeTab\n    issue {\n      id\n    }\n    label {\n      id\n    }\n    owner {\n      id\n    }\n    parent {\n      id\n    }\n    pipelineTab\n    predefinedViewTeam {\n      id\n    }\n    predefinedViewType\n    project {\n      id\n    }\n    projectLabel {\n      id\n    }\n    projectTab\n    projectTeam {\n      id\n    }\n    pullRequest {\n      id\n    }\n    release {\n      id\n    }\n    releaseNote {\n      id\n    }\n    releasePipeline {\n      id\n    }\n    sortOrder\n    team {\n      id\n    }\n    title\n    type\n    updatedAt\n    url\n    user {\n      id\n    }\n  }\n}",
+      "document": "query Favorite($id: String!) {\\n  favorite(id: $id) {\\n    aiConversation {\\n      id\\n    }\\n    archivedAt\\n    color\\n    createdAt\\n    customView {\\n      id\\n    }\\n    customer {\\n      id\\n    }\\n    cycle {\\n      id\\n    }\\n    dashboard {\\n      id\\n    }\\n    detail\\n    document {\\n      id\\n    }\\n    facet {\\n      id\\n    }\\n    folderName\\n    icon\\n    id\\n    initiative {\\n      id\\n    }\\n    initiativeLabel {\\n      id\\n    }\\n    initiativeTab\\n    issue {\\n      id\\n    }\\n    label {\\n      id\\n    }\\n    owner {\\n      id\\n    }\\n    parent {\\n      id\\n    }\\n    pipelineTab\\n    predefinedViewTeam {\\n      id\\n    }\\n    predefinedViewType\\n    project {\\n      id\\n    }\\n    projectLabel {\\n      id\\n    }\\n    projectTab\\n    projectTeam {\\n      id\\n    }\\n    pullRequest {\\n      id\\n    }\\n    release {\\n      id\\n    }\\n    releaseNote {\\n      id\\n    }\\n    releasePipeline {\\n      id\\n    }\\n    sortOrder\\n    team {\\n      id\\n    }\\n    title\\n    type\\n    updatedAt\\n    url\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4659,7 +4659,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "favoriteCreate",
-      "document": "mutation FavoriteCreate($input: FavoriteCreateInput!) {\n  favoriteCreate(input: $input) {\n    favorite {\n      aiConversation {\n        id\n      }\n      archivedAt\n      color\n      createdAt\n      customView {\n        id\n      }\n      customer {\n        id\n      }\n      cycle {\n        id\n      }\n      dashboard {\n        id\n      }\n      detail\n      document {\n        id\n      }\n      facet {\n        id\n      }\n      folderName\n      icon\n      id\n      initiative {\n        id\n      }\n      initiativeLabel {\n        id\n      }\n      initiativeTab\n      issue {\n        id\n      }\n      label {\n        id\n      }\n      owner {\n        id\n      }\n      parent {\n        id\n      }\n      pipelineTab\n      predefinedViewTeam {\n        id\n      }\n      predefinedViewType\n      project {\n        id\n      }\n      projectLabel {\n        id\n      }\n      projectTab\n      projectTeam {\n        id\n      }\n      pullRequest {\n        id\n      }\n      release {\n        id\n      }\n      releaseNote {\n        id\n      }\n      releasePipeline {\n        id\n      }\n      sortOrder\n      team {\n        id\n      }\n      title\n      type\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation FavoriteCreate($input: FavoriteCreateInput!) {\\n  favoriteCreate(input: $input) {\\n    favorite {\\n      aiConversation {\\n        id\\n      }\\n      archivedAt\\n      color\\n      createdAt\\n      customView {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      dashboard {\\n        id\\n      }\\n      detail\\n      document {\\n        id\\n      }\\n      facet {\\n        id\\n      }\\n      folderName\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeLabel {\\n        id\\n      }\\n      initiativeTab\\n      issue {\\n        id\\n      }\\n      label {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pipelineTab\\n      predefinedViewTeam {\\n        id\\n      }\\n      predefinedViewType\\n      project {\\n        id\\n      }\\n      projectLabel {\\n        id\\n      }\\n      projectTab\\n      projectTeam {\\n        id\\n      }\\n      pullRequest {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      releaseNote {\\n        id\\n      }\\n      releasePipeline {\\n        id\\n      }\\n      sortOrder\\n      team {\\n        id\\n      }\\n      title\\n      type\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "FavoriteCreateInput!"
       }
@@ -4687,7 +4687,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "favoriteDelete",
-      "document": "mutation FavoriteDelete($id: String!) {\n  favoriteDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation FavoriteDelete($id: String!) {\\n  favoriteDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4720,7 +4720,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "favoriteUpdate",
-      "document": "mutation FavoriteUpdate($id: String!, $input: FavoriteUpdateInput!) {\n  favoriteUpdate(id: $id, input: $input) {\n    favorite {\n      aiConversation {\n        id\n      }\n      archivedAt\n      color\n      createdAt\n      customView {\n        id\n      }\n      customer {\n        id\n      }\n      cycle {\n        id\n      }\n      dashboard {\n        id\n      }\n      detail\n      document {\n        id\n      }\n      facet {\n        id\n      }\n      folderName\n      icon\n      id\n      initiative {\n        id\n      }\n      initiativeLabel {\n        id\n      }\n      initiativeTab\n      issue {\n        id\n      }\n      label {\n        id\n      }\n      owner {\n        id\n      }\n      parent {\n        id\n      }\n      pipelineTab\n      predefinedViewTeam {\n        id\n      }\n      predefinedViewType\n      project {\n        id\n      }\n      projectLabel {\n        id\n      }\n      projectTab\n      projectTeam {\n        id\n      }\n      pullRequest {\n        id\n      }\n      release {\n        id\n      }\n      releaseNote {\n        id\n      }\n      releasePipeline {\n        id\n      }\n      sortOrder\n      team {\n        id\n      }\n      title\n      type\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation FavoriteUpdate($id: String!, $input: FavoriteUpdateInput!) {\\n  favoriteUpdate(id: $id, input: $input) {\\n    favorite {\\n      aiConversation {\\n        id\\n      }\\n      archivedAt\\n      color\\n      createdAt\\n      customView {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      dashboard {\\n        id\\n      }\\n      detail\\n      document {\\n        id\\n      }\\n      facet {\\n        id\\n      }\\n      folderName\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeLabel {\\n        id\\n      }\\n      initiativeTab\\n      issue {\\n        id\\n      }\\n      label {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pipelineTab\\n      predefinedViewTeam {\\n        id\\n      }\\n      predefinedViewType\\n      project {\\n        id\\n      }\\n      projectLabel {\\n        id\\n      }\\n      projectTab\\n      projectTeam {\\n        id\\n      }\\n      pullRequest {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      releaseNote {\\n        id\\n      }\\n      releasePipeline {\\n        id\\n      }\\n      sortOrder\\n      team {\\n        id\\n      }\\n      title\\n      type\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "FavoriteUpdateInput!"
@@ -4767,7 +4767,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "favorites",
-      "document": "query Favorites($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  favorites(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      aiConversation {\n        id\n      }\n      archivedAt\n      color\n      createdAt\n      customView {\n        id\n      }\n      customer {\n        id\n      }\n      cycle {\n        id\n      }\n      dashboard {\n        id\n      }\n      detail\n      document {\n        id\n      }\n      facet {\n        id\n      }\n      folderName\n      icon\n      id\n      initiative {\n        id\n      }\n      initiativeLabel {\n        id\n      }\n      initiativeTab\n      issue {\n        id\n      }\n      label {\n        id\n      }\n      owner {\n        id\n      }\n      parent {\n        id\n      }\n      pipelineTab\n      predefinedViewTeam {\n        id\n      }\n      predefinedViewType\n      project {\n        id\n      }\n      projectLabel {\n        id\n      }\n      projectTab\n      projectTeam {\n        id\n      }\n      pullRequest {\n        id\n      }\n      release {\n        id\n      }\n      releaseNote {\n        id\n      }\n      releasePipeline {\n        id\n      }\n      sortOrder\n      team {\n        id\n      }\n      title\n      type\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Favorites($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  favorites(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      aiConversation {\\n        id\\n      }\\n      archivedAt\\n      color\\n      createdAt\\n      customView {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      dashboard {\\n        id\\n      }\\n      detail\\n      document {\\n        id\\n      }\\n      facet {\\n        id\\n      }\\n      folderName\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      initiativeLabel {\\n        id\\n      }\\n      initiativeTab\\n      issue {\\n        id\\n      }\\n      label {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pipelineTab\\n      predefinedViewTeam {\\n        id\\n      }\\n      predefinedViewType\\n      project {\\n        id\\n      }\\n      projectLabel {\\n        id\\n      }\\n      projectTab\\n      projectTeam {\\n        id\\n      }\\n      pullRequest {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      releaseNote {\\n        id\\n      }\\n      releasePipeline {\\n        id\\n      }\\n      sortOrder\\n      team {\\n        id\\n      }\\n      title\\n      type\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -4789,7 +4789,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "query": {
           "type": "string",
-          "description": "Natural language query describing what data to fetch.\n\n    Examples:\n    - \"All issues for the project with id 12345678-1234-1234-1234-123456789abc including comments\"\n    - \"The latest project update for each project that's a part of the initiative with id 12345678-1234-1234-1234-123456789abc, including it's sub-initiatives\""
+          "description": "Natural language query describing what data to fetch.\\n\\n    Examples:\\n    - \\"All issues for the project with id 12345678-1234-1234-1234-123456789abc including comments\\"\\n    - \\"The latest project update for each project that's a part of the initiative with id 12345678-1234-1234-1234-123456789abc, including it's sub-initiatives\\""
         }
       },
       "required": [
@@ -4800,7 +4800,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "fetchData",
-      "document": "query FetchData($query: String!) {\n  fetchData(query: $query) {\n    data\n    filters\n    query\n    success\n  }\n}",
+      "document": "query FetchData($query: String!) {\\n  fetchData(query: $query) {\\n    data\\n    filters\\n    query\\n    success\\n  }\\n}",
       "variables": {
         "query": "String!"
       }
@@ -4845,7 +4845,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "fileUpload",
-      "document": "mutation FileUpload($contentType: String!, $filename: String!, $makePublic: Boolean, $metaData: JSON, $size: Int!) {\n  fileUpload(\n    contentType: $contentType\n    filename: $filename\n    makePublic: $makePublic\n    metaData: $metaData\n    size: $size\n  ) {\n    lastSyncId\n    success\n    uploadFile {\n      assetUrl\n      contentType\n      filename\n      headers {\n        key\n        value\n      }\n      metaData\n      size\n      uploadUrl\n    }\n  }\n}",
+      "document": "mutation FileUpload($contentType: String!, $filename: String!, $makePublic: Boolean, $metaData: JSON, $size: Int!) {\\n  fileUpload(\\n    contentType: $contentType\\n    filename: $filename\\n    makePublic: $makePublic\\n    metaData: $metaData\\n    size: $size\\n  ) {\\n    lastSyncId\\n    success\\n    uploadFile {\\n      assetUrl\\n      contentType\\n      filename\\n      headers {\\n        key\\n        value\\n      }\\n      metaData\\n      size\\n      uploadUrl\\n    }\\n  }\\n}",
       "variables": {
         "contentType": "String!",
         "filename": "String!",
@@ -4877,7 +4877,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "fileUploadDangerouslyDelete",
-      "document": "mutation FileUploadDangerouslyDelete($assetUrl: String!) {\n  fileUploadDangerouslyDelete(assetUrl: $assetUrl) {\n    success\n  }\n}",
+      "document": "mutation FileUploadDangerouslyDelete($assetUrl: String!) {\\n  fileUploadDangerouslyDelete(assetUrl: $assetUrl) {\\n    success\\n  }\\n}",
       "variables": {
         "assetUrl": "String!"
       }
@@ -4905,7 +4905,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "gitAutomationStateCreate",
-      "document": "mutation GitAutomationStateCreate($input: GitAutomationStateCreateInput!) {\n  gitAutomationStateCreate(input: $input) {\n    gitAutomationState {\n      archivedAt\n      createdAt\n      event\n      id\n      state {\n        id\n      }\n      targetBranch {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation GitAutomationStateCreate($input: GitAutomationStateCreateInput!) {\\n  gitAutomationStateCreate(input: $input) {\\n    gitAutomationState {\\n      archivedAt\\n      createdAt\\n      event\\n      id\\n      state {\\n        id\\n      }\\n      targetBranch {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "GitAutomationStateCreateInput!"
       }
@@ -4933,7 +4933,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "gitAutomationStateDelete",
-      "document": "mutation GitAutomationStateDelete($id: String!) {\n  gitAutomationStateDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation GitAutomationStateDelete($id: String!) {\\n  gitAutomationStateDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -4966,7 +4966,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "gitAutomationStateUpdate",
-      "document": "mutation GitAutomationStateUpdate($id: String!, $input: GitAutomationStateUpdateInput!) {\n  gitAutomationStateUpdate(id: $id, input: $input) {\n    gitAutomationState {\n      archivedAt\n      createdAt\n      event\n      id\n      state {\n        id\n      }\n      targetBranch {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation GitAutomationStateUpdate($id: String!, $input: GitAutomationStateUpdateInput!) {\\n  gitAutomationStateUpdate(id: $id, input: $input) {\\n    gitAutomationState {\\n      archivedAt\\n      createdAt\\n      event\\n      id\\n      state {\\n        id\\n      }\\n      targetBranch {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "GitAutomationStateUpdateInput!"
@@ -4995,7 +4995,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "gitAutomationTargetBranchCreate",
-      "document": "mutation GitAutomationTargetBranchCreate($input: GitAutomationTargetBranchCreateInput!) {\n  gitAutomationTargetBranchCreate(input: $input) {\n    lastSyncId\n    success\n    targetBranch {\n      archivedAt\n      branchPattern\n      createdAt\n      id\n      isRegex\n      team {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation GitAutomationTargetBranchCreate($input: GitAutomationTargetBranchCreateInput!) {\\n  gitAutomationTargetBranchCreate(input: $input) {\\n    lastSyncId\\n    success\\n    targetBranch {\\n      archivedAt\\n      branchPattern\\n      createdAt\\n      id\\n      isRegex\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "input": "GitAutomationTargetBranchCreateInput!"
       }
@@ -5023,7 +5023,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "gitAutomationTargetBranchDelete",
-      "document": "mutation GitAutomationTargetBranchDelete($id: String!) {\n  gitAutomationTargetBranchDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation GitAutomationTargetBranchDelete($id: String!) {\\n  gitAutomationTargetBranchDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5056,7 +5056,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "gitAutomationTargetBranchUpdate",
-      "document": "mutation GitAutomationTargetBranchUpdate($id: String!, $input: GitAutomationTargetBranchUpdateInput!) {\n  gitAutomationTargetBranchUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    targetBranch {\n      archivedAt\n      branchPattern\n      createdAt\n      id\n      isRegex\n      team {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation GitAutomationTargetBranchUpdate($id: String!, $input: GitAutomationTargetBranchUpdateInput!) {\\n  gitAutomationTargetBranchUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    targetBranch {\\n      archivedAt\\n      branchPattern\\n      createdAt\\n      id\\n      isRegex\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "GitAutomationTargetBranchUpdateInput!"
@@ -5085,7 +5085,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "googleUserAccountAuth",
-      "document": "mutation GoogleUserAccountAuth($input: GoogleUserAccountAuthInput!) {\n  googleUserAccountAuth(input: $input) {\n    allowDomainAccess\n    availableOrganizations {\n      id\n    }\n    email\n    id\n    lastUsedOrganizationId\n    lockedOrganizations {\n      id\n    }\n    lockedUsers {\n      id\n    }\n    service\n    users {\n      id\n    }\n  }\n}",
+      "document": "mutation GoogleUserAccountAuth($input: GoogleUserAccountAuthInput!) {\\n  googleUserAccountAuth(input: $input) {\\n    allowDomainAccess\\n    availableOrganizations {\\n      id\\n    }\\n    email\\n    id\\n    lastUsedOrganizationId\\n    lockedOrganizations {\\n      id\\n    }\\n    lockedUsers {\\n      id\\n    }\\n    service\\n    users {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "input": "GoogleUserAccountAuthInput!"
       }
@@ -5113,7 +5113,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "imageUploadFromUrl",
-      "document": "mutation ImageUploadFromUrl($url: String!) {\n  imageUploadFromUrl(url: $url) {\n    lastSyncId\n    success\n    url\n  }\n}",
+      "document": "mutation ImageUploadFromUrl($url: String!) {\\n  imageUploadFromUrl(url: $url) {\\n    lastSyncId\\n    success\\n    url\\n  }\\n}",
       "variables": {
         "url": "String!"
       }
@@ -5154,7 +5154,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "importFileUpload",
-      "document": "mutation ImportFileUpload($contentType: String!, $filename: String!, $metaData: JSON, $size: Int!) {\n  importFileUpload(\n    contentType: $contentType\n    filename: $filename\n    metaData: $metaData\n    size: $size\n  ) {\n    lastSyncId\n    success\n    uploadFile {\n      assetUrl\n      contentType\n      filename\n      headers {\n        key\n        value\n      }\n      metaData\n      size\n      uploadUrl\n    }\n  }\n}",
+      "document": "mutation ImportFileUpload($contentType: String!, $filename: String!, $metaData: JSON, $size: Int!) {\\n  importFileUpload(\\n    contentType: $contentType\\n    filename: $filename\\n    metaData: $metaData\\n    size: $size\\n  ) {\\n    lastSyncId\\n    success\\n    uploadFile {\\n      assetUrl\\n      contentType\\n      filename\\n      headers {\\n        key\\n        value\\n      }\\n      metaData\\n      size\\n      uploadUrl\\n    }\\n  }\\n}",
       "variables": {
         "contentType": "String!",
         "filename": "String!",
@@ -5184,7 +5184,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiative",
-      "document": "query Initiative($id: String!) {\n  initiative(id: $id) {\n    archivedAt\n    canceledAt\n    color\n    completedAt\n    content\n    createdAt\n    creator {\n      id\n    }\n    description\n    documentContent {\n      id\n    }\n    facets {\n      id\n    }\n    frequencyResolution\n    health\n    healthUpdatedAt\n    icon\n    id\n    identifier\n    integrationsSettings {\n      id\n    }\n    labelIds\n    lastUpdate {\n      id\n    }\n    leadTeam {\n      id\n    }\n    name\n    organization {\n      id\n    }\n    owner {\n      id\n    }\n    parentInitiative {\n      id\n    }\n    previousIdentifiers\n    priority\n    prioritySortOrder\n    slugId\n    sortOrder\n    startedAt\n    status\n    targetDate\n    targetDateResolution\n    trashed\n    updateReminderFrequency\n    updateReminderFrequencyInWeeks\n    updateRemindersDay\n    updateRemindersHour\n    updatedAt\n    url\n    visibility\n  }\n}",
+      "document": "query Initiative($id: String!) {\\n  initiative(id: $id) {\\n    archivedAt\\n    canceledAt\\n    color\\n    completedAt\\n    content\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    documentContent {\\n      id\\n    }\\n    facets {\\n      id\\n    }\\n    frequencyResolution\\n    health\\n    healthUpdatedAt\\n    icon\\n    id\\n    identifier\\n    integrationsSettings {\\n      id\\n    }\\n    labelIds\\n    lastUpdate {\\n      id\\n    }\\n    leadTeam {\\n      id\\n    }\\n    name\\n    organization {\\n      id\\n    }\\n    owner {\\n      id\\n    }\\n    parentInitiative {\\n      id\\n    }\\n    previousIdentifiers\\n    priority\\n    prioritySortOrder\\n    slugId\\n    sortOrder\\n    startedAt\\n    status\\n    targetDate\\n    targetDateResolution\\n    trashed\\n    updateReminderFrequency\\n    updateReminderFrequencyInWeeks\\n    updateRemindersDay\\n    updateRemindersHour\\n    updatedAt\\n    url\\n    visibility\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5217,7 +5217,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeAddLabel",
-      "document": "mutation InitiativeAddLabel($id: String!, $labelId: String!) {\n  initiativeAddLabel(id: $id, labelId: $labelId) {\n    initiative {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeAddLabel($id: String!, $labelId: String!) {\\n  initiativeAddLabel(id: $id, labelId: $labelId) {\\n    initiative {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "labelId": "String!"
@@ -5246,7 +5246,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeArchive",
-      "document": "mutation InitiativeArchive($id: String!) {\n  initiativeArchive(id: $id) {\n    entity {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeArchive($id: String!) {\\n  initiativeArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5274,7 +5274,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeCreate",
-      "document": "mutation InitiativeCreate($input: InitiativeCreateInput!) {\n  initiativeCreate(input: $input) {\n    initiative {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeCreate($input: InitiativeCreateInput!) {\\n  initiativeCreate(input: $input) {\\n    initiative {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "InitiativeCreateInput!"
       }
@@ -5302,7 +5302,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeDelete",
-      "document": "mutation InitiativeDelete($id: String!) {\n  initiativeDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeDelete($id: String!) {\\n  initiativeDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5336,7 +5336,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeFilterSuggestion",
-      "document": "query InitiativeFilterSuggestion($prompt: String!) {\n  initiativeFilterSuggestion(prompt: $prompt) {\n    filter\n    logId\n  }\n}",
+      "document": "query InitiativeFilterSuggestion($prompt: String!) {\\n  initiativeFilterSuggestion(prompt: $prompt) {\\n    filter\\n    logId\\n  }\\n}",
       "variables": {
         "prompt": "String!"
       }
@@ -5363,7 +5363,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeLabel",
-      "document": "query InitiativeLabel($id: String!) {\n  initiativeLabel(id: $id) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    id\n    isGroup\n    lastAppliedAt\n    name\n    organization {\n      id\n    }\n    parent {\n      id\n    }\n    retiredAt\n    retiredBy {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query InitiativeLabel($id: String!) {\\n  initiativeLabel(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    id\\n    isGroup\\n    lastAppliedAt\\n    name\\n    organization {\\n      id\\n    }\\n    parent {\\n      id\\n    }\\n    retiredAt\\n    retiredBy {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5391,7 +5391,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeLabelCreate",
-      "document": "mutation InitiativeLabelCreate($input: InitiativeLabelCreateInput!) {\n  initiativeLabelCreate(input: $input) {\n    initiativeLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeLabelCreate($input: InitiativeLabelCreateInput!) {\\n  initiativeLabelCreate(input: $input) {\\n    initiativeLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "InitiativeLabelCreateInput!"
       }
@@ -5419,7 +5419,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeLabelDelete",
-      "document": "mutation InitiativeLabelDelete($id: String!) {\n  initiativeLabelDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeLabelDelete($id: String!) {\\n  initiativeLabelDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5447,7 +5447,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeLabelRestore",
-      "document": "mutation InitiativeLabelRestore($id: String!) {\n  initiativeLabelRestore(id: $id) {\n    initiativeLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeLabelRestore($id: String!) {\\n  initiativeLabelRestore(id: $id) {\\n    initiativeLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5475,7 +5475,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeLabelRetire",
-      "document": "mutation InitiativeLabelRetire($id: String!) {\n  initiativeLabelRetire(id: $id) {\n    initiativeLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeLabelRetire($id: String!) {\\n  initiativeLabelRetire(id: $id) {\\n    initiativeLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5508,7 +5508,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeLabelUpdate",
-      "document": "mutation InitiativeLabelUpdate($id: String!, $input: InitiativeLabelUpdateInput!) {\n  initiativeLabelUpdate(id: $id, input: $input) {\n    initiativeLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeLabelUpdate($id: String!, $input: InitiativeLabelUpdateInput!) {\\n  initiativeLabelUpdate(id: $id, input: $input) {\\n    initiativeLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "InitiativeLabelUpdateInput!"
@@ -5559,7 +5559,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeLabels",
-      "document": "query InitiativeLabels($after: String, $before: String, $filter: InitiativeLabelFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  initiativeLabels(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query InitiativeLabels($after: String, $before: String, $filter: InitiativeLabelFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  initiativeLabels(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -5597,7 +5597,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeLeadTeamChangeImpact",
-      "document": "query InitiativeLeadTeamChangeImpact($id: String!, $leadTeamId: String) {\n  initiativeLeadTeamChangeImpact(id: $id, leadTeamId: $leadTeamId) {\n    affectedDescendantCount\n    visibilityMayChange\n  }\n}",
+      "document": "query InitiativeLeadTeamChangeImpact($id: String!, $leadTeamId: String) {\\n  initiativeLeadTeamChangeImpact(id: $id, leadTeamId: $leadTeamId) {\\n    affectedDescendantCount\\n    visibilityMayChange\\n  }\\n}",
       "variables": {
         "id": "String!",
         "leadTeamId": "String"
@@ -5635,7 +5635,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeLeadTeamUpdate",
-      "document": "mutation InitiativeLeadTeamUpdate($id: String!, $leadTeamId: String, $mode: InitiativeLeadTeamChangeMode) {\n  initiativeLeadTeamUpdate(id: $id, leadTeamId: $leadTeamId, mode: $mode) {\n    affectedDescendants {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    initiative {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeLeadTeamUpdate($id: String!, $leadTeamId: String, $mode: InitiativeLeadTeamChangeMode) {\\n  initiativeLeadTeamUpdate(id: $id, leadTeamId: $leadTeamId, mode: $mode) {\\n    affectedDescendants {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    initiative {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "leadTeamId": "String",
@@ -5664,7 +5664,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeRelation",
-      "document": "query InitiativeRelation($id: String!) {\n  initiativeRelation(id: $id) {\n    archivedAt\n    createdAt\n    id\n    initiative {\n      id\n    }\n    relatedInitiative {\n      id\n    }\n    sortOrder\n    updatedAt\n    user {\n      id\n    }\n  }\n}",
+      "document": "query InitiativeRelation($id: String!) {\\n  initiativeRelation(id: $id) {\\n    archivedAt\\n    createdAt\\n    id\\n    initiative {\\n      id\\n    }\\n    relatedInitiative {\\n      id\\n    }\\n    sortOrder\\n    updatedAt\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5692,7 +5692,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeRelationCreate",
-      "document": "mutation InitiativeRelationCreate($input: InitiativeRelationCreateInput!) {\n  initiativeRelationCreate(input: $input) {\n    initiativeRelation {\n      archivedAt\n      createdAt\n      id\n      initiative {\n        id\n      }\n      relatedInitiative {\n        id\n      }\n      sortOrder\n      updatedAt\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeRelationCreate($input: InitiativeRelationCreateInput!) {\\n  initiativeRelationCreate(input: $input) {\\n    initiativeRelation {\\n      archivedAt\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      relatedInitiative {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "InitiativeRelationCreateInput!"
       }
@@ -5720,7 +5720,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeRelationDelete",
-      "document": "mutation InitiativeRelationDelete($id: String!) {\n  initiativeRelationDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeRelationDelete($id: String!) {\\n  initiativeRelationDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5753,7 +5753,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeRelationUpdate",
-      "document": "mutation InitiativeRelationUpdate($id: String!, $input: InitiativeRelationUpdateInput!) {\n  initiativeRelationUpdate(id: $id, input: $input) {\n    initiativeRelation {\n      archivedAt\n      createdAt\n      id\n      initiative {\n        id\n      }\n      relatedInitiative {\n        id\n      }\n      sortOrder\n      updatedAt\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeRelationUpdate($id: String!, $input: InitiativeRelationUpdateInput!) {\\n  initiativeRelationUpdate(id: $id, input: $input) {\\n    initiativeRelation {\\n      archivedAt\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      relatedInitiative {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "InitiativeRelationUpdateInput!"
@@ -5800,7 +5800,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeRelations",
-      "document": "query InitiativeRelations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  initiativeRelations(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      id\n      initiative {\n        id\n      }\n      relatedInitiative {\n        id\n      }\n      sortOrder\n      updatedAt\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query InitiativeRelations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  initiativeRelations(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      relatedInitiative {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -5838,7 +5838,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeRemoveLabel",
-      "document": "mutation InitiativeRemoveLabel($id: String!, $labelId: String!) {\n  initiativeRemoveLabel(id: $id, labelId: $labelId) {\n    initiative {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeRemoveLabel($id: String!, $labelId: String!) {\\n  initiativeRemoveLabel(id: $id, labelId: $labelId) {\\n    initiative {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "labelId": "String!"
@@ -5866,7 +5866,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeToProject",
-      "document": "query InitiativeToProject($id: String!) {\n  initiativeToProject(id: $id) {\n    archivedAt\n    createdAt\n    id\n    initiative {\n      id\n    }\n    project {\n      id\n    }\n    sortOrder\n    updatedAt\n  }\n}",
+      "document": "query InitiativeToProject($id: String!) {\\n  initiativeToProject(id: $id) {\\n    archivedAt\\n    createdAt\\n    id\\n    initiative {\\n      id\\n    }\\n    project {\\n      id\\n    }\\n    sortOrder\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5894,7 +5894,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeToProjectCreate",
-      "document": "mutation InitiativeToProjectCreate($input: InitiativeToProjectCreateInput!) {\n  initiativeToProjectCreate(input: $input) {\n    initiativeToProject {\n      archivedAt\n      createdAt\n      id\n      initiative {\n        id\n      }\n      project {\n        id\n      }\n      sortOrder\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeToProjectCreate($input: InitiativeToProjectCreateInput!) {\\n  initiativeToProjectCreate(input: $input) {\\n    initiativeToProject {\\n      archivedAt\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "InitiativeToProjectCreateInput!"
       }
@@ -5922,7 +5922,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeToProjectDelete",
-      "document": "mutation InitiativeToProjectDelete($id: String!) {\n  initiativeToProjectDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeToProjectDelete($id: String!) {\\n  initiativeToProjectDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -5955,7 +5955,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeToProjectUpdate",
-      "document": "mutation InitiativeToProjectUpdate($id: String!, $input: InitiativeToProjectUpdateInput!) {\n  initiativeToProjectUpdate(id: $id, input: $input) {\n    initiativeToProject {\n      archivedAt\n      createdAt\n      id\n      initiative {\n        id\n      }\n      project {\n        id\n      }\n      sortOrder\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeToProjectUpdate($id: String!, $input: InitiativeToProjectUpdateInput!) {\\n  initiativeToProjectUpdate(id: $id, input: $input) {\\n    initiativeToProject {\\n      archivedAt\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "InitiativeToProjectUpdateInput!"
@@ -6002,7 +6002,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeToProjects",
-      "document": "query InitiativeToProjects($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  initiativeToProjects(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      id\n      initiative {\n        id\n      }\n      project {\n        id\n      }\n      sortOrder\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query InitiativeToProjects($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  initiativeToProjects(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -6035,7 +6035,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeUnarchive",
-      "document": "mutation InitiativeUnarchive($id: String!) {\n  initiativeUnarchive(id: $id) {\n    entity {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeUnarchive($id: String!) {\\n  initiativeUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6063,7 +6063,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeUpdateArchive",
-      "document": "mutation InitiativeUpdateArchive($id: String!) {\n  initiativeUpdateArchive(id: $id) {\n    entity {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      initiative {\n        id\n      }\n      isDiffHidden\n      isStale\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeUpdateArchive($id: String!) {\\n  initiativeUpdateArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      initiative {\\n        id\\n      }\\n      isDiffHidden\\n      isStale\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6091,7 +6091,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeUpdateCreate",
-      "document": "mutation InitiativeUpdateCreate($input: InitiativeUpdateCreateInput!) {\n  initiativeUpdateCreate(input: $input) {\n    initiativeUpdate {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      initiative {\n        id\n      }\n      isDiffHidden\n      isStale\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeUpdateCreate($input: InitiativeUpdateCreateInput!) {\\n  initiativeUpdateCreate(input: $input) {\\n    initiativeUpdate {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      initiative {\\n        id\\n      }\\n      isDiffHidden\\n      isStale\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "InitiativeUpdateCreateInput!"
       }
@@ -6124,7 +6124,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeUpdate",
-      "document": "mutation InitiativeUpdate($id: String!, $input: InitiativeUpdateInput!) {\n  initiativeUpdate(id: $id, input: $input) {\n    initiative {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeUpdate($id: String!, $input: InitiativeUpdateInput!) {\\n  initiativeUpdate(id: $id, input: $input) {\\n    initiative {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "InitiativeUpdateInput!"
@@ -6153,7 +6153,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeUpdate",
-      "document": "query InitiativeUpdate($id: String!) {\n  initiativeUpdate(id: $id) {\n    archivedAt\n    body\n    bodyData\n    commentCount\n    createdAt\n    diff\n    diffMarkdown\n    editedAt\n    health\n    id\n    infoSnapshot\n    initiative {\n      id\n    }\n    isDiffHidden\n    isStale\n    reactionData\n    reactions {\n      id\n    }\n    slugId\n    updatedAt\n    url\n    user {\n      id\n    }\n  }\n}",
+      "document": "query InitiativeUpdate($id: String!) {\\n  initiativeUpdate(id: $id) {\\n    archivedAt\\n    body\\n    bodyData\\n    commentCount\\n    createdAt\\n    diff\\n    diffMarkdown\\n    editedAt\\n    health\\n    id\\n    infoSnapshot\\n    initiative {\\n      id\\n    }\\n    isDiffHidden\\n    isStale\\n    reactionData\\n    reactions {\\n      id\\n    }\\n    slugId\\n    updatedAt\\n    url\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6181,7 +6181,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeUpdateUnarchive",
-      "document": "mutation InitiativeUpdateUnarchive($id: String!) {\n  initiativeUpdateUnarchive(id: $id) {\n    entity {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      initiative {\n        id\n      }\n      isDiffHidden\n      isStale\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeUpdateUnarchive($id: String!) {\\n  initiativeUpdateUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      initiative {\\n        id\\n      }\\n      isDiffHidden\\n      isStale\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6214,7 +6214,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "initiativeUpdateUpdate",
-      "document": "mutation InitiativeUpdateUpdate($id: String!, $input: InitiativeUpdateUpdateInput!) {\n  initiativeUpdateUpdate(id: $id, input: $input) {\n    initiativeUpdate {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      initiative {\n        id\n      }\n      isDiffHidden\n      isStale\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation InitiativeUpdateUpdate($id: String!, $input: InitiativeUpdateUpdateInput!) {\\n  initiativeUpdateUpdate(id: $id, input: $input) {\\n    initiativeUpdate {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      initiative {\\n        id\\n      }\\n      isDiffHidden\\n      isStale\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "InitiativeUpdateUpdateInput!"
@@ -6265,7 +6265,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiativeUpdates",
-      "document": "query InitiativeUpdates($after: String, $before: String, $filter: InitiativeUpdateFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  initiativeUpdates(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      initiative {\n        id\n      }\n      isDiffHidden\n      isStale\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query InitiativeUpdates($after: String, $before: String, $filter: InitiativeUpdateFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  initiativeUpdates(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      initiative {\\n        id\\n      }\\n      isDiffHidden\\n      isStale\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -6327,7 +6327,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "initiatives",
-      "document": "query Initiatives($after: String, $before: String, $filter: InitiativeFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  initiatives(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      canceledAt\n      color\n      completedAt\n      content\n      createdAt\n      creator {\n        id\n      }\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      identifier\n      integrationsSettings {\n        id\n      }\n      labelIds\n      lastUpdate {\n        id\n      }\n      leadTeam {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      parentInitiative {\n        id\n      }\n      previousIdentifiers\n      priority\n      prioritySortOrder\n      slugId\n      sortOrder\n      startedAt\n      status\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n      visibility\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Initiatives($after: String, $before: String, $filter: InitiativeFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  initiatives(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      content\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      identifier\\n      integrationsSettings {\\n        id\\n      }\\n      labelIds\\n      lastUpdate {\\n        id\\n      }\\n      leadTeam {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      parentInitiative {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      prioritySortOrder\\n      slugId\\n      sortOrder\\n      startedAt\\n      status\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n      visibility\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -6361,7 +6361,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "integration",
-      "document": "query Integration($id: String!) {\n  integration(id: $id) {\n    archivedAt\n    createdAt\n    creator {\n      id\n    }\n    id\n    organization {\n      id\n    }\n    service\n    team {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query Integration($id: String!) {\\n  integration(id: $id) {\\n    archivedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    id\\n    organization {\\n      id\\n    }\\n    service\\n    team {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6389,7 +6389,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationArchive",
-      "document": "mutation IntegrationArchive($id: String!) {\n  integrationArchive(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationArchive($id: String!) {\\n  integrationArchive(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6422,7 +6422,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationAsksConnectChannel",
-      "document": "mutation IntegrationAsksConnectChannel($code: String!, $redirectUri: String!) {\n  integrationAsksConnectChannel(code: $code, redirectUri: $redirectUri) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    mapping {\n      aiTitles\n      autoCreateOnBotMention\n      autoCreateOnEmoji\n      autoCreateOnMessage\n      autoCreateTemplateId\n      botAdded\n      id\n      isPrivate\n      isShared\n      name\n      postAcceptedFromTriageUpdates\n      postCancellationUpdates\n      postCompletionUpdates\n      teams {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation IntegrationAsksConnectChannel($code: String!, $redirectUri: String!) {\\n  integrationAsksConnectChannel(code: $code, redirectUri: $redirectUri) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    mapping {\\n      aiTitles\\n      autoCreateOnBotMention\\n      autoCreateOnEmoji\\n      autoCreateOnMessage\\n      autoCreateTemplateId\\n      botAdded\\n      id\\n      isPrivate\\n      isShared\\n      name\\n      postAcceptedFromTriageUpdates\\n      postCancellationUpdates\\n      postCompletionUpdates\\n      teams {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -6451,7 +6451,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationCustomerDataAttributesRefresh",
-      "document": "mutation IntegrationCustomerDataAttributesRefresh($input: IntegrationCustomerDataAttributesRefreshInput!) {\n  integrationCustomerDataAttributesRefresh(input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationCustomerDataAttributesRefresh($input: IntegrationCustomerDataAttributesRefreshInput!) {\\n  integrationCustomerDataAttributesRefresh(input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IntegrationCustomerDataAttributesRefreshInput!"
       }
@@ -6483,7 +6483,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationDelete",
-      "document": "mutation IntegrationDelete($id: String!, $skipInstallationDeletion: Boolean) {\n  integrationDelete(id: $id, skipInstallationDeletion: $skipInstallationDeletion) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationDelete($id: String!, $skipInstallationDeletion: Boolean) {\\n  integrationDelete(id: $id, skipInstallationDeletion: $skipInstallationDeletion) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "skipInstallationDeletion": "Boolean"
@@ -6517,7 +6517,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationDiscord",
-      "document": "mutation IntegrationDiscord($code: String!, $redirectUri: String!) {\n  integrationDiscord(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationDiscord($code: String!, $redirectUri: String!) {\\n  integrationDiscord(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -6551,7 +6551,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationFigma",
-      "document": "mutation IntegrationFigma($code: String!, $redirectUri: String!) {\n  integrationFigma(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationFigma($code: String!, $redirectUri: String!) {\\n  integrationFigma(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -6585,7 +6585,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationFront",
-      "document": "mutation IntegrationFront($code: String!, $redirectUri: String!) {\n  integrationFront(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationFront($code: String!, $redirectUri: String!) {\\n  integrationFront(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -6619,7 +6619,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGitHubEnterpriseServerConnect",
-      "document": "mutation IntegrationGitHubEnterpriseServerConnect($githubUrl: String!, $organizationName: String!) {\n  integrationGitHubEnterpriseServerConnect(\n    githubUrl: $githubUrl\n    organizationName: $organizationName\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    installUrl\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    setupUrl\n    success\n    webhookSecret\n  }\n}",
+      "document": "mutation IntegrationGitHubEnterpriseServerConnect($githubUrl: String!, $organizationName: String!) {\\n  integrationGitHubEnterpriseServerConnect(\\n    githubUrl: $githubUrl\\n    organizationName: $organizationName\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    installUrl\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    setupUrl\\n    success\\n    webhookSecret\\n  }\\n}",
       "variables": {
         "githubUrl": "String!",
         "organizationName": "String!"
@@ -6656,7 +6656,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGitHubPersonal",
-      "document": "mutation IntegrationGitHubPersonal($code: String!, $codeAccess: Boolean, $enterpriseUrl: String) {\n  integrationGitHubPersonal(\n    code: $code\n    codeAccess: $codeAccess\n    enterpriseUrl: $enterpriseUrl\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGitHubPersonal($code: String!, $codeAccess: Boolean, $enterpriseUrl: String) {\\n  integrationGitHubPersonal(\\n    code: $code\\n    codeAccess: $codeAccess\\n    enterpriseUrl: $enterpriseUrl\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "codeAccess": "Boolean",
@@ -6679,7 +6679,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGithubCommitCreate",
-      "document": "mutation IntegrationGithubCommitCreate {\n  integrationGithubCommitCreate {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n    webhookSecret\n  }\n}",
+      "document": "mutation IntegrationGithubCommitCreate {\\n  integrationGithubCommitCreate {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n    webhookSecret\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -6724,7 +6724,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGithubConnect",
-      "document": "mutation IntegrationGithubConnect($code: String!, $codeAccess: Boolean, $confirmReplace: Boolean, $githubHost: String, $installationId: String!) {\n  integrationGithubConnect(\n    code: $code\n    codeAccess: $codeAccess\n    confirmReplace: $confirmReplace\n    githubHost: $githubHost\n    installationId: $installationId\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGithubConnect($code: String!, $codeAccess: Boolean, $confirmReplace: Boolean, $githubHost: String, $installationId: String!) {\\n  integrationGithubConnect(\\n    code: $code\\n    codeAccess: $codeAccess\\n    confirmReplace: $confirmReplace\\n    githubHost: $githubHost\\n    installationId: $installationId\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "codeAccess": "Boolean",
@@ -6761,7 +6761,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGithubImportConnect",
-      "document": "mutation IntegrationGithubImportConnect($code: String!, $installationId: String!) {\n  integrationGithubImportConnect(code: $code, installationId: $installationId) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGithubImportConnect($code: String!, $installationId: String!) {\\n  integrationGithubImportConnect(code: $code, installationId: $installationId) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "installationId": "String!"
@@ -6790,7 +6790,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGithubImportRefresh",
-      "document": "mutation IntegrationGithubImportRefresh($id: String!) {\n  integrationGithubImportRefresh(id: $id) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGithubImportRefresh($id: String!) {\\n  integrationGithubImportRefresh(id: $id) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -6818,7 +6818,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGithubRemoveCodeAccess",
-      "document": "mutation IntegrationGithubRemoveCodeAccess($integrationId: String!) {\n  integrationGithubRemoveCodeAccess(integrationId: $integrationId) {\n    action\n    lastSyncId\n  }\n}",
+      "document": "mutation IntegrationGithubRemoveCodeAccess($integrationId: String!) {\\n  integrationGithubRemoveCodeAccess(integrationId: $integrationId) {\\n    action\\n    lastSyncId\\n  }\\n}",
       "variables": {
         "integrationId": "String!"
       }
@@ -6839,7 +6839,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "expiresAt": {
           "type": "string",
-          "description": "ISO timestamp when the access token expires. Used as a fallback when \u0060validationProjectPath\u0060 is set and \u0060personal_access_tokens/self\u0060 is unreachable."
+          "description": "ISO timestamp when the access token expires. Used as a fallback when \\u0060validationProjectPath\\u0060 is set and \\u0060personal_access_tokens/self\\u0060 is unreachable."
         },
         "gitlabUrl": {
           "type": "string",
@@ -6847,7 +6847,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "readonly": {
           "type": "boolean",
-          "description": "Whether the access token is limited to a read-only scope. Used as a fallback when \u0060validationProjectPath\u0060 is set and \u0060personal_access_tokens/self\u0060 is unreachable."
+          "description": "Whether the access token is limited to a read-only scope. Used as a fallback when \\u0060validationProjectPath\\u0060 is set and \\u0060personal_access_tokens/self\\u0060 is unreachable."
         },
         "validationProjectPath": {
           "type": "string",
@@ -6863,7 +6863,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGitlabConnect",
-      "document": "mutation IntegrationGitlabConnect($accessToken: String!, $expiresAt: String, $gitlabUrl: String!, $readonly: Boolean, $validationProjectPath: String) {\n  integrationGitlabConnect(\n    accessToken: $accessToken\n    expiresAt: $expiresAt\n    gitlabUrl: $gitlabUrl\n    readonly: $readonly\n    validationProjectPath: $validationProjectPath\n  ) {\n    error\n    errorRequest\n    errorResponseBody\n    errorResponseHeaders\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n    webhookSecret\n  }\n}",
+      "document": "mutation IntegrationGitlabConnect($accessToken: String!, $expiresAt: String, $gitlabUrl: String!, $readonly: Boolean, $validationProjectPath: String) {\\n  integrationGitlabConnect(\\n    accessToken: $accessToken\\n    expiresAt: $expiresAt\\n    gitlabUrl: $gitlabUrl\\n    readonly: $readonly\\n    validationProjectPath: $validationProjectPath\\n  ) {\\n    error\\n    errorRequest\\n    errorResponseBody\\n    errorResponseHeaders\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n    webhookSecret\\n  }\\n}",
       "variables": {
         "accessToken": "String!",
         "expiresAt": "String",
@@ -6895,7 +6895,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGitlabTestConnection",
-      "document": "mutation IntegrationGitlabTestConnection($integrationId: String!) {\n  integrationGitlabTestConnection(integrationId: $integrationId) {\n    error\n    errorRequest\n    errorResponseBody\n    errorResponseHeaders\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGitlabTestConnection($integrationId: String!) {\\n  integrationGitlabTestConnection(integrationId: $integrationId) {\\n    error\\n    errorRequest\\n    errorResponseBody\\n    errorResponseHeaders\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "integrationId": "String!"
       }
@@ -6928,7 +6928,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGong",
-      "document": "mutation IntegrationGong($code: String!, $redirectUri: String!) {\n  integrationGong(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGong($code: String!, $redirectUri: String!) {\\n  integrationGong(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -6957,7 +6957,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGoogleCalendarPersonalConnect",
-      "document": "mutation IntegrationGoogleCalendarPersonalConnect($code: String!) {\n  integrationGoogleCalendarPersonalConnect(code: $code) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGoogleCalendarPersonalConnect($code: String!) {\\n  integrationGoogleCalendarPersonalConnect(code: $code) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!"
       }
@@ -6985,7 +6985,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationGoogleSheets",
-      "document": "mutation IntegrationGoogleSheets($code: String!) {\n  integrationGoogleSheets(code: $code) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationGoogleSheets($code: String!) {\\n  integrationGoogleSheets(code: $code) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!"
       }
@@ -7021,7 +7021,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "integrationHasScopes",
-      "document": "query IntegrationHasScopes($integrationId: String!, $scopes: [String!]!) {\n  integrationHasScopes(integrationId: $integrationId, scopes: $scopes) {\n    hasAllScopes\n    missingScopes\n  }\n}",
+      "document": "query IntegrationHasScopes($integrationId: String!, $scopes: [String!]!) {\\n  integrationHasScopes(integrationId: $integrationId, scopes: $scopes) {\\n    hasAllScopes\\n    missingScopes\\n  }\\n}",
       "variables": {
         "integrationId": "String!",
         "scopes": "[String!]!"
@@ -7059,7 +7059,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationIntercom",
-      "document": "mutation IntegrationIntercom($code: String!, $domainUrl: String, $redirectUri: String!) {\n  integrationIntercom(\n    code: $code\n    domainUrl: $domainUrl\n    redirectUri: $redirectUri\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationIntercom($code: String!, $domainUrl: String, $redirectUri: String!) {\\n  integrationIntercom(\\n    code: $code\\n    domainUrl: $domainUrl\\n    redirectUri: $redirectUri\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "domainUrl": "String",
@@ -7082,7 +7082,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationIntercomDelete",
-      "document": "mutation IntegrationIntercomDelete {\n  integrationIntercomDelete {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationIntercomDelete {\\n  integrationIntercomDelete {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -7092,7 +7092,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "integration_intercom_settings_update",
-    "description": "[DEPRECATED] Updates settings on the Intercom integration. (deprecated: This mutation is deprecated, please use \u0060integrationSettingsUpdate\u0060 instead)",
+    "description": "[DEPRECATED] Updates settings on the Intercom integration. (deprecated: This mutation is deprecated, please use \\u0060integrationSettingsUpdate\\u0060 instead)",
     "parameters": {
       "properties": {
         "input": {
@@ -7108,7 +7108,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationIntercomSettingsUpdate",
-      "document": "mutation IntegrationIntercomSettingsUpdate($input: IntercomSettingsInput!) {\n  integrationIntercomSettingsUpdate(input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationIntercomSettingsUpdate($input: IntercomSettingsInput!) {\\n  integrationIntercomSettingsUpdate(input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IntercomSettingsInput!"
       }
@@ -7136,7 +7136,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationJiraFetchProjectStatuses",
-      "document": "mutation IntegrationJiraFetchProjectStatuses($input: JiraFetchProjectStatusesInput!) {\n  integrationJiraFetchProjectStatuses(input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    issueStatuses\n    lastSyncId\n    projectStatuses\n    success\n  }\n}",
+      "document": "mutation IntegrationJiraFetchProjectStatuses($input: JiraFetchProjectStatusesInput!) {\\n  integrationJiraFetchProjectStatuses(input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    issueStatuses\\n    lastSyncId\\n    projectStatuses\\n    success\\n  }\\n}",
       "variables": {
         "input": "JiraFetchProjectStatusesInput!"
       }
@@ -7166,7 +7166,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationJiraPersonal",
-      "document": "mutation IntegrationJiraPersonal($accessToken: String, $code: String) {\n  integrationJiraPersonal(accessToken: $accessToken, code: $code) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationJiraPersonal($accessToken: String, $code: String) {\\n  integrationJiraPersonal(accessToken: $accessToken, code: $code) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "accessToken": "String",
         "code": "String"
@@ -7195,7 +7195,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationJiraUpdate",
-      "document": "mutation IntegrationJiraUpdate($input: JiraUpdateInput!) {\n  integrationJiraUpdate(input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationJiraUpdate($input: JiraUpdateInput!) {\\n  integrationJiraUpdate(input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "JiraUpdateInput!"
       }
@@ -7233,7 +7233,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationLaunchDarklyConnect",
-      "document": "mutation IntegrationLaunchDarklyConnect($code: String!, $environment: String!, $projectKey: String!) {\n  integrationLaunchDarklyConnect(\n    code: $code\n    environment: $environment\n    projectKey: $projectKey\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationLaunchDarklyConnect($code: String!, $environment: String!, $projectKey: String!) {\\n  integrationLaunchDarklyConnect(\\n    code: $code\\n    environment: $environment\\n    projectKey: $projectKey\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "environment": "String!",
@@ -7263,7 +7263,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationLaunchDarklyPersonalConnect",
-      "document": "mutation IntegrationLaunchDarklyPersonalConnect($code: String!) {\n  integrationLaunchDarklyPersonalConnect(code: $code) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationLaunchDarklyPersonalConnect($code: String!) {\\n  integrationLaunchDarklyPersonalConnect(code: $code) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!"
       }
@@ -7284,7 +7284,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationLoom",
-      "document": "mutation IntegrationLoom {\n  integrationLoom {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationLoom {\\n  integrationLoom {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -7333,7 +7333,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationMcpServerConnect",
-      "document": "mutation IntegrationMcpServerConnect($customHeaders: [McpServerCustomHeaderInput!], $mcpServerDefinitionId: String, $serverUrl: String!, $teamId: String, $workflowDefinitionDraftId: String, $workflowDefinitionId: String) {\n  integrationMcpServerConnect(\n    customHeaders: $customHeaders\n    mcpServerDefinitionId: $mcpServerDefinitionId\n    serverUrl: $serverUrl\n    teamId: $teamId\n    workflowDefinitionDraftId: $workflowDefinitionDraftId\n    workflowDefinitionId: $workflowDefinitionId\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationMcpServerConnect($customHeaders: [McpServerCustomHeaderInput!], $mcpServerDefinitionId: String, $serverUrl: String!, $teamId: String, $workflowDefinitionDraftId: String, $workflowDefinitionId: String) {\\n  integrationMcpServerConnect(\\n    customHeaders: $customHeaders\\n    mcpServerDefinitionId: $mcpServerDefinitionId\\n    serverUrl: $serverUrl\\n    teamId: $teamId\\n    workflowDefinitionDraftId: $workflowDefinitionDraftId\\n    workflowDefinitionId: $workflowDefinitionId\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "customHeaders": "[McpServerCustomHeaderInput!]",
         "mcpServerDefinitionId": "String",
@@ -7377,7 +7377,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationMcpServerPersonalConnect",
-      "document": "mutation IntegrationMcpServerPersonalConnect($customHeaders: [McpServerCustomHeaderInput!], $mcpServerDefinitionId: String, $serverUrl: String!) {\n  integrationMcpServerPersonalConnect(\n    customHeaders: $customHeaders\n    mcpServerDefinitionId: $mcpServerDefinitionId\n    serverUrl: $serverUrl\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationMcpServerPersonalConnect($customHeaders: [McpServerCustomHeaderInput!], $mcpServerDefinitionId: String, $serverUrl: String!) {\\n  integrationMcpServerPersonalConnect(\\n    customHeaders: $customHeaders\\n    mcpServerDefinitionId: $mcpServerDefinitionId\\n    serverUrl: $serverUrl\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "customHeaders": "[McpServerCustomHeaderInput!]",
         "mcpServerDefinitionId": "String",
@@ -7412,7 +7412,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationMicrosoftPersonalConnect",
-      "document": "mutation IntegrationMicrosoftPersonalConnect($code: String!, $redirectUri: String!) {\n  integrationMicrosoftPersonalConnect(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationMicrosoftPersonalConnect($code: String!, $redirectUri: String!) {\\n  integrationMicrosoftPersonalConnect(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -7446,7 +7446,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationMicrosoftTeams",
-      "document": "mutation IntegrationMicrosoftTeams($code: String!, $redirectUri: String!) {\n  integrationMicrosoftTeams(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationMicrosoftTeams($code: String!, $redirectUri: String!) {\\n  integrationMicrosoftTeams(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -7500,7 +7500,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationMicrosoftTeamsProjectPost",
-      "document": "mutation IntegrationMicrosoftTeamsProjectPost($channelId: String!, $channelName: String!, $membershipType: String!, $projectId: String!, $teamId: String!, $teamName: String!) {\n  integrationMicrosoftTeamsProjectPost(\n    channelId: $channelId\n    channelName: $channelName\n    membershipType: $membershipType\n    projectId: $projectId\n    teamId: $teamId\n    teamName: $teamName\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationMicrosoftTeamsProjectPost($channelId: String!, $channelName: String!, $membershipType: String!, $projectId: String!, $teamId: String!, $teamName: String!) {\\n  integrationMicrosoftTeamsProjectPost(\\n    channelId: $channelId\\n    channelName: $channelName\\n    membershipType: $membershipType\\n    projectId: $projectId\\n    teamId: $teamId\\n    teamName: $teamName\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "channelId": "String!",
         "channelName": "String!",
@@ -7533,7 +7533,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationOpsgenieConnect",
-      "document": "mutation IntegrationOpsgenieConnect($apiKey: String!) {\n  integrationOpsgenieConnect(apiKey: $apiKey) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationOpsgenieConnect($apiKey: String!) {\\n  integrationOpsgenieConnect(apiKey: $apiKey) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "apiKey": "String!"
       }
@@ -7554,7 +7554,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationOpsgenieRefreshScheduleMappings",
-      "document": "mutation IntegrationOpsgenieRefreshScheduleMappings {\n  integrationOpsgenieRefreshScheduleMappings {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationOpsgenieRefreshScheduleMappings {\\n  integrationOpsgenieRefreshScheduleMappings {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -7585,7 +7585,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationPagerDutyConnect",
-      "document": "mutation IntegrationPagerDutyConnect($code: String!, $redirectUri: String!) {\n  integrationPagerDutyConnect(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationPagerDutyConnect($code: String!, $redirectUri: String!) {\\n  integrationPagerDutyConnect(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -7607,7 +7607,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationPagerDutyRefreshScheduleMappings",
-      "document": "mutation IntegrationPagerDutyRefreshScheduleMappings {\n  integrationPagerDutyRefreshScheduleMappings {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationPagerDutyRefreshScheduleMappings {\\n  integrationPagerDutyRefreshScheduleMappings {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -7633,7 +7633,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationRequest",
-      "document": "mutation IntegrationRequest($input: IntegrationRequestInput!) {\n  integrationRequest(input: $input) {\n    success\n  }\n}",
+      "document": "mutation IntegrationRequest($input: IntegrationRequestInput!) {\\n  integrationRequest(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "IntegrationRequestInput!"
       }
@@ -7676,7 +7676,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSalesforce",
-      "document": "mutation IntegrationSalesforce($code: String!, $codeVerifier: String!, $redirectUri: String!, $subdomain: String!) {\n  integrationSalesforce(\n    code: $code\n    codeVerifier: $codeVerifier\n    redirectUri: $redirectUri\n    subdomain: $subdomain\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSalesforce($code: String!, $codeVerifier: String!, $redirectUri: String!, $subdomain: String!) {\\n  integrationSalesforce(\\n    code: $code\\n    codeVerifier: $codeVerifier\\n    redirectUri: $redirectUri\\n    subdomain: $subdomain\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "codeVerifier": "String!",
@@ -7707,7 +7707,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSalesforceMetadataRefresh",
-      "document": "mutation IntegrationSalesforceMetadataRefresh($id: String!) {\n  integrationSalesforceMetadataRefresh(id: $id) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSalesforceMetadataRefresh($id: String!) {\\n  integrationSalesforceMetadataRefresh(id: $id) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -7745,7 +7745,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSentryConnect",
-      "document": "mutation IntegrationSentryConnect($code: String!, $installationId: String!, $organizationSlug: String!) {\n  integrationSentryConnect(\n    code: $code\n    installationId: $installationId\n    organizationSlug: $organizationSlug\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSentryConnect($code: String!, $installationId: String!, $organizationSlug: String!) {\\n  integrationSentryConnect(\\n    code: $code\\n    installationId: $installationId\\n    organizationSlug: $organizationSlug\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "installationId": "String!",
@@ -7780,7 +7780,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSettingsUpdate",
-      "document": "mutation IntegrationSettingsUpdate($id: String!, $input: IntegrationSettingsInput!) {\n  integrationSettingsUpdate(id: $id, input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSettingsUpdate($id: String!, $input: IntegrationSettingsInput!) {\\n  integrationSettingsUpdate(id: $id, input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IntegrationSettingsInput!"
@@ -7825,7 +7825,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlack",
-      "document": "mutation IntegrationSlack($code: String!, $redirectUri: String!, $requestedScopes: [String!], $shouldUseV2Auth: Boolean) {\n  integrationSlack(\n    code: $code\n    redirectUri: $redirectUri\n    requestedScopes: $requestedScopes\n    shouldUseV2Auth: $shouldUseV2Auth\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSlack($code: String!, $redirectUri: String!, $requestedScopes: [String!], $shouldUseV2Auth: Boolean) {\\n  integrationSlack(\\n    code: $code\\n    redirectUri: $redirectUri\\n    requestedScopes: $requestedScopes\\n    shouldUseV2Auth: $shouldUseV2Auth\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!",
@@ -7868,7 +7868,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackAsks",
-      "document": "mutation IntegrationSlackAsks($code: String!, $redirectUri: String!, $requestedScopes: [String!]) {\n  integrationSlackAsks(\n    code: $code\n    redirectUri: $redirectUri\n    requestedScopes: $requestedScopes\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackAsks($code: String!, $redirectUri: String!, $requestedScopes: [String!]) {\\n  integrationSlackAsks(\\n    code: $code\\n    redirectUri: $redirectUri\\n    requestedScopes: $requestedScopes\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!",
@@ -7908,7 +7908,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackCustomViewNotifications",
-      "document": "mutation IntegrationSlackCustomViewNotifications($code: String!, $customViewId: String!, $redirectUri: String!) {\n  integrationSlackCustomViewNotifications(\n    code: $code\n    customViewId: $customViewId\n    redirectUri: $redirectUri\n  ) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    nudgeToConnectMainSlackIntegration\n    nudgeToUpdateMainSlackIntegration\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackCustomViewNotifications($code: String!, $customViewId: String!, $redirectUri: String!) {\\n  integrationSlackCustomViewNotifications(\\n    code: $code\\n    customViewId: $customViewId\\n    redirectUri: $redirectUri\\n  ) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    nudgeToConnectMainSlackIntegration\\n    nudgeToUpdateMainSlackIntegration\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "customViewId": "String!",
@@ -7948,7 +7948,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackCustomerChannelLink",
-      "document": "mutation IntegrationSlackCustomerChannelLink($code: String!, $customerId: String!, $redirectUri: String!) {\n  integrationSlackCustomerChannelLink(\n    code: $code\n    customerId: $customerId\n    redirectUri: $redirectUri\n  ) {\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackCustomerChannelLink($code: String!, $customerId: String!, $redirectUri: String!) {\\n  integrationSlackCustomerChannelLink(\\n    code: $code\\n    customerId: $customerId\\n    redirectUri: $redirectUri\\n  ) {\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "customerId": "String!",
@@ -7983,7 +7983,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackImportEmojis",
-      "document": "mutation IntegrationSlackImportEmojis($code: String!, $redirectUri: String!) {\n  integrationSlackImportEmojis(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackImportEmojis($code: String!, $redirectUri: String!) {\\n  integrationSlackImportEmojis(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -8022,7 +8022,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackInitiativePost",
-      "document": "mutation IntegrationSlackInitiativePost($code: String!, $initiativeId: String!, $redirectUri: String!) {\n  integrationSlackInitiativePost(\n    code: $code\n    initiativeId: $initiativeId\n    redirectUri: $redirectUri\n  ) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    nudgeToConnectMainSlackIntegration\n    nudgeToUpdateMainSlackIntegration\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackInitiativePost($code: String!, $initiativeId: String!, $redirectUri: String!) {\\n  integrationSlackInitiativePost(\\n    code: $code\\n    initiativeId: $initiativeId\\n    redirectUri: $redirectUri\\n  ) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    nudgeToConnectMainSlackIntegration\\n    nudgeToUpdateMainSlackIntegration\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "initiativeId": "String!",
@@ -8052,7 +8052,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackOrAsksUpdateSlackTeamName",
-      "document": "mutation IntegrationSlackOrAsksUpdateSlackTeamName($integrationId: String!) {\n  integrationSlackOrAsksUpdateSlackTeamName(integrationId: $integrationId) {\n    name\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackOrAsksUpdateSlackTeamName($integrationId: String!) {\\n  integrationSlackOrAsksUpdateSlackTeamName(integrationId: $integrationId) {\\n    name\\n    success\\n  }\\n}",
       "variables": {
         "integrationId": "String!"
       }
@@ -8085,7 +8085,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackOrgInitiativeUpdatesPost",
-      "document": "mutation IntegrationSlackOrgInitiativeUpdatesPost($code: String!, $redirectUri: String!) {\n  integrationSlackOrgInitiativeUpdatesPost(code: $code, redirectUri: $redirectUri) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    nudgeToConnectMainSlackIntegration\n    nudgeToUpdateMainSlackIntegration\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackOrgInitiativeUpdatesPost($code: String!, $redirectUri: String!) {\\n  integrationSlackOrgInitiativeUpdatesPost(code: $code, redirectUri: $redirectUri) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    nudgeToConnectMainSlackIntegration\\n    nudgeToUpdateMainSlackIntegration\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -8119,7 +8119,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackOrgProjectUpdatesPost",
-      "document": "mutation IntegrationSlackOrgProjectUpdatesPost($code: String!, $redirectUri: String!) {\n  integrationSlackOrgProjectUpdatesPost(code: $code, redirectUri: $redirectUri) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    nudgeToConnectMainSlackIntegration\n    nudgeToUpdateMainSlackIntegration\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackOrgProjectUpdatesPost($code: String!, $redirectUri: String!) {\\n  integrationSlackOrgProjectUpdatesPost(code: $code, redirectUri: $redirectUri) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    nudgeToConnectMainSlackIntegration\\n    nudgeToUpdateMainSlackIntegration\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -8153,7 +8153,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackPersonal",
-      "document": "mutation IntegrationSlackPersonal($code: String!, $redirectUri: String!) {\n  integrationSlackPersonal(code: $code, redirectUri: $redirectUri) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackPersonal($code: String!, $redirectUri: String!) {\\n  integrationSlackPersonal(code: $code, redirectUri: $redirectUri) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -8196,7 +8196,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackPost",
-      "document": "mutation IntegrationSlackPost($code: String!, $redirectUri: String!, $shouldUseV2Auth: Boolean, $teamId: String!) {\n  integrationSlackPost(\n    code: $code\n    redirectUri: $redirectUri\n    shouldUseV2Auth: $shouldUseV2Auth\n    teamId: $teamId\n  ) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    nudgeToConnectMainSlackIntegration\n    nudgeToUpdateMainSlackIntegration\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackPost($code: String!, $redirectUri: String!, $shouldUseV2Auth: Boolean, $teamId: String!) {\\n  integrationSlackPost(\\n    code: $code\\n    redirectUri: $redirectUri\\n    shouldUseV2Auth: $shouldUseV2Auth\\n    teamId: $teamId\\n  ) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    nudgeToConnectMainSlackIntegration\\n    nudgeToUpdateMainSlackIntegration\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!",
@@ -8242,7 +8242,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackProjectPost",
-      "document": "mutation IntegrationSlackProjectPost($code: String!, $projectId: String!, $redirectUri: String!, $service: String!) {\n  integrationSlackProjectPost(\n    code: $code\n    projectId: $projectId\n    redirectUri: $redirectUri\n    service: $service\n  ) {\n    addBot\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    nudgeToConnectMainSlackIntegration\n    nudgeToUpdateMainSlackIntegration\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackProjectPost($code: String!, $projectId: String!, $redirectUri: String!, $service: String!) {\\n  integrationSlackProjectPost(\\n    code: $code\\n    projectId: $projectId\\n    redirectUri: $redirectUri\\n    service: $service\\n  ) {\\n    addBot\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    nudgeToConnectMainSlackIntegration\\n    nudgeToUpdateMainSlackIntegration\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "projectId": "String!",
@@ -8278,7 +8278,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationSlackWorkflowAccessUpdate",
-      "document": "mutation IntegrationSlackWorkflowAccessUpdate($enabled: Boolean!, $integrationId: String!) {\n  integrationSlackWorkflowAccessUpdate(\n    enabled: $enabled\n    integrationId: $integrationId\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationSlackWorkflowAccessUpdate($enabled: Boolean!, $integrationId: String!) {\\n  integrationSlackWorkflowAccessUpdate(\\n    enabled: $enabled\\n    integrationId: $integrationId\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "enabled": "Boolean!",
         "integrationId": "String!"
@@ -8307,7 +8307,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "integrationTemplate",
-      "document": "query IntegrationTemplate($id: String!) {\n  integrationTemplate(id: $id) {\n    archivedAt\n    createdAt\n    foreignEntityId\n    id\n    integration {\n      id\n    }\n    template {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query IntegrationTemplate($id: String!) {\\n  integrationTemplate(id: $id) {\\n    archivedAt\\n    createdAt\\n    foreignEntityId\\n    id\\n    integration {\\n      id\\n    }\\n    template {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -8335,7 +8335,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationTemplateCreate",
-      "document": "mutation IntegrationTemplateCreate($input: IntegrationTemplateCreateInput!) {\n  integrationTemplateCreate(input: $input) {\n    integrationTemplate {\n      archivedAt\n      createdAt\n      foreignEntityId\n      id\n      integration {\n        id\n      }\n      template {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationTemplateCreate($input: IntegrationTemplateCreateInput!) {\\n  integrationTemplateCreate(input: $input) {\\n    integrationTemplate {\\n      archivedAt\\n      createdAt\\n      foreignEntityId\\n      id\\n      integration {\\n        id\\n      }\\n      template {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IntegrationTemplateCreateInput!"
       }
@@ -8363,7 +8363,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationTemplateDelete",
-      "document": "mutation IntegrationTemplateDelete($id: String!) {\n  integrationTemplateDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationTemplateDelete($id: String!) {\\n  integrationTemplateDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -8409,7 +8409,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "integrationTemplates",
-      "document": "query IntegrationTemplates($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  integrationTemplates(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      foreignEntityId\n      id\n      integration {\n        id\n      }\n      template {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query IntegrationTemplates($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  integrationTemplates(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      foreignEntityId\\n      id\\n      integration {\\n        id\\n      }\\n      template {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -8447,7 +8447,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationUpdate",
-      "document": "mutation IntegrationUpdate($id: String!, $input: IntegrationUpdateInput!) {\n  integrationUpdate(id: $id, input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationUpdate($id: String!, $input: IntegrationUpdateInput!) {\\n  integrationUpdate(id: $id, input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IntegrationUpdateInput!"
@@ -8491,7 +8491,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationZendesk",
-      "document": "mutation IntegrationZendesk($code: String!, $redirectUri: String!, $scope: String!, $subdomain: String!) {\n  integrationZendesk(\n    code: $code\n    redirectUri: $redirectUri\n    scope: $scope\n    subdomain: $subdomain\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationZendesk($code: String!, $redirectUri: String!, $scope: String!, $subdomain: String!) {\\n  integrationZendesk(\\n    code: $code\\n    redirectUri: $redirectUri\\n    scope: $scope\\n    subdomain: $subdomain\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!",
@@ -8540,7 +8540,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "integrations",
-      "document": "query Integrations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  integrations(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Integrations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  integrations(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -8573,7 +8573,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "integrationsSettings",
-      "document": "query IntegrationsSettings($id: String!) {\n  integrationsSettings(id: $id) {\n    archivedAt\n    contextViewType\n    createdAt\n    id\n    initiative {\n      id\n    }\n    microsoftTeamsProjectUpdateCreated\n    project {\n      id\n    }\n    slackInitiativeUpdateCreated\n    slackIssueAddedToTriage\n    slackIssueAddedToView\n    slackIssueNewComment\n    slackIssueSlaBreached\n    slackIssueSlaHighRisk\n    slackIssueStatusChangedAll\n    slackIssueStatusChangedDone\n    slackProjectUpdateCreated\n    slackProjectUpdateCreatedToTeam\n    slackProjectUpdateCreatedToWorkspace\n    team {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query IntegrationsSettings($id: String!) {\\n  integrationsSettings(id: $id) {\\n    archivedAt\\n    contextViewType\\n    createdAt\\n    id\\n    initiative {\\n      id\\n    }\\n    microsoftTeamsProjectUpdateCreated\\n    project {\\n      id\\n    }\\n    slackInitiativeUpdateCreated\\n    slackIssueAddedToTriage\\n    slackIssueAddedToView\\n    slackIssueNewComment\\n    slackIssueSlaBreached\\n    slackIssueSlaHighRisk\\n    slackIssueStatusChangedAll\\n    slackIssueStatusChangedDone\\n    slackProjectUpdateCreated\\n    slackProjectUpdateCreatedToTeam\\n    slackProjectUpdateCreatedToWorkspace\\n    team {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -8601,7 +8601,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationsSettingsCreate",
-      "document": "mutation IntegrationsSettingsCreate($input: IntegrationsSettingsCreateInput!) {\n  integrationsSettingsCreate(input: $input) {\n    integrationsSettings {\n      archivedAt\n      contextViewType\n      createdAt\n      id\n      initiative {\n        id\n      }\n      microsoftTeamsProjectUpdateCreated\n      project {\n        id\n      }\n      slackInitiativeUpdateCreated\n      slackIssueAddedToTriage\n      slackIssueAddedToView\n      slackIssueNewComment\n      slackIssueSlaBreached\n      slackIssueSlaHighRisk\n      slackIssueStatusChangedAll\n      slackIssueStatusChangedDone\n      slackProjectUpdateCreated\n      slackProjectUpdateCreatedToTeam\n      slackProjectUpdateCreatedToWorkspace\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationsSettingsCreate($input: IntegrationsSettingsCreateInput!) {\\n  integrationsSettingsCreate(input: $input) {\\n    integrationsSettings {\\n      archivedAt\\n      contextViewType\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      microsoftTeamsProjectUpdateCreated\\n      project {\\n        id\\n      }\\n      slackInitiativeUpdateCreated\\n      slackIssueAddedToTriage\\n      slackIssueAddedToView\\n      slackIssueNewComment\\n      slackIssueSlaBreached\\n      slackIssueSlaHighRisk\\n      slackIssueStatusChangedAll\\n      slackIssueStatusChangedDone\\n      slackProjectUpdateCreated\\n      slackProjectUpdateCreatedToTeam\\n      slackProjectUpdateCreatedToWorkspace\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IntegrationsSettingsCreateInput!"
       }
@@ -8634,7 +8634,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "integrationsSettingsUpdate",
-      "document": "mutation IntegrationsSettingsUpdate($id: String!, $input: IntegrationsSettingsUpdateInput!) {\n  integrationsSettingsUpdate(id: $id, input: $input) {\n    integrationsSettings {\n      archivedAt\n      contextViewType\n      createdAt\n      id\n      initiative {\n        id\n      }\n      microsoftTeamsProjectUpdateCreated\n      project {\n        id\n      }\n      slackInitiativeUpdateCreated\n      slackIssueAddedToTriage\n      slackIssueAddedToView\n      slackIssueNewComment\n      slackIssueSlaBreached\n      slackIssueSlaHighRisk\n      slackIssueStatusChangedAll\n      slackIssueStatusChangedDone\n      slackProjectUpdateCreated\n      slackProjectUpdateCreatedToTeam\n      slackProjectUpdateCreatedToWorkspace\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IntegrationsSettingsUpdate($id: String!, $input: IntegrationsSettingsUpdateInput!) {\\n  integrationsSettingsUpdate(id: $id, input: $input) {\\n    integrationsSettings {\\n      archivedAt\\n      contextViewType\\n      createdAt\\n      id\\n      initiative {\\n        id\\n      }\\n      microsoftTeamsProjectUpdateCreated\\n      project {\\n        id\\n      }\\n      slackInitiativeUpdateCreated\\n      slackIssueAddedToTriage\\n      slackIssueAddedToView\\n      slackIssueNewComment\\n      slackIssueSlaBreached\\n      slackIssueSlaHighRisk\\n      slackIssueStatusChangedAll\\n      slackIssueStatusChangedDone\\n      slackProjectUpdateCreated\\n      slackProjectUpdateCreatedToTeam\\n      slackProjectUpdateCreatedToWorkspace\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IntegrationsSettingsUpdateInput!"
@@ -8663,7 +8663,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issue",
-      "document": "query Issue($id: String!) {\n  issue(id: $id) {\n    activitySummary\n    addedToCycleAt\n    addedToProjectAt\n    addedToTeamAt\n    archivedAt\n    asksExternalUserRequester {\n      id\n    }\n    asksRequester {\n      id\n    }\n    assignee {\n      id\n    }\n    autoArchivedAt\n    autoClosedAt\n    botActor {\n      id\n    }\n    branchName\n    canceledAt\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    customerTicketCount\n    cycle {\n      id\n    }\n    delegate {\n      id\n    }\n    description\n    descriptionState\n    documentContent {\n      id\n    }\n    dueDate\n    estimate\n    externalUserCreator {\n      id\n    }\n    favorite {\n      id\n    }\n    id\n    identifier\n    inheritsSharedAccess\n    integrationSourceType\n    labelIds\n    lastAppliedTemplate {\n      id\n    }\n    number\n    parent {\n      id\n    }\n    previousIdentifiers\n    priority\n    priorityLabel\n    prioritySortOrder\n    project {\n      id\n    }\n    projectMilestone {\n      id\n    }\n    reactionData\n    reactions {\n      id\n    }\n    recurringIssueTemplate {\n      id\n    }\n    sharedAccess {\n      disallowedIssueFields\n      isShared\n      sharedWithCount\n      sharedWithUsers {\n        id\n      }\n      viewerHasOnlySharedAccess\n    }\n    slaBreachesAt\n    slaHighRiskAt\n    slaMediumRiskAt\n    slaStartedAt\n    slaType\n    snoozedBy {\n      id\n    }\n    snoozedUntilAt\n    sortOrder\n    sourceComment {\n      id\n    }\n    startedAt\n    startedTriageAt\n    state {\n      id\n    }\n    subIssueSortOrder\n    suggestionsGeneratedAt\n    summary {\n      id\n    }\n    syncedWith {\n      id\n    }\n    team {\n      id\n    }\n    title\n    trashed\n    triagedAt\n    trusted\n    updatedAt\n    url\n  }\n}",
+      "document": "query Issue($id: String!) {\\n  issue(id: $id) {\\n    activitySummary\\n    addedToCycleAt\\n    addedToProjectAt\\n    addedToTeamAt\\n    archivedAt\\n    asksExternalUserRequester {\\n      id\\n    }\\n    asksRequester {\\n      id\\n    }\\n    assignee {\\n      id\\n    }\\n    autoArchivedAt\\n    autoClosedAt\\n    botActor {\\n      id\\n    }\\n    branchName\\n    canceledAt\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    customerTicketCount\\n    cycle {\\n      id\\n    }\\n    delegate {\\n      id\\n    }\\n    description\\n    descriptionState\\n    documentContent {\\n      id\\n    }\\n    dueDate\\n    estimate\\n    externalUserCreator {\\n      id\\n    }\\n    favorite {\\n      id\\n    }\\n    id\\n    identifier\\n    inheritsSharedAccess\\n    integrationSourceType\\n    labelIds\\n    lastAppliedTemplate {\\n      id\\n    }\\n    number\\n    parent {\\n      id\\n    }\\n    previousIdentifiers\\n    priority\\n    priorityLabel\\n    prioritySortOrder\\n    project {\\n      id\\n    }\\n    projectMilestone {\\n      id\\n    }\\n    reactionData\\n    reactions {\\n      id\\n    }\\n    recurringIssueTemplate {\\n      id\\n    }\\n    sharedAccess {\\n      disallowedIssueFields\\n      isShared\\n      sharedWithCount\\n      sharedWithUsers {\\n        id\\n      }\\n      viewerHasOnlySharedAccess\\n    }\\n    slaBreachesAt\\n    slaHighRiskAt\\n    slaMediumRiskAt\\n    slaStartedAt\\n    slaType\\n    snoozedBy {\\n      id\\n    }\\n    snoozedUntilAt\\n    sortOrder\\n    sourceComment {\\n      id\\n    }\\n    startedAt\\n    startedTriageAt\\n    state {\\n      id\\n    }\\n    subIssueSortOrder\\n    suggestionsGeneratedAt\\n    summary {\\n      id\\n    }\\n    syncedWith {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    title\\n    trashed\\n    triagedAt\\n    trusted\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -8696,7 +8696,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueAddLabel",
-      "document": "mutation IssueAddLabel($id: String!, $labelId: String!) {\n  issueAddLabel(id: $id, labelId: $labelId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueAddLabel($id: String!, $labelId: String!) {\\n  issueAddLabel(id: $id, labelId: $labelId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "labelId": "String!"
@@ -8729,7 +8729,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueArchive",
-      "document": "mutation IssueArchive($id: String!, $trash: Boolean) {\n  issueArchive(id: $id, trash: $trash) {\n    entity {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueArchive($id: String!, $trash: Boolean) {\\n  issueArchive(id: $id, trash: $trash) {\\n    entity {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "trash": "Boolean"
@@ -8758,7 +8758,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueBatchCreate",
-      "document": "mutation IssueBatchCreate($input: IssueBatchCreateInput!) {\n  issueBatchCreate(input: $input) {\n    issues {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueBatchCreate($input: IssueBatchCreateInput!) {\\n  issueBatchCreate(input: $input) {\\n    issues {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IssueBatchCreateInput!"
       }
@@ -8795,7 +8795,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueBatchUpdate",
-      "document": "mutation IssueBatchUpdate($ids: [UUID!]!, $input: IssueUpdateInput!) {\n  issueBatchUpdate(ids: $ids, input: $input) {\n    issues {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueBatchUpdate($ids: [UUID!]!, $input: IssueUpdateInput!) {\\n  issueBatchUpdate(ids: $ids, input: $input) {\\n    issues {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "ids": "[UUID!]!",
         "input": "IssueUpdateInput!"
@@ -8824,7 +8824,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueCreate",
-      "document": "mutation IssueCreate($input: IssueCreateInput!) {\n  issueCreate(input: $input) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueCreate($input: IssueCreateInput!) {\\n  issueCreate(input: $input) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IssueCreateInput!"
       }
@@ -8856,7 +8856,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueDelete",
-      "document": "mutation IssueDelete($id: String!, $permanentlyDelete: Boolean) {\n  issueDelete(id: $id, permanentlyDelete: $permanentlyDelete) {\n    entity {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueDelete($id: String!, $permanentlyDelete: Boolean) {\\n  issueDelete(id: $id, permanentlyDelete: $permanentlyDelete) {\\n    entity {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "permanentlyDelete": "Boolean"
@@ -8890,7 +8890,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueDescriptionUpdateFromFront",
-      "document": "mutation IssueDescriptionUpdateFromFront($description: String!, $id: String!) {\n  issueDescriptionUpdateFromFront(description: $description, id: $id) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueDescriptionUpdateFromFront($description: String!, $id: String!) {\\n  issueDescriptionUpdateFromFront(description: $description, id: $id) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "description": "String!",
         "id": "String!"
@@ -8919,7 +8919,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueExternalSyncDisable",
-      "document": "mutation IssueExternalSyncDisable($attachmentId: String!) {\n  issueExternalSyncDisable(attachmentId: $attachmentId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueExternalSyncDisable($attachmentId: String!) {\\n  issueExternalSyncDisable(attachmentId: $attachmentId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "attachmentId": "String!"
       }
@@ -8971,7 +8971,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueFigmaFileKeySearch",
-      "document": "query IssueFigmaFileKeySearch($after: String, $before: String, $fileKey: String!, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  issueFigmaFileKeySearch(\n    after: $after\n    before: $before\n    fileKey: $fileKey\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query IssueFigmaFileKeySearch($after: String, $before: String, $fileKey: String!, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  issueFigmaFileKeySearch(\\n    after: $after\\n    before: $before\\n    fileKey: $fileKey\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -9015,7 +9015,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueFilterSuggestion",
-      "document": "query IssueFilterSuggestion($projectId: String, $prompt: String!) {\n  issueFilterSuggestion(projectId: $projectId, prompt: $prompt) {\n    filter\n    logId\n  }\n}",
+      "document": "query IssueFilterSuggestion($projectId: String, $prompt: String!) {\\n  issueFilterSuggestion(projectId: $projectId, prompt: $prompt) {\\n    filter\\n    logId\\n  }\\n}",
       "variables": {
         "projectId": "String",
         "prompt": "String!"
@@ -9049,7 +9049,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueImportCheckCSV",
-      "document": "query IssueImportCheckCSV($csvUrl: String!, $service: String!) {\n  issueImportCheckCSV(csvUrl: $csvUrl, service: $service) {\n    success\n  }\n}",
+      "document": "query IssueImportCheckCSV($csvUrl: String!, $service: String!) {\\n  issueImportCheckCSV(csvUrl: $csvUrl, service: $service) {\\n    success\\n  }\\n}",
       "variables": {
         "csvUrl": "String!",
         "service": "String!"
@@ -9078,7 +9078,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueImportCheckSync",
-      "document": "query IssueImportCheckSync($issueImportId: String!) {\n  issueImportCheckSync(issueImportId: $issueImportId) {\n    canSync\n    error\n  }\n}",
+      "document": "query IssueImportCheckSync($issueImportId: String!) {\\n  issueImportCheckSync(issueImportId: $issueImportId) {\\n    canSync\\n    error\\n  }\\n}",
       "variables": {
         "issueImportId": "String!"
       }
@@ -9131,7 +9131,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportCreateAsana",
-      "document": "mutation IssueImportCreateAsana($asanaTeamName: String!, $asanaToken: String!, $id: String, $includeClosedIssues: Boolean, $instantProcess: Boolean, $teamId: String, $teamName: String) {\n  issueImportCreateAsana(\n    asanaTeamName: $asanaTeamName\n    asanaToken: $asanaToken\n    id: $id\n    includeClosedIssues: $includeClosedIssues\n    instantProcess: $instantProcess\n    teamId: $teamId\n    teamName: $teamName\n  ) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportCreateAsana($asanaTeamName: String!, $asanaToken: String!, $id: String, $includeClosedIssues: Boolean, $instantProcess: Boolean, $teamId: String, $teamName: String) {\\n  issueImportCreateAsana(\\n    asanaTeamName: $asanaTeamName\\n    asanaToken: $asanaToken\\n    id: $id\\n    includeClosedIssues: $includeClosedIssues\\n    instantProcess: $instantProcess\\n    teamId: $teamId\\n    teamName: $teamName\\n  ) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "asanaTeamName": "String!",
         "asanaToken": "String!",
@@ -9190,7 +9190,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportCreateClubhouse",
-      "document": "mutation IssueImportCreateClubhouse($clubhouseGroupName: String!, $clubhouseToken: String!, $id: String, $includeClosedIssues: Boolean, $instantProcess: Boolean, $teamId: String, $teamName: String) {\n  issueImportCreateClubhouse(\n    clubhouseGroupName: $clubhouseGroupName\n    clubhouseToken: $clubhouseToken\n    id: $id\n    includeClosedIssues: $includeClosedIssues\n    instantProcess: $instantProcess\n    teamId: $teamId\n    teamName: $teamName\n  ) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportCreateClubhouse($clubhouseGroupName: String!, $clubhouseToken: String!, $id: String, $includeClosedIssues: Boolean, $instantProcess: Boolean, $teamId: String, $teamName: String) {\\n  issueImportCreateClubhouse(\\n    clubhouseGroupName: $clubhouseGroupName\\n    clubhouseToken: $clubhouseToken\\n    id: $id\\n    includeClosedIssues: $includeClosedIssues\\n    instantProcess: $instantProcess\\n    teamId: $teamId\\n    teamName: $teamName\\n  ) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "clubhouseGroupName": "String!",
         "clubhouseToken": "String!",
@@ -9244,7 +9244,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportCreateCSVJira",
-      "document": "mutation IssueImportCreateCSVJira($csvUrl: String!, $jiraEmail: String, $jiraHostname: String, $jiraToken: String, $teamId: String, $teamName: String) {\n  issueImportCreateCSVJira(\n    csvUrl: $csvUrl\n    jiraEmail: $jiraEmail\n    jiraHostname: $jiraHostname\n    jiraToken: $jiraToken\n    teamId: $teamId\n    teamName: $teamName\n  ) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportCreateCSVJira($csvUrl: String!, $jiraEmail: String, $jiraHostname: String, $jiraToken: String, $teamId: String, $teamName: String) {\\n  issueImportCreateCSVJira(\\n    csvUrl: $csvUrl\\n    jiraEmail: $jiraEmail\\n    jiraHostname: $jiraHostname\\n    jiraToken: $jiraToken\\n    teamId: $teamId\\n    teamName: $teamName\\n  ) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "csvUrl": "String!",
         "jiraEmail": "String",
@@ -9301,7 +9301,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportCreateGithub",
-      "document": "mutation IssueImportCreateGithub($githubLabels: [String!], $githubRepoIds: [Int!], $includeClosedIssues: Boolean, $instantProcess: Boolean, $teamId: String, $teamName: String) {\n  issueImportCreateGithub(\n    githubLabels: $githubLabels\n    githubRepoIds: $githubRepoIds\n    includeClosedIssues: $includeClosedIssues\n    instantProcess: $instantProcess\n    teamId: $teamId\n    teamName: $teamName\n  ) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportCreateGithub($githubLabels: [String!], $githubRepoIds: [Int!], $includeClosedIssues: Boolean, $instantProcess: Boolean, $teamId: String, $teamName: String) {\\n  issueImportCreateGithub(\\n    githubLabels: $githubLabels\\n    githubRepoIds: $githubRepoIds\\n    includeClosedIssues: $includeClosedIssues\\n    instantProcess: $instantProcess\\n    teamId: $teamId\\n    teamName: $teamName\\n  ) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "githubLabels": "[String!]",
         "githubRepoIds": "[Int!]",
@@ -9373,7 +9373,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportCreateJira",
-      "document": "mutation IssueImportCreateJira($id: String, $includeClosedIssues: Boolean, $instantProcess: Boolean, $jiraEmail: String!, $jiraHostname: String!, $jiraProject: String!, $jiraToken: String!, $jql: String, $teamId: String, $teamName: String) {\n  issueImportCreateJira(\n    id: $id\n    includeClosedIssues: $includeClosedIssues\n    instantProcess: $instantProcess\n    jiraEmail: $jiraEmail\n    jiraHostname: $jiraHostname\n    jiraProject: $jiraProject\n    jiraToken: $jiraToken\n    jql: $jql\n    teamId: $teamId\n    teamName: $teamName\n  ) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportCreateJira($id: String, $includeClosedIssues: Boolean, $instantProcess: Boolean, $jiraEmail: String!, $jiraHostname: String!, $jiraProject: String!, $jiraToken: String!, $jql: String, $teamId: String, $teamName: String) {\\n  issueImportCreateJira(\\n    id: $id\\n    includeClosedIssues: $includeClosedIssues\\n    instantProcess: $instantProcess\\n    jiraEmail: $jiraEmail\\n    jiraHostname: $jiraHostname\\n    jiraProject: $jiraProject\\n    jiraToken: $jiraToken\\n    jql: $jql\\n    teamId: $teamId\\n    teamName: $teamName\\n  ) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String",
         "includeClosedIssues": "Boolean",
@@ -9414,7 +9414,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportCreateLinearV2",
-      "document": "mutation IssueImportCreateLinearV2($id: String, $linearSourceOrganizationId: String!) {\n  issueImportCreateLinearV2(\n    id: $id\n    linearSourceOrganizationId: $linearSourceOrganizationId\n  ) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportCreateLinearV2($id: String, $linearSourceOrganizationId: String!) {\\n  issueImportCreateLinearV2(\\n    id: $id\\n    linearSourceOrganizationId: $linearSourceOrganizationId\\n  ) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String",
         "linearSourceOrganizationId": "String!"
@@ -9443,7 +9443,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportDelete",
-      "document": "mutation IssueImportDelete($issueImportId: String!) {\n  issueImportDelete(issueImportId: $issueImportId) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportDelete($issueImportId: String!) {\\n  issueImportDelete(issueImportId: $issueImportId) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "issueImportId": "String!"
       }
@@ -9491,7 +9491,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueImportJqlCheck",
-      "document": "query IssueImportJqlCheck($jiraEmail: String!, $jiraHostname: String!, $jiraProject: String!, $jiraToken: String!, $jql: String!) {\n  issueImportJqlCheck(\n    jiraEmail: $jiraEmail\n    jiraHostname: $jiraHostname\n    jiraProject: $jiraProject\n    jiraToken: $jiraToken\n    jql: $jql\n  ) {\n    count\n    error\n    success\n  }\n}",
+      "document": "query IssueImportJqlCheck($jiraEmail: String!, $jiraHostname: String!, $jiraProject: String!, $jiraToken: String!, $jql: String!) {\\n  issueImportJqlCheck(\\n    jiraEmail: $jiraEmail\\n    jiraHostname: $jiraHostname\\n    jiraProject: $jiraProject\\n    jiraToken: $jiraToken\\n    jql: $jql\\n  ) {\\n    count\\n    error\\n    success\\n  }\\n}",
       "variables": {
         "jiraEmail": "String!",
         "jiraHostname": "String!",
@@ -9528,7 +9528,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportProcess",
-      "document": "mutation IssueImportProcess($issueImportId: String!, $mapping: JSONObject!) {\n  issueImportProcess(issueImportId: $issueImportId, mapping: $mapping) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportProcess($issueImportId: String!, $mapping: JSONObject!) {\\n  issueImportProcess(issueImportId: $issueImportId, mapping: $mapping) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "issueImportId": "String!",
         "mapping": "JSONObject!"
@@ -9562,7 +9562,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueImportUpdate",
-      "document": "mutation IssueImportUpdate($id: String!, $input: IssueImportUpdateInput!) {\n  issueImportUpdate(id: $id, input: $input) {\n    issueImport {\n      archivedAt\n      createdAt\n      creatorId\n      csvFileUrl\n      displayName\n      error\n      errorMetadata\n      id\n      mapping\n      progress\n      service\n      serviceMetadata\n      status\n      teamName\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueImportUpdate($id: String!, $input: IssueImportUpdateInput!) {\\n  issueImportUpdate(id: $id, input: $input) {\\n    issueImport {\\n      archivedAt\\n      createdAt\\n      creatorId\\n      csvFileUrl\\n      displayName\\n      error\\n      errorMetadata\\n      id\\n      mapping\\n      progress\\n      service\\n      serviceMetadata\\n      status\\n      teamName\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IssueImportUpdateInput!"
@@ -9591,7 +9591,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueLabel",
-      "document": "query IssueLabel($id: String!) {\n  issueLabel(id: $id) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    id\n    inheritedFrom {\n      id\n    }\n    isGroup\n    lastAppliedAt\n    name\n    parent {\n      id\n    }\n    retiredAt\n    retiredBy {\n      id\n    }\n    team {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query IssueLabel($id: String!) {\\n  issueLabel(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    isGroup\\n    lastAppliedAt\\n    name\\n    parent {\\n      id\\n    }\\n    retiredAt\\n    retiredBy {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -9623,7 +9623,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueLabelCreate",
-      "document": "mutation IssueLabelCreate($input: IssueLabelCreateInput!, $replaceTeamLabels: Boolean) {\n  issueLabelCreate(input: $input, replaceTeamLabels: $replaceTeamLabels) {\n    issueLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueLabelCreate($input: IssueLabelCreateInput!, $replaceTeamLabels: Boolean) {\\n  issueLabelCreate(input: $input, replaceTeamLabels: $replaceTeamLabels) {\\n    issueLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IssueLabelCreateInput!",
         "replaceTeamLabels": "Boolean"
@@ -9652,7 +9652,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueLabelDelete",
-      "document": "mutation IssueLabelDelete($id: String!) {\n  issueLabelDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueLabelDelete($id: String!) {\\n  issueLabelDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -9680,7 +9680,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueLabelRestore",
-      "document": "mutation IssueLabelRestore($id: String!) {\n  issueLabelRestore(id: $id) {\n    issueLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueLabelRestore($id: String!) {\\n  issueLabelRestore(id: $id) {\\n    issueLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -9708,7 +9708,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueLabelRetire",
-      "document": "mutation IssueLabelRetire($id: String!) {\n  issueLabelRetire(id: $id) {\n    issueLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueLabelRetire($id: String!) {\\n  issueLabelRetire(id: $id) {\\n    issueLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -9745,7 +9745,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueLabelUpdate",
-      "document": "mutation IssueLabelUpdate($id: String!, $input: IssueLabelUpdateInput!, $replaceTeamLabels: Boolean) {\n  issueLabelUpdate(id: $id, input: $input, replaceTeamLabels: $replaceTeamLabels) {\n    issueLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueLabelUpdate($id: String!, $input: IssueLabelUpdateInput!, $replaceTeamLabels: Boolean) {\\n  issueLabelUpdate(id: $id, input: $input, replaceTeamLabels: $replaceTeamLabels) {\\n    issueLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IssueLabelUpdateInput!",
@@ -9797,7 +9797,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueLabels",
-      "document": "query IssueLabels($after: String, $before: String, $filter: IssueLabelFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  issueLabels(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query IssueLabels($after: String, $before: String, $filter: IssueLabelFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  issueLabels(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -9824,7 +9824,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issuePriorityValues",
-      "document": "query IssuePriorityValues {\n  issuePriorityValues {\n    label\n    priority\n  }\n}",
+      "document": "query IssuePriorityValues {\\n  issuePriorityValues {\\n    label\\n    priority\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -9850,7 +9850,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueRelation",
-      "document": "query IssueRelation($id: String!) {\n  issueRelation(id: $id) {\n    archivedAt\n    createdAt\n    id\n    issue {\n      id\n    }\n    relatedIssue {\n      id\n    }\n    type\n    updatedAt\n  }\n}",
+      "document": "query IssueRelation($id: String!) {\\n  issueRelation(id: $id) {\\n    archivedAt\\n    createdAt\\n    id\\n    issue {\\n      id\\n    }\\n    relatedIssue {\\n      id\\n    }\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -9883,7 +9883,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueRelationCreate",
-      "document": "mutation IssueRelationCreate($input: IssueRelationCreateInput!, $overrideCreatedAt: DateTime) {\n  issueRelationCreate(input: $input, overrideCreatedAt: $overrideCreatedAt) {\n    issueRelation {\n      archivedAt\n      createdAt\n      id\n      issue {\n        id\n      }\n      relatedIssue {\n        id\n      }\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueRelationCreate($input: IssueRelationCreateInput!, $overrideCreatedAt: DateTime) {\\n  issueRelationCreate(input: $input, overrideCreatedAt: $overrideCreatedAt) {\\n    issueRelation {\\n      archivedAt\\n      createdAt\\n      id\\n      issue {\\n        id\\n      }\\n      relatedIssue {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IssueRelationCreateInput!",
         "overrideCreatedAt": "DateTime"
@@ -9912,7 +9912,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueRelationDelete",
-      "document": "mutation IssueRelationDelete($id: String!) {\n  issueRelationDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueRelationDelete($id: String!) {\\n  issueRelationDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -9945,7 +9945,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueRelationUpdate",
-      "document": "mutation IssueRelationUpdate($id: String!, $input: IssueRelationUpdateInput!) {\n  issueRelationUpdate(id: $id, input: $input) {\n    issueRelation {\n      archivedAt\n      createdAt\n      id\n      issue {\n        id\n      }\n      relatedIssue {\n        id\n      }\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueRelationUpdate($id: String!, $input: IssueRelationUpdateInput!) {\\n  issueRelationUpdate(id: $id, input: $input) {\\n    issueRelation {\\n      archivedAt\\n      createdAt\\n      id\\n      issue {\\n        id\\n      }\\n      relatedIssue {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IssueRelationUpdateInput!"
@@ -9992,7 +9992,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueRelations",
-      "document": "query IssueRelations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  issueRelations(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      id\n      issue {\n        id\n      }\n      relatedIssue {\n        id\n      }\n      type\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query IssueRelations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  issueRelations(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      id\\n      issue {\\n        id\\n      }\\n      relatedIssue {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -10031,7 +10031,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueReminder",
-      "document": "mutation IssueReminder($id: String!, $reminderAt: DateTime!) {\n  issueReminder(id: $id, reminderAt: $reminderAt) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueReminder($id: String!, $reminderAt: DateTime!) {\\n  issueReminder(id: $id, reminderAt: $reminderAt) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "reminderAt": "DateTime!"
@@ -10065,7 +10065,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueRemoveLabel",
-      "document": "mutation IssueRemoveLabel($id: String!, $labelId: String!) {\n  issueRemoveLabel(id: $id, labelId: $labelId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueRemoveLabel($id: String!, $labelId: String!) {\\n  issueRemoveLabel(id: $id, labelId: $labelId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "labelId": "String!"
@@ -10106,7 +10106,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueRepositorySuggestions",
-      "document": "query IssueRepositorySuggestions($agentSessionId: String, $candidateRepositories: [CandidateRepository!]!, $issueId: String!) {\n  issueRepositorySuggestions(\n    agentSessionId: $agentSessionId\n    candidateRepositories: $candidateRepositories\n    issueId: $issueId\n  ) {\n    suggestions {\n      confidence\n      hostname\n      repositoryFullName\n    }\n  }\n}",
+      "document": "query IssueRepositorySuggestions($agentSessionId: String, $candidateRepositories: [CandidateRepository!]!, $issueId: String!) {\\n  issueRepositorySuggestions(\\n    agentSessionId: $agentSessionId\\n    candidateRepositories: $candidateRepositories\\n    issueId: $issueId\\n  ) {\\n    suggestions {\\n      confidence\\n      hostname\\n      repositoryFullName\\n    }\\n  }\\n}",
       "variables": {
         "agentSessionId": "String",
         "candidateRepositories": "[CandidateRepository!]!",
@@ -10120,7 +10120,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "issue_search_list",
-    "description": "[DEPRECATED] Search issues. This endpoint is deprecated and will be removed in the future – use \u0060searchIssues\u0060 instead.",
+    "description": "[DEPRECATED] Search issues. This endpoint is deprecated and will be removed in the future \\u2013 use \\u0060searchIssues\\u0060 instead.",
     "parameters": {
       "properties": {
         "after": {
@@ -10162,7 +10162,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueSearch",
-      "document": "query IssueSearch($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $query: String) {\n  issueSearch(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    query: $query\n  ) {\n    nodes {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query IssueSearch($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $query: String) {\\n  issueSearch(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n    query: $query\\n  ) {\\n    nodes {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -10202,7 +10202,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueShare",
-      "document": "mutation IssueShare($id: String!, $userId: String!) {\n  issueShare(id: $id, userId: $userId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueShare($id: String!, $userId: String!) {\\n  issueShare(id: $id, userId: $userId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "userId": "String!"
@@ -10239,7 +10239,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueSubscribe",
-      "document": "mutation IssueSubscribe($id: String!, $userEmail: String, $userId: String) {\n  issueSubscribe(id: $id, userEmail: $userEmail, userId: $userId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueSubscribe($id: String!, $userEmail: String, $userId: String) {\\n  issueSubscribe(id: $id, userEmail: $userEmail, userId: $userId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "userEmail": "String",
@@ -10269,7 +10269,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueTitleSuggestionFromCustomerRequest",
-      "document": "query IssueTitleSuggestionFromCustomerRequest($request: String!) {\n  issueTitleSuggestionFromCustomerRequest(request: $request) {\n    lastSyncId\n    logId\n    title\n  }\n}",
+      "document": "query IssueTitleSuggestionFromCustomerRequest($request: String!) {\\n  issueTitleSuggestionFromCustomerRequest(request: $request) {\\n    lastSyncId\\n    logId\\n    title\\n  }\\n}",
       "variables": {
         "request": "String!"
       }
@@ -10297,7 +10297,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueToRelease",
-      "document": "query IssueToRelease($id: String!) {\n  issueToRelease(id: $id) {\n    archivedAt\n    createdAt\n    id\n    issue {\n      id\n    }\n    release {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query IssueToRelease($id: String!) {\\n  issueToRelease(id: $id) {\\n    archivedAt\\n    createdAt\\n    id\\n    issue {\\n      id\\n    }\\n    release {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -10325,7 +10325,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueToReleaseCreate",
-      "document": "mutation IssueToReleaseCreate($input: IssueToReleaseCreateInput!) {\n  issueToReleaseCreate(input: $input) {\n    issueToRelease {\n      archivedAt\n      createdAt\n      id\n      issue {\n        id\n      }\n      release {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueToReleaseCreate($input: IssueToReleaseCreateInput!) {\\n  issueToReleaseCreate(input: $input) {\\n    issueToRelease {\\n      archivedAt\\n      createdAt\\n      id\\n      issue {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "IssueToReleaseCreateInput!"
       }
@@ -10353,7 +10353,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueToReleaseDelete",
-      "document": "mutation IssueToReleaseDelete($id: String!) {\n  issueToReleaseDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueToReleaseDelete($id: String!) {\\n  issueToReleaseDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -10386,7 +10386,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueToReleaseDeleteByIssueAndRelease",
-      "document": "mutation IssueToReleaseDeleteByIssueAndRelease($issueId: String!, $releaseId: String!) {\n  issueToReleaseDeleteByIssueAndRelease(issueId: $issueId, releaseId: $releaseId) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueToReleaseDeleteByIssueAndRelease($issueId: String!, $releaseId: String!) {\\n  issueToReleaseDeleteByIssueAndRelease(issueId: $issueId, releaseId: $releaseId) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "issueId": "String!",
         "releaseId": "String!"
@@ -10433,7 +10433,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueToReleases",
-      "document": "query IssueToReleases($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  issueToReleases(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      id\n      issue {\n        id\n      }\n      release {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query IssueToReleases($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  issueToReleases(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      id\\n      issue {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -10466,7 +10466,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueUnarchive",
-      "document": "mutation IssueUnarchive($id: String!) {\n  issueUnarchive(id: $id) {\n    entity {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueUnarchive($id: String!) {\\n  issueUnarchive(id: $id) {\\n    entity {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -10499,7 +10499,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueUnshare",
-      "document": "mutation IssueUnshare($id: String!, $userId: String!) {\n  issueUnshare(id: $id, userId: $userId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueUnshare($id: String!, $userId: String!) {\\n  issueUnshare(id: $id, userId: $userId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "userId": "String!"
@@ -10536,7 +10536,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueUnsubscribe",
-      "document": "mutation IssueUnsubscribe($id: String!, $userEmail: String, $userId: String) {\n  issueUnsubscribe(id: $id, userEmail: $userEmail, userId: $userId) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueUnsubscribe($id: String!, $userEmail: String, $userId: String) {\\n  issueUnsubscribe(id: $id, userEmail: $userEmail, userId: $userId) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "userEmail": "String",
@@ -10571,7 +10571,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "issueUpdate",
-      "document": "mutation IssueUpdate($id: String!, $input: IssueUpdateInput!) {\n  issueUpdate(id: $id, input: $input) {\n    issue {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation IssueUpdate($id: String!, $input: IssueUpdateInput!) {\\n  issueUpdate(id: $id, input: $input) {\\n    issue {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "IssueUpdateInput!"
@@ -10600,7 +10600,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issueVcsBranchSearch",
-      "document": "query IssueVcsBranchSearch($branchName: String!) {\n  issueVcsBranchSearch(branchName: $branchName) {\n    activitySummary\n    addedToCycleAt\n    addedToProjectAt\n    addedToTeamAt\n    archivedAt\n    asksExternalUserRequester {\n      id\n    }\n    asksRequester {\n      id\n    }\n    assignee {\n      id\n    }\n    autoArchivedAt\n    autoClosedAt\n    botActor {\n      id\n    }\n    branchName\n    canceledAt\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    customerTicketCount\n    cycle {\n      id\n    }\n    delegate {\n      id\n    }\n    description\n    descriptionState\n    documentContent {\n      id\n    }\n    dueDate\n    estimate\n    externalUserCreator {\n      id\n    }\n    favorite {\n      id\n    }\n    id\n    identifier\n    inheritsSharedAccess\n    integrationSourceType\n    labelIds\n    lastAppliedTemplate {\n      id\n    }\n    number\n    parent {\n      id\n    }\n    previousIdentifiers\n    priority\n    priorityLabel\n    prioritySortOrder\n    project {\n      id\n    }\n    projectMilestone {\n      id\n    }\n    reactionData\n    reactions {\n      id\n    }\n    recurringIssueTemplate {\n      id\n    }\n    sharedAccess {\n      disallowedIssueFields\n      isShared\n      sharedWithCount\n      sharedWithUsers {\n        id\n      }\n      viewerHasOnlySharedAccess\n    }\n    slaBreachesAt\n    slaHighRiskAt\n    slaMediumRiskAt\n    slaStartedAt\n    slaType\n    snoozedBy {\n      id\n    }\n    snoozedUntilAt\n    sortOrder\n    sourceComment {\n      id\n    }\n    startedAt\n    startedTriageAt\n    state {\n      id\n    }\n    subIssueSortOrder\n    suggestionsGeneratedAt\n    summary {\n      id\n    }\n    syncedWith {\n      id\n    }\n    team {\n      id\n    }\n    title\n    trashed\n    triagedAt\n    trusted\n    updatedAt\n    url\n  }\n}",
+      "document": "query IssueVcsBranchSearch($branchName: String!) {\\n  issueVcsBranchSearch(branchName: $branchName) {\\n    activitySummary\\n    addedToCycleAt\\n    addedToProjectAt\\n    addedToTeamAt\\n    archivedAt\\n    asksExternalUserRequester {\\n      id\\n    }\\n    asksRequester {\\n      id\\n    }\\n    assignee {\\n      id\\n    }\\n    autoArchivedAt\\n    autoClosedAt\\n    botActor {\\n      id\\n    }\\n    branchName\\n    canceledAt\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    customerTicketCount\\n    cycle {\\n      id\\n    }\\n    delegate {\\n      id\\n    }\\n    description\\n    descriptionState\\n    documentContent {\\n      id\\n    }\\n    dueDate\\n    estimate\\n    externalUserCreator {\\n      id\\n    }\\n    favorite {\\n      id\\n    }\\n    id\\n    identifier\\n    inheritsSharedAccess\\n    integrationSourceType\\n    labelIds\\n    lastAppliedTemplate {\\n      id\\n    }\\n    number\\n    parent {\\n      id\\n    }\\n    previousIdentifiers\\n    priority\\n    priorityLabel\\n    prioritySortOrder\\n    project {\\n      id\\n    }\\n    projectMilestone {\\n      id\\n    }\\n    reactionData\\n    reactions {\\n      id\\n    }\\n    recurringIssueTemplate {\\n      id\\n    }\\n    sharedAccess {\\n      disallowedIssueFields\\n      isShared\\n      sharedWithCount\\n      sharedWithUsers {\\n        id\\n      }\\n      viewerHasOnlySharedAccess\\n    }\\n    slaBreachesAt\\n    slaHighRiskAt\\n    slaMediumRiskAt\\n    slaStartedAt\\n    slaType\\n    snoozedBy {\\n      id\\n    }\\n    snoozedUntilAt\\n    sortOrder\\n    sourceComment {\\n      id\\n    }\\n    startedAt\\n    startedTriageAt\\n    state {\\n      id\\n    }\\n    subIssueSortOrder\\n    suggestionsGeneratedAt\\n    summary {\\n      id\\n    }\\n    syncedWith {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    title\\n    trashed\\n    triagedAt\\n    trusted\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "branchName": "String!"
       }
@@ -10656,7 +10656,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "issues",
-      "document": "query Issues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  issues(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Issues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  issues(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -10690,7 +10690,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "jiraIntegrationConnect",
-      "document": "mutation JiraIntegrationConnect($input: JiraConfigurationInput!) {\n  jiraIntegrationConnect(input: $input) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation JiraIntegrationConnect($input: JiraConfigurationInput!) {\\n  jiraIntegrationConnect(input: $input) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "JiraConfigurationInput!"
       }
@@ -10718,7 +10718,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "joinOrganizationFromOnboarding",
-      "document": "mutation JoinOrganizationFromOnboarding($input: JoinOrganizationInput!) {\n  joinOrganizationFromOnboarding(input: $input) {\n    organization {\n      approximateUserCount\n      authSettings\n      cell\n      createdAt\n      deletionRequestedAt\n      enabled\n      hideNonPrimaryOrganizations\n      id\n      logoUrl\n      name\n      previousUrlKeys\n      region\n      releaseChannel\n      samlEnabled\n      samlSettings\n      scimEnabled\n      serviceId\n      urlKey\n      userCount\n    }\n    user {\n      active\n      avatarUrl\n      createdAt\n      displayName\n      email\n      id\n      identityProvider {\n        id\n      }\n      name\n      oauthClientId\n      organization {\n        id\n      }\n      role\n      userAccountId\n    }\n  }\n}",
+      "document": "mutation JoinOrganizationFromOnboarding($input: JoinOrganizationInput!) {\\n  joinOrganizationFromOnboarding(input: $input) {\\n    organization {\\n      approximateUserCount\\n      authSettings\\n      cell\\n      createdAt\\n      deletionRequestedAt\\n      enabled\\n      hideNonPrimaryOrganizations\\n      id\\n      logoUrl\\n      name\\n      previousUrlKeys\\n      region\\n      releaseChannel\\n      samlEnabled\\n      samlSettings\\n      scimEnabled\\n      serviceId\\n      urlKey\\n      userCount\\n    }\\n    user {\\n      active\\n      avatarUrl\\n      createdAt\\n      displayName\\n      email\\n      id\\n      identityProvider {\\n        id\\n      }\\n      name\\n      oauthClientId\\n      organization {\\n        id\\n      }\\n      role\\n      userAccountId\\n    }\\n  }\\n}",
       "variables": {
         "input": "JoinOrganizationInput!"
       }
@@ -10739,7 +10739,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "latestReleaseByAccessKey",
-      "document": "query LatestReleaseByAccessKey {\n  latestReleaseByAccessKey {\n    archivedAt\n    autoArchivedAt\n    canceledAt\n    commitSha\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    currentProgress\n    description\n    id\n    issueCount\n    name\n    pipeline {\n      id\n    }\n    progressHistory\n    releaseNote {\n      id\n    }\n    releaseNotes {\n      id\n    }\n    slugId\n    stage {\n      id\n    }\n    startDate\n    startedAt\n    targetDate\n    trashed\n    updatedAt\n    url\n    version\n  }\n}",
+      "document": "query LatestReleaseByAccessKey {\\n  latestReleaseByAccessKey {\\n    archivedAt\\n    autoArchivedAt\\n    canceledAt\\n    commitSha\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    currentProgress\\n    description\\n    id\\n    issueCount\\n    name\\n    pipeline {\\n      id\\n    }\\n    progressHistory\\n    releaseNote {\\n      id\\n    }\\n    releaseNotes {\\n      id\\n    }\\n    slugId\\n    stage {\\n      id\\n    }\\n    startDate\\n    startedAt\\n    targetDate\\n    trashed\\n    updatedAt\\n    url\\n    version\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -10765,7 +10765,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "leaveOrganization",
-      "document": "mutation LeaveOrganization($organizationId: String!) {\n  leaveOrganization(organizationId: $organizationId) {\n    organization {\n      approximateUserCount\n      authSettings\n      cell\n      createdAt\n      deletionRequestedAt\n      enabled\n      hideNonPrimaryOrganizations\n      id\n      logoUrl\n      name\n      previousUrlKeys\n      region\n      releaseChannel\n      samlEnabled\n      samlSettings\n      scimEnabled\n      serviceId\n      urlKey\n      userCount\n    }\n    user {\n      active\n      avatarUrl\n      createdAt\n      displayName\n      email\n      id\n      identityProvider {\n        id\n      }\n      name\n      oauthClientId\n      organization {\n        id\n      }\n      role\n      userAccountId\n    }\n  }\n}",
+      "document": "mutation LeaveOrganization($organizationId: String!) {\\n  leaveOrganization(organizationId: $organizationId) {\\n    organization {\\n      approximateUserCount\\n      authSettings\\n      cell\\n      createdAt\\n      deletionRequestedAt\\n      enabled\\n      hideNonPrimaryOrganizations\\n      id\\n      logoUrl\\n      name\\n      previousUrlKeys\\n      region\\n      releaseChannel\\n      samlEnabled\\n      samlSettings\\n      scimEnabled\\n      serviceId\\n      urlKey\\n      userCount\\n    }\\n    user {\\n      active\\n      avatarUrl\\n      createdAt\\n      displayName\\n      email\\n      id\\n      identityProvider {\\n        id\\n      }\\n      name\\n      oauthClientId\\n      organization {\\n        id\\n      }\\n      role\\n      userAccountId\\n    }\\n  }\\n}",
       "variables": {
         "organizationId": "String!"
       }
@@ -10791,7 +10791,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "logout",
-      "document": "mutation Logout($reason: String) {\n  logout(reason: $reason) {\n    success\n  }\n}",
+      "document": "mutation Logout($reason: String) {\\n  logout(reason: $reason) {\\n    success\\n  }\\n}",
       "variables": {
         "reason": "String"
       }
@@ -10817,7 +10817,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "logoutAllSessions",
-      "document": "mutation LogoutAllSessions($reason: String) {\n  logoutAllSessions(reason: $reason) {\n    success\n  }\n}",
+      "document": "mutation LogoutAllSessions($reason: String) {\\n  logoutAllSessions(reason: $reason) {\\n    success\\n  }\\n}",
       "variables": {
         "reason": "String"
       }
@@ -10843,7 +10843,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "logoutOtherSessions",
-      "document": "mutation LogoutOtherSessions($reason: String) {\n  logoutOtherSessions(reason: $reason) {\n    success\n  }\n}",
+      "document": "mutation LogoutOtherSessions($reason: String) {\\n  logoutOtherSessions(reason: $reason) {\\n    success\\n  }\\n}",
       "variables": {
         "reason": "String"
       }
@@ -10871,7 +10871,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "logoutSession",
-      "document": "mutation LogoutSession($sessionId: String!) {\n  logoutSession(sessionId: $sessionId) {\n    success\n  }\n}",
+      "document": "mutation LogoutSession($sessionId: String!) {\\n  logoutSession(sessionId: $sessionId) {\\n    success\\n  }\\n}",
       "variables": {
         "sessionId": "String!"
       }
@@ -10892,7 +10892,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "microsoftTeamsChannels",
-      "document": "query MicrosoftTeamsChannels {\n  microsoftTeamsChannels {\n    success\n    teams {\n      channels {\n        id\n      }\n      displayName\n      id\n    }\n  }\n}",
+      "document": "query MicrosoftTeamsChannels {\\n  microsoftTeamsChannels {\\n    success\\n    teams {\\n      channels {\\n        id\\n      }\\n      displayName\\n      id\\n    }\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -10918,7 +10918,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "notification",
-      "document": "query Notification($id: String!) {\n  notification(id: $id) {\n    __typename\n    actor {\n      id\n    }\n    actorAvatarColor\n    actorAvatarUrl\n    actorInitials\n    archivedAt\n    botActor {\n      id\n    }\n    category\n    createdAt\n    emailedAt\n    externalUserActor {\n      id\n    }\n    groupingKey\n    groupingPriority\n    id\n    inboxUrl\n    initiativeUpdateHealth\n    isLinearActor\n    issueStatusType\n    projectUpdateHealth\n    readAt\n    snoozedUntilAt\n    subtitle\n    title\n    type\n    unsnoozedAt\n    updatedAt\n    url\n    user {\n      id\n    }\n  }\n}",
+      "document": "query Notification($id: String!) {\\n  notification(id: $id) {\\n    __typename\\n    actor {\\n      id\\n    }\\n    actorAvatarColor\\n    actorAvatarUrl\\n    actorInitials\\n    archivedAt\\n    botActor {\\n      id\\n    }\\n    category\\n    createdAt\\n    emailedAt\\n    externalUserActor {\\n      id\\n    }\\n    groupingKey\\n    groupingPriority\\n    id\\n    inboxUrl\\n    initiativeUpdateHealth\\n    isLinearActor\\n    issueStatusType\\n    projectUpdateHealth\\n    readAt\\n    snoozedUntilAt\\n    subtitle\\n    title\\n    type\\n    unsnoozedAt\\n    updatedAt\\n    url\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -10946,7 +10946,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationArchive",
-      "document": "mutation NotificationArchive($id: String!) {\n  notificationArchive(id: $id) {\n    entity {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation NotificationArchive($id: String!) {\\n  notificationArchive(id: $id) {\\n    entity {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -10974,7 +10974,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationArchiveAll",
-      "document": "mutation NotificationArchiveAll($input: NotificationEntityInput!) {\n  notificationArchiveAll(input: $input) {\n    lastSyncId\n    notifications {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationArchiveAll($input: NotificationEntityInput!) {\\n  notificationArchiveAll(input: $input) {\\n    lastSyncId\\n    notifications {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "NotificationEntityInput!"
       }
@@ -11012,7 +11012,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationCategoryChannelSubscriptionUpdate",
-      "document": "mutation NotificationCategoryChannelSubscriptionUpdate($category: NotificationCategory!, $channel: NotificationChannel!, $subscribe: Boolean!) {\n  notificationCategoryChannelSubscriptionUpdate(\n    category: $category\n    channel: $channel\n    subscribe: $subscribe\n  ) {\n    lastSyncId\n    success\n    userSettings {\n      archivedAt\n      autoAssignToSelf\n      calendarHash\n      createdAt\n      feedLastSeenTime\n      feedSummarySchedule\n      id\n      notificationCategoryPreferences {\n        __typename\n      }\n      notificationChannelPreferences {\n        desktop\n        email\n        mobile\n        slack\n      }\n      notificationDeliveryPreferences {\n        __typename\n      }\n      showFullUserNames\n      subscribedToChangelog\n      subscribedToDPA\n      subscribedToInviteAccepted\n      subscribedToPrivacyLegalUpdates\n      theme {\n        preset\n      }\n      updatedAt\n      user {\n        id\n      }\n    }\n  }\n}",
+      "document": "mutation NotificationCategoryChannelSubscriptionUpdate($category: NotificationCategory!, $channel: NotificationChannel!, $subscribe: Boolean!) {\\n  notificationCategoryChannelSubscriptionUpdate(\\n    category: $category\\n    channel: $channel\\n    subscribe: $subscribe\\n  ) {\\n    lastSyncId\\n    success\\n    userSettings {\\n      archivedAt\\n      autoAssignToSelf\\n      calendarHash\\n      createdAt\\n      feedLastSeenTime\\n      feedSummarySchedule\\n      id\\n      notificationCategoryPreferences {\\n        __typename\\n      }\\n      notificationChannelPreferences {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      notificationDeliveryPreferences {\\n        __typename\\n      }\\n      showFullUserNames\\n      subscribedToChangelog\\n      subscribedToDPA\\n      subscribedToInviteAccepted\\n      subscribedToPrivacyLegalUpdates\\n      theme {\\n        preset\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "category": "NotificationCategory!",
         "channel": "NotificationChannel!",
@@ -11048,7 +11048,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationMarkReadAll",
-      "document": "mutation NotificationMarkReadAll($input: NotificationEntityInput!, $readAt: DateTime!) {\n  notificationMarkReadAll(input: $input, readAt: $readAt) {\n    lastSyncId\n    notifications {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationMarkReadAll($input: NotificationEntityInput!, $readAt: DateTime!) {\\n  notificationMarkReadAll(input: $input, readAt: $readAt) {\\n    lastSyncId\\n    notifications {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "NotificationEntityInput!",
         "readAt": "DateTime!"
@@ -11077,7 +11077,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationMarkUnreadAll",
-      "document": "mutation NotificationMarkUnreadAll($input: NotificationEntityInput!) {\n  notificationMarkUnreadAll(input: $input) {\n    lastSyncId\n    notifications {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationMarkUnreadAll($input: NotificationEntityInput!) {\\n  notificationMarkUnreadAll(input: $input) {\\n    lastSyncId\\n    notifications {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "NotificationEntityInput!"
       }
@@ -11111,7 +11111,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationSnoozeAll",
-      "document": "mutation NotificationSnoozeAll($input: NotificationEntityInput!, $snoozedUntilAt: DateTime!) {\n  notificationSnoozeAll(input: $input, snoozedUntilAt: $snoozedUntilAt) {\n    lastSyncId\n    notifications {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationSnoozeAll($input: NotificationEntityInput!, $snoozedUntilAt: DateTime!) {\\n  notificationSnoozeAll(input: $input, snoozedUntilAt: $snoozedUntilAt) {\\n    lastSyncId\\n    notifications {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "NotificationEntityInput!",
         "snoozedUntilAt": "DateTime!"
@@ -11140,7 +11140,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "notificationSubscription",
-      "document": "query NotificationSubscription($id: String!) {\n  notificationSubscription(id: $id) {\n    __typename\n    active\n    archivedAt\n    contextViewType\n    createdAt\n    customView {\n      id\n    }\n    customer {\n      id\n    }\n    cycle {\n      id\n    }\n    id\n    initiative {\n      id\n    }\n    label {\n      id\n    }\n    project {\n      id\n    }\n    subscriber {\n      id\n    }\n    team {\n      id\n    }\n    updatedAt\n    user {\n      id\n    }\n    userContextViewType\n  }\n}",
+      "document": "query NotificationSubscription($id: String!) {\\n  notificationSubscription(id: $id) {\\n    __typename\\n    active\\n    archivedAt\\n    contextViewType\\n    createdAt\\n    customView {\\n      id\\n    }\\n    customer {\\n      id\\n    }\\n    cycle {\\n      id\\n    }\\n    id\\n    initiative {\\n      id\\n    }\\n    label {\\n      id\\n    }\\n    project {\\n      id\\n    }\\n    subscriber {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    updatedAt\\n    user {\\n      id\\n    }\\n    userContextViewType\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11168,7 +11168,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationSubscriptionCreate",
-      "document": "mutation NotificationSubscriptionCreate($input: NotificationSubscriptionCreateInput!) {\n  notificationSubscriptionCreate(input: $input) {\n    lastSyncId\n    notificationSubscription {\n      __typename\n      active\n      archivedAt\n      contextViewType\n      createdAt\n      customView {\n        id\n      }\n      customer {\n        id\n      }\n      cycle {\n        id\n      }\n      id\n      initiative {\n        id\n      }\n      label {\n        id\n      }\n      project {\n        id\n      }\n      subscriber {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n      userContextViewType\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationSubscriptionCreate($input: NotificationSubscriptionCreateInput!) {\\n  notificationSubscriptionCreate(input: $input) {\\n    lastSyncId\\n    notificationSubscription {\\n      __typename\\n      active\\n      archivedAt\\n      contextViewType\\n      createdAt\\n      customView {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      id\\n      initiative {\\n        id\\n      }\\n      label {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      subscriber {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n      userContextViewType\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "NotificationSubscriptionCreateInput!"
       }
@@ -11180,7 +11180,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "notification_subscription_delete",
-    "description": "Deletes a notification subscription reference. (deprecated: Update \u0060notificationSubscription.active\u0060 to \u0060false\u0060 instead.)",
+    "description": "Deletes a notification subscription reference. (deprecated: Update \\u0060notificationSubscription.active\\u0060 to \\u0060false\\u0060 instead.)",
     "parameters": {
       "properties": {
         "id": {
@@ -11196,7 +11196,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationSubscriptionDelete",
-      "document": "mutation NotificationSubscriptionDelete($id: String!) {\n  notificationSubscriptionDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation NotificationSubscriptionDelete($id: String!) {\\n  notificationSubscriptionDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11229,7 +11229,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationSubscriptionUpdate",
-      "document": "mutation NotificationSubscriptionUpdate($id: String!, $input: NotificationSubscriptionUpdateInput!) {\n  notificationSubscriptionUpdate(id: $id, input: $input) {\n    lastSyncId\n    notificationSubscription {\n      __typename\n      active\n      archivedAt\n      contextViewType\n      createdAt\n      customView {\n        id\n      }\n      customer {\n        id\n      }\n      cycle {\n        id\n      }\n      id\n      initiative {\n        id\n      }\n      label {\n        id\n      }\n      project {\n        id\n      }\n      subscriber {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n      userContextViewType\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationSubscriptionUpdate($id: String!, $input: NotificationSubscriptionUpdateInput!) {\\n  notificationSubscriptionUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    notificationSubscription {\\n      __typename\\n      active\\n      archivedAt\\n      contextViewType\\n      createdAt\\n      customView {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      id\\n      initiative {\\n        id\\n      }\\n      label {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      subscriber {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n      userContextViewType\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "NotificationSubscriptionUpdateInput!"
@@ -11276,7 +11276,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "notificationSubscriptions",
-      "document": "query NotificationSubscriptions($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  notificationSubscriptions(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      __typename\n      active\n      archivedAt\n      contextViewType\n      createdAt\n      customView {\n        id\n      }\n      customer {\n        id\n      }\n      cycle {\n        id\n      }\n      id\n      initiative {\n        id\n      }\n      label {\n        id\n      }\n      project {\n        id\n      }\n      subscriber {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n      userContextViewType\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query NotificationSubscriptions($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  notificationSubscriptions(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      __typename\\n      active\\n      archivedAt\\n      contextViewType\\n      createdAt\\n      customView {\\n        id\\n      }\\n      customer {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      id\\n      initiative {\\n        id\\n      }\\n      label {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      subscriber {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n      userContextViewType\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -11309,7 +11309,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationUnarchive",
-      "document": "mutation NotificationUnarchive($id: String!) {\n  notificationUnarchive(id: $id) {\n    entity {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation NotificationUnarchive($id: String!) {\\n  notificationUnarchive(id: $id) {\\n    entity {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11343,7 +11343,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationUnsnoozeAll",
-      "document": "mutation NotificationUnsnoozeAll($input: NotificationEntityInput!, $unsnoozedAt: DateTime!) {\n  notificationUnsnoozeAll(input: $input, unsnoozedAt: $unsnoozedAt) {\n    lastSyncId\n    notifications {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationUnsnoozeAll($input: NotificationEntityInput!, $unsnoozedAt: DateTime!) {\\n  notificationUnsnoozeAll(input: $input, unsnoozedAt: $unsnoozedAt) {\\n    lastSyncId\\n    notifications {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "NotificationEntityInput!",
         "unsnoozedAt": "DateTime!"
@@ -11377,7 +11377,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "notificationUpdate",
-      "document": "mutation NotificationUpdate($id: String!, $input: NotificationUpdateInput!) {\n  notificationUpdate(id: $id, input: $input) {\n    lastSyncId\n    notification {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation NotificationUpdate($id: String!, $input: NotificationUpdateInput!) {\\n  notificationUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    notification {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "NotificationUpdateInput!"
@@ -11428,7 +11428,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "notifications",
-      "document": "query Notifications($after: String, $before: String, $filter: NotificationFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  notifications(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      __typename\n      actor {\n        id\n      }\n      actorAvatarColor\n      actorAvatarUrl\n      actorInitials\n      archivedAt\n      botActor {\n        id\n      }\n      category\n      createdAt\n      emailedAt\n      externalUserActor {\n        id\n      }\n      groupingKey\n      groupingPriority\n      id\n      inboxUrl\n      initiativeUpdateHealth\n      isLinearActor\n      issueStatusType\n      projectUpdateHealth\n      readAt\n      snoozedUntilAt\n      subtitle\n      title\n      type\n      unsnoozedAt\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Notifications($after: String, $before: String, $filter: NotificationFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  notifications(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      __typename\\n      actor {\\n        id\\n      }\\n      actorAvatarColor\\n      actorAvatarUrl\\n      actorInitials\\n      archivedAt\\n      botActor {\\n        id\\n      }\\n      category\\n      createdAt\\n      emailedAt\\n      externalUserActor {\\n        id\\n      }\\n      groupingKey\\n      groupingPriority\\n      id\\n      inboxUrl\\n      initiativeUpdateHealth\\n      isLinearActor\\n      issueStatusType\\n      projectUpdateHealth\\n      readAt\\n      snoozedUntilAt\\n      subtitle\\n      title\\n      type\\n      unsnoozedAt\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -11455,7 +11455,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "notificationsUnreadCount",
-      "document": "query NotificationsUnreadCount {\n  notificationsUnreadCount\n}",
+      "document": "query NotificationsUnreadCount {\\n  notificationsUnreadCount\\n}",
       "variables": {}
     },
     "annotations": {
@@ -11481,7 +11481,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "oauthApplication",
-      "document": "query OauthApplication($id: String!) {\n  oauthApplication(id: $id) {\n    clientId\n    createdAt\n    description\n    developer\n    developerUrl\n    distribution\n    grantTypes\n    id\n    imageUrl\n    name\n    redirectUris\n    updatedAt\n    webhookEnabled\n    webhookResourceTypes\n    webhookUrl\n  }\n}",
+      "document": "query OauthApplication($id: String!) {\\n  oauthApplication(id: $id) {\\n    clientId\\n    createdAt\\n    description\\n    developer\\n    developerUrl\\n    distribution\\n    grantTypes\\n    id\\n    imageUrl\\n    name\\n    redirectUris\\n    updatedAt\\n    webhookEnabled\\n    webhookResourceTypes\\n    webhookUrl\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11509,7 +11509,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "oauthApplicationArchive",
-      "document": "mutation OauthApplicationArchive($id: String!) {\n  oauthApplicationArchive(id: $id) {\n    success\n  }\n}",
+      "document": "mutation OauthApplicationArchive($id: String!) {\\n  oauthApplicationArchive(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11537,7 +11537,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "oauthApplicationCreate",
-      "document": "mutation OauthApplicationCreate($input: OAuthApplicationCreateInput!) {\n  oauthApplicationCreate(input: $input) {\n    application {\n      clientId\n      createdAt\n      description\n      developer\n      developerUrl\n      distribution\n      grantTypes\n      id\n      imageUrl\n      name\n      redirectUris\n      updatedAt\n      webhookEnabled\n      webhookResourceTypes\n      webhookUrl\n    }\n    clientSecret\n    success\n    webhookSecret\n  }\n}",
+      "document": "mutation OauthApplicationCreate($input: OAuthApplicationCreateInput!) {\\n  oauthApplicationCreate(input: $input) {\\n    application {\\n      clientId\\n      createdAt\\n      description\\n      developer\\n      developerUrl\\n      distribution\\n      grantTypes\\n      id\\n      imageUrl\\n      name\\n      redirectUris\\n      updatedAt\\n      webhookEnabled\\n      webhookResourceTypes\\n      webhookUrl\\n    }\\n    clientSecret\\n    success\\n    webhookSecret\\n  }\\n}",
       "variables": {
         "input": "OAuthApplicationCreateInput!"
       }
@@ -11565,7 +11565,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "oauthApplicationRotateSecret",
-      "document": "mutation OauthApplicationRotateSecret($id: String!) {\n  oauthApplicationRotateSecret(id: $id) {\n    clientSecret\n    success\n  }\n}",
+      "document": "mutation OauthApplicationRotateSecret($id: String!) {\\n  oauthApplicationRotateSecret(id: $id) {\\n    clientSecret\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11593,7 +11593,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "oauthApplicationRotateWebhookSecret",
-      "document": "mutation OauthApplicationRotateWebhookSecret($id: String!) {\n  oauthApplicationRotateWebhookSecret(id: $id) {\n    success\n    webhookSecret\n  }\n}",
+      "document": "mutation OauthApplicationRotateWebhookSecret($id: String!) {\\n  oauthApplicationRotateWebhookSecret(id: $id) {\\n    success\\n    webhookSecret\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11626,7 +11626,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "oauthApplicationUpdate",
-      "document": "mutation OauthApplicationUpdate($id: String!, $input: OAuthApplicationUpdateInput!) {\n  oauthApplicationUpdate(id: $id, input: $input) {\n    application {\n      clientId\n      createdAt\n      description\n      developer\n      developerUrl\n      distribution\n      grantTypes\n      id\n      imageUrl\n      name\n      redirectUris\n      updatedAt\n      webhookEnabled\n      webhookResourceTypes\n      webhookUrl\n    }\n    success\n  }\n}",
+      "document": "mutation OauthApplicationUpdate($id: String!, $input: OAuthApplicationUpdateInput!) {\\n  oauthApplicationUpdate(id: $id, input: $input) {\\n    application {\\n      clientId\\n      createdAt\\n      description\\n      developer\\n      developerUrl\\n      distribution\\n      grantTypes\\n      id\\n      imageUrl\\n      name\\n      redirectUris\\n      updatedAt\\n      webhookEnabled\\n      webhookResourceTypes\\n      webhookUrl\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "OAuthApplicationUpdateInput!"
@@ -11648,7 +11648,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "oauthApplications",
-      "document": "query OauthApplications {\n  oauthApplications {\n    clientId\n    createdAt\n    description\n    developer\n    developerUrl\n    distribution\n    grantTypes\n    id\n    imageUrl\n    name\n    redirectUris\n    updatedAt\n    webhookEnabled\n    webhookResourceTypes\n    webhookUrl\n  }\n}",
+      "document": "query OauthApplications {\\n  oauthApplications {\\n    clientId\\n    createdAt\\n    description\\n    developer\\n    developerUrl\\n    distribution\\n    grantTypes\\n    id\\n    imageUrl\\n    name\\n    redirectUris\\n    updatedAt\\n    webhookEnabled\\n    webhookResourceTypes\\n    webhookUrl\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -11667,7 +11667,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organization",
-      "document": "query Organization {\n  organization {\n    agentAutomationEnabled\n    aiAddonEnabled\n    aiDiscussionSummariesEnabled\n    aiProviderConfiguration\n    aiTelemetryEnabled\n    aiThreadSummariesEnabled\n    allowedFileUploadContentTypes\n    archivedAt\n    authSettings\n    codeIntelligenceEnabled\n    codeIntelligenceRepository\n    codingAgentEnabled\n    codingAgentSettings\n    createdAt\n    createdIssueCount\n    customerCount\n    customersConfiguration\n    customersEnabled\n    defaultFeedSummarySchedule\n    defaultHomeView\n    deletionRequestedAt\n    facets {\n      id\n    }\n    feedEnabled\n    fiscalYearStartMonth\n    generatedUpdatesEnabled\n    gitBranchFormat\n    gitLinkbackDescriptionsEnabled\n    gitLinkbackMessagesEnabled\n    gitPublicLinkbackMessagesEnabled\n    hipaaComplianceEnabled\n    id\n    initiativeUpdateReminderFrequencyInWeeks\n    initiativeUpdateRemindersDay\n    initiativeUpdateRemindersHour\n    ipRestrictions {\n      description\n      enabled\n      range\n      type\n    }\n    linearAgentEnabled\n    linearAgentSettings\n    logoUrl\n    name\n    periodUploadVolume\n    previousUrlKeys\n    projectStatuses {\n      id\n    }\n    projectUpdateReminderFrequencyInWeeks\n    projectUpdateRemindersDay\n    projectUpdateRemindersHour\n    pullRequestIssueMode\n    pullRequestTourEnabled\n    releaseChannel\n    releasesEnabled\n    restrictAgentInvocationToMembers\n    roadmapEnabled\n    samlEnabled\n    samlSettings\n    scimEnabled\n    scimSettings\n    securitySettings\n    slackAutoCreateProjectChannel\n    slackProjectChannelIntegration {\n      id\n    }\n    slackProjectChannelPrefix\n    slackProjectChannelsEnabled\n    subscription {\n      id\n    }\n    themeSettings\n    trialEndsAt\n    trialStartsAt\n    updatedAt\n    urlKey\n    userCount\n    workingDays\n  }\n}",
+      "document": "query Organization {\\n  organization {\\n    agentAutomationEnabled\\n    aiAddonEnabled\\n    aiDiscussionSummariesEnabled\\n    aiProviderConfiguration\\n    aiTelemetryEnabled\\n    aiThreadSummariesEnabled\\n    allowedFileUploadContentTypes\\n    archivedAt\\n    authSettings\\n    codeIntelligenceEnabled\\n    codeIntelligenceRepository\\n    codingAgentEnabled\\n    codingAgentSettings\\n    createdAt\\n    createdIssueCount\\n    customerCount\\n    customersConfiguration\\n    customersEnabled\\n    defaultFeedSummarySchedule\\n    defaultHomeView\\n    deletionRequestedAt\\n    facets {\\n      id\\n    }\\n    feedEnabled\\n    fiscalYearStartMonth\\n    generatedUpdatesEnabled\\n    gitBranchFormat\\n    gitLinkbackDescriptionsEnabled\\n    gitLinkbackMessagesEnabled\\n    gitPublicLinkbackMessagesEnabled\\n    hipaaComplianceEnabled\\n    id\\n    initiativeUpdateReminderFrequencyInWeeks\\n    initiativeUpdateRemindersDay\\n    initiativeUpdateRemindersHour\\n    ipRestrictions {\\n      description\\n      enabled\\n      range\\n      type\\n    }\\n    linearAgentEnabled\\n    linearAgentSettings\\n    logoUrl\\n    name\\n    periodUploadVolume\\n    previousUrlKeys\\n    projectStatuses {\\n      id\\n    }\\n    projectUpdateReminderFrequencyInWeeks\\n    projectUpdateRemindersDay\\n    projectUpdateRemindersHour\\n    pullRequestIssueMode\\n    pullRequestTourEnabled\\n    releaseChannel\\n    releasesEnabled\\n    restrictAgentInvocationToMembers\\n    roadmapEnabled\\n    samlEnabled\\n    samlSettings\\n    scimEnabled\\n    scimSettings\\n    securitySettings\\n    slackAutoCreateProjectChannel\\n    slackProjectChannelIntegration {\\n      id\\n    }\\n    slackProjectChannelPrefix\\n    slackProjectChannelsEnabled\\n    subscription {\\n      id\\n    }\\n    themeSettings\\n    trialEndsAt\\n    trialStartsAt\\n    updatedAt\\n    urlKey\\n    userCount\\n    workingDays\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -11686,7 +11686,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationCancelDelete",
-      "document": "mutation OrganizationCancelDelete {\n  organizationCancelDelete {\n    success\n  }\n}",
+      "document": "mutation OrganizationCancelDelete {\\n  organizationCancelDelete {\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -11712,7 +11712,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDelete",
-      "document": "mutation OrganizationDelete($input: DeleteOrganizationInput!) {\n  organizationDelete(input: $input) {\n    success\n  }\n}",
+      "document": "mutation OrganizationDelete($input: DeleteOrganizationInput!) {\\n  organizationDelete(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "DeleteOrganizationInput!"
       }
@@ -11733,7 +11733,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDeleteChallenge",
-      "document": "mutation OrganizationDeleteChallenge {\n  organizationDeleteChallenge {\n    success\n  }\n}",
+      "document": "mutation OrganizationDeleteChallenge {\\n  organizationDeleteChallenge {\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -11759,7 +11759,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDomainClaim",
-      "document": "mutation OrganizationDomainClaim($id: String!) {\n  organizationDomainClaim(id: $id) {\n    success\n  }\n}",
+      "document": "mutation OrganizationDomainClaim($id: String!) {\\n  organizationDomainClaim(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11787,7 +11787,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organizationDomainClaimRequest",
-      "document": "query OrganizationDomainClaimRequest($id: String!) {\n  organizationDomainClaimRequest(id: $id) {\n    verificationString\n  }\n}",
+      "document": "query OrganizationDomainClaimRequest($id: String!) {\\n  organizationDomainClaimRequest(id: $id) {\\n    verificationString\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11819,7 +11819,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDomainCreate",
-      "document": "mutation OrganizationDomainCreate($input: OrganizationDomainCreateInput!, $triggerEmailVerification: Boolean) {\n  organizationDomainCreate(\n    input: $input\n    triggerEmailVerification: $triggerEmailVerification\n  ) {\n    lastSyncId\n    organizationDomain {\n      archivedAt\n      authType\n      claimed\n      createdAt\n      creator {\n        id\n      }\n      disableOrganizationCreation\n      id\n      identityProvider {\n        id\n      }\n      name\n      updatedAt\n      verificationEmail\n      verified\n    }\n    success\n  }\n}",
+      "document": "mutation OrganizationDomainCreate($input: OrganizationDomainCreateInput!, $triggerEmailVerification: Boolean) {\\n  organizationDomainCreate(\\n    input: $input\\n    triggerEmailVerification: $triggerEmailVerification\\n  ) {\\n    lastSyncId\\n    organizationDomain {\\n      archivedAt\\n      authType\\n      claimed\\n      createdAt\\n      creator {\\n        id\\n      }\\n      disableOrganizationCreation\\n      id\\n      identityProvider {\\n        id\\n      }\\n      name\\n      updatedAt\\n      verificationEmail\\n      verified\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "OrganizationDomainCreateInput!",
         "triggerEmailVerification": "Boolean"
@@ -11848,7 +11848,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDomainDelete",
-      "document": "mutation OrganizationDomainDelete($id: String!) {\n  organizationDomainDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation OrganizationDomainDelete($id: String!) {\\n  organizationDomainDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11881,7 +11881,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDomainUpdate",
-      "document": "mutation OrganizationDomainUpdate($id: String!, $input: OrganizationDomainUpdateInput!) {\n  organizationDomainUpdate(id: $id, input: $input) {\n    lastSyncId\n    organizationDomain {\n      archivedAt\n      authType\n      claimed\n      createdAt\n      creator {\n        id\n      }\n      disableOrganizationCreation\n      id\n      identityProvider {\n        id\n      }\n      name\n      updatedAt\n      verificationEmail\n      verified\n    }\n    success\n  }\n}",
+      "document": "mutation OrganizationDomainUpdate($id: String!, $input: OrganizationDomainUpdateInput!) {\\n  organizationDomainUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    organizationDomain {\\n      archivedAt\\n      authType\\n      claimed\\n      createdAt\\n      creator {\\n        id\\n      }\\n      disableOrganizationCreation\\n      id\\n      identityProvider {\\n        id\\n      }\\n      name\\n      updatedAt\\n      verificationEmail\\n      verified\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "OrganizationDomainUpdateInput!"
@@ -11910,7 +11910,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationDomainVerify",
-      "document": "mutation OrganizationDomainVerify($input: OrganizationDomainVerificationInput!) {\n  organizationDomainVerify(input: $input) {\n    lastSyncId\n    organizationDomain {\n      archivedAt\n      authType\n      claimed\n      createdAt\n      creator {\n        id\n      }\n      disableOrganizationCreation\n      id\n      identityProvider {\n        id\n      }\n      name\n      updatedAt\n      verificationEmail\n      verified\n    }\n    success\n  }\n}",
+      "document": "mutation OrganizationDomainVerify($input: OrganizationDomainVerificationInput!) {\\n  organizationDomainVerify(input: $input) {\\n    lastSyncId\\n    organizationDomain {\\n      archivedAt\\n      authType\\n      claimed\\n      createdAt\\n      creator {\\n        id\\n      }\\n      disableOrganizationCreation\\n      id\\n      identityProvider {\\n        id\\n      }\\n      name\\n      updatedAt\\n      verificationEmail\\n      verified\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "OrganizationDomainVerificationInput!"
       }
@@ -11938,7 +11938,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organizationExists",
-      "document": "query OrganizationExists($urlKey: String!) {\n  organizationExists(urlKey: $urlKey) {\n    exists\n    success\n  }\n}",
+      "document": "query OrganizationExists($urlKey: String!) {\\n  organizationExists(urlKey: $urlKey) {\\n    exists\\n    success\\n  }\\n}",
       "variables": {
         "urlKey": "String!"
       }
@@ -11966,7 +11966,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organizationInvite",
-      "document": "query OrganizationInvite($id: String!) {\n  organizationInvite(id: $id) {\n    acceptedAt\n    archivedAt\n    createdAt\n    email\n    expiresAt\n    external\n    id\n    invitee {\n      id\n    }\n    inviter {\n      id\n    }\n    metadata\n    organization {\n      id\n    }\n    role\n    updatedAt\n  }\n}",
+      "document": "query OrganizationInvite($id: String!) {\\n  organizationInvite(id: $id) {\\n    acceptedAt\\n    archivedAt\\n    createdAt\\n    email\\n    expiresAt\\n    external\\n    id\\n    invitee {\\n      id\\n    }\\n    inviter {\\n      id\\n    }\\n    metadata\\n    organization {\\n      id\\n    }\\n    role\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -11994,7 +11994,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationInviteCreate",
-      "document": "mutation OrganizationInviteCreate($input: OrganizationInviteCreateInput!) {\n  organizationInviteCreate(input: $input) {\n    lastSyncId\n    organizationInvite {\n      acceptedAt\n      archivedAt\n      createdAt\n      email\n      expiresAt\n      external\n      id\n      invitee {\n        id\n      }\n      inviter {\n        id\n      }\n      metadata\n      organization {\n        id\n      }\n      role\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation OrganizationInviteCreate($input: OrganizationInviteCreateInput!) {\\n  organizationInviteCreate(input: $input) {\\n    lastSyncId\\n    organizationInvite {\\n      acceptedAt\\n      archivedAt\\n      createdAt\\n      email\\n      expiresAt\\n      external\\n      id\\n      invitee {\\n        id\\n      }\\n      inviter {\\n        id\\n      }\\n      metadata\\n      organization {\\n        id\\n      }\\n      role\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "OrganizationInviteCreateInput!"
       }
@@ -12022,7 +12022,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationInviteDelete",
-      "document": "mutation OrganizationInviteDelete($id: String!) {\n  organizationInviteDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation OrganizationInviteDelete($id: String!) {\\n  organizationInviteDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12050,7 +12050,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organizationInviteDetails",
-      "document": "query OrganizationInviteDetails($id: String!) {\n  organizationInviteDetails(id: $id) {\n    __typename\n  }\n}",
+      "document": "query OrganizationInviteDetails($id: String!) {\\n  organizationInviteDetails(id: $id) {\\n    __typename\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12083,7 +12083,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationInviteUpdate",
-      "document": "mutation OrganizationInviteUpdate($id: String!, $input: OrganizationInviteUpdateInput!) {\n  organizationInviteUpdate(id: $id, input: $input) {\n    lastSyncId\n    organizationInvite {\n      acceptedAt\n      archivedAt\n      createdAt\n      email\n      expiresAt\n      external\n      id\n      invitee {\n        id\n      }\n      inviter {\n        id\n      }\n      metadata\n      organization {\n        id\n      }\n      role\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation OrganizationInviteUpdate($id: String!, $input: OrganizationInviteUpdateInput!) {\\n  organizationInviteUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    organizationInvite {\\n      acceptedAt\\n      archivedAt\\n      createdAt\\n      email\\n      expiresAt\\n      external\\n      id\\n      invitee {\\n        id\\n      }\\n      inviter {\\n        id\\n      }\\n      metadata\\n      organization {\\n        id\\n      }\\n      role\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "OrganizationInviteUpdateInput!"
@@ -12130,7 +12130,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organizationInvites",
-      "document": "query OrganizationInvites($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  organizationInvites(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      acceptedAt\n      archivedAt\n      createdAt\n      email\n      expiresAt\n      external\n      id\n      invitee {\n        id\n      }\n      inviter {\n        id\n      }\n      metadata\n      organization {\n        id\n      }\n      role\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query OrganizationInvites($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  organizationInvites(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      acceptedAt\\n      archivedAt\\n      createdAt\\n      email\\n      expiresAt\\n      external\\n      id\\n      invitee {\\n        id\\n      }\\n      inviter {\\n        id\\n      }\\n      metadata\\n      organization {\\n        id\\n      }\\n      role\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -12163,7 +12163,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "organizationMeta",
-      "document": "query OrganizationMeta($urlKey: String!) {\n  organizationMeta(urlKey: $urlKey) {\n    allowedAuthServices\n    region\n  }\n}",
+      "document": "query OrganizationMeta($urlKey: String!) {\\n  organizationMeta(urlKey: $urlKey) {\\n    allowedAuthServices\\n    region\\n  }\\n}",
       "variables": {
         "urlKey": "String!"
       }
@@ -12184,7 +12184,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationStartTrial",
-      "document": "mutation OrganizationStartTrial {\n  organizationStartTrial {\n    success\n  }\n}",
+      "document": "mutation OrganizationStartTrial {\\n  organizationStartTrial {\\n    success\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -12210,7 +12210,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationStartTrialForPlan",
-      "document": "mutation OrganizationStartTrialForPlan($input: OrganizationStartTrialInput!) {\n  organizationStartTrialForPlan(input: $input) {\n    success\n  }\n}",
+      "document": "mutation OrganizationStartTrialForPlan($input: OrganizationStartTrialInput!) {\\n  organizationStartTrialForPlan(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "OrganizationStartTrialInput!"
       }
@@ -12238,7 +12238,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "organizationUpdate",
-      "document": "mutation OrganizationUpdate($input: OrganizationUpdateInput!) {\n  organizationUpdate(input: $input) {\n    lastSyncId\n    organization {\n      agentAutomationEnabled\n      aiAddonEnabled\n      aiDiscussionSummariesEnabled\n      aiProviderConfiguration\n      aiTelemetryEnabled\n      aiThreadSummariesEnabled\n      allowedFileUploadContentTypes\n      archivedAt\n      authSettings\n      codeIntelligenceEnabled\n      codeIntelligenceRepository\n      codingAgentEnabled\n      codingAgentSettings\n      createdAt\n      createdIssueCount\n      customerCount\n      customersConfiguration\n      customersEnabled\n      defaultFeedSummarySchedule\n      defaultHomeView\n      deletionRequestedAt\n      facets {\n        id\n      }\n      feedEnabled\n      fiscalYearStartMonth\n      generatedUpdatesEnabled\n      gitBranchFormat\n      gitLinkbackDescriptionsEnabled\n      gitLinkbackMessagesEnabled\n      gitPublicLinkbackMessagesEnabled\n      hipaaComplianceEnabled\n      id\n      initiativeUpdateReminderFrequencyInWeeks\n      initiativeUpdateRemindersDay\n      initiativeUpdateRemindersHour\n      ipRestrictions {\n        description\n        enabled\n        range\n        type\n      }\n      linearAgentEnabled\n      linearAgentSettings\n      logoUrl\n      name\n      periodUploadVolume\n      previousUrlKeys\n      projectStatuses {\n        id\n      }\n      projectUpdateReminderFrequencyInWeeks\n      projectUpdateRemindersDay\n      projectUpdateRemindersHour\n      pullRequestIssueMode\n      pullRequestTourEnabled\n      releaseChannel\n      releasesEnabled\n      restrictAgentInvocationToMembers\n      roadmapEnabled\n      samlEnabled\n      samlSettings\n      scimEnabled\n      scimSettings\n      securitySettings\n      slackAutoCreateProjectChannel\n      slackProjectChannelIntegration {\n        id\n      }\n      slackProjectChannelPrefix\n      slackProjectChannelsEnabled\n      subscription {\n        id\n      }\n      themeSettings\n      trialEndsAt\n      trialStartsAt\n      updatedAt\n      urlKey\n      userCount\n      workingDays\n    }\n    success\n  }\n}",
+      "document": "mutation OrganizationUpdate($input: OrganizationUpdateInput!) {\\n  organizationUpdate(input: $input) {\\n    lastSyncId\\n    organization {\\n      agentAutomationEnabled\\n      aiAddonEnabled\\n      aiDiscussionSummariesEnabled\\n      aiProviderConfiguration\\n      aiTelemetryEnabled\\n      aiThreadSummariesEnabled\\n      allowedFileUploadContentTypes\\n      archivedAt\\n      authSettings\\n      codeIntelligenceEnabled\\n      codeIntelligenceRepository\\n      codingAgentEnabled\\n      codingAgentSettings\\n      createdAt\\n      createdIssueCount\\n      customerCount\\n      customersConfiguration\\n      customersEnabled\\n      defaultFeedSummarySchedule\\n      defaultHomeView\\n      deletionRequestedAt\\n      facets {\\n        id\\n      }\\n      feedEnabled\\n      fiscalYearStartMonth\\n      generatedUpdatesEnabled\\n      gitBranchFormat\\n      gitLinkbackDescriptionsEnabled\\n      gitLinkbackMessagesEnabled\\n      gitPublicLinkbackMessagesEnabled\\n      hipaaComplianceEnabled\\n      id\\n      initiativeUpdateReminderFrequencyInWeeks\\n      initiativeUpdateRemindersDay\\n      initiativeUpdateRemindersHour\\n      ipRestrictions {\\n        description\\n        enabled\\n        range\\n        type\\n      }\\n      linearAgentEnabled\\n      linearAgentSettings\\n      logoUrl\\n      name\\n      periodUploadVolume\\n      previousUrlKeys\\n      projectStatuses {\\n        id\\n      }\\n      projectUpdateReminderFrequencyInWeeks\\n      projectUpdateRemindersDay\\n      projectUpdateRemindersHour\\n      pullRequestIssueMode\\n      pullRequestTourEnabled\\n      releaseChannel\\n      releasesEnabled\\n      restrictAgentInvocationToMembers\\n      roadmapEnabled\\n      samlEnabled\\n      samlSettings\\n      scimEnabled\\n      scimSettings\\n      securitySettings\\n      slackAutoCreateProjectChannel\\n      slackProjectChannelIntegration {\\n        id\\n      }\\n      slackProjectChannelPrefix\\n      slackProjectChannelsEnabled\\n      subscription {\\n        id\\n      }\\n      themeSettings\\n      trialEndsAt\\n      trialStartsAt\\n      updatedAt\\n      urlKey\\n      userCount\\n      workingDays\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "OrganizationUpdateInput!"
       }
@@ -12266,7 +12266,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "partnerApplicationCreate",
-      "document": "mutation PartnerApplicationCreate($input: PartnerApplicationCreateInput!) {\n  partnerApplicationCreate(input: $input) {\n    success\n  }\n}",
+      "document": "mutation PartnerApplicationCreate($input: PartnerApplicationCreateInput!) {\\n  partnerApplicationCreate(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "PartnerApplicationCreateInput!"
       }
@@ -12283,7 +12283,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "slug": {
           "type": "string",
-          "description": "The URL-safe partner slug, for example \"y_combinator\"."
+          "description": "The URL-safe partner slug, for example \\"y_combinator\\"."
         }
       },
       "required": [
@@ -12294,7 +12294,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "partnerOfferDetails",
-      "document": "query PartnerOfferDetails($slug: String!) {\n  partnerOfferDetails(slug: $slug) {\n    id\n    partnerName\n    partnerSlug\n    token\n  }\n}",
+      "document": "query PartnerOfferDetails($slug: String!) {\\n  partnerOfferDetails(slug: $slug) {\\n    id\\n    partnerName\\n    partnerSlug\\n    token\\n  }\\n}",
       "variables": {
         "slug": "String!"
       }
@@ -12327,7 +12327,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "passkeyLoginFinish",
-      "document": "mutation PasskeyLoginFinish($authId: String!, $response: JSONObject!) {\n  passkeyLoginFinish(authId: $authId, response: $response) {\n    allowDomainAccess\n    availableOrganizations {\n      id\n    }\n    email\n    id\n    lastUsedOrganizationId\n    lockedOrganizations {\n      id\n    }\n    lockedUsers {\n      id\n    }\n    service\n    users {\n      id\n    }\n  }\n}",
+      "document": "mutation PasskeyLoginFinish($authId: String!, $response: JSONObject!) {\\n  passkeyLoginFinish(authId: $authId, response: $response) {\\n    allowDomainAccess\\n    availableOrganizations {\\n      id\\n    }\\n    email\\n    id\\n    lastUsedOrganizationId\\n    lockedOrganizations {\\n      id\\n    }\\n    lockedUsers {\\n      id\\n    }\\n    service\\n    users {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "authId": "String!",
         "response": "JSONObject!"
@@ -12356,7 +12356,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "passkeyLoginStart",
-      "document": "mutation PasskeyLoginStart($authId: String!) {\n  passkeyLoginStart(authId: $authId) {\n    options\n    success\n  }\n}",
+      "document": "mutation PasskeyLoginStart($authId: String!) {\\n  passkeyLoginStart(authId: $authId) {\\n    options\\n    success\\n  }\\n}",
       "variables": {
         "authId": "String!"
       }
@@ -12383,7 +12383,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "project",
-      "document": "query Project($id: String!) {\n  project(id: $id) {\n    archivedAt\n    autoArchivedAt\n    canceledAt\n    color\n    completedAt\n    completedIssueCountHistory\n    completedScopeHistory\n    content\n    contentState\n    convertedFromIssue {\n      id\n    }\n    createdAt\n    creator {\n      id\n    }\n    currentProgress\n    description\n    documentContent {\n      id\n    }\n    facets {\n      id\n    }\n    favorite {\n      id\n    }\n    frequencyResolution\n    health\n    healthUpdatedAt\n    icon\n    id\n    inProgressScopeHistory\n    integrationsSettings {\n      id\n    }\n    issueCountHistory\n    labelIds\n    lastAppliedTemplate {\n      id\n    }\n    lastUpdate {\n      id\n    }\n    lead {\n      id\n    }\n    microsoftTeamsChannelId\n    name\n    priority\n    priorityLabel\n    prioritySortOrder\n    progress\n    progressHistory\n    projectUpdateRemindersPausedUntilAt\n    scope\n    scopeHistory\n    slackChannelId\n    slugId\n    sortOrder\n    startDate\n    startDateResolution\n    startedAt\n    status {\n      id\n    }\n    syncedWith {\n      id\n    }\n    targetDate\n    targetDateResolution\n    trashed\n    updateReminderFrequency\n    updateReminderFrequencyInWeeks\n    updateRemindersDay\n    updateRemindersHour\n    updatedAt\n    url\n  }\n}",
+      "document": "query Project($id: String!) {\\n  project(id: $id) {\\n    archivedAt\\n    autoArchivedAt\\n    canceledAt\\n    color\\n    completedAt\\n    completedIssueCountHistory\\n    completedScopeHistory\\n    content\\n    contentState\\n    convertedFromIssue {\\n      id\\n    }\\n    createdAt\\n    creator {\\n      id\\n    }\\n    currentProgress\\n    description\\n    documentContent {\\n      id\\n    }\\n    facets {\\n      id\\n    }\\n    favorite {\\n      id\\n    }\\n    frequencyResolution\\n    health\\n    healthUpdatedAt\\n    icon\\n    id\\n    inProgressScopeHistory\\n    integrationsSettings {\\n      id\\n    }\\n    issueCountHistory\\n    labelIds\\n    lastAppliedTemplate {\\n      id\\n    }\\n    lastUpdate {\\n      id\\n    }\\n    lead {\\n      id\\n    }\\n    microsoftTeamsChannelId\\n    name\\n    priority\\n    priorityLabel\\n    prioritySortOrder\\n    progress\\n    progressHistory\\n    projectUpdateRemindersPausedUntilAt\\n    scope\\n    scopeHistory\\n    slackChannelId\\n    slugId\\n    sortOrder\\n    startDate\\n    startDateResolution\\n    startedAt\\n    status {\\n      id\\n    }\\n    syncedWith {\\n      id\\n    }\\n    targetDate\\n    targetDateResolution\\n    trashed\\n    updateReminderFrequency\\n    updateReminderFrequencyInWeeks\\n    updateRemindersDay\\n    updateRemindersHour\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12416,7 +12416,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectAddLabel",
-      "document": "mutation ProjectAddLabel($id: String!, $labelId: String!) {\n  projectAddLabel(id: $id, labelId: $labelId) {\n    lastSyncId\n    project {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectAddLabel($id: String!, $labelId: String!) {\\n  projectAddLabel(id: $id, labelId: $labelId) {\\n    lastSyncId\\n    project {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "labelId": "String!"
@@ -12449,7 +12449,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectArchive",
-      "document": "mutation ProjectArchive($id: String!, $trash: Boolean) {\n  projectArchive(id: $id, trash: $trash) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectArchive($id: String!, $trash: Boolean) {\\n  projectArchive(id: $id, trash: $trash) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "trash": "Boolean"
@@ -12482,7 +12482,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectCreate",
-      "document": "mutation ProjectCreate($input: ProjectCreateInput!, $slackChannelName: String) {\n  projectCreate(input: $input, slackChannelName: $slackChannelName) {\n    lastSyncId\n    project {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectCreate($input: ProjectCreateInput!, $slackChannelName: String) {\\n  projectCreate(input: $input, slackChannelName: $slackChannelName) {\\n    lastSyncId\\n    project {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ProjectCreateInput!",
         "slackChannelName": "String"
@@ -12520,7 +12520,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectCreateSlackChannel",
-      "document": "mutation ProjectCreateSlackChannel($id: String!, $integrationId: String, $slackChannelName: String!) {\n  projectCreateSlackChannel(\n    id: $id\n    integrationId: $integrationId\n    slackChannelName: $slackChannelName\n  ) {\n    lastSyncId\n    project {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectCreateSlackChannel($id: String!, $integrationId: String, $slackChannelName: String!) {\\n  projectCreateSlackChannel(\\n    id: $id\\n    integrationId: $integrationId\\n    slackChannelName: $slackChannelName\\n  ) {\\n    lastSyncId\\n    project {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "integrationId": "String",
@@ -12550,7 +12550,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectDelete",
-      "document": "mutation ProjectDelete($id: String!) {\n  projectDelete(id: $id) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectDelete($id: String!) {\\n  projectDelete(id: $id) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12583,7 +12583,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectExternalSyncDisable",
-      "document": "mutation ProjectExternalSyncDisable($projectId: String!, $syncSource: ExternalSyncService!) {\n  projectExternalSyncDisable(projectId: $projectId, syncSource: $syncSource) {\n    lastSyncId\n    project {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectExternalSyncDisable($projectId: String!, $syncSource: ExternalSyncService!) {\\n  projectExternalSyncDisable(projectId: $projectId, syncSource: $syncSource) {\\n    lastSyncId\\n    project {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "projectId": "String!",
         "syncSource": "ExternalSyncService!"
@@ -12617,7 +12617,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectFilterSuggestion",
-      "document": "query ProjectFilterSuggestion($prompt: String!) {\n  projectFilterSuggestion(prompt: $prompt) {\n    filter\n    logId\n  }\n}",
+      "document": "query ProjectFilterSuggestion($prompt: String!) {\\n  projectFilterSuggestion(prompt: $prompt) {\\n    filter\\n    logId\\n  }\\n}",
       "variables": {
         "prompt": "String!"
       }
@@ -12644,7 +12644,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectLabel",
-      "document": "query ProjectLabel($id: String!) {\n  projectLabel(id: $id) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    id\n    inheritedFrom {\n      id\n    }\n    isGroup\n    lastAppliedAt\n    name\n    organization {\n      id\n    }\n    parent {\n      id\n    }\n    retiredAt\n    retiredBy {\n      id\n    }\n    team {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query ProjectLabel($id: String!) {\\n  projectLabel(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    isGroup\\n    lastAppliedAt\\n    name\\n    organization {\\n      id\\n    }\\n    parent {\\n      id\\n    }\\n    retiredAt\\n    retiredBy {\\n      id\\n    }\\n    team {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12672,7 +12672,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectLabelCreate",
-      "document": "mutation ProjectLabelCreate($input: ProjectLabelCreateInput!) {\n  projectLabelCreate(input: $input) {\n    lastSyncId\n    projectLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectLabelCreate($input: ProjectLabelCreateInput!) {\\n  projectLabelCreate(input: $input) {\\n    lastSyncId\\n    projectLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ProjectLabelCreateInput!"
       }
@@ -12700,7 +12700,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectLabelDelete",
-      "document": "mutation ProjectLabelDelete($id: String!) {\n  projectLabelDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectLabelDelete($id: String!) {\\n  projectLabelDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12728,7 +12728,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectLabelRestore",
-      "document": "mutation ProjectLabelRestore($id: String!) {\n  projectLabelRestore(id: $id) {\n    lastSyncId\n    projectLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectLabelRestore($id: String!) {\\n  projectLabelRestore(id: $id) {\\n    lastSyncId\\n    projectLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12756,7 +12756,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectLabelRetire",
-      "document": "mutation ProjectLabelRetire($id: String!) {\n  projectLabelRetire(id: $id) {\n    lastSyncId\n    projectLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectLabelRetire($id: String!) {\\n  projectLabelRetire(id: $id) {\\n    lastSyncId\\n    projectLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12789,7 +12789,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectLabelUpdate",
-      "document": "mutation ProjectLabelUpdate($id: String!, $input: ProjectLabelUpdateInput!) {\n  projectLabelUpdate(id: $id, input: $input) {\n    lastSyncId\n    projectLabel {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectLabelUpdate($id: String!, $input: ProjectLabelUpdateInput!) {\\n  projectLabelUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    projectLabel {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectLabelUpdateInput!"
@@ -12840,7 +12840,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectLabels",
-      "document": "query ProjectLabels($after: String, $before: String, $filter: ProjectLabelFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projectLabels(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      isGroup\n      lastAppliedAt\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      retiredAt\n      retiredBy {\n        id\n      }\n      team {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ProjectLabels($after: String, $before: String, $filter: ProjectLabelFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  projectLabels(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      isGroup\\n      lastAppliedAt\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      retiredAt\\n      retiredBy {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -12873,7 +12873,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectMilestone",
-      "document": "query ProjectMilestone($id: String!) {\n  projectMilestone(id: $id) {\n    archivedAt\n    createdAt\n    currentProgress\n    description\n    descriptionState\n    documentContent {\n      id\n    }\n    id\n    name\n    progress\n    progressHistory\n    project {\n      id\n    }\n    sortOrder\n    status\n    targetDate\n    updatedAt\n  }\n}",
+      "document": "query ProjectMilestone($id: String!) {\\n  projectMilestone(id: $id) {\\n    archivedAt\\n    createdAt\\n    currentProgress\\n    description\\n    descriptionState\\n    documentContent {\\n      id\\n    }\\n    id\\n    name\\n    progress\\n    progressHistory\\n    project {\\n      id\\n    }\\n    sortOrder\\n    status\\n    targetDate\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12901,7 +12901,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectMilestoneCreate",
-      "document": "mutation ProjectMilestoneCreate($input: ProjectMilestoneCreateInput!) {\n  projectMilestoneCreate(input: $input) {\n    lastSyncId\n    projectMilestone {\n      archivedAt\n      createdAt\n      currentProgress\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      id\n      name\n      progress\n      progressHistory\n      project {\n        id\n      }\n      sortOrder\n      status\n      targetDate\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectMilestoneCreate($input: ProjectMilestoneCreateInput!) {\\n  projectMilestoneCreate(input: $input) {\\n    lastSyncId\\n    projectMilestone {\\n      archivedAt\\n      createdAt\\n      currentProgress\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      id\\n      name\\n      progress\\n      progressHistory\\n      project {\\n        id\\n      }\\n      sortOrder\\n      status\\n      targetDate\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ProjectMilestoneCreateInput!"
       }
@@ -12929,7 +12929,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectMilestoneDelete",
-      "document": "mutation ProjectMilestoneDelete($id: String!) {\n  projectMilestoneDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectMilestoneDelete($id: String!) {\\n  projectMilestoneDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -12962,7 +12962,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectMilestoneMove",
-      "document": "mutation ProjectMilestoneMove($id: String!, $input: ProjectMilestoneMoveInput!) {\n  projectMilestoneMove(id: $id, input: $input) {\n    lastSyncId\n    previousIssueTeamIds {\n      issueId\n      teamId\n    }\n    previousProjectTeamIds {\n      projectId\n      teamIds\n    }\n    projectMilestone {\n      archivedAt\n      createdAt\n      currentProgress\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      id\n      name\n      progress\n      progressHistory\n      project {\n        id\n      }\n      sortOrder\n      status\n      targetDate\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectMilestoneMove($id: String!, $input: ProjectMilestoneMoveInput!) {\\n  projectMilestoneMove(id: $id, input: $input) {\\n    lastSyncId\\n    previousIssueTeamIds {\\n      issueId\\n      teamId\\n    }\\n    previousProjectTeamIds {\\n      projectId\\n      teamIds\\n    }\\n    projectMilestone {\\n      archivedAt\\n      createdAt\\n      currentProgress\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      id\\n      name\\n      progress\\n      progressHistory\\n      project {\\n        id\\n      }\\n      sortOrder\\n      status\\n      targetDate\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectMilestoneMoveInput!"
@@ -12996,7 +12996,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectMilestoneUpdate",
-      "document": "mutation ProjectMilestoneUpdate($id: String!, $input: ProjectMilestoneUpdateInput!) {\n  projectMilestoneUpdate(id: $id, input: $input) {\n    lastSyncId\n    projectMilestone {\n      archivedAt\n      createdAt\n      currentProgress\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      id\n      name\n      progress\n      progressHistory\n      project {\n        id\n      }\n      sortOrder\n      status\n      targetDate\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectMilestoneUpdate($id: String!, $input: ProjectMilestoneUpdateInput!) {\\n  projectMilestoneUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    projectMilestone {\\n      archivedAt\\n      createdAt\\n      currentProgress\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      id\\n      name\\n      progress\\n      progressHistory\\n      project {\\n        id\\n      }\\n      sortOrder\\n      status\\n      targetDate\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectMilestoneUpdateInput!"
@@ -13047,7 +13047,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectMilestones",
-      "document": "query ProjectMilestones($after: String, $before: String, $filter: ProjectMilestoneFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projectMilestones(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      currentProgress\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      id\n      name\n      progress\n      progressHistory\n      project {\n        id\n      }\n      sortOrder\n      status\n      targetDate\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ProjectMilestones($after: String, $before: String, $filter: ProjectMilestoneFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  projectMilestones(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      currentProgress\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      id\\n      name\\n      progress\\n      progressHistory\\n      project {\\n        id\\n      }\\n      sortOrder\\n      status\\n      targetDate\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -13086,7 +13086,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectReassignStatus",
-      "document": "mutation ProjectReassignStatus($newProjectStatusId: String!, $originalProjectStatusId: String!) {\n  projectReassignStatus(\n    newProjectStatusId: $newProjectStatusId\n    originalProjectStatusId: $originalProjectStatusId\n  ) {\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectReassignStatus($newProjectStatusId: String!, $originalProjectStatusId: String!) {\\n  projectReassignStatus(\\n    newProjectStatusId: $newProjectStatusId\\n    originalProjectStatusId: $originalProjectStatusId\\n  ) {\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "newProjectStatusId": "String!",
         "originalProjectStatusId": "String!"
@@ -13114,7 +13114,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectRelation",
-      "document": "query ProjectRelation($id: String!) {\n  projectRelation(id: $id) {\n    anchorType\n    archivedAt\n    createdAt\n    id\n    project {\n      id\n    }\n    projectMilestone {\n      id\n    }\n    relatedAnchorType\n    relatedProject {\n      id\n    }\n    relatedProjectMilestone {\n      id\n    }\n    type\n    updatedAt\n    user {\n      id\n    }\n  }\n}",
+      "document": "query ProjectRelation($id: String!) {\\n  projectRelation(id: $id) {\\n    anchorType\\n    archivedAt\\n    createdAt\\n    id\\n    project {\\n      id\\n    }\\n    projectMilestone {\\n      id\\n    }\\n    relatedAnchorType\\n    relatedProject {\\n      id\\n    }\\n    relatedProjectMilestone {\\n      id\\n    }\\n    type\\n    updatedAt\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13142,7 +13142,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectRelationCreate",
-      "document": "mutation ProjectRelationCreate($input: ProjectRelationCreateInput!) {\n  projectRelationCreate(input: $input) {\n    lastSyncId\n    projectRelation {\n      anchorType\n      archivedAt\n      createdAt\n      id\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      relatedAnchorType\n      relatedProject {\n        id\n      }\n      relatedProjectMilestone {\n        id\n      }\n      type\n      updatedAt\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectRelationCreate($input: ProjectRelationCreateInput!) {\\n  projectRelationCreate(input: $input) {\\n    lastSyncId\\n    projectRelation {\\n      anchorType\\n      archivedAt\\n      createdAt\\n      id\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      relatedAnchorType\\n      relatedProject {\\n        id\\n      }\\n      relatedProjectMilestone {\\n        id\\n      }\\n      type\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ProjectRelationCreateInput!"
       }
@@ -13170,7 +13170,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectRelationDelete",
-      "document": "mutation ProjectRelationDelete($id: String!) {\n  projectRelationDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectRelationDelete($id: String!) {\\n  projectRelationDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13203,7 +13203,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectRelationUpdate",
-      "document": "mutation ProjectRelationUpdate($id: String!, $input: ProjectRelationUpdateInput!) {\n  projectRelationUpdate(id: $id, input: $input) {\n    lastSyncId\n    projectRelation {\n      anchorType\n      archivedAt\n      createdAt\n      id\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      relatedAnchorType\n      relatedProject {\n        id\n      }\n      relatedProjectMilestone {\n        id\n      }\n      type\n      updatedAt\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectRelationUpdate($id: String!, $input: ProjectRelationUpdateInput!) {\\n  projectRelationUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    projectRelation {\\n      anchorType\\n      archivedAt\\n      createdAt\\n      id\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      relatedAnchorType\\n      relatedProject {\\n        id\\n      }\\n      relatedProjectMilestone {\\n        id\\n      }\\n      type\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectRelationUpdateInput!"
@@ -13250,7 +13250,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectRelations",
-      "document": "query ProjectRelations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projectRelations(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      anchorType\n      archivedAt\n      createdAt\n      id\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      relatedAnchorType\n      relatedProject {\n        id\n      }\n      relatedProjectMilestone {\n        id\n      }\n      type\n      updatedAt\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ProjectRelations($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  projectRelations(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      anchorType\\n      archivedAt\\n      createdAt\\n      id\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      relatedAnchorType\\n      relatedProject {\\n        id\\n      }\\n      relatedProjectMilestone {\\n        id\\n      }\\n      type\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -13288,7 +13288,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectRemoveLabel",
-      "document": "mutation ProjectRemoveLabel($id: String!, $labelId: String!) {\n  projectRemoveLabel(id: $id, labelId: $labelId) {\n    lastSyncId\n    project {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectRemoveLabel($id: String!, $labelId: String!) {\\n  projectRemoveLabel(id: $id, labelId: $labelId) {\\n    lastSyncId\\n    project {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "labelId": "String!"
@@ -13316,7 +13316,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectStatus",
-      "document": "query ProjectStatus($id: String!) {\n  projectStatus(id: $id) {\n    archivedAt\n    color\n    createdAt\n    description\n    id\n    indefinite\n    name\n    position\n    type\n    updatedAt\n  }\n}",
+      "document": "query ProjectStatus($id: String!) {\\n  projectStatus(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    description\\n    id\\n    indefinite\\n    name\\n    position\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13344,7 +13344,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectStatusArchive",
-      "document": "mutation ProjectStatusArchive($id: String!) {\n  projectStatusArchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      indefinite\n      name\n      position\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectStatusArchive($id: String!) {\\n  projectStatusArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      indefinite\\n      name\\n      position\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13372,7 +13372,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectStatusCreate",
-      "document": "mutation ProjectStatusCreate($input: ProjectStatusCreateInput!) {\n  projectStatusCreate(input: $input) {\n    lastSyncId\n    status {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      indefinite\n      name\n      position\n      type\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectStatusCreate($input: ProjectStatusCreateInput!) {\\n  projectStatusCreate(input: $input) {\\n    lastSyncId\\n    status {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      indefinite\\n      name\\n      position\\n      type\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ProjectStatusCreateInput!"
       }
@@ -13400,7 +13400,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectStatusProjectCount",
-      "document": "query ProjectStatusProjectCount($id: String!) {\n  projectStatusProjectCount(id: $id) {\n    archivedTeamCount\n    count\n    privateCount\n  }\n}",
+      "document": "query ProjectStatusProjectCount($id: String!) {\\n  projectStatusProjectCount(id: $id) {\\n    archivedTeamCount\\n    count\\n    privateCount\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13428,7 +13428,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectStatusUnarchive",
-      "document": "mutation ProjectStatusUnarchive($id: String!) {\n  projectStatusUnarchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      indefinite\n      name\n      position\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectStatusUnarchive($id: String!) {\\n  projectStatusUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      indefinite\\n      name\\n      position\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13461,7 +13461,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectStatusUpdate",
-      "document": "mutation ProjectStatusUpdate($id: String!, $input: ProjectStatusUpdateInput!) {\n  projectStatusUpdate(id: $id, input: $input) {\n    lastSyncId\n    status {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      indefinite\n      name\n      position\n      type\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectStatusUpdate($id: String!, $input: ProjectStatusUpdateInput!) {\\n  projectStatusUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    status {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      indefinite\\n      name\\n      position\\n      type\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectStatusUpdateInput!"
@@ -13508,7 +13508,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectStatuses",
-      "document": "query ProjectStatuses($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projectStatuses(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      indefinite\n      name\n      position\n      type\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ProjectStatuses($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  projectStatuses(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      indefinite\\n      name\\n      position\\n      type\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -13541,7 +13541,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUnarchive",
-      "document": "mutation ProjectUnarchive($id: String!) {\n  projectUnarchive(id: $id) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectUnarchive($id: String!) {\\n  projectUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13569,7 +13569,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUpdateArchive",
-      "document": "mutation ProjectUpdateArchive($id: String!) {\n  projectUpdateArchive(id: $id) {\n    entity {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      isDiffHidden\n      isStale\n      project {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectUpdateArchive($id: String!) {\\n  projectUpdateArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      isDiffHidden\\n      isStale\\n      project {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13597,7 +13597,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUpdateCreate",
-      "document": "mutation ProjectUpdateCreate($input: ProjectUpdateCreateInput!) {\n  projectUpdateCreate(input: $input) {\n    lastSyncId\n    projectUpdate {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      isDiffHidden\n      isStale\n      project {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectUpdateCreate($input: ProjectUpdateCreateInput!) {\\n  projectUpdateCreate(input: $input) {\\n    lastSyncId\\n    projectUpdate {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      isDiffHidden\\n      isStale\\n      project {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ProjectUpdateCreateInput!"
       }
@@ -13609,7 +13609,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "project_update_delete",
-    "description": "Deletes a project update. (deprecated: Use \u0060projectUpdateArchive\u0060 instead.)",
+    "description": "Deletes a project update. (deprecated: Use \\u0060projectUpdateArchive\\u0060 instead.)",
     "parameters": {
       "properties": {
         "id": {
@@ -13625,7 +13625,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUpdateDelete",
-      "document": "mutation ProjectUpdateDelete($id: String!) {\n  projectUpdateDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectUpdateDelete($id: String!) {\\n  projectUpdateDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13658,7 +13658,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUpdate",
-      "document": "mutation ProjectUpdate($id: String!, $input: ProjectUpdateInput!) {\n  projectUpdate(id: $id, input: $input) {\n    lastSyncId\n    project {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectUpdate($id: String!, $input: ProjectUpdateInput!) {\\n  projectUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    project {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectUpdateInput!"
@@ -13691,7 +13691,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectUpdate",
-      "document": "query ProjectUpdate($id: String!, $projectId: String) {\n  projectUpdate(id: $id, projectId: $projectId) {\n    archivedAt\n    body\n    bodyData\n    commentCount\n    createdAt\n    diff\n    diffMarkdown\n    editedAt\n    health\n    id\n    infoSnapshot\n    isDiffHidden\n    isStale\n    project {\n      id\n    }\n    reactionData\n    reactions {\n      id\n    }\n    slugId\n    updatedAt\n    url\n    user {\n      id\n    }\n  }\n}",
+      "document": "query ProjectUpdate($id: String!, $projectId: String) {\\n  projectUpdate(id: $id, projectId: $projectId) {\\n    archivedAt\\n    body\\n    bodyData\\n    commentCount\\n    createdAt\\n    diff\\n    diffMarkdown\\n    editedAt\\n    health\\n    id\\n    infoSnapshot\\n    isDiffHidden\\n    isStale\\n    project {\\n      id\\n    }\\n    reactionData\\n    reactions {\\n      id\\n    }\\n    slugId\\n    updatedAt\\n    url\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "projectId": "String"
@@ -13720,7 +13720,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUpdateUnarchive",
-      "document": "mutation ProjectUpdateUnarchive($id: String!) {\n  projectUpdateUnarchive(id: $id) {\n    entity {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      isDiffHidden\n      isStale\n      project {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ProjectUpdateUnarchive($id: String!) {\\n  projectUpdateUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      isDiffHidden\\n      isStale\\n      project {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13753,7 +13753,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "projectUpdateUpdate",
-      "document": "mutation ProjectUpdateUpdate($id: String!, $input: ProjectUpdateUpdateInput!) {\n  projectUpdateUpdate(id: $id, input: $input) {\n    lastSyncId\n    projectUpdate {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      isDiffHidden\n      isStale\n      project {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation ProjectUpdateUpdate($id: String!, $input: ProjectUpdateUpdateInput!) {\\n  projectUpdateUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    projectUpdate {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      isDiffHidden\\n      isStale\\n      project {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ProjectUpdateUpdateInput!"
@@ -13804,7 +13804,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projectUpdates",
-      "document": "query ProjectUpdates($after: String, $before: String, $filter: ProjectUpdateFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projectUpdates(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      body\n      bodyData\n      commentCount\n      createdAt\n      diff\n      diffMarkdown\n      editedAt\n      health\n      id\n      infoSnapshot\n      isDiffHidden\n      isStale\n      project {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      slugId\n      updatedAt\n      url\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ProjectUpdates($after: String, $before: String, $filter: ProjectUpdateFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  projectUpdates(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      body\\n      bodyData\\n      commentCount\\n      createdAt\\n      diff\\n      diffMarkdown\\n      editedAt\\n      health\\n      id\\n      infoSnapshot\\n      isDiffHidden\\n      isStale\\n      project {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      slugId\\n      updatedAt\\n      url\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -13866,7 +13866,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "projects",
-      "document": "query Projects($after: String, $before: String, $filter: ProjectFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  projects(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Projects($after: String, $before: String, $filter: ProjectFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  projects(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -13900,7 +13900,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "pushSubscriptionCreate",
-      "document": "mutation PushSubscriptionCreate($input: PushSubscriptionCreateInput!) {\n  pushSubscriptionCreate(input: $input) {\n    entity {\n      archivedAt\n      createdAt\n      id\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation PushSubscriptionCreate($input: PushSubscriptionCreateInput!) {\\n  pushSubscriptionCreate(input: $input) {\\n    entity {\\n      archivedAt\\n      createdAt\\n      id\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "input": "PushSubscriptionCreateInput!"
       }
@@ -13928,7 +13928,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "pushSubscriptionDelete",
-      "document": "mutation PushSubscriptionDelete($id: String!) {\n  pushSubscriptionDelete(id: $id) {\n    entity {\n      archivedAt\n      createdAt\n      id\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation PushSubscriptionDelete($id: String!) {\\n  pushSubscriptionDelete(id: $id) {\\n    entity {\\n      archivedAt\\n      createdAt\\n      id\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -13960,7 +13960,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "pushSubscriptionTest",
-      "document": "query PushSubscriptionTest($sendStrategy: SendStrategy, $targetMobile: Boolean) {\n  pushSubscriptionTest(sendStrategy: $sendStrategy, targetMobile: $targetMobile) {\n    success\n  }\n}",
+      "document": "query PushSubscriptionTest($sendStrategy: SendStrategy, $targetMobile: Boolean) {\\n  pushSubscriptionTest(sendStrategy: $sendStrategy, targetMobile: $targetMobile) {\\n    success\\n  }\\n}",
       "variables": {
         "sendStrategy": "SendStrategy",
         "targetMobile": "Boolean"
@@ -13982,7 +13982,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "rateLimitStatus",
-      "document": "query RateLimitStatus {\n  rateLimitStatus {\n    identifier\n    kind\n    limits {\n      allowedAmount\n      period\n      remainingAmount\n      requestedAmount\n      reset\n      type\n    }\n  }\n}",
+      "document": "query RateLimitStatus {\\n  rateLimitStatus {\\n    identifier\\n    kind\\n    limits {\\n      allowedAmount\\n      period\\n      remainingAmount\\n      requestedAmount\\n      reset\\n      type\\n    }\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -14008,7 +14008,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "reactionCreate",
-      "document": "mutation ReactionCreate($input: ReactionCreateInput!) {\n  reactionCreate(input: $input) {\n    lastSyncId\n    reaction {\n      archivedAt\n      comment {\n        id\n      }\n      createdAt\n      emoji\n      externalUser {\n        id\n      }\n      id\n      initiativeUpdate {\n        id\n      }\n      issue {\n        id\n      }\n      post {\n        id\n      }\n      projectUpdate {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n    }\n    success\n  }\n}",
+      "document": "mutation ReactionCreate($input: ReactionCreateInput!) {\\n  reactionCreate(input: $input) {\\n    lastSyncId\\n    reaction {\\n      archivedAt\\n      comment {\\n        id\\n      }\\n      createdAt\\n      emoji\\n      externalUser {\\n        id\\n      }\\n      id\\n      initiativeUpdate {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      post {\\n        id\\n      }\\n      projectUpdate {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReactionCreateInput!"
       }
@@ -14036,7 +14036,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "reactionDelete",
-      "document": "mutation ReactionDelete($id: String!) {\n  reactionDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReactionDelete($id: String!) {\\n  reactionDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14048,7 +14048,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "recent_releases_by_access_key",
-    "description": "Returns recent in-progress and completed releases for the pipeline associated with the access key, ordered with in-progress first then most recently completed. Used by \u0060linear-release\u0060 to walk candidates and pick the one whose \u0060commitSha\u0060 is an ancestor of the current build commit, which disambiguates concurrent release trains on the same pipeline.",
+    "description": "Returns recent in-progress and completed releases for the pipeline associated with the access key, ordered with in-progress first then most recently completed. Used by \\u0060linear-release\\u0060 to walk candidates and pick the one whose \\u0060commitSha\\u0060 is an ancestor of the current build commit, which disambiguates concurrent release trains on the same pipeline.",
     "parameters": {
       "properties": {
         "limit": {
@@ -14062,7 +14062,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "recentReleasesByAccessKey",
-      "document": "query RecentReleasesByAccessKey($limit: Int) {\n  recentReleasesByAccessKey(limit: $limit) {\n    archivedAt\n    autoArchivedAt\n    canceledAt\n    commitSha\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    currentProgress\n    description\n    id\n    issueCount\n    name\n    pipeline {\n      id\n    }\n    progressHistory\n    releaseNote {\n      id\n    }\n    releaseNotes {\n      id\n    }\n    slugId\n    stage {\n      id\n    }\n    startDate\n    startedAt\n    targetDate\n    trashed\n    updatedAt\n    url\n    version\n  }\n}",
+      "document": "query RecentReleasesByAccessKey($limit: Int) {\\n  recentReleasesByAccessKey(limit: $limit) {\\n    archivedAt\\n    autoArchivedAt\\n    canceledAt\\n    commitSha\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    currentProgress\\n    description\\n    id\\n    issueCount\\n    name\\n    pipeline {\\n      id\\n    }\\n    progressHistory\\n    releaseNote {\\n      id\\n    }\\n    releaseNotes {\\n      id\\n    }\\n    slugId\\n    stage {\\n      id\\n    }\\n    startDate\\n    startedAt\\n    targetDate\\n    trashed\\n    updatedAt\\n    url\\n    version\\n  }\\n}",
       "variables": {
         "limit": "Int"
       }
@@ -14094,7 +14094,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "refreshGoogleSheetsData",
-      "document": "mutation RefreshGoogleSheetsData($id: String!, $type: String) {\n  refreshGoogleSheetsData(id: $id, type: $type) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation RefreshGoogleSheetsData($id: String!, $type: String) {\\n  refreshGoogleSheetsData(id: $id, type: $type) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "type": "String"
@@ -14122,7 +14122,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "release",
-      "document": "query Release($id: String!) {\n  release(id: $id) {\n    archivedAt\n    autoArchivedAt\n    canceledAt\n    commitSha\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    currentProgress\n    description\n    id\n    issueCount\n    name\n    pipeline {\n      id\n    }\n    progressHistory\n    releaseNote {\n      id\n    }\n    releaseNotes {\n      id\n    }\n    slugId\n    stage {\n      id\n    }\n    startDate\n    startedAt\n    targetDate\n    trashed\n    updatedAt\n    url\n    version\n  }\n}",
+      "document": "query Release($id: String!) {\\n  release(id: $id) {\\n    archivedAt\\n    autoArchivedAt\\n    canceledAt\\n    commitSha\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    currentProgress\\n    description\\n    id\\n    issueCount\\n    name\\n    pipeline {\\n      id\\n    }\\n    progressHistory\\n    releaseNote {\\n      id\\n    }\\n    releaseNotes {\\n      id\\n    }\\n    slugId\\n    stage {\\n      id\\n    }\\n    startDate\\n    startedAt\\n    targetDate\\n    trashed\\n    updatedAt\\n    url\\n    version\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14150,7 +14150,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseArchive",
-      "document": "mutation ReleaseArchive($id: String!) {\n  releaseArchive(id: $id) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleaseArchive($id: String!) {\\n  releaseArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14178,7 +14178,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseComplete",
-      "document": "mutation ReleaseComplete($input: ReleaseCompleteInput!) {\n  releaseComplete(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseComplete($input: ReleaseCompleteInput!) {\\n  releaseComplete(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseCompleteInput!"
       }
@@ -14206,7 +14206,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseCompleteByAccessKey",
-      "document": "mutation ReleaseCompleteByAccessKey($input: ReleaseCompleteInputBase!) {\n  releaseCompleteByAccessKey(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseCompleteByAccessKey($input: ReleaseCompleteInputBase!) {\\n  releaseCompleteByAccessKey(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseCompleteInputBase!"
       }
@@ -14234,7 +14234,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseCreate",
-      "document": "mutation ReleaseCreate($input: ReleaseCreateInput!) {\n  releaseCreate(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseCreate($input: ReleaseCreateInput!) {\\n  releaseCreate(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseCreateInput!"
       }
@@ -14262,7 +14262,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseDelete",
-      "document": "mutation ReleaseDelete($id: String!) {\n  releaseDelete(id: $id) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleaseDelete($id: String!) {\\n  releaseDelete(id: $id) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14289,7 +14289,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releaseNote",
-      "document": "query ReleaseNote($id: String!) {\n  releaseNote(id: $id) {\n    archivedAt\n    createdAt\n    documentContent {\n      id\n    }\n    firstRelease {\n      id\n    }\n    generationStatus\n    id\n    lastRelease {\n      id\n    }\n    pipeline {\n      id\n    }\n    releaseCount\n    releases {\n      id\n    }\n    slugId\n    title\n    updatedAt\n    url\n  }\n}",
+      "document": "query ReleaseNote($id: String!) {\\n  releaseNote(id: $id) {\\n    archivedAt\\n    createdAt\\n    documentContent {\\n      id\\n    }\\n    firstRelease {\\n      id\\n    }\\n    generationStatus\\n    id\\n    lastRelease {\\n      id\\n    }\\n    pipeline {\\n      id\\n    }\\n    releaseCount\\n    releases {\\n      id\\n    }\\n    slugId\\n    title\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14317,7 +14317,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseNoteCreate",
-      "document": "mutation ReleaseNoteCreate($input: ReleaseNoteCreateInput!) {\n  releaseNoteCreate(input: $input) {\n    lastSyncId\n    releaseNote {\n      archivedAt\n      createdAt\n      documentContent {\n        id\n      }\n      firstRelease {\n        id\n      }\n      generationStatus\n      id\n      lastRelease {\n        id\n      }\n      pipeline {\n        id\n      }\n      releaseCount\n      releases {\n        id\n      }\n      slugId\n      title\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseNoteCreate($input: ReleaseNoteCreateInput!) {\\n  releaseNoteCreate(input: $input) {\\n    lastSyncId\\n    releaseNote {\\n      archivedAt\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      firstRelease {\\n        id\\n      }\\n      generationStatus\\n      id\\n      lastRelease {\\n        id\\n      }\\n      pipeline {\\n        id\\n      }\\n      releaseCount\\n      releases {\\n        id\\n      }\\n      slugId\\n      title\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseNoteCreateInput!"
       }
@@ -14345,7 +14345,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseNoteDelete",
-      "document": "mutation ReleaseNoteDelete($id: String!) {\n  releaseNoteDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleaseNoteDelete($id: String!) {\\n  releaseNoteDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14378,7 +14378,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseNoteUpdate",
-      "document": "mutation ReleaseNoteUpdate($id: String!, $input: ReleaseNoteUpdateInput!) {\n  releaseNoteUpdate(id: $id, input: $input) {\n    lastSyncId\n    releaseNote {\n      archivedAt\n      createdAt\n      documentContent {\n        id\n      }\n      firstRelease {\n        id\n      }\n      generationStatus\n      id\n      lastRelease {\n        id\n      }\n      pipeline {\n        id\n      }\n      releaseCount\n      releases {\n        id\n      }\n      slugId\n      title\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseNoteUpdate($id: String!, $input: ReleaseNoteUpdateInput!) {\\n  releaseNoteUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    releaseNote {\\n      archivedAt\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      firstRelease {\\n        id\\n      }\\n      generationStatus\\n      id\\n      lastRelease {\\n        id\\n      }\\n      pipeline {\\n        id\\n      }\\n      releaseCount\\n      releases {\\n        id\\n      }\\n      slugId\\n      title\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ReleaseNoteUpdateInput!"
@@ -14429,7 +14429,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releaseNotes",
-      "document": "query ReleaseNotes($after: String, $before: String, $filter: ReleaseNoteFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  releaseNotes(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      documentContent {\n        id\n      }\n      firstRelease {\n        id\n      }\n      generationStatus\n      id\n      lastRelease {\n        id\n      }\n      pipeline {\n        id\n      }\n      releaseCount\n      releases {\n        id\n      }\n      slugId\n      title\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ReleaseNotes($after: String, $before: String, $filter: ReleaseNoteFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  releaseNotes(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      documentContent {\\n        id\\n      }\\n      firstRelease {\\n        id\\n      }\\n      generationStatus\\n      id\\n      lastRelease {\\n        id\\n      }\\n      pipeline {\\n        id\\n      }\\n      releaseCount\\n      releases {\\n        id\\n      }\\n      slugId\\n      title\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -14462,7 +14462,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releasePipeline",
-      "document": "query ReleasePipeline($id: String!) {\n  releasePipeline(id: $id) {\n    approximateReleaseCount\n    archivedAt\n    autoGenerateReleaseNotesOnCompletion\n    createdAt\n    id\n    includePathPatterns\n    isProduction\n    latestReleaseNote {\n      id\n    }\n    name\n    releaseNoteTemplate {\n      id\n    }\n    slugId\n    trashed\n    type\n    updatedAt\n    url\n  }\n}",
+      "document": "query ReleasePipeline($id: String!) {\\n  releasePipeline(id: $id) {\\n    approximateReleaseCount\\n    archivedAt\\n    autoGenerateReleaseNotesOnCompletion\\n    createdAt\\n    id\\n    includePathPatterns\\n    isProduction\\n    latestReleaseNote {\\n      id\\n    }\\n    name\\n    releaseNoteTemplate {\\n      id\\n    }\\n    slugId\\n    trashed\\n    type\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14490,7 +14490,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releasePipelineArchive",
-      "document": "mutation ReleasePipelineArchive($id: String!) {\n  releasePipelineArchive(id: $id) {\n    entity {\n      approximateReleaseCount\n      archivedAt\n      autoGenerateReleaseNotesOnCompletion\n      createdAt\n      id\n      includePathPatterns\n      isProduction\n      latestReleaseNote {\n        id\n      }\n      name\n      releaseNoteTemplate {\n        id\n      }\n      slugId\n      trashed\n      type\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleasePipelineArchive($id: String!) {\\n  releasePipelineArchive(id: $id) {\\n    entity {\\n      approximateReleaseCount\\n      archivedAt\\n      autoGenerateReleaseNotesOnCompletion\\n      createdAt\\n      id\\n      includePathPatterns\\n      isProduction\\n      latestReleaseNote {\\n        id\\n      }\\n      name\\n      releaseNoteTemplate {\\n        id\\n      }\\n      slugId\\n      trashed\\n      type\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14511,7 +14511,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releasePipelineByAccessKey",
-      "document": "query ReleasePipelineByAccessKey {\n  releasePipelineByAccessKey {\n    approximateReleaseCount\n    archivedAt\n    autoGenerateReleaseNotesOnCompletion\n    createdAt\n    id\n    includePathPatterns\n    isProduction\n    latestReleaseNote {\n      id\n    }\n    name\n    releaseNoteTemplate {\n      id\n    }\n    slugId\n    trashed\n    type\n    updatedAt\n    url\n  }\n}",
+      "document": "query ReleasePipelineByAccessKey {\\n  releasePipelineByAccessKey {\\n    approximateReleaseCount\\n    archivedAt\\n    autoGenerateReleaseNotesOnCompletion\\n    createdAt\\n    id\\n    includePathPatterns\\n    isProduction\\n    latestReleaseNote {\\n      id\\n    }\\n    name\\n    releaseNoteTemplate {\\n      id\\n    }\\n    slugId\\n    trashed\\n    type\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -14537,7 +14537,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releasePipelineCreate",
-      "document": "mutation ReleasePipelineCreate($input: ReleasePipelineCreateInput!) {\n  releasePipelineCreate(input: $input) {\n    lastSyncId\n    releasePipeline {\n      approximateReleaseCount\n      archivedAt\n      autoGenerateReleaseNotesOnCompletion\n      createdAt\n      id\n      includePathPatterns\n      isProduction\n      latestReleaseNote {\n        id\n      }\n      name\n      releaseNoteTemplate {\n        id\n      }\n      slugId\n      trashed\n      type\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ReleasePipelineCreate($input: ReleasePipelineCreateInput!) {\\n  releasePipelineCreate(input: $input) {\\n    lastSyncId\\n    releasePipeline {\\n      approximateReleaseCount\\n      archivedAt\\n      autoGenerateReleaseNotesOnCompletion\\n      createdAt\\n      id\\n      includePathPatterns\\n      isProduction\\n      latestReleaseNote {\\n        id\\n      }\\n      name\\n      releaseNoteTemplate {\\n        id\\n      }\\n      slugId\\n      trashed\\n      type\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleasePipelineCreateInput!"
       }
@@ -14565,7 +14565,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releasePipelineDelete",
-      "document": "mutation ReleasePipelineDelete($id: String!) {\n  releasePipelineDelete(id: $id) {\n    entity {\n      approximateReleaseCount\n      archivedAt\n      autoGenerateReleaseNotesOnCompletion\n      createdAt\n      id\n      includePathPatterns\n      isProduction\n      latestReleaseNote {\n        id\n      }\n      name\n      releaseNoteTemplate {\n        id\n      }\n      slugId\n      trashed\n      type\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleasePipelineDelete($id: String!) {\\n  releasePipelineDelete(id: $id) {\\n    entity {\\n      approximateReleaseCount\\n      archivedAt\\n      autoGenerateReleaseNotesOnCompletion\\n      createdAt\\n      id\\n      includePathPatterns\\n      isProduction\\n      latestReleaseNote {\\n        id\\n      }\\n      name\\n      releaseNoteTemplate {\\n        id\\n      }\\n      slugId\\n      trashed\\n      type\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14593,7 +14593,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releasePipelineUnarchive",
-      "document": "mutation ReleasePipelineUnarchive($id: String!) {\n  releasePipelineUnarchive(id: $id) {\n    entity {\n      approximateReleaseCount\n      archivedAt\n      autoGenerateReleaseNotesOnCompletion\n      createdAt\n      id\n      includePathPatterns\n      isProduction\n      latestReleaseNote {\n        id\n      }\n      name\n      releaseNoteTemplate {\n        id\n      }\n      slugId\n      trashed\n      type\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleasePipelineUnarchive($id: String!) {\\n  releasePipelineUnarchive(id: $id) {\\n    entity {\\n      approximateReleaseCount\\n      archivedAt\\n      autoGenerateReleaseNotesOnCompletion\\n      createdAt\\n      id\\n      includePathPatterns\\n      isProduction\\n      latestReleaseNote {\\n        id\\n      }\\n      name\\n      releaseNoteTemplate {\\n        id\\n      }\\n      slugId\\n      trashed\\n      type\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14626,7 +14626,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releasePipelineUpdate",
-      "document": "mutation ReleasePipelineUpdate($id: String!, $input: ReleasePipelineUpdateInput!) {\n  releasePipelineUpdate(id: $id, input: $input) {\n    lastSyncId\n    releasePipeline {\n      approximateReleaseCount\n      archivedAt\n      autoGenerateReleaseNotesOnCompletion\n      createdAt\n      id\n      includePathPatterns\n      isProduction\n      latestReleaseNote {\n        id\n      }\n      name\n      releaseNoteTemplate {\n        id\n      }\n      slugId\n      trashed\n      type\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation ReleasePipelineUpdate($id: String!, $input: ReleasePipelineUpdateInput!) {\\n  releasePipelineUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    releasePipeline {\\n      approximateReleaseCount\\n      archivedAt\\n      autoGenerateReleaseNotesOnCompletion\\n      createdAt\\n      id\\n      includePathPatterns\\n      isProduction\\n      latestReleaseNote {\\n        id\\n      }\\n      name\\n      releaseNoteTemplate {\\n        id\\n      }\\n      slugId\\n      trashed\\n      type\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ReleasePipelineUpdateInput!"
@@ -14684,7 +14684,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releasePipelines",
-      "document": "query ReleasePipelines($after: String, $before: String, $filter: ReleasePipelineFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [ReleasePipelineSortInput!]) {\n  releasePipelines(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      approximateReleaseCount\n      archivedAt\n      autoGenerateReleaseNotesOnCompletion\n      createdAt\n      id\n      includePathPatterns\n      isProduction\n      latestReleaseNote {\n        id\n      }\n      name\n      releaseNoteTemplate {\n        id\n      }\n      slugId\n      trashed\n      type\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ReleasePipelines($after: String, $before: String, $filter: ReleasePipelineFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [ReleasePipelineSortInput!]) {\\n  releasePipelines(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n    sort: $sort\\n  ) {\\n    nodes {\\n      approximateReleaseCount\\n      archivedAt\\n      autoGenerateReleaseNotesOnCompletion\\n      createdAt\\n      id\\n      includePathPatterns\\n      isProduction\\n      latestReleaseNote {\\n        id\\n      }\\n      name\\n      releaseNoteTemplate {\\n        id\\n      }\\n      slugId\\n      trashed\\n      type\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -14726,7 +14726,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releaseSearch",
-      "document": "query ReleaseSearch($filter: ReleaseFilter, $first: Int, $term: String) {\n  releaseSearch(filter: $filter, first: $first, term: $term) {\n    archivedAt\n    autoArchivedAt\n    canceledAt\n    commitSha\n    completedAt\n    createdAt\n    creator {\n      id\n    }\n    currentProgress\n    description\n    id\n    issueCount\n    name\n    pipeline {\n      id\n    }\n    progressHistory\n    releaseNote {\n      id\n    }\n    releaseNotes {\n      id\n    }\n    slugId\n    stage {\n      id\n    }\n    startDate\n    startedAt\n    targetDate\n    trashed\n    updatedAt\n    url\n    version\n  }\n}",
+      "document": "query ReleaseSearch($filter: ReleaseFilter, $first: Int, $term: String) {\\n  releaseSearch(filter: $filter, first: $first, term: $term) {\\n    archivedAt\\n    autoArchivedAt\\n    canceledAt\\n    commitSha\\n    completedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    currentProgress\\n    description\\n    id\\n    issueCount\\n    name\\n    pipeline {\\n      id\\n    }\\n    progressHistory\\n    releaseNote {\\n      id\\n    }\\n    releaseNotes {\\n      id\\n    }\\n    slugId\\n    stage {\\n      id\\n    }\\n    startDate\\n    startedAt\\n    targetDate\\n    trashed\\n    updatedAt\\n    url\\n    version\\n  }\\n}",
       "variables": {
         "filter": "ReleaseFilter",
         "first": "Int",
@@ -14755,7 +14755,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releaseStage",
-      "document": "query ReleaseStage($id: String!) {\n  releaseStage(id: $id) {\n    archivedAt\n    color\n    createdAt\n    frozen\n    id\n    name\n    pipeline {\n      id\n    }\n    position\n    type\n    updatedAt\n  }\n}",
+      "document": "query ReleaseStage($id: String!) {\\n  releaseStage(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    frozen\\n    id\\n    name\\n    pipeline {\\n      id\\n    }\\n    position\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14783,7 +14783,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseStageArchive",
-      "document": "mutation ReleaseStageArchive($id: String!) {\n  releaseStageArchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      frozen\n      id\n      name\n      pipeline {\n        id\n      }\n      position\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleaseStageArchive($id: String!) {\\n  releaseStageArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      frozen\\n      id\\n      name\\n      pipeline {\\n        id\\n      }\\n      position\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14811,7 +14811,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseStageCreate",
-      "document": "mutation ReleaseStageCreate($input: ReleaseStageCreateInput!) {\n  releaseStageCreate(input: $input) {\n    lastSyncId\n    releaseStage {\n      archivedAt\n      color\n      createdAt\n      frozen\n      id\n      name\n      pipeline {\n        id\n      }\n      position\n      type\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseStageCreate($input: ReleaseStageCreateInput!) {\\n  releaseStageCreate(input: $input) {\\n    lastSyncId\\n    releaseStage {\\n      archivedAt\\n      color\\n      createdAt\\n      frozen\\n      id\\n      name\\n      pipeline {\\n        id\\n      }\\n      position\\n      type\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseStageCreateInput!"
       }
@@ -14839,7 +14839,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseStageUnarchive",
-      "document": "mutation ReleaseStageUnarchive($id: String!) {\n  releaseStageUnarchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      frozen\n      id\n      name\n      pipeline {\n        id\n      }\n      position\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleaseStageUnarchive($id: String!) {\\n  releaseStageUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      frozen\\n      id\\n      name\\n      pipeline {\\n        id\\n      }\\n      position\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -14872,7 +14872,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseStageUpdate",
-      "document": "mutation ReleaseStageUpdate($id: String!, $input: ReleaseStageUpdateInput!) {\n  releaseStageUpdate(id: $id, input: $input) {\n    lastSyncId\n    releaseStage {\n      archivedAt\n      color\n      createdAt\n      frozen\n      id\n      name\n      pipeline {\n        id\n      }\n      position\n      type\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseStageUpdate($id: String!, $input: ReleaseStageUpdateInput!) {\\n  releaseStageUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    releaseStage {\\n      archivedAt\\n      color\\n      createdAt\\n      frozen\\n      id\\n      name\\n      pipeline {\\n        id\\n      }\\n      position\\n      type\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ReleaseStageUpdateInput!"
@@ -14923,7 +14923,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releaseStages",
-      "document": "query ReleaseStages($after: String, $before: String, $filter: ReleaseStageFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  releaseStages(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      frozen\n      id\n      name\n      pipeline {\n        id\n      }\n      position\n      type\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query ReleaseStages($after: String, $before: String, $filter: ReleaseStageFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  releaseStages(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      frozen\\n      id\\n      name\\n      pipeline {\\n        id\\n      }\\n      position\\n      type\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -14957,7 +14957,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseSync",
-      "document": "mutation ReleaseSync($input: ReleaseSyncInput!) {\n  releaseSync(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseSync($input: ReleaseSyncInput!) {\\n  releaseSync(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseSyncInput!"
       }
@@ -14985,7 +14985,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseSyncByAccessKey",
-      "document": "mutation ReleaseSyncByAccessKey($input: ReleaseSyncInputBase!) {\n  releaseSyncByAccessKey(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseSyncByAccessKey($input: ReleaseSyncInputBase!) {\\n  releaseSyncByAccessKey(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseSyncInputBase!"
       }
@@ -15013,7 +15013,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseUnarchive",
-      "document": "mutation ReleaseUnarchive($id: String!) {\n  releaseUnarchive(id: $id) {\n    entity {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ReleaseUnarchive($id: String!) {\\n  releaseUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15046,7 +15046,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseUpdate",
-      "document": "mutation ReleaseUpdate($id: String!, $input: ReleaseUpdateInput!) {\n  releaseUpdate(id: $id, input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseUpdate($id: String!, $input: ReleaseUpdateInput!) {\\n  releaseUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ReleaseUpdateInput!"
@@ -15075,7 +15075,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseUpdateByPipeline",
-      "document": "mutation ReleaseUpdateByPipeline($input: ReleaseUpdateByPipelineInput!) {\n  releaseUpdateByPipeline(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseUpdateByPipeline($input: ReleaseUpdateByPipelineInput!) {\\n  releaseUpdateByPipeline(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseUpdateByPipelineInput!"
       }
@@ -15103,7 +15103,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "releaseUpdateByPipelineByAccessKey",
-      "document": "mutation ReleaseUpdateByPipelineByAccessKey($input: ReleaseUpdateByPipelineInputBase!) {\n  releaseUpdateByPipelineByAccessKey(input: $input) {\n    lastSyncId\n    release {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    success\n  }\n}",
+      "document": "mutation ReleaseUpdateByPipelineByAccessKey($input: ReleaseUpdateByPipelineInputBase!) {\\n  releaseUpdateByPipelineByAccessKey(input: $input) {\\n    lastSyncId\\n    release {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "ReleaseUpdateByPipelineInputBase!"
       }
@@ -15160,7 +15160,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "releases",
-      "document": "query Releases($after: String, $before: String, $filter: ReleaseFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [ReleaseSortInput!]) {\n  releases(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n    sort: $sort\n  ) {\n    nodes {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      commitSha\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      id\n      issueCount\n      name\n      pipeline {\n        id\n      }\n      progressHistory\n      releaseNote {\n        id\n      }\n      releaseNotes {\n        id\n      }\n      slugId\n      stage {\n        id\n      }\n      startDate\n      startedAt\n      targetDate\n      trashed\n      updatedAt\n      url\n      version\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Releases($after: String, $before: String, $filter: ReleaseFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy, $sort: [ReleaseSortInput!]) {\\n  releases(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n    sort: $sort\\n  ) {\\n    nodes {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      commitSha\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      id\\n      issueCount\\n      name\\n      pipeline {\\n        id\\n      }\\n      progressHistory\\n      releaseNote {\\n        id\\n      }\\n      releaseNotes {\\n        id\\n      }\\n      slugId\\n      stage {\\n        id\\n      }\\n      startDate\\n      startedAt\\n      targetDate\\n      trashed\\n      updatedAt\\n      url\\n      version\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -15195,7 +15195,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "resendOrganizationInvite",
-      "document": "mutation ResendOrganizationInvite($id: String!) {\n  resendOrganizationInvite(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ResendOrganizationInvite($id: String!) {\\n  resendOrganizationInvite(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15223,7 +15223,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "resendOrganizationInviteByEmail",
-      "document": "mutation ResendOrganizationInviteByEmail($email: String!) {\n  resendOrganizationInviteByEmail(email: $email) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ResendOrganizationInviteByEmail($email: String!) {\\n  resendOrganizationInviteByEmail(email: $email) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "email": "String!"
       }
@@ -15250,7 +15250,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "roadmap",
-      "document": "query Roadmap($id: String!) {\n  roadmap(id: $id) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    id\n    name\n    organization {\n      id\n    }\n    owner {\n      id\n    }\n    slugId\n    sortOrder\n    updatedAt\n    url\n  }\n}",
+      "document": "query Roadmap($id: String!) {\\n  roadmap(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    id\\n    name\\n    organization {\\n      id\\n    }\\n    owner {\\n      id\\n    }\\n    slugId\\n    sortOrder\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15278,7 +15278,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapArchive",
-      "document": "mutation RoadmapArchive($id: String!) {\n  roadmapArchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      slugId\n      sortOrder\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation RoadmapArchive($id: String!) {\\n  roadmapArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15306,7 +15306,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapCreate",
-      "document": "mutation RoadmapCreate($input: RoadmapCreateInput!) {\n  roadmapCreate(input: $input) {\n    lastSyncId\n    roadmap {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      slugId\n      sortOrder\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation RoadmapCreate($input: RoadmapCreateInput!) {\\n  roadmapCreate(input: $input) {\\n    lastSyncId\\n    roadmap {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "RoadmapCreateInput!"
       }
@@ -15334,7 +15334,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapDelete",
-      "document": "mutation RoadmapDelete($id: String!) {\n  roadmapDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation RoadmapDelete($id: String!) {\\n  roadmapDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15361,7 +15361,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "roadmapToProject",
-      "document": "query RoadmapToProject($id: String!) {\n  roadmapToProject(id: $id) {\n    archivedAt\n    createdAt\n    id\n    project {\n      id\n    }\n    roadmap {\n      id\n    }\n    sortOrder\n    updatedAt\n  }\n}",
+      "document": "query RoadmapToProject($id: String!) {\\n  roadmapToProject(id: $id) {\\n    archivedAt\\n    createdAt\\n    id\\n    project {\\n      id\\n    }\\n    roadmap {\\n      id\\n    }\\n    sortOrder\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15389,7 +15389,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapToProjectCreate",
-      "document": "mutation RoadmapToProjectCreate($input: RoadmapToProjectCreateInput!) {\n  roadmapToProjectCreate(input: $input) {\n    lastSyncId\n    roadmapToProject {\n      archivedAt\n      createdAt\n      id\n      project {\n        id\n      }\n      roadmap {\n        id\n      }\n      sortOrder\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation RoadmapToProjectCreate($input: RoadmapToProjectCreateInput!) {\\n  roadmapToProjectCreate(input: $input) {\\n    lastSyncId\\n    roadmapToProject {\\n      archivedAt\\n      createdAt\\n      id\\n      project {\\n        id\\n      }\\n      roadmap {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "input": "RoadmapToProjectCreateInput!"
       }
@@ -15417,7 +15417,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapToProjectDelete",
-      "document": "mutation RoadmapToProjectDelete($id: String!) {\n  roadmapToProjectDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation RoadmapToProjectDelete($id: String!) {\\n  roadmapToProjectDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15450,7 +15450,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapToProjectUpdate",
-      "document": "mutation RoadmapToProjectUpdate($id: String!, $input: RoadmapToProjectUpdateInput!) {\n  roadmapToProjectUpdate(id: $id, input: $input) {\n    lastSyncId\n    roadmapToProject {\n      archivedAt\n      createdAt\n      id\n      project {\n        id\n      }\n      roadmap {\n        id\n      }\n      sortOrder\n      updatedAt\n    }\n    success\n  }\n}",
+      "document": "mutation RoadmapToProjectUpdate($id: String!, $input: RoadmapToProjectUpdateInput!) {\\n  roadmapToProjectUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    roadmapToProject {\\n      archivedAt\\n      createdAt\\n      id\\n      project {\\n        id\\n      }\\n      roadmap {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "RoadmapToProjectUpdateInput!"
@@ -15497,7 +15497,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "roadmapToProjects",
-      "document": "query RoadmapToProjects($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  roadmapToProjects(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      id\n      project {\n        id\n      }\n      roadmap {\n        id\n      }\n      sortOrder\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query RoadmapToProjects($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  roadmapToProjects(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      id\\n      project {\\n        id\\n      }\\n      roadmap {\\n        id\\n      }\\n      sortOrder\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -15530,7 +15530,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapUnarchive",
-      "document": "mutation RoadmapUnarchive($id: String!) {\n  roadmapUnarchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      slugId\n      sortOrder\n      updatedAt\n      url\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation RoadmapUnarchive($id: String!) {\\n  roadmapUnarchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -15563,7 +15563,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "roadmapUpdate",
-      "document": "mutation RoadmapUpdate($id: String!, $input: RoadmapUpdateInput!) {\n  roadmapUpdate(id: $id, input: $input) {\n    lastSyncId\n    roadmap {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      slugId\n      sortOrder\n      updatedAt\n      url\n    }\n    success\n  }\n}",
+      "document": "mutation RoadmapUpdate($id: String!, $input: RoadmapUpdateInput!) {\\n  roadmapUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    roadmap {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "RoadmapUpdateInput!"
@@ -15610,7 +15610,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "roadmaps",
-      "document": "query Roadmaps($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  roadmaps(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      id\n      name\n      organization {\n        id\n      }\n      owner {\n        id\n      }\n      slugId\n      sortOrder\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Roadmaps($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  roadmaps(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      id\\n      name\\n      organization {\\n        id\\n      }\\n      owner {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -15643,7 +15643,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "samlTokenUserAccountAuth",
-      "document": "mutation SamlTokenUserAccountAuth($input: TokenUserAccountAuthInput!) {\n  samlTokenUserAccountAuth(input: $input) {\n    allowDomainAccess\n    availableOrganizations {\n      id\n    }\n    email\n    id\n    lastUsedOrganizationId\n    lockedOrganizations {\n      id\n    }\n    lockedUsers {\n      id\n    }\n    service\n    users {\n      id\n    }\n  }\n}",
+      "document": "mutation SamlTokenUserAccountAuth($input: TokenUserAccountAuthInput!) {\\n  samlTokenUserAccountAuth(input: $input) {\\n    allowDomainAccess\\n    availableOrganizations {\\n      id\\n    }\\n    email\\n    id\\n    lastUsedOrganizationId\\n    lockedOrganizations {\\n      id\\n    }\\n    lockedUsers {\\n      id\\n    }\\n    service\\n    users {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "input": "TokenUserAccountAuthInput!"
       }
@@ -15703,7 +15703,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "searchDocuments",
-      "document": "query SearchDocuments($after: String, $before: String, $first: Int, $includeArchived: Boolean, $includeComments: Boolean, $last: Int, $orderBy: PaginationOrderBy, $teamId: String, $term: String!) {\n  searchDocuments(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    includeComments: $includeComments\n    last: $last\n    orderBy: $orderBy\n    teamId: $teamId\n    term: $term\n  ) {\n    totalCount\n    nodes {\n      archivedAt\n      color\n      content\n      contentState\n      createdAt\n      creator {\n        id\n      }\n      cycle {\n        id\n      }\n      documentContentId\n      hiddenAt\n      icon\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      lastAppliedTemplate {\n        id\n      }\n      metadata\n      project {\n        id\n      }\n      release {\n        id\n      }\n      slugId\n      sortOrder\n      summary\n      team {\n        id\n      }\n      title\n      trashed\n      updatedAt\n      updatedBy {\n        id\n      }\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query SearchDocuments($after: String, $before: String, $first: Int, $includeArchived: Boolean, $includeComments: Boolean, $last: Int, $orderBy: PaginationOrderBy, $teamId: String, $term: String!) {\\n  searchDocuments(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    includeComments: $includeComments\\n    last: $last\\n    orderBy: $orderBy\\n    teamId: $teamId\\n    term: $term\\n  ) {\\n    totalCount\\n    nodes {\\n      archivedAt\\n      color\\n      content\\n      contentState\\n      createdAt\\n      creator {\\n        id\\n      }\\n      cycle {\\n        id\\n      }\\n      documentContentId\\n      hiddenAt\\n      icon\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      lastAppliedTemplate {\\n        id\\n      }\\n      metadata\\n      project {\\n        id\\n      }\\n      release {\\n        id\\n      }\\n      slugId\\n      sortOrder\\n      summary\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      updatedAt\\n      updatedBy {\\n        id\\n      }\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -15775,7 +15775,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "searchIssues",
-      "document": "query SearchIssues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $includeComments: Boolean, $last: Int, $orderBy: PaginationOrderBy, $teamId: String, $term: String!) {\n  searchIssues(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    includeComments: $includeComments\n    last: $last\n    orderBy: $orderBy\n    teamId: $teamId\n    term: $term\n  ) {\n    totalCount\n    nodes {\n      activitySummary\n      addedToCycleAt\n      addedToProjectAt\n      addedToTeamAt\n      archivedAt\n      asksExternalUserRequester {\n        id\n      }\n      asksRequester {\n        id\n      }\n      assignee {\n        id\n      }\n      autoArchivedAt\n      autoClosedAt\n      botActor {\n        id\n      }\n      branchName\n      canceledAt\n      completedAt\n      createdAt\n      creator {\n        id\n      }\n      customerTicketCount\n      cycle {\n        id\n      }\n      delegate {\n        id\n      }\n      description\n      descriptionState\n      documentContent {\n        id\n      }\n      dueDate\n      estimate\n      externalUserCreator {\n        id\n      }\n      favorite {\n        id\n      }\n      id\n      identifier\n      inheritsSharedAccess\n      integrationSourceType\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      metadata\n      number\n      parent {\n        id\n      }\n      previousIdentifiers\n      priority\n      priorityLabel\n      prioritySortOrder\n      project {\n        id\n      }\n      projectMilestone {\n        id\n      }\n      reactionData\n      reactions {\n        id\n      }\n      recurringIssueTemplate {\n        id\n      }\n      sharedAccess {\n        disallowedIssueFields\n        isShared\n        sharedWithCount\n        viewerHasOnlySharedAccess\n      }\n      slaBreachesAt\n      slaHighRiskAt\n      slaMediumRiskAt\n      slaStartedAt\n      slaType\n      snoozedBy {\n        id\n      }\n      snoozedUntilAt\n      sortOrder\n      sourceComment {\n        id\n      }\n      startedAt\n      startedTriageAt\n      state {\n        id\n      }\n      subIssueSortOrder\n      suggestionsGeneratedAt\n      summary {\n        id\n      }\n      syncedWith {\n        id\n      }\n      team {\n        id\n      }\n      title\n      trashed\n      triagedAt\n      trusted\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query SearchIssues($after: String, $before: String, $filter: IssueFilter, $first: Int, $includeArchived: Boolean, $includeComments: Boolean, $last: Int, $orderBy: PaginationOrderBy, $teamId: String, $term: String!) {\\n  searchIssues(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    includeComments: $includeComments\\n    last: $last\\n    orderBy: $orderBy\\n    teamId: $teamId\\n    term: $term\\n  ) {\\n    totalCount\\n    nodes {\\n      activitySummary\\n      addedToCycleAt\\n      addedToProjectAt\\n      addedToTeamAt\\n      archivedAt\\n      asksExternalUserRequester {\\n        id\\n      }\\n      asksRequester {\\n        id\\n      }\\n      assignee {\\n        id\\n      }\\n      autoArchivedAt\\n      autoClosedAt\\n      botActor {\\n        id\\n      }\\n      branchName\\n      canceledAt\\n      completedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      customerTicketCount\\n      cycle {\\n        id\\n      }\\n      delegate {\\n        id\\n      }\\n      description\\n      descriptionState\\n      documentContent {\\n        id\\n      }\\n      dueDate\\n      estimate\\n      externalUserCreator {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      id\\n      identifier\\n      inheritsSharedAccess\\n      integrationSourceType\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      metadata\\n      number\\n      parent {\\n        id\\n      }\\n      previousIdentifiers\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      project {\\n        id\\n      }\\n      projectMilestone {\\n        id\\n      }\\n      reactionData\\n      reactions {\\n        id\\n      }\\n      recurringIssueTemplate {\\n        id\\n      }\\n      sharedAccess {\\n        disallowedIssueFields\\n        isShared\\n        sharedWithCount\\n        viewerHasOnlySharedAccess\\n      }\\n      slaBreachesAt\\n      slaHighRiskAt\\n      slaMediumRiskAt\\n      slaStartedAt\\n      slaType\\n      snoozedBy {\\n        id\\n      }\\n      snoozedUntilAt\\n      sortOrder\\n      sourceComment {\\n        id\\n      }\\n      startedAt\\n      startedTriageAt\\n      state {\\n        id\\n      }\\n      subIssueSortOrder\\n      suggestionsGeneratedAt\\n      summary {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      team {\\n        id\\n      }\\n      title\\n      trashed\\n      triagedAt\\n      trusted\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -15844,7 +15844,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "searchProjects",
-      "document": "query SearchProjects($after: String, $before: String, $first: Int, $includeArchived: Boolean, $includeComments: Boolean, $last: Int, $orderBy: PaginationOrderBy, $teamId: String, $term: String!) {\n  searchProjects(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    includeComments: $includeComments\n    last: $last\n    orderBy: $orderBy\n    teamId: $teamId\n    term: $term\n  ) {\n    totalCount\n    nodes {\n      archivedAt\n      autoArchivedAt\n      canceledAt\n      color\n      completedAt\n      completedIssueCountHistory\n      completedScopeHistory\n      content\n      contentState\n      convertedFromIssue {\n        id\n      }\n      createdAt\n      creator {\n        id\n      }\n      currentProgress\n      description\n      documentContent {\n        id\n      }\n      facets {\n        id\n      }\n      favorite {\n        id\n      }\n      frequencyResolution\n      health\n      healthUpdatedAt\n      icon\n      id\n      inProgressScopeHistory\n      integrationsSettings {\n        id\n      }\n      issueCountHistory\n      labelIds\n      lastAppliedTemplate {\n        id\n      }\n      lastUpdate {\n        id\n      }\n      lead {\n        id\n      }\n      metadata\n      microsoftTeamsChannelId\n      name\n      priority\n      priorityLabel\n      prioritySortOrder\n      progress\n      progressHistory\n      projectUpdateRemindersPausedUntilAt\n      scope\n      scopeHistory\n      slackChannelId\n      slugId\n      sortOrder\n      startDate\n      startDateResolution\n      startedAt\n      status {\n        id\n      }\n      syncedWith {\n        id\n      }\n      targetDate\n      targetDateResolution\n      trashed\n      updateReminderFrequency\n      updateReminderFrequencyInWeeks\n      updateRemindersDay\n      updateRemindersHour\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query SearchProjects($after: String, $before: String, $first: Int, $includeArchived: Boolean, $includeComments: Boolean, $last: Int, $orderBy: PaginationOrderBy, $teamId: String, $term: String!) {\\n  searchProjects(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    includeComments: $includeComments\\n    last: $last\\n    orderBy: $orderBy\\n    teamId: $teamId\\n    term: $term\\n  ) {\\n    totalCount\\n    nodes {\\n      archivedAt\\n      autoArchivedAt\\n      canceledAt\\n      color\\n      completedAt\\n      completedIssueCountHistory\\n      completedScopeHistory\\n      content\\n      contentState\\n      convertedFromIssue {\\n        id\\n      }\\n      createdAt\\n      creator {\\n        id\\n      }\\n      currentProgress\\n      description\\n      documentContent {\\n        id\\n      }\\n      facets {\\n        id\\n      }\\n      favorite {\\n        id\\n      }\\n      frequencyResolution\\n      health\\n      healthUpdatedAt\\n      icon\\n      id\\n      inProgressScopeHistory\\n      integrationsSettings {\\n        id\\n      }\\n      issueCountHistory\\n      labelIds\\n      lastAppliedTemplate {\\n        id\\n      }\\n      lastUpdate {\\n        id\\n      }\\n      lead {\\n        id\\n      }\\n      metadata\\n      microsoftTeamsChannelId\\n      name\\n      priority\\n      priorityLabel\\n      prioritySortOrder\\n      progress\\n      progressHistory\\n      projectUpdateRemindersPausedUntilAt\\n      scope\\n      scopeHistory\\n      slackChannelId\\n      slugId\\n      sortOrder\\n      startDate\\n      startDateResolution\\n      startedAt\\n      status {\\n        id\\n      }\\n      syncedWith {\\n        id\\n      }\\n      targetDate\\n      targetDateResolution\\n      trashed\\n      updateReminderFrequency\\n      updateReminderFrequencyInWeeks\\n      updateRemindersDay\\n      updateRemindersHour\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -15899,7 +15899,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "semanticSearch",
-      "document": "query SemanticSearch($filters: SemanticSearchFilters, $includeArchived: Boolean, $maxResults: Int, $query: String!, $types: [SemanticSearchResultType!]) {\n  semanticSearch(\n    filters: $filters\n    includeArchived: $includeArchived\n    maxResults: $maxResults\n    query: $query\n    types: $types\n  ) {\n    results {\n      document {\n        id\n      }\n      id\n      initiative {\n        id\n      }\n      issue {\n        id\n      }\n      project {\n        id\n      }\n      type\n    }\n  }\n}",
+      "document": "query SemanticSearch($filters: SemanticSearchFilters, $includeArchived: Boolean, $maxResults: Int, $query: String!, $types: [SemanticSearchResultType!]) {\\n  semanticSearch(\\n    filters: $filters\\n    includeArchived: $includeArchived\\n    maxResults: $maxResults\\n    query: $query\\n    types: $types\\n  ) {\\n    results {\\n      document {\\n        id\\n      }\\n      id\\n      initiative {\\n        id\\n      }\\n      issue {\\n        id\\n      }\\n      project {\\n        id\\n      }\\n      type\\n    }\\n  }\\n}",
       "variables": {
         "filters": "SemanticSearchFilters",
         "includeArchived": "Boolean",
@@ -15931,7 +15931,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "slaConfigurations",
-      "document": "query SlaConfigurations($teamId: String!) {\n  slaConfigurations(teamId: $teamId) {\n    conditions\n    id\n    name\n    removesSla\n    sla\n    slaType\n  }\n}",
+      "document": "query SlaConfigurations($teamId: String!) {\\n  slaConfigurations(teamId: $teamId) {\\n    conditions\\n    id\\n    name\\n    removesSla\\n    sla\\n    slaType\\n  }\\n}",
       "variables": {
         "teamId": "String!"
       }
@@ -15968,7 +15968,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "ssoUrlFromEmail",
-      "document": "query SsoUrlFromEmail($email: String!, $isDesktop: Boolean, $type: IdentityProviderType!) {\n  ssoUrlFromEmail(email: $email, isDesktop: $isDesktop, type: $type) {\n    samlSsoUrl\n    success\n  }\n}",
+      "document": "query SsoUrlFromEmail($email: String!, $isDesktop: Boolean, $type: IdentityProviderType!) {\\n  ssoUrlFromEmail(email: $email, isDesktop: $isDesktop, type: $type) {\\n    samlSsoUrl\\n    success\\n  }\\n}",
       "variables": {
         "email": "String!",
         "isDesktop": "Boolean",
@@ -15998,7 +15998,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "team",
-      "document": "query Team($id: String!) {\n  team(id: $id) {\n    activeCycle {\n      id\n    }\n    aiDiscussionSummariesEnabled\n    aiThreadSummariesEnabled\n    allMembersCanJoin\n    ancestors {\n      id\n    }\n    archivedAt\n    autoArchivePeriod\n    autoCloseChildIssues\n    autoCloseParentIssues\n    autoClosePeriod\n    autoCloseStateId\n    children {\n      id\n    }\n    color\n    createdAt\n    currentProgress\n    cycleCalenderUrl\n    cycleCooldownTime\n    cycleDuration\n    cycleIssueAutoAssignCompleted\n    cycleIssueAutoAssignStarted\n    cycleLockToActive\n    cycleStartDay\n    cyclesEnabled\n    defaultIssueEstimate\n    defaultIssueState {\n      id\n    }\n    defaultProjectTemplate {\n      id\n    }\n    defaultTemplateForMembers {\n      id\n    }\n    defaultTemplateForNonMembers {\n      id\n    }\n    description\n    displayName\n    facets {\n      id\n    }\n    groupIssueHistory\n    icon\n    id\n    inheritIssueEstimation\n    inheritSlackAutoCreateProjectChannel\n    inheritWorkflowStatuses\n    initiativesEnabled\n    integrationsSettings {\n      id\n    }\n    issueCount\n    issueEstimationAllowZero\n    issueEstimationExtended\n    issueEstimationType\n    joinByDefault\n    key\n    ledInitiativeCount\n    name\n    organization {\n      id\n    }\n    parent {\n      id\n    }\n    pinnedResources {\n      id\n    }\n    posts {\n      id\n    }\n    progressHistory\n    requirePriorityToLeaveTriage\n    resourceSections {\n      id\n    }\n    restrictedBy {\n      id\n    }\n    restrictedById\n    retiredAt\n    scimGroupName\n    scimManaged\n    securitySettings\n    setIssueSortOrderOnStateChange\n    slackAutoCreateProjectChannel\n    timezone\n    triageEnabled\n    triageIssueState {\n      id\n    }\n    triageResponsibility {\n      id\n    }\n    upcomingCycleCount\n    updatedAt\n    visibility\n  }\n}",
+      "document": "query Team($id: String!) {\\n  team(id: $id) {\\n    activeCycle {\\n      id\\n    }\\n    aiDiscussionSummariesEnabled\\n    aiThreadSummariesEnabled\\n    allMembersCanJoin\\n    ancestors {\\n      id\\n    }\\n    archivedAt\\n    autoArchivePeriod\\n    autoCloseChildIssues\\n    autoCloseParentIssues\\n    autoClosePeriod\\n    autoCloseStateId\\n    children {\\n      id\\n    }\\n    color\\n    createdAt\\n    currentProgress\\n    cycleCalenderUrl\\n    cycleCooldownTime\\n    cycleDuration\\n    cycleIssueAutoAssignCompleted\\n    cycleIssueAutoAssignStarted\\n    cycleLockToActive\\n    cycleStartDay\\n    cyclesEnabled\\n    defaultIssueEstimate\\n    defaultIssueState {\\n      id\\n    }\\n    defaultProjectTemplate {\\n      id\\n    }\\n    defaultTemplateForMembers {\\n      id\\n    }\\n    defaultTemplateForNonMembers {\\n      id\\n    }\\n    description\\n    displayName\\n    facets {\\n      id\\n    }\\n    groupIssueHistory\\n    icon\\n    id\\n    inheritIssueEstimation\\n    inheritSlackAutoCreateProjectChannel\\n    inheritWorkflowStatuses\\n    initiativesEnabled\\n    integrationsSettings {\\n      id\\n    }\\n    issueCount\\n    issueEstimationAllowZero\\n    issueEstimationExtended\\n    issueEstimationType\\n    joinByDefault\\n    key\\n    ledInitiativeCount\\n    name\\n    organization {\\n      id\\n    }\\n    parent {\\n      id\\n    }\\n    pinnedResources {\\n      id\\n    }\\n    posts {\\n      id\\n    }\\n    progressHistory\\n    requirePriorityToLeaveTriage\\n    resourceSections {\\n      id\\n    }\\n    restrictedBy {\\n      id\\n    }\\n    restrictedById\\n    retiredAt\\n    scimGroupName\\n    scimManaged\\n    securitySettings\\n    setIssueSortOrderOnStateChange\\n    slackAutoCreateProjectChannel\\n    timezone\\n    triageEnabled\\n    triageIssueState {\\n      id\\n    }\\n    triageResponsibility {\\n      id\\n    }\\n    upcomingCycleCount\\n    updatedAt\\n    visibility\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16030,7 +16030,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamCreate",
-      "document": "mutation TeamCreate($copySettingsFromTeamId: String, $input: TeamCreateInput!) {\n  teamCreate(copySettingsFromTeamId: $copySettingsFromTeamId, input: $input) {\n    lastSyncId\n    success\n    team {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n  }\n}",
+      "document": "mutation TeamCreate($copySettingsFromTeamId: String, $input: TeamCreateInput!) {\\n  teamCreate(copySettingsFromTeamId: $copySettingsFromTeamId, input: $input) {\\n    lastSyncId\\n    success\\n    team {\\n      activeCycle {\\n        id\\n      }\\n      aiDiscussionSummariesEnabled\\n      aiThreadSummariesEnabled\\n      allMembersCanJoin\\n      ancestors {\\n        id\\n      }\\n      archivedAt\\n      autoArchivePeriod\\n      autoCloseChildIssues\\n      autoCloseParentIssues\\n      autoClosePeriod\\n      autoCloseStateId\\n      children {\\n        id\\n      }\\n      color\\n      createdAt\\n      currentProgress\\n      cycleCalenderUrl\\n      cycleCooldownTime\\n      cycleDuration\\n      cycleIssueAutoAssignCompleted\\n      cycleIssueAutoAssignStarted\\n      cycleLockToActive\\n      cycleStartDay\\n      cyclesEnabled\\n      defaultIssueEstimate\\n      defaultIssueState {\\n        id\\n      }\\n      defaultProjectTemplate {\\n        id\\n      }\\n      defaultTemplateForMembers {\\n        id\\n      }\\n      defaultTemplateForNonMembers {\\n        id\\n      }\\n      description\\n      displayName\\n      facets {\\n        id\\n      }\\n      groupIssueHistory\\n      icon\\n      id\\n      inheritIssueEstimation\\n      inheritSlackAutoCreateProjectChannel\\n      inheritWorkflowStatuses\\n      initiativesEnabled\\n      integrationsSettings {\\n        id\\n      }\\n      issueCount\\n      issueEstimationAllowZero\\n      issueEstimationExtended\\n      issueEstimationType\\n      joinByDefault\\n      key\\n      ledInitiativeCount\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pinnedResources {\\n        id\\n      }\\n      posts {\\n        id\\n      }\\n      progressHistory\\n      requirePriorityToLeaveTriage\\n      resourceSections {\\n        id\\n      }\\n      restrictedBy {\\n        id\\n      }\\n      restrictedById\\n      retiredAt\\n      scimGroupName\\n      scimManaged\\n      securitySettings\\n      setIssueSortOrderOnStateChange\\n      slackAutoCreateProjectChannel\\n      timezone\\n      triageEnabled\\n      triageIssueState {\\n        id\\n      }\\n      triageResponsibility {\\n        id\\n      }\\n      upcomingCycleCount\\n      updatedAt\\n      visibility\\n    }\\n  }\\n}",
       "variables": {
         "copySettingsFromTeamId": "String",
         "input": "TeamCreateInput!"
@@ -16059,7 +16059,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamCyclesDelete",
-      "document": "mutation TeamCyclesDelete($id: String!) {\n  teamCyclesDelete(id: $id) {\n    lastSyncId\n    success\n    team {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n  }\n}",
+      "document": "mutation TeamCyclesDelete($id: String!) {\\n  teamCyclesDelete(id: $id) {\\n    lastSyncId\\n    success\\n    team {\\n      activeCycle {\\n        id\\n      }\\n      aiDiscussionSummariesEnabled\\n      aiThreadSummariesEnabled\\n      allMembersCanJoin\\n      ancestors {\\n        id\\n      }\\n      archivedAt\\n      autoArchivePeriod\\n      autoCloseChildIssues\\n      autoCloseParentIssues\\n      autoClosePeriod\\n      autoCloseStateId\\n      children {\\n        id\\n      }\\n      color\\n      createdAt\\n      currentProgress\\n      cycleCalenderUrl\\n      cycleCooldownTime\\n      cycleDuration\\n      cycleIssueAutoAssignCompleted\\n      cycleIssueAutoAssignStarted\\n      cycleLockToActive\\n      cycleStartDay\\n      cyclesEnabled\\n      defaultIssueEstimate\\n      defaultIssueState {\\n        id\\n      }\\n      defaultProjectTemplate {\\n        id\\n      }\\n      defaultTemplateForMembers {\\n        id\\n      }\\n      defaultTemplateForNonMembers {\\n        id\\n      }\\n      description\\n      displayName\\n      facets {\\n        id\\n      }\\n      groupIssueHistory\\n      icon\\n      id\\n      inheritIssueEstimation\\n      inheritSlackAutoCreateProjectChannel\\n      inheritWorkflowStatuses\\n      initiativesEnabled\\n      integrationsSettings {\\n        id\\n      }\\n      issueCount\\n      issueEstimationAllowZero\\n      issueEstimationExtended\\n      issueEstimationType\\n      joinByDefault\\n      key\\n      ledInitiativeCount\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pinnedResources {\\n        id\\n      }\\n      posts {\\n        id\\n      }\\n      progressHistory\\n      requirePriorityToLeaveTriage\\n      resourceSections {\\n        id\\n      }\\n      restrictedBy {\\n        id\\n      }\\n      restrictedById\\n      retiredAt\\n      scimGroupName\\n      scimManaged\\n      securitySettings\\n      setIssueSortOrderOnStateChange\\n      slackAutoCreateProjectChannel\\n      timezone\\n      triageEnabled\\n      triageIssueState {\\n        id\\n      }\\n      triageResponsibility {\\n        id\\n      }\\n      upcomingCycleCount\\n      updatedAt\\n      visibility\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16087,7 +16087,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamDelete",
-      "document": "mutation TeamDelete($id: String!) {\n  teamDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TeamDelete($id: String!) {\\n  teamDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16115,7 +16115,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamKeyDelete",
-      "document": "mutation TeamKeyDelete($id: String!) {\n  teamKeyDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TeamKeyDelete($id: String!) {\\n  teamKeyDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16143,7 +16143,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "teamMembership",
-      "document": "query TeamMembership($id: String!) {\n  teamMembership(id: $id) {\n    archivedAt\n    createdAt\n    id\n    owner\n    sortOrder\n    team {\n      id\n    }\n    updatedAt\n    user {\n      id\n    }\n  }\n}",
+      "document": "query TeamMembership($id: String!) {\\n  teamMembership(id: $id) {\\n    archivedAt\\n    createdAt\\n    id\\n    owner\\n    sortOrder\\n    team {\\n      id\\n    }\\n    updatedAt\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16171,7 +16171,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamMembershipCreate",
-      "document": "mutation TeamMembershipCreate($input: TeamMembershipCreateInput!) {\n  teamMembershipCreate(input: $input) {\n    lastSyncId\n    success\n    teamMembership {\n      archivedAt\n      createdAt\n      id\n      owner\n      sortOrder\n      team {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n    }\n  }\n}",
+      "document": "mutation TeamMembershipCreate($input: TeamMembershipCreateInput!) {\\n  teamMembershipCreate(input: $input) {\\n    lastSyncId\\n    success\\n    teamMembership {\\n      archivedAt\\n      createdAt\\n      id\\n      owner\\n      sortOrder\\n      team {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "input": "TeamMembershipCreateInput!"
       }
@@ -16203,7 +16203,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamMembershipDelete",
-      "document": "mutation TeamMembershipDelete($alsoLeaveParentTeams: Boolean, $id: String!) {\n  teamMembershipDelete(alsoLeaveParentTeams: $alsoLeaveParentTeams, id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TeamMembershipDelete($alsoLeaveParentTeams: Boolean, $id: String!) {\\n  teamMembershipDelete(alsoLeaveParentTeams: $alsoLeaveParentTeams, id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "alsoLeaveParentTeams": "Boolean",
         "id": "String!"
@@ -16237,7 +16237,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamMembershipUpdate",
-      "document": "mutation TeamMembershipUpdate($id: String!, $input: TeamMembershipUpdateInput!) {\n  teamMembershipUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    teamMembership {\n      archivedAt\n      createdAt\n      id\n      owner\n      sortOrder\n      team {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n    }\n  }\n}",
+      "document": "mutation TeamMembershipUpdate($id: String!, $input: TeamMembershipUpdateInput!) {\\n  teamMembershipUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    teamMembership {\\n      archivedAt\\n      createdAt\\n      id\\n      owner\\n      sortOrder\\n      team {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "TeamMembershipUpdateInput!"
@@ -16284,7 +16284,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "teamMemberships",
-      "document": "query TeamMemberships($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  teamMemberships(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      id\n      owner\n      sortOrder\n      team {\n        id\n      }\n      updatedAt\n      user {\n        id\n      }\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query TeamMemberships($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  teamMemberships(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      id\\n      owner\\n      sortOrder\\n      team {\\n        id\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -16317,7 +16317,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamUnarchive",
-      "document": "mutation TeamUnarchive($id: String!) {\n  teamUnarchive(id: $id) {\n    entity {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TeamUnarchive($id: String!) {\\n  teamUnarchive(id: $id) {\\n    entity {\\n      activeCycle {\\n        id\\n      }\\n      aiDiscussionSummariesEnabled\\n      aiThreadSummariesEnabled\\n      allMembersCanJoin\\n      ancestors {\\n        id\\n      }\\n      archivedAt\\n      autoArchivePeriod\\n      autoCloseChildIssues\\n      autoCloseParentIssues\\n      autoClosePeriod\\n      autoCloseStateId\\n      children {\\n        id\\n      }\\n      color\\n      createdAt\\n      currentProgress\\n      cycleCalenderUrl\\n      cycleCooldownTime\\n      cycleDuration\\n      cycleIssueAutoAssignCompleted\\n      cycleIssueAutoAssignStarted\\n      cycleLockToActive\\n      cycleStartDay\\n      cyclesEnabled\\n      defaultIssueEstimate\\n      defaultIssueState {\\n        id\\n      }\\n      defaultProjectTemplate {\\n        id\\n      }\\n      defaultTemplateForMembers {\\n        id\\n      }\\n      defaultTemplateForNonMembers {\\n        id\\n      }\\n      description\\n      displayName\\n      facets {\\n        id\\n      }\\n      groupIssueHistory\\n      icon\\n      id\\n      inheritIssueEstimation\\n      inheritSlackAutoCreateProjectChannel\\n      inheritWorkflowStatuses\\n      initiativesEnabled\\n      integrationsSettings {\\n        id\\n      }\\n      issueCount\\n      issueEstimationAllowZero\\n      issueEstimationExtended\\n      issueEstimationType\\n      joinByDefault\\n      key\\n      ledInitiativeCount\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pinnedResources {\\n        id\\n      }\\n      posts {\\n        id\\n      }\\n      progressHistory\\n      requirePriorityToLeaveTriage\\n      resourceSections {\\n        id\\n      }\\n      restrictedBy {\\n        id\\n      }\\n      restrictedById\\n      retiredAt\\n      scimGroupName\\n      scimManaged\\n      securitySettings\\n      setIssueSortOrderOnStateChange\\n      slackAutoCreateProjectChannel\\n      timezone\\n      triageEnabled\\n      triageIssueState {\\n        id\\n      }\\n      triageResponsibility {\\n        id\\n      }\\n      upcomingCycleCount\\n      updatedAt\\n      visibility\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16356,7 +16356,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "teamUpdate",
-      "document": "mutation TeamUpdate($id: String!, $input: TeamUpdateInput!) {\n  teamUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    team {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n  }\n}",
+      "document": "mutation TeamUpdate($id: String!, $input: TeamUpdateInput!) {\\n  teamUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    team {\\n      activeCycle {\\n        id\\n      }\\n      aiDiscussionSummariesEnabled\\n      aiThreadSummariesEnabled\\n      allMembersCanJoin\\n      ancestors {\\n        id\\n      }\\n      archivedAt\\n      autoArchivePeriod\\n      autoCloseChildIssues\\n      autoCloseParentIssues\\n      autoClosePeriod\\n      autoCloseStateId\\n      children {\\n        id\\n      }\\n      color\\n      createdAt\\n      currentProgress\\n      cycleCalenderUrl\\n      cycleCooldownTime\\n      cycleDuration\\n      cycleIssueAutoAssignCompleted\\n      cycleIssueAutoAssignStarted\\n      cycleLockToActive\\n      cycleStartDay\\n      cyclesEnabled\\n      defaultIssueEstimate\\n      defaultIssueState {\\n        id\\n      }\\n      defaultProjectTemplate {\\n        id\\n      }\\n      defaultTemplateForMembers {\\n        id\\n      }\\n      defaultTemplateForNonMembers {\\n        id\\n      }\\n      description\\n      displayName\\n      facets {\\n        id\\n      }\\n      groupIssueHistory\\n      icon\\n      id\\n      inheritIssueEstimation\\n      inheritSlackAutoCreateProjectChannel\\n      inheritWorkflowStatuses\\n      initiativesEnabled\\n      integrationsSettings {\\n        id\\n      }\\n      issueCount\\n      issueEstimationAllowZero\\n      issueEstimationExtended\\n      issueEstimationType\\n      joinByDefault\\n      key\\n      ledInitiativeCount\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pinnedResources {\\n        id\\n      }\\n      posts {\\n        id\\n      }\\n      progressHistory\\n      requirePriorityToLeaveTriage\\n      resourceSections {\\n        id\\n      }\\n      restrictedBy {\\n        id\\n      }\\n      restrictedById\\n      retiredAt\\n      scimGroupName\\n      scimManaged\\n      securitySettings\\n      setIssueSortOrderOnStateChange\\n      slackAutoCreateProjectChannel\\n      timezone\\n      triageEnabled\\n      triageIssueState {\\n        id\\n      }\\n      triageResponsibility {\\n        id\\n      }\\n      upcomingCycleCount\\n      updatedAt\\n      visibility\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "TeamUpdateInput!"
@@ -16369,7 +16369,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "teams_list",
-    "description": "All teams whose issues the user can access. This includes public teams and private teams the user is a member of. This may differ from \u0060administrableTeams\u0060, which returns teams whose settings the user can change but whose issues they don't necessarily have access to.",
+    "description": "All teams whose issues the user can access. This includes public teams and private teams the user is a member of. This may differ from \\u0060administrableTeams\\u0060, which returns teams whose settings the user can change but whose issues they don't necessarily have access to.",
     "parameters": {
       "properties": {
         "after": {
@@ -16407,7 +16407,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "teams",
-      "document": "query Teams($after: String, $before: String, $filter: TeamFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  teams(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      activeCycle {\n        id\n      }\n      aiDiscussionSummariesEnabled\n      aiThreadSummariesEnabled\n      allMembersCanJoin\n      ancestors {\n        id\n      }\n      archivedAt\n      autoArchivePeriod\n      autoCloseChildIssues\n      autoCloseParentIssues\n      autoClosePeriod\n      autoCloseStateId\n      children {\n        id\n      }\n      color\n      createdAt\n      currentProgress\n      cycleCalenderUrl\n      cycleCooldownTime\n      cycleDuration\n      cycleIssueAutoAssignCompleted\n      cycleIssueAutoAssignStarted\n      cycleLockToActive\n      cycleStartDay\n      cyclesEnabled\n      defaultIssueEstimate\n      defaultIssueState {\n        id\n      }\n      defaultProjectTemplate {\n        id\n      }\n      defaultTemplateForMembers {\n        id\n      }\n      defaultTemplateForNonMembers {\n        id\n      }\n      description\n      displayName\n      facets {\n        id\n      }\n      groupIssueHistory\n      icon\n      id\n      inheritIssueEstimation\n      inheritSlackAutoCreateProjectChannel\n      inheritWorkflowStatuses\n      initiativesEnabled\n      integrationsSettings {\n        id\n      }\n      issueCount\n      issueEstimationAllowZero\n      issueEstimationExtended\n      issueEstimationType\n      joinByDefault\n      key\n      ledInitiativeCount\n      name\n      organization {\n        id\n      }\n      parent {\n        id\n      }\n      pinnedResources {\n        id\n      }\n      posts {\n        id\n      }\n      progressHistory\n      requirePriorityToLeaveTriage\n      resourceSections {\n        id\n      }\n      restrictedBy {\n        id\n      }\n      restrictedById\n      retiredAt\n      scimGroupName\n      scimManaged\n      securitySettings\n      setIssueSortOrderOnStateChange\n      slackAutoCreateProjectChannel\n      timezone\n      triageEnabled\n      triageIssueState {\n        id\n      }\n      triageResponsibility {\n        id\n      }\n      upcomingCycleCount\n      updatedAt\n      visibility\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Teams($after: String, $before: String, $filter: TeamFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  teams(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      activeCycle {\\n        id\\n      }\\n      aiDiscussionSummariesEnabled\\n      aiThreadSummariesEnabled\\n      allMembersCanJoin\\n      ancestors {\\n        id\\n      }\\n      archivedAt\\n      autoArchivePeriod\\n      autoCloseChildIssues\\n      autoCloseParentIssues\\n      autoClosePeriod\\n      autoCloseStateId\\n      children {\\n        id\\n      }\\n      color\\n      createdAt\\n      currentProgress\\n      cycleCalenderUrl\\n      cycleCooldownTime\\n      cycleDuration\\n      cycleIssueAutoAssignCompleted\\n      cycleIssueAutoAssignStarted\\n      cycleLockToActive\\n      cycleStartDay\\n      cyclesEnabled\\n      defaultIssueEstimate\\n      defaultIssueState {\\n        id\\n      }\\n      defaultProjectTemplate {\\n        id\\n      }\\n      defaultTemplateForMembers {\\n        id\\n      }\\n      defaultTemplateForNonMembers {\\n        id\\n      }\\n      description\\n      displayName\\n      facets {\\n        id\\n      }\\n      groupIssueHistory\\n      icon\\n      id\\n      inheritIssueEstimation\\n      inheritSlackAutoCreateProjectChannel\\n      inheritWorkflowStatuses\\n      initiativesEnabled\\n      integrationsSettings {\\n        id\\n      }\\n      issueCount\\n      issueEstimationAllowZero\\n      issueEstimationExtended\\n      issueEstimationType\\n      joinByDefault\\n      key\\n      ledInitiativeCount\\n      name\\n      organization {\\n        id\\n      }\\n      parent {\\n        id\\n      }\\n      pinnedResources {\\n        id\\n      }\\n      posts {\\n        id\\n      }\\n      progressHistory\\n      requirePriorityToLeaveTriage\\n      resourceSections {\\n        id\\n      }\\n      restrictedBy {\\n        id\\n      }\\n      restrictedById\\n      retiredAt\\n      scimGroupName\\n      scimManaged\\n      securitySettings\\n      setIssueSortOrderOnStateChange\\n      slackAutoCreateProjectChannel\\n      timezone\\n      triageEnabled\\n      triageIssueState {\\n        id\\n      }\\n      triageResponsibility {\\n        id\\n      }\\n      upcomingCycleCount\\n      updatedAt\\n      visibility\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -16441,7 +16441,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "template",
-      "document": "query Template($id: String!) {\n  template(id: $id) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    hasFormFields\n    icon\n    id\n    inheritedFrom {\n      id\n    }\n    lastAppliedAt\n    lastUpdatedBy {\n      id\n    }\n    name\n    organization {\n      id\n    }\n    pipeline {\n      id\n    }\n    sortOrder\n    team {\n      id\n    }\n    templateData\n    type\n    updatedAt\n  }\n}",
+      "document": "query Template($id: String!) {\\n  template(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    hasFormFields\\n    icon\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    lastAppliedAt\\n    lastUpdatedBy {\\n      id\\n    }\\n    name\\n    organization {\\n      id\\n    }\\n    pipeline {\\n      id\\n    }\\n    sortOrder\\n    team {\\n      id\\n    }\\n    templateData\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16469,7 +16469,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "templateCreate",
-      "document": "mutation TemplateCreate($input: TemplateCreateInput!) {\n  templateCreate(input: $input) {\n    lastSyncId\n    success\n    template {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      hasFormFields\n      icon\n      id\n      inheritedFrom {\n        id\n      }\n      lastAppliedAt\n      lastUpdatedBy {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      pipeline {\n        id\n      }\n      sortOrder\n      team {\n        id\n      }\n      templateData\n      type\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TemplateCreate($input: TemplateCreateInput!) {\\n  templateCreate(input: $input) {\\n    lastSyncId\\n    success\\n    template {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      hasFormFields\\n      icon\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      lastAppliedAt\\n      lastUpdatedBy {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      pipeline {\\n        id\\n      }\\n      sortOrder\\n      team {\\n        id\\n      }\\n      templateData\\n      type\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "input": "TemplateCreateInput!"
       }
@@ -16497,7 +16497,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "templateDelete",
-      "document": "mutation TemplateDelete($id: String!) {\n  templateDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TemplateDelete($id: String!) {\\n  templateDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16530,7 +16530,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "templateUpdate",
-      "document": "mutation TemplateUpdate($id: String!, $input: TemplateUpdateInput!) {\n  templateUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    template {\n      archivedAt\n      color\n      createdAt\n      creator {\n        id\n      }\n      description\n      hasFormFields\n      icon\n      id\n      inheritedFrom {\n        id\n      }\n      lastAppliedAt\n      lastUpdatedBy {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      pipeline {\n        id\n      }\n      sortOrder\n      team {\n        id\n      }\n      templateData\n      type\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TemplateUpdate($id: String!, $input: TemplateUpdateInput!) {\\n  templateUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    template {\\n      archivedAt\\n      color\\n      createdAt\\n      creator {\\n        id\\n      }\\n      description\\n      hasFormFields\\n      icon\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      lastAppliedAt\\n      lastUpdatedBy {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      pipeline {\\n        id\\n      }\\n      sortOrder\\n      team {\\n        id\\n      }\\n      templateData\\n      type\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "TemplateUpdateInput!"
@@ -16552,7 +16552,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "templates",
-      "document": "query Templates {\n  templates {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    hasFormFields\n    icon\n    id\n    inheritedFrom {\n      id\n    }\n    lastAppliedAt\n    lastUpdatedBy {\n      id\n    }\n    name\n    organization {\n      id\n    }\n    pipeline {\n      id\n    }\n    sortOrder\n    team {\n      id\n    }\n    templateData\n    type\n    updatedAt\n  }\n}",
+      "document": "query Templates {\\n  templates {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    hasFormFields\\n    icon\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    lastAppliedAt\\n    lastUpdatedBy {\\n      id\\n    }\\n    name\\n    organization {\\n      id\\n    }\\n    pipeline {\\n      id\\n    }\\n    sortOrder\\n    team {\\n      id\\n    }\\n    templateData\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -16578,7 +16578,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "templatesForIntegration",
-      "document": "query TemplatesForIntegration($integrationType: String!) {\n  templatesForIntegration(integrationType: $integrationType) {\n    archivedAt\n    color\n    createdAt\n    creator {\n      id\n    }\n    description\n    hasFormFields\n    icon\n    id\n    inheritedFrom {\n      id\n    }\n    lastAppliedAt\n    lastUpdatedBy {\n      id\n    }\n    name\n    organization {\n      id\n    }\n    pipeline {\n      id\n    }\n    sortOrder\n    team {\n      id\n    }\n    templateData\n    type\n    updatedAt\n  }\n}",
+      "document": "query TemplatesForIntegration($integrationType: String!) {\\n  templatesForIntegration(integrationType: $integrationType) {\\n    archivedAt\\n    color\\n    createdAt\\n    creator {\\n      id\\n    }\\n    description\\n    hasFormFields\\n    icon\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    lastAppliedAt\\n    lastUpdatedBy {\\n      id\\n    }\\n    name\\n    organization {\\n      id\\n    }\\n    pipeline {\\n      id\\n    }\\n    sortOrder\\n    team {\\n      id\\n    }\\n    templateData\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {
         "integrationType": "String!"
       }
@@ -16606,7 +16606,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "timeSchedule",
-      "document": "query TimeSchedule($id: String!) {\n  timeSchedule(id: $id) {\n    archivedAt\n    createdAt\n    entries {\n      endsAt\n      startsAt\n      userEmail\n      userId\n    }\n    externalId\n    externalUrl\n    id\n    integration {\n      id\n    }\n    name\n    organization {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query TimeSchedule($id: String!) {\\n  timeSchedule(id: $id) {\\n    archivedAt\\n    createdAt\\n    entries {\\n      endsAt\\n      startsAt\\n      userEmail\\n      userId\\n    }\\n    externalId\\n    externalUrl\\n    id\\n    integration {\\n      id\\n    }\\n    name\\n    organization {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16634,7 +16634,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "timeScheduleCreate",
-      "document": "mutation TimeScheduleCreate($input: TimeScheduleCreateInput!) {\n  timeScheduleCreate(input: $input) {\n    lastSyncId\n    success\n    timeSchedule {\n      archivedAt\n      createdAt\n      entries {\n        endsAt\n        startsAt\n        userEmail\n        userId\n      }\n      externalId\n      externalUrl\n      id\n      integration {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TimeScheduleCreate($input: TimeScheduleCreateInput!) {\\n  timeScheduleCreate(input: $input) {\\n    lastSyncId\\n    success\\n    timeSchedule {\\n      archivedAt\\n      createdAt\\n      entries {\\n        endsAt\\n        startsAt\\n        userEmail\\n        userId\\n      }\\n      externalId\\n      externalUrl\\n      id\\n      integration {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "input": "TimeScheduleCreateInput!"
       }
@@ -16662,7 +16662,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "timeScheduleDelete",
-      "document": "mutation TimeScheduleDelete($id: String!) {\n  timeScheduleDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TimeScheduleDelete($id: String!) {\\n  timeScheduleDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16690,7 +16690,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "timeScheduleRefreshIntegrationSchedule",
-      "document": "mutation TimeScheduleRefreshIntegrationSchedule($id: String!) {\n  timeScheduleRefreshIntegrationSchedule(id: $id) {\n    lastSyncId\n    success\n    timeSchedule {\n      archivedAt\n      createdAt\n      entries {\n        endsAt\n        startsAt\n        userEmail\n        userId\n      }\n      externalId\n      externalUrl\n      id\n      integration {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TimeScheduleRefreshIntegrationSchedule($id: String!) {\\n  timeScheduleRefreshIntegrationSchedule(id: $id) {\\n    lastSyncId\\n    success\\n    timeSchedule {\\n      archivedAt\\n      createdAt\\n      entries {\\n        endsAt\\n        startsAt\\n        userEmail\\n        userId\\n      }\\n      externalId\\n      externalUrl\\n      id\\n      integration {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16723,7 +16723,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "timeScheduleUpdate",
-      "document": "mutation TimeScheduleUpdate($id: String!, $input: TimeScheduleUpdateInput!) {\n  timeScheduleUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    timeSchedule {\n      archivedAt\n      createdAt\n      entries {\n        endsAt\n        startsAt\n        userEmail\n        userId\n      }\n      externalId\n      externalUrl\n      id\n      integration {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TimeScheduleUpdate($id: String!, $input: TimeScheduleUpdateInput!) {\\n  timeScheduleUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    timeSchedule {\\n      archivedAt\\n      createdAt\\n      entries {\\n        endsAt\\n        startsAt\\n        userEmail\\n        userId\\n      }\\n      externalId\\n      externalUrl\\n      id\\n      integration {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "TimeScheduleUpdateInput!"
@@ -16757,7 +16757,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "timeScheduleUpsertExternal",
-      "document": "mutation TimeScheduleUpsertExternal($externalId: String!, $input: TimeScheduleUpdateInput!) {\n  timeScheduleUpsertExternal(externalId: $externalId, input: $input) {\n    lastSyncId\n    success\n    timeSchedule {\n      archivedAt\n      createdAt\n      entries {\n        endsAt\n        startsAt\n        userEmail\n        userId\n      }\n      externalId\n      externalUrl\n      id\n      integration {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TimeScheduleUpsertExternal($externalId: String!, $input: TimeScheduleUpdateInput!) {\\n  timeScheduleUpsertExternal(externalId: $externalId, input: $input) {\\n    lastSyncId\\n    success\\n    timeSchedule {\\n      archivedAt\\n      createdAt\\n      entries {\\n        endsAt\\n        startsAt\\n        userEmail\\n        userId\\n      }\\n      externalId\\n      externalUrl\\n      id\\n      integration {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "externalId": "String!",
         "input": "TimeScheduleUpdateInput!"
@@ -16804,7 +16804,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "timeSchedules",
-      "document": "query TimeSchedules($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  timeSchedules(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      createdAt\n      entries {\n        endsAt\n        startsAt\n        userEmail\n        userId\n      }\n      externalId\n      externalUrl\n      id\n      integration {\n        id\n      }\n      name\n      organization {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query TimeSchedules($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  timeSchedules(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      createdAt\\n      entries {\\n        endsAt\\n        startsAt\\n        userEmail\\n        userId\\n      }\\n      externalId\\n      externalUrl\\n      id\\n      integration {\\n        id\\n      }\\n      name\\n      organization {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -16837,7 +16837,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "trackAnonymousEvent",
-      "document": "mutation TrackAnonymousEvent($input: EventTrackingInput!) {\n  trackAnonymousEvent(input: $input) {\n    success\n  }\n}",
+      "document": "mutation TrackAnonymousEvent($input: EventTrackingInput!) {\\n  trackAnonymousEvent(input: $input) {\\n    success\\n  }\\n}",
       "variables": {
         "input": "EventTrackingInput!"
       }
@@ -16883,7 +16883,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "triageResponsibilities",
-      "document": "query TriageResponsibilities($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  triageResponsibilities(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      action\n      archivedAt\n      createdAt\n      currentUser {\n        id\n      }\n      id\n      manualSelection {\n        assignmentIndex\n        userIds\n      }\n      team {\n        id\n      }\n      timeSchedule {\n        id\n      }\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query TriageResponsibilities($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  triageResponsibilities(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      action\\n      archivedAt\\n      createdAt\\n      currentUser {\\n        id\\n      }\\n      id\\n      manualSelection {\\n        assignmentIndex\\n        userIds\\n      }\\n      team {\\n        id\\n      }\\n      timeSchedule {\\n        id\\n      }\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -16916,7 +16916,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "triageResponsibility",
-      "document": "query TriageResponsibility($id: String!) {\n  triageResponsibility(id: $id) {\n    action\n    archivedAt\n    createdAt\n    currentUser {\n      id\n    }\n    id\n    manualSelection {\n      assignmentIndex\n      userIds\n    }\n    team {\n      id\n    }\n    timeSchedule {\n      id\n    }\n    updatedAt\n  }\n}",
+      "document": "query TriageResponsibility($id: String!) {\\n  triageResponsibility(id: $id) {\\n    action\\n    archivedAt\\n    createdAt\\n    currentUser {\\n      id\\n    }\\n    id\\n    manualSelection {\\n      assignmentIndex\\n      userIds\\n    }\\n    team {\\n      id\\n    }\\n    timeSchedule {\\n      id\\n    }\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -16944,7 +16944,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "triageResponsibilityCreate",
-      "document": "mutation TriageResponsibilityCreate($input: TriageResponsibilityCreateInput!) {\n  triageResponsibilityCreate(input: $input) {\n    lastSyncId\n    success\n    triageResponsibility {\n      action\n      archivedAt\n      createdAt\n      currentUser {\n        id\n      }\n      id\n      manualSelection {\n        assignmentIndex\n        userIds\n      }\n      team {\n        id\n      }\n      timeSchedule {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TriageResponsibilityCreate($input: TriageResponsibilityCreateInput!) {\\n  triageResponsibilityCreate(input: $input) {\\n    lastSyncId\\n    success\\n    triageResponsibility {\\n      action\\n      archivedAt\\n      createdAt\\n      currentUser {\\n        id\\n      }\\n      id\\n      manualSelection {\\n        assignmentIndex\\n        userIds\\n      }\\n      team {\\n        id\\n      }\\n      timeSchedule {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "input": "TriageResponsibilityCreateInput!"
       }
@@ -16972,7 +16972,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "triageResponsibilityDelete",
-      "document": "mutation TriageResponsibilityDelete($id: String!) {\n  triageResponsibilityDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation TriageResponsibilityDelete($id: String!) {\\n  triageResponsibilityDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17005,7 +17005,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "triageResponsibilityUpdate",
-      "document": "mutation TriageResponsibilityUpdate($id: String!, $input: TriageResponsibilityUpdateInput!) {\n  triageResponsibilityUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    triageResponsibility {\n      action\n      archivedAt\n      createdAt\n      currentUser {\n        id\n      }\n      id\n      manualSelection {\n        assignmentIndex\n        userIds\n      }\n      team {\n        id\n      }\n      timeSchedule {\n        id\n      }\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation TriageResponsibilityUpdate($id: String!, $input: TriageResponsibilityUpdateInput!) {\\n  triageResponsibilityUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    triageResponsibility {\\n      action\\n      archivedAt\\n      createdAt\\n      currentUser {\\n        id\\n      }\\n      id\\n      manualSelection {\\n        assignmentIndex\\n        userIds\\n      }\\n      team {\\n        id\\n      }\\n      timeSchedule {\\n        id\\n      }\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "TriageResponsibilityUpdateInput!"
@@ -17051,7 +17051,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "updateIntegrationSlackScopes",
-      "document": "mutation UpdateIntegrationSlackScopes($code: String!, $integrationId: String!, $redirectUri: String!, $requestedScopes: [String!]) {\n  updateIntegrationSlackScopes(\n    code: $code\n    integrationId: $integrationId\n    redirectUri: $redirectUri\n    requestedScopes: $requestedScopes\n  ) {\n    gitHub {\n      lostRepositoryNames\n    }\n    integration {\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      id\n      organization {\n        id\n      }\n      service\n      team {\n        id\n      }\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation UpdateIntegrationSlackScopes($code: String!, $integrationId: String!, $redirectUri: String!, $requestedScopes: [String!]) {\\n  updateIntegrationSlackScopes(\\n    code: $code\\n    integrationId: $integrationId\\n    redirectUri: $redirectUri\\n    requestedScopes: $requestedScopes\\n  ) {\\n    gitHub {\\n      lostRepositoryNames\\n    }\\n    integration {\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      id\\n      organization {\\n        id\\n      }\\n      service\\n      team {\\n        id\\n      }\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "code": "String!",
         "integrationId": "String!",
@@ -17071,7 +17071,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "The identifier of the user to retrieve. To retrieve the authenticated user, use \u0060viewer\u0060 query."
+          "description": "The identifier of the user to retrieve. To retrieve the authenticated user, use \\u0060viewer\\u0060 query."
         }
       },
       "required": [
@@ -17082,7 +17082,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "user",
-      "document": "query User($id: String!) {\n  user(id: $id) {\n    active\n    admin\n    app\n    archivedAt\n    avatarBackgroundColor\n    avatarUrl\n    calendarHash\n    canAccessAnyPublicTeam\n    createdAt\n    createdIssueCount\n    description\n    disableReason\n    displayName\n    email\n    gitHubUserId\n    guest\n    hasGitHubCodeAccess\n    id\n    identityProvider {\n      id\n    }\n    initials\n    isAssignable\n    isMe\n    isMentionable\n    lastSeen\n    name\n    organization {\n      id\n    }\n    owner\n    statusEmoji\n    statusLabel\n    statusUntilAt\n    supportsAgentSessions\n    timezone\n    title\n    updatedAt\n    url\n  }\n}",
+      "document": "query User($id: String!) {\\n  user(id: $id) {\\n    active\\n    admin\\n    app\\n    archivedAt\\n    avatarBackgroundColor\\n    avatarUrl\\n    calendarHash\\n    canAccessAnyPublicTeam\\n    createdAt\\n    createdIssueCount\\n    description\\n    disableReason\\n    displayName\\n    email\\n    gitHubUserId\\n    guest\\n    hasGitHubCodeAccess\\n    id\\n    identityProvider {\\n      id\\n    }\\n    initials\\n    isAssignable\\n    isMe\\n    isMentionable\\n    lastSeen\\n    name\\n    organization {\\n      id\\n    }\\n    owner\\n    statusEmoji\\n    statusLabel\\n    statusUntilAt\\n    supportsAgentSessions\\n    timezone\\n    title\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17115,7 +17115,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userChangeRole",
-      "document": "mutation UserChangeRole($id: String!, $role: UserRoleType!) {\n  userChangeRole(id: $id, role: $role) {\n    success\n  }\n}",
+      "document": "mutation UserChangeRole($id: String!, $role: UserRoleType!) {\\n  userChangeRole(id: $id, role: $role) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "role": "UserRoleType!"
@@ -17149,7 +17149,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userDiscordConnect",
-      "document": "mutation UserDiscordConnect($code: String!, $redirectUri: String!) {\n  userDiscordConnect(code: $code, redirectUri: $redirectUri) {\n    lastSyncId\n    success\n    user {\n      active\n      admin\n      app\n      archivedAt\n      avatarBackgroundColor\n      avatarUrl\n      calendarHash\n      canAccessAnyPublicTeam\n      createdAt\n      createdIssueCount\n      description\n      disableReason\n      displayName\n      email\n      gitHubUserId\n      guest\n      hasGitHubCodeAccess\n      id\n      identityProvider {\n        id\n      }\n      initials\n      isAssignable\n      isMe\n      isMentionable\n      lastSeen\n      name\n      organization {\n        id\n      }\n      owner\n      statusEmoji\n      statusLabel\n      statusUntilAt\n      supportsAgentSessions\n      timezone\n      title\n      updatedAt\n      url\n    }\n  }\n}",
+      "document": "mutation UserDiscordConnect($code: String!, $redirectUri: String!) {\\n  userDiscordConnect(code: $code, redirectUri: $redirectUri) {\\n    lastSyncId\\n    success\\n    user {\\n      active\\n      admin\\n      app\\n      archivedAt\\n      avatarBackgroundColor\\n      avatarUrl\\n      calendarHash\\n      canAccessAnyPublicTeam\\n      createdAt\\n      createdIssueCount\\n      description\\n      disableReason\\n      displayName\\n      email\\n      gitHubUserId\\n      guest\\n      hasGitHubCodeAccess\\n      id\\n      identityProvider {\\n        id\\n      }\\n      initials\\n      isAssignable\\n      isMe\\n      isMentionable\\n      lastSeen\\n      name\\n      organization {\\n        id\\n      }\\n      owner\\n      statusEmoji\\n      statusLabel\\n      statusUntilAt\\n      supportsAgentSessions\\n      timezone\\n      title\\n      updatedAt\\n      url\\n    }\\n  }\\n}",
       "variables": {
         "code": "String!",
         "redirectUri": "String!"
@@ -17178,7 +17178,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userExternalUserDisconnect",
-      "document": "mutation UserExternalUserDisconnect($service: String!) {\n  userExternalUserDisconnect(service: $service) {\n    lastSyncId\n    success\n    user {\n      active\n      admin\n      app\n      archivedAt\n      avatarBackgroundColor\n      avatarUrl\n      calendarHash\n      canAccessAnyPublicTeam\n      createdAt\n      createdIssueCount\n      description\n      disableReason\n      displayName\n      email\n      gitHubUserId\n      guest\n      hasGitHubCodeAccess\n      id\n      identityProvider {\n        id\n      }\n      initials\n      isAssignable\n      isMe\n      isMentionable\n      lastSeen\n      name\n      organization {\n        id\n      }\n      owner\n      statusEmoji\n      statusLabel\n      statusUntilAt\n      supportsAgentSessions\n      timezone\n      title\n      updatedAt\n      url\n    }\n  }\n}",
+      "document": "mutation UserExternalUserDisconnect($service: String!) {\\n  userExternalUserDisconnect(service: $service) {\\n    lastSyncId\\n    success\\n    user {\\n      active\\n      admin\\n      app\\n      archivedAt\\n      avatarBackgroundColor\\n      avatarUrl\\n      calendarHash\\n      canAccessAnyPublicTeam\\n      createdAt\\n      createdIssueCount\\n      description\\n      disableReason\\n      displayName\\n      email\\n      gitHubUserId\\n      guest\\n      hasGitHubCodeAccess\\n      id\\n      identityProvider {\\n        id\\n      }\\n      initials\\n      isAssignable\\n      isMe\\n      isMentionable\\n      lastSeen\\n      name\\n      organization {\\n        id\\n      }\\n      owner\\n      statusEmoji\\n      statusLabel\\n      statusUntilAt\\n      supportsAgentSessions\\n      timezone\\n      title\\n      updatedAt\\n      url\\n    }\\n  }\\n}",
       "variables": {
         "service": "String!"
       }
@@ -17211,7 +17211,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userFlagUpdate",
-      "document": "mutation UserFlagUpdate($flag: UserFlagType!, $operation: UserFlagUpdateOperation!) {\n  userFlagUpdate(flag: $flag, operation: $operation) {\n    flag\n    lastSyncId\n    success\n    value\n  }\n}",
+      "document": "mutation UserFlagUpdate($flag: UserFlagType!, $operation: UserFlagUpdateOperation!) {\\n  userFlagUpdate(flag: $flag, operation: $operation) {\\n    flag\\n    lastSyncId\\n    success\\n    value\\n  }\\n}",
       "variables": {
         "flag": "UserFlagType!",
         "operation": "UserFlagUpdateOperation!"
@@ -17240,7 +17240,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userRevokeAllSessions",
-      "document": "mutation UserRevokeAllSessions($id: String!) {\n  userRevokeAllSessions(id: $id) {\n    success\n  }\n}",
+      "document": "mutation UserRevokeAllSessions($id: String!) {\\n  userRevokeAllSessions(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17273,7 +17273,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userRevokeSession",
-      "document": "mutation UserRevokeSession($id: String!, $sessionId: String!) {\n  userRevokeSession(id: $id, sessionId: $sessionId) {\n    success\n  }\n}",
+      "document": "mutation UserRevokeSession($id: String!, $sessionId: String!) {\\n  userRevokeSession(id: $id, sessionId: $sessionId) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!",
         "sessionId": "String!"
@@ -17302,7 +17302,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "userSessions",
-      "document": "query UserSessions($id: String!) {\n  userSessions(id: $id) {\n    browserType\n    client\n    countryCodes\n    createdAt\n    detailedName\n    id\n    ip\n    isCurrentSession\n    lastActiveAt\n    location\n    locationCity\n    locationCountry\n    locationCountryCode\n    locationRegionCode\n    name\n    operatingSystem\n    service\n    type\n    updatedAt\n    userAgent\n  }\n}",
+      "document": "query UserSessions($id: String!) {\\n  userSessions(id: $id) {\\n    browserType\\n    client\\n    countryCodes\\n    createdAt\\n    detailedName\\n    id\\n    ip\\n    isCurrentSession\\n    lastActiveAt\\n    location\\n    locationCity\\n    locationCountry\\n    locationCountryCode\\n    locationRegionCode\\n    name\\n    operatingSystem\\n    service\\n    type\\n    updatedAt\\n    userAgent\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17323,7 +17323,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "userSettings",
-      "document": "query UserSettings {\n  userSettings {\n    archivedAt\n    autoAssignToSelf\n    calendarHash\n    createdAt\n    feedLastSeenTime\n    feedSummarySchedule\n    id\n    notificationCategoryPreferences {\n      appsAndIntegrations {\n        desktop\n        email\n        mobile\n        slack\n      }\n      assignments {\n        desktop\n        email\n        mobile\n        slack\n      }\n      billing {\n        desktop\n        email\n        mobile\n        slack\n      }\n      commentsAndReplies {\n        desktop\n        email\n        mobile\n        slack\n      }\n      customers {\n        desktop\n        email\n        mobile\n        slack\n      }\n      documentChanges {\n        desktop\n        email\n        mobile\n        slack\n      }\n      feed {\n        desktop\n        email\n        mobile\n        slack\n      }\n      mentions {\n        desktop\n        email\n        mobile\n        slack\n      }\n      postsAndUpdates {\n        desktop\n        email\n        mobile\n        slack\n      }\n      reactions {\n        desktop\n        email\n        mobile\n        slack\n      }\n      reminders {\n        desktop\n        email\n        mobile\n        slack\n      }\n      reviews {\n        desktop\n        email\n        mobile\n        slack\n      }\n      statusChanges {\n        desktop\n        email\n        mobile\n        slack\n      }\n      subscriptions {\n        desktop\n        email\n        mobile\n        slack\n      }\n      system {\n        desktop\n        email\n        mobile\n        slack\n      }\n      triage {\n        desktop\n        email\n        mobile\n        slack\n      }\n    }\n    notificationChannelPreferences {\n      desktop\n      email\n      mobile\n      slack\n    }\n    notificationDeliveryPreferences {\n      mobile {\n        __typename\n      }\n    }\n    showFullUserNames\n    subscribedToChangelog\n    subscribedToDPA\n    subscribedToInviteAccepted\n    subscribedToPrivacyLegalUpdates\n    theme {\n      custom {\n        accent\n        base\n        contrast\n      }\n      preset\n    }\n    updatedAt\n    user {\n      id\n    }\n  }\n}",
+      "document": "query UserSettings {\\n  userSettings {\\n    archivedAt\\n    autoAssignToSelf\\n    calendarHash\\n    createdAt\\n    feedLastSeenTime\\n    feedSummarySchedule\\n    id\\n    notificationCategoryPreferences {\\n      appsAndIntegrations {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      assignments {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      billing {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      commentsAndReplies {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      customers {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      documentChanges {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      feed {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      mentions {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      postsAndUpdates {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      reactions {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      reminders {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      reviews {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      statusChanges {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      subscriptions {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      system {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      triage {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n    }\\n    notificationChannelPreferences {\\n      desktop\\n      email\\n      mobile\\n      slack\\n    }\\n    notificationDeliveryPreferences {\\n      mobile {\\n        __typename\\n      }\\n    }\\n    showFullUserNames\\n    subscribedToChangelog\\n    subscribedToDPA\\n    subscribedToInviteAccepted\\n    subscribedToPrivacyLegalUpdates\\n    theme {\\n      custom {\\n        accent\\n        base\\n        contrast\\n      }\\n      preset\\n    }\\n    updatedAt\\n    user {\\n      id\\n    }\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -17350,7 +17350,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userSettingsFlagsReset",
-      "document": "mutation UserSettingsFlagsReset($flags: [UserFlagType!]) {\n  userSettingsFlagsReset(flags: $flags) {\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation UserSettingsFlagsReset($flags: [UserFlagType!]) {\\n  userSettingsFlagsReset(flags: $flags) {\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "flags": "[UserFlagType!]"
       }
@@ -17383,7 +17383,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userSettingsUpdate",
-      "document": "mutation UserSettingsUpdate($id: String!, $input: UserSettingsUpdateInput!) {\n  userSettingsUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    userSettings {\n      archivedAt\n      autoAssignToSelf\n      calendarHash\n      createdAt\n      feedLastSeenTime\n      feedSummarySchedule\n      id\n      notificationCategoryPreferences {\n        __typename\n      }\n      notificationChannelPreferences {\n        desktop\n        email\n        mobile\n        slack\n      }\n      notificationDeliveryPreferences {\n        __typename\n      }\n      showFullUserNames\n      subscribedToChangelog\n      subscribedToDPA\n      subscribedToInviteAccepted\n      subscribedToPrivacyLegalUpdates\n      theme {\n        preset\n      }\n      updatedAt\n      user {\n        id\n      }\n    }\n  }\n}",
+      "document": "mutation UserSettingsUpdate($id: String!, $input: UserSettingsUpdateInput!) {\\n  userSettingsUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    userSettings {\\n      archivedAt\\n      autoAssignToSelf\\n      calendarHash\\n      createdAt\\n      feedLastSeenTime\\n      feedSummarySchedule\\n      id\\n      notificationCategoryPreferences {\\n        __typename\\n      }\\n      notificationChannelPreferences {\\n        desktop\\n        email\\n        mobile\\n        slack\\n      }\\n      notificationDeliveryPreferences {\\n        __typename\\n      }\\n      showFullUserNames\\n      subscribedToChangelog\\n      subscribedToDPA\\n      subscribedToInviteAccepted\\n      subscribedToPrivacyLegalUpdates\\n      theme {\\n        preset\\n      }\\n      updatedAt\\n      user {\\n        id\\n      }\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "UserSettingsUpdateInput!"
@@ -17418,7 +17418,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userSuspend",
-      "document": "mutation UserSuspend($id: String!) {\n  userSuspend(id: $id) {\n    success\n  }\n}",
+      "document": "mutation UserSuspend($id: String!) {\\n  userSuspend(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17446,7 +17446,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userUnlinkFromIdentityProvider",
-      "document": "mutation UserUnlinkFromIdentityProvider($id: String!) {\n  userUnlinkFromIdentityProvider(id: $id) {\n    success\n  }\n}",
+      "document": "mutation UserUnlinkFromIdentityProvider($id: String!) {\\n  userUnlinkFromIdentityProvider(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17480,7 +17480,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userUnsuspend",
-      "document": "mutation UserUnsuspend($id: String!) {\n  userUnsuspend(id: $id) {\n    success\n  }\n}",
+      "document": "mutation UserUnsuspend($id: String!) {\\n  userUnsuspend(id: $id) {\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17497,7 +17497,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "The identifier of the user to update. Use \u0060me\u0060 to reference currently authenticated user."
+          "description": "The identifier of the user to update. Use \\u0060me\\u0060 to reference currently authenticated user."
         },
         "input": {
           "$ref": "#/$defs/UserUpdateInput",
@@ -17513,7 +17513,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "userUpdate",
-      "document": "mutation UserUpdate($id: String!, $input: UserUpdateInput!) {\n  userUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    user {\n      active\n      admin\n      app\n      archivedAt\n      avatarBackgroundColor\n      avatarUrl\n      calendarHash\n      canAccessAnyPublicTeam\n      createdAt\n      createdIssueCount\n      description\n      disableReason\n      displayName\n      email\n      gitHubUserId\n      guest\n      hasGitHubCodeAccess\n      id\n      identityProvider {\n        id\n      }\n      initials\n      isAssignable\n      isMe\n      isMentionable\n      lastSeen\n      name\n      organization {\n        id\n      }\n      owner\n      statusEmoji\n      statusLabel\n      statusUntilAt\n      supportsAgentSessions\n      timezone\n      title\n      updatedAt\n      url\n    }\n  }\n}",
+      "document": "mutation UserUpdate($id: String!, $input: UserUpdateInput!) {\\n  userUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    user {\\n      active\\n      admin\\n      app\\n      archivedAt\\n      avatarBackgroundColor\\n      avatarUrl\\n      calendarHash\\n      canAccessAnyPublicTeam\\n      createdAt\\n      createdIssueCount\\n      description\\n      disableReason\\n      displayName\\n      email\\n      gitHubUserId\\n      guest\\n      hasGitHubCodeAccess\\n      id\\n      identityProvider {\\n        id\\n      }\\n      initials\\n      isAssignable\\n      isMe\\n      isMentionable\\n      lastSeen\\n      name\\n      organization {\\n        id\\n      }\\n      owner\\n      statusEmoji\\n      statusLabel\\n      statusUntilAt\\n      supportsAgentSessions\\n      timezone\\n      title\\n      updatedAt\\n      url\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "UserUpdateInput!"
@@ -17574,7 +17574,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "users",
-      "document": "query Users($after: String, $before: String, $filter: UserFilter, $first: Int, $includeArchived: Boolean, $includeDisabled: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  users(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    includeDisabled: $includeDisabled\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      active\n      admin\n      app\n      archivedAt\n      avatarBackgroundColor\n      avatarUrl\n      calendarHash\n      canAccessAnyPublicTeam\n      createdAt\n      createdIssueCount\n      description\n      disableReason\n      displayName\n      email\n      gitHubUserId\n      guest\n      hasGitHubCodeAccess\n      id\n      identityProvider {\n        id\n      }\n      initials\n      isAssignable\n      isMe\n      isMentionable\n      lastSeen\n      name\n      organization {\n        id\n      }\n      owner\n      statusEmoji\n      statusLabel\n      statusUntilAt\n      supportsAgentSessions\n      timezone\n      title\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Users($after: String, $before: String, $filter: UserFilter, $first: Int, $includeArchived: Boolean, $includeDisabled: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  users(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    includeDisabled: $includeDisabled\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      active\\n      admin\\n      app\\n      archivedAt\\n      avatarBackgroundColor\\n      avatarUrl\\n      calendarHash\\n      canAccessAnyPublicTeam\\n      createdAt\\n      createdIssueCount\\n      description\\n      disableReason\\n      displayName\\n      email\\n      gitHubUserId\\n      guest\\n      hasGitHubCodeAccess\\n      id\\n      identityProvider {\\n        id\\n      }\\n      initials\\n      isAssignable\\n      isMe\\n      isMentionable\\n      lastSeen\\n      name\\n      organization {\\n        id\\n      }\\n      owner\\n      statusEmoji\\n      statusLabel\\n      statusUntilAt\\n      supportsAgentSessions\\n      timezone\\n      title\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -17609,7 +17609,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "verifyGitHubEnterpriseServerInstallation",
-      "document": "query VerifyGitHubEnterpriseServerInstallation($integrationId: String!) {\n  verifyGitHubEnterpriseServerInstallation(integrationId: $integrationId) {\n    success\n  }\n}",
+      "document": "query VerifyGitHubEnterpriseServerInstallation($integrationId: String!) {\\n  verifyGitHubEnterpriseServerInstallation(integrationId: $integrationId) {\\n    success\\n  }\\n}",
       "variables": {
         "integrationId": "String!"
       }
@@ -17637,7 +17637,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "viewPreferencesCreate",
-      "document": "mutation ViewPreferencesCreate($input: ViewPreferencesCreateInput!) {\n  viewPreferencesCreate(input: $input) {\n    lastSyncId\n    success\n    viewPreferences {\n      archivedAt\n      createdAt\n      id\n      preferences {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n      type\n      updatedAt\n      viewType\n    }\n  }\n}",
+      "document": "mutation ViewPreferencesCreate($input: ViewPreferencesCreateInput!) {\\n  viewPreferencesCreate(input: $input) {\\n    lastSyncId\\n    success\\n    viewPreferences {\\n      archivedAt\\n      createdAt\\n      id\\n      preferences {\\n        automationFieldLastExecuted\\n        automationFieldStats\\n        automationFieldTeam\\n        automationFieldTrigger\\n        automationGrouping\\n        automationOrdering\\n        automationShowDescendants\\n        automationStatsPeriod\\n        closedIssuesOrderedByRecency\\n        columnOrderBoard\\n        columnOrderList\\n        continuousPipelineReleaseFieldReleaseDate\\n        continuousPipelineReleaseFieldReleaseNote\\n        continuousPipelineReleaseFieldVersion\\n        continuousPipelineReleasesViewGrouping\\n        customViewFieldDateCreated\\n        customViewFieldDateUpdated\\n        customViewFieldOwner\\n        customViewFieldVisibility\\n        customViewsOrdering\\n        customerFieldDomains\\n        customerFieldOwner\\n        customerFieldRequestCount\\n        customerFieldRevenue\\n        customerFieldSize\\n        customerFieldSource\\n        customerFieldStatus\\n        customerFieldTier\\n        customerPageNeedsFieldIssueIdentifier\\n        customerPageNeedsFieldIssuePriority\\n        customerPageNeedsFieldIssueStatus\\n        customerPageNeedsFieldIssueTargetDueDate\\n        customerPageNeedsShowCompletedIssuesAndProjects\\n        customerPageNeedsShowImportantFirst\\n        customerPageNeedsViewGrouping\\n        customerPageNeedsViewOrdering\\n        customersViewOrdering\\n        dashboardFieldDateCreated\\n        dashboardFieldDateUpdated\\n        dashboardFieldOwner\\n        dashboardsOrdering\\n        embeddedCustomerNeedsShowImportantFirst\\n        embeddedCustomerNeedsViewOrdering\\n        fieldAssignee\\n        fieldCustomerCount\\n        fieldCustomerRevenue\\n        fieldCycle\\n        fieldDateArchived\\n        fieldDateCreated\\n        fieldDateMyActivity\\n        fieldDateUpdated\\n        fieldDueDate\\n        fieldEstimate\\n        fieldId\\n        fieldLabels\\n        fieldLinkCount\\n        fieldMilestone\\n        fieldPreviewLinks\\n        fieldPriority\\n        fieldProject\\n        fieldPullRequests\\n        fieldRelease\\n        fieldSentryIssues\\n        fieldSla\\n        fieldStatus\\n        fieldTimeInCurrentStatus\\n        focusViewGrouping\\n        focusViewOrdering\\n        focusViewOrderingDirection\\n        groupOrderingMode\\n        hiddenColumns\\n        hiddenGroupsList\\n        hiddenRows\\n        inboxViewGrouping\\n        inboxViewOrdering\\n        initiativeFieldActivity\\n        initiativeFieldDateCompleted\\n        initiativeFieldDateCreated\\n        initiativeFieldDateUpdated\\n        initiativeFieldDescription\\n        initiativeFieldHealth\\n        initiativeFieldInitiativeHealth\\n        initiativeFieldLabels\\n        initiativeFieldLeadTeam\\n        initiativeFieldOwner\\n        initiativeFieldPriority\\n        initiativeFieldProjects\\n        initiativeFieldStartDate\\n        initiativeFieldStatus\\n        initiativeFieldTargetDate\\n        initiativeFieldTeams\\n        initiativeGrouping\\n        initiativeGroupingLabelGroupId\\n        initiativesViewOrdering\\n        issueGrouping\\n        issueGroupingLabelGroupId\\n        issueNesting\\n        issueSubGrouping\\n        issueSubGroupingLabelGroupId\\n        layout\\n        memberFieldJoined\\n        memberFieldStatus\\n        memberFieldTeams\\n        projectCustomerNeedsShowCompletedIssuesLast\\n        projectCustomerNeedsShowImportantFirst\\n        projectCustomerNeedsViewGrouping\\n        projectCustomerNeedsViewOrdering\\n        projectFieldActivity\\n        projectFieldCustomerCount\\n        projectFieldCustomerRevenue\\n        projectFieldDateCompleted\\n        projectFieldDateCreated\\n        projectFieldDateUpdated\\n        projectFieldDescription\\n        projectFieldDescriptionBoard\\n        projectFieldHealth\\n        projectFieldHealthTimeline\\n        projectFieldInitiatives\\n        projectFieldIssues\\n        projectFieldLabels\\n        projectFieldLead\\n        projectFieldLeadTimeline\\n        projectFieldMembers\\n        projectFieldMembersBoard\\n        projectFieldMembersList\\n        projectFieldMembersTimeline\\n        projectFieldMilestone\\n        projectFieldMilestoneTimeline\\n        projectFieldPredictions\\n        projectFieldPredictionsTimeline\\n        projectFieldPriority\\n        projectFieldRelations\\n        projectFieldRelationsTimeline\\n        projectFieldRoadmaps\\n        projectFieldRoadmapsBoard\\n        projectFieldRoadmapsList\\n        projectFieldRoadmapsTimeline\\n        projectFieldRolloutStage\\n        projectFieldStartDate\\n        projectFieldStatus\\n        projectFieldStatusTimeline\\n        projectFieldTargetDate\\n        projectFieldTeams\\n        projectFieldTeamsBoard\\n        projectFieldTeamsList\\n        projectFieldTeamsTimeline\\n        projectGrouping\\n        projectGroupingDateResolution\\n        projectGroupingLabelGroupId\\n        projectLayout\\n        projectShowEmptyGroups\\n        projectShowEmptyGroupsBoard\\n        projectShowEmptyGroupsList\\n        projectShowEmptyGroupsTimeline\\n        projectShowEmptySubGroups\\n        projectShowEmptySubGroupsBoard\\n        projectShowEmptySubGroupsList\\n        projectShowEmptySubGroupsTimeline\\n        projectSubGrouping\\n        projectSubGroupingLabelGroupId\\n        projectViewOrdering\\n        releasePipelineFieldLatestRelease\\n        releasePipelineFieldReleases\\n        releasePipelineFieldTeams\\n        releasePipelineFieldType\\n        releasePipelineGrouping\\n        releasePipelinesViewOrdering\\n        reviewFieldAvatar\\n        reviewFieldChecks\\n        reviewFieldGithubTeam\\n        reviewFieldIdentifier\\n        reviewFieldPreviewLinks\\n        reviewFieldRepository\\n        reviewGrouping\\n        reviewViewOrdering\\n        scheduledPipelineReleaseFieldCompletion\\n        scheduledPipelineReleaseFieldDescription\\n        scheduledPipelineReleaseFieldReleaseDate\\n        scheduledPipelineReleaseFieldReleaseNote\\n        scheduledPipelineReleaseFieldVersion\\n        scheduledPipelineReleasesViewGrouping\\n        scheduledPipelineReleasesViewOrdering\\n        searchResultType\\n        searchViewOrdering\\n        showArchivedItems\\n        showCompletedAgentSessions\\n        showCompletedIssues\\n        showCompletedProjects\\n        showCompletedReviews\\n        showDraftReviews\\n        showEmptyGroups\\n        showEmptyGroupsBoard\\n        showEmptyGroupsList\\n        showEmptySubGroups\\n        showEmptySubGroupsBoard\\n        showEmptySubGroupsList\\n        showNestedInitiatives\\n        showOnlySnoozedItems\\n        showParents\\n        showReadItems\\n        showSnoozedItems\\n        showSubInitiativeProjects\\n        showSubIssues\\n        showSubTeamIssues\\n        showSubTeamProjects\\n        showSupervisedIssues\\n        showTeamInitiatives\\n        showTeamReviews\\n        showTriageIssues\\n        showUnreadItemsFirst\\n        teamFieldCycle\\n        teamFieldDateCreated\\n        teamFieldDateUpdated\\n        teamFieldIdentifier\\n        teamFieldMembers\\n        teamFieldMembership\\n        teamFieldOwner\\n        teamFieldProjects\\n        teamInitiativesShowContributing\\n        teamViewOrdering\\n        timelineChronologyShowCycleTeamIds\\n        timelineChronologyShowWeekNumbers\\n        timelineShowProjectsAside\\n        timelineZoomScale\\n        triageViewOrdering\\n        viewOrdering\\n        viewOrderingDirection\\n        workspaceMembersViewOrdering\\n      }\\n      type\\n      updatedAt\\n      viewType\\n    }\\n  }\\n}",
       "variables": {
         "input": "ViewPreferencesCreateInput!"
       }
@@ -17665,7 +17665,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "viewPreferencesDelete",
-      "document": "mutation ViewPreferencesDelete($id: String!) {\n  viewPreferencesDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation ViewPreferencesDelete($id: String!) {\\n  viewPreferencesDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17698,7 +17698,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "viewPreferencesUpdate",
-      "document": "mutation ViewPreferencesUpdate($id: String!, $input: ViewPreferencesUpdateInput!) {\n  viewPreferencesUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    viewPreferences {\n      archivedAt\n      createdAt\n      id\n      preferences {\n        automationFieldLastExecuted\n        automationFieldStats\n        automationFieldTeam\n        automationFieldTrigger\n        automationGrouping\n        automationOrdering\n        automationShowDescendants\n        automationStatsPeriod\n        closedIssuesOrderedByRecency\n        columnOrderBoard\n        columnOrderList\n        continuousPipelineReleaseFieldReleaseDate\n        continuousPipelineReleaseFieldReleaseNote\n        continuousPipelineReleaseFieldVersion\n        continuousPipelineReleasesViewGrouping\n        customViewFieldDateCreated\n        customViewFieldDateUpdated\n        customViewFieldOwner\n        customViewFieldVisibility\n        customViewsOrdering\n        customerFieldDomains\n        customerFieldOwner\n        customerFieldRequestCount\n        customerFieldRevenue\n        customerFieldSize\n        customerFieldSource\n        customerFieldStatus\n        customerFieldTier\n        customerPageNeedsFieldIssueIdentifier\n        customerPageNeedsFieldIssuePriority\n        customerPageNeedsFieldIssueStatus\n        customerPageNeedsFieldIssueTargetDueDate\n        customerPageNeedsShowCompletedIssuesAndProjects\n        customerPageNeedsShowImportantFirst\n        customerPageNeedsViewGrouping\n        customerPageNeedsViewOrdering\n        customersViewOrdering\n        dashboardFieldDateCreated\n        dashboardFieldDateUpdated\n        dashboardFieldOwner\n        dashboardsOrdering\n        embeddedCustomerNeedsShowImportantFirst\n        embeddedCustomerNeedsViewOrdering\n        fieldAssignee\n        fieldCustomerCount\n        fieldCustomerRevenue\n        fieldCycle\n        fieldDateArchived\n        fieldDateCreated\n        fieldDateMyActivity\n        fieldDateUpdated\n        fieldDueDate\n        fieldEstimate\n        fieldId\n        fieldLabels\n        fieldLinkCount\n        fieldMilestone\n        fieldPreviewLinks\n        fieldPriority\n        fieldProject\n        fieldPullRequests\n        fieldRelease\n        fieldSentryIssues\n        fieldSla\n        fieldStatus\n        fieldTimeInCurrentStatus\n        focusViewGrouping\n        focusViewOrdering\n        focusViewOrderingDirection\n        groupOrderingMode\n        hiddenColumns\n        hiddenGroupsList\n        hiddenRows\n        inboxViewGrouping\n        inboxViewOrdering\n        initiativeFieldActivity\n        initiativeFieldDateCompleted\n        initiativeFieldDateCreated\n        initiativeFieldDateUpdated\n        initiativeFieldDescription\n        initiativeFieldHealth\n        initiativeFieldInitiativeHealth\n        initiativeFieldLabels\n        initiativeFieldLeadTeam\n        initiativeFieldOwner\n        initiativeFieldPriority\n        initiativeFieldProjects\n        initiativeFieldStartDate\n        initiativeFieldStatus\n        initiativeFieldTargetDate\n        initiativeFieldTeams\n        initiativeGrouping\n        initiativeGroupingLabelGroupId\n        initiativesViewOrdering\n        issueGrouping\n        issueGroupingLabelGroupId\n        issueNesting\n        issueSubGrouping\n        issueSubGroupingLabelGroupId\n        layout\n        memberFieldJoined\n        memberFieldStatus\n        memberFieldTeams\n        projectCustomerNeedsShowCompletedIssuesLast\n        projectCustomerNeedsShowImportantFirst\n        projectCustomerNeedsViewGrouping\n        projectCustomerNeedsViewOrdering\n        projectFieldActivity\n        projectFieldCustomerCount\n        projectFieldCustomerRevenue\n        projectFieldDateCompleted\n        projectFieldDateCreated\n        projectFieldDateUpdated\n        projectFieldDescription\n        projectFieldDescriptionBoard\n        projectFieldHealth\n        projectFieldHealthTimeline\n        projectFieldInitiatives\n        projectFieldIssues\n        projectFieldLabels\n        projectFieldLead\n        projectFieldLeadTimeline\n        projectFieldMembers\n        projectFieldMembersBoard\n        projectFieldMembersList\n        projectFieldMembersTimeline\n        projectFieldMilestone\n        projectFieldMilestoneTimeline\n        projectFieldPredictions\n        projectFieldPredictionsTimeline\n        projectFieldPriority\n        projectFieldRelations\n        projectFieldRelationsTimeline\n        projectFieldRoadmaps\n        projectFieldRoadmapsBoard\n        projectFieldRoadmapsList\n        projectFieldRoadmapsTimeline\n        projectFieldRolloutStage\n        projectFieldStartDate\n        projectFieldStatus\n        projectFieldStatusTimeline\n        projectFieldTargetDate\n        projectFieldTeams\n        projectFieldTeamsBoard\n        projectFieldTeamsList\n        projectFieldTeamsTimeline\n        projectGrouping\n        projectGroupingDateResolution\n        projectGroupingLabelGroupId\n        projectLayout\n        projectShowEmptyGroups\n        projectShowEmptyGroupsBoard\n        projectShowEmptyGroupsList\n        projectShowEmptyGroupsTimeline\n        projectShowEmptySubGroups\n        projectShowEmptySubGroupsBoard\n        projectShowEmptySubGroupsList\n        projectShowEmptySubGroupsTimeline\n        projectSubGrouping\n        projectSubGroupingLabelGroupId\n        projectViewOrdering\n        releasePipelineFieldLatestRelease\n        releasePipelineFieldReleases\n        releasePipelineFieldTeams\n        releasePipelineFieldType\n        releasePipelineGrouping\n        releasePipelinesViewOrdering\n        reviewFieldAvatar\n        reviewFieldChecks\n        reviewFieldGithubTeam\n        reviewFieldIdentifier\n        reviewFieldPreviewLinks\n        reviewFieldRepository\n        reviewGrouping\n        reviewViewOrdering\n        scheduledPipelineReleaseFieldCompletion\n        scheduledPipelineReleaseFieldDescription\n        scheduledPipelineReleaseFieldReleaseDate\n        scheduledPipelineReleaseFieldReleaseNote\n        scheduledPipelineReleaseFieldVersion\n        scheduledPipelineReleasesViewGrouping\n        scheduledPipelineReleasesViewOrdering\n        searchResultType\n        searchViewOrdering\n        showArchivedItems\n        showCompletedAgentSessions\n        showCompletedIssues\n        showCompletedProjects\n        showCompletedReviews\n        showDraftReviews\n        showEmptyGroups\n        showEmptyGroupsBoard\n        showEmptyGroupsList\n        showEmptySubGroups\n        showEmptySubGroupsBoard\n        showEmptySubGroupsList\n        showNestedInitiatives\n        showOnlySnoozedItems\n        showParents\n        showReadItems\n        showSnoozedItems\n        showSubInitiativeProjects\n        showSubIssues\n        showSubTeamIssues\n        showSubTeamProjects\n        showSupervisedIssues\n        showTeamInitiatives\n        showTeamReviews\n        showTriageIssues\n        showUnreadItemsFirst\n        teamFieldCycle\n        teamFieldDateCreated\n        teamFieldDateUpdated\n        teamFieldIdentifier\n        teamFieldMembers\n        teamFieldMembership\n        teamFieldOwner\n        teamFieldProjects\n        teamInitiativesShowContributing\n        teamViewOrdering\n        timelineChronologyShowCycleTeamIds\n        timelineChronologyShowWeekNumbers\n        timelineShowProjectsAside\n        timelineZoomScale\n        triageViewOrdering\n        viewOrdering\n        viewOrderingDirection\n        workspaceMembersViewOrdering\n      }\n      type\n      updatedAt\n      viewType\n    }\n  }\n}",
+      "document": "mutation ViewPreferencesUpdate($id: String!, $input: ViewPreferencesUpdateInput!) {\\n  viewPreferencesUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    viewPreferences {\\n      archivedAt\\n      createdAt\\n      id\\n      preferences {\\n        automationFieldLastExecuted\\n        automationFieldStats\\n        automationFieldTeam\\n        automationFieldTrigger\\n        automationGrouping\\n        automationOrdering\\n        automationShowDescendants\\n        automationStatsPeriod\\n        closedIssuesOrderedByRecency\\n        columnOrderBoard\\n        columnOrderList\\n        continuousPipelineReleaseFieldReleaseDate\\n        continuousPipelineReleaseFieldReleaseNote\\n        continuousPipelineReleaseFieldVersion\\n        continuousPipelineReleasesViewGrouping\\n        customViewFieldDateCreated\\n        customViewFieldDateUpdated\\n        customViewFieldOwner\\n        customViewFieldVisibility\\n        customViewsOrdering\\n        customerFieldDomains\\n        customerFieldOwner\\n        customerFieldRequestCount\\n        customerFieldRevenue\\n        customerFieldSize\\n        customerFieldSource\\n        customerFieldStatus\\n        customerFieldTier\\n        customerPageNeedsFieldIssueIdentifier\\n        customerPageNeedsFieldIssuePriority\\n        customerPageNeedsFieldIssueStatus\\n        customerPageNeedsFieldIssueTargetDueDate\\n        customerPageNeedsShowCompletedIssuesAndProjects\\n        customerPageNeedsShowImportantFirst\\n        customerPageNeedsViewGrouping\\n        customerPageNeedsViewOrdering\\n        customersViewOrdering\\n        dashboardFieldDateCreated\\n        dashboardFieldDateUpdated\\n        dashboardFieldOwner\\n        dashboardsOrdering\\n        embeddedCustomerNeedsShowImportantFirst\\n        embeddedCustomerNeedsViewOrdering\\n        fieldAssignee\\n        fieldCustomerCount\\n        fieldCustomerRevenue\\n        fieldCycle\\n        fieldDateArchived\\n        fieldDateCreated\\n        fieldDateMyActivity\\n        fieldDateUpdated\\n        fieldDueDate\\n        fieldEstimate\\n        fieldId\\n        fieldLabels\\n        fieldLinkCount\\n        fieldMilestone\\n        fieldPreviewLinks\\n        fieldPriority\\n        fieldProject\\n        fieldPullRequests\\n        fieldRelease\\n        fieldSentryIssues\\n        fieldSla\\n        fieldStatus\\n        fieldTimeInCurrentStatus\\n        focusViewGrouping\\n        focusViewOrdering\\n        focusViewOrderingDirection\\n        groupOrderingMode\\n        hiddenColumns\\n        hiddenGroupsList\\n        hiddenRows\\n        inboxViewGrouping\\n        inboxViewOrdering\\n        initiativeFieldActivity\\n        initiativeFieldDateCompleted\\n        initiativeFieldDateCreated\\n        initiativeFieldDateUpdated\\n        initiativeFieldDescription\\n        initiativeFieldHealth\\n        initiativeFieldInitiativeHealth\\n        initiativeFieldLabels\\n        initiativeFieldLeadTeam\\n        initiativeFieldOwner\\n        initiativeFieldPriority\\n        initiativeFieldProjects\\n        initiativeFieldStartDate\\n        initiativeFieldStatus\\n        initiativeFieldTargetDate\\n        initiativeFieldTeams\\n        initiativeGrouping\\n        initiativeGroupingLabelGroupId\\n        initiativesViewOrdering\\n        issueGrouping\\n        issueGroupingLabelGroupId\\n        issueNesting\\n        issueSubGrouping\\n        issueSubGroupingLabelGroupId\\n        layout\\n        memberFieldJoined\\n        memberFieldStatus\\n        memberFieldTeams\\n        projectCustomerNeedsShowCompletedIssuesLast\\n        projectCustomerNeedsShowImportantFirst\\n        projectCustomerNeedsViewGrouping\\n        projectCustomerNeedsViewOrdering\\n        projectFieldActivity\\n        projectFieldCustomerCount\\n        projectFieldCustomerRevenue\\n        projectFieldDateCompleted\\n        projectFieldDateCreated\\n        projectFieldDateUpdated\\n        projectFieldDescription\\n        projectFieldDescriptionBoard\\n        projectFieldHealth\\n        projectFieldHealthTimeline\\n        projectFieldInitiatives\\n        projectFieldIssues\\n        projectFieldLabels\\n        projectFieldLead\\n        projectFieldLeadTimeline\\n        projectFieldMembers\\n        projectFieldMembersBoard\\n        projectFieldMembersList\\n        projectFieldMembersTimeline\\n        projectFieldMilestone\\n        projectFieldMilestoneTimeline\\n        projectFieldPredictions\\n        projectFieldPredictionsTimeline\\n        projectFieldPriority\\n        projectFieldRelations\\n        projectFieldRelationsTimeline\\n        projectFieldRoadmaps\\n        projectFieldRoadmapsBoard\\n        projectFieldRoadmapsList\\n        projectFieldRoadmapsTimeline\\n        projectFieldRolloutStage\\n        projectFieldStartDate\\n        projectFieldStatus\\n        projectFieldStatusTimeline\\n        projectFieldTargetDate\\n        projectFieldTeams\\n        projectFieldTeamsBoard\\n        projectFieldTeamsList\\n        projectFieldTeamsTimeline\\n        projectGrouping\\n        projectGroupingDateResolution\\n        projectGroupingLabelGroupId\\n        projectLayout\\n        projectShowEmptyGroups\\n        projectShowEmptyGroupsBoard\\n        projectShowEmptyGroupsList\\n        projectShowEmptyGroupsTimeline\\n        projectShowEmptySubGroups\\n        projectShowEmptySubGroupsBoard\\n        projectShowEmptySubGroupsList\\n        projectShowEmptySubGroupsTimeline\\n        projectSubGrouping\\n        projectSubGroupingLabelGroupId\\n        projectViewOrdering\\n        releasePipelineFieldLatestRelease\\n        releasePipelineFieldReleases\\n        releasePipelineFieldTeams\\n        releasePipelineFieldType\\n        releasePipelineGrouping\\n        releasePipelinesViewOrdering\\n        reviewFieldAvatar\\n        reviewFieldChecks\\n        reviewFieldGithubTeam\\n        reviewFieldIdentifier\\n        reviewFieldPreviewLinks\\n        reviewFieldRepository\\n        reviewGrouping\\n        reviewViewOrdering\\n        scheduledPipelineReleaseFieldCompletion\\n        scheduledPipelineReleaseFieldDescription\\n        scheduledPipelineReleaseFieldReleaseDate\\n        scheduledPipelineReleaseFieldReleaseNote\\n        scheduledPipelineReleaseFieldVersion\\n        scheduledPipelineReleasesViewGrouping\\n        scheduledPipelineReleasesViewOrdering\\n        searchResultType\\n        searchViewOrdering\\n        showArchivedItems\\n        showCompletedAgentSessions\\n        showCompletedIssues\\n        showCompletedProjects\\n        showCompletedReviews\\n        showDraftReviews\\n        showEmptyGroups\\n        showEmptyGroupsBoard\\n        showEmptyGroupsList\\n        showEmptySubGroups\\n        showEmptySubGroupsBoard\\n        showEmptySubGroupsList\\n        showNestedInitiatives\\n        showOnlySnoozedItems\\n        showParents\\n        showReadItems\\n        showSnoozedItems\\n        showSubInitiativeProjects\\n        showSubIssues\\n        showSubTeamIssues\\n        showSubTeamProjects\\n        showSupervisedIssues\\n        showTeamInitiatives\\n        showTeamReviews\\n        showTriageIssues\\n        showUnreadItemsFirst\\n        teamFieldCycle\\n        teamFieldDateCreated\\n        teamFieldDateUpdated\\n        teamFieldIdentifier\\n        teamFieldMembers\\n        teamFieldMembership\\n        teamFieldOwner\\n        teamFieldProjects\\n        teamInitiativesShowContributing\\n        teamViewOrdering\\n        timelineChronologyShowCycleTeamIds\\n        timelineChronologyShowWeekNumbers\\n        timelineShowProjectsAside\\n        timelineZoomScale\\n        triageViewOrdering\\n        viewOrdering\\n        viewOrderingDirection\\n        workspaceMembersViewOrdering\\n      }\\n      type\\n      updatedAt\\n      viewType\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "ViewPreferencesUpdateInput!"
@@ -17720,7 +17720,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "viewer",
-      "document": "query Viewer {\n  viewer {\n    active\n    admin\n    app\n    archivedAt\n    avatarBackgroundColor\n    avatarUrl\n    calendarHash\n    canAccessAnyPublicTeam\n    createdAt\n    createdIssueCount\n    description\n    disableReason\n    displayName\n    email\n    gitHubUserId\n    guest\n    hasGitHubCodeAccess\n    id\n    identityProvider {\n      id\n    }\n    initials\n    isAssignable\n    isMe\n    isMentionable\n    lastSeen\n    name\n    organization {\n      id\n    }\n    owner\n    statusEmoji\n    statusLabel\n    statusUntilAt\n    supportsAgentSessions\n    timezone\n    title\n    updatedAt\n    url\n  }\n}",
+      "document": "query Viewer {\\n  viewer {\\n    active\\n    admin\\n    app\\n    archivedAt\\n    avatarBackgroundColor\\n    avatarUrl\\n    calendarHash\\n    canAccessAnyPublicTeam\\n    createdAt\\n    createdIssueCount\\n    description\\n    disableReason\\n    displayName\\n    email\\n    gitHubUserId\\n    guest\\n    hasGitHubCodeAccess\\n    id\\n    identityProvider {\\n      id\\n    }\\n    initials\\n    isAssignable\\n    isMe\\n    isMentionable\\n    lastSeen\\n    name\\n    organization {\\n      id\\n    }\\n    owner\\n    statusEmoji\\n    statusLabel\\n    statusUntilAt\\n    supportsAgentSessions\\n    timezone\\n    title\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {}
     },
     "annotations": {
@@ -17746,7 +17746,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "webhook",
-      "document": "query Webhook($id: String!) {\n  webhook(id: $id) {\n    allPublicTeams\n    archivedAt\n    createdAt\n    creator {\n      id\n    }\n    enabled\n    failures {\n      id\n    }\n    id\n    label\n    resourceTypes\n    secret\n    team {\n      id\n    }\n    teamIds\n    updatedAt\n    url\n  }\n}",
+      "document": "query Webhook($id: String!) {\\n  webhook(id: $id) {\\n    allPublicTeams\\n    archivedAt\\n    createdAt\\n    creator {\\n      id\\n    }\\n    enabled\\n    failures {\\n      id\\n    }\\n    id\\n    label\\n    resourceTypes\\n    secret\\n    team {\\n      id\\n    }\\n    teamIds\\n    updatedAt\\n    url\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17774,7 +17774,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "webhookCreate",
-      "document": "mutation WebhookCreate($input: WebhookCreateInput!) {\n  webhookCreate(input: $input) {\n    lastSyncId\n    success\n    webhook {\n      allPublicTeams\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      enabled\n      failures {\n        id\n      }\n      id\n      label\n      resourceTypes\n      secret\n      team {\n        id\n      }\n      teamIds\n      updatedAt\n      url\n    }\n  }\n}",
+      "document": "mutation WebhookCreate($input: WebhookCreateInput!) {\\n  webhookCreate(input: $input) {\\n    lastSyncId\\n    success\\n    webhook {\\n      allPublicTeams\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      enabled\\n      failures {\\n        id\\n      }\\n      id\\n      label\\n      resourceTypes\\n      secret\\n      team {\\n        id\\n      }\\n      teamIds\\n      updatedAt\\n      url\\n    }\\n  }\\n}",
       "variables": {
         "input": "WebhookCreateInput!"
       }
@@ -17802,7 +17802,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "webhookDelete",
-      "document": "mutation WebhookDelete($id: String!) {\n  webhookDelete(id: $id) {\n    entityId\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation WebhookDelete($id: String!) {\\n  webhookDelete(id: $id) {\\n    entityId\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17830,7 +17830,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "webhookRotateSecret",
-      "document": "mutation WebhookRotateSecret($id: String!) {\n  webhookRotateSecret(id: $id) {\n    lastSyncId\n    secret\n    success\n  }\n}",
+      "document": "mutation WebhookRotateSecret($id: String!) {\\n  webhookRotateSecret(id: $id) {\\n    lastSyncId\\n    secret\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17863,7 +17863,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "webhookUpdate",
-      "document": "mutation WebhookUpdate($id: String!, $input: WebhookUpdateInput!) {\n  webhookUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    webhook {\n      allPublicTeams\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      enabled\n      failures {\n        id\n      }\n      id\n      label\n      resourceTypes\n      secret\n      team {\n        id\n      }\n      teamIds\n      updatedAt\n      url\n    }\n  }\n}",
+      "document": "mutation WebhookUpdate($id: String!, $input: WebhookUpdateInput!) {\\n  webhookUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    webhook {\\n      allPublicTeams\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      enabled\\n      failures {\\n        id\\n      }\\n      id\\n      label\\n      resourceTypes\\n      secret\\n      team {\\n        id\\n      }\\n      teamIds\\n      updatedAt\\n      url\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "WebhookUpdateInput!"
@@ -17910,7 +17910,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "webhooks",
-      "document": "query Webhooks($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  webhooks(\n    after: $after\n    before: $before\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      allPublicTeams\n      archivedAt\n      createdAt\n      creator {\n        id\n      }\n      enabled\n      failures {\n        id\n      }\n      id\n      label\n      resourceTypes\n      secret\n      team {\n        id\n      }\n      teamIds\n      updatedAt\n      url\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query Webhooks($after: String, $before: String, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  webhooks(\\n    after: $after\\n    before: $before\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      allPublicTeams\\n      archivedAt\\n      createdAt\\n      creator {\\n        id\\n      }\\n      enabled\\n      failures {\\n        id\\n      }\\n      id\\n      label\\n      resourceTypes\\n      secret\\n      team {\\n        id\\n      }\\n      teamIds\\n      updatedAt\\n      url\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",
@@ -17943,7 +17943,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "workflowState",
-      "document": "query WorkflowState($id: String!) {\n  workflowState(id: $id) {\n    archivedAt\n    color\n    createdAt\n    description\n    id\n    inheritedFrom {\n      id\n    }\n    name\n    position\n    team {\n      id\n    }\n    type\n    updatedAt\n  }\n}",
+      "document": "query WorkflowState($id: String!) {\\n  workflowState(id: $id) {\\n    archivedAt\\n    color\\n    createdAt\\n    description\\n    id\\n    inheritedFrom {\\n      id\\n    }\\n    name\\n    position\\n    team {\\n      id\\n    }\\n    type\\n    updatedAt\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17971,7 +17971,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "workflowStateArchive",
-      "document": "mutation WorkflowStateArchive($id: String!) {\n  workflowStateArchive(id: $id) {\n    entity {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      name\n      position\n      team {\n        id\n      }\n      type\n      updatedAt\n    }\n    lastSyncId\n    success\n  }\n}",
+      "document": "mutation WorkflowStateArchive($id: String!) {\\n  workflowStateArchive(id: $id) {\\n    entity {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      name\\n      position\\n      team {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n    lastSyncId\\n    success\\n  }\\n}",
       "variables": {
         "id": "String!"
       }
@@ -17999,7 +17999,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "workflowStateCreate",
-      "document": "mutation WorkflowStateCreate($input: WorkflowStateCreateInput!) {\n  workflowStateCreate(input: $input) {\n    lastSyncId\n    success\n    workflowState {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      name\n      position\n      team {\n        id\n      }\n      type\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation WorkflowStateCreate($input: WorkflowStateCreateInput!) {\\n  workflowStateCreate(input: $input) {\\n    lastSyncId\\n    success\\n    workflowState {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      name\\n      position\\n      team {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "input": "WorkflowStateCreateInput!"
       }
@@ -18032,7 +18032,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "mutation",
       "field": "workflowStateUpdate",
-      "document": "mutation WorkflowStateUpdate($id: String!, $input: WorkflowStateUpdateInput!) {\n  workflowStateUpdate(id: $id, input: $input) {\n    lastSyncId\n    success\n    workflowState {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      name\n      position\n      team {\n        id\n      }\n      type\n      updatedAt\n    }\n  }\n}",
+      "document": "mutation WorkflowStateUpdate($id: String!, $input: WorkflowStateUpdateInput!) {\\n  workflowStateUpdate(id: $id, input: $input) {\\n    lastSyncId\\n    success\\n    workflowState {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      name\\n      position\\n      team {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n  }\\n}",
       "variables": {
         "id": "String!",
         "input": "WorkflowStateUpdateInput!"
@@ -18083,7 +18083,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "kind": "graphql",
       "operationType": "query",
       "field": "workflowStates",
-      "document": "query WorkflowStates($after: String, $before: String, $filter: WorkflowStateFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\n  workflowStates(\n    after: $after\n    before: $before\n    filter: $filter\n    first: $first\n    includeArchived: $includeArchived\n    last: $last\n    orderBy: $orderBy\n  ) {\n    nodes {\n      archivedAt\n      color\n      createdAt\n      description\n      id\n      inheritedFrom {\n        id\n      }\n      name\n      position\n      team {\n        id\n      }\n      type\n      updatedAt\n    }\n    pageInfo {\n      hasNextPage\n      endCursor\n    }\n  }\n}",
+      "document": "query WorkflowStates($after: String, $before: String, $filter: WorkflowStateFilter, $first: Int, $includeArchived: Boolean, $last: Int, $orderBy: PaginationOrderBy) {\\n  workflowStates(\\n    after: $after\\n    before: $before\\n    filter: $filter\\n    first: $first\\n    includeArchived: $includeArchived\\n    last: $last\\n    orderBy: $orderBy\\n  ) {\\n    nodes {\\n      archivedAt\\n      color\\n      createdAt\\n      description\\n      id\\n      inheritedFrom {\\n        id\\n      }\\n      name\\n      position\\n      team {\\n        id\\n      }\\n      type\\n      updatedAt\\n    }\\n    pageInfo {\\n      hasNextPage\\n      endCursor\\n    }\\n  }\\n}",
       "variables": {
         "after": "String",
         "before": "String",

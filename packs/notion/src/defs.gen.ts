@@ -3,7 +3,7 @@
 // Regenerate: sluice generate notion (pack "notion" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
   "blockObjectRequest": {
     "anyOf": [
       {
@@ -227,4 +227,4 @@ export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(Strin
     }
   }
 }`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{}`);
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{}`);

@@ -4,7 +4,7 @@
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { RuntimeFacts } from "@sluice/core";
 
-export const facts: RuntimeFacts = JSON.parse(String.raw`{
+export const facts: RuntimeFacts = JSON.parse(`{
   "kind": "openapi",
   "name": "notion",
   "server": {

@@ -6,10 +6,10 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "create_a_comment",
-    "description": "Create comment\n\nCreates a comment in a page or existing discussion thread.",
+    "description": "Create comment\\n\\nCreates a comment in a page or existing discussion thread.",
     "parameters": {
       "properties": {
         "parent": {
@@ -81,7 +81,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "create_a_data_source",
-    "description": "Create a data source\n\nCreate a new data source (database)",
+    "description": "Create a data source\\n\\nCreate a new data source (database)",
     "parameters": {
       "properties": {
         "Notion-Version": {
@@ -415,7 +415,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "list_data_source_templates",
-    "description": "List templates in a data source\n\nList available templates for a data source",
+    "description": "List templates in a data source\\n\\nList available templates for a data source",
     "parameters": {
       "properties": {
         "data_source_id": {
@@ -825,25 +825,25 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "sort": {
           "type": "object",
-          "description": "A set of criteria, \u0060direction\u0060 and \u0060timestamp\u0060 keys, that orders the results. The **only** supported timestamp value is \u0060\"last_edited_time\"\u0060. Supported \u0060direction\u0060 values are \u0060\"ascending\"\u0060 and \u0060\"descending\"\u0060. If \u0060sort\u0060 is not provided, then the most recently edited results are returned first.",
+          "description": "A set of criteria, \\u0060direction\\u0060 and \\u0060timestamp\\u0060 keys, that orders the results. The **only** supported timestamp value is \\u0060\\"last_edited_time\\"\\u0060. Supported \\u0060direction\\u0060 values are \\u0060\\"ascending\\"\\u0060 and \\u0060\\"descending\\"\\u0060. If \\u0060sort\\u0060 is not provided, then the most recently edited results are returned first.",
           "properties": {
             "direction": {
               "type": "string",
-              "description": "The direction to sort. Possible values include \u0060ascending\u0060 and \u0060descending\u0060."
+              "description": "The direction to sort. Possible values include \\u0060ascending\\u0060 and \\u0060descending\\u0060."
             },
             "timestamp": {
               "type": "string",
-              "description": "The name of the timestamp to sort against. Possible values include \u0060last_edited_time\u0060."
+              "description": "The name of the timestamp to sort against. Possible values include \\u0060last_edited_time\\u0060."
             }
           }
         },
         "filter": {
           "type": "object",
-          "description": "A set of criteria, \u0060value\u0060 and \u0060property\u0060 keys, that limits the results to either only pages or only data sources. Possible \u0060value\u0060 values are \u0060\"page\"\u0060 or \u0060\"data_source\"\u0060. The only supported \u0060property\u0060 value is \u0060\"object\"\u0060.",
+          "description": "A set of criteria, \\u0060value\\u0060 and \\u0060property\\u0060 keys, that limits the results to either only pages or only data sources. Possible \\u0060value\\u0060 values are \\u0060\\"page\\"\\u0060 or \\u0060\\"data_source\\"\\u0060. The only supported \\u0060property\\u0060 value is \\u0060\\"object\\"\\u0060.",
           "properties": {
             "value": {
               "type": "string",
-              "description": "The value of the property to filter the results by.  Possible values for object type include \u0060page\u0060 or \u0060data_source\u0060.  **Limitation**: Currently the only filter allowed is \u0060object\u0060 which will filter by type of object (either \u0060page\u0060 or \u0060data_source\u0060)",
+              "description": "The value of the property to filter the results by.  Possible values for object type include \\u0060page\\u0060 or \\u0060data_source\\u0060.  **Limitation**: Currently the only filter allowed is \\u0060object\\u0060 which will filter by type of object (either \\u0060page\\u0060 or \\u0060data_source\\u0060)",
               "enum": [
                 "page",
                 "data_source"
@@ -851,17 +851,17 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             },
             "property": {
               "type": "string",
-              "description": "The name of the property to filter by. Currently the only property you can filter by is the object type.  Possible values include \u0060object\u0060.   Limitation: Currently the only filter allowed is \u0060object\u0060 which will filter by type of object (either \u0060page\u0060 or \u0060data_source\u0060)"
+              "description": "The name of the property to filter by. Currently the only property you can filter by is the object type.  Possible values include \\u0060object\\u0060.   Limitation: Currently the only filter allowed is \\u0060object\\u0060 which will filter by type of object (either \\u0060page\\u0060 or \\u0060data_source\\u0060)"
             }
           }
         },
         "start_cursor": {
           "type": "string",
-          "description": "A \u0060cursor\u0060 value returned in a previous response that If supplied, limits the response to results starting after the \u0060cursor\u0060. If not supplied, then the first page of results is returned. Refer to [pagination](https://developers.notion.com/reference/intro#pagination) for more details."
+          "description": "A \\u0060cursor\\u0060 value returned in a previous response that If supplied, limits the response to results starting after the \\u0060cursor\\u0060. If not supplied, then the first page of results is returned. Refer to [pagination](https://developers.notion.com/reference/intro#pagination) for more details."
         },
         "page_size": {
           "type": "integer",
-          "description": "The number of items from the full list to include in the response. Maximum: \u0060100\u0060.",
+          "description": "The number of items from the full list to include in the response. Maximum: \\u0060100\\u0060.",
           "default": 100,
           "format": "int32"
         }
@@ -1045,7 +1045,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "retrieve_a_comment",
-    "description": "Retrieve comments\n\nRetrieves a list of un-resolved [Comment objects](ref:comment-object) from a page or block.",
+    "description": "Retrieve comments\\n\\nRetrieves a list of un-resolved [Comment objects](ref:comment-object) from a page or block.",
     "parameters": {
       "properties": {
         "block_id": {
@@ -1116,7 +1116,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "retrieve_a_data_source",
-    "description": "Retrieve a data source\n\nRetrieve metadata and schema for a data source",
+    "description": "Retrieve a data source\\n\\nRetrieve metadata and schema for a data source",
     "parameters": {
       "properties": {
         "data_source_id": {
@@ -1164,7 +1164,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "retrieve_a_database",
-    "description": "Retrieve a database\n\nRetrieves a database object using the ID specified. Returns database metadata including the list of data source IDs contained in the database.",
+    "description": "Retrieve a database\\n\\nRetrieves a database object using the ID specified. Returns database metadata including the list of data source IDs contained in the database.",
     "parameters": {
       "properties": {
         "database_id": {
@@ -1221,7 +1221,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "filter_properties": {
           "type": "string",
-          "description": "A list of page property value IDs associated with the page. Use this param to limit the response to a specific page property value or values. To retrieve multiple properties, specify each page property ID. For example: \u0060?filter_properties=iAk8&filter_properties=b7dh\u0060."
+          "description": "A list of page property value IDs associated with the page. Use this param to limit the response to a specific page property value or values. To retrieve multiple properties, specify each page property ID. For example: \\u0060?filter_properties=iAk8&filter_properties=b7dh\\u0060."
         },
         "Notion-Version": {
           "type": "string",
@@ -1355,7 +1355,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "retrieve_page_markdown",
-    "description": "Retrieve a page as Markdown\n\nRetrieve the full content of a Notion page rendered as enhanced Markdown. Designed for agentic and developer tools that work natively with Markdown instead of the block JSON returned by Retrieve block children.",
+    "description": "Retrieve a page as Markdown\\n\\nRetrieve the full content of a Notion page rendered as enhanced Markdown. Designed for agentic and developer tools that work natively with Markdown instead of the block JSON returned by Retrieve block children.",
     "parameters": {
       "properties": {
         "page_id": {
@@ -1432,7 +1432,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "type": {
           "type": "object",
-          "description": "The [block object \u0060type\u0060](ref:block#block-object-keys) value with the properties to be updated. Currently only \u0060text\u0060 (for supported block types) and \u0060checked\u0060 (for \u0060to_do\u0060 blocks) fields can be updated.",
+          "description": "The [block object \\u0060type\\u0060](ref:block#block-object-keys) value with the properties to be updated. Currently only \\u0060text\\u0060 (for supported block types) and \\u0060checked\\u0060 (for \\u0060to_do\\u0060 blocks) fields can be updated.",
           "properties": {}
         },
         "archived": {
@@ -1483,7 +1483,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "update_a_data_source",
-    "description": "Update a data source\n\nUpdate properties of a data source",
+    "description": "Update a data source\\n\\nUpdate properties of a data source",
     "parameters": {
       "properties": {
         "data_source_id": {
@@ -1556,7 +1556,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "update_page_markdown",
-    "description": "Update a page's content as Markdown\n\nUpdate the content of a Notion page using enhanced Markdown. Prefer \u0060replace_content\u0060 to overwrite the whole page or \u0060update_content\u0060 for targeted find-and-replace edits.",
+    "description": "Update a page's content as Markdown\\n\\nUpdate the content of a Notion page using enhanced Markdown. Prefer \\u0060replace_content\\u0060 to overwrite the whole page or \\u0060update_content\\u0060 for targeted find-and-replace edits.",
     "parameters": {
       "properties": {
         "page_id": {
@@ -1577,14 +1577,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "insert_content",
             "replace_content_range"
           ],
-          "description": "The kind of edit to apply. Prefer \u0060replace_content\u0060 (overwrite the whole page) or \u0060update_content\u0060 (targeted find-and-replace). \u0060insert_content\u0060 and \u0060replace_content_range\u0060 are deprecated."
+          "description": "The kind of edit to apply. Prefer \\u0060replace_content\\u0060 (overwrite the whole page) or \\u0060update_content\\u0060 (targeted find-and-replace). \\u0060insert_content\\u0060 and \\u0060replace_content_range\\u0060 are deprecated."
         },
         "replace_content": {
           "type": "object",
           "required": [
             "new_str"
           ],
-          "description": "Provide when type is \u0060replace_content\u0060. Replaces the entire page content.",
+          "description": "Provide when type is \\u0060replace_content\\u0060. Replaces the entire page content.",
           "properties": {
             "new_str": {
               "type": "string",
@@ -1601,7 +1601,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "required": [
             "content_updates"
           ],
-          "description": "Provide when type is \u0060update_content\u0060. Applies targeted find-and-replace edits.",
+          "description": "Provide when type is \\u0060update_content\\u0060. Applies targeted find-and-replace edits.",
           "properties": {
             "content_updates": {
               "type": "array",
@@ -1641,7 +1641,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "required": [
             "content"
           ],
-          "description": "Deprecated. Provide when type is \u0060insert_content\u0060. Inserts Markdown at a position.",
+          "description": "Deprecated. Provide when type is \\u0060insert_content\\u0060. Inserts Markdown at a position.",
           "properties": {
             "content": {
               "type": "string",
@@ -1649,7 +1649,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             },
             "after": {
               "type": "string",
-              "description": "Ellipsis-format selection (\"start text...end text\") to insert after. Cannot be combined with position."
+              "description": "Ellipsis-format selection (\\"start text...end text\\") to insert after. Cannot be combined with position."
             },
             "position": {
               "type": "object",
@@ -1673,7 +1673,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "content",
             "content_range"
           ],
-          "description": "Deprecated. Provide when type is \u0060replace_content_range\u0060. Replaces a selected range of Markdown.",
+          "description": "Deprecated. Provide when type is \\u0060replace_content_range\\u0060. Replaces a selected range of Markdown.",
           "properties": {
             "content": {
               "type": "string",
@@ -1681,7 +1681,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             },
             "content_range": {
               "type": "string",
-              "description": "Ellipsis-format selection (\"start text...end text\") identifying the range to replace."
+              "description": "Ellipsis-format selection (\\"start text...end text\\") identifying the range to replace."
             },
             "allow_deleting_content": {
               "type": "boolean",

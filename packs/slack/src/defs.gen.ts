@@ -3,5 +3,5 @@
 // Regenerate: sluice generate slack (pack "slack" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(String.raw`{}`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(String.raw`{}`);
+export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{}`);
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{}`);

@@ -6,7 +6,7 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "admin_apps_approve",
     "description": "Approve an app for installation on a workspace.",
@@ -81,7 +81,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page"
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page"
         },
         "team_id": {
           "type": "string"
@@ -167,7 +167,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page"
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page"
         },
         "team_id": {
           "type": "string"
@@ -306,7 +306,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page"
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page"
         },
         "team_id": {
           "type": "string"
@@ -510,15 +510,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "is_private": {
           "type": "boolean",
-          "description": "When \u0060true\u0060, creates a private channel instead of a public channel"
+          "description": "When \\u0060true\\u0060, creates a private channel instead of a public channel"
         },
         "org_wide": {
           "type": "boolean",
-          "description": "When \u0060true\u0060, the channel will be available org-wide. Note: if the channel is not \u0060org_wide=true\u0060, you must specify a \u0060team_id\u0060 for this channel"
+          "description": "When \\u0060true\\u0060, the channel will be available org-wide. Note: if the channel is not \\u0060org_wide=true\\u0060, you must specify a \\u0060team_id\\u0060 for this channel"
         },
         "team_id": {
           "type": "string",
-          "description": "The workspace to create the channel in. Note: this argument is required unless you set \u0060org_wide=true\u0060."
+          "description": "The workspace to create the channel in. Note: this argument is required unless you set \\u0060org_wide=true\\u0060."
         }
       },
       "required": [
@@ -694,7 +694,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "admin_conversations_ekm_list_original_connected_channel_info",
-    "description": "List all disconnected channels—i.e., channels that were once connected to other workspaces and then disconnected—and the corresponding original channel IDs for key revocation with EKM.",
+    "description": "List all disconnected channels\\u2014i.e., channels that were once connected to other workspaces and then disconnected\\u2014and the corresponding original channel IDs for key revocation with EKM.",
     "parameters": {
       "properties": {
         "channel_ids": {
@@ -711,7 +711,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page."
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page."
         }
       },
       "required": []
@@ -849,7 +849,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page"
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page"
         },
         "limit": {
           "type": "integer",
@@ -1255,19 +1255,19 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page."
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page."
         },
         "search_channel_types": {
           "type": "string",
-          "description": "The type of channel to include or exclude in the search. For example \u0060private\u0060 will search private channels, while \u0060private_exclude\u0060 will exclude them. For a full list of types, check the [Types section](#types)."
+          "description": "The type of channel to include or exclude in the search. For example \\u0060private\\u0060 will search private channels, while \\u0060private_exclude\\u0060 will exclude them. For a full list of types, check the [Types section](#types)."
         },
         "sort": {
           "type": "string",
-          "description": "Possible values are \u0060relevant\u0060 (search ranking based on what we think is closest), \u0060name\u0060 (alphabetical), \u0060member_count\u0060 (number of users in the channel), and \u0060created\u0060 (date channel was created). You can optionally pair this with the \u0060sort_dir\u0060 arg to change how it is sorted "
+          "description": "Possible values are \\u0060relevant\\u0060 (search ranking based on what we think is closest), \\u0060name\\u0060 (alphabetical), \\u0060member_count\\u0060 (number of users in the channel), and \\u0060created\\u0060 (date channel was created). You can optionally pair this with the \\u0060sort_dir\\u0060 arg to change how it is sorted "
         },
         "sort_dir": {
           "type": "string",
-          "description": "Sort direction. Possible values are \u0060asc\u0060 for ascending order like (1, 2, 3) or (a, b, c), and \u0060desc\u0060 for descending order like (3, 2, 1) or (c, b, a)"
+          "description": "Sort direction. Possible values are \\u0060asc\\u0060 for ascending order like (1, 2, 3) or (a, b, c), and \\u0060desc\\u0060 for descending order like (3, 2, 1) or (c, b, a)"
         }
       },
       "required": []
@@ -1427,7 +1427,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "channel_id": {
           "type": "string",
-          "description": "The encoded \u0060channel_id\u0060 to add or remove to workspaces."
+          "description": "The encoded \\u0060channel_id\\u0060 to add or remove to workspaces."
         },
         "team_id": {
           "type": "string",
@@ -1556,7 +1556,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "name": {
           "type": "string",
-          "description": "The name of the emoji to be removed. Colons (\u0060:myemoji:\u0060) around the value are not required, although they may be included."
+          "description": "The name of the emoji to be removed. Colons (\\u0060:myemoji:\\u0060) around the value are not required, although they may be included."
         },
         "url": {
           "type": "string",
@@ -1613,7 +1613,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "name": {
           "type": "string",
-          "description": "The name of the emoji to be aliased. Colons (\u0060:myemoji:\u0060) around the value are not required, although they may be included."
+          "description": "The name of the emoji to be aliased. Colons (\\u0060:myemoji:\\u0060) around the value are not required, although they may be included."
         },
         "alias_for": {
           "type": "string",
@@ -1670,7 +1670,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page"
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page"
         },
         "limit": {
           "type": "integer",
@@ -1736,7 +1736,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "name": {
           "type": "string",
-          "description": "The name of the emoji to be removed. Colons (\u0060:myemoji:\u0060) around the value are not required, although they may be included."
+          "description": "The name of the emoji to be removed. Colons (\\u0060:myemoji:\\u0060) around the value are not required, although they may be included."
         }
       },
       "required": [
@@ -1787,7 +1787,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "name": {
           "type": "string",
-          "description": "The name of the emoji to be renamed. Colons (\u0060:myemoji:\u0060) around the value are not required, although they may be included."
+          "description": "The name of the emoji to be renamed. Colons (\\u0060:myemoji:\\u0060) around the value are not required, although they may be included."
         },
         "new_name": {
           "type": "string",
@@ -1910,7 +1910,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Value of the \u0060next_cursor\u0060 field sent as part of the previous API response"
+          "description": "Value of the \\u0060next_cursor\\u0060 field sent as part of the previous API response"
         },
         "limit": {
           "type": "integer",
@@ -1987,7 +1987,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Value of the \u0060next_cursor\u0060 field sent as part of the previous api response"
+          "description": "Value of the \\u0060next_cursor\\u0060 field sent as part of the previous api response"
         },
         "limit": {
           "type": "integer",
@@ -2126,7 +2126,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Value of the \u0060next_cursor\u0060 field sent as part of the previous API response"
+          "description": "Value of the \\u0060next_cursor\\u0060 field sent as part of the previous API response"
         },
         "limit": {
           "type": "integer",
@@ -2203,7 +2203,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page."
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page."
         },
         "team_id": {
           "type": "string"
@@ -2290,7 +2290,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "team_discoverability": {
           "type": "string",
-          "description": "Who can join the team. A team's discoverability can be \u0060open\u0060, \u0060closed\u0060, \u0060invite_only\u0060, or \u0060unlisted\u0060."
+          "description": "Who can join the team. A team's discoverability can be \\u0060open\\u0060, \\u0060closed\\u0060, \\u0060invite_only\\u0060, or \\u0060unlisted\\u0060."
         }
       },
       "required": [
@@ -2355,7 +2355,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page."
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page."
         }
       },
       "required": []
@@ -2424,7 +2424,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page."
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page."
         }
       },
       "required": [
@@ -2677,7 +2677,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "discoverability": {
           "type": "string",
-          "description": "This workspace's discovery setting. It must be set to one of \u0060open\u0060, \u0060invite_only\u0060, \u0060closed\u0060, or \u0060unlisted\u0060."
+          "description": "This workspace's discovery setting. It must be set to one of \\u0060open\\u0060, \\u0060invite_only\\u0060, \\u0060closed\\u0060, or \\u0060unlisted\\u0060."
         }
       },
       "required": [
@@ -2932,7 +2932,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "auto_provision": {
           "type": "boolean",
-          "description": "When \u0060true\u0060, this method automatically creates new workspace accounts for the IDP group members."
+          "description": "When \\u0060true\\u0060, this method automatically creates new workspace accounts for the IDP group members."
         }
       },
       "required": [
@@ -3135,7 +3135,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "user_id": {
           "type": "string",
@@ -3213,7 +3213,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "email": {
           "type": "string",
@@ -3221,7 +3221,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "channel_ids": {
           "type": "string",
-          "description": "A comma-separated list of \u0060channel_id\u0060s for this user to join. At least one channel is required."
+          "description": "A comma-separated list of \\u0060channel_id\\u0060s for this user to join. At least one channel is required."
         },
         "custom_message": {
           "type": "string",
@@ -3312,11 +3312,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "cursor": {
           "type": "string",
-          "description": "Set \u0060cursor\u0060 to \u0060next_cursor\u0060 returned by the previous call to list items in the next page."
+          "description": "Set \\u0060cursor\\u0060 to \\u0060next_cursor\\u0060 returned by the previous call to list items in the next page."
         },
         "limit": {
           "type": "integer",
@@ -3392,7 +3392,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "user_id": {
           "type": "string",
@@ -3584,7 +3584,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "user_id": {
           "type": "string",
@@ -3647,7 +3647,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "user_id": {
           "type": "string",
@@ -3716,7 +3716,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "user_id": {
           "type": "string",
@@ -3779,7 +3779,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "team_id": {
           "type": "string",
-          "description": "The ID (\u0060T1234\u0060) of the workspace."
+          "description": "The ID (\\u0060T1234\\u0060) of the workspace."
         },
         "user_id": {
           "type": "string",
@@ -4083,7 +4083,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         },
         "limit": {
           "type": "integer",
@@ -4192,7 +4192,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         },
         "limit": {
           "type": "integer",
@@ -4407,7 +4407,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "test": {
           "type": "boolean",
-          "description": "Setting this parameter to \u00601\u0060 triggers a _testing mode_ where the specified token will not actually be revoked."
+          "description": "Setting this parameter to \\u00601\\u0060 triggers a _testing mode_ where the specified token will not actually be revoked."
         }
       },
       "required": []
@@ -4584,7 +4584,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "created_by": {
           "type": "string",
-          "description": "The valid Slack user ID of the user who created this Call. When this method is called with a user token, the \u0060created_by\u0060 field is optional and defaults to the authed user of the token. Otherwise, the field is required."
+          "description": "The valid Slack user ID of the user who created this Call. When this method is called with a user token, the \\u0060created_by\\u0060 field is optional and defaults to the authed user of the token. Otherwise, the field is required."
         },
         "users": {
           "type": "string",
@@ -4653,7 +4653,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "\u0060id\u0060 returned when registering the call using the [\u0060calls.add\u0060](/methods/calls.add) method."
+          "description": "\\u0060id\\u0060 returned when registering the call using the [\\u0060calls.add\\u0060](/methods/calls.add) method."
         },
         "duration": {
           "type": "integer",
@@ -4715,7 +4715,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "\u0060id\u0060 of the Call returned by the [\u0060calls.add\u0060](/methods/calls.add) method."
+          "description": "\\u0060id\\u0060 of the Call returned by the [\\u0060calls.add\\u0060](/methods/calls.add) method."
         }
       },
       "required": [
@@ -4773,7 +4773,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "\u0060id\u0060 returned by the [\u0060calls.add\u0060](/methods/calls.add) method."
+          "description": "\\u0060id\\u0060 returned by the [\\u0060calls.add\\u0060](/methods/calls.add) method."
         },
         "users": {
           "type": "string",
@@ -4836,7 +4836,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "\u0060id\u0060 returned by the [\u0060calls.add\u0060](/methods/calls.add) method."
+          "description": "\\u0060id\\u0060 returned by the [\\u0060calls.add\\u0060](/methods/calls.add) method."
         },
         "users": {
           "type": "string",
@@ -4899,7 +4899,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "id": {
           "type": "string",
-          "description": "\u0060id\u0060 returned by the [\u0060calls.add\u0060](/methods/calls.add) method."
+          "description": "\\u0060id\\u0060 returned by the [\\u0060calls.add\\u0060](/methods/calls.add) method."
         },
         "title": {
           "type": "string",
@@ -4979,7 +4979,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "as_user": {
           "type": "boolean",
-          "description": "Pass true to delete the message as the authed user with \u0060chat:write:user\u0060 scope. [Bot users](/bot-users) in this context are considered authed users. If unused or false, the message will be deleted with \u0060chat:write:bot\u0060 scope."
+          "description": "Pass true to delete the message as the authed user with \\u0060chat:write:user\\u0060 scope. [Bot users](/bot-users) in this context are considered authed users. If unused or false, the message will be deleted with \\u0060chat:write:bot\\u0060 scope."
         }
       },
       "required": []
@@ -5034,7 +5034,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "as_user": {
           "type": "boolean",
-          "description": "Pass true to delete the message as the authed user with \u0060chat:write:user\u0060 scope. [Bot users](/bot-users) in this context are considered authed users. If unused or false, the message will be deleted with \u0060chat:write:bot\u0060 scope."
+          "description": "Pass true to delete the message as the authed user with \\u0060chat:write:user\\u0060 scope. [Bot users](/bot-users) in this context are considered authed users. If unused or false, the message will be deleted with \\u0060chat:write:bot\\u0060 scope."
         },
         "channel": {
           "type": "string",
@@ -5042,7 +5042,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "scheduled_message_id": {
           "type": "string",
-          "description": "\u0060scheduled_message_id\u0060 returned from call to chat.scheduleMessage"
+          "description": "\\u0060scheduled_message_id\\u0060 returned from call to chat.scheduleMessage"
         }
       },
       "required": [
@@ -5106,7 +5106,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "message_ts": {
           "type": "string",
-          "description": "A message's \u0060ts\u0060 value, uniquely identifying it within a channel"
+          "description": "A message's \\u0060ts\\u0060 value, uniquely identifying it within a channel"
         }
       },
       "required": [
@@ -5247,11 +5247,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "icon_emoji": {
           "type": "string",
-          "description": "Emoji to use as the icon for this message. Overrides \u0060icon_url\u0060. Must be used in conjunction with \u0060as_user\u0060 set to \u0060false\u0060, otherwise ignored. See [authorship](#authorship) below."
+          "description": "Emoji to use as the icon for this message. Overrides \\u0060icon_url\\u0060. Must be used in conjunction with \\u0060as_user\\u0060 set to \\u0060false\\u0060, otherwise ignored. See [authorship](#authorship) below."
         },
         "icon_url": {
           "type": "string",
-          "description": "URL to an image to use as the icon for this message. Must be used in conjunction with \u0060as_user\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
+          "description": "URL to an image to use as the icon for this message. Must be used in conjunction with \\u0060as_user\\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
         },
         "link_names": {
           "type": "boolean",
@@ -5259,7 +5259,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "parse": {
           "type": "string",
-          "description": "Change how messages are treated. Defaults to \u0060none\u0060. See [below](#formatting)."
+          "description": "Change how messages are treated. Defaults to \\u0060none\\u0060. See [below](#formatting)."
         },
         "text": {
           "type": "string",
@@ -5267,15 +5267,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "thread_ts": {
           "type": "string",
-          "description": "Provide another message's \u0060ts\u0060 value to post this message in a thread. Avoid using a reply's \u0060ts\u0060 value; use its parent's value instead. Ephemeral messages in threads are only shown if there is already an active thread."
+          "description": "Provide another message's \\u0060ts\\u0060 value to post this message in a thread. Avoid using a reply's \\u0060ts\\u0060 value; use its parent's value instead. Ephemeral messages in threads are only shown if there is already an active thread."
         },
         "user": {
           "type": "string",
-          "description": "\u0060id\u0060 of the user who will receive the ephemeral message. The user should be in the channel specified by the \u0060channel\u0060 argument."
+          "description": "\\u0060id\\u0060 of the user who will receive the ephemeral message. The user should be in the channel specified by the \\u0060channel\\u0060 argument."
         },
         "username": {
           "type": "string",
-          "description": "Set your bot's user name. Must be used in conjunction with \u0060as_user\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
+          "description": "Set your bot's user name. Must be used in conjunction with \\u0060as_user\\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
         }
       },
       "required": [
@@ -5360,11 +5360,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "icon_emoji": {
           "type": "string",
-          "description": "Emoji to use as the icon for this message. Overrides \u0060icon_url\u0060. Must be used in conjunction with \u0060as_user\u0060 set to \u0060false\u0060, otherwise ignored. See [authorship](#authorship) below."
+          "description": "Emoji to use as the icon for this message. Overrides \\u0060icon_url\\u0060. Must be used in conjunction with \\u0060as_user\\u0060 set to \\u0060false\\u0060, otherwise ignored. See [authorship](#authorship) below."
         },
         "icon_url": {
           "type": "string",
-          "description": "URL to an image to use as the icon for this message. Must be used in conjunction with \u0060as_user\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
+          "description": "URL to an image to use as the icon for this message. Must be used in conjunction with \\u0060as_user\\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
         },
         "link_names": {
           "type": "boolean",
@@ -5372,15 +5372,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "mrkdwn": {
           "type": "boolean",
-          "description": "Disable Slack markup parsing by setting to \u0060false\u0060. Enabled by default."
+          "description": "Disable Slack markup parsing by setting to \\u0060false\\u0060. Enabled by default."
         },
         "parse": {
           "type": "string",
-          "description": "Change how messages are treated. Defaults to \u0060none\u0060. See [below](#formatting)."
+          "description": "Change how messages are treated. Defaults to \\u0060none\\u0060. See [below](#formatting)."
         },
         "reply_broadcast": {
           "type": "boolean",
-          "description": "Used in conjunction with \u0060thread_ts\u0060 and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to \u0060false\u0060."
+          "description": "Used in conjunction with \\u0060thread_ts\\u0060 and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to \\u0060false\\u0060."
         },
         "text": {
           "type": "string",
@@ -5388,7 +5388,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "thread_ts": {
           "type": "string",
-          "description": "Provide another message's \u0060ts\u0060 value to make this message a reply. Avoid using a reply's \u0060ts\u0060 value; use its parent instead."
+          "description": "Provide another message's \\u0060ts\\u0060 value to make this message a reply. Avoid using a reply's \\u0060ts\\u0060 value; use its parent instead."
         },
         "unfurl_links": {
           "type": "boolean",
@@ -5400,7 +5400,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "username": {
           "type": "string",
-          "description": "Set your bot's user name. Must be used in conjunction with \u0060as_user\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
+          "description": "Set your bot's user name. Must be used in conjunction with \\u0060as_user\\u0060 set to false, otherwise ignored. See [authorship](#authorship) below."
         }
       },
       "required": [
@@ -5483,7 +5483,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "parse": {
           "type": "string",
-          "description": "Change how messages are treated. Defaults to \u0060none\u0060. See [chat.postMessage](chat.postMessage#formatting)."
+          "description": "Change how messages are treated. Defaults to \\u0060none\\u0060. See [chat.postMessage](chat.postMessage#formatting)."
         },
         "as_user": {
           "type": "boolean",
@@ -5511,11 +5511,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "thread_ts": {
           "type": "number",
-          "description": "Provide another message's \u0060ts\u0060 value to make this message a reply. Avoid using a reply's \u0060ts\u0060 value; use its parent instead."
+          "description": "Provide another message's \\u0060ts\\u0060 value to make this message a reply. Avoid using a reply's \\u0060ts\\u0060 value; use its parent instead."
         },
         "reply_broadcast": {
           "type": "boolean",
-          "description": "Used in conjunction with \u0060thread_ts\u0060 and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to \u0060false\u0060."
+          "description": "Used in conjunction with \\u0060thread_ts\\u0060 and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to \\u0060false\\u0060."
         }
       },
       "required": []
@@ -5595,7 +5595,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "For pagination purposes, this is the \u0060cursor\u0060 value returned from a previous call to \u0060chat.scheduledmessages.list\u0060 indicating where you want to start this call from."
+          "description": "For pagination purposes, this is the \\u0060cursor\\u0060 value returned from a previous call to \\u0060chat.scheduledmessages.list\\u0060 indicating where you want to start this call from."
         }
       },
       "required": []
@@ -5693,7 +5693,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "user_auth_required": {
           "type": "boolean",
-          "description": "Set to \u0060true\u0060 or \u00601\u0060 to indicate the user must install your Slack app to trigger unfurls for this domain"
+          "description": "Set to \\u0060true\\u0060 or \\u00601\\u0060 to indicate the user must install your Slack app to trigger unfurls for this domain"
         },
         "user_auth_url": {
           "type": "string",
@@ -5764,11 +5764,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "attachments": {
           "type": "string",
-          "description": "A JSON-based array of structured attachments, presented as a URL-encoded string. This field is required when not presenting \u0060text\u0060. If you don't include this field, the message's previous \u0060attachments\u0060 will be retained. To remove previous \u0060attachments\u0060, include an empty array for this field."
+          "description": "A JSON-based array of structured attachments, presented as a URL-encoded string. This field is required when not presenting \\u0060text\\u0060. If you don't include this field, the message's previous \\u0060attachments\\u0060 will be retained. To remove previous \\u0060attachments\\u0060, include an empty array for this field."
         },
         "blocks": {
           "type": "string",
-          "description": "A JSON-based array of [structured blocks](/block-kit/building), presented as a URL-encoded string. If you don't include this field, the message's previous \u0060blocks\u0060 will be retained. To remove previous \u0060blocks\u0060, include an empty array for this field."
+          "description": "A JSON-based array of [structured blocks](/block-kit/building), presented as a URL-encoded string. If you don't include this field, the message's previous \\u0060blocks\\u0060 will be retained. To remove previous \\u0060blocks\\u0060, include an empty array for this field."
         },
         "channel": {
           "type": "string",
@@ -5776,15 +5776,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "link_names": {
           "type": "string",
-          "description": "Find and link channel names and usernames. Defaults to \u0060none\u0060. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, \u0060none\u0060."
+          "description": "Find and link channel names and usernames. Defaults to \\u0060none\\u0060. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, \\u0060none\\u0060."
         },
         "parse": {
           "type": "string",
-          "description": "Change how messages are treated. Defaults to \u0060client\u0060, unlike \u0060chat.postMessage\u0060. Accepts either \u0060none\u0060 or \u0060full\u0060. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, \u0060client\u0060."
+          "description": "Change how messages are treated. Defaults to \\u0060client\\u0060, unlike \\u0060chat.postMessage\\u0060. Accepts either \\u0060none\\u0060 or \\u0060full\\u0060. If you do not specify a value for this field, the original value set for the message will be overwritten with the default, \\u0060client\\u0060."
         },
         "text": {
           "type": "string",
-          "description": "New text for the message, using the [default formatting rules](/reference/surfaces/formatting). It's not required when presenting \u0060blocks\u0060 or \u0060attachments\u0060."
+          "description": "New text for the message, using the [default formatting rules](/reference/surfaces/formatting). It's not required when presenting \\u0060blocks\\u0060 or \\u0060attachments\\u0060."
         },
         "ts": {
           "type": "string",
@@ -6037,7 +6037,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         }
       },
       "required": []
@@ -6130,11 +6130,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "include_locale": {
           "type": "boolean",
-          "description": "Set this to \u0060true\u0060 to receive the locale for this conversation. Defaults to \u0060false\u0060"
+          "description": "Set this to \\u0060true\\u0060 to receive the locale for this conversation. Defaults to \\u0060false\\u0060"
         },
         "include_num_members": {
           "type": "boolean",
-          "description": "Set to \u0060true\u0060 to include the member count for the specified conversation. Defaults to \u0060false\u0060"
+          "description": "Set to \\u0060true\\u0060 to include the member count for the specified conversation. Defaults to \\u0060false\\u0060"
         }
       },
       "required": []
@@ -6424,11 +6424,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "exclude_archived": {
           "type": "boolean",
-          "description": "Set to \u0060true\u0060 to exclude archived channels from the list"
+          "description": "Set to \\u0060true\\u0060 to exclude archived channels from the list"
         },
         "types": {
           "type": "string",
-          "description": "Mix and match channel types by providing a comma-separated list of any combination of \u0060public_channel\u0060, \u0060private_channel\u0060, \u0060mpim\u0060, \u0060im\u0060"
+          "description": "Mix and match channel types by providing a comma-separated list of any combination of \\u0060public_channel\\u0060, \\u0060private_channel\\u0060, \\u0060mpim\\u0060, \\u0060im\\u0060"
         },
         "limit": {
           "type": "integer",
@@ -6436,7 +6436,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         }
       },
       "required": []
@@ -6577,7 +6577,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         }
       },
       "required": []
@@ -6645,11 +6645,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "channel": {
           "type": "string",
-          "description": "Resume a conversation by supplying an \u0060im\u0060 or \u0060mpim\u0060's ID. Or provide the \u0060users\u0060 field instead."
+          "description": "Resume a conversation by supplying an \\u0060im\\u0060 or \\u0060mpim\\u0060's ID. Or provide the \\u0060users\\u0060 field instead."
         },
         "users": {
           "type": "string",
-          "description": "Comma separated lists of users. If only one user is included, this creates a 1:1 DM.  The ordering of the users is preserved whenever a multi-person direct message is returned. Supply a \u0060channel\u0060 when not supplying \u0060users\u0060."
+          "description": "Comma separated lists of users. If only one user is included, this creates a 1:1 DM.  The ordering of the users is preserved whenever a multi-person direct message is returned. Supply a \\u0060channel\\u0060 when not supplying \\u0060users\\u0060."
         },
         "return_im": {
           "type": "boolean",
@@ -6770,7 +6770,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ts": {
           "type": "number",
-          "description": "Unique identifier of a thread's parent message. \u0060ts\u0060 must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by \u0060ts\u0060 will return - it is just an ordinary, unthreaded message."
+          "description": "Unique identifier of a thread's parent message. \\u0060ts\\u0060 must be the timestamp of an existing message with 0 or more replies. If there are no replies then just the single message referenced by \\u0060ts\\u0060 will return - it is just an ordinary, unthreaded message."
         },
         "latest": {
           "type": "number",
@@ -6790,7 +6790,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         }
       },
       "required": []
@@ -7537,7 +7537,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Parameter for pagination. File comments are paginated for a single file. Set \u0060cursor\u0060 equal to the \u0060next_cursor\u0060 attribute returned by the previous request's \u0060response_metadata\u0060. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection of comments. See [pagination](/docs/pagination) for more details."
+          "description": "Parameter for pagination. File comments are paginated for a single file. Set \\u0060cursor\\u0060 equal to the \\u0060next_cursor\\u0060 attribute returned by the previous request's \\u0060response_metadata\\u0060. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \\"page\\" of the collection of comments. See [pagination](/docs/pagination) for more details."
         }
       },
       "required": []
@@ -7635,7 +7635,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "types": {
           "type": "string",
-          "description": "Filter files by type ([see below](#file_types)). You can pass multiple values in the types argument, like \u0060types=spaces,snippets\u0060.The default value is \u0060all\u0060, which does not filter the list."
+          "description": "Filter files by type ([see below](#file_types)). You can pass multiple values in the types argument, like \\u0060types=spaces,snippets\\u0060.The default value is \\u0060all\\u0060, which does not filter the list."
         },
         "count": {
           "type": "string"
@@ -7764,7 +7764,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "preview_image": {
           "type": "string",
-          "description": "Preview of the document via \u0060multipart/form-data\u0060."
+          "description": "Preview of the document via \\u0060multipart/form-data\\u0060."
         },
         "indexable_file_contents": {
           "type": "string",
@@ -7902,7 +7902,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         }
       },
       "required": []
@@ -8037,11 +8037,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "file": {
           "type": "string",
-          "description": "Specify a file registered with Slack by providing its ID. Either this field or \u0060external_id\u0060 or both are required."
+          "description": "Specify a file registered with Slack by providing its ID. Either this field or \\u0060external_id\\u0060 or both are required."
         },
         "external_id": {
           "type": "string",
-          "description": "The globally unique identifier (GUID) for the file, as set by the app registering the file with Slack.  Either this field or \u0060file\u0060 or both are required."
+          "description": "The globally unique identifier (GUID) for the file, as set by the app registering the file with Slack.  Either this field or \\u0060file\\u0060 or both are required."
         },
         "channels": {
           "type": "string",
@@ -8133,7 +8133,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "preview_image": {
           "type": "string",
-          "description": "Preview of the document via \u0060multipart/form-data\u0060."
+          "description": "Preview of the document via \\u0060multipart/form-data\\u0060."
         },
         "indexable_file_contents": {
           "type": "string",
@@ -8297,11 +8297,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "file": {
           "type": "string",
-          "description": "File contents via \u0060multipart/form-data\u0060. If omitting this parameter, you must submit \u0060content\u0060."
+          "description": "File contents via \\u0060multipart/form-data\\u0060. If omitting this parameter, you must submit \\u0060content\\u0060."
         },
         "content": {
           "type": "string",
-          "description": "File contents via a POST variable. If omitting this parameter, you must provide a \u0060file\u0060."
+          "description": "File contents via a POST variable. If omitting this parameter, you must provide a \\u0060file\\u0060."
         },
         "filetype": {
           "type": "string",
@@ -8317,7 +8317,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "initial_comment": {
           "type": "string",
-          "description": "The message text introducing the file in specified \u0060channels\u0060."
+          "description": "The message text introducing the file in specified \\u0060channels\\u0060."
         },
         "channels": {
           "type": "string",
@@ -8325,7 +8325,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "thread_ts": {
           "type": "number",
-          "description": "Provide another message's \u0060ts\u0060 value to upload this file as a reply. Never use a reply's \u0060ts\u0060 value; use its parent instead."
+          "description": "Provide another message's \\u0060ts\\u0060 value to upload this file as a reply. Never use a reply's \\u0060ts\\u0060 value; use its parent instead."
         }
       },
       "required": []
@@ -8384,11 +8384,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "team_id": {
           "type": "string",
-          "description": "Specify team_id starts with \u0060T\u0060 in case of Org Token"
+          "description": "Specify team_id starts with \\u0060T\\u0060 in case of Org Token"
         },
         "to_old": {
           "type": "boolean",
-          "description": "Specify \u0060true\u0060 to convert \u0060W\u0060 global user IDs to workspace-specific \u0060U\u0060 IDs. Defaults to \u0060false\u0060."
+          "description": "Specify \\u0060true\\u0060 to convert \\u0060W\\u0060 global user IDs to workspace-specific \\u0060U\\u0060 IDs. Defaults to \\u0060false\\u0060."
         }
       },
       "required": [
@@ -8468,7 +8468,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "code": {
           "type": "string",
-          "description": "The \u0060code\u0060 param returned via the OAuth callback."
+          "description": "The \\u0060code\\u0060 param returned via the OAuth callback."
         },
         "redirect_uri": {
           "type": "string",
@@ -8552,7 +8552,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "code": {
           "type": "string",
-          "description": "The \u0060code\u0060 param returned via the OAuth callback."
+          "description": "The \\u0060code\\u0060 param returned via the OAuth callback."
         },
         "redirect_uri": {
           "type": "string",
@@ -8636,7 +8636,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "code": {
           "type": "string",
-          "description": "The \u0060code\u0060 param returned via the OAuth callback."
+          "description": "The \\u0060code\\u0060 param returned via the OAuth callback."
         },
         "redirect_uri": {
           "type": "string",
@@ -9068,7 +9068,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Parameter for pagination. Set \u0060cursor\u0060 equal to the \u0060next_cursor\u0060 attribute returned by the previous request's \u0060response_metadata\u0060. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more details."
+          "description": "Parameter for pagination. Set \\u0060cursor\\u0060 equal to the \\u0060next_cursor\\u0060 attribute returned by the previous request's \\u0060response_metadata\\u0060. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more details."
         },
         "limit": {
           "type": "integer",
@@ -9243,7 +9243,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "time": {
           "type": "string",
-          "description": "When this reminder should happen: the Unix timestamp (up to five years from now), the number of seconds until the reminder (if within 24 hours), or a natural language description (Ex. \"in 15 minutes,\" or \"every Thursday\")"
+          "description": "When this reminder should happen: the Unix timestamp (up to five years from now), the number of seconds until the reminder (if within 24 hours), or a natural language description (Ex. \\"in 15 minutes,\\" or \\"every Thursday\\")"
         },
         "user": {
           "type": "string",
@@ -9509,7 +9509,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "batch_presence_aware": {
           "type": "boolean",
-          "description": "Batch presence deliveries via subscription. Enabling changes the shape of \u0060presence_change\u0060 events. See [batch presence](/docs/presence-and-status#batching)."
+          "description": "Batch presence deliveries via subscription. Enabling changes the shape of \\u0060presence_change\\u0060 events. See [batch presence](/docs/presence-and-status#batching)."
         },
         "presence_sub": {
           "type": "boolean",
@@ -9575,11 +9575,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "count": {
           "type": "integer",
-          "description": "Pass the number of results you want per \"page\". Maximum of \u0060100\u0060."
+          "description": "Pass the number of results you want per \\"page\\". Maximum of \\u0060100\\u0060."
         },
         "highlight": {
           "type": "boolean",
-          "description": "Pass a value of \u0060true\u0060 to enable query highlight markers (see below)."
+          "description": "Pass a value of \\u0060true\\u0060 to enable query highlight markers (see below)."
         },
         "page": {
           "type": "integer"
@@ -9590,11 +9590,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "sort": {
           "type": "string",
-          "description": "Return matches sorted by either \u0060score\u0060 or \u0060timestamp\u0060."
+          "description": "Return matches sorted by either \\u0060score\\u0060 or \\u0060timestamp\\u0060."
         },
         "sort_dir": {
           "type": "string",
-          "description": "Change sort direction to ascending (\u0060asc\u0060) or descending (\u0060desc\u0060)."
+          "description": "Change sort direction to ascending (\\u0060asc\\u0060) or descending (\\u0060desc\\u0060)."
         }
       },
       "required": [
@@ -9687,7 +9687,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "channel": {
           "type": "string",
-          "description": "Channel to add star to, or channel where the message to add star to was posted (used with \u0060timestamp\u0060)."
+          "description": "Channel to add star to, or channel where the message to add star to was posted (used with \\u0060timestamp\\u0060)."
         },
         "file": {
           "type": "string",
@@ -9762,7 +9762,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Parameter for pagination. Set \u0060cursor\u0060 equal to the \u0060next_cursor\u0060 attribute returned by the previous request's \u0060response_metadata\u0060. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more details."
+          "description": "Parameter for pagination. Set \\u0060cursor\\u0060 equal to the \\u0060next_cursor\\u0060 attribute returned by the previous request's \\u0060response_metadata\\u0060. This parameter is optional, but pagination is mandatory: the default value simply fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more details."
         },
         "limit": {
           "type": "integer",
@@ -9841,7 +9841,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "channel": {
           "type": "string",
-          "description": "Channel to remove star from, or channel where the message to remove star from was posted (used with \u0060timestamp\u0060)."
+          "description": "Channel to remove star from, or channel where the message to remove star from was posted (used with \\u0060timestamp\\u0060)."
         },
         "file": {
           "type": "string",
@@ -10113,7 +10113,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "user": {
           "type": "string",
-          "description": "Filter logs generated by this user’s actions. Defaults to all logs."
+          "description": "Filter logs generated by this user\\u2019s actions. Defaults to all logs."
         }
       },
       "required": []
@@ -10759,11 +10759,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "types": {
           "type": "string",
-          "description": "Mix and match channel types by providing a comma-separated list of any combination of \u0060public_channel\u0060, \u0060private_channel\u0060, \u0060mpim\u0060, \u0060im\u0060"
+          "description": "Mix and match channel types by providing a comma-separated list of any combination of \\u0060public_channel\\u0060, \\u0060private_channel\\u0060, \\u0060mpim\\u0060, \\u0060im\\u0060"
         },
         "exclude_archived": {
           "type": "boolean",
-          "description": "Set to \u0060true\u0060 to exclude archived channels from the list"
+          "description": "Set to \\u0060true\\u0060 to exclude archived channels from the list"
         },
         "limit": {
           "type": "integer",
@@ -10771,7 +10771,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         }
       },
       "required": []
@@ -10993,7 +10993,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "include_locale": {
           "type": "boolean",
-          "description": "Set this to \u0060true\u0060 to receive the locale for this user. Defaults to \u0060false\u0060"
+          "description": "Set this to \\u0060true\\u0060 to receive the locale for this user. Defaults to \\u0060false\\u0060"
         },
         "user": {
           "type": "string",
@@ -11059,15 +11059,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "limit": {
           "type": "integer",
-          "description": "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no \u0060limit\u0060 value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience \u0060limit_required\u0060 or HTTP 500 errors."
+          "description": "The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no \\u0060limit\\u0060 value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience \\u0060limit_required\\u0060 or HTTP 500 errors."
         },
         "cursor": {
           "type": "string",
-          "description": "Paginate through collections of data by setting the \u0060cursor\u0060 parameter to a \u0060next_cursor\u0060 attribute returned by a previous request's \u0060response_metadata\u0060. Default value fetches the first \"page\" of the collection. See [pagination](/docs/pagination) for more detail."
+          "description": "Paginate through collections of data by setting the \\u0060cursor\\u0060 parameter to a \\u0060next_cursor\\u0060 attribute returned by a previous request's \\u0060response_metadata\\u0060. Default value fetches the first \\"page\\" of the collection. See [pagination](/docs/pagination) for more detail."
         },
         "include_locale": {
           "type": "boolean",
-          "description": "Set this to \u0060true\u0060 to receive the locale for users. Defaults to \u0060false\u0060"
+          "description": "Set this to \\u0060true\\u0060 to receive the locale for users. Defaults to \\u0060false\\u0060"
         }
       },
       "required": []
@@ -11259,7 +11259,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "name": {
           "type": "string",
-          "description": "Name of a single key to set. Usable only if \u0060profile\u0060 is not passed."
+          "description": "Name of a single key to set. Usable only if \\u0060profile\\u0060 is not passed."
         },
         "profile": {
           "type": "string",
@@ -11271,7 +11271,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "value": {
           "type": "string",
-          "description": "Value to set a single key to. Usable only if \u0060profile\u0060 is not passed."
+          "description": "Value to set a single key to. Usable only if \\u0060profile\\u0060 is not passed."
         }
       },
       "required": []
@@ -11382,7 +11382,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "image": {
           "type": "string",
-          "description": "File contents via \u0060multipart/form-data\u0060."
+          "description": "File contents via \\u0060multipart/form-data\\u0060."
         }
       },
       "required": []
@@ -11434,7 +11434,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "presence": {
           "type": "string",
-          "description": "Either \u0060auto\u0060 or \u0060away\u0060"
+          "description": "Either \\u0060auto\\u0060 or \\u0060away\\u0060"
         }
       },
       "required": [
@@ -11562,7 +11562,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "user_id": {
           "type": "string",
-          "description": "\u0060id\u0060 of the user you want publish a view to."
+          "description": "\\u0060id\\u0060 of the user you want publish a view to."
         },
         "view": {
           "type": "string",
@@ -11715,11 +11715,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "view_id": {
           "type": "string",
-          "description": "A unique identifier of the view to be updated. Either \u0060view_id\u0060 or \u0060external_id\u0060 is required."
+          "description": "A unique identifier of the view to be updated. Either \\u0060view_id\\u0060 or \\u0060external_id\\u0060 is required."
         },
         "external_id": {
           "type": "string",
-          "description": "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either \u0060view_id\u0060 or \u0060external_id\u0060 is required."
+          "description": "A unique identifier of the view set by the developer. Must be unique for all views on a team. Max length of 255 characters. Either \\u0060view_id\\u0060 or \\u0060external_id\\u0060 is required."
         },
         "view": {
           "type": "string",
@@ -11807,7 +11807,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "outputs": {
           "type": "string",
-          "description": "Key-value object of outputs from your step. Keys of this object reflect the configured \u0060key\u0060 properties of your [\u0060outputs\u0060](/reference/workflows/workflow_step#output) array from your \u0060workflow_step\u0060 object."
+          "description": "Key-value object of outputs from your step. Keys of this object reflect the configured \\u0060key\\u0060 properties of your [\\u0060outputs\\u0060](/reference/workflows/workflow_step#output) array from your \\u0060workflow_step\\u0060 object."
         }
       },
       "required": [
@@ -11876,7 +11876,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "error": {
           "type": "string",
-          "description": "A JSON-based object with a \u0060message\u0060 property that should contain a human readable error message."
+          "description": "A JSON-based object with a \\u0060message\\u0060 property that should contain a human readable error message."
         }
       },
       "required": [
@@ -11943,7 +11943,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "workflow_step_edit_id": {
           "type": "string",
-          "description": "A context identifier provided with \u0060view_submission\u0060 payloads used to call back to \u0060workflows.updateStep\u0060."
+          "description": "A context identifier provided with \\u0060view_submission\\u0060 payloads used to call back to \\u0060workflows.updateStep\\u0060."
         },
         "inputs": {
           "type": "string",

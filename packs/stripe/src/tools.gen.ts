@@ -6,10 +6,10 @@ import { definePack, type Tool, type ToolIR } from "@sluice/core";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";
-const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
+const toolsIR: readonly ToolIR[] = JSON.parse(`[
   {
     "name": "delete_account",
-    "description": "<p>With <a href=\"/docs/connect\">Connect</a>, you can delete accounts you manage.</p>\n\n<p>Accounts created using test-mode keys can be deleted at any time. Standard accounts created using live-mode keys cannot be deleted. Custom or Express accounts created using live-mode keys can only be deleted once all balances are zero.</p>\n\n<p>If you want to delete your own account, use the <a href=\"https://dashboard.stripe.com/account\">account information tab in your account settings</a> instead.</p>",
+    "description": "<p>With <a href=\\"/docs/connect\\">Connect</a>, you can delete accounts you manage.</p>\\n\\n<p>Accounts created using test-mode keys can be deleted at any time. Standard accounts created using live-mode keys cannot be deleted. Custom or Express accounts created using live-mode keys can only be deleted once all balances are zero.</p>\\n\\n<p>If you want to delete your own account, use the <a href=\\"https://dashboard.stripe.com/account\\">account information tab in your account settings</a> instead.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -163,7 +163,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_account_people_person",
-    "description": "<p>Deletes an existing person’s relationship to the account’s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
+    "description": "<p>Deletes an existing person\\u2019s relationship to the account\\u2019s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
     "parameters": {
       "properties": {
         "person": {
@@ -218,7 +218,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_account_persons_person",
-    "description": "<p>Deletes an existing person’s relationship to the account’s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
+    "description": "<p>Deletes an existing person\\u2019s relationship to the account\\u2019s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
     "parameters": {
       "properties": {
         "person": {
@@ -273,7 +273,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_accounts_account",
-    "description": "<p>With <a href=\"/docs/connect\">Connect</a>, you can delete accounts you manage.</p>\n\n<p>Accounts created using test-mode keys can be deleted at any time. Standard accounts created using live-mode keys cannot be deleted. Custom or Express accounts created using live-mode keys can only be deleted once all balances are zero.</p>\n\n<p>If you want to delete your own account, use the <a href=\"https://dashboard.stripe.com/account\">account information tab in your account settings</a> instead.</p>",
+    "description": "<p>With <a href=\\"/docs/connect\\">Connect</a>, you can delete accounts you manage.</p>\\n\\n<p>Accounts created using test-mode keys can be deleted at any time. Standard accounts created using live-mode keys cannot be deleted. Custom or Express accounts created using live-mode keys can only be deleted once all balances are zero.</p>\\n\\n<p>If you want to delete your own account, use the <a href=\\"https://dashboard.stripe.com/account\\">account information tab in your account settings</a> instead.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -462,7 +462,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_accounts_account_people_person",
-    "description": "<p>Deletes an existing person’s relationship to the account’s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
+    "description": "<p>Deletes an existing person\\u2019s relationship to the account\\u2019s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -530,7 +530,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_accounts_account_persons_person",
-    "description": "<p>Deletes an existing person’s relationship to the account’s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
+    "description": "<p>Deletes an existing person\\u2019s relationship to the account\\u2019s legal entity. Any person with a relationship for an account can be deleted through the API, except if the person is the <code>account_opener</code>. If your integration is using the <code>executive</code> parameter, you cannot delete the only verified <code>executive</code> on file.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -653,7 +653,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_coupons_coupon",
-    "description": "<p>You can delete coupons via the <a href=\"https://dashboard.stripe.com/coupons\">coupon management</a> page of the Stripe dashboard. However, deleting a coupon does not affect any customers who have already applied the coupon; it means that new customers can’t redeem the coupon. You can also delete coupons via the API.</p>",
+    "description": "<p>You can delete coupons via the <a href=\\"https://dashboard.stripe.com/coupons\\">coupon management</a> page of the Stripe dashboard. However, deleting a coupon does not affect any customers who have already applied the coupon; it means that new customers can\\u2019t redeem the coupon. You can also delete coupons via the API.</p>",
     "parameters": {
       "properties": {
         "coupon": {
@@ -1135,7 +1135,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_customers_customer_subscriptions_subscription_exposed_id",
-    "description": "<p>Cancels a customer’s subscription. If you set the <code>at_period_end</code> parameter to <code>true</code>, the subscription will remain active until the end of the period, at which point it will be canceled and not renewed. Otherwise, with the default <code>false</code> value, the subscription is terminated immediately. In either case, the customer will not be charged again for the subscription.</p>\n\n<p>Note, however, that any pending invoice items that you’ve created will still be charged for at the end of the period, unless manually <a href=\"#delete_invoiceitem\">deleted</a>. If you’ve set the subscription to cancel at the end of the period, any pending prorations will also be left in place and collected at the end of the period. But if the subscription is set to cancel immediately, pending prorations will be removed.</p>\n\n<p>By default, upon subscription cancellation, Stripe will stop automatic collection of all finalized invoices for the customer. This is intended to prevent unexpected payment attempts after the customer has canceled a subscription. However, you can resume automatic collection of the invoices manually after subscription cancellation to have us proceed. Or, you could check for unpaid invoices before allowing the customer to cancel the subscription at all.</p>",
+    "description": "<p>Cancels a customer\\u2019s subscription. If you set the <code>at_period_end</code> parameter to <code>true</code>, the subscription will remain active until the end of the period, at which point it will be canceled and not renewed. Otherwise, with the default <code>false</code> value, the subscription is terminated immediately. In either case, the customer will not be charged again for the subscription.</p>\\n\\n<p>Note, however, that any pending invoice items that you\\u2019ve created will still be charged for at the end of the period, unless manually <a href=\\"#delete_invoiceitem\\">deleted</a>. If you\\u2019ve set the subscription to cancel at the end of the period, any pending prorations will also be left in place and collected at the end of the period. But if the subscription is set to cancel immediately, pending prorations will be removed.</p>\\n\\n<p>By default, upon subscription cancellation, Stripe will stop automatic collection of all finalized invoices for the customer. This is intended to prevent unexpected payment attempts after the customer has canceled a subscription. However, you can resume automatic collection of the invoices manually after subscription cancellation to have us proceed. Or, you could check for unpaid invoices before allowing the customer to cancel the subscription at all.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -1155,11 +1155,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "invoice_now": {
-          "description": "Can be set to \u0060true\u0060 if \u0060at_period_end\u0060 is not set to \u0060true\u0060. Will generate a final invoice that invoices for any un-invoiced metered usage and new/pending proration invoice items.",
+          "description": "Can be set to \\u0060true\\u0060 if \\u0060at_period_end\\u0060 is not set to \\u0060true\\u0060. Will generate a final invoice that invoices for any un-invoiced metered usage and new/pending proration invoice items.",
           "type": "boolean"
         },
         "prorate": {
-          "description": "Can be set to \u0060true\u0060 if \u0060at_period_end\u0060 is not set to \u0060true\u0060. Will generate a proration invoice item that credits remaining unused time until the subscription period end.",
+          "description": "Can be set to \\u0060true\\u0060 if \\u0060at_period_end\\u0060 is not set to \\u0060true\\u0060. Will generate a proration invoice item that credits remaining unused time until the subscription period end.",
           "type": "boolean"
         }
       },
@@ -1367,7 +1367,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_invoiceitems_invoiceitem",
-    "description": "<p>Deletes an invoice item, removing it from an invoice. Deleting invoice items is only possible when they’re not attached to invoices, or if it’s attached to a draft invoice.</p>",
+    "description": "<p>Deletes an invoice item, removing it from an invoice. Deleting invoice items is only possible when they\\u2019re not attached to invoices, or if it\\u2019s attached to a draft invoice.</p>",
     "parameters": {
       "properties": {
         "invoiceitem": {
@@ -1422,7 +1422,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_invoices_invoice",
-    "description": "<p>Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be <a href=\"#void_invoice\">voided</a>.</p>",
+    "description": "<p>Permanently deletes a one-off invoice draft. This cannot be undone. Attempts to delete invoices that are no longer in a draft state will fail; once an invoice has been finalized or if an invoice is for a subscription, it must be <a href=\\"#void_invoice\\">voided</a>.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -1477,7 +1477,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_plans_plan",
-    "description": "<p>Deleting plans means new subscribers can’t be added. Existing subscribers aren’t affected.</p>",
+    "description": "<p>Deleting plans means new subscribers can\\u2019t be added. Existing subscribers aren\\u2019t affected.</p>",
     "parameters": {
       "properties": {
         "plan": {
@@ -1815,11 +1815,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "clear_usage": {
-          "description": "Delete all usage for the given subscription item. Allowed only when the current plan's \u0060usage_type\u0060 is \u0060metered\u0060.",
+          "description": "Delete all usage for the given subscription item. Allowed only when the current plan's \\u0060usage_type\\u0060 is \\u0060metered\\u0060.",
           "type": "boolean"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -1884,7 +1884,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_subscriptions_subscription_exposed_id",
-    "description": "<p>Cancels a customer’s subscription immediately. The customer will not be charged again for the subscription.</p>\n\n<p>Note, however, that any pending invoice items that you’ve created will still be charged for at the end of the period, unless manually <a href=\"#delete_invoiceitem\">deleted</a>. If you’ve set the subscription to cancel at the end of the period, any pending prorations will also be left in place and collected at the end of the period. But if the subscription is set to cancel immediately, pending prorations will be removed.</p>\n\n<p>By default, upon subscription cancellation, Stripe will stop automatic collection of all finalized invoices for the customer. This is intended to prevent unexpected payment attempts after the customer has canceled a subscription. However, you can resume automatic collection of the invoices manually after subscription cancellation to have us proceed. Or, you could check for unpaid invoices before allowing the customer to cancel the subscription at all.</p>",
+    "description": "<p>Cancels a customer\\u2019s subscription immediately. The customer will not be charged again for the subscription.</p>\\n\\n<p>Note, however, that any pending invoice items that you\\u2019ve created will still be charged for at the end of the period, unless manually <a href=\\"#delete_invoiceitem\\">deleted</a>. If you\\u2019ve set the subscription to cancel at the end of the period, any pending prorations will also be left in place and collected at the end of the period. But if the subscription is set to cancel immediately, pending prorations will be removed.</p>\\n\\n<p>By default, upon subscription cancellation, Stripe will stop automatic collection of all finalized invoices for the customer. This is intended to prevent unexpected payment attempts after the customer has canceled a subscription. However, you can resume automatic collection of the invoices manually after subscription cancellation to have us proceed. Or, you could check for unpaid invoices before allowing the customer to cancel the subscription at all.</p>",
     "parameters": {
       "properties": {
         "subscription_exposed_id": {
@@ -2185,7 +2185,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "delete_webhook_endpoints_webhook_endpoint",
-    "description": "<p>You can also delete webhook endpoints via the <a href=\"https://dashboard.stripe.com/account/webhooks\">webhook endpoint management</a> page of the Stripe dashboard.</p>",
+    "description": "<p>You can also delete webhook endpoints via the <a href=\\"https://dashboard.stripe.com/account/webhooks\\">webhook endpoint management</a> page of the Stripe dashboard.</p>",
     "parameters": {
       "properties": {
         "webhook_endpoint": {
@@ -2560,7 +2560,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -2576,7 +2576,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -2711,13 +2711,13 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_account_people",
-    "description": "<p>Returns a list of people associated with the account’s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
+    "description": "<p>Returns a list of people associated with the account\\u2019s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
     "parameters": {
       "properties": {
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -2753,7 +2753,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -2896,13 +2896,13 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_account_persons",
-    "description": "<p>Returns a list of people associated with the account’s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
+    "description": "<p>Returns a list of people associated with the account\\u2019s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
     "parameters": {
       "properties": {
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -2938,7 +2938,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -3081,7 +3081,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_accounts",
-    "description": "<p>Returns a list of accounts connected to your platform via <a href=\"/docs/connect\">Connect</a>. If you’re not a platform, the list is empty.</p>",
+    "description": "<p>Returns a list of accounts connected to your platform via <a href=\\"/docs/connect\\">Connect</a>. If you\\u2019re not a platform, the list is empty.</p>",
     "parameters": {
       "properties": {
         "created": {
@@ -3111,7 +3111,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -3127,7 +3127,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -3510,7 +3510,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -3526,7 +3526,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -3684,7 +3684,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_accounts_account_people",
-    "description": "<p>Returns a list of people associated with the account’s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
+    "description": "<p>Returns a list of people associated with the account\\u2019s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -3694,7 +3694,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -3730,7 +3730,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -3896,7 +3896,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_accounts_account_persons",
-    "description": "<p>Returns a list of people associated with the account’s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
+    "description": "<p>Returns a list of people associated with the account\\u2019s legal entity. The people are returned sorted by creation date, with the most recent people appearing first.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -3906,7 +3906,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -3942,7 +3942,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -4118,7 +4118,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -4135,7 +4135,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -4278,7 +4278,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_application_fees",
-    "description": "<p>Returns a list of application fees you’ve previously collected. The application fees are returned in sorted order, with the most recent fees appearing first.</p>",
+    "description": "<p>Returns a list of application fees you\\u2019ve previously collected. The application fees are returned in sorted order, with the most recent fees appearing first.</p>",
     "parameters": {
       "properties": {
         "charge": {
@@ -4314,7 +4314,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -4331,7 +4331,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -4573,7 +4573,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -4590,7 +4590,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -4667,7 +4667,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_balance",
-    "description": "<p>Retrieves the current account balance, based on the authentication that was used to make the request.\n For a sample request, see <a href=\"/docs/connect/account-balances#accounting-for-negative-balances\">Accounting for negative balances</a>.</p>",
+    "description": "<p>Retrieves the current account balance, based on the authentication that was used to make the request.\\n For a sample request, see <a href=\\"/docs/connect/account-balances#accounting-for-negative-balances\\">Accounting for negative balances</a>.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -4722,7 +4722,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_balance_history",
-    "description": "<p>Returns a list of transactions that have contributed to the Stripe account balance (e.g., charges, transfers, and so forth). The transactions are returned in sorted order, with the most recent transactions appearing first.</p>\n\n<p>Note that this endpoint was previously called “Balance history” and used the path <code>/v1/balance/history</code>.</p>",
+    "description": "<p>Returns a list of transactions that have contributed to the Stripe account balance (e.g., charges, transfers, and so forth). The transactions are returned in sorted order, with the most recent transactions appearing first.</p>\\n\\n<p>Note that this endpoint was previously called \\u201cBalance history\\u201d and used the path <code>/v1/balance/history</code>.</p>",
     "parameters": {
       "properties": {
         "created": {
@@ -4757,7 +4757,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -4784,12 +4784,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "maxLength": 5000,
           "type": "string",
-          "description": "Only returns transactions of the given type. One of: \u0060adjustment\u0060, \u0060advance\u0060, \u0060advance_funding\u0060, \u0060anticipation_repayment\u0060, \u0060application_fee\u0060, \u0060application_fee_refund\u0060, \u0060charge\u0060, \u0060connect_collection_transfer\u0060, \u0060contribution\u0060, \u0060issuing_authorization_hold\u0060, \u0060issuing_authorization_release\u0060, \u0060issuing_dispute\u0060, \u0060issuing_transaction\u0060, \u0060payment\u0060, \u0060payment_failure_refund\u0060, \u0060payment_refund\u0060, \u0060payout\u0060, \u0060payout_cancel\u0060, \u0060payout_failure\u0060, \u0060refund\u0060, \u0060refund_failure\u0060, \u0060reserve_transaction\u0060, \u0060reserved_funds\u0060, \u0060stripe_fee\u0060, \u0060stripe_fx_fee\u0060, \u0060tax_fee\u0060, \u0060topup\u0060, \u0060topup_reversal\u0060, \u0060transfer\u0060, \u0060transfer_cancel\u0060, \u0060transfer_failure\u0060, or \u0060transfer_refund\u0060."
+          "description": "Only returns transactions of the given type. One of: \\u0060adjustment\\u0060, \\u0060advance\\u0060, \\u0060advance_funding\\u0060, \\u0060anticipation_repayment\\u0060, \\u0060application_fee\\u0060, \\u0060application_fee_refund\\u0060, \\u0060charge\\u0060, \\u0060connect_collection_transfer\\u0060, \\u0060contribution\\u0060, \\u0060issuing_authorization_hold\\u0060, \\u0060issuing_authorization_release\\u0060, \\u0060issuing_dispute\\u0060, \\u0060issuing_transaction\\u0060, \\u0060payment\\u0060, \\u0060payment_failure_refund\\u0060, \\u0060payment_refund\\u0060, \\u0060payout\\u0060, \\u0060payout_cancel\\u0060, \\u0060payout_failure\\u0060, \\u0060refund\\u0060, \\u0060refund_failure\\u0060, \\u0060reserve_transaction\\u0060, \\u0060reserved_funds\\u0060, \\u0060stripe_fee\\u0060, \\u0060stripe_fx_fee\\u0060, \\u0060tax_fee\\u0060, \\u0060topup\\u0060, \\u0060topup_reversal\\u0060, \\u0060transfer\\u0060, \\u0060transfer_cancel\\u0060, \\u0060transfer_failure\\u0060, or \\u0060transfer_refund\\u0060."
         }
       },
       "required": []
@@ -4891,7 +4891,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_balance_history_id",
-    "description": "<p>Retrieves the balance transaction with the given ID.</p>\n\n<p>Note that this endpoint previously used the path <code>/v1/balance/history/:id</code>.</p>",
+    "description": "<p>Retrieves the balance transaction with the given ID.</p>\\n\\n<p>Note that this endpoint previously used the path <code>/v1/balance/history/:id</code>.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -4960,7 +4960,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_balance_transactions",
-    "description": "<p>Returns a list of transactions that have contributed to the Stripe account balance (e.g., charges, transfers, and so forth). The transactions are returned in sorted order, with the most recent transactions appearing first.</p>\n\n<p>Note that this endpoint was previously called “Balance history” and used the path <code>/v1/balance/history</code>.</p>",
+    "description": "<p>Returns a list of transactions that have contributed to the Stripe account balance (e.g., charges, transfers, and so forth). The transactions are returned in sorted order, with the most recent transactions appearing first.</p>\\n\\n<p>Note that this endpoint was previously called \\u201cBalance history\\u201d and used the path <code>/v1/balance/history</code>.</p>",
     "parameters": {
       "properties": {
         "created": {
@@ -4995,7 +4995,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -5022,12 +5022,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "maxLength": 5000,
           "type": "string",
-          "description": "Only returns transactions of the given type. One of: \u0060adjustment\u0060, \u0060advance\u0060, \u0060advance_funding\u0060, \u0060anticipation_repayment\u0060, \u0060application_fee\u0060, \u0060application_fee_refund\u0060, \u0060charge\u0060, \u0060connect_collection_transfer\u0060, \u0060contribution\u0060, \u0060issuing_authorization_hold\u0060, \u0060issuing_authorization_release\u0060, \u0060issuing_dispute\u0060, \u0060issuing_transaction\u0060, \u0060payment\u0060, \u0060payment_failure_refund\u0060, \u0060payment_refund\u0060, \u0060payout\u0060, \u0060payout_cancel\u0060, \u0060payout_failure\u0060, \u0060refund\u0060, \u0060refund_failure\u0060, \u0060reserve_transaction\u0060, \u0060reserved_funds\u0060, \u0060stripe_fee\u0060, \u0060stripe_fx_fee\u0060, \u0060tax_fee\u0060, \u0060topup\u0060, \u0060topup_reversal\u0060, \u0060transfer\u0060, \u0060transfer_cancel\u0060, \u0060transfer_failure\u0060, or \u0060transfer_refund\u0060."
+          "description": "Only returns transactions of the given type. One of: \\u0060adjustment\\u0060, \\u0060advance\\u0060, \\u0060advance_funding\\u0060, \\u0060anticipation_repayment\\u0060, \\u0060application_fee\\u0060, \\u0060application_fee_refund\\u0060, \\u0060charge\\u0060, \\u0060connect_collection_transfer\\u0060, \\u0060contribution\\u0060, \\u0060issuing_authorization_hold\\u0060, \\u0060issuing_authorization_release\\u0060, \\u0060issuing_dispute\\u0060, \\u0060issuing_transaction\\u0060, \\u0060payment\\u0060, \\u0060payment_failure_refund\\u0060, \\u0060payment_refund\\u0060, \\u0060payout\\u0060, \\u0060payout_cancel\\u0060, \\u0060payout_failure\\u0060, \\u0060refund\\u0060, \\u0060refund_failure\\u0060, \\u0060reserve_transaction\\u0060, \\u0060reserved_funds\\u0060, \\u0060stripe_fee\\u0060, \\u0060stripe_fx_fee\\u0060, \\u0060tax_fee\\u0060, \\u0060topup\\u0060, \\u0060topup_reversal\\u0060, \\u0060transfer\\u0060, \\u0060transfer_cancel\\u0060, \\u0060transfer_failure\\u0060, or \\u0060transfer_refund\\u0060."
         }
       },
       "required": []
@@ -5129,7 +5129,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_balance_transactions_id",
-    "description": "<p>Retrieves the balance transaction with the given ID.</p>\n\n<p>Note that this endpoint previously used the path <code>/v1/balance/history/:id</code>.</p>",
+    "description": "<p>Retrieves the balance transaction with the given ID.</p>\\n\\n<p>Note that this endpoint previously used the path <code>/v1/balance/history/:id</code>.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -5203,12 +5203,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "active": {
           "type": "boolean",
-          "description": "Only return configurations that are active or inactive (e.g., pass \u0060true\u0060 to only list active configurations)."
+          "description": "Only return configurations that are active or inactive (e.g., pass \\u0060true\\u0060 to only list active configurations)."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -5220,7 +5220,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "is_default": {
           "type": "boolean",
-          "description": "Only return the default or non-default configurations (e.g., pass \u0060true\u0060 to only list the default configuration)."
+          "description": "Only return the default or non-default configurations (e.g., pass \\u0060true\\u0060 to only list the default configuration)."
         },
         "limit": {
           "type": "integer",
@@ -5229,7 +5229,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -5389,7 +5389,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -5410,7 +5410,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "uncaptured_funds": {
           "type": "boolean",
@@ -5586,7 +5586,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -5603,7 +5603,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -5698,7 +5698,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -5719,7 +5719,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -5800,7 +5800,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_charges",
-    "description": "<p>Returns a list of charges you’ve previously created. The charges are returned in sorted order, with the most recent charges appearing first.</p>",
+    "description": "<p>Returns a list of charges you\\u2019ve previously created. The charges are returned in sorted order, with the most recent charges appearing first.</p>",
     "parameters": {
       "properties": {
         "created": {
@@ -5835,7 +5835,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -5856,7 +5856,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "transfer_group": {
           "maxLength": 5000,
@@ -6102,7 +6102,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -6118,7 +6118,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -6275,7 +6275,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_charges_search",
-    "description": "<p>Search for charges you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for charges you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -6374,7 +6374,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -6396,7 +6396,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "subscription": {
           "maxLength": 5000,
@@ -6561,7 +6561,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -6578,7 +6578,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -6661,7 +6661,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -6678,7 +6678,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -6841,12 +6841,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -6863,7 +6863,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -7017,7 +7017,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -7039,7 +7039,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -7120,7 +7120,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_credit_notes_credit_note_lines",
-    "description": "<p>When retrieving a credit note, you’ll get a <strong>lines</strong> property containing the the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.</p>",
+    "description": "<p>When retrieving a credit note, you\\u2019ll get a <strong>lines</strong> property containing the the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.</p>",
     "parameters": {
       "properties": {
         "credit_note": {
@@ -7130,7 +7130,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -7147,7 +7147,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -7385,7 +7385,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "type": "string"
           },
           "type": "object",
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "out_of_band_amount": {
           "type": "integer",
@@ -7399,7 +7399,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "product_unsatisfactory"
           ],
           "type": "string",
-          "description": "Reason for issuing this credit note, one of \u0060duplicate\u0060, \u0060fraudulent\u0060, \u0060order_change\u0060, or \u0060product_unsatisfactory\u0060"
+          "description": "Reason for issuing this credit note, one of \\u0060duplicate\\u0060, \\u0060fraudulent\\u0060, \\u0060order_change\\u0060, or \\u0060product_unsatisfactory\\u0060"
         },
         "refund": {
           "type": "string",
@@ -7526,7 +7526,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_credit_notes_preview_lines",
-    "description": "<p>When retrieving a credit note preview, you’ll get a <strong>lines</strong> property containing the first handful of those items. This URL you can retrieve the full (paginated) list of line items.</p>",
+    "description": "<p>When retrieving a credit note preview, you\\u2019ll get a <strong>lines</strong> property containing the first handful of those items. This URL you can retrieve the full (paginated) list of line items.</p>",
     "parameters": {
       "properties": {
         "amount": {
@@ -7540,7 +7540,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -7627,7 +7627,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "type": "string"
           },
           "type": "object",
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "out_of_band_amount": {
           "type": "integer",
@@ -7641,7 +7641,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "product_unsatisfactory"
           ],
           "type": "string",
-          "description": "Reason for issuing this credit note, one of \u0060duplicate\u0060, \u0060fraudulent\u0060, \u0060order_change\u0060, or \u0060product_unsatisfactory\u0060"
+          "description": "Reason for issuing this credit note, one of \\u0060duplicate\\u0060, \\u0060fraudulent\\u0060, \\u0060order_change\\u0060, or \\u0060product_unsatisfactory\\u0060"
         },
         "refund": {
           "type": "string",
@@ -7654,7 +7654,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -7825,12 +7825,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "email": {
           "maxLength": 512,
           "type": "string",
-          "description": "A case-sensitive filter on the list based on the customer's \u0060email\u0060 field. The value must be a string."
+          "description": "A case-sensitive filter on the list based on the customer's \\u0060email\\u0060 field. The value must be a string."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -7847,7 +7847,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "test_clock": {
           "maxLength": 5000,
@@ -8009,7 +8009,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_customers_customer_balance_transactions",
-    "description": "<p>Returns a list of transactions that updated the customer’s <a href=\"/docs/billing/customer/balance\">balances</a>.</p>",
+    "description": "<p>Returns a list of transactions that updated the customer\\u2019s <a href=\\"/docs/billing/customer/balance\\">balances</a>.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -8019,7 +8019,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -8036,7 +8036,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -8113,7 +8113,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_customers_customer_balance_transactions_transaction",
-    "description": "<p>Retrieves a specific customer balance transaction that updated the customer’s <a href=\"/docs/billing/customer/balance\">balances</a>.</p>",
+    "description": "<p>Retrieves a specific customer balance transaction that updated the customer\\u2019s <a href=\\"/docs/billing/customer/balance\\">balances</a>.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -8203,7 +8203,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -8219,7 +8219,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -8378,7 +8378,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_customers_customer_cards",
-    "description": "<p>You can see a list of the cards belonging to a customer.\nNote that the 10 most recent sources are always available on the <code>Customer</code> object.\nIf you need more than those 10, you can use this API method and the <code>limit</code> and <code>starting_after</code> parameters to page through additional cards.</p> (deprecated)",
+    "description": "<p>You can see a list of the cards belonging to a customer.\\nNote that the 10 most recent sources are always available on the <code>Customer</code> object.\\nIf you need more than those 10, you can use this API method and the <code>limit</code> and <code>starting_after</code> parameters to page through additional cards.</p> (deprecated)",
     "parameters": {
       "properties": {
         "customer": {
@@ -8387,7 +8387,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -8403,7 +8403,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -8640,7 +8640,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -8656,7 +8656,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "enum": [
@@ -8684,7 +8684,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "wechat_pay"
           ],
           "type": "string",
-          "description": "A required filter on the list, based on the object \u0060type\u0060 field."
+          "description": "A required filter on the list, based on the object \\u0060type\\u0060 field."
         }
       },
       "required": [
@@ -8779,7 +8779,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -8800,7 +8800,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -8966,7 +8966,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_customers_customer_subscriptions",
-    "description": "<p>You can see a list of the customer’s active subscriptions. Note that the 10 most recent active subscriptions are always available by default on the customer object. If you need more than those 10, you can use the limit and starting_after parameters to page through additional subscriptions.</p>",
+    "description": "<p>You can see a list of the customer\\u2019s active subscriptions. Note that the 10 most recent active subscriptions are always available by default on the customer object. If you need more than those 10, you can use the limit and starting_after parameters to page through additional subscriptions.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -8976,7 +8976,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -8993,7 +8993,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -9244,7 +9244,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -9261,7 +9261,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -9419,7 +9419,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_customers_search",
-    "description": "<p>Search for customers you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for customers you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -9548,7 +9548,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -9570,7 +9570,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -9727,7 +9727,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_events",
-    "description": "<p>List events, going back up to 30 days. Each event data is rendered according to Stripe API version at its creation time, specified in <a href=\"/docs/api/events/object\">event object</a> <code>api_version</code> attribute (not according to your current Stripe API version or <code>Stripe-Version</code> header).</p>",
+    "description": "<p>List events, going back up to 30 days. Each event data is rendered according to Stripe API version at its creation time, specified in <a href=\\"/docs/api/events/object\\">event object</a> <code>api_version</code> attribute (not according to your current Stripe API version or <code>Stripe-Version</code> header).</p>",
     "parameters": {
       "properties": {
         "created": {
@@ -9762,7 +9762,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -9779,7 +9779,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "maxLength": 5000,
@@ -9792,7 +9792,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "type": "string"
           },
           "type": "array",
-          "description": "An array of up to 20 strings containing specific event names. The list will be filtered to include only events with a matching event property. You may pass either \u0060type\u0060 or \u0060types\u0060, but not both."
+          "description": "An array of up to 20 strings containing specific event names. The list will be filtered to include only events with a matching event property. You may pass either \\u0060type\\u0060 or \\u0060types\\u0060, but not both."
         }
       },
       "required": []
@@ -9962,7 +9962,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is the currency that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with the exchange rate for currency X your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is the currency that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with the exchange rate for currency X your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -9979,7 +9979,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is the currency that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with the exchange rate for currency X, your subsequent call can include \u0060starting_after=X\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is the currency that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with the exchange rate for currency X, your subsequent call can include \\u0060starting_after=X\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -10145,7 +10145,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -10170,7 +10170,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -10357,7 +10357,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -10395,7 +10395,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -10476,7 +10476,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_files_file",
-    "description": "<p>Retrieves the details of an existing file object. Supply the unique file ID from a file, and Stripe will return the corresponding file object. To access file contents, see the <a href=\"/docs/file-upload#download-file-contents\">File Upload Guide</a>.</p>",
+    "description": "<p>Retrieves the details of an existing file object. Supply the unique file ID from a file, and Stripe will return the corresponding file object. To access file contents, see the <a href=\\"/docs/file-upload#download-file-contents\\">File Upload Guide</a>.</p>",
     "parameters": {
       "properties": {
         "file": {
@@ -10576,7 +10576,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -10593,7 +10593,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "enum": [
@@ -10794,7 +10794,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -10811,7 +10811,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -10902,7 +10902,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_identity_verification_sessions_session",
-    "description": "<p>Retrieves the details of a VerificationSession that was previously created.</p>\n\n<p>When the session status is <code>requires_input</code>, you can use this method to retrieve a valid\n<code>client_secret</code> or <code>url</code> to allow re-submission.</p>",
+    "description": "<p>Retrieves the details of a VerificationSession that was previously created.</p>\\n\\n<p>When the session status is <code>requires_input</code>, you can use this method to retrieve a valid\\n<code>client_secret</code> or <code>url</code> to allow re-submission.</p>",
     "parameters": {
       "properties": {
         "session": {
@@ -11007,7 +11007,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -11028,12 +11028,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "pending": {
           "type": "boolean",
-          "description": "Set to \u0060true\u0060 to only show pending invoice items, which are not yet attached to any invoices. Set to \u0060false\u0060 to only show invoice items already attached to invoices. If unspecified, no filter is applied."
+          "description": "Set to \\u0060true\\u0060 to only show pending invoice items, which are not yet attached to any invoices. Set to \\u0060false\\u0060 to only show invoice items already attached to invoices. If unspecified, no filter is applied."
         },
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -11206,7 +11206,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "send_invoice"
           ],
           "type": "string",
-          "description": "The collection method of the invoice to retrieve. Either \u0060charge_automatically\u0060 or \u0060send_invoice\u0060."
+          "description": "The collection method of the invoice to retrieve. Either \\u0060charge_automatically\\u0060 or \\u0060send_invoice\\u0060."
         },
         "created": {
           "anyOf": [
@@ -11266,7 +11266,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -11283,7 +11283,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -11295,7 +11295,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           ],
           "maxLength": 5000,
           "type": "string",
-          "description": "The status of the invoice, one of \u0060draft\u0060, \u0060open\u0060, \u0060paid\u0060, \u0060uncollectible\u0060, or \u0060void\u0060. [Learn more](https://stripe.com/docs/billing/invoices/workflow#workflow-overview)"
+          "description": "The status of the invoice, one of \\u0060draft\\u0060, \\u0060open\\u0060, \\u0060paid\\u0060, \\u0060uncollectible\\u0060, or \\u0060void\\u0060. [Learn more](https://stripe.com/docs/billing/invoices/workflow#workflow-overview)"
         },
         "subscription": {
           "maxLength": 5000,
@@ -11478,7 +11478,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_invoices_invoice_lines",
-    "description": "<p>When retrieving an invoice, you’ll get a <strong>lines</strong> property containing the total count of line items and the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.</p>",
+    "description": "<p>When retrieving an invoice, you\\u2019ll get a <strong>lines</strong> property containing the total count of line items and the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -11488,7 +11488,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -11505,7 +11505,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -11582,7 +11582,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_invoices_search",
-    "description": "<p>Search for invoices you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for invoices you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -11675,7 +11675,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_invoices_upcoming",
-    "description": "<p>At any time, you can preview the upcoming invoice for a customer. This will show you all the charges that are pending, including subscription renewal charges, invoice item charges, etc. It will also show you any discounts that are applicable to the invoice.</p>\n\n<p>Note that when you are viewing an upcoming invoice, you are simply viewing a preview – the invoice has not yet been created. As such, the upcoming invoice will not show up in invoice listing calls, and you cannot use the API to pay or edit the invoice. If you want to change the amount that your customer will be billed, you can add, remove, or update pending invoice items, or update the customer’s discount.</p>\n\n<p>You can preview the effects of updating a subscription, including a preview of what proration will take place. To ensure that the actual proration is calculated exactly the same as the previewed proration, you should pass a <code>proration_date</code> parameter when doing the actual subscription update. The value passed in should be the same as the <code>subscription_proration_date</code> returned on the upcoming invoice resource. The recommended way to get only the prorations being previewed is to consider only proration line items where <code>period[start]</code> is equal to the <code>subscription_proration_date</code> on the upcoming invoice resource.</p>",
+    "description": "<p>At any time, you can preview the upcoming invoice for a customer. This will show you all the charges that are pending, including subscription renewal charges, invoice item charges, etc. It will also show you any discounts that are applicable to the invoice.</p>\\n\\n<p>Note that when you are viewing an upcoming invoice, you are simply viewing a preview \\u2013 the invoice has not yet been created. As such, the upcoming invoice will not show up in invoice listing calls, and you cannot use the API to pay or edit the invoice. If you want to change the amount that your customer will be billed, you can add, remove, or update pending invoice items, or update the customer\\u2019s discount.</p>\\n\\n<p>You can preview the effects of updating a subscription, including a preview of what proration will take place. To ensure that the actual proration is calculated exactly the same as the previewed proration, you should pass a <code>proration_date</code> parameter when doing the actual subscription update. The value passed in should be the same as the <code>subscription_proration_date</code> returned on the upcoming invoice resource. The recommended way to get only the prorations being previewed is to consider only proration line items where <code>period[start]</code> is equal to the <code>subscription_proration_date</code> on the upcoming invoice resource.</p>",
     "parameters": {
       "properties": {
         "automatic_tax": {
@@ -11694,7 +11694,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "coupon": {
           "maxLength": 5000,
           "type": "string",
-          "description": "The code of the coupon to apply. If \u0060subscription\u0060 or \u0060subscription_items\u0060 is provided, the invoice returned will preview updating or creating a subscription with that coupon. Otherwise, it will preview applying that coupon to the customer for the next upcoming invoice from among the customer's subscriptions. The invoice can be previewed without a coupon by passing this value as an empty string."
+          "description": "The code of the coupon to apply. If \\u0060subscription\\u0060 or \\u0060subscription_items\\u0060 is provided, the invoice returned will preview updating or creating a subscription with that coupon. Otherwise, it will preview applying that coupon to the customer for the next upcoming invoice from among the customer's subscriptions. The invoice can be previewed without a coupon by passing this value as an empty string."
         },
         "customer": {
           "maxLength": 5000,
@@ -11927,7 +11927,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The coupons to redeem into discounts for the invoice preview. If not specified, inherits the discount from the customer or subscription. This only works for coupons directly applied to the invoice. To apply a coupon to a subscription, you must use the \u0060coupon\u0060 parameter instead. Pass an empty string to avoid inheriting any discounts. To preview the upcoming invoice for a subscription that hasn't been created, use \u0060coupon\u0060 instead."
+          "description": "The coupons to redeem into discounts for the invoice preview. If not specified, inherits the discount from the customer or subscription. This only works for coupons directly applied to the invoice. To apply a coupon to a subscription, you must use the \\u0060coupon\\u0060 parameter instead. Pass an empty string to avoid inheriting any discounts. To preview the upcoming invoice for a subscription that hasn't been created, use \\u0060coupon\\u0060 instead."
         },
         "expand": {
           "items": {
@@ -12096,7 +12096,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "subscription": {
           "maxLength": 5000,
           "type": "string",
-          "description": "The identifier of the subscription for which you'd like to retrieve the upcoming invoice. If not provided, but a \u0060subscription_items\u0060 is provided, you will preview creating a subscription with those items. If neither \u0060subscription\u0060 nor \u0060subscription_items\u0060 is provided, you will retrieve the next upcoming invoice from among the customer's subscriptions."
+          "description": "The identifier of the subscription for which you'd like to retrieve the upcoming invoice. If not provided, but a \\u0060subscription_items\\u0060 is provided, you will preview creating a subscription with those items. If neither \\u0060subscription\\u0060 nor \\u0060subscription_items\\u0060 is provided, you will retrieve the next upcoming invoice from among the customer's subscriptions."
         },
         "subscription_billing_cycle_anchor": {
           "anyOf": [
@@ -12113,7 +12113,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "For new subscriptions, a future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \u0060month\u0060 or \u0060year\u0060 intervals, the day of the month for subsequent invoices. For existing subscriptions, the value can only be set to \u0060now\u0060 or \u0060unchanged\u0060."
+          "description": "For new subscriptions, a future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \\u0060month\\u0060 or \\u0060year\\u0060 intervals, the day of the month for subsequent invoices. For existing subscriptions, the value can only be set to \\u0060now\\u0060 or \\u0060unchanged\\u0060."
         },
         "subscription_cancel_at": {
           "anyOf": [
@@ -12128,7 +12128,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Timestamp indicating when the subscription should be scheduled to cancel. Will prorate if within the current period and prorations have been enabled using \u0060proration_behavior\u0060."
+          "description": "Timestamp indicating when the subscription should be scheduled to cancel. Will prorate if within the current period and prorations have been enabled using \\u0060proration_behavior\\u0060."
         },
         "subscription_cancel_at_period_end": {
           "type": "boolean",
@@ -12154,7 +12154,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "If provided, the invoice returned will preview updating or creating a subscription with these default tax rates. The default tax rates will apply to any line item that does not have \u0060tax_rates\u0060 set."
+          "description": "If provided, the invoice returned will preview updating or creating a subscription with these default tax rates. The default tax rates will apply to any line item that does not have \\u0060tax_rates\\u0060 set."
         },
         "subscription_items": {
           "items": {
@@ -12299,12 +12299,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "none"
           ],
           "type": "string",
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060."
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060."
         },
         "subscription_proration_date": {
           "format": "unix-time",
           "type": "integer",
-          "description": "If previewing an update to a subscription, and doing proration, \u0060subscription_proration_date\u0060 forces the proration to be calculated as though the update was done at the specified time. The time given must be within the current subscription period, and cannot be before the subscription was on its current plan. If set, \u0060subscription\u0060, and one of \u0060subscription_items\u0060, or \u0060subscription_trial_end\u0060 are required. Also, \u0060subscription_proration_behavior\u0060 cannot be set to 'none'."
+          "description": "If previewing an update to a subscription, and doing proration, \\u0060subscription_proration_date\\u0060 forces the proration to be calculated as though the update was done at the specified time. The time given must be within the current subscription period, and cannot be before the subscription was on its current plan. If set, \\u0060subscription\\u0060, and one of \\u0060subscription_items\\u0060, or \\u0060subscription_trial_end\\u0060 are required. Also, \\u0060subscription_proration_behavior\\u0060 cannot be set to 'none'."
         },
         "subscription_start_date": {
           "format": "unix-time",
@@ -12325,11 +12325,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "If provided, the invoice returned will preview updating or creating a subscription with that trial end. If set, one of \u0060subscription_items\u0060 or \u0060subscription\u0060 is required."
+          "description": "If provided, the invoice returned will preview updating or creating a subscription with that trial end. If set, one of \\u0060subscription_items\\u0060 or \\u0060subscription\\u0060 is required."
         },
         "subscription_trial_from_plan": {
           "type": "boolean",
-          "description": "Indicates if a plan's \u0060trial_period_days\u0060 should be applied to the subscription. Setting \u0060subscription_trial_end\u0060 per subscription is preferred, and this defaults to \u0060false\u0060. Setting this flag to \u0060true\u0060 together with \u0060subscription_trial_end\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
+          "description": "Indicates if a plan's \\u0060trial_period_days\\u0060 should be applied to the subscription. Setting \\u0060subscription_trial_end\\u0060 per subscription is preferred, and this defaults to \\u0060false\\u0060. Setting this flag to \\u0060true\\u0060 together with \\u0060subscription_trial_end\\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
         }
       },
       "required": []
@@ -12508,7 +12508,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_invoices_upcoming_lines",
-    "description": "<p>When retrieving an upcoming invoice, you’ll get a <strong>lines</strong> property containing the total count of line items and the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.</p>",
+    "description": "<p>When retrieving an upcoming invoice, you\\u2019ll get a <strong>lines</strong> property containing the total count of line items and the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of line items.</p>",
     "parameters": {
       "properties": {
         "automatic_tax": {
@@ -12527,7 +12527,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "coupon": {
           "maxLength": 5000,
           "type": "string",
-          "description": "The code of the coupon to apply. If \u0060subscription\u0060 or \u0060subscription_items\u0060 is provided, the invoice returned will preview updating or creating a subscription with that coupon. Otherwise, it will preview applying that coupon to the customer for the next upcoming invoice from among the customer's subscriptions. The invoice can be previewed without a coupon by passing this value as an empty string."
+          "description": "The code of the coupon to apply. If \\u0060subscription\\u0060 or \\u0060subscription_items\\u0060 is provided, the invoice returned will preview updating or creating a subscription with that coupon. Otherwise, it will preview applying that coupon to the customer for the next upcoming invoice from among the customer's subscriptions. The invoice can be previewed without a coupon by passing this value as an empty string."
         },
         "customer": {
           "maxLength": 5000,
@@ -12760,12 +12760,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The coupons to redeem into discounts for the invoice preview. If not specified, inherits the discount from the customer or subscription. This only works for coupons directly applied to the invoice. To apply a coupon to a subscription, you must use the \u0060coupon\u0060 parameter instead. Pass an empty string to avoid inheriting any discounts. To preview the upcoming invoice for a subscription that hasn't been created, use \u0060coupon\u0060 instead."
+          "description": "The coupons to redeem into discounts for the invoice preview. If not specified, inherits the discount from the customer or subscription. This only works for coupons directly applied to the invoice. To apply a coupon to a subscription, you must use the \\u0060coupon\\u0060 parameter instead. Pass an empty string to avoid inheriting any discounts. To preview the upcoming invoice for a subscription that hasn't been created, use \\u0060coupon\\u0060 instead."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -12938,12 +12938,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "subscription": {
           "maxLength": 5000,
           "type": "string",
-          "description": "The identifier of the subscription for which you'd like to retrieve the upcoming invoice. If not provided, but a \u0060subscription_items\u0060 is provided, you will preview creating a subscription with those items. If neither \u0060subscription\u0060 nor \u0060subscription_items\u0060 is provided, you will retrieve the next upcoming invoice from among the customer's subscriptions."
+          "description": "The identifier of the subscription for which you'd like to retrieve the upcoming invoice. If not provided, but a \\u0060subscription_items\\u0060 is provided, you will preview creating a subscription with those items. If neither \\u0060subscription\\u0060 nor \\u0060subscription_items\\u0060 is provided, you will retrieve the next upcoming invoice from among the customer's subscriptions."
         },
         "subscription_billing_cycle_anchor": {
           "anyOf": [
@@ -12960,7 +12960,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "For new subscriptions, a future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \u0060month\u0060 or \u0060year\u0060 intervals, the day of the month for subsequent invoices. For existing subscriptions, the value can only be set to \u0060now\u0060 or \u0060unchanged\u0060."
+          "description": "For new subscriptions, a future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \\u0060month\\u0060 or \\u0060year\\u0060 intervals, the day of the month for subsequent invoices. For existing subscriptions, the value can only be set to \\u0060now\\u0060 or \\u0060unchanged\\u0060."
         },
         "subscription_cancel_at": {
           "anyOf": [
@@ -12975,7 +12975,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Timestamp indicating when the subscription should be scheduled to cancel. Will prorate if within the current period and prorations have been enabled using \u0060proration_behavior\u0060."
+          "description": "Timestamp indicating when the subscription should be scheduled to cancel. Will prorate if within the current period and prorations have been enabled using \\u0060proration_behavior\\u0060."
         },
         "subscription_cancel_at_period_end": {
           "type": "boolean",
@@ -13001,7 +13001,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "If provided, the invoice returned will preview updating or creating a subscription with these default tax rates. The default tax rates will apply to any line item that does not have \u0060tax_rates\u0060 set."
+          "description": "If provided, the invoice returned will preview updating or creating a subscription with these default tax rates. The default tax rates will apply to any line item that does not have \\u0060tax_rates\\u0060 set."
         },
         "subscription_items": {
           "items": {
@@ -13146,12 +13146,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "none"
           ],
           "type": "string",
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060."
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060."
         },
         "subscription_proration_date": {
           "format": "unix-time",
           "type": "integer",
-          "description": "If previewing an update to a subscription, and doing proration, \u0060subscription_proration_date\u0060 forces the proration to be calculated as though the update was done at the specified time. The time given must be within the current subscription period, and cannot be before the subscription was on its current plan. If set, \u0060subscription\u0060, and one of \u0060subscription_items\u0060, or \u0060subscription_trial_end\u0060 are required. Also, \u0060subscription_proration_behavior\u0060 cannot be set to 'none'."
+          "description": "If previewing an update to a subscription, and doing proration, \\u0060subscription_proration_date\\u0060 forces the proration to be calculated as though the update was done at the specified time. The time given must be within the current subscription period, and cannot be before the subscription was on its current plan. If set, \\u0060subscription\\u0060, and one of \\u0060subscription_items\\u0060, or \\u0060subscription_trial_end\\u0060 are required. Also, \\u0060subscription_proration_behavior\\u0060 cannot be set to 'none'."
         },
         "subscription_start_date": {
           "format": "unix-time",
@@ -13172,11 +13172,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "If provided, the invoice returned will preview updating or creating a subscription with that trial end. If set, one of \u0060subscription_items\u0060 or \u0060subscription\u0060 is required."
+          "description": "If provided, the invoice returned will preview updating or creating a subscription with that trial end. If set, one of \\u0060subscription_items\\u0060 or \\u0060subscription\\u0060 is required."
         },
         "subscription_trial_from_plan": {
           "type": "boolean",
-          "description": "Indicates if a plan's \u0060trial_period_days\u0060 should be applied to the subscription. Setting \u0060subscription_trial_end\u0060 per subscription is preferred, and this defaults to \u0060false\u0060. Setting this flag to \u0060true\u0060 together with \u0060subscription_trial_end\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
+          "description": "Indicates if a plan's \\u0060trial_period_days\\u0060 should be applied to the subscription. Setting \\u0060subscription_trial_end\\u0060 per subscription is preferred, and this defaults to \\u0060false\\u0060. Setting this flag to \\u0060true\\u0060 together with \\u0060subscription_trial_end\\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
         }
       },
       "required": []
@@ -13386,7 +13386,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -13403,7 +13403,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -13477,7 +13477,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_issuer_fraud_records_issuer_fraud_record",
-    "description": "<p>Retrieves the details of an issuer fraud record that has previously been created. </p>\n\n<p>Please refer to the <a href=\"#issuer_fraud_record_object\">issuer fraud record</a> object reference for more details.</p> (deprecated)",
+    "description": "<p>Retrieves the details of an issuer fraud record that has previously been created. </p>\\n\\n<p>Please refer to the <a href=\\"#issuer_fraud_record_object\\">issuer fraud record</a> object reference for more details.</p> (deprecated)",
     "parameters": {
       "properties": {
         "issuer_fraud_record": {
@@ -13588,7 +13588,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -13605,7 +13605,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -13614,7 +13614,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "reversed"
           ],
           "type": "string",
-          "description": "Only return authorizations with the given status. One of \u0060pending\u0060, \u0060closed\u0060, or \u0060reversed\u0060."
+          "description": "Only return authorizations with the given status. One of \\u0060pending\\u0060, \\u0060closed\\u0060, or \\u0060reversed\\u0060."
         }
       },
       "required": []
@@ -13814,7 +13814,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -13835,7 +13835,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -13844,7 +13844,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "inactive"
           ],
           "type": "string",
-          "description": "Only return cardholders that have the given status. One of \u0060active\u0060, \u0060inactive\u0060, or \u0060blocked\u0060."
+          "description": "Only return cardholders that have the given status. One of \\u0060active\\u0060, \\u0060inactive\\u0060, or \\u0060blocked\\u0060."
         },
         "type": {
           "enum": [
@@ -13852,7 +13852,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "individual"
           ],
           "type": "string",
-          "description": "Only return cardholders that have the given type. One of \u0060individual\u0060 or \u0060company\u0060."
+          "description": "Only return cardholders that have the given type. One of \\u0060individual\\u0060 or \\u0060company\\u0060."
         }
       },
       "required": []
@@ -14060,7 +14060,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "exp_month": {
           "type": "integer",
@@ -14090,7 +14090,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -14099,7 +14099,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "inactive"
           ],
           "type": "string",
-          "description": "Only return cards that have the given status. One of \u0060active\u0060, \u0060inactive\u0060, or \u0060canceled\u0060."
+          "description": "Only return cards that have the given status. One of \\u0060active\\u0060, \\u0060inactive\\u0060, or \\u0060canceled\\u0060."
         },
         "type": {
           "enum": [
@@ -14107,7 +14107,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "virtual"
           ],
           "type": "string",
-          "description": "Only return cards that have the given type. One of \u0060virtual\u0060 or \u0060physical\u0060."
+          "description": "Only return cards that have the given type. One of \\u0060virtual\\u0060 or \\u0060physical\\u0060."
         }
       },
       "required": []
@@ -14324,7 +14324,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -14341,7 +14341,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -14546,7 +14546,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -14563,7 +14563,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -14748,7 +14748,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -14765,7 +14765,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "enum": [
@@ -14773,7 +14773,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "refund"
           ],
           "type": "string",
-          "description": "Only return transactions that have the given type. One of \u0060capture\u0060 or \u0060refund\u0060."
+          "description": "Only return transactions that have the given type. One of \\u0060capture\\u0060 or \\u0060refund\\u0060."
         }
       },
       "required": []
@@ -15037,7 +15037,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -15059,7 +15059,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -15245,7 +15245,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -15269,12 +15269,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "maxLength": 5000,
           "type": "string",
-          "description": "Only return orders that have the given status. One of \u0060created\u0060, \u0060paid\u0060, \u0060fulfilled\u0060, or \u0060refunded\u0060."
+          "description": "Only return orders that have the given status. One of \\u0060created\\u0060, \\u0060paid\\u0060, \\u0060fulfilled\\u0060, or \\u0060refunded\\u0060."
         },
         "status_transitions": {
           "properties": {
@@ -15594,7 +15594,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "customer": {
           "maxLength": 5000,
@@ -15604,7 +15604,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -15621,7 +15621,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -15702,7 +15702,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_payment_intents_intent",
-    "description": "<p>Retrieves the details of a PaymentIntent that has previously been created. </p>\n\n<p>Client-side retrieval using a publishable key is allowed when the <code>client_secret</code> is provided in the query string. </p>\n\n<p>When retrieved with a publishable key, only a subset of properties will be returned. Please refer to the <a href=\"#payment_intent_object\">payment intent</a> object reference for more details.</p>",
+    "description": "<p>Retrieves the details of a PaymentIntent that has previously been created. </p>\\n\\n<p>Client-side retrieval using a publishable key is allowed when the <code>client_secret</code> is provided in the query string. </p>\\n\\n<p>When retrieved with a publishable key, only a subset of properties will be returned. Please refer to the <a href=\\"#payment_intent_object\\">payment intent</a> object reference for more details.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -15783,7 +15783,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_payment_intents_search",
-    "description": "<p>Search for PaymentIntents you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for PaymentIntents you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -15881,12 +15881,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "active": {
           "type": "boolean",
-          "description": "Only return payment links that are active or inactive (e.g., pass \u0060false\u0060 to list all inactive payment links)."
+          "description": "Only return payment links that are active or inactive (e.g., pass \\u0060false\\u0060 to list all inactive payment links)."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -15903,7 +15903,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -16056,7 +16056,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -16073,7 +16073,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -16150,7 +16150,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_payment_methods",
-    "description": "<p>Returns a list of PaymentMethods. For listing a customer’s payment methods, you should use <a href=\"/docs/api/payment_methods/customer_list\">List a Customer’s PaymentMethods</a></p>",
+    "description": "<p>Returns a list of PaymentMethods. For listing a customer\\u2019s payment methods, you should use <a href=\\"/docs/api/payment_methods/customer_list\\">List a Customer\\u2019s PaymentMethods</a></p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -16160,7 +16160,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -16176,7 +16176,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "enum": [
@@ -16204,7 +16204,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "wechat_pay"
           ],
           "type": "string",
-          "description": "A required filter on the list, based on the object \u0060type\u0060 field."
+          "description": "A required filter on the list, based on the object \\u0060type\\u0060 field."
         }
       },
       "required": [
@@ -16417,7 +16417,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -16434,12 +16434,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "maxLength": 5000,
           "type": "string",
-          "description": "Only return payouts that have the given status: \u0060pending\u0060, \u0060paid\u0060, \u0060failed\u0060, or \u0060canceled\u0060."
+          "description": "Only return payouts that have the given status: \\u0060pending\\u0060, \\u0060paid\\u0060, \\u0060failed\\u0060, or \\u0060canceled\\u0060."
         }
       },
       "required": []
@@ -16608,7 +16608,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "active": {
           "type": "boolean",
-          "description": "Only return plans that are active or inactive (e.g., pass \u0060false\u0060 to list all inactive plans)."
+          "description": "Only return plans that are active or inactive (e.g., pass \\u0060false\\u0060 to list all inactive plans)."
         },
         "created": {
           "anyOf": [
@@ -16634,12 +16634,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -16661,7 +16661,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -16823,7 +16823,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "active": {
           "type": "boolean",
-          "description": "Only return prices that are active or inactive (e.g., pass \u0060false\u0060 to list all inactive prices)."
+          "description": "Only return prices that are active or inactive (e.g., pass \\u0060false\\u0060 to list all inactive prices)."
         },
         "created": {
           "anyOf": [
@@ -16849,7 +16849,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "currency": {
           "type": "string",
@@ -16858,7 +16858,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -16911,7 +16911,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "enum": [
@@ -16919,7 +16919,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "recurring"
           ],
           "type": "string",
-          "description": "Only return prices of type \u0060recurring\u0060 or \u0060one_time\u0060."
+          "description": "Only return prices of type \\u0060recurring\\u0060 or \\u0060one_time\\u0060."
         }
       },
       "required": []
@@ -17104,7 +17104,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_prices_search",
-    "description": "<p>Search for prices you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for prices you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -17202,7 +17202,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "active": {
           "type": "boolean",
-          "description": "Only return products that are active or inactive (e.g., pass \u0060false\u0060 to list all inactive products)."
+          "description": "Only return products that are active or inactive (e.g., pass \\u0060false\\u0060 to list all inactive products)."
         },
         "created": {
           "anyOf": [
@@ -17233,7 +17233,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -17262,7 +17262,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "url": {
           "maxLength": 5000,
@@ -17438,7 +17438,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_products_search",
-    "description": "<p>Search for products you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for products you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -17572,7 +17572,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "customer": {
           "maxLength": 5000,
@@ -17582,7 +17582,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -17599,7 +17599,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -17701,7 +17701,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_promotion_codes_promotion_code",
-    "description": "<p>Retrieves the promotion code with the given ID. In order to retrieve a promotion code by the customer-facing <code>code</code> use <a href=\"/docs/api/promotion_codes/list\">list</a> with the desired <code>code</code>.</p>",
+    "description": "<p>Retrieves the promotion code with the given ID. In order to retrieve a promotion code by the customer-facing <code>code</code> use <a href=\\"/docs/api/promotion_codes/list\\">list</a> with the desired <code>code</code>.</p>",
     "parameters": {
       "properties": {
         "promotion_code": {
@@ -17781,7 +17781,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -17798,7 +17798,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -17970,7 +17970,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_quotes_quote_computed_upfront_line_items",
-    "description": "<p>When retrieving a quote, there is an includable <a href=\"https://stripe.com/docs/api/quotes/object#quote_object-computed-upfront-line_items\"><strong>computed.upfront.line_items</strong></a> property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of upfront line items.</p>",
+    "description": "<p>When retrieving a quote, there is an includable <a href=\\"https://stripe.com/docs/api/quotes/object#quote_object-computed-upfront-line_items\\"><strong>computed.upfront.line_items</strong></a> property containing the first handful of those items. There is also a URL where you can retrieve the full (paginated) list of upfront line items.</p>",
     "parameters": {
       "properties": {
         "quote": {
@@ -17980,7 +17980,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -17997,7 +17997,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -18084,7 +18084,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -18101,7 +18101,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -18257,7 +18257,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -18279,7 +18279,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -18360,7 +18360,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_radar_early_fraud_warnings_early_fraud_warning",
-    "description": "<p>Retrieves the details of an early fraud warning that has previously been created. </p>\n\n<p>Please refer to the <a href=\"#early_fraud_warning_object\">early fraud warning</a> object reference for more details.</p>",
+    "description": "<p>Retrieves the details of an early fraud warning that has previously been created. </p>\\n\\n<p>Please refer to the <a href=\\"#early_fraud_warning_object\\">early fraud warning</a> object reference for more details.</p>",
     "parameters": {
       "properties": {
         "early_fraud_warning": {
@@ -18460,7 +18460,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -18477,12 +18477,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "value": {
           "maxLength": 800,
           "type": "string",
-          "description": "Return items belonging to the parent list whose value matches the specified value (using an \"is like\" match)."
+          "description": "Return items belonging to the parent list whose value matches the specified value (using an \\"is like\\" match)."
         },
         "value_list": {
           "maxLength": 5000,
@@ -18688,7 +18688,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -18705,7 +18705,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -18893,7 +18893,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -18910,7 +18910,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "type": {
           "enum": [
@@ -19079,7 +19079,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_refunds",
-    "description": "<p>Returns a list of all refunds you’ve previously created. The refunds are returned in sorted order, with the most recent refunds appearing first. For convenience, the 10 most recent refunds are always available by default on the charge object.</p>",
+    "description": "<p>Returns a list of all refunds you\\u2019ve previously created. The refunds are returned in sorted order, with the most recent refunds appearing first. For convenience, the 10 most recent refunds are always available by default on the charge object.</p>",
     "parameters": {
       "properties": {
         "charge": {
@@ -19113,7 +19113,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -19134,7 +19134,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -19321,7 +19321,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -19338,7 +19338,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -19536,7 +19536,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_reporting_report_types_report_type",
-    "description": "<p>Retrieves the details of a Report Type. (Certain report types require a <a href=\"https://stripe.com/docs/keys#test-live-modes\">live-mode API key</a>.)</p>",
+    "description": "<p>Retrieves the details of a Report Type. (Certain report types require a <a href=\\"https://stripe.com/docs/keys#test-live-modes\\">live-mode API key</a>.)</p>",
     "parameters": {
       "properties": {
         "report_type": {
@@ -19635,7 +19635,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -19652,7 +19652,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -19822,12 +19822,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value\ncan be a string with an integer Unix timestamp, or it can be a\ndictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value\\ncan be a string with an integer Unix timestamp, or it can be a\\ndictionary with a number of different query options."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -19844,12 +19844,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "setup_intent": {
           "maxLength": 5000,
           "type": "string",
-          "description": "Only return SetupAttempts created by the SetupIntent specified by\nthis ID."
+          "description": "Only return SetupAttempts created by the SetupIntent specified by\\nthis ID."
         },
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -19960,7 +19960,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "customer": {
           "maxLength": 5000,
@@ -19970,7 +19970,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -19992,7 +19992,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -20080,7 +20080,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_setup_intents_intent",
-    "description": "<p>Retrieves the details of a SetupIntent that has previously been created. </p>\n\n<p>Client-side retrieval using a publishable key is allowed when the <code>client_secret</code> is provided in the query string. </p>\n\n<p>When retrieved with a publishable key, only a subset of properties will be returned. Please refer to the <a href=\"#setup_intent_object\">SetupIntent</a> object reference for more details.</p>",
+    "description": "<p>Retrieves the details of a SetupIntent that has previously been created. </p>\\n\\n<p>Client-side retrieval using a publishable key is allowed when the <code>client_secret</code> is provided in the query string. </p>\\n\\n<p>When retrieved with a publishable key, only a subset of properties will be returned. Please refer to the <a href=\\"#setup_intent_object\\">SetupIntent</a> object reference for more details.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -20192,7 +20192,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "currency": {
           "type": "string",
@@ -20201,7 +20201,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -20218,7 +20218,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -20381,7 +20381,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -20398,7 +20398,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -20539,7 +20539,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "active": {
           "type": "boolean",
-          "description": "Only return SKUs that are active or inactive (e.g., pass \u0060false\u0060 to list all inactive products)."
+          "description": "Only return SKUs that are active or inactive (e.g., pass \\u0060false\\u0060 to list all inactive products)."
         },
         "attributes": {
           "additionalProperties": {
@@ -20547,12 +20547,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "type": "string"
           },
           "type": "object",
-          "description": "Only return SKUs that have the specified key-value pairs in this partially constructed dictionary. Can be specified only if \u0060product\u0060 is also supplied. For instance, if the associated product has attributes \u0060[\"color\", \"size\"]\u0060, passing in \u0060attributes[color]=red\u0060 returns all the SKUs for this product that have \u0060color\u0060 set to \u0060red\u0060."
+          "description": "Only return SKUs that have the specified key-value pairs in this partially constructed dictionary. Can be specified only if \\u0060product\\u0060 is also supplied. For instance, if the associated product has attributes \\u0060[\\"color\\", \\"size\\"]\\u0060, passing in \\u0060attributes[color]=red\\u0060 returns all the SKUs for this product that have \\u0060color\\u0060 set to \\u0060red\\u0060."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -20572,7 +20572,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "in_stock": {
           "type": "boolean",
-          "description": "Only return SKUs that are either in stock or out of stock (e.g., pass \u0060false\u0060 to list all SKUs that are out of stock). If no value is provided, all SKUs are returned."
+          "description": "Only return SKUs that are either in stock or out of stock (e.g., pass \\u0060false\\u0060 to list all SKUs that are out of stock). If no value is provided, all SKUs are returned."
         },
         "limit": {
           "type": "integer",
@@ -20581,12 +20581,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "product": {
           "maxLength": 5000,
           "type": "string",
-          "description": "The ID of the product whose SKUs will be retrieved. Must be a product with type \u0060good\u0060."
+          "description": "The ID of the product whose SKUs will be retrieved. Must be a product with type \\u0060good\\u0060."
         },
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -20930,7 +20930,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -20947,7 +20947,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -21111,7 +21111,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
       "properties": {
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -21127,7 +21127,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "subscription": {
           "maxLength": 5000,
@@ -21278,7 +21278,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_subscription_items_subscription_item_usage_record_summaries",
-    "description": "<p>For the specified subscription item, returns a list of summary objects. Each object in the list provides usage information that’s been summarized from multiple usage records and over a subscription billing period (e.g., 15 usage records in the month of September).</p>\n\n<p>The list is sorted in reverse-chronological order (newest first). The first list item represents the most current usage period that hasn’t ended yet. Since new usage records can still be added, the returned summary information for the subscription item’s ID should be seen as unstable until the subscription billing period ends.</p>",
+    "description": "<p>For the specified subscription item, returns a list of summary objects. Each object in the list provides usage information that\\u2019s been summarized from multiple usage records and over a subscription billing period (e.g., 15 usage records in the month of September).</p>\\n\\n<p>The list is sorted in reverse-chronological order (newest first). The first list item represents the most current usage period that hasn\\u2019t ended yet. Since new usage records can still be added, the returned summary information for the subscription item\\u2019s ID should be seen as unstable until the subscription billing period ends.</p>",
     "parameters": {
       "properties": {
         "subscription_item": {
@@ -21287,7 +21287,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -21304,7 +21304,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -21470,7 +21470,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -21517,7 +21517,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -21704,7 +21704,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "send_invoice"
           ],
           "type": "string",
-          "description": "The collection method of the subscriptions to retrieve. Either \u0060charge_automatically\u0060 or \u0060send_invoice\u0060."
+          "description": "The collection method of the subscriptions to retrieve. Either \\u0060charge_automatically\\u0060 or \\u0060send_invoice\\u0060."
         },
         "created": {
           "anyOf": [
@@ -21789,7 +21789,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -21811,7 +21811,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -21826,7 +21826,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "unpaid"
           ],
           "type": "string",
-          "description": "The status of the subscriptions to retrieve. Passing in a value of \u0060canceled\u0060 will return all canceled subscriptions, including those belonging to deleted customers. Pass \u0060ended\u0060 to find subscriptions that are canceled and subscriptions that are expired due to [incomplete payment](https://stripe.com/docs/billing/subscriptions/overview#subscription-statuses). Passing in a value of \u0060all\u0060 will return subscriptions of all statuses. If no value is supplied, all subscriptions that have not been canceled are returned."
+          "description": "The status of the subscriptions to retrieve. Passing in a value of \\u0060canceled\\u0060 will return all canceled subscriptions, including those belonging to deleted customers. Pass \\u0060ended\\u0060 to find subscriptions that are canceled and subscriptions that are expired due to [incomplete payment](https://stripe.com/docs/billing/subscriptions/overview#subscription-statuses). Passing in a value of \\u0060all\\u0060 will return subscriptions of all statuses. If no value is supplied, all subscriptions that have not been canceled are returned."
         },
         "test_clock": {
           "maxLength": 5000,
@@ -21954,7 +21954,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_subscriptions_search",
-    "description": "<p>Search for subscriptions you’ve previously created using Stripe’s <a href=\"/docs/search#search-query-language\">Search Query Language</a>.\nDon’t use search in read-after-write flows where strict consistency is necessary. Under normal operating\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
+    "description": "<p>Search for subscriptions you\\u2019ve previously created using Stripe\\u2019s <a href=\\"/docs/search#search-query-language\\">Search Query Language</a>.\\nDon\\u2019t use search in read-after-write flows where strict consistency is necessary. Under normal operating\\nconditions, data is searchable in less than a minute. Occasionally, propagation of new or updated data can be up\\nto an hour behind during outages. Search functionality is not available to merchants in India.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -22116,12 +22116,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "get_tax_codes",
-    "description": "<p>A list of <a href=\"https://stripe.com/docs/tax/tax-codes\">all tax codes available</a> to add to Products in order to allow specific tax calculations.</p>",
+    "description": "<p>A list of <a href=\\"https://stripe.com/docs/tax/tax-codes\\">all tax codes available</a> to add to Products in order to allow specific tax calculations.</p>",
     "parameters": {
       "properties": {
         "ending_before": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -22137,7 +22137,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         },
         "starting_after": {
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -22309,7 +22309,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -22330,7 +22330,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -22493,7 +22493,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -22510,7 +22510,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -22663,7 +22663,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -22685,7 +22685,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -22856,7 +22856,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -22873,7 +22873,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -23131,12 +23131,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "A filter on the list, based on the object \u0060created\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
+          "description": "A filter on the list, based on the object \\u0060created\\u0060 field. The value can be a string with an integer Unix timestamp, or it can be a dictionary with a number of different query options."
         },
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -23153,7 +23153,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "status": {
           "enum": [
@@ -23164,7 +23164,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           ],
           "maxLength": 5000,
           "type": "string",
-          "description": "Only return top-ups that have the given status. One of \u0060canceled\u0060, \u0060failed\u0060, \u0060pending\u0060 or \u0060succeeded\u0060."
+          "description": "Only return top-ups that have the given status. One of \\u0060canceled\\u0060, \\u0060failed\\u0060, \\u0060pending\\u0060 or \\u0060succeeded\\u0060."
         }
       },
       "required": []
@@ -23357,7 +23357,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -23374,7 +23374,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         },
         "transfer_group": {
           "maxLength": 5000,
@@ -23477,7 +23477,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -23494,7 +23494,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": [
@@ -23728,7 +23728,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "ending_before": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060ending_before\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \u0060obj_bar\u0060, your subsequent call can include \u0060ending_before=obj_bar\u0060 in order to fetch the previous page of the list."
+          "description": "A cursor for use in pagination. \\u0060ending_before\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with \\u0060obj_bar\\u0060, your subsequent call can include \\u0060ending_before=obj_bar\\u0060 in order to fetch the previous page of the list."
         },
         "expand": {
           "items": {
@@ -23745,7 +23745,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
         "starting_after": {
           "maxLength": 5000,
           "type": "string",
-          "description": "A cursor for use in pagination. \u0060starting_after\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \u0060obj_foo\u0060, your subsequent call can include \u0060starting_after=obj_foo\u0060 in order to fetch the next page of the list."
+          "description": "A cursor for use in pagination. \\u0060starting_after\\u0060 is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with \\u0060obj_foo\\u0060, your subsequent call can include \\u0060starting_after=obj_foo\\u0060 in order to fetch the next page of the list."
         }
       },
       "required": []
@@ -23967,7 +23967,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_account",
-    "description": "<p>Updates a <a href=\"/docs/connect/accounts\">connected account</a> by setting the values of the parameters passed. Any parameters not provided are left unchanged. Most parameters can be changed only for Custom accounts. (These are marked <strong>Custom Only</strong> below.) Parameters marked <strong>Custom and Express</strong> are not supported for Standard accounts.</p>\n\n<p>To update your own account, use the <a href=\"https://dashboard.stripe.com/account\">Dashboard</a>. Refer to our <a href=\"/docs/connect/updating-accounts\">Connect</a> documentation to learn more about updating accounts.</p>",
+    "description": "<p>Updates a <a href=\\"/docs/connect/accounts\\">connected account</a> by setting the values of the parameters passed. Any parameters not provided are left unchanged. Most parameters can be changed only for Custom accounts. (These are marked <strong>Custom Only</strong> below.) Parameters marked <strong>Custom and Express</strong> are not supported for Standard accounts.</p>\\n\\n<p>To update your own account, use the <a href=\\"https://dashboard.stripe.com/account\\">Dashboard</a>. Refer to our <a href=\\"/docs/connect/updating-accounts\\">Connect</a> documentation to learn more about updating accounts.</p>",
     "parameters": {
       "properties": {
         "account_token": {
@@ -24381,7 +24381,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "company": {
-          "description": "Information about the company or business. This field is available for any \u0060business_type\u0060.",
+          "description": "Information about the company or business. This field is available for any \\u0060business_type\\u0060.",
           "properties": {
             "address": {
               "properties": {
@@ -24704,12 +24704,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "external_account": {
-          "description": "A card or bank account to attach to the account for receiving [payouts](https://stripe.com/docs/connect/bank-debit-card-payouts) (you won’t be able to use it for top-ups). You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary, as documented in the \u0060external_account\u0060 parameter for [bank account](https://stripe.com/docs/api#account_create_bank_account) creation. <br><br>By default, providing an external account sets it as the new default external account for its currency, and deletes the old default if one exists. To add additional external accounts without replacing the existing default for the currency, use the bank account or card creation API.",
+          "description": "A card or bank account to attach to the account for receiving [payouts](https://stripe.com/docs/connect/bank-debit-card-payouts) (you won\\u2019t be able to use it for top-ups). You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary, as documented in the \\u0060external_account\\u0060 parameter for [bank account](https://stripe.com/docs/api#account_create_bank_account) creation. <br><br>By default, providing an external account sets it as the new default external account for its currency, and deletes the old default if one exists. To add additional external accounts without replacing the existing default for the currency, use the bank account or card creation API.",
           "maxLength": 5000,
           "type": "string"
         },
         "individual": {
-          "description": "Information about the person represented by the account. This field is null unless \u0060business_type\u0060 is set to \u0060individual\u0060.",
+          "description": "Information about the person represented by the account. This field is null unless \\u0060business_type\\u0060 is set to \\u0060individual\\u0060.",
           "properties": {
             "address": {
               "properties": {
@@ -24977,7 +24977,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "settings": {
           "description": "Options for customizing how the account functions within Stripe.",
@@ -25332,7 +25332,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -25390,7 +25390,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_account_bank_accounts_id",
-    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\"/docs/connect/custom-accounts\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\n\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
+    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\\"/docs/connect/custom-accounts\\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\\n\\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -25402,7 +25402,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "",
             "company",
@@ -25412,7 +25412,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_type": {
-          "description": "The bank account type. This can only be \u0060checking\u0060 or \u0060savings\u0060 in most countries. In Japan, this can only be \u0060futsu\u0060 or \u0060toza\u0060.",
+          "description": "The bank account type. This can only be \\u0060checking\\u0060 or \\u0060savings\\u0060 in most countries. In Japan, this can only be \\u0060futsu\\u0060 or \\u0060toza\\u0060.",
           "enum": [
             "checking",
             "futsu",
@@ -25457,12 +25457,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -25489,7 +25489,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -25583,7 +25583,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "requested": {
-          "description": "Passing true requests the capability for the account, if it is not already requested. A requested capability may not immediately become active. Any requirements to activate the capability are returned in the \u0060requirements\u0060 arrays.",
+          "description": "Passing true requests the capability for the account, if it is not already requested. A requested capability may not immediately become active. Any requirements to activate the capability are returned in the \\u0060requirements\\u0060 arrays.",
           "type": "boolean"
         }
       },
@@ -25728,7 +25728,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -25786,7 +25786,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_account_external_accounts_id",
-    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\"/docs/connect/custom-accounts\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\n\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
+    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\\"/docs/connect/custom-accounts\\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\\n\\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -25798,7 +25798,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "",
             "company",
@@ -25808,7 +25808,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_type": {
-          "description": "The bank account type. This can only be \u0060checking\u0060 or \u0060savings\u0060 in most countries. In Japan, this can only be \u0060futsu\u0060 or \u0060toza\u0060.",
+          "description": "The bank account type. This can only be \\u0060checking\\u0060 or \\u0060savings\\u0060 in most countries. In Japan, this can only be \\u0060futsu\\u0060 or \\u0060toza\\u0060.",
           "enum": [
             "checking",
             "futsu",
@@ -25853,12 +25853,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -25885,7 +25885,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -25973,7 +25973,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "collect": {
-          "description": "Which information the platform needs to collect from the user. One of \u0060currently_due\u0060 or \u0060eventually_due\u0060. Default is \u0060currently_due\u0060.",
+          "description": "Which information the platform needs to collect from the user. One of \\u0060currently_due\\u0060 or \\u0060eventually_due\\u0060. Default is \\u0060currently_due\\u0060.",
           "enum": [
             "currently_due",
             "eventually_due"
@@ -25997,7 +25997,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "type": {
-          "description": "The type of account link the user is requesting. Possible values are \u0060account_onboarding\u0060 or \u0060account_update\u0060.",
+          "description": "The type of account link the user is requesting. Possible values are \\u0060account_onboarding\\u0060 or \\u0060account_update\\u0060.",
           "enum": [
             "account_onboarding",
             "account_update"
@@ -26056,7 +26056,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_account_login_links",
-    "description": "<p>Creates a single-use login link for an Express account to access their Stripe dashboard.</p>\n\n<p><strong>You may only create login links for <a href=\"/docs/connect/express-accounts\">Express accounts</a> connected to your platform</strong>.</p>",
+    "description": "<p>Creates a single-use login link for an Express account to access their Stripe dashboard.</p>\\n\\n<p><strong>You may only create login links for <a href=\\"/docs/connect/express-accounts\\">Express accounts</a> connected to your platform</strong>.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -26354,7 +26354,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -26397,10 +26397,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -26832,7 +26832,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -26875,10 +26875,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -27317,7 +27317,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -27360,10 +27360,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -27795,7 +27795,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -27838,10 +27838,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -28049,7 +28049,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_accounts",
-    "description": "<p>With <a href=\"/docs/connect\">Connect</a>, you can create Stripe accounts for your users.\nTo do this, you’ll first need to <a href=\"https://dashboard.stripe.com/account/applications/settings\">register your platform</a>.</p>",
+    "description": "<p>With <a href=\\"/docs/connect\\">Connect</a>, you can create Stripe accounts for your users.\\nTo do this, you\\u2019ll first need to <a href=\\"https://dashboard.stripe.com/account/applications/settings\\">register your platform</a>.</p>",
     "parameters": {
       "properties": {
         "account_token": {
@@ -28463,7 +28463,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "company": {
-          "description": "Information about the company or business. This field is available for any \u0060business_type\u0060.",
+          "description": "Information about the company or business. This field is available for any \\u0060business_type\\u0060.",
           "properties": {
             "address": {
               "properties": {
@@ -28672,7 +28672,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "country": {
-          "description": "The country in which the account holder resides, or in which the business is legally established. This should be an ISO 3166-1 alpha-2 country code. For example, if you are in the United States and the business for which you're creating an account is legally represented in Canada, you would use \u0060CA\u0060 as the country for the account being created.",
+          "description": "The country in which the account holder resides, or in which the business is legally established. This should be an ISO 3166-1 alpha-2 country code. For example, if you are in the United States and the business for which you're creating an account is legally represented in Canada, you would use \\u0060CA\\u0060 as the country for the account being created.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -28791,12 +28791,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "external_account": {
-          "description": "A card or bank account to attach to the account for receiving [payouts](https://stripe.com/docs/connect/bank-debit-card-payouts) (you won’t be able to use it for top-ups). You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary, as documented in the \u0060external_account\u0060 parameter for [bank account](https://stripe.com/docs/api#account_create_bank_account) creation. <br><br>By default, providing an external account sets it as the new default external account for its currency, and deletes the old default if one exists. To add additional external accounts without replacing the existing default for the currency, use the bank account or card creation API.",
+          "description": "A card or bank account to attach to the account for receiving [payouts](https://stripe.com/docs/connect/bank-debit-card-payouts) (you won\\u2019t be able to use it for top-ups). You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary, as documented in the \\u0060external_account\\u0060 parameter for [bank account](https://stripe.com/docs/api#account_create_bank_account) creation. <br><br>By default, providing an external account sets it as the new default external account for its currency, and deletes the old default if one exists. To add additional external accounts without replacing the existing default for the currency, use the bank account or card creation API.",
           "maxLength": 5000,
           "type": "string"
         },
         "individual": {
-          "description": "Information about the person represented by the account. This field is null unless \u0060business_type\u0060 is set to \u0060individual\u0060.",
+          "description": "Information about the person represented by the account. This field is null unless \\u0060business_type\\u0060 is set to \\u0060individual\\u0060.",
           "properties": {
             "address": {
               "properties": {
@@ -29064,7 +29064,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "settings": {
           "description": "Options for customizing how the account functions within Stripe.",
@@ -29240,7 +29240,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "type": {
-          "description": "The type of Stripe account to create. May be one of \u0060custom\u0060, \u0060express\u0060 or \u0060standard\u0060.",
+          "description": "The type of Stripe account to create. May be one of \\u0060custom\\u0060, \\u0060express\\u0060 or \\u0060standard\\u0060.",
           "enum": [
             "custom",
             "express",
@@ -29343,7 +29343,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_accounts_account",
-    "description": "<p>Updates a <a href=\"/docs/connect/accounts\">connected account</a> by setting the values of the parameters passed. Any parameters not provided are left unchanged. Most parameters can be changed only for Custom accounts. (These are marked <strong>Custom Only</strong> below.) Parameters marked <strong>Custom and Express</strong> are not supported for Standard accounts.</p>\n\n<p>To update your own account, use the <a href=\"https://dashboard.stripe.com/account\">Dashboard</a>. Refer to our <a href=\"/docs/connect/updating-accounts\">Connect</a> documentation to learn more about updating accounts.</p>",
+    "description": "<p>Updates a <a href=\\"/docs/connect/accounts\\">connected account</a> by setting the values of the parameters passed. Any parameters not provided are left unchanged. Most parameters can be changed only for Custom accounts. (These are marked <strong>Custom Only</strong> below.) Parameters marked <strong>Custom and Express</strong> are not supported for Standard accounts.</p>\\n\\n<p>To update your own account, use the <a href=\\"https://dashboard.stripe.com/account\\">Dashboard</a>. Refer to our <a href=\\"/docs/connect/updating-accounts\\">Connect</a> documentation to learn more about updating accounts.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -29761,7 +29761,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "company": {
-          "description": "Information about the company or business. This field is available for any \u0060business_type\u0060.",
+          "description": "Information about the company or business. This field is available for any \\u0060business_type\\u0060.",
           "properties": {
             "address": {
               "properties": {
@@ -30084,12 +30084,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "external_account": {
-          "description": "A card or bank account to attach to the account for receiving [payouts](https://stripe.com/docs/connect/bank-debit-card-payouts) (you won’t be able to use it for top-ups). You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary, as documented in the \u0060external_account\u0060 parameter for [bank account](https://stripe.com/docs/api#account_create_bank_account) creation. <br><br>By default, providing an external account sets it as the new default external account for its currency, and deletes the old default if one exists. To add additional external accounts without replacing the existing default for the currency, use the bank account or card creation API.",
+          "description": "A card or bank account to attach to the account for receiving [payouts](https://stripe.com/docs/connect/bank-debit-card-payouts) (you won\\u2019t be able to use it for top-ups). You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary, as documented in the \\u0060external_account\\u0060 parameter for [bank account](https://stripe.com/docs/api#account_create_bank_account) creation. <br><br>By default, providing an external account sets it as the new default external account for its currency, and deletes the old default if one exists. To add additional external accounts without replacing the existing default for the currency, use the bank account or card creation API.",
           "maxLength": 5000,
           "type": "string"
         },
         "individual": {
-          "description": "Information about the person represented by the account. This field is null unless \u0060business_type\u0060 is set to \u0060individual\u0060.",
+          "description": "Information about the person represented by the account. This field is null unless \\u0060business_type\\u0060 is set to \\u0060individual\\u0060.",
           "properties": {
             "address": {
               "properties": {
@@ -30357,7 +30357,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "settings": {
           "description": "Options for customizing how the account functions within Stripe.",
@@ -30727,7 +30727,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -30796,7 +30796,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_accounts_account_bank_accounts_id",
-    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\"/docs/connect/custom-accounts\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\n\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
+    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\\"/docs/connect/custom-accounts\\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\\n\\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -30812,7 +30812,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "",
             "company",
@@ -30822,7 +30822,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_type": {
-          "description": "The bank account type. This can only be \u0060checking\u0060 or \u0060savings\u0060 in most countries. In Japan, this can only be \u0060futsu\u0060 or \u0060toza\u0060.",
+          "description": "The bank account type. This can only be \\u0060checking\\u0060 or \\u0060savings\\u0060 in most countries. In Japan, this can only be \\u0060futsu\\u0060 or \\u0060toza\\u0060.",
           "enum": [
             "checking",
             "futsu",
@@ -30867,12 +30867,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -30899,7 +30899,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -31006,7 +31006,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "requested": {
-          "description": "Passing true requests the capability for the account, if it is not already requested. A requested capability may not immediately become active. Any requirements to activate the capability are returned in the \u0060requirements\u0060 arrays.",
+          "description": "Passing true requests the capability for the account, if it is not already requested. A requested capability may not immediately become active. Any requirements to activate the capability are returned in the \\u0060requirements\\u0060 arrays.",
           "type": "boolean"
         }
       },
@@ -31164,7 +31164,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -31233,7 +31233,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_accounts_account_external_accounts_id",
-    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\"/docs/connect/custom-accounts\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\n\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
+    "description": "<p>Updates the metadata, account holder name, account holder type of a bank account belonging to a <a href=\\"/docs/connect/custom-accounts\\">Custom account</a>, and optionally sets it as the default for its currency. Other bank account details are not editable by design.</p>\\n\\n<p>You can re-enable a disabled bank account by performing an update call without providing any arguments or changes.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -31249,7 +31249,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "",
             "company",
@@ -31259,7 +31259,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_type": {
-          "description": "The bank account type. This can only be \u0060checking\u0060 or \u0060savings\u0060 in most countries. In Japan, this can only be \u0060futsu\u0060 or \u0060toza\u0060.",
+          "description": "The bank account type. This can only be \\u0060checking\\u0060 or \\u0060savings\\u0060 in most countries. In Japan, this can only be \\u0060futsu\\u0060 or \\u0060toza\\u0060.",
           "enum": [
             "checking",
             "futsu",
@@ -31304,12 +31304,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -31336,7 +31336,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -31424,7 +31424,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_accounts_account_login_links",
-    "description": "<p>Creates a single-use login link for an Express account to access their Stripe dashboard.</p>\n\n<p><strong>You may only create login links for <a href=\"/docs/connect/express-accounts\">Express accounts</a> connected to your platform</strong>.</p>",
+    "description": "<p>Creates a single-use login link for an Express account to access their Stripe dashboard.</p>\\n\\n<p><strong>You may only create login links for <a href=\\"/docs/connect/express-accounts\\">Express accounts</a> connected to your platform</strong>.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -31729,7 +31729,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -31772,10 +31772,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -32217,7 +32217,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -32260,10 +32260,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -32710,7 +32710,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -32753,10 +32753,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -33198,7 +33198,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A list of alternate names or aliases that the person is known by."
         },
         "gender": {
-          "description": "The person's gender (International regulations require either \"male\" or \"female\").",
+          "description": "The person's gender (International regulations require either \\"male\\" or \\"female\\").",
           "type": "string"
         },
         "id_number": {
@@ -33241,10 +33241,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nationality": {
-          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \"XX\" if unavailable.",
+          "description": "The country where the person is a national. Two-letter country code ([ISO 3166-1 alpha-2](https://en.wikipedia.org/wiki/ISO_3166-1_alpha-2)), or \\"XX\\" if unavailable.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -33460,7 +33460,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_accounts_account_reject",
-    "description": "<p>With <a href=\"/docs/connect\">Connect</a>, you may flag accounts as suspicious.</p>\n\n<p>Test-mode Custom and Express accounts can be rejected at any time. Accounts created using live-mode keys may only be rejected once all balances are zero.</p>",
+    "description": "<p>With <a href=\\"/docs/connect\\">Connect</a>, you may flag accounts as suspicious.</p>\\n\\n<p>Test-mode Custom and Express accounts can be rejected at any time. Accounts created using live-mode keys may only be rejected once all balances are zero.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -33476,7 +33476,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "reason": {
-          "description": "The reason for rejecting the account. Can be \u0060fraud\u0060, \u0060terms_of_service\u0060, or \u0060other\u0060.",
+          "description": "The reason for rejecting the account. Can be \\u0060fraud\\u0060, \\u0060terms_of_service\\u0060, or \\u0060other\\u0060.",
           "maxLength": 5000,
           "type": "string"
         }
@@ -33598,7 +33598,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_application_fees_fee_refunds_id",
-    "description": "<p>Updates the specified application fee refund by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\n\n<p>This request only accepts metadata as an argument.</p>",
+    "description": "<p>Updates the specified application fee refund by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\\n\\n<p>This request only accepts metadata as an argument.</p>",
     "parameters": {
       "properties": {
         "fee": {
@@ -33632,7 +33632,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -33780,7 +33780,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_application_fees_id_refunds",
-    "description": "<p>Refunds an application fee that has previously been collected but not yet refunded.\nFunds will be refunded to the Stripe account from which the fee was originally collected.</p>\n\n<p>You can optionally refund only part of an application fee.\nYou can do so multiple times, until the entire fee has been refunded.</p>\n\n<p>Once entirely refunded, an application fee can’t be refunded again.\nThis method will raise an error when called on an already-refunded application fee,\nor when trying to refund more money than is left on an application fee.</p>",
+    "description": "<p>Refunds an application fee that has previously been collected but not yet refunded.\\nFunds will be refunded to the Stripe account from which the fee was originally collected.</p>\\n\\n<p>You can optionally refund only part of an application fee.\\nYou can do so multiple times, until the entire fee has been refunded.</p>\\n\\n<p>Once entirely refunded, an application fee can\\u2019t be refunded again.\\nThis method will raise an error when called on an already-refunded application fee,\\nor when trying to refund more money than is left on an application fee.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -33803,7 +33803,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -34131,7 +34131,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -34492,7 +34492,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -34591,7 +34591,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "locale": {
-          "description": "The IETF language tag of the locale Customer Portal is displayed in. If blank or auto, the customer’s \u0060preferred_locales\u0060 or browser’s locale is used.",
+          "description": "The IETF language tag of the locale Customer Portal is displayed in. If blank or auto, the customer\\u2019s \\u0060preferred_locales\\u0060 or browser\\u2019s locale is used.",
           "enum": [
             "auto",
             "bg",
@@ -34644,7 +34644,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "on_behalf_of": {
-          "description": "The \u0060on_behalf_of\u0060 account to use for this session. When specified, only subscriptions and invoices with this \u0060on_behalf_of\u0060 account appear in the portal. For more information, see the [docs](https://stripe.com/docs/connect/charges-transfers#on-behalf-of). Use the [Accounts API](https://stripe.com/docs/api/accounts/object#account_object-settings-branding) to modify the \u0060on_behalf_of\u0060 account's branding settings, which the portal displays.",
+          "description": "The \\u0060on_behalf_of\\u0060 account to use for this session. When specified, only subscriptions and invoices with this \\u0060on_behalf_of\\u0060 account appear in the portal. For more information, see the [docs](https://stripe.com/docs/connect/charges-transfers#on-behalf-of). Use the [Accounts API](https://stripe.com/docs/api/accounts/object#account_object-settings-branding) to modify the \\u0060on_behalf_of\\u0060 account's branding settings, which the portal displays.",
           "type": "string"
         },
         "return_url": {
@@ -34702,22 +34702,22 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_charges",
-    "description": "<p>To charge a credit card or other payment source, you create a <code>Charge</code> object. If your API key is in test mode, the supplied payment source (e.g., card) won’t actually be charged, although everything else will occur as if in live mode. (Stripe assumes that the charge would have completed successfully).</p>",
+    "description": "<p>To charge a credit card or other payment source, you create a <code>Charge</code> object. If your API key is in test mode, the supplied payment source (e.g., card) won\\u2019t actually be charged, although everything else will occur as if in live mode. (Stripe assumes that the charge would have completed successfully).</p>",
     "parameters": {
       "properties": {
         "amount": {
-          "description": "Amount intended to be collected by this payment. A positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge ¥100, a zero-decimal currency). The minimum amount is $0.50 US or [equivalent in charge currency](https://stripe.com/docs/currencies#minimum-and-maximum-charge-amounts). The amount value supports up to eight digits (e.g., a value of 99999999 for a USD charge of $999,999.99).",
+          "description": "Amount intended to be collected by this payment. A positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge \\u00a5100, a zero-decimal currency). The minimum amount is $0.50 US or [equivalent in charge currency](https://stripe.com/docs/currencies#minimum-and-maximum-charge-amounts). The amount value supports up to eight digits (e.g., a value of 99999999 for a USD charge of $999,999.99).",
           "type": "integer"
         },
         "application_fee": {
           "type": "integer"
         },
         "application_fee_amount": {
-          "description": "A fee in %s that will be applied to the charge and transferred to the application owner's Stripe account. The request must be made with an OAuth key or the \u0060Stripe-Account\u0060 header in order to take an application fee. For more information, see the application fees [documentation](https://stripe.com/docs/connect/direct-charges#collecting-fees).",
+          "description": "A fee in %s that will be applied to the charge and transferred to the application owner's Stripe account. The request must be made with an OAuth key or the \\u0060Stripe-Account\\u0060 header in order to take an application fee. For more information, see the application fees [documentation](https://stripe.com/docs/connect/direct-charges#collecting-fees).",
           "type": "integer"
         },
         "capture": {
-          "description": "Whether to immediately capture the charge. Defaults to \u0060true\u0060. When \u0060false\u0060, the charge issues an authorization (or pre-authorization), and will need to be [captured](https://stripe.com/docs/api#capture_charge) later. Uncaptured charges expire after a set number of days (7 by default). For more information, see the [authorizing charges and settling later](https://stripe.com/docs/charges/placing-a-hold) documentation.",
+          "description": "Whether to immediately capture the charge. Defaults to \\u0060true\\u0060. When \\u0060false\\u0060, the charge issues an authorization (or pre-authorization), and will need to be [captured](https://stripe.com/docs/api#capture_charge) later. Uncaptured charges expire after a set number of days (7 by default). For more information, see the [authorizing charges and settling later](https://stripe.com/docs/charges/placing-a-hold) documentation.",
           "type": "boolean"
         },
         "card": {
@@ -34805,7 +34805,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "description": {
-          "description": "An arbitrary string which you can attach to a \u0060Charge\u0060 object. It is displayed when in the web interface alongside the charge. Note that if you use Stripe to send automatic email receipts to your customers, your receipt emails will include the \u0060description\u0060 of the charge(s) that they are describing.",
+          "description": "An arbitrary string which you can attach to a \\u0060Charge\\u0060 object. It is displayed when in the web interface alongside the charge. Note that if you use Stripe to send automatic email receipts to your customers, your receipt emails will include the \\u0060description\\u0060 of the charge(s) that they are describing.",
           "maxLength": 40000,
           "type": "string"
         },
@@ -34855,15 +34855,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "on_behalf_of": {
-          "description": "The Stripe account ID for which these funds are intended. Automatically set if you use the \u0060destination\u0060 parameter. For details, see [Creating Separate Charges and Transfers](https://stripe.com/docs/connect/charges-transfers#on-behalf-of).",
+          "description": "The Stripe account ID for which these funds are intended. Automatically set if you use the \\u0060destination\\u0060 parameter. For details, see [Creating Separate Charges and Transfers](https://stripe.com/docs/connect/charges-transfers#on-behalf-of).",
           "maxLength": 5000,
           "type": "string"
         },
         "receipt_email": {
-          "description": "The email address to which this charge's [receipt](https://stripe.com/docs/dashboard/receipts) will be sent. The receipt will not be sent until the charge is paid, and no receipts will be sent for test mode charges. If this charge is for a [Customer](https://stripe.com/docs/api/customers/object), the email address specified here will override the customer's email address. If \u0060receipt_email\u0060 is specified for a charge in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails).",
+          "description": "The email address to which this charge's [receipt](https://stripe.com/docs/dashboard/receipts) will be sent. The receipt will not be sent until the charge is paid, and no receipts will be sent for test mode charges. If this charge is for a [Customer](https://stripe.com/docs/api/customers/object), the email address specified here will override the customer's email address. If \\u0060receipt_email\\u0060 is specified for a charge in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails).",
           "type": "string"
         },
         "shipping": {
@@ -34929,12 +34929,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "statement_descriptor": {
-          "description": "For card charges, use \u0060statement_descriptor_suffix\u0060 instead. Otherwise, you can use this value as the complete description of a charge on your customers’ statements. Must contain at least one letter, maximum 22 characters.",
+          "description": "For card charges, use \\u0060statement_descriptor_suffix\\u0060 instead. Otherwise, you can use this value as the complete description of a charge on your customers\\u2019 statements. Must contain at least one letter, maximum 22 characters.",
           "maxLength": 22,
           "type": "string"
         },
         "statement_descriptor_suffix": {
-          "description": "Provides information about the charge that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that’s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
+          "description": "Provides information about the charge that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that\\u2019s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
           "maxLength": 22,
           "type": "string"
         },
@@ -35053,7 +35053,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "description": {
-          "description": "An arbitrary string which you can attach to a charge object. It is displayed when in the web interface alongside the charge. Note that if you use Stripe to send automatic email receipts to your customers, your receipt emails will include the \u0060description\u0060 of the charge(s) that they are describing.",
+          "description": "An arbitrary string which you can attach to a charge object. It is displayed when in the web interface alongside the charge. Note that if you use Stripe to send automatic email receipts to your customers, your receipt emails will include the \\u0060description\\u0060 of the charge(s) that they are describing.",
           "maxLength": 40000,
           "type": "string"
         },
@@ -35066,7 +35066,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "fraud_details": {
-          "description": "A set of key-value pairs you can attach to a charge giving information about its riskiness. If you believe a charge is fraudulent, include a \u0060user_report\u0060 key with a value of \u0060fraudulent\u0060. If you believe a charge is safe, include a \u0060user_report\u0060 key with a value of \u0060safe\u0060. Stripe will use the information you send to improve our fraud detection algorithms.",
+          "description": "A set of key-value pairs you can attach to a charge giving information about its riskiness. If you believe a charge is fraudulent, include a \\u0060user_report\\u0060 key with a value of \\u0060fraudulent\\u0060. If you believe a charge is safe, include a \\u0060user_report\\u0060 key with a value of \\u0060safe\\u0060. Stripe will use the information you send to improve our fraud detection algorithms.",
           "properties": {
             "user_report": {
               "enum": [
@@ -35099,7 +35099,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "receipt_email": {
           "description": "This is the email address that the receipt for this charge will be sent to. If this field is updated, then a new email receipt will be sent to the updated address.",
@@ -35164,7 +35164,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "transfer_group": {
-          "description": "A string that identifies this transaction as part of a group. \u0060transfer_group\u0060 may only be provided if it has not been set. See the [Connect documentation](https://stripe.com/docs/connect/charges-transfers#transfer-options) for details.",
+          "description": "A string that identifies this transaction as part of a group. \\u0060transfer_group\\u0060 may only be provided if it has not been set. See the [Connect documentation](https://stripe.com/docs/connect/charges-transfers#transfer-options) for details.",
           "type": "string"
         }
       },
@@ -35240,7 +35240,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_charges_charge_capture",
-    "description": "<p>Capture the payment of an existing, uncaptured, charge. This is the second half of the two-step payment flow, where first you <a href=\"#create_charge\">created a charge</a> with the capture option set to false.</p>\n\n<p>Uncaptured payments expire a set number of days after they are created (<a href=\"/docs/charges/placing-a-hold\">7 by default</a>). If they are not captured by that point in time, they will be marked as refunded and will no longer be capturable.</p>",
+    "description": "<p>Capture the payment of an existing, uncaptured, charge. This is the second half of the two-step payment flow, where first you <a href=\\"#create_charge\\">created a charge</a> with the capture option set to false.</p>\\n\\n<p>Uncaptured payments expire a set number of days after they are created (<a href=\\"/docs/charges/placing-a-hold\\">7 by default</a>). If they are not captured by that point in time, they will be marked as refunded and will no longer be capturable.</p>",
     "parameters": {
       "properties": {
         "charge": {
@@ -35272,12 +35272,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "statement_descriptor": {
-          "description": "For card charges, use \u0060statement_descriptor_suffix\u0060 instead. Otherwise, you can use this value as the complete description of a charge on your customers’ statements. Must contain at least one letter, maximum 22 characters.",
+          "description": "For card charges, use \\u0060statement_descriptor_suffix\\u0060 instead. Otherwise, you can use this value as the complete description of a charge on your customers\\u2019 statements. Must contain at least one letter, maximum 22 characters.",
           "maxLength": 22,
           "type": "string"
         },
         "statement_descriptor_suffix": {
-          "description": "Provides information about the charge that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that’s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
+          "description": "Provides information about the charge that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that\\u2019s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
           "maxLength": 22,
           "type": "string"
         },
@@ -35292,7 +35292,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "transfer_group": {
-          "description": "A string that identifies this transaction as part of a group. \u0060transfer_group\u0060 may only be provided if it has not been set. See the [Connect documentation](https://stripe.com/docs/connect/charges-transfers#transfer-options) for details.",
+          "description": "A string that identifies this transaction as part of a group. \\u0060transfer_group\\u0060 may only be provided if it has not been set. See the [Connect documentation](https://stripe.com/docs/connect/charges-transfers#transfer-options) for details.",
           "type": "string"
         }
       },
@@ -35497,10 +35497,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "submit": {
-          "description": "Whether to immediately submit evidence to the bank. If \u0060false\u0060, evidence is staged on the dispute. Staged evidence is visible in the API and Dashboard, and can be submitted to the bank by making another request with this attribute set to \u0060true\u0060 (the default).",
+          "description": "Whether to immediately submit evidence to the bank. If \\u0060false\\u0060, evidence is staged on the dispute. Staged evidence is visible in the API and Dashboard, and can be submitted to the bank by making another request with this attribute set to \\u0060true\\u0060 (the default).",
           "type": "boolean"
         }
       },
@@ -35637,7 +35637,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_charges_charge_refund",
-    "description": "<p>When you create a new refund, you must specify a Charge or a PaymentIntent object on which to create it.</p>\n\n<p>Creating a new refund will refund a charge that has previously been created but not yet refunded.\nFunds will be refunded to the credit or debit card that was originally charged.</p>\n\n<p>You can optionally refund only part of a charge.\nYou can do so multiple times, until the entire charge has been refunded.</p>\n\n<p>Once entirely refunded, a charge can’t be refunded again.\nThis method will raise an error when called on an already-refunded charge,\nor when trying to refund more money than is left on a charge.</p>",
+    "description": "<p>When you create a new refund, you must specify a Charge or a PaymentIntent object on which to create it.</p>\\n\\n<p>Creating a new refund will refund a charge that has previously been created but not yet refunded.\\nFunds will be refunded to the credit or debit card that was originally charged.</p>\\n\\n<p>You can optionally refund only part of a charge.\\nYou can do so multiple times, until the entire charge has been refunded.</p>\\n\\n<p>Once entirely refunded, a charge can\\u2019t be refunded again.\\nThis method will raise an error when called on an already-refunded charge,\\nor when trying to refund more money than is left on a charge.</p>",
     "parameters": {
       "properties": {
         "charge": {
@@ -35670,7 +35670,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "payment_intent": {
           "maxLength": 5000,
@@ -35788,7 +35788,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "payment_intent": {
           "maxLength": 5000,
@@ -36030,7 +36030,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "client_reference_id": {
-          "description": "A unique string to reference the Checkout Session. This can be a\ncustomer ID, a cart ID, or similar, and can be used to reconcile the\nsession with your internal systems.",
+          "description": "A unique string to reference the Checkout Session. This can be a\\ncustomer ID, a cart ID, or similar, and can be used to reconcile the\\nsession with your internal systems.",
           "maxLength": 200,
           "type": "string"
         },
@@ -36048,12 +36048,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "customer": {
-          "description": "ID of an existing Customer, if one exists. In \u0060payment\u0060 mode, the customer’s most recent card\npayment method will be used to prefill the email, name, card details, and billing address\non the Checkout page. In \u0060subscription\u0060 mode, the customer’s [default payment method](https://stripe.com/docs/api/customers/update#update_customer-invoice_settings-default_payment_method)\nwill be used if it’s a card, and otherwise the most recent card will be used. A valid billing address, billing name and billing email are required on the payment method for Checkout to prefill the customer's card details.\n\nIf the Customer already has a valid [email](https://stripe.com/docs/api/customers/object#customer_object-email) set, the email will be prefilled and not editable in Checkout.\nIf the Customer does not have a valid \u0060email\u0060, Checkout will set the email entered during the session on the Customer.\n\nIf blank for Checkout Sessions in \u0060payment\u0060 or \u0060subscription\u0060 mode, Checkout will create a new Customer object based on information provided during the payment flow.\n\nYou can set [\u0060payment_intent_data.setup_future_usage\u0060](https://stripe.com/docs/api/checkout/sessions/create#create_checkout_session-payment_intent_data-setup_future_usage) to have Checkout automatically attach the payment method to the Customer you pass in for future reuse.",
+          "description": "ID of an existing Customer, if one exists. In \\u0060payment\\u0060 mode, the customer\\u2019s most recent card\\npayment method will be used to prefill the email, name, card details, and billing address\\non the Checkout page. In \\u0060subscription\\u0060 mode, the customer\\u2019s [default payment method](https://stripe.com/docs/api/customers/update#update_customer-invoice_settings-default_payment_method)\\nwill be used if it\\u2019s a card, and otherwise the most recent card will be used. A valid billing address, billing name and billing email are required on the payment method for Checkout to prefill the customer's card details.\\n\\nIf the Customer already has a valid [email](https://stripe.com/docs/api/customers/object#customer_object-email) set, the email will be prefilled and not editable in Checkout.\\nIf the Customer does not have a valid \\u0060email\\u0060, Checkout will set the email entered during the session on the Customer.\\n\\nIf blank for Checkout Sessions in \\u0060payment\\u0060 or \\u0060subscription\\u0060 mode, Checkout will create a new Customer object based on information provided during the payment flow.\\n\\nYou can set [\\u0060payment_intent_data.setup_future_usage\\u0060](https://stripe.com/docs/api/checkout/sessions/create#create_checkout_session-payment_intent_data-setup_future_usage) to have Checkout automatically attach the payment method to the Customer you pass in for future reuse.",
           "maxLength": 5000,
           "type": "string"
         },
         "customer_creation": {
-          "description": "Configure whether a Checkout Session creates a [Customer](https://stripe.com/docs/api/customers) during Session confirmation.\n\nWhen a Customer is not created, you can still retrieve email, address, and other customer data entered in Checkout\nwith [customer_details](https://stripe.com/docs/api/checkout/sessions/object#checkout_session_object-customer_details).\n\nSessions that do not create Customers will instead create [Guest Customers](https://support.stripe.com/questions/guest-customer-faq) in the Dashboard.\n\nCan only be set in \u0060payment\u0060 and \u0060setup\u0060 mode.",
+          "description": "Configure whether a Checkout Session creates a [Customer](https://stripe.com/docs/api/customers) during Session confirmation.\\n\\nWhen a Customer is not created, you can still retrieve email, address, and other customer data entered in Checkout\\nwith [customer_details](https://stripe.com/docs/api/checkout/sessions/object#checkout_session_object-customer_details).\\n\\nSessions that do not create Customers will instead create [Guest Customers](https://support.stripe.com/questions/guest-customer-faq) in the Dashboard.\\n\\nCan only be set in \\u0060payment\\u0060 and \\u0060setup\\u0060 mode.",
           "enum": [
             "always",
             "if_required"
@@ -36061,11 +36061,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "customer_email": {
-          "description": "If provided, this value will be used when the Customer object is created.\nIf not provided, customers will be asked to enter their email address.\nUse this parameter to prefill customer data if you already have an email\non file. To access information about the customer once a session is\ncomplete, use the \u0060customer\u0060 field.",
+          "description": "If provided, this value will be used when the Customer object is created.\\nIf not provided, customers will be asked to enter their email address.\\nUse this parameter to prefill customer data if you already have an email\\non file. To access information about the customer once a session is\\ncomplete, use the \\u0060customer\\u0060 field.",
           "type": "string"
         },
         "customer_update": {
-          "description": "Controls what fields on Customer can be updated by the Checkout Session. Can only be provided when \u0060customer\u0060 is provided.",
+          "description": "Controls what fields on Customer can be updated by the Checkout Session. Can only be provided when \\u0060customer\\u0060 is provided.",
           "properties": {
             "address": {
               "enum": [
@@ -36124,7 +36124,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "line_items": {
-          "description": "A list of items the customer is purchasing. Use this parameter to pass one-time or recurring [Prices](https://stripe.com/docs/api/prices).\n\nFor \u0060payment\u0060 mode, there is a maximum of 100 line items, however it is recommended to consolidate line items if there are more than a few dozen.\n\nFor \u0060subscription\u0060 mode, there is a maximum of 20 line items with recurring Prices and 20 line items with one-time Prices. Line items with one-time Prices in will be on the initial invoice only.",
+          "description": "A list of items the customer is purchasing. Use this parameter to pass one-time or recurring [Prices](https://stripe.com/docs/api/prices).\\n\\nFor \\u0060payment\\u0060 mode, there is a maximum of 100 line items, however it is recommended to consolidate line items if there are more than a few dozen.\\n\\nFor \\u0060subscription\\u0060 mode, there is a maximum of 20 line items with recurring Prices and 20 line items with one-time Prices. Line items with one-time Prices in will be on the initial invoice only.",
           "items": {
             "properties": {
               "adjustable_quantity": {
@@ -36258,7 +36258,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "locale": {
-          "description": "The IETF language tag of the locale Checkout is displayed in. If blank or \u0060auto\u0060, the browser's locale is used.",
+          "description": "The IETF language tag of the locale Checkout is displayed in. If blank or \\u0060auto\\u0060, the browser's locale is used.",
           "enum": [
             "auto",
             "bg",
@@ -36308,11 +36308,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "mode": {
-          "description": "The mode of the Checkout Session. Required when using prices or \u0060setup\u0060 mode. Pass \u0060subscription\u0060 if the Checkout Session includes at least one recurring item.",
+          "description": "The mode of the Checkout Session. Required when using prices or \\u0060setup\\u0060 mode. Pass \\u0060subscription\\u0060 if the Checkout Session includes at least one recurring item.",
           "enum": [
             "payment",
             "setup",
@@ -36321,7 +36321,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "payment_intent_data": {
-          "description": "A subset of parameters to be passed to PaymentIntent creation for Checkout Sessions in \u0060payment\u0060 mode.",
+          "description": "A subset of parameters to be passed to PaymentIntent creation for Checkout Sessions in \\u0060payment\\u0060 mode.",
           "properties": {
             "application_fee_amount": {
               "type": "integer"
@@ -36593,7 +36593,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "payment_method_types": {
-          "description": "A list of the types of payment methods (e.g., \u0060card\u0060) this Checkout Session can accept.\n\nRead more about the supported payment methods and their requirements in our [payment\nmethod details guide](/docs/payments/checkout/payment-methods).\n\nIf multiple payment methods are passed, Checkout will dynamically reorder them to\nprioritize the most relevant payment methods based on the customer's location and\nother characteristics.",
+          "description": "A list of the types of payment methods (e.g., \\u0060card\\u0060) this Checkout Session can accept.\\n\\nRead more about the supported payment methods and their requirements in our [payment\\nmethod details guide](/docs/payments/checkout/payment-methods).\\n\\nIf multiple payment methods are passed, Checkout will dynamically reorder them to\\nprioritize the most relevant payment methods based on the customer's location and\\nother characteristics.",
           "items": {
             "enum": [
               "acss_debit",
@@ -36624,7 +36624,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "phone_number_collection": {
-          "description": "Controls phone number collection settings for the session.\n\nWe recommend that you review your privacy policy and check with your legal contacts\nbefore using this feature. Learn more about [collecting phone numbers with Checkout](https://stripe.com/docs/payments/checkout/phone-numbers).",
+          "description": "Controls phone number collection settings for the session.\\n\\nWe recommend that you review your privacy policy and check with your legal contacts\\nbefore using this feature. Learn more about [collecting phone numbers with Checkout](https://stripe.com/docs/payments/checkout/phone-numbers).",
           "properties": {
             "enabled": {
               "type": "boolean"
@@ -36637,7 +36637,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "setup_intent_data": {
-          "description": "A subset of parameters to be passed to SetupIntent creation for Checkout Sessions in \u0060setup\u0060 mode.",
+          "description": "A subset of parameters to be passed to SetupIntent creation for Checkout Sessions in \\u0060setup\\u0060 mode.",
           "properties": {
             "description": {
               "maxLength": 1000,
@@ -37030,7 +37030,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "submit_type": {
-          "description": "Describes the type of transaction being performed by Checkout in order to customize\nrelevant text on the page, such as the submit button. \u0060submit_type\u0060 can only be\nspecified on Checkout Sessions in \u0060payment\u0060 mode, but not Checkout Sessions\nin \u0060subscription\u0060 or \u0060setup\u0060 mode.",
+          "description": "Describes the type of transaction being performed by Checkout in order to customize\\nrelevant text on the page, such as the submit button. \\u0060submit_type\\u0060 can only be\\nspecified on Checkout Sessions in \\u0060payment\\u0060 mode, but not Checkout Sessions\\nin \\u0060subscription\\u0060 or \\u0060setup\\u0060 mode.",
           "enum": [
             "auto",
             "book",
@@ -37040,7 +37040,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "subscription_data": {
-          "description": "A subset of parameters to be passed to subscription creation for Checkout Sessions in \u0060subscription\u0060 mode.",
+          "description": "A subset of parameters to be passed to subscription creation for Checkout Sessions in \\u0060subscription\\u0060 mode.",
           "properties": {
             "application_fee_percent": {
               "type": "number"
@@ -37111,7 +37111,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "success_url": {
-          "description": "The URL to which Stripe should send customers when payment or setup\nis complete.\nIf you’d like to use information from the successful Checkout Session on your page,\nread the guide on [customizing your success page](https://stripe.com/docs/payments/checkout/custom-success-page).",
+          "description": "The URL to which Stripe should send customers when payment or setup\\nis complete.\\nIf you\\u2019d like to use information from the successful Checkout Session on your page,\\nread the guide on [customizing your success page](https://stripe.com/docs/payments/checkout/custom-success-page).",
           "maxLength": 5000,
           "type": "string"
         },
@@ -37267,7 +37267,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_checkout_sessions_session_expire",
-    "description": "<p>A Session can be expired when it is in one of these statuses: <code>open</code> </p>\n\n<p>After it expires, a customer can’t complete a Session and customers loading the Session see a message saying the Session is expired.</p>",
+    "description": "<p>A Session can be expired when it is in one of these statuses: <code>open</code> </p>\\n\\n<p>After it expires, a customer can\\u2019t complete a Session and customers loading the Session see a message saying the Session is expired.</p>",
     "parameters": {
       "properties": {
         "session": {
@@ -37336,11 +37336,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_coupons",
-    "description": "<p>You can create coupons easily via the <a href=\"https://dashboard.stripe.com/coupons\">coupon management</a> page of the Stripe dashboard. Coupon creation is also accessible via the API if you need to create coupons on the fly.</p>\n\n<p>A coupon has either a <code>percent_off</code> or an <code>amount_off</code> and <code>currency</code>. If you set an <code>amount_off</code>, that amount will be subtracted from any invoice’s subtotal. For example, an invoice with a subtotal of <currency>100</currency> will have a final total of <currency>0</currency> if a coupon with an <code>amount_off</code> of <amount>200</amount> is applied to it and an invoice with a subtotal of <currency>300</currency> will have a final total of <currency>100</currency> if a coupon with an <code>amount_off</code> of <amount>200</amount> is applied to it.</p>",
+    "description": "<p>You can create coupons easily via the <a href=\\"https://dashboard.stripe.com/coupons\\">coupon management</a> page of the Stripe dashboard. Coupon creation is also accessible via the API if you need to create coupons on the fly.</p>\\n\\n<p>A coupon has either a <code>percent_off</code> or an <code>amount_off</code> and <code>currency</code>. If you set an <code>amount_off</code>, that amount will be subtracted from any invoice\\u2019s subtotal. For example, an invoice with a subtotal of <currency>100</currency> will have a final total of <currency>0</currency> if a coupon with an <code>amount_off</code> of <amount>200</amount> is applied to it and an invoice with a subtotal of <currency>300</currency> will have a final total of <currency>100</currency> if a coupon with an <code>amount_off</code> of <amount>200</amount> is applied to it.</p>",
     "parameters": {
       "properties": {
         "amount_off": {
-          "description": "A positive integer representing the amount to subtract from an invoice total (required if \u0060percent_off\u0060 is not passed).",
+          "description": "A positive integer representing the amount to subtract from an invoice total (required if \\u0060percent_off\\u0060 is not passed).",
           "type": "integer"
         },
         "applies_to": {
@@ -37358,11 +37358,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "currency": {
-          "description": "Three-letter [ISO code for the currency](https://stripe.com/docs/currencies) of the \u0060amount_off\u0060 parameter (required if \u0060amount_off\u0060 is passed).",
+          "description": "Three-letter [ISO code for the currency](https://stripe.com/docs/currencies) of the \\u0060amount_off\\u0060 parameter (required if \\u0060amount_off\\u0060 is passed).",
           "type": "string"
         },
         "duration": {
-          "description": "Specifies how long the discount will be in effect if used on a subscription. Can be \u0060forever\u0060, \u0060once\u0060, or \u0060repeating\u0060. Defaults to \u0060once\u0060.",
+          "description": "Specifies how long the discount will be in effect if used on a subscription. Can be \\u0060forever\\u0060, \\u0060once\\u0060, or \\u0060repeating\\u0060. Defaults to \\u0060once\\u0060.",
           "enum": [
             "forever",
             "once",
@@ -37371,7 +37371,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "duration_in_months": {
-          "description": "Required only if \u0060duration\u0060 is \u0060repeating\u0060, in which case it must be a positive integer that specifies the number of months the discount will be in effect.",
+          "description": "Required only if \\u0060duration\\u0060 is \\u0060repeating\\u0060, in which case it must be a positive integer that specifies the number of months the discount will be in effect.",
           "type": "integer"
         },
         "expand": {
@@ -37406,15 +37406,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
-          "description": "Name of the coupon displayed to customers on, for instance invoices, or receipts. By default the \u0060id\u0060 is shown if \u0060name\u0060 is not set.",
+          "description": "Name of the coupon displayed to customers on, for instance invoices, or receipts. By default the \\u0060id\\u0060 is shown if \\u0060name\\u0060 is not set.",
           "maxLength": 40,
           "type": "string"
         },
         "percent_off": {
-          "description": "A positive float larger than 0, and smaller or equal to 100, that represents the discount the coupon will apply (required if \u0060amount_off\u0060 is not passed).",
+          "description": "A positive float larger than 0, and smaller or equal to 100, that represents the discount the coupon will apply (required if \\u0060amount_off\\u0060 is not passed).",
           "type": "number"
         },
         "redeem_by": {
@@ -37514,10 +37514,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
-          "description": "Name of the coupon displayed to customers on, for instance invoices, or receipts. By default the \u0060id\u0060 is shown if \u0060name\u0060 is not set.",
+          "description": "Name of the coupon displayed to customers on, for instance invoices, or receipts. By default the \\u0060id\\u0060 is shown if \\u0060name\\u0060 is not set.",
           "maxLength": 40,
           "type": "string"
         }
@@ -37581,7 +37581,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_credit_notes",
-    "description": "<p>Issue a credit note to adjust the amount of a finalized invoice. For a <code>status=open</code> invoice, a credit note reduces\nits <code>amount_due</code>. For a <code>status=paid</code> invoice, a credit note does not affect its <code>amount_due</code>. Instead, it can result\nin any combination of the following:</p>\n\n<ul>\n<li>Refund: create a new refund (using <code>refund_amount</code>) or link an existing refund (using <code>refund</code>).</li>\n<li>Customer balance credit: credit the customer’s balance (using <code>credit_amount</code>) which will be automatically applied to their next invoice when it’s finalized.</li>\n<li>Outside of Stripe credit: record the amount that is or will be credited outside of Stripe (using <code>out_of_band_amount</code>).</li>\n</ul>\n\n<p>For post-payment credit notes the sum of the refund, credit and outside of Stripe amounts must equal the credit note total.</p>\n\n<p>You may issue multiple credit notes for an invoice. Each credit note will increment the invoice’s <code>pre_payment_credit_notes_amount</code>\nor <code>post_payment_credit_notes_amount</code> depending on its <code>status</code> at the time of credit note creation.</p>",
+    "description": "<p>Issue a credit note to adjust the amount of a finalized invoice. For a <code>status=open</code> invoice, a credit note reduces\\nits <code>amount_due</code>. For a <code>status=paid</code> invoice, a credit note does not affect its <code>amount_due</code>. Instead, it can result\\nin any combination of the following:</p>\\n\\n<ul>\\n<li>Refund: create a new refund (using <code>refund_amount</code>) or link an existing refund (using <code>refund</code>).</li>\\n<li>Customer balance credit: credit the customer\\u2019s balance (using <code>credit_amount</code>) which will be automatically applied to their next invoice when it\\u2019s finalized.</li>\\n<li>Outside of Stripe credit: record the amount that is or will be credited outside of Stripe (using <code>out_of_band_amount</code>).</li>\\n</ul>\\n\\n<p>For post-payment credit notes the sum of the refund, credit and outside of Stripe amounts must equal the credit note total.</p>\\n\\n<p>You may issue multiple credit notes for an invoice. Each credit note will increment the invoice\\u2019s <code>pre_payment_credit_notes_amount</code>\\nor <code>post_payment_credit_notes_amount</code> depending on its <code>status</code> at the time of credit note creation.</p>",
     "parameters": {
       "properties": {
         "amount": {
@@ -37672,7 +37672,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "out_of_band_amount": {
@@ -37680,7 +37680,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "reason": {
-          "description": "Reason for issuing this credit note, one of \u0060duplicate\u0060, \u0060fraudulent\u0060, \u0060order_change\u0060, or \u0060product_unsatisfactory\u0060",
+          "description": "Reason for issuing this credit note, one of \\u0060duplicate\\u0060, \\u0060fraudulent\\u0060, \\u0060order_change\\u0060, or \\u0060product_unsatisfactory\\u0060",
           "enum": [
             "duplicate",
             "fraudulent",
@@ -37785,7 +37785,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -37848,7 +37848,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_credit_notes_id_void",
-    "description": "<p>Marks a credit note as void. Learn more about <a href=\"/docs/billing/invoices/credit-notes#voiding\">voiding credit notes</a>.</p>",
+    "description": "<p>Marks a credit note as void. Learn more about <a href=\\"/docs/billing/invoices/credit-notes#voiding\\">voiding credit notes</a>.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -37988,7 +37988,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "invoice_prefix": {
-          "description": "The prefix for the customer used to generate unique invoice numbers. Must be 3–12 uppercase letters or numbers.",
+          "description": "The prefix for the customer used to generate unique invoice numbers. Must be 3\\u201312 uppercase letters or numbers.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -38053,7 +38053,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "The customer's full name or business name.",
@@ -38170,7 +38170,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "tax_exempt": {
-          "description": "The customer's tax exemption. One of \u0060none\u0060, \u0060exempt\u0060, or \u0060reverse\u0060.",
+          "description": "The customer's tax exemption. One of \\u0060none\\u0060, \\u0060exempt\\u0060, or \\u0060reverse\\u0060.",
           "enum": [
             "",
             "exempt",
@@ -38343,7 +38343,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_customers_customer",
-    "description": "<p>Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the <strong>source</strong> parameter, that becomes the customer’s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the <strong>source</strong> parameter: for each of the customer’s current subscriptions, if the subscription bills automatically and is in the <code>past_due</code> state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the <strong>default_source</strong> for a customer will not trigger this behavior.</p>\n\n<p>This request accepts mostly the same arguments as the customer creation call.</p>",
+    "description": "<p>Updates the specified customer by setting the values of the parameters passed. Any parameters not provided will be left unchanged. For example, if you pass the <strong>source</strong> parameter, that becomes the customer\\u2019s active source (e.g., a card) to be used for all charges in the future. When you update a customer to a new valid card source by passing the <strong>source</strong> parameter: for each of the customer\\u2019s current subscriptions, if the subscription bills automatically and is in the <code>past_due</code> state, then the latest open invoice for the subscription with automatic collection enabled will be retried. This retry will not count as an automatic retry, and will not affect the next regularly scheduled payment for the invoice. Changing the <strong>default_source</strong> for a customer will not trigger this behavior.</p>\\n\\n<p>This request accepts mostly the same arguments as the customer creation call.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -38543,7 +38543,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "default_source": {
-          "description": "If you are using payment methods created via the PaymentMethods API, see the [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/update#update_customer-invoice_settings-default_payment_method) parameter.\n\nProvide the ID of a payment source already attached to this customer to make it this customer's default payment source.\n\nIf you want to add a new payment source and make it the default, see the [source](https://stripe.com/docs/api/customers/update#update_customer-source) property.",
+          "description": "If you are using payment methods created via the PaymentMethods API, see the [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/update#update_customer-invoice_settings-default_payment_method) parameter.\\n\\nProvide the ID of a payment source already attached to this customer to make it this customer's default payment source.\\n\\nIf you want to add a new payment source and make it the default, see the [source](https://stripe.com/docs/api/customers/update#update_customer-source) property.",
           "maxLength": 500,
           "type": "string"
         },
@@ -38566,7 +38566,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "invoice_prefix": {
-          "description": "The prefix for the customer used to generate unique invoice numbers. Must be 3–12 uppercase letters or numbers.",
+          "description": "The prefix for the customer used to generate unique invoice numbers. Must be 3\\u201312 uppercase letters or numbers.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -38631,7 +38631,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "The customer's full name or business name.",
@@ -38744,7 +38744,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "tax_exempt": {
-          "description": "The customer's tax exemption. One of \u0060none\u0060, \u0060exempt\u0060, or \u0060reverse\u0060.",
+          "description": "The customer's tax exemption. One of \\u0060none\\u0060, \\u0060exempt\\u0060, or \\u0060reverse\\u0060.",
           "enum": [
             "",
             "exempt",
@@ -38767,7 +38767,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \u0060now\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \u0060billing_cycle_anchor\u0060."
+          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \\u0060now\\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \\u0060billing_cycle_anchor\\u0060."
         }
       },
       "required": [
@@ -38883,7 +38883,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_customers_customer_balance_transactions",
-    "description": "<p>Creates an immutable transaction that updates the customer’s credit <a href=\"/docs/billing/customer/balance\">balance</a>.</p>",
+    "description": "<p>Creates an immutable transaction that updates the customer\\u2019s credit <a href=\\"/docs/billing/customer/balance\\">balance</a>.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -38895,7 +38895,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "currency": {
-          "description": "Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase. Must be a [supported currency](https://stripe.com/docs/currencies). If the customer's [\u0060currency\u0060](https://stripe.com/docs/api/customers/object#customer_object-currency) is set, this value must match it. If the customer's \u0060currency\u0060 is not set, it will be updated to this value.",
+          "description": "Three-letter [ISO currency code](https://www.iso.org/iso-4217-currency-codes.html), in lowercase. Must be a [supported currency](https://stripe.com/docs/currencies). If the customer's [\\u0060currency\\u0060](https://stripe.com/docs/api/customers/object#customer_object-currency) is set, this value must match it. If the customer's \\u0060currency\\u0060 is not set, it will be updated to this value.",
           "type": "string"
         },
         "description": {
@@ -38926,7 +38926,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -39032,7 +39032,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -39103,7 +39103,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_customers_customer_bank_accounts",
-    "description": "<p>When you create a new credit card, you must specify a customer or recipient on which to create it.</p>\n\n<p>If the card’s owner has no default card, then the new card will become the default.\nHowever, if the owner already has a default, then it will not change.\nTo change the default, you should <a href=\"/docs/api#update_customer\">update the customer</a> to have a new <code>default_source</code>.</p>",
+    "description": "<p>When you create a new credit card, you must specify a customer or recipient on which to create it.</p>\\n\\n<p>If the card\\u2019s owner has no default card, then the new card will become the default.\\nHowever, if the owner already has a default, then it will not change.\\nTo change the default, you should <a href=\\"/docs/api#update_customer\\">update the customer</a> to have a new <code>default_source</code>.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -39111,7 +39111,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "alipay_account": {
-          "description": "A token returned by [Stripe.js](https://stripe.com/docs/js) representing the user’s Alipay account details.",
+          "description": "A token returned by [Stripe.js](https://stripe.com/docs/js) representing the user\\u2019s Alipay account details.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -39255,7 +39255,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "source": {
@@ -39351,7 +39351,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "company",
             "individual"
@@ -39390,12 +39390,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -39422,7 +39422,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -39654,7 +39654,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_customers_customer_cards",
-    "description": "<p>When you create a new credit card, you must specify a customer or recipient on which to create it.</p>\n\n<p>If the card’s owner has no default card, then the new card will become the default.\nHowever, if the owner already has a default, then it will not change.\nTo change the default, you should <a href=\"/docs/api#update_customer\">update the customer</a> to have a new <code>default_source</code>.</p>",
+    "description": "<p>When you create a new credit card, you must specify a customer or recipient on which to create it.</p>\\n\\n<p>If the card\\u2019s owner has no default card, then the new card will become the default.\\nHowever, if the owner already has a default, then it will not change.\\nTo change the default, you should <a href=\\"/docs/api#update_customer\\">update the customer</a> to have a new <code>default_source</code>.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -39662,7 +39662,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "alipay_account": {
-          "description": "A token returned by [Stripe.js](https://stripe.com/docs/js) representing the user’s Alipay account details.",
+          "description": "A token returned by [Stripe.js](https://stripe.com/docs/js) representing the user\\u2019s Alipay account details.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -39806,7 +39806,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "source": {
@@ -39902,7 +39902,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "company",
             "individual"
@@ -39941,12 +39941,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -39973,7 +39973,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -40111,7 +40111,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_customers_customer_sources",
-    "description": "<p>When you create a new credit card, you must specify a customer or recipient on which to create it.</p>\n\n<p>If the card’s owner has no default card, then the new card will become the default.\nHowever, if the owner already has a default, then it will not change.\nTo change the default, you should <a href=\"/docs/api#update_customer\">update the customer</a> to have a new <code>default_source</code>.</p>",
+    "description": "<p>When you create a new credit card, you must specify a customer or recipient on which to create it.</p>\\n\\n<p>If the card\\u2019s owner has no default card, then the new card will become the default.\\nHowever, if the owner already has a default, then it will not change.\\nTo change the default, you should <a href=\\"/docs/api#update_customer\\">update the customer</a> to have a new <code>default_source</code>.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -40119,7 +40119,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "alipay_account": {
-          "description": "A token returned by [Stripe.js](https://stripe.com/docs/js) representing the user’s Alipay account details.",
+          "description": "A token returned by [Stripe.js](https://stripe.com/docs/js) representing the user\\u2019s Alipay account details.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -40263,7 +40263,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "source": {
@@ -40359,7 +40359,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "account_holder_type": {
-          "description": "The type of entity that holds the account. This can be either \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "The type of entity that holds the account. This can be either \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "company",
             "individual"
@@ -40398,12 +40398,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "exp_month": {
-          "description": "Two digit number representing the card’s expiration month.",
+          "description": "Two digit number representing the card\\u2019s expiration month.",
           "maxLength": 5000,
           "type": "string"
         },
         "exp_year": {
-          "description": "Four digit number representing the card’s expiration year.",
+          "description": "Four digit number representing the card\\u2019s expiration year.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -40430,7 +40430,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "Cardholder name.",
@@ -40758,7 +40758,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "billing_cycle_anchor": {
-          "description": "A future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \u0060month\u0060 or \u0060year\u0060 intervals, the day of the month for subsequent invoices.",
+          "description": "A future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \\u0060month\\u0060 or \\u0060year\\u0060 intervals, the day of the month for subsequent invoices.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -40786,7 +40786,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period. Pass an empty string to remove previously-defined thresholds."
         },
         "cancel_at": {
-          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \u0060proration_behavior\u0060. If set during a future period, this will always cause a proration for that period.",
+          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \\u0060proration_behavior\\u0060. If set during a future period, this will always cause a proration for that period.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -40795,7 +40795,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -40808,16 +40808,16 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "days_until_due": {
-          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \u0060collection_method\u0060 is set to \u0060send_invoice\u0060.",
+          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \\u0060collection_method\\u0060 is set to \\u0060send_invoice\\u0060.",
           "type": "integer"
         },
         "default_payment_method": {
-          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \u0060default_source\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \\u0060default_source\\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
         "default_source": {
-          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \u0060default_payment_method\u0060 is also set, \u0060default_payment_method\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \\u0060default_payment_method\\u0060 is also set, \\u0060default_payment_method\\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
@@ -40837,7 +40837,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any subscription item that does not have \u0060tax_rates\u0060 set. Invoices created will have their \u0060default_tax_rates\u0060 populated from the subscription."
+          "description": "The tax rates that will apply to any subscription item that does not have \\u0060tax_rates\\u0060 set. Invoices created will have their \\u0060default_tax_rates\\u0060 populated from the subscription."
         },
         "expand": {
           "description": "Specifies which fields in the response should be expanded.",
@@ -40978,14 +40978,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "off_session": {
           "description": "Indicates if a customer is on or off-session while an invoice payment is attempted.",
           "type": "boolean"
         },
         "payment_behavior": {
-          "description": "Use \u0060allow_incomplete\u0060 to create subscriptions with \u0060status=incomplete\u0060 if the first invoice cannot be paid. Creating subscriptions with this status allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\n\nUse \u0060default_incomplete\u0060 to create Subscriptions with \u0060status=incomplete\u0060 when the first invoice requires payment, otherwise start as active. Subscriptions transition to \u0060status=active\u0060 when successfully confirming the payment intent on the first invoice. This allows simpler management of scenarios where additional user actions are needed to pay a subscription’s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method. If the payment intent is not confirmed within 23 hours subscriptions transition to \u0060status=incomplete_expired\u0060, which is a terminal state.\n\nUse \u0060error_if_incomplete\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's first invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not create a subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.\n\n\u0060pending_if_incomplete\u0060 is only used with updates and cannot be passed when creating a subscription.",
+          "description": "Use \\u0060allow_incomplete\\u0060 to create subscriptions with \\u0060status=incomplete\\u0060 if the first invoice cannot be paid. Creating subscriptions with this status allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\\n\\nUse \\u0060default_incomplete\\u0060 to create Subscriptions with \\u0060status=incomplete\\u0060 when the first invoice requires payment, otherwise start as active. Subscriptions transition to \\u0060status=active\\u0060 when successfully confirming the payment intent on the first invoice. This allows simpler management of scenarios where additional user actions are needed to pay a subscription\\u2019s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method. If the payment intent is not confirmed within 23 hours subscriptions transition to \\u0060status=incomplete_expired\\u0060, which is a terminal state.\\n\\nUse \\u0060error_if_incomplete\\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's first invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not create a subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.\\n\\n\\u0060pending_if_incomplete\\u0060 is only used with updates and cannot be passed when creating a subscription.",
           "enum": [
             "allow_incomplete",
             "default_incomplete",
@@ -41254,7 +41254,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) resulting from the \u0060billing_cycle_anchor\u0060. Valid values are \u0060create_prorations\u0060 or \u0060none\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. Prorations can be disabled by passing \u0060none\u0060. If no value is passed, the default is \u0060create_prorations\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) resulting from the \\u0060billing_cycle_anchor\\u0060. Valid values are \\u0060create_prorations\\u0060 or \\u0060none\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. Prorations can be disabled by passing \\u0060none\\u0060. If no value is passed, the default is \\u0060create_prorations\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -41292,10 +41292,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \u0060now\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \u0060billing_cycle_anchor\u0060. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
+          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \\u0060now\\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \\u0060billing_cycle_anchor\\u0060. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
         },
         "trial_from_plan": {
-          "description": "Indicates if a plan's \u0060trial_period_days\u0060 should be applied to the subscription. Setting \u0060trial_end\u0060 per subscription is preferred, and this defaults to \u0060false\u0060. Setting this flag to \u0060true\u0060 together with \u0060trial_end\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
+          "description": "Indicates if a plan's \\u0060trial_period_days\\u0060 should be applied to the subscription. Setting \\u0060trial_end\\u0060 per subscription is preferred, and this defaults to \\u0060false\\u0060. Setting this flag to \\u0060true\\u0060 together with \\u0060trial_end\\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
           "type": "boolean"
         },
         "trial_period_days": {
@@ -41422,7 +41422,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_customers_customer_subscriptions_subscription_exposed_id",
-    "description": "<p>Updates an existing subscription on a customer to match the specified parameters. When changing plans or quantities, we will optionally prorate the price we charge next month to make up for any price changes. To preview how the proration will be calculated, use the <a href=\"#upcoming_invoice\">upcoming invoice</a> endpoint.</p>",
+    "description": "<p>Updates an existing subscription on a customer to match the specified parameters. When changing plans or quantities, we will optionally prorate the price we charge next month to make up for any price changes. To preview how the proration will be calculated, use the <a href=\\"#upcoming_invoice\\">upcoming invoice</a> endpoint.</p>",
     "parameters": {
       "properties": {
         "customer": {
@@ -41517,7 +41517,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "billing_cycle_anchor": {
-          "description": "Either \u0060now\u0060 or \u0060unchanged\u0060. Setting the value to \u0060now\u0060 resets the subscription's billing cycle anchor to the current time. For more information, see the billing cycle [documentation](https://stripe.com/docs/billing/subscriptions/billing-cycle).",
+          "description": "Either \\u0060now\\u0060 or \\u0060unchanged\\u0060. Setting the value to \\u0060now\\u0060 resets the subscription's billing cycle anchor to the current time. For more information, see the billing cycle [documentation](https://stripe.com/docs/billing/subscriptions/billing-cycle).",
           "enum": [
             "now",
             "unchanged"
@@ -41561,14 +41561,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \u0060proration_behavior\u0060. If set during a future period, this will always cause a proration for that period."
+          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \\u0060proration_behavior\\u0060. If set during a future period, this will always cause a proration for that period."
         },
         "cancel_at_period_end": {
           "description": "Boolean indicating whether this subscription should cancel at the end of the current period.",
           "type": "boolean"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -41581,16 +41581,16 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "days_until_due": {
-          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \u0060collection_method\u0060 is set to \u0060send_invoice\u0060.",
+          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \\u0060collection_method\\u0060 is set to \\u0060send_invoice\\u0060.",
           "type": "integer"
         },
         "default_payment_method": {
-          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \u0060default_source\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \\u0060default_source\\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
         "default_source": {
-          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \u0060default_payment_method\u0060 is also set, \u0060default_payment_method\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \\u0060default_payment_method\\u0060 is also set, \\u0060default_payment_method\\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
@@ -41610,7 +41610,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any subscription item that does not have \u0060tax_rates\u0060 set. Invoices created will have their \u0060default_tax_rates\u0060 populated from the subscription. Pass an empty string to remove previously-defined tax rates."
+          "description": "The tax rates that will apply to any subscription item that does not have \\u0060tax_rates\\u0060 set. Invoices created will have their \\u0060default_tax_rates\\u0060 populated from the subscription. Pass an empty string to remove previously-defined tax rates."
         },
         "expand": {
           "description": "Specifies which fields in the response should be expanded.",
@@ -41771,7 +41771,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "off_session": {
           "description": "Indicates if a customer is on or off-session while an invoice payment is attempted.",
@@ -41810,7 +41810,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "If specified, payment collection for this subscription will be paused."
         },
         "payment_behavior": {
-          "description": "Use \u0060allow_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\n\nUse \u0060default_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription’s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\n\nUse \u0060pending_if_incomplete\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \u0060pending_if_incomplete\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\n\nUse \u0060error_if_incomplete\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
+          "description": "Use \\u0060allow_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\\n\\nUse \\u0060default_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription\\u2019s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\\n\\nUse \\u0060pending_if_incomplete\\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \\u0060pending_if_incomplete\\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\\n\\nUse \\u0060error_if_incomplete\\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
           "enum": [
             "allow_incomplete",
             "default_incomplete",
@@ -42079,7 +42079,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -42132,10 +42132,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \u0060now\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \u0060billing_cycle_anchor\u0060."
+          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \\u0060now\\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \\u0060billing_cycle_anchor\\u0060."
         },
         "trial_from_plan": {
-          "description": "Indicates if a plan's \u0060trial_period_days\u0060 should be applied to the subscription. Setting \u0060trial_end\u0060 per subscription is preferred, and this defaults to \u0060false\u0060. Setting this flag to \u0060true\u0060 together with \u0060trial_end\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
+          "description": "Indicates if a plan's \\u0060trial_period_days\\u0060 should be applied to the subscription. Setting \\u0060trial_end\\u0060 per subscription is preferred, and this defaults to \\u0060false\\u0060. Setting this flag to \\u0060true\\u0060 together with \\u0060trial_end\\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
           "type": "boolean"
         }
       },
@@ -42291,7 +42291,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "type": {
-          "description": "Type of the tax ID, one of \u0060ae_trn\u0060, \u0060au_abn\u0060, \u0060au_arn\u0060, \u0060bg_uic\u0060, \u0060br_cnpj\u0060, \u0060br_cpf\u0060, \u0060ca_bn\u0060, \u0060ca_gst_hst\u0060, \u0060ca_pst_bc\u0060, \u0060ca_pst_mb\u0060, \u0060ca_pst_sk\u0060, \u0060ca_qst\u0060, \u0060ch_vat\u0060, \u0060cl_tin\u0060, \u0060es_cif\u0060, \u0060eu_vat\u0060, \u0060gb_vat\u0060, \u0060ge_vat\u0060, \u0060hk_br\u0060, \u0060hu_tin\u0060, \u0060id_npwp\u0060, \u0060il_vat\u0060, \u0060in_gst\u0060, \u0060is_vat\u0060, \u0060jp_cn\u0060, \u0060jp_rn\u0060, \u0060kr_brn\u0060, \u0060li_uid\u0060, \u0060mx_rfc\u0060, \u0060my_frp\u0060, \u0060my_itn\u0060, \u0060my_sst\u0060, \u0060no_vat\u0060, \u0060nz_gst\u0060, \u0060ru_inn\u0060, \u0060ru_kpp\u0060, \u0060sa_vat\u0060, \u0060sg_gst\u0060, \u0060sg_uen\u0060, \u0060si_tin\u0060, \u0060th_vat\u0060, \u0060tw_vat\u0060, \u0060ua_vat\u0060, \u0060us_ein\u0060, or \u0060za_vat\u0060",
+          "description": "Type of the tax ID, one of \\u0060ae_trn\\u0060, \\u0060au_abn\\u0060, \\u0060au_arn\\u0060, \\u0060bg_uic\\u0060, \\u0060br_cnpj\\u0060, \\u0060br_cpf\\u0060, \\u0060ca_bn\\u0060, \\u0060ca_gst_hst\\u0060, \\u0060ca_pst_bc\\u0060, \\u0060ca_pst_mb\\u0060, \\u0060ca_pst_sk\\u0060, \\u0060ca_qst\\u0060, \\u0060ch_vat\\u0060, \\u0060cl_tin\\u0060, \\u0060es_cif\\u0060, \\u0060eu_vat\\u0060, \\u0060gb_vat\\u0060, \\u0060ge_vat\\u0060, \\u0060hk_br\\u0060, \\u0060hu_tin\\u0060, \\u0060id_npwp\\u0060, \\u0060il_vat\\u0060, \\u0060in_gst\\u0060, \\u0060is_vat\\u0060, \\u0060jp_cn\\u0060, \\u0060jp_rn\\u0060, \\u0060kr_brn\\u0060, \\u0060li_uid\\u0060, \\u0060mx_rfc\\u0060, \\u0060my_frp\\u0060, \\u0060my_itn\\u0060, \\u0060my_sst\\u0060, \\u0060no_vat\\u0060, \\u0060nz_gst\\u0060, \\u0060ru_inn\\u0060, \\u0060ru_kpp\\u0060, \\u0060sa_vat\\u0060, \\u0060sg_gst\\u0060, \\u0060sg_uen\\u0060, \\u0060si_tin\\u0060, \\u0060th_vat\\u0060, \\u0060tw_vat\\u0060, \\u0060ua_vat\\u0060, \\u0060us_ein\\u0060, or \\u0060za_vat\\u0060",
           "enum": [
             "ae_trn",
             "au_abn",
@@ -42405,7 +42405,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_disputes_dispute",
-    "description": "<p>When you get a dispute, contacting your customer is always the best first step. If that doesn’t work, you can submit evidence to help us resolve the dispute in your favor. You can do this in your <a href=\"https://dashboard.stripe.com/disputes\">dashboard</a>, but if you prefer, you can use the API to submit evidence programmatically.</p>\n\n<p>Depending on your dispute type, different evidence fields will give you a better chance of winning your dispute. To figure out which evidence fields to provide, see our <a href=\"/docs/disputes/categories\">guide to dispute types</a>.</p>",
+    "description": "<p>When you get a dispute, contacting your customer is always the best first step. If that doesn\\u2019t work, you can submit evidence to help us resolve the dispute in your favor. You can do this in your <a href=\\"https://dashboard.stripe.com/disputes\\">dashboard</a>, but if you prefer, you can use the API to submit evidence programmatically.</p>\\n\\n<p>Depending on your dispute type, different evidence fields will give you a better chance of winning your dispute. To figure out which evidence fields to provide, see our <a href=\\"/docs/disputes/categories\\">guide to dispute types</a>.</p>",
     "parameters": {
       "properties": {
         "dispute": {
@@ -42541,10 +42541,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "submit": {
-          "description": "Whether to immediately submit evidence to the bank. If \u0060false\u0060, evidence is staged on the dispute. Staged evidence is visible in the API and Dashboard, and can be submitted to the bank by making another request with this attribute set to \u0060true\u0060 (the default).",
+          "description": "Whether to immediately submit evidence to the bank. If \\u0060false\\u0060, evidence is staged on the dispute. Staged evidence is visible in the API and Dashboard, and can be submitted to the bank by making another request with this attribute set to \\u0060true\\u0060 (the default).",
           "type": "boolean"
         }
       },
@@ -42612,7 +42612,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_disputes_dispute_close",
-    "description": "<p>Closing the dispute for a charge indicates that you do not have any evidence to submit and are essentially dismissing the dispute, acknowledging it as lost.</p>\n\n<p>The status of the dispute will change from <code>needs_response</code> to <code>lost</code>. <em>Closing a dispute is irreversible</em>.</p>",
+    "description": "<p>Closing the dispute for a charge indicates that you do not have any evidence to submit and are essentially dismissing the dispute, acknowledging it as lost.</p>\\n\\n<p>The status of the dispute will change from <code>needs_response</code> to <code>lost</code>. <em>Closing a dispute is irreversible</em>.</p>",
     "parameters": {
       "properties": {
         "dispute": {
@@ -42764,7 +42764,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "file": {
-          "description": "The ID of the file. The file's \u0060purpose\u0060 must be one of the following: \u0060business_icon\u0060, \u0060business_logo\u0060, \u0060customer_signature\u0060, \u0060dispute_evidence\u0060, \u0060finance_report_run\u0060, \u0060identity_document_downloadable\u0060, \u0060pci_document\u0060, \u0060selfie\u0060, \u0060sigma_scheduled_query\u0060, or \u0060tax_document_user_upload\u0060.",
+          "description": "The ID of the file. The file's \\u0060purpose\\u0060 must be one of the following: \\u0060business_icon\\u0060, \\u0060business_logo\\u0060, \\u0060customer_signature\\u0060, \\u0060dispute_evidence\\u0060, \\u0060finance_report_run\\u0060, \\u0060identity_document_downloadable\\u0060, \\u0060pci_document\\u0060, \\u0060selfie\\u0060, \\u0060sigma_scheduled_query\\u0060, or \\u0060tax_document_user_upload\\u0060.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -42783,7 +42783,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -42872,7 +42872,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "A future timestamp after which the link will no longer be usable, or \u0060now\u0060 to expire the link immediately."
+          "description": "A future timestamp after which the link will no longer be usable, or \\u0060now\\u0060 to expire the link immediately."
         },
         "metadata": {
           "anyOf": [
@@ -42889,7 +42889,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -42955,7 +42955,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_files",
-    "description": "<p>To upload a file to Stripe, you’ll need to send a request of type <code>multipart/form-data</code>. The request should contain the file you would like to upload, as well as the parameters for creating a file.</p>\n\n<p>All of Stripe’s officially supported Client libraries should have support for sending <code>multipart/form-data</code>.</p>",
+    "description": "<p>To upload a file to Stripe, you\\u2019ll need to send a request of type <code>multipart/form-data</code>. The request should contain the file you would like to upload, as well as the parameters for creating a file.</p>\\n\\n<p>All of Stripe\\u2019s officially supported Client libraries should have support for sending <code>multipart/form-data</code>.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -42967,7 +42967,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "file": {
-          "description": "A file to upload. The file should follow the specifications of RFC 2388 (which defines file transfers for the \u0060multipart/form-data\u0060 protocol).",
+          "description": "A file to upload. The file should follow the specifications of RFC 2388 (which defines file transfers for the \\u0060multipart/form-data\\u0060 protocol).",
           "type": "string"
         },
         "file_link_data": {
@@ -43072,7 +43072,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_identity_verification_sessions",
-    "description": "<p>Creates a VerificationSession object.</p>\n\n<p>After the VerificationSession is created, display a verification modal using the session <code>client_secret</code> or send your users to the session’s <code>url</code>.</p>\n\n<p>If your API key is in test mode, verification checks won’t actually process, though everything else will occur as if in live mode.</p>\n\n<p>Related guide: <a href=\"/docs/identity/verify-identity-documents\">Verify your users’ identity documents</a>.</p>",
+    "description": "<p>Creates a VerificationSession object.</p>\\n\\n<p>After the VerificationSession is created, display a verification modal using the session <code>client_secret</code> or send your users to the session\\u2019s <code>url</code>.</p>\\n\\n<p>If your API key is in test mode, verification checks won\\u2019t actually process, though everything else will occur as if in live mode.</p>\\n\\n<p>Related guide: <a href=\\"/docs/identity/verify-identity-documents\\">Verify your users\\u2019 identity documents</a>.</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -43087,11 +43087,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "options": {
-          "description": "A set of options for the session’s verification checks.",
+          "description": "A set of options for the session\\u2019s verification checks.",
           "properties": {
             "document": {
               "anyOf": [
@@ -43203,7 +43203,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_identity_verification_sessions_session",
-    "description": "<p>Updates a VerificationSession object.</p>\n\n<p>When the session status is <code>requires_input</code>, you can use this method to update the\nverification check and options.</p>",
+    "description": "<p>Updates a VerificationSession object.</p>\\n\\n<p>When the session status is <code>requires_input</code>, you can use this method to update the\\nverification check and options.</p>",
     "parameters": {
       "properties": {
         "session": {
@@ -43222,11 +43222,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "options": {
-          "description": "A set of options for the session’s verification checks.",
+          "description": "A set of options for the session\\u2019s verification checks.",
           "properties": {
             "document": {
               "anyOf": [
@@ -43341,7 +43341,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_identity_verification_sessions_session_cancel",
-    "description": "<p>A VerificationSession object can be canceled when it is in <code>requires_input</code> <a href=\"/docs/identity/how-sessions-work\">status</a>.</p>\n\n<p>Once canceled, future submission attempts are disabled. This cannot be undone. <a href=\"/docs/identity/verification-sessions#cancel\">Learn more</a>.</p>",
+    "description": "<p>A VerificationSession object can be canceled when it is in <code>requires_input</code> <a href=\\"/docs/identity/how-sessions-work\\">status</a>.</p>\\n\\n<p>Once canceled, future submission attempts are disabled. This cannot be undone. <a href=\\"/docs/identity/verification-sessions#cancel\\">Learn more</a>.</p>",
     "parameters": {
       "properties": {
         "session": {
@@ -43410,7 +43410,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_identity_verification_sessions_session_redact",
-    "description": "<p>Redact a VerificationSession to remove all collected information from Stripe. This will redact\nthe VerificationSession and all objects related to it, including VerificationReports, Events,\nrequest logs, etc.</p>\n\n<p>A VerificationSession object can be redacted when it is in <code>requires_input</code> or <code>verified</code>\n<a href=\"/docs/identity/how-sessions-work\">status</a>. Redacting a VerificationSession in <code>requires_action</code>\nstate will automatically cancel it.</p>\n\n<p>The redaction process may take up to four days. When the redaction process is in progress, the\nVerificationSession’s <code>redaction.status</code> field will be set to <code>processing</code>; when the process is\nfinished, it will change to <code>redacted</code> and an <code>identity.verification_session.redacted</code> event\nwill be emitted.</p>\n\n<p>Redaction is irreversible. Redacted objects are still accessible in the Stripe API, but all the\nfields that contain personal data will be replaced by the string <code>[redacted]</code> or a similar\nplaceholder. The <code>metadata</code> field will also be erased. Redacted objects cannot be updated or\nused for any purpose.</p>\n\n<p><a href=\"/docs/identity/verification-sessions#redact\">Learn more</a>.</p>",
+    "description": "<p>Redact a VerificationSession to remove all collected information from Stripe. This will redact\\nthe VerificationSession and all objects related to it, including VerificationReports, Events,\\nrequest logs, etc.</p>\\n\\n<p>A VerificationSession object can be redacted when it is in <code>requires_input</code> or <code>verified</code>\\n<a href=\\"/docs/identity/how-sessions-work\\">status</a>. Redacting a VerificationSession in <code>requires_action</code>\\nstate will automatically cancel it.</p>\\n\\n<p>The redaction process may take up to four days. When the redaction process is in progress, the\\nVerificationSession\\u2019s <code>redaction.status</code> field will be set to <code>processing</code>; when the process is\\nfinished, it will change to <code>redacted</code> and an <code>identity.verification_session.redacted</code> event\\nwill be emitted.</p>\\n\\n<p>Redaction is irreversible. Redacted objects are still accessible in the Stripe API, but all the\\nfields that contain personal data will be replaced by the string <code>[redacted]</code> or a similar\\nplaceholder. The <code>metadata</code> field will also be erased. Redacted objects cannot be updated or\\nused for any purpose.</p>\\n\\n<p><a href=\\"/docs/identity/verification-sessions#redact\\">Learn more</a>.</p>",
     "parameters": {
       "properties": {
         "session": {
@@ -43483,7 +43483,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
     "parameters": {
       "properties": {
         "amount": {
-          "description": "The integer amount in %s of the charge to be applied to the upcoming invoice. Passing in a negative \u0060amount\u0060 will reduce the \u0060amount_due\u0060 on the invoice.",
+          "description": "The integer amount in %s of the charge to be applied to the upcoming invoice. Passing in a negative \\u0060amount\\u0060 will reduce the \\u0060amount_due\\u0060 on the invoice.",
           "type": "integer"
         },
         "currency": {
@@ -43560,7 +43560,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "period": {
           "description": "The period associated with this invoice item. When set to different values, the period will be rendered on the invoice.",
@@ -43629,7 +43629,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "tax_rates": {
-          "description": "The tax rates which apply to the invoice item. When set, the \u0060default_tax_rates\u0060 on the invoice do not apply to this invoice item.",
+          "description": "The tax rates which apply to the invoice item. When set, the \\u0060default_tax_rates\\u0060 on the invoice do not apply to this invoice item.",
           "items": {
             "maxLength": 5000,
             "type": "string"
@@ -43637,11 +43637,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "unit_amount": {
-          "description": "The integer unit amount in %s of the charge to be applied to the upcoming invoice. This \u0060unit_amount\u0060 will be multiplied by the quantity to get the full amount. Passing in a negative \u0060unit_amount\u0060 will reduce the \u0060amount_due\u0060 on the invoice.",
+          "description": "The integer unit amount in %s of the charge to be applied to the upcoming invoice. This \\u0060unit_amount\\u0060 will be multiplied by the quantity to get the full amount. Passing in a negative \\u0060unit_amount\\u0060 will reduce the \\u0060amount_due\\u0060 on the invoice.",
           "type": "integer"
         },
         "unit_amount_decimal": {
-          "description": "Same as \u0060unit_amount\u0060, but accepts a decimal value in %s with at most 12 decimal places. Only one of \u0060unit_amount\u0060 and \u0060unit_amount_decimal\u0060 can be set.",
+          "description": "Same as \\u0060unit_amount\\u0060, but accepts a decimal value in %s with at most 12 decimal places. Only one of \\u0060unit_amount\\u0060 and \\u0060unit_amount_decimal\\u0060 can be set.",
           "format": "decimal",
           "type": "string"
         }
@@ -43727,7 +43727,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoiceitems_invoiceitem",
-    "description": "<p>Updates the amount or description of an invoice item on an upcoming invoice. Updating an invoice item is only possible before the invoice it’s attached to is closed.</p>",
+    "description": "<p>Updates the amount or description of an invoice item on an upcoming invoice. Updating an invoice item is only possible before the invoice it\\u2019s attached to is closed.</p>",
     "parameters": {
       "properties": {
         "invoiceitem": {
@@ -43798,7 +43798,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "period": {
           "description": "The period associated with this invoice item. When set to different values, the period will be rendered on the invoice.",
@@ -43877,14 +43877,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates which apply to the invoice item. When set, the \u0060default_tax_rates\u0060 on the invoice do not apply to this invoice item. Pass an empty string to remove previously-defined tax rates."
+          "description": "The tax rates which apply to the invoice item. When set, the \\u0060default_tax_rates\\u0060 on the invoice do not apply to this invoice item. Pass an empty string to remove previously-defined tax rates."
         },
         "unit_amount": {
           "description": "The integer unit amount in %s of the charge to be applied to the upcoming invoice. This unit_amount will be multiplied by the quantity to get the full amount. If you want to apply a credit to the customer's account, pass a negative unit_amount.",
           "type": "integer"
         },
         "unit_amount_decimal": {
-          "description": "Same as \u0060unit_amount\u0060, but accepts a decimal value in %s with at most 12 decimal places. Only one of \u0060unit_amount\u0060 and \u0060unit_amount_decimal\u0060 can be set.",
+          "description": "Same as \\u0060unit_amount\\u0060, but accepts a decimal value in %s with at most 12 decimal places. Only one of \\u0060unit_amount\\u0060 and \\u0060unit_amount_decimal\\u0060 can be set.",
           "format": "decimal",
           "type": "string"
         }
@@ -43974,7 +43974,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoices",
-    "description": "<p>This endpoint creates a draft invoice for a given customer. The draft invoice created pulls in all pending invoice items on that customer, including prorations. The invoice remains a draft until you <a href=\"#finalize_invoice\">finalize</a> the invoice, which allows you to <a href=\"#pay_invoice\">pay</a> or <a href=\"#send_invoice\">send</a> the invoice to your customers.</p>",
+    "description": "<p>This endpoint creates a draft invoice for a given customer. The draft invoice created pulls in all pending invoice items on that customer, including prorations. The invoice remains a draft until you <a href=\\"#finalize_invoice\\">finalize</a> the invoice, which allows you to <a href=\\"#pay_invoice\\">pay</a> or <a href=\\"#send_invoice\\">send</a> the invoice to your customers.</p>",
     "parameters": {
       "properties": {
         "account_tax_ids": {
@@ -44000,7 +44000,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "auto_advance": {
-          "description": "Controls whether Stripe will perform [automatic collection](https://stripe.com/docs/billing/invoices/workflow/#auto_advance) of the invoice. When \u0060false\u0060, the invoice's state will not automatically advance without an explicit action.",
+          "description": "Controls whether Stripe will perform [automatic collection](https://stripe.com/docs/billing/invoices/workflow/#auto_advance) of the invoice. When \\u0060false\\u0060, the invoice's state will not automatically advance without an explicit action.",
           "type": "boolean"
         },
         "automatic_tax": {
@@ -44017,7 +44017,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay this invoice using the default source attached to the customer. When sending an invoice, Stripe will email this invoice to the customer with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay this invoice using the default source attached to the customer. When sending an invoice, Stripe will email this invoice to the customer with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -44062,7 +44062,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "days_until_due": {
-          "description": "The number of days from when the invoice is created until it is due. Valid only for invoices where \u0060collection_method=send_invoice\u0060.",
+          "description": "The number of days from when the invoice is created until it is due. Valid only for invoices where \\u0060collection_method=send_invoice\\u0060.",
           "type": "integer"
         },
         "default_payment_method": {
@@ -44076,7 +44076,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "default_tax_rates": {
-          "description": "The tax rates that will apply to any line item that does not have \u0060tax_rates\u0060 set.",
+          "description": "The tax rates that will apply to any line item that does not have \\u0060tax_rates\\u0060 set.",
           "items": {
             "maxLength": 5000,
             "type": "string"
@@ -44117,7 +44117,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "The coupons to redeem into discounts for the invoice. If not specified, inherits the discount from the invoice's customer. Pass an empty string to avoid inheriting any discounts."
         },
         "due_date": {
-          "description": "The date on which payment for this invoice is due. Valid only for invoices where \u0060collection_method=send_invoice\u0060.",
+          "description": "The date on which payment for this invoice is due. Valid only for invoices where \\u0060collection_method=send_invoice\\u0060.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -44149,7 +44149,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "on_behalf_of": {
           "description": "The account (if any) for which the funds of the invoice payment are intended. If set, the invoice will be presented with the branding and support information of the specified account. See the [Invoices with Connect](https://stripe.com/docs/billing/invoices/connect) documentation for details.",
@@ -44358,7 +44358,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "pending_invoice_items_behavior": {
-          "description": "How to handle pending invoice items on invoice creation. One of \u0060include\u0060, \u0060exclude\u0060, or \u0060include_and_require\u0060. \u0060include\u0060 will include any pending invoice items, and will create an empty draft invoice if no pending invoice items exist. \u0060include_and_require\u0060 will include any pending invoice items, if no pending invoice items exist then the request will fail. \u0060exclude\u0060 will always create an empty invoice draft regardless if there are pending invoice items or not. Defaults to \u0060include_and_require\u0060 if the parameter is omitted.",
+          "description": "How to handle pending invoice items on invoice creation. One of \\u0060include\\u0060, \\u0060exclude\\u0060, or \\u0060include_and_require\\u0060. \\u0060include\\u0060 will include any pending invoice items, and will create an empty draft invoice if no pending invoice items exist. \\u0060include_and_require\\u0060 will include any pending invoice items, if no pending invoice items exist then the request will fail. \\u0060exclude\\u0060 will always create an empty invoice draft regardless if there are pending invoice items or not. Defaults to \\u0060include_and_require\\u0060 if the parameter is omitted.",
           "enum": [
             "exclude",
             "include",
@@ -44367,7 +44367,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "statement_descriptor": {
-          "description": "Extra information about a charge for the customer's credit card statement. It must contain at least one letter. If not specified and this invoice is part of a subscription, the default \u0060statement_descriptor\u0060 will be set to the first subscription item's product's \u0060statement_descriptor\u0060.",
+          "description": "Extra information about a charge for the customer's credit card statement. It must contain at least one letter. If not specified and this invoice is part of a subscription, the default \\u0060statement_descriptor\\u0060 will be set to the first subscription item's product's \\u0060statement_descriptor\\u0060.",
           "maxLength": 22,
           "type": "string"
         },
@@ -44489,7 +44489,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoices_invoice",
-    "description": "<p>Draft invoices are fully editable. Once an invoice is <a href=\"/docs/billing/invoices/workflow#finalized\">finalized</a>,\nmonetary values, as well as <code>collection_method</code>, become uneditable.</p>\n\n<p>If you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\nsending reminders for, or <a href=\"/docs/billing/invoices/reconciliation\">automatically reconciling</a> invoices, pass\n<code>auto_advance=false</code>.</p>",
+    "description": "<p>Draft invoices are fully editable. Once an invoice is <a href=\\"/docs/billing/invoices/workflow#finalized\\">finalized</a>,\\nmonetary values, as well as <code>collection_method</code>, become uneditable.</p>\\n\\n<p>If you would like to stop the Stripe Billing engine from automatically finalizing, reattempting payments on,\\nsending reminders for, or <a href=\\"/docs/billing/invoices/reconciliation\\">automatically reconciling</a> invoices, pass\\n<code>auto_advance=false</code>.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -44536,7 +44536,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060 or \u0060send_invoice\u0060. This field can be updated only on \u0060draft\u0060 invoices.",
+          "description": "Either \\u0060charge_automatically\\u0060 or \\u0060send_invoice\\u0060. This field can be updated only on \\u0060draft\\u0060 invoices.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -44573,10 +44573,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "A list of up to 4 custom fields to be displayed on the invoice. If a value for \u0060custom_fields\u0060 is specified, the list specified will replace the existing custom field list on this invoice. Pass an empty string to remove previously-defined fields."
+          "description": "A list of up to 4 custom fields to be displayed on the invoice. If a value for \\u0060custom_fields\\u0060 is specified, the list specified will replace the existing custom field list on this invoice. Pass an empty string to remove previously-defined fields."
         },
         "days_until_due": {
-          "description": "The number of days from which the invoice is created until it is due. Only valid for invoices where \u0060collection_method=send_invoice\u0060. This field can only be updated on \u0060draft\u0060 invoices.",
+          "description": "The number of days from which the invoice is created until it is due. Only valid for invoices where \\u0060collection_method=send_invoice\\u0060. This field can only be updated on \\u0060draft\\u0060 invoices.",
           "type": "integer"
         },
         "default_payment_method": {
@@ -44605,7 +44605,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any line item that does not have \u0060tax_rates\u0060 set. Pass an empty string to remove previously-defined tax rates."
+          "description": "The tax rates that will apply to any line item that does not have \\u0060tax_rates\\u0060 set. Pass an empty string to remove previously-defined tax rates."
         },
         "description": {
           "description": "An arbitrary string attached to the object. Often useful for displaying to users. Referenced as 'memo' in the Dashboard.",
@@ -44641,7 +44641,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "The discounts that will apply to the invoice. Pass an empty string to remove previously-defined discounts."
         },
         "due_date": {
-          "description": "The date on which payment for this invoice is due. Only valid for invoices where \u0060collection_method=send_invoice\u0060. This field can only be updated on \u0060draft\u0060 invoices.",
+          "description": "The date on which payment for this invoice is due. Only valid for invoices where \\u0060collection_method=send_invoice\\u0060. This field can only be updated on \\u0060draft\\u0060 invoices.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -44673,7 +44673,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "on_behalf_of": {
           "anyOf": [
@@ -44892,7 +44892,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "statement_descriptor": {
-          "description": "Extra information about a charge for the customer's credit card statement. It must contain at least one letter. If not specified and this invoice is part of a subscription, the default \u0060statement_descriptor\u0060 will be set to the first subscription item's product's \u0060statement_descriptor\u0060.",
+          "description": "Extra information about a charge for the customer's credit card statement. It must contain at least one letter. If not specified and this invoice is part of a subscription, the default \\u0060statement_descriptor\\u0060 will be set to the first subscription item's product's \\u0060statement_descriptor\\u0060.",
           "maxLength": 22,
           "type": "string"
         },
@@ -45031,7 +45031,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoices_invoice_finalize",
-    "description": "<p>Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you’d like to finalize a draft invoice manually, you can do so using this method.</p>",
+    "description": "<p>Stripe automatically finalizes drafts before sending and attempting payment on invoices. However, if you\\u2019d like to finalize a draft invoice manually, you can do so using this method.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -45039,7 +45039,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "auto_advance": {
-          "description": "Controls whether Stripe will perform [automatic collection](https://stripe.com/docs/invoicing/automatic-charging) of the invoice. When \u0060false\u0060, the invoice's state will not automatically advance without an explicit action.",
+          "description": "Controls whether Stripe will perform [automatic collection](https://stripe.com/docs/invoicing/automatic-charging) of the invoice. When \\u0060false\\u0060, the invoice's state will not automatically advance without an explicit action.",
           "type": "boolean"
         },
         "expand": {
@@ -45174,7 +45174,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoices_invoice_pay",
-    "description": "<p>Stripe automatically creates and then attempts to collect payment on invoices for customers on subscriptions according to your <a href=\"https://dashboard.stripe.com/account/billing/automatic\">subscriptions settings</a>. However, if you’d like to attempt payment on an invoice out of the normal collection schedule or for some other reason, you can do so.</p>",
+    "description": "<p>Stripe automatically creates and then attempts to collect payment on invoices for customers on subscriptions according to your <a href=\\"https://dashboard.stripe.com/account/billing/automatic\\">subscriptions settings</a>. However, if you\\u2019d like to attempt payment on an invoice out of the normal collection schedule or for some other reason, you can do so.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -45190,15 +45190,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "forgive": {
-          "description": "In cases where the source used to pay the invoice has insufficient funds, passing \u0060forgive=true\u0060 controls whether a charge should be attempted for the full amount available on the source, up to the amount to fully pay the invoice. This effectively forgives the difference between the amount available on the source and the amount due. \n\nPassing \u0060forgive=false\u0060 will fail the charge if the source hasn't been pre-funded with the right amount. An example for this case is with ACH Credit Transfers and wires: if the amount wired is less than the amount due by a small amount, you might want to forgive the difference. Defaults to \u0060false\u0060.",
+          "description": "In cases where the source used to pay the invoice has insufficient funds, passing \\u0060forgive=true\\u0060 controls whether a charge should be attempted for the full amount available on the source, up to the amount to fully pay the invoice. This effectively forgives the difference between the amount available on the source and the amount due. \\n\\nPassing \\u0060forgive=false\\u0060 will fail the charge if the source hasn't been pre-funded with the right amount. An example for this case is with ACH Credit Transfers and wires: if the amount wired is less than the amount due by a small amount, you might want to forgive the difference. Defaults to \\u0060false\\u0060.",
           "type": "boolean"
         },
         "off_session": {
-          "description": "Indicates if a customer is on or off-session while an invoice payment is attempted. Defaults to \u0060true\u0060 (off-session).",
+          "description": "Indicates if a customer is on or off-session while an invoice payment is attempted. Defaults to \\u0060true\\u0060 (off-session).",
           "type": "boolean"
         },
         "paid_out_of_band": {
-          "description": "Boolean representing whether an invoice is paid outside of Stripe. This will result in no charge being made. Defaults to \u0060false\u0060.",
+          "description": "Boolean representing whether an invoice is paid outside of Stripe. This will result in no charge being made. Defaults to \\u0060false\\u0060.",
           "type": "boolean"
         },
         "payment_method": {
@@ -45270,7 +45270,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoices_invoice_send",
-    "description": "<p>Stripe will automatically send invoices to customers according to your <a href=\"https://dashboard.stripe.com/account/billing/automatic\">subscriptions settings</a>. However, if you’d like to manually send an invoice to your customer out of the normal schedule, you can do so. When sending invoices that have already been paid, there will be no reference to the payment in the email.</p>\n\n<p>Requests made in test-mode result in no emails being sent, despite sending an <code>invoice.sent</code> event.</p>",
+    "description": "<p>Stripe will automatically send invoices to customers according to your <a href=\\"https://dashboard.stripe.com/account/billing/automatic\\">subscriptions settings</a>. However, if you\\u2019d like to manually send an invoice to your customer out of the normal schedule, you can do so. When sending invoices that have already been paid, there will be no reference to the payment in the email.</p>\\n\\n<p>Requests made in test-mode result in no emails being sent, despite sending an <code>invoice.sent</code> event.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -45339,7 +45339,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_invoices_invoice_void",
-    "description": "<p>Mark a finalized invoice as void. This cannot be undone. Voiding an invoice is similar to <a href=\"#delete_invoice\">deletion</a>, however it only applies to finalized invoices and maintains a papertrail where the invoice can still be found.</p>",
+    "description": "<p>Mark a finalized invoice as void. This cannot be undone. Voiding an invoice is similar to <a href=\\"#delete_invoice\\">deletion</a>, however it only applies to finalized invoices and maintains a papertrail where the invoice can still be found.</p>",
     "parameters": {
       "properties": {
         "invoice": {
@@ -45438,7 +45438,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -45499,7 +45499,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_issuing_authorizations_authorization_approve",
-    "description": "<p>Approves a pending Issuing <code>Authorization</code> object. This request should be made within the timeout window of the <a href=\"/docs/issuing/controls/real-time-authorizations\">real-time authorization</a> flow.</p>",
+    "description": "<p>Approves a pending Issuing <code>Authorization</code> object. This request should be made within the timeout window of the <a href=\\"/docs/issuing/controls/real-time-authorizations\\">real-time authorization</a> flow.</p>",
     "parameters": {
       "properties": {
         "authorization": {
@@ -45507,7 +45507,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "amount": {
-          "description": "If the authorization's \u0060pending_request.is_amount_controllable\u0060 property is \u0060true\u0060, you may provide this value to control how much to hold for the authorization. Must be positive (use [\u0060decline\u0060](https://stripe.com/docs/api/issuing/authorizations/decline) to decline an authorization request).",
+          "description": "If the authorization's \\u0060pending_request.is_amount_controllable\\u0060 property is \\u0060true\\u0060, you may provide this value to control how much to hold for the authorization. Must be positive (use [\\u0060decline\\u0060](https://stripe.com/docs/api/issuing/authorizations/decline) to decline an authorization request).",
           "type": "integer"
         },
         "expand": {
@@ -45533,7 +45533,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -45595,7 +45595,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_issuing_authorizations_authorization_decline",
-    "description": "<p>Declines a pending Issuing <code>Authorization</code> object. This request should be made within the timeout window of the <a href=\"/docs/issuing/controls/real-time-authorizations\">real time authorization</a> flow.</p>",
+    "description": "<p>Declines a pending Issuing <code>Authorization</code> object. This request should be made within the timeout window of the <a href=\\"/docs/issuing/controls/real-time-authorizations\\">real time authorization</a> flow.</p>",
     "parameters": {
       "properties": {
         "authorization": {
@@ -45625,7 +45625,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -45736,7 +45736,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "company": {
-          "description": "Additional information about a \u0060company\u0060 cardholder.",
+          "description": "Additional information about a \\u0060company\\u0060 cardholder.",
           "properties": {
             "tax_id": {
               "maxLength": 5000,
@@ -45759,7 +45759,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "individual": {
-          "description": "Additional information about an \u0060individual\u0060 cardholder.",
+          "description": "Additional information about an \\u0060individual\\u0060 cardholder.",
           "properties": {
             "dob": {
               "properties": {
@@ -45821,7 +45821,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "name": {
@@ -46761,7 +46761,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "status": {
-          "description": "Specifies whether to permit authorizations on this cardholder's cards. Defaults to \u0060active\u0060.",
+          "description": "Specifies whether to permit authorizations on this cardholder's cards. Defaults to \\u0060active\\u0060.",
           "enum": [
             "active",
             "inactive"
@@ -46769,7 +46769,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "type": {
-          "description": "One of \u0060individual\u0060 or \u0060company\u0060.",
+          "description": "One of \\u0060individual\\u0060 or \\u0060company\\u0060.",
           "enum": [
             "company",
             "individual"
@@ -46908,7 +46908,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "company": {
-          "description": "Additional information about a \u0060company\u0060 cardholder.",
+          "description": "Additional information about a \\u0060company\\u0060 cardholder.",
           "properties": {
             "tax_id": {
               "maxLength": 5000,
@@ -46931,7 +46931,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "individual": {
-          "description": "Additional information about an \u0060individual\u0060 cardholder.",
+          "description": "Additional information about an \\u0060individual\\u0060 cardholder.",
           "properties": {
             "dob": {
               "properties": {
@@ -46993,7 +46993,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "phone_number": {
@@ -48042,7 +48042,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "replacement_for": {
@@ -48051,7 +48051,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "replacement_reason": {
-          "description": "If \u0060replacement_for\u0060 is specified, this should indicate why that card is being replaced.",
+          "description": "If \\u0060replacement_for\\u0060 is specified, this should indicate why that card is being replaced.",
           "enum": [
             "damaged",
             "expired",
@@ -49052,7 +49052,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "status": {
-          "description": "Whether authorizations can be approved on this card. Defaults to \u0060inactive\u0060.",
+          "description": "Whether authorizations can be approved on this card. Defaults to \\u0060inactive\\u0060.",
           "enum": [
             "active",
             "inactive"
@@ -49060,7 +49060,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "type": {
-          "description": "The type of card to issue. Possible values are \u0060physical\u0060 or \u0060virtual\u0060.",
+          "description": "The type of card to issue. Possible values are \\u0060physical\\u0060 or \\u0060virtual\\u0060.",
           "enum": [
             "physical",
             "virtual"
@@ -49143,7 +49143,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "cancellation_reason": {
-          "description": "Reason why the \u0060status\u0060 of this card is \u0060canceled\u0060.",
+          "description": "Reason why the \\u0060status\\u0060 of this card is \\u0060canceled\\u0060.",
           "enum": [
             "lost",
             "stolen"
@@ -49173,7 +49173,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "pin": {
           "description": "The desired new PIN for this card.",
@@ -50112,7 +50112,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "status": {
-          "description": "Dictates whether authorizations can be approved on this card. If this card is being canceled because it was lost or stolen, this information should be provided as \u0060cancellation_reason\u0060.",
+          "description": "Dictates whether authorizations can be approved on this card. If this card is being canceled because it was lost or stolen, this information should be provided as \\u0060cancellation_reason\\u0060.",
           "enum": [
             "active",
             "canceled",
@@ -50191,7 +50191,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_issuing_disputes",
-    "description": "<p>Creates an Issuing <code>Dispute</code> object. Individual pieces of evidence within the <code>evidence</code> object are optional at this point. Stripe only validates that required evidence is present during submission. Refer to <a href=\"/docs/issuing/purchases/disputes#dispute-reasons-and-evidence\">Dispute reasons and evidence</a> for more details about evidence requirements.</p>",
+    "description": "<p>Creates an Issuing <code>Dispute</code> object. Individual pieces of evidence within the <code>evidence</code> object are optional at this point. Stripe only validates that required evidence is present during submission. Refer to <a href=\\"/docs/issuing/purchases/disputes#dispute-reasons-and-evidence\\">Dispute reasons and evidence</a> for more details about evidence requirements.</p>",
     "parameters": {
       "properties": {
         "evidence": {
@@ -50688,7 +50688,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "transaction": {
@@ -51265,7 +51265,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -51331,7 +51331,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_issuing_disputes_dispute_submit",
-    "description": "<p>Submits an Issuing <code>Dispute</code> to the card network. Stripe validates that all evidence fields required for the dispute’s reason are present. For more details, see <a href=\"/docs/issuing/purchases/disputes#dispute-reasons-and-evidence\">Dispute reasons and evidence</a>.</p>",
+    "description": "<p>Submits an Issuing <code>Dispute</code> to the card network. Stripe validates that all evidence fields required for the dispute\\u2019s reason are present. For more details, see <a href=\\"/docs/issuing/purchases/disputes#dispute-reasons-and-evidence\\">Dispute reasons and evidence</a>.</p>",
     "parameters": {
       "properties": {
         "dispute": {
@@ -51361,7 +51361,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -51441,7 +51441,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -51533,7 +51533,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -51607,7 +51607,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "customer": {
-          "description": "The ID of an existing customer to use for this order. If provided, the customer email and shipping address will be used to create the order. Subsequently, the customer will also be charged to pay the order. If \u0060email\u0060 or \u0060shipping\u0060 are also provided, they will override the values retrieved from the customer object.",
+          "description": "The ID of an existing customer to use for this order. If provided, the customer email and shipping address will be used to create the order. Subsequently, the customer will also be charged to pay the order. If \\u0060email\\u0060 or \\u0060shipping\\u0060 are also provided, they will override the values retrieved from the customer object.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -51665,11 +51665,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "shipping": {
-          "description": "Shipping address for the order. Required if any of the SKUs are for products that have \u0060shippable\u0060 set to true.",
+          "description": "Shipping address for the order. Required if any of the SKUs are for products that have \\u0060shippable\\u0060 set to true.",
           "properties": {
             "address": {
               "properties": {
@@ -51817,10 +51817,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "selected_shipping_method": {
-          "description": "The shipping method to select for fulfilling this order. If specified, must be one of the \u0060id\u0060s of a shipping method in the \u0060shipping_methods\u0060 array. If specified, will overwrite the existing selected shipping method, updating \u0060items\u0060 as necessary.",
+          "description": "The shipping method to select for fulfilling this order. If specified, must be one of the \\u0060id\\u0060s of a shipping method in the \\u0060shipping_methods\\u0060 array. If specified, will overwrite the existing selected shipping method, updating \\u0060items\\u0060 as necessary.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -51844,7 +51844,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "status": {
-          "description": "Current order status. One of \u0060created\u0060, \u0060paid\u0060, \u0060canceled\u0060, \u0060fulfilled\u0060, or \u0060returned\u0060. More detail in the [Orders Guide](https://stripe.com/docs/orders/guide#understanding-order-statuses).",
+          "description": "Current order status. One of \\u0060created\\u0060, \\u0060paid\\u0060, \\u0060canceled\\u0060, \\u0060fulfilled\\u0060, or \\u0060returned\\u0060. More detail in the [Orders Guide](https://stripe.com/docs/orders/guide#understanding-order-statuses).",
           "enum": [
             "canceled",
             "created",
@@ -51930,11 +51930,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "application_fee": {
-          "description": "A fee in %s that will be applied to the order and transferred to the application owner's Stripe account. The request must be made with an OAuth key or the \u0060Stripe-Account\u0060 header in order to take an application fee. For more information, see the application fees [documentation](https://stripe.com/docs/connect/direct-charges#collecting-fees).",
+          "description": "A fee in %s that will be applied to the order and transferred to the application owner's Stripe account. The request must be made with an OAuth key or the \\u0060Stripe-Account\\u0060 header in order to take an application fee. For more information, see the application fees [documentation](https://stripe.com/docs/connect/direct-charges#collecting-fees).",
           "type": "integer"
         },
         "customer": {
-          "description": "The ID of an existing customer that will be charged for this order. If no customer was attached to the order at creation, either \u0060source\u0060 or \u0060customer\u0060 is required. Otherwise, the specified customer will be charged instead of the one attached to the order.",
+          "description": "The ID of an existing customer that will be charged for this order. If no customer was attached to the order at creation, either \\u0060source\\u0060 or \\u0060customer\\u0060 is required. Otherwise, the specified customer will be charged instead of the one attached to the order.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -51955,11 +51955,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "source": {
-          "description": "A [Token](https://stripe.com/docs/api#tokens)'s or a [Source](https://stripe.com/docs/api#sources)'s ID, as returned by [Elements](https://stripe.com/docs/elements). If no customer was attached to the order at creation, either \u0060source\u0060 or \u0060customer\u0060 is required. Otherwise, the specified source will be charged intead of the customer attached to the order.",
+          "description": "A [Token](https://stripe.com/docs/api#tokens)'s or a [Source](https://stripe.com/docs/api#sources)'s ID, as returned by [Elements](https://stripe.com/docs/elements). If no customer was attached to the order at creation, either \\u0060source\\u0060 or \\u0060customer\\u0060 is required. Otherwise, the specified source will be charged intead of the customer attached to the order.",
           "maxLength": 5000,
           "type": "string"
         }
@@ -52144,11 +52144,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents",
-    "description": "<p>Creates a PaymentIntent object.</p>\n\n<p>After the PaymentIntent is created, attach a payment method and <a href=\"/docs/api/payment_intents/confirm\">confirm</a>\nto continue the payment. You can read more about the different payment flows\navailable via the Payment Intents API <a href=\"/docs/payments/payment-intents\">here</a>.</p>\n\n<p>When <code>confirm=true</code> is used during creation, it is equivalent to creating\nand confirming the PaymentIntent in the same call. You may use any parameters\navailable in the <a href=\"/docs/api/payment_intents/confirm\">confirm API</a> when <code>confirm=true</code>\nis supplied.</p>",
+    "description": "<p>Creates a PaymentIntent object.</p>\\n\\n<p>After the PaymentIntent is created, attach a payment method and <a href=\\"/docs/api/payment_intents/confirm\\">confirm</a>\\nto continue the payment. You can read more about the different payment flows\\navailable via the Payment Intents API <a href=\\"/docs/payments/payment-intents\\">here</a>.</p>\\n\\n<p>When <code>confirm=true</code> is used during creation, it is equivalent to creating\\nand confirming the PaymentIntent in the same call. You may use any parameters\\navailable in the <a href=\\"/docs/api/payment_intents/confirm\\">confirm API</a> when <code>confirm=true</code>\\nis supplied.</p>",
     "parameters": {
       "properties": {
         "amount": {
-          "description": "Amount intended to be collected by this PaymentIntent. A positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge ¥100, a zero-decimal currency). The minimum amount is $0.50 US or [equivalent in charge currency](https://stripe.com/docs/currencies#minimum-and-maximum-charge-amounts). The amount value supports up to eight digits (e.g., a value of 99999999 for a USD charge of $999,999.99).",
+          "description": "Amount intended to be collected by this PaymentIntent. A positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge \\u00a5100, a zero-decimal currency). The minimum amount is $0.50 US or [equivalent in charge currency](https://stripe.com/docs/currencies#minimum-and-maximum-charge-amounts). The amount value supports up to eight digits (e.g., a value of 99999999 for a USD charge of $999,999.99).",
           "type": "integer"
         },
         "application_fee_amount": {
@@ -52177,7 +52177,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "confirm": {
-          "description": "Set to \u0060true\u0060 to attempt to [confirm](https://stripe.com/docs/api/payment_intents/confirm) this PaymentIntent immediately. This parameter defaults to \u0060false\u0060. When creating and confirming a PaymentIntent at the same time, parameters available in the [confirm](https://stripe.com/docs/api/payment_intents/confirm) API may also be provided.",
+          "description": "Set to \\u0060true\\u0060 to attempt to [confirm](https://stripe.com/docs/api/payment_intents/confirm) this PaymentIntent immediately. This parameter defaults to \\u0060false\\u0060. When creating and confirming a PaymentIntent at the same time, parameters available in the [confirm](https://stripe.com/docs/api/payment_intents/confirm) API may also be provided.",
           "type": "boolean"
         },
         "confirmation_method": {
@@ -52192,7 +52192,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "customer": {
-          "description": "ID of the Customer this PaymentIntent belongs to, if one exists.\n\nPayment methods attached to other Customers cannot be used with this PaymentIntent.\n\nIf present in combination with [setup_future_usage](https://stripe.com/docs/api#payment_intent_object-setup_future_usage), this PaymentIntent's payment method will be attached to the Customer after the PaymentIntent has been confirmed and any required actions from the user are complete.",
+          "description": "ID of the Customer this PaymentIntent belongs to, if one exists.\\n\\nPayment methods attached to other Customers cannot be used with this PaymentIntent.\\n\\nIf present in combination with [setup_future_usage](https://stripe.com/docs/api#payment_intent_object-setup_future_usage), this PaymentIntent's payment method will be attached to the Customer after the PaymentIntent has been confirmed and any required actions from the user are complete.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -52202,7 +52202,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "error_on_requires_action": {
-          "description": "Set to \u0060true\u0060 to fail the payment attempt if the PaymentIntent transitions into \u0060requires_action\u0060. This parameter is intended for simpler integrations that do not handle customer actions, like [saving cards without authentication](https://stripe.com/docs/payments/save-card-without-authentication). This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
+          "description": "Set to \\u0060true\\u0060 to fail the payment attempt if the PaymentIntent transitions into \\u0060requires_action\\u0060. This parameter is intended for simpler integrations that do not handle customer actions, like [saving cards without authentication](https://stripe.com/docs/payments/save-card-without-authentication). This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
           "type": "boolean"
         },
         "expand": {
@@ -52214,12 +52214,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "mandate": {
-          "description": "ID of the mandate to be used for this payment. This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
+          "description": "ID of the mandate to be used for this payment. This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
           "maxLength": 5000,
           "type": "string"
         },
         "mandate_data": {
-          "description": "This hash contains details about the Mandate to create. This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
+          "description": "This hash contains details about the Mandate to create. This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
           "properties": {
             "customer_acceptance": {
               "properties": {
@@ -52275,7 +52275,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "off_session": {
@@ -52292,19 +52292,19 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set to \u0060true\u0060 to indicate that the customer is not in your checkout flow during this payment attempt, and therefore is unable to authenticate. This parameter is intended for scenarios where you collect card details and [charge them later](https://stripe.com/docs/payments/cards/charging-saved-cards). This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm)."
+          "description": "Set to \\u0060true\\u0060 to indicate that the customer is not in your checkout flow during this payment attempt, and therefore is unable to authenticate. This parameter is intended for scenarios where you collect card details and [charge them later](https://stripe.com/docs/payments/cards/charging-saved-cards). This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm)."
         },
         "on_behalf_of": {
           "description": "The Stripe account ID for which these funds are intended. For details, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
           "type": "string"
         },
         "payment_method": {
-          "description": "ID of the payment method (a PaymentMethod, Card, or [compatible Source](https://stripe.com/docs/payments/payment-methods/transitioning#compatibility) object) to attach to this PaymentIntent.\n\nIf this parameter is omitted with \u0060confirm=true\u0060, \u0060customer.default_source\u0060 will be attached as this PaymentIntent's payment instrument to improve the migration experience for users of the Charges API. We recommend that you explicitly provide the \u0060payment_method\u0060 going forward.",
+          "description": "ID of the payment method (a PaymentMethod, Card, or [compatible Source](https://stripe.com/docs/payments/payment-methods/transitioning#compatibility) object) to attach to this PaymentIntent.\\n\\nIf this parameter is omitted with \\u0060confirm=true\\u0060, \\u0060customer.default_source\\u0060 will be attached as this PaymentIntent's payment instrument to improve the migration experience for users of the Charges API. We recommend that you explicitly provide the \\u0060payment_method\\u0060 going forward.",
           "maxLength": 5000,
           "type": "string"
         },
         "payment_method_data": {
-          "description": "If provided, this hash will be used to create a PaymentMethod. The new PaymentMethod will appear\nin the [payment_method](https://stripe.com/docs/api/payment_intents/object#payment_intent_object-payment_method)\nproperty on the PaymentIntent.",
+          "description": "If provided, this hash will be used to create a PaymentMethod. The new PaymentMethod will appear\\nin the [payment_method](https://stripe.com/docs/api/payment_intents/object#payment_intent_object-payment_method)\\nproperty on the PaymentIntent.",
           "properties": {
             "acss_debit": {
               "properties": {
@@ -53643,7 +53643,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "payment_method_types": {
-          "description": "The list of payment method types (e.g. card) that this PaymentIntent is allowed to use. If this is not provided, defaults to [\"card\"].",
+          "description": "The list of payment method types (e.g. card) that this PaymentIntent is allowed to use. If this is not provided, defaults to [\\"card\\"].",
           "items": {
             "maxLength": 5000,
             "type": "string"
@@ -53651,15 +53651,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "receipt_email": {
-          "description": "Email address that the receipt for the resulting payment will be sent to. If \u0060receipt_email\u0060 is specified for a payment in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails).",
+          "description": "Email address that the receipt for the resulting payment will be sent to. If \\u0060receipt_email\\u0060 is specified for a payment in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails).",
           "type": "string"
         },
         "return_url": {
-          "description": "The URL to redirect your customer back to after they authenticate or cancel their payment on the payment method's app or site. If you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme. This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
+          "description": "The URL to redirect your customer back to after they authenticate or cancel their payment on the payment method's app or site. If you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme. This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/payment_intents/create#create_payment_intent-confirm).",
           "type": "string"
         },
         "setup_future_usage": {
-          "description": "Indicates that you intend to make future payments with this PaymentIntent's payment method.\n\nProviding this parameter will [attach the payment method](https://stripe.com/docs/payments/save-during-payment) to the PaymentIntent's Customer, if present, after the PaymentIntent is confirmed and any required actions from the user are complete. If no Customer was provided, the payment method can still be [attached](https://stripe.com/docs/api/payment_methods/attach) to a Customer after the transaction completes.\n\nWhen processing card payments, Stripe also uses \u0060setup_future_usage\u0060 to dynamically optimize your payment flow and comply with regional legislation and network rules, such as [SCA](https://stripe.com/docs/strong-customer-authentication).",
+          "description": "Indicates that you intend to make future payments with this PaymentIntent's payment method.\\n\\nProviding this parameter will [attach the payment method](https://stripe.com/docs/payments/save-during-payment) to the PaymentIntent's Customer, if present, after the PaymentIntent is confirmed and any required actions from the user are complete. If no Customer was provided, the payment method can still be [attached](https://stripe.com/docs/api/payment_methods/attach) to a Customer after the transaction completes.\\n\\nWhen processing card payments, Stripe also uses \\u0060setup_future_usage\\u0060 to dynamically optimize your payment flow and comply with regional legislation and network rules, such as [SCA](https://stripe.com/docs/strong-customer-authentication).",
           "enum": [
             "off_session",
             "on_session"
@@ -53724,17 +53724,17 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "statement_descriptor": {
-          "description": "For non-card charges, you can use this value as the complete description that appears on your customers’ statements. Must contain at least one letter, maximum 22 characters.",
+          "description": "For non-card charges, you can use this value as the complete description that appears on your customers\\u2019 statements. Must contain at least one letter, maximum 22 characters.",
           "maxLength": 22,
           "type": "string"
         },
         "statement_descriptor_suffix": {
-          "description": "Provides information about a card payment that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that’s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
+          "description": "Provides information about a card payment that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that\\u2019s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
           "maxLength": 22,
           "type": "string"
         },
         "transfer_data": {
-          "description": "The parameters used to automatically create a Transfer when the payment succeeds.\nFor more information, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
+          "description": "The parameters used to automatically create a Transfer when the payment succeeds.\\nFor more information, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
           "properties": {
             "amount": {
               "type": "integer"
@@ -53754,7 +53754,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "use_stripe_sdk": {
-          "description": "Set to \u0060true\u0060 only when using manual confirmation and the iOS or Android SDKs to handle additional authentication steps.",
+          "description": "Set to \\u0060true\\u0060 only when using manual confirmation and the iOS or Android SDKs to handle additional authentication steps.",
           "type": "boolean"
         }
       },
@@ -53868,7 +53868,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents_intent",
-    "description": "<p>Updates properties on a PaymentIntent object without confirming.</p>\n\n<p>Depending on which properties you update, you may need to confirm the\nPaymentIntent again. For example, updating the <code>payment_method</code> will\nalways require you to confirm the PaymentIntent again. If you prefer to\nupdate and confirm at the same time, we recommend updating properties via\nthe <a href=\"/docs/api/payment_intents/confirm\">confirm API</a> instead.</p>",
+    "description": "<p>Updates properties on a PaymentIntent object without confirming.</p>\\n\\n<p>Depending on which properties you update, you may need to confirm the\\nPaymentIntent again. For example, updating the <code>payment_method</code> will\\nalways require you to confirm the PaymentIntent again. If you prefer to\\nupdate and confirm at the same time, we recommend updating properties via\\nthe <a href=\\"/docs/api/payment_intents/confirm\\">confirm API</a> instead.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -53876,7 +53876,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "amount": {
-          "description": "Amount intended to be collected by this PaymentIntent. A positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge ¥100, a zero-decimal currency). The minimum amount is $0.50 US or [equivalent in charge currency](https://stripe.com/docs/currencies#minimum-and-maximum-charge-amounts). The amount value supports up to eight digits (e.g., a value of 99999999 for a USD charge of $999,999.99).",
+          "description": "Amount intended to be collected by this PaymentIntent. A positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge \\u00a5100, a zero-decimal currency). The minimum amount is $0.50 US or [equivalent in charge currency](https://stripe.com/docs/currencies#minimum-and-maximum-charge-amounts). The amount value supports up to eight digits (e.g., a value of 99999999 for a USD charge of $999,999.99).",
           "type": "integer"
         },
         "application_fee_amount": {
@@ -53898,7 +53898,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "customer": {
-          "description": "ID of the Customer this PaymentIntent belongs to, if one exists.\n\nPayment methods attached to other Customers cannot be used with this PaymentIntent.\n\nIf present in combination with [setup_future_usage](https://stripe.com/docs/api#payment_intent_object-setup_future_usage), this PaymentIntent's payment method will be attached to the Customer after the PaymentIntent has been confirmed and any required actions from the user are complete.",
+          "description": "ID of the Customer this PaymentIntent belongs to, if one exists.\\n\\nPayment methods attached to other Customers cannot be used with this PaymentIntent.\\n\\nIf present in combination with [setup_future_usage](https://stripe.com/docs/api#payment_intent_object-setup_future_usage), this PaymentIntent's payment method will be attached to the Customer after the PaymentIntent has been confirmed and any required actions from the user are complete.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -53930,7 +53930,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "payment_method": {
           "description": "ID of the payment method (a PaymentMethod, Card, or [compatible Source](https://stripe.com/docs/payments/payment-methods/transitioning#compatibility) object) to attach to this PaymentIntent.",
@@ -53938,7 +53938,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "payment_method_data": {
-          "description": "If provided, this hash will be used to create a PaymentMethod. The new PaymentMethod will appear\nin the [payment_method](https://stripe.com/docs/api/payment_intents/object#payment_intent_object-payment_method)\nproperty on the PaymentIntent.",
+          "description": "If provided, this hash will be used to create a PaymentMethod. The new PaymentMethod will appear\\nin the [payment_method](https://stripe.com/docs/api/payment_intents/object#payment_intent_object-payment_method)\\nproperty on the PaymentIntent.",
           "properties": {
             "acss_debit": {
               "properties": {
@@ -55296,10 +55296,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Email address that the receipt for the resulting payment will be sent to. If \u0060receipt_email\u0060 is specified for a payment in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails)."
+          "description": "Email address that the receipt for the resulting payment will be sent to. If \\u0060receipt_email\\u0060 is specified for a payment in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails)."
         },
         "setup_future_usage": {
-          "description": "Indicates that you intend to make future payments with this PaymentIntent's payment method.\n\nProviding this parameter will [attach the payment method](https://stripe.com/docs/payments/save-during-payment) to the PaymentIntent's Customer, if present, after the PaymentIntent is confirmed and any required actions from the user are complete. If no Customer was provided, the payment method can still be [attached](https://stripe.com/docs/api/payment_methods/attach) to a Customer after the transaction completes.\n\nWhen processing card payments, Stripe also uses \u0060setup_future_usage\u0060 to dynamically optimize your payment flow and comply with regional legislation and network rules, such as [SCA](https://stripe.com/docs/strong-customer-authentication).\n\nIf \u0060setup_future_usage\u0060 is already set and you are performing a request using a publishable key, you may only update the value from \u0060on_session\u0060 to \u0060off_session\u0060.",
+          "description": "Indicates that you intend to make future payments with this PaymentIntent's payment method.\\n\\nProviding this parameter will [attach the payment method](https://stripe.com/docs/payments/save-during-payment) to the PaymentIntent's Customer, if present, after the PaymentIntent is confirmed and any required actions from the user are complete. If no Customer was provided, the payment method can still be [attached](https://stripe.com/docs/api/payment_methods/attach) to a Customer after the transaction completes.\\n\\nWhen processing card payments, Stripe also uses \\u0060setup_future_usage\\u0060 to dynamically optimize your payment flow and comply with regional legislation and network rules, such as [SCA](https://stripe.com/docs/strong-customer-authentication).\\n\\nIf \\u0060setup_future_usage\\u0060 is already set and you are performing a request using a publishable key, you may only update the value from \\u0060on_session\\u0060 to \\u0060off_session\\u0060.",
           "enum": [
             "",
             "off_session",
@@ -55375,12 +55375,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "Shipping information for this PaymentIntent."
         },
         "statement_descriptor": {
-          "description": "For non-card charges, you can use this value as the complete description that appears on your customers’ statements. Must contain at least one letter, maximum 22 characters.",
+          "description": "For non-card charges, you can use this value as the complete description that appears on your customers\\u2019 statements. Must contain at least one letter, maximum 22 characters.",
           "maxLength": 22,
           "type": "string"
         },
         "statement_descriptor_suffix": {
-          "description": "Provides information about a card payment that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that’s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
+          "description": "Provides information about a card payment that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that\\u2019s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
           "maxLength": 22,
           "type": "string"
         },
@@ -55395,7 +55395,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "transfer_group": {
-          "description": "A string that identifies the resulting payment as part of a group. \u0060transfer_group\u0060 may only be provided if it has not been set. See the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts) for details.",
+          "description": "A string that identifies the resulting payment as part of a group. \\u0060transfer_group\\u0060 may only be provided if it has not been set. See the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts) for details.",
           "type": "string"
         }
       },
@@ -55501,7 +55501,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents_intent_apply_customer_balance",
-    "description": "<p>Manually reconcile the remaining amount for a customer_balance PaymentIntent.</p>\n\n<p>This can be used when the cash balance for <a href=\"docs/payments/customer-balance/reconciliation#cash-manual-reconciliation\">a customer in manual reconciliation mode</a> received funds.</p>",
+    "description": "<p>Manually reconcile the remaining amount for a customer_balance PaymentIntent.</p>\\n\\n<p>This can be used when the cash balance for <a href=\\"docs/payments/customer-balance/reconciliation#cash-manual-reconciliation\\">a customer in manual reconciliation mode</a> received funds.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -55509,7 +55509,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "amount": {
-          "description": "Amount intended to be applied to this PaymentIntent from the customer’s cash balance.\n\nA positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge ¥100, a zero-decimal currency).\n\nThe maximum amount is the amount of the PaymentIntent.\n\nWhen omitted, the amount defaults to the remaining amount requested on the PaymentIntent.",
+          "description": "Amount intended to be applied to this PaymentIntent from the customer\\u2019s cash balance.\\n\\nA positive integer representing how much to charge in the [smallest currency unit](https://stripe.com/docs/currencies#zero-decimal) (e.g., 100 cents to charge $1.00 or 100 to charge \\u00a5100, a zero-decimal currency).\\n\\nThe maximum amount is the amount of the PaymentIntent.\\n\\nWhen omitted, the amount defaults to the remaining amount requested on the PaymentIntent.",
           "type": "integer"
         },
         "currency": {
@@ -55580,7 +55580,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents_intent_cancel",
-    "description": "<p>A PaymentIntent object can be canceled when it is in one of these statuses: <code>requires_payment_method</code>, <code>requires_capture</code>, <code>requires_confirmation</code>, <code>requires_action</code>, or <code>processing</code>. </p>\n\n<p>Once canceled, no additional charges will be made by the PaymentIntent and any operations on the PaymentIntent will fail with an error. For PaymentIntents with <code>status=’requires_capture’</code>, the remaining <code>amount_capturable</code> will automatically be refunded. </p>\n\n<p>You cannot cancel the PaymentIntent for a Checkout Session. <a href=\"/docs/api/checkout/sessions/expire\">Expire the Checkout Session</a> instead</p>",
+    "description": "<p>A PaymentIntent object can be canceled when it is in one of these statuses: <code>requires_payment_method</code>, <code>requires_capture</code>, <code>requires_confirmation</code>, <code>requires_action</code>, or <code>processing</code>. </p>\\n\\n<p>Once canceled, no additional charges will be made by the PaymentIntent and any operations on the PaymentIntent will fail with an error. For PaymentIntents with <code>status=\\u2019requires_capture\\u2019</code>, the remaining <code>amount_capturable</code> will automatically be refunded. </p>\\n\\n<p>You cannot cancel the PaymentIntent for a Checkout Session. <a href=\\"/docs/api/checkout/sessions/expire\\">Expire the Checkout Session</a> instead</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -55588,7 +55588,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "cancellation_reason": {
-          "description": "Reason for canceling this PaymentIntent. Possible values are \u0060duplicate\u0060, \u0060fraudulent\u0060, \u0060requested_by_customer\u0060, or \u0060abandoned\u0060",
+          "description": "Reason for canceling this PaymentIntent. Possible values are \\u0060duplicate\\u0060, \\u0060fraudulent\\u0060, \\u0060requested_by_customer\\u0060, or \\u0060abandoned\\u0060",
           "enum": [
             "abandoned",
             "duplicate",
@@ -55661,7 +55661,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents_intent_capture",
-    "description": "<p>Capture the funds of an existing uncaptured PaymentIntent when its status is <code>requires_capture</code>.</p>\n\n<p>Uncaptured PaymentIntents will be canceled a set number of days after they are created (7 by default).</p>\n\n<p>Learn more about <a href=\"/docs/payments/capture-later\">separate authorization and capture</a>.</p>",
+    "description": "<p>Capture the funds of an existing uncaptured PaymentIntent when its status is <code>requires_capture</code>.</p>\\n\\n<p>Uncaptured PaymentIntents will be canceled a set number of days after they are created (7 by default).</p>\\n\\n<p>Learn more about <a href=\\"/docs/payments/capture-later\\">separate authorization and capture</a>.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -55669,7 +55669,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "amount_to_capture": {
-          "description": "The amount to capture from the PaymentIntent, which must be less than or equal to the original amount. Any additional amount will be automatically refunded. Defaults to the full \u0060amount_capturable\u0060 if not provided.",
+          "description": "The amount to capture from the PaymentIntent, which must be less than or equal to the original amount. Any additional amount will be automatically refunded. Defaults to the full \\u0060amount_capturable\\u0060 if not provided.",
           "type": "integer"
         },
         "application_fee_amount": {
@@ -55685,17 +55685,17 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "statement_descriptor": {
-          "description": "For non-card charges, you can use this value as the complete description that appears on your customers’ statements. Must contain at least one letter, maximum 22 characters.",
+          "description": "For non-card charges, you can use this value as the complete description that appears on your customers\\u2019 statements. Must contain at least one letter, maximum 22 characters.",
           "maxLength": 22,
           "type": "string"
         },
         "statement_descriptor_suffix": {
-          "description": "Provides information about a card payment that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that’s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
+          "description": "Provides information about a card payment that customers see on their statements. Concatenated with the prefix (shortened descriptor) or statement descriptor that\\u2019s set on the account to form the complete statement descriptor. Maximum 22 characters for the concatenated descriptor.",
           "maxLength": 22,
           "type": "string"
         },
         "transfer_data": {
-          "description": "The parameters used to automatically create a Transfer when the payment\nis captured. For more information, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
+          "description": "The parameters used to automatically create a Transfer when the payment\\nis captured. For more information, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
           "properties": {
             "amount": {
               "type": "integer"
@@ -55767,7 +55767,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents_intent_confirm",
-    "description": "<p>Confirm that your customer intends to pay with current or provided\npayment method. Upon confirmation, the PaymentIntent will attempt to initiate\na payment.</p>\n\n<p>If the selected payment method requires additional authentication steps, the\nPaymentIntent will transition to the <code>requires_action</code> status and\nsuggest additional actions via <code>next_action</code>. If payment fails,\nthe PaymentIntent will transition to the <code>requires_payment_method</code> status. If\npayment succeeds, the PaymentIntent will transition to the <code>succeeded</code>\nstatus (or <code>requires_capture</code>, if <code>capture_method</code> is set to <code>manual</code>).</p>\n\n<p>If the <code>confirmation_method</code> is <code>automatic</code>, payment may be attempted\nusing our <a href=\"/docs/stripe-js/reference#stripe-handle-card-payment\">client SDKs</a>\nand the PaymentIntent’s <a href=\"#payment_intent_object-client_secret\">client_secret</a>.\nAfter <code>next_action</code>s are handled by the client, no additional\nconfirmation is required to complete the payment.</p>\n\n<p>If the <code>confirmation_method</code> is <code>manual</code>, all payment attempts must be\ninitiated using a secret key.\nIf any actions are required for the payment, the PaymentIntent will\nreturn to the <code>requires_confirmation</code> state\nafter those actions are completed. Your server needs to then\nexplicitly re-confirm the PaymentIntent to initiate the next payment\nattempt. Read the <a href=\"/docs/payments/payment-intents/web-manual\">expanded documentation</a>\nto learn more about manual confirmation.</p>",
+    "description": "<p>Confirm that your customer intends to pay with current or provided\\npayment method. Upon confirmation, the PaymentIntent will attempt to initiate\\na payment.</p>\\n\\n<p>If the selected payment method requires additional authentication steps, the\\nPaymentIntent will transition to the <code>requires_action</code> status and\\nsuggest additional actions via <code>next_action</code>. If payment fails,\\nthe PaymentIntent will transition to the <code>requires_payment_method</code> status. If\\npayment succeeds, the PaymentIntent will transition to the <code>succeeded</code>\\nstatus (or <code>requires_capture</code>, if <code>capture_method</code> is set to <code>manual</code>).</p>\\n\\n<p>If the <code>confirmation_method</code> is <code>automatic</code>, payment may be attempted\\nusing our <a href=\\"/docs/stripe-js/reference#stripe-handle-card-payment\\">client SDKs</a>\\nand the PaymentIntent\\u2019s <a href=\\"#payment_intent_object-client_secret\\">client_secret</a>.\\nAfter <code>next_action</code>s are handled by the client, no additional\\nconfirmation is required to complete the payment.</p>\\n\\n<p>If the <code>confirmation_method</code> is <code>manual</code>, all payment attempts must be\\ninitiated using a secret key.\\nIf any actions are required for the payment, the PaymentIntent will\\nreturn to the <code>requires_confirmation</code> state\\nafter those actions are completed. Your server needs to then\\nexplicitly re-confirm the PaymentIntent to initiate the next payment\\nattempt. Read the <a href=\\"/docs/payments/payment-intents/web-manual\\">expanded documentation</a>\\nto learn more about manual confirmation.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -55780,7 +55780,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "error_on_requires_action": {
-          "description": "Set to \u0060true\u0060 to fail the payment attempt if the PaymentIntent transitions into \u0060requires_action\u0060. This parameter is intended for simpler integrations that do not handle customer actions, like [saving cards without authentication](https://stripe.com/docs/payments/save-card-without-authentication).",
+          "description": "Set to \\u0060true\\u0060 to fail the payment attempt if the PaymentIntent transitions into \\u0060requires_action\\u0060. This parameter is intended for simpler integrations that do not handle customer actions, like [saving cards without authentication](https://stripe.com/docs/payments/save-card-without-authentication).",
           "type": "boolean"
         },
         "expand": {
@@ -55906,7 +55906,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set to \u0060true\u0060 to indicate that the customer is not in your checkout flow during this payment attempt, and therefore is unable to authenticate. This parameter is intended for scenarios where you collect card details and [charge them later](https://stripe.com/docs/payments/cards/charging-saved-cards)."
+          "description": "Set to \\u0060true\\u0060 to indicate that the customer is not in your checkout flow during this payment attempt, and therefore is unable to authenticate. This parameter is intended for scenarios where you collect card details and [charge them later](https://stripe.com/docs/payments/cards/charging-saved-cards)."
         },
         "payment_method": {
           "description": "ID of the payment method (a PaymentMethod, Card, or [compatible Source](https://stripe.com/docs/payments/payment-methods/transitioning#compatibility) object) to attach to this PaymentIntent.",
@@ -55914,7 +55914,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "payment_method_data": {
-          "description": "If provided, this hash will be used to create a PaymentMethod. The new PaymentMethod will appear\nin the [payment_method](https://stripe.com/docs/api/payment_intents/object#payment_intent_object-payment_method)\nproperty on the PaymentIntent.",
+          "description": "If provided, this hash will be used to create a PaymentMethod. The new PaymentMethod will appear\\nin the [payment_method](https://stripe.com/docs/api/payment_intents/object#payment_intent_object-payment_method)\\nproperty on the PaymentIntent.",
           "properties": {
             "acss_debit": {
               "properties": {
@@ -57272,14 +57272,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Email address that the receipt for the resulting payment will be sent to. If \u0060receipt_email\u0060 is specified for a payment in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails)."
+          "description": "Email address that the receipt for the resulting payment will be sent to. If \\u0060receipt_email\\u0060 is specified for a payment in live mode, a receipt will be sent regardless of your [email settings](https://dashboard.stripe.com/account/emails)."
         },
         "return_url": {
-          "description": "The URL to redirect your customer back to after they authenticate or cancel their payment on the payment method's app or site.\nIf you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme.\nThis parameter is only used for cards and other redirect-based payment methods.",
+          "description": "The URL to redirect your customer back to after they authenticate or cancel their payment on the payment method's app or site.\\nIf you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme.\\nThis parameter is only used for cards and other redirect-based payment methods.",
           "type": "string"
         },
         "setup_future_usage": {
-          "description": "Indicates that you intend to make future payments with this PaymentIntent's payment method.\n\nProviding this parameter will [attach the payment method](https://stripe.com/docs/payments/save-during-payment) to the PaymentIntent's Customer, if present, after the PaymentIntent is confirmed and any required actions from the user are complete. If no Customer was provided, the payment method can still be [attached](https://stripe.com/docs/api/payment_methods/attach) to a Customer after the transaction completes.\n\nWhen processing card payments, Stripe also uses \u0060setup_future_usage\u0060 to dynamically optimize your payment flow and comply with regional legislation and network rules, such as [SCA](https://stripe.com/docs/strong-customer-authentication).\n\nIf \u0060setup_future_usage\u0060 is already set and you are performing a request using a publishable key, you may only update the value from \u0060on_session\u0060 to \u0060off_session\u0060.",
+          "description": "Indicates that you intend to make future payments with this PaymentIntent's payment method.\\n\\nProviding this parameter will [attach the payment method](https://stripe.com/docs/payments/save-during-payment) to the PaymentIntent's Customer, if present, after the PaymentIntent is confirmed and any required actions from the user are complete. If no Customer was provided, the payment method can still be [attached](https://stripe.com/docs/api/payment_methods/attach) to a Customer after the transaction completes.\\n\\nWhen processing card payments, Stripe also uses \\u0060setup_future_usage\\u0060 to dynamically optimize your payment flow and comply with regional legislation and network rules, such as [SCA](https://stripe.com/docs/strong-customer-authentication).\\n\\nIf \\u0060setup_future_usage\\u0060 is already set and you are performing a request using a publishable key, you may only update the value from \\u0060on_session\\u0060 to \\u0060off_session\\u0060.",
           "enum": [
             "",
             "off_session",
@@ -57355,7 +57355,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "Shipping information for this PaymentIntent."
         },
         "use_stripe_sdk": {
-          "description": "Set to \u0060true\u0060 only when using manual confirmation and the iOS or Android SDKs to handle additional authentication steps.",
+          "description": "Set to \\u0060true\\u0060 only when using manual confirmation and the iOS or Android SDKs to handle additional authentication steps.",
           "type": "boolean"
         }
       },
@@ -57454,7 +57454,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_intents_intent_increment_authorization",
-    "description": "<p>Perform an incremental authorization on an eligible\n<a href=\"/docs/api/payment_intents/object\">PaymentIntent</a>. To be eligible, the\nPaymentIntent’s status must be <code>requires_capture</code> and\n<a href=\"/docs/api/charges/object#charge_object-payment_method_details-card_present-incremental_authorization_supported\">incremental_authorization_supported</a>\nmust be <code>true</code>.</p>\n\n<p>Incremental authorizations attempt to increase the authorized amount on\nyour customer’s card to the new, higher <code>amount</code> provided. As with the\ninitial authorization, incremental authorizations may be declined. A\nsingle PaymentIntent can call this endpoint multiple times to further\nincrease the authorized amount.</p>\n\n<p>If the incremental authorization succeeds, the PaymentIntent object is\nreturned with the updated\n<a href=\"/docs/api/payment_intents/object#payment_intent_object-amount\">amount</a>.\nIf the incremental authorization fails, a\n<a href=\"/docs/error-codes#card-declined\">card_declined</a> error is returned, and no\nfields on the PaymentIntent or Charge are updated. The PaymentIntent\nobject remains capturable for the previously authorized amount.</p>\n\n<p>Each PaymentIntent can have a maximum of 10 incremental authorization attempts, including declines.\nOnce captured, a PaymentIntent can no longer be incremented.</p>\n\n<p>Learn more about <a href=\"/docs/terminal/features/incremental-authorizations\">incremental authorizations</a>.</p>",
+    "description": "<p>Perform an incremental authorization on an eligible\\n<a href=\\"/docs/api/payment_intents/object\\">PaymentIntent</a>. To be eligible, the\\nPaymentIntent\\u2019s status must be <code>requires_capture</code> and\\n<a href=\\"/docs/api/charges/object#charge_object-payment_method_details-card_present-incremental_authorization_supported\\">incremental_authorization_supported</a>\\nmust be <code>true</code>.</p>\\n\\n<p>Incremental authorizations attempt to increase the authorized amount on\\nyour customer\\u2019s card to the new, higher <code>amount</code> provided. As with the\\ninitial authorization, incremental authorizations may be declined. A\\nsingle PaymentIntent can call this endpoint multiple times to further\\nincrease the authorized amount.</p>\\n\\n<p>If the incremental authorization succeeds, the PaymentIntent object is\\nreturned with the updated\\n<a href=\\"/docs/api/payment_intents/object#payment_intent_object-amount\\">amount</a>.\\nIf the incremental authorization fails, a\\n<a href=\\"/docs/error-codes#card-declined\\">card_declined</a> error is returned, and no\\nfields on the PaymentIntent or Charge are updated. The PaymentIntent\\nobject remains capturable for the previously authorized amount.</p>\\n\\n<p>Each PaymentIntent can have a maximum of 10 incremental authorization attempts, including declines.\\nOnce captured, a PaymentIntent can no longer be incremented.</p>\\n\\n<p>Learn more about <a href=\\"/docs/terminal/features/incremental-authorizations\\">incremental authorizations</a>.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -57486,11 +57486,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "transfer_data": {
-          "description": "The parameters used to automatically create a Transfer when the payment is captured.\nFor more information, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
+          "description": "The parameters used to automatically create a Transfer when the payment is captured.\\nFor more information, see the PaymentIntents [use case for connected accounts](https://stripe.com/docs/payments/connected-accounts).",
           "properties": {
             "amount": {
               "type": "integer"
@@ -57788,7 +57788,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060. Metadata associated with this Payment Link will automatically be copied to [checkout sessions](https://stripe.com/docs/api/checkout/sessions) created by this payment link.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060. Metadata associated with this Payment Link will automatically be copied to [checkout sessions](https://stripe.com/docs/api/checkout/sessions) created by this payment link.",
           "type": "object"
         },
         "on_behalf_of": {
@@ -57796,7 +57796,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "payment_method_types": {
-          "description": "The list of payment method types that customers can use. Only \u0060card\u0060 is supported. If no value is passed, Stripe will dynamically show relevant payment methods from your [payment method settings](https://dashboard.stripe.com/settings/payment_methods) (20+ payment methods [supported](https://stripe.com/docs/payments/payment-methods/integration-options#payment-method-product-support)).",
+          "description": "The list of payment method types that customers can use. Only \\u0060card\\u0060 is supported. If no value is passed, Stripe will dynamically show relevant payment methods from your [payment method settings](https://dashboard.stripe.com/settings/payment_methods) (20+ payment methods [supported](https://stripe.com/docs/payments/payment-methods/integration-options#payment-method-product-support)).",
           "items": {
             "enum": [
               "card"
@@ -57806,7 +57806,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "phone_number_collection": {
-          "description": "Controls phone number collection settings during checkout.\n\nWe recommend that you review your privacy policy and check with your legal contacts.",
+          "description": "Controls phone number collection settings during checkout.\\n\\nWe recommend that you review your privacy policy and check with your legal contacts.",
           "properties": {
             "enabled": {
               "type": "boolean"
@@ -58074,7 +58074,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "subscription_data": {
-          "description": "When creating a subscription, the specified configuration data will be used. There must be at least one line item with a recurring price to use \u0060subscription_data\u0060.",
+          "description": "When creating a subscription, the specified configuration data will be used. There must be at least one line item with a recurring price to use \\u0060subscription_data\\u0060.",
           "properties": {
             "trial_period_days": {
               "type": "integer"
@@ -58203,7 +58203,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "active": {
-          "description": "Whether the payment link's \u0060url\u0060 is active. If \u0060false\u0060, customers visiting the URL will be shown a page saying that the link has been deactivated.",
+          "description": "Whether the payment link's \\u0060url\\u0060 is active. If \\u0060false\\u0060, customers visiting the URL will be shown a page saying that the link has been deactivated.",
           "type": "boolean"
         },
         "after_completion": {
@@ -58321,7 +58321,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060. Metadata associated with this Payment Link will automatically be copied to [checkout sessions](https://stripe.com/docs/api/checkout/sessions) created by this payment link.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060. Metadata associated with this Payment Link will automatically be copied to [checkout sessions](https://stripe.com/docs/api/checkout/sessions) created by this payment link.",
           "type": "object"
         },
         "payment_method_types": {
@@ -58342,7 +58342,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The list of payment method types that customers can use. Only \u0060card\u0060 is supported. Pass an empty string to enable automatic payment methods that use your [payment method settings](https://dashboard.stripe.com/settings/payment_methods)."
+          "description": "The list of payment method types that customers can use. Only \\u0060card\\u0060 is supported. Pass an empty string to enable automatic payment methods that use your [payment method settings](https://dashboard.stripe.com/settings/payment_methods)."
         },
         "shipping_address_collection": {
           "anyOf": [
@@ -58696,11 +58696,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_methods",
-    "description": "<p>Creates a PaymentMethod object. Read the <a href=\"/docs/stripe-js/reference#stripe-create-payment-method\">Stripe.js reference</a> to learn how to create PaymentMethods via Stripe.js.</p>\n\n<p>Instead of creating a PaymentMethod directly, we recommend using the <a href=\"/docs/payments/accept-a-payment\">PaymentIntents</a> API to accept a payment immediately or the <a href=\"/docs/payments/save-and-reuse\">SetupIntent</a> API to collect payment method details ahead of a future payment.</p>",
+    "description": "<p>Creates a PaymentMethod object. Read the <a href=\\"/docs/stripe-js/reference#stripe-create-payment-method\\">Stripe.js reference</a> to learn how to create PaymentMethods via Stripe.js.</p>\\n\\n<p>Instead of creating a PaymentMethod directly, we recommend using the <a href=\\"/docs/payments/accept-a-payment\\">PaymentIntents</a> API to accept a payment immediately or the <a href=\\"/docs/payments/save-and-reuse\\">SetupIntent</a> API to collect payment method details ahead of a future payment.</p>",
     "parameters": {
       "properties": {
         "acss_debit": {
-          "description": "If this is an \u0060acss_debit\u0060 PaymentMethod, this hash contains details about the ACSS Debit payment method.",
+          "description": "If this is an \\u0060acss_debit\\u0060 PaymentMethod, this hash contains details about the ACSS Debit payment method.",
           "properties": {
             "account_number": {
               "maxLength": 5000,
@@ -58724,19 +58724,19 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "afterpay_clearpay": {
-          "description": "If this is an \u0060AfterpayClearpay\u0060 PaymentMethod, this hash contains details about the AfterpayClearpay payment method.",
+          "description": "If this is an \\u0060AfterpayClearpay\\u0060 PaymentMethod, this hash contains details about the AfterpayClearpay payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "alipay": {
-          "description": "If this is an \u0060Alipay\u0060 PaymentMethod, this hash contains details about the Alipay payment method.",
+          "description": "If this is an \\u0060Alipay\\u0060 PaymentMethod, this hash contains details about the Alipay payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "au_becs_debit": {
-          "description": "If this is an \u0060au_becs_debit\u0060 PaymentMethod, this hash contains details about the bank account.",
+          "description": "If this is an \\u0060au_becs_debit\\u0060 PaymentMethod, this hash contains details about the bank account.",
           "properties": {
             "account_number": {
               "maxLength": 5000,
@@ -58755,7 +58755,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "bacs_debit": {
-          "description": "If this is a \u0060bacs_debit\u0060 PaymentMethod, this hash contains details about the Bacs Direct Debit bank account.",
+          "description": "If this is a \\u0060bacs_debit\\u0060 PaymentMethod, this hash contains details about the Bacs Direct Debit bank account.",
           "properties": {
             "account_number": {
               "maxLength": 5000,
@@ -58770,7 +58770,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "bancontact": {
-          "description": "If this is a \u0060bancontact\u0060 PaymentMethod, this hash contains details about the Bancontact payment method.",
+          "description": "If this is a \\u0060bancontact\\u0060 PaymentMethod, this hash contains details about the Bancontact payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
@@ -58844,7 +58844,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "boleto": {
-          "description": "If this is a \u0060boleto\u0060 PaymentMethod, this hash contains details about the Boleto payment method.",
+          "description": "If this is a \\u0060boleto\\u0060 PaymentMethod, this hash contains details about the Boleto payment method.",
           "properties": {
             "tax_id": {
               "maxLength": 5000,
@@ -58898,15 +58898,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "object"
             }
           ],
-          "description": "If this is a \u0060card\u0060 PaymentMethod, this hash contains the user's card details. For backwards compatibility, you can alternatively provide a Stripe token (e.g., for Apple Pay, Amex Express Checkout, or legacy Checkout) into the card hash with format \u0060card: {token: \"tok_visa\"}\u0060. When providing a card number, you must meet the requirements for [PCI compliance](https://stripe.com/docs/security#validating-pci-compliance). We strongly recommend using Stripe.js instead of interacting with this API directly."
+          "description": "If this is a \\u0060card\\u0060 PaymentMethod, this hash contains the user's card details. For backwards compatibility, you can alternatively provide a Stripe token (e.g., for Apple Pay, Amex Express Checkout, or legacy Checkout) into the card hash with format \\u0060card: {token: \\"tok_visa\\"}\\u0060. When providing a card number, you must meet the requirements for [PCI compliance](https://stripe.com/docs/security#validating-pci-compliance). We strongly recommend using Stripe.js instead of interacting with this API directly."
         },
         "customer": {
-          "description": "The \u0060Customer\u0060 to whom the original PaymentMethod is attached.",
+          "description": "The \\u0060Customer\\u0060 to whom the original PaymentMethod is attached.",
           "maxLength": 5000,
           "type": "string"
         },
         "eps": {
-          "description": "If this is an \u0060eps\u0060 PaymentMethod, this hash contains details about the EPS payment method.",
+          "description": "If this is an \\u0060eps\\u0060 PaymentMethod, this hash contains details about the EPS payment method.",
           "properties": {
             "bank": {
               "enum": [
@@ -58954,7 +58954,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "fpx": {
-          "description": "If this is an \u0060fpx\u0060 PaymentMethod, this hash contains details about the FPX payment method.",
+          "description": "If this is an \\u0060fpx\\u0060 PaymentMethod, this hash contains details about the FPX payment method.",
           "properties": {
             "bank": {
               "enum": [
@@ -58991,19 +58991,19 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "giropay": {
-          "description": "If this is a \u0060giropay\u0060 PaymentMethod, this hash contains details about the Giropay payment method.",
+          "description": "If this is a \\u0060giropay\\u0060 PaymentMethod, this hash contains details about the Giropay payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "grabpay": {
-          "description": "If this is a \u0060grabpay\u0060 PaymentMethod, this hash contains details about the GrabPay payment method.",
+          "description": "If this is a \\u0060grabpay\\u0060 PaymentMethod, this hash contains details about the GrabPay payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "ideal": {
-          "description": "If this is an \u0060ideal\u0060 PaymentMethod, this hash contains details about the iDEAL payment method.",
+          "description": "If this is an \\u0060ideal\\u0060 PaymentMethod, this hash contains details about the iDEAL payment method.",
           "properties": {
             "bank": {
               "enum": [
@@ -59029,13 +59029,13 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "interac_present": {
-          "description": "If this is an \u0060interac_present\u0060 PaymentMethod, this hash contains details about the Interac Present payment method.",
+          "description": "If this is an \\u0060interac_present\\u0060 PaymentMethod, this hash contains details about the Interac Present payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "klarna": {
-          "description": "If this is a \u0060klarna\u0060 PaymentMethod, this hash contains details about the Klarna payment method.",
+          "description": "If this is a \\u0060klarna\\u0060 PaymentMethod, this hash contains details about the Klarna payment method.",
           "properties": {
             "dob": {
               "properties": {
@@ -59062,7 +59062,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "konbini": {
-          "description": "If this is a \u0060konbini\u0060 PaymentMethod, this hash contains details about the Konbini payment method.",
+          "description": "If this is a \\u0060konbini\\u0060 PaymentMethod, this hash contains details about the Konbini payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
@@ -59071,17 +59071,17 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "oxxo": {
-          "description": "If this is an \u0060oxxo\u0060 PaymentMethod, this hash contains details about the OXXO payment method.",
+          "description": "If this is an \\u0060oxxo\\u0060 PaymentMethod, this hash contains details about the OXXO payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "p24": {
-          "description": "If this is a \u0060p24\u0060 PaymentMethod, this hash contains details about the P24 payment method.",
+          "description": "If this is a \\u0060p24\\u0060 PaymentMethod, this hash contains details about the P24 payment method.",
           "properties": {
             "bank": {
               "enum": [
@@ -59123,13 +59123,13 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "paynow": {
-          "description": "If this is a \u0060paynow\u0060 PaymentMethod, this hash contains details about the PayNow payment method.",
+          "description": "If this is a \\u0060paynow\\u0060 PaymentMethod, this hash contains details about the PayNow payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
         },
         "sepa_debit": {
-          "description": "If this is a \u0060sepa_debit\u0060 PaymentMethod, this hash contains details about the SEPA debit bank account.",
+          "description": "If this is a \\u0060sepa_debit\\u0060 PaymentMethod, this hash contains details about the SEPA debit bank account.",
           "properties": {
             "iban": {
               "maxLength": 5000,
@@ -59143,7 +59143,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "sofort": {
-          "description": "If this is a \u0060sofort\u0060 PaymentMethod, this hash contains details about the SOFORT payment method.",
+          "description": "If this is a \\u0060sofort\\u0060 PaymentMethod, this hash contains details about the SOFORT payment method.",
           "properties": {
             "country": {
               "enum": [
@@ -59192,7 +59192,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "us_bank_account": {
-          "description": "If this is an \u0060us_bank_account\u0060 PaymentMethod, this hash contains details about the US bank account payment method.",
+          "description": "If this is an \\u0060us_bank_account\\u0060 PaymentMethod, this hash contains details about the US bank account payment method.",
           "properties": {
             "account_holder_type": {
               "enum": [
@@ -59221,7 +59221,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "wechat_pay": {
-          "description": "If this is an \u0060wechat_pay\u0060 PaymentMethod, this hash contains details about the wechat_pay payment method.",
+          "description": "If this is an \\u0060wechat_pay\\u0060 PaymentMethod, this hash contains details about the wechat_pay payment method.",
           "properties": {},
           "title": "param",
           "type": "object"
@@ -59473,7 +59473,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "card": {
-          "description": "If this is a \u0060card\u0060 PaymentMethod, this hash contains the user's card details.",
+          "description": "If this is a \\u0060card\\u0060 PaymentMethod, this hash contains the user's card details.",
           "properties": {
             "exp_month": {
               "type": "integer"
@@ -59508,10 +59508,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "us_bank_account": {
-          "description": "If this is an \u0060us_bank_account\u0060 PaymentMethod, this hash contains details about the US bank account payment method.",
+          "description": "If this is an \\u0060us_bank_account\\u0060 PaymentMethod, this hash contains details about the US bank account payment method.",
           "properties": {
             "account_holder_type": {
               "enum": [
@@ -59598,7 +59598,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payment_methods_payment_method_attach",
-    "description": "<p>Attaches a PaymentMethod object to a Customer.</p>\n\n<p>To attach a new PaymentMethod to a customer for future payments, we recommend you use a <a href=\"/docs/api/setup_intents\">SetupIntent</a>\nor a PaymentIntent with <a href=\"/docs/api/payment_intents/create#create_payment_intent-setup_future_usage\">setup_future_usage</a>.\nThese approaches will perform any necessary steps to ensure that the PaymentMethod can be used in a future payment. Using the\n<code>/v1/payment_methods/:id/attach</code> endpoint does not ensure that future payments can be made with the attached PaymentMethod.\nSee <a href=\"/docs/payments/payment-intents#future-usage\">Optimizing cards for future payments</a> for more information about setting up future payments.</p>\n\n<p>To use this PaymentMethod as the default for invoice or subscription payments,\nset <a href=\"/docs/api/customers/update#update_customer-invoice_settings-default_payment_method\"><code>invoice_settings.default_payment_method</code></a>,\non the Customer to the PaymentMethod’s ID.</p>",
+    "description": "<p>Attaches a PaymentMethod object to a Customer.</p>\\n\\n<p>To attach a new PaymentMethod to a customer for future payments, we recommend you use a <a href=\\"/docs/api/setup_intents\\">SetupIntent</a>\\nor a PaymentIntent with <a href=\\"/docs/api/payment_intents/create#create_payment_intent-setup_future_usage\\">setup_future_usage</a>.\\nThese approaches will perform any necessary steps to ensure that the PaymentMethod can be used in a future payment. Using the\\n<code>/v1/payment_methods/:id/attach</code> endpoint does not ensure that future payments can be made with the attached PaymentMethod.\\nSee <a href=\\"/docs/payments/payment-intents#future-usage\\">Optimizing cards for future payments</a> for more information about setting up future payments.</p>\\n\\n<p>To use this PaymentMethod as the default for invoice or subscription payments,\\nset <a href=\\"/docs/api/customers/update#update_customer-invoice_settings-default_payment_method\\"><code>invoice_settings.default_payment_method</code></a>,\\non the Customer to the PaymentMethod\\u2019s ID.</p>",
     "parameters": {
       "properties": {
         "payment_method": {
@@ -59744,7 +59744,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payouts",
-    "description": "<p>To send funds to your own bank account, you create a new payout object. Your <a href=\"#balance\">Stripe balance</a> must be able to cover the payout amount, or you’ll receive an “Insufficient Funds” error.</p>\n\n<p>If your API key is in test mode, money won’t actually be sent, though everything else will occur as if in live mode.</p>\n\n<p>If you are creating a manual payout on a Stripe account that uses multiple payment source types, you’ll need to specify the source type balance that the payout should draw from. The <a href=\"#balance_object\">balance object</a> details available and pending amounts by source type.</p>",
+    "description": "<p>To send funds to your own bank account, you create a new payout object. Your <a href=\\"#balance\\">Stripe balance</a> must be able to cover the payout amount, or you\\u2019ll receive an \\u201cInsufficient Funds\\u201d error.</p>\\n\\n<p>If your API key is in test mode, money won\\u2019t actually be sent, though everything else will occur as if in live mode.</p>\\n\\n<p>If you are creating a manual payout on a Stripe account that uses multiple payment source types, you\\u2019ll need to specify the source type balance that the payout should draw from. The <a href=\\"#balance_object\\">balance object</a> details available and pending amounts by source type.</p>",
     "parameters": {
       "properties": {
         "amount": {
@@ -59776,11 +59776,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "method": {
-          "description": "The method used to send this payout, which can be \u0060standard\u0060 or \u0060instant\u0060. \u0060instant\u0060 is only supported for payouts to debit cards. (See [Instant payouts for marketplaces for more information](https://stripe.com/blog/instant-payouts-for-marketplaces).)",
+          "description": "The method used to send this payout, which can be \\u0060standard\\u0060 or \\u0060instant\\u0060. \\u0060instant\\u0060 is only supported for payouts to debit cards. (See [Instant payouts for marketplaces for more information](https://stripe.com/blog/instant-payouts-for-marketplaces).)",
           "enum": [
             "instant",
             "standard"
@@ -59789,7 +59789,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "source_type": {
-          "description": "The balance type of your Stripe balance to draw this payout from. Balances for different payment sources are kept separately. You can find the amounts with the balances API. One of \u0060bank_account\u0060, \u0060card\u0060, or \u0060fpx\u0060.",
+          "description": "The balance type of your Stripe balance to draw this payout from. Balances for different payment sources are kept separately. You can find the amounts with the balances API. One of \\u0060bank_account\\u0060, \\u0060card\\u0060, or \\u0060fpx\\u0060.",
           "enum": [
             "bank_account",
             "card",
@@ -59799,7 +59799,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "statement_descriptor": {
-          "description": "A string to be displayed on the recipient's bank or card statement. This may be at most 22 characters. Attempting to use a \u0060statement_descriptor\u0060 longer than 22 characters will return an error. Note: Most banks will truncate this information and/or display it inconsistently. Some may not display it at all.",
+          "description": "A string to be displayed on the recipient's bank or card statement. This may be at most 22 characters. Attempting to use a \\u0060statement_descriptor\\u0060 longer than 22 characters will return an error. Note: Most banks will truncate this information and/or display it inconsistently. Some may not display it at all.",
           "maxLength": 22,
           "type": "string"
         }
@@ -59892,7 +59892,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -60022,7 +60022,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_payouts_payout_reverse",
-    "description": "<p>Reverses a payout by debiting the destination bank account. Only payouts for connected accounts to US bank accounts may be reversed at this time. If the payout is in the <code>pending</code> status, <code>/v1/payouts/:id/cancel</code> should be used instead.</p>\n\n<p>By requesting a reversal via <code>/v1/payouts/:id/reverse</code>, you confirm that the authorized signatory of the selected bank account has authorized the debit on the bank account and that no other authorization is required.</p>",
+    "description": "<p>Reverses a payout by debiting the destination bank account. Only payouts for connected accounts to US bank accounts may be reversed at this time. If the payout is in the <code>pending</code> status, <code>/v1/payouts/:id/cancel</code> should be used instead.</p>\\n\\n<p>By requesting a reversal via <code>/v1/payouts/:id/reverse</code>, you confirm that the authorized signatory of the selected bank account has authorized the debit on the bank account and that no other authorization is required.</p>",
     "parameters": {
       "properties": {
         "payout": {
@@ -60041,7 +60041,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         }
       },
@@ -60103,15 +60103,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_plans",
-    "description": "<p>You can now model subscriptions more flexibly using the <a href=\"#prices\">Prices API</a>. It replaces the Plans API and is backwards compatible to simplify your migration.</p>",
+    "description": "<p>You can now model subscriptions more flexibly using the <a href=\\"#prices\\">Prices API</a>. It replaces the Plans API and is backwards compatible to simplify your migration.</p>",
     "parameters": {
       "properties": {
         "active": {
-          "description": "Whether the plan is currently available for new subscriptions. Defaults to \u0060true\u0060.",
+          "description": "Whether the plan is currently available for new subscriptions. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "aggregate_usage": {
-          "description": "Specifies a usage aggregation strategy for plans of \u0060usage_type=metered\u0060. Allowed values are \u0060sum\u0060 for summing up all usage during a period, \u0060last_during_period\u0060 for using the last usage record reported within a period, \u0060last_ever\u0060 for using the last usage record ever (across period bounds) or \u0060max\u0060 which uses the usage record with the maximum reported usage during a period. Defaults to \u0060sum\u0060.",
+          "description": "Specifies a usage aggregation strategy for plans of \\u0060usage_type=metered\\u0060. Allowed values are \\u0060sum\\u0060 for summing up all usage during a period, \\u0060last_during_period\\u0060 for using the last usage record reported within a period, \\u0060last_ever\\u0060 for using the last usage record ever (across period bounds) or \\u0060max\\u0060 which uses the usage record with the maximum reported usage during a period. Defaults to \\u0060sum\\u0060.",
           "enum": [
             "last_during_period",
             "last_ever",
@@ -60125,12 +60125,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "amount_decimal": {
-          "description": "Same as \u0060amount\u0060, but accepts a decimal value with at most 12 decimal places. Only one of \u0060amount\u0060 and \u0060amount_decimal\u0060 can be set.",
+          "description": "Same as \\u0060amount\\u0060, but accepts a decimal value with at most 12 decimal places. Only one of \\u0060amount\\u0060 and \\u0060amount_decimal\\u0060 can be set.",
           "format": "decimal",
           "type": "string"
         },
         "billing_scheme": {
-          "description": "Describes how to compute the price per period. Either \u0060per_unit\u0060 or \u0060tiered\u0060. \u0060per_unit\u0060 indicates that the fixed amount (specified in \u0060amount\u0060) will be charged per unit in \u0060quantity\u0060 (for plans with \u0060usage_type=licensed\u0060), or per unit of total usage (for plans with \u0060usage_type=metered\u0060). \u0060tiered\u0060 indicates that the unit pricing will be computed using a tiering strategy as defined using the \u0060tiers\u0060 and \u0060tiers_mode\u0060 attributes.",
+          "description": "Describes how to compute the price per period. Either \\u0060per_unit\\u0060 or \\u0060tiered\\u0060. \\u0060per_unit\\u0060 indicates that the fixed amount (specified in \\u0060amount\\u0060) will be charged per unit in \\u0060quantity\\u0060 (for plans with \\u0060usage_type=licensed\\u0060), or per unit of total usage (for plans with \\u0060usage_type=metered\\u0060). \\u0060tiered\\u0060 indicates that the unit pricing will be computed using a tiering strategy as defined using the \\u0060tiers\\u0060 and \\u0060tiers_mode\\u0060 attributes.",
           "enum": [
             "per_unit",
             "tiered"
@@ -60155,7 +60155,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "interval": {
-          "description": "Specifies billing frequency. Either \u0060day\u0060, \u0060week\u0060, \u0060month\u0060 or \u0060year\u0060.",
+          "description": "Specifies billing frequency. Either \\u0060day\\u0060, \\u0060week\\u0060, \\u0060month\\u0060 or \\u0060year\\u0060.",
           "enum": [
             "day",
             "month",
@@ -60165,7 +60165,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "interval_count": {
-          "description": "The number of intervals between subscription billings. For example, \u0060interval=month\u0060 and \u0060interval_count=3\u0060 bills every 3 months. Maximum of one year interval allowed (1 year, 12 months, or 52 weeks).",
+          "description": "The number of intervals between subscription billings. For example, \\u0060interval=month\\u0060 and \\u0060interval_count=3\\u0060 bills every 3 months. Maximum of one year interval allowed (1 year, 12 months, or 52 weeks).",
           "type": "integer"
         },
         "metadata": {
@@ -60183,7 +60183,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nickname": {
           "description": "A brief description of the plan, hidden from customers.",
@@ -60239,7 +60239,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           ]
         },
         "tiers": {
-          "description": "Each element represents a pricing tier. This parameter requires \u0060billing_scheme\u0060 to be set to \u0060tiered\u0060. See also the documentation for \u0060billing_scheme\u0060.",
+          "description": "Each element represents a pricing tier. This parameter requires \\u0060billing_scheme\\u0060 to be set to \\u0060tiered\\u0060. See also the documentation for \\u0060billing_scheme\\u0060.",
           "items": {
             "properties": {
               "flat_amount": {
@@ -60280,7 +60280,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "tiers_mode": {
-          "description": "Defines if the tiering price should be \u0060graduated\u0060 or \u0060volume\u0060 based. In \u0060volume\u0060-based tiering, the maximum quantity within a period determines the per unit price, in \u0060graduated\u0060 tiering pricing can successively change as the quantity grows.",
+          "description": "Defines if the tiering price should be \\u0060graduated\\u0060 or \\u0060volume\\u0060 based. In \\u0060volume\\u0060-based tiering, the maximum quantity within a period determines the per unit price, in \\u0060graduated\\u0060 tiering pricing can successively change as the quantity grows.",
           "enum": [
             "graduated",
             "volume"
@@ -60288,7 +60288,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "transform_usage": {
-          "description": "Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with \u0060tiers\u0060.",
+          "description": "Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with \\u0060tiers\\u0060.",
           "properties": {
             "divide_by": {
               "type": "integer"
@@ -60309,11 +60309,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "trial_period_days": {
-          "description": "Default number of trial days when subscribing a customer to this plan using [\u0060trial_from_plan=true\u0060](https://stripe.com/docs/api#create_subscription-trial_from_plan).",
+          "description": "Default number of trial days when subscribing a customer to this plan using [\\u0060trial_from_plan=true\\u0060](https://stripe.com/docs/api#create_subscription-trial_from_plan).",
           "type": "integer"
         },
         "usage_type": {
-          "description": "Configures how the quantity per period should be determined. Can be either \u0060metered\u0060 or \u0060licensed\u0060. \u0060licensed\u0060 automatically bills the \u0060quantity\u0060 set when adding it to a subscription. \u0060metered\u0060 aggregates the total usage based on usage records. Defaults to \u0060licensed\u0060.",
+          "description": "Configures how the quantity per period should be determined. Can be either \\u0060metered\\u0060 or \\u0060licensed\\u0060. \\u0060licensed\\u0060 automatically bills the \\u0060quantity\\u0060 set when adding it to a subscription. \\u0060metered\\u0060 aggregates the total usage based on usage records. Defaults to \\u0060licensed\\u0060.",
           "enum": [
             "licensed",
             "metered"
@@ -60400,7 +60400,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_plans_plan",
-    "description": "<p>Updates the specified plan by setting the values of the parameters passed. Any parameters not provided are left unchanged. By design, you cannot change a plan’s ID, amount, currency, or billing cycle.</p>",
+    "description": "<p>Updates the specified plan by setting the values of the parameters passed. Any parameters not provided are left unchanged. By design, you cannot change a plan\\u2019s ID, amount, currency, or billing cycle.</p>",
     "parameters": {
       "properties": {
         "plan": {
@@ -60434,7 +60434,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nickname": {
           "description": "A brief description of the plan, hidden from customers.",
@@ -60447,7 +60447,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "trial_period_days": {
-          "description": "Default number of trial days when subscribing a customer to this plan using [\u0060trial_from_plan=true\u0060](https://stripe.com/docs/api#create_subscription-trial_from_plan).",
+          "description": "Default number of trial days when subscribing a customer to this plan using [\\u0060trial_from_plan=true\\u0060](https://stripe.com/docs/api#create_subscription-trial_from_plan).",
           "type": "integer"
         }
       },
@@ -60517,11 +60517,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
     "parameters": {
       "properties": {
         "active": {
-          "description": "Whether the price can be used for new purchases. Defaults to \u0060true\u0060.",
+          "description": "Whether the price can be used for new purchases. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "billing_scheme": {
-          "description": "Describes how to compute the price per period. Either \u0060per_unit\u0060 or \u0060tiered\u0060. \u0060per_unit\u0060 indicates that the fixed amount (specified in \u0060unit_amount\u0060 or \u0060unit_amount_decimal\u0060) will be charged per unit in \u0060quantity\u0060 (for prices with \u0060usage_type=licensed\u0060), or per unit of total usage (for prices with \u0060usage_type=metered\u0060). \u0060tiered\u0060 indicates that the unit pricing will be computed using a tiering strategy as defined using the \u0060tiers\u0060 and \u0060tiers_mode\u0060 attributes.",
+          "description": "Describes how to compute the price per period. Either \\u0060per_unit\\u0060 or \\u0060tiered\\u0060. \\u0060per_unit\\u0060 indicates that the fixed amount (specified in \\u0060unit_amount\\u0060 or \\u0060unit_amount_decimal\\u0060) will be charged per unit in \\u0060quantity\\u0060 (for prices with \\u0060usage_type=licensed\\u0060), or per unit of total usage (for prices with \\u0060usage_type=metered\\u0060). \\u0060tiered\\u0060 indicates that the unit pricing will be computed using a tiering strategy as defined using the \\u0060tiers\\u0060 and \\u0060tiers_mode\\u0060 attributes.",
           "enum": [
             "per_unit",
             "tiered"
@@ -60549,7 +60549,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "nickname": {
@@ -60602,7 +60602,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "recurring": {
-          "description": "The recurring components of a price such as \u0060interval\u0060 and \u0060usage_type\u0060.",
+          "description": "The recurring components of a price such as \\u0060interval\\u0060 and \\u0060usage_type\\u0060.",
           "properties": {
             "aggregate_usage": {
               "enum": [
@@ -60640,7 +60640,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "tax_behavior": {
-          "description": "Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of \u0060inclusive\u0060, \u0060exclusive\u0060, or \u0060unspecified\u0060. Once specified as either \u0060inclusive\u0060 or \u0060exclusive\u0060, it cannot be changed.",
+          "description": "Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of \\u0060inclusive\\u0060, \\u0060exclusive\\u0060, or \\u0060unspecified\\u0060. Once specified as either \\u0060inclusive\\u0060 or \\u0060exclusive\\u0060, it cannot be changed.",
           "enum": [
             "exclusive",
             "inclusive",
@@ -60649,7 +60649,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "tiers": {
-          "description": "Each element represents a pricing tier. This parameter requires \u0060billing_scheme\u0060 to be set to \u0060tiered\u0060. See also the documentation for \u0060billing_scheme\u0060.",
+          "description": "Each element represents a pricing tier. This parameter requires \\u0060billing_scheme\\u0060 to be set to \\u0060tiered\\u0060. See also the documentation for \\u0060billing_scheme\\u0060.",
           "items": {
             "properties": {
               "flat_amount": {
@@ -60690,7 +60690,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "tiers_mode": {
-          "description": "Defines if the tiering price should be \u0060graduated\u0060 or \u0060volume\u0060 based. In \u0060volume\u0060-based tiering, the maximum quantity within a period determines the per unit price, in \u0060graduated\u0060 tiering pricing can successively change as the quantity grows.",
+          "description": "Defines if the tiering price should be \\u0060graduated\\u0060 or \\u0060volume\\u0060 based. In \\u0060volume\\u0060-based tiering, the maximum quantity within a period determines the per unit price, in \\u0060graduated\\u0060 tiering pricing can successively change as the quantity grows.",
           "enum": [
             "graduated",
             "volume"
@@ -60702,7 +60702,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "transform_quantity": {
-          "description": "Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with \u0060tiers\u0060.",
+          "description": "Apply a transformation to the reported usage or set quantity before computing the billed price. Cannot be combined with \\u0060tiers\\u0060.",
           "properties": {
             "divide_by": {
               "type": "integer"
@@ -60727,7 +60727,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "unit_amount_decimal": {
-          "description": "Same as \u0060unit_amount\u0060, but accepts a decimal value in %s with at most 12 decimal places. Only one of \u0060unit_amount\u0060 and \u0060unit_amount_decimal\u0060 can be set.",
+          "description": "Same as \\u0060unit_amount\\u0060, but accepts a decimal value in %s with at most 12 decimal places. Only one of \\u0060unit_amount\\u0060 and \\u0060unit_amount_decimal\\u0060 can be set.",
           "format": "decimal",
           "type": "string"
         }
@@ -60821,7 +60821,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "active": {
-          "description": "Whether the price can be used for new purchases. Defaults to \u0060true\u0060.",
+          "description": "Whether the price can be used for new purchases. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "expand": {
@@ -60852,7 +60852,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "nickname": {
           "description": "A brief description of the price, hidden from customers.",
@@ -60860,7 +60860,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "tax_behavior": {
-          "description": "Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of \u0060inclusive\u0060, \u0060exclusive\u0060, or \u0060unspecified\u0060. Once specified as either \u0060inclusive\u0060 or \u0060exclusive\u0060, it cannot be changed.",
+          "description": "Specifies whether the price is considered inclusive of taxes or exclusive of taxes. One of \\u0060inclusive\\u0060, \\u0060exclusive\\u0060, or \\u0060unspecified\\u0060. Once specified as either \\u0060inclusive\\u0060 or \\u0060exclusive\\u0060, it cannot be changed.",
           "enum": [
             "exclusive",
             "inclusive",
@@ -60940,7 +60940,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
     "parameters": {
       "properties": {
         "active": {
-          "description": "Whether the product is currently available for purchase. Defaults to \u0060true\u0060.",
+          "description": "Whether the product is currently available for purchase. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "description": {
@@ -60972,7 +60972,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "name": {
@@ -61010,7 +61010,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "statement_descriptor": {
-          "description": "An arbitrary string to be displayed on your customer's credit card or bank statement. While most banks display this information consistently, some may display it incorrectly or not at all.\n\nThis may be up to 22 characters. The statement description may not include \u0060<\u0060, \u0060>\u0060, \u0060\\\u0060, \u0060\"\u0060, \u0060'\u0060 characters, and will appear on your customer's statement in capital letters. Non-ASCII characters are automatically stripped.\n It must contain at least one letter.",
+          "description": "An arbitrary string to be displayed on your customer's credit card or bank statement. While most banks display this information consistently, some may display it incorrectly or not at all.\\n\\nThis may be up to 22 characters. The statement description may not include \\u0060<\\u0060, \\u0060>\\u0060, \\u0060\\\\\\u0060, \\u0060\\"\\u0060, \\u0060'\\u0060 characters, and will appear on your customer's statement in capital letters. Non-ASCII characters are automatically stripped.\\n It must contain at least one letter.",
           "maxLength": 22,
           "type": "string"
         },
@@ -61019,7 +61019,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "unit_label": {
-          "description": "A label that represents units of this product in Stripe and on customers’ receipts and invoices. When set, this will be included in associated invoice line item descriptions.",
+          "description": "A label that represents units of this product in Stripe and on customers\\u2019 receipts and invoices. When set, this will be included in associated invoice line item descriptions.",
           "maxLength": 12,
           "type": "string"
         },
@@ -61154,7 +61154,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
           "description": "The product's name, meant to be displayable to the customer.",
@@ -61201,7 +61201,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "statement_descriptor": {
-          "description": "An arbitrary string to be displayed on your customer's credit card or bank statement. While most banks display this information consistently, some may display it incorrectly or not at all.\n\nThis may be up to 22 characters. The statement description may not include \u0060<\u0060, \u0060>\u0060, \u0060\\\u0060, \u0060\"\u0060, \u0060'\u0060 characters, and will appear on your customer's statement in capital letters. Non-ASCII characters are automatically stripped.\n It must contain at least one letter. May only be set if \u0060type=service\u0060.",
+          "description": "An arbitrary string to be displayed on your customer's credit card or bank statement. While most banks display this information consistently, some may display it incorrectly or not at all.\\n\\nThis may be up to 22 characters. The statement description may not include \\u0060<\\u0060, \\u0060>\\u0060, \\u0060\\\\\\u0060, \\u0060\\"\\u0060, \\u0060'\\u0060 characters, and will appear on your customer's statement in capital letters. Non-ASCII characters are automatically stripped.\\n It must contain at least one letter. May only be set if \\u0060type=service\\u0060.",
           "maxLength": 22,
           "type": "string"
         },
@@ -61220,7 +61220,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "A [tax code](https://stripe.com/docs/tax/tax-codes) ID."
         },
         "unit_label": {
-          "description": "A label that represents units of this product in Stripe and on customers’ receipts and invoices. When set, this will be included in associated invoice line item descriptions. May only be set if \u0060type=service\u0060.",
+          "description": "A label that represents units of this product in Stripe and on customers\\u2019 receipts and invoices. When set, this will be included in associated invoice line item descriptions. May only be set if \\u0060type=service\\u0060.",
           "maxLength": 12,
           "type": "string"
         },
@@ -61354,19 +61354,19 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "expires_at": {
-          "description": "The timestamp at which this promotion code will expire. If the coupon has specified a \u0060redeems_by\u0060, then this value cannot be after the coupon's \u0060redeems_by\u0060.",
+          "description": "The timestamp at which this promotion code will expire. If the coupon has specified a \\u0060redeems_by\\u0060, then this value cannot be after the coupon's \\u0060redeems_by\\u0060.",
           "format": "unix-time",
           "type": "integer"
         },
         "max_redemptions": {
-          "description": "A positive integer specifying the number of times the promotion code can be redeemed. If the coupon has specified a \u0060max_redemptions\u0060, then this value cannot be greater than the coupon's \u0060max_redemptions\u0060.",
+          "description": "A positive integer specifying the number of times the promotion code can be redeemed. If the coupon has specified a \\u0060max_redemptions\\u0060, then this value cannot be greater than the coupon's \\u0060max_redemptions\\u0060.",
           "type": "integer"
         },
         "metadata": {
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "restrictions": {
@@ -61481,7 +61481,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -61543,7 +61543,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_quotes",
-    "description": "<p>A quote models prices and services for a customer. Default options for <code>header</code>, <code>description</code>, <code>footer</code>, and <code>expires_at</code> can be set in the dashboard via the <a href=\"https://dashboard.stripe.com/settings/billing/quote\">quote template</a>.</p>",
+    "description": "<p>A quote models prices and services for a customer. Default options for <code>header</code>, <code>description</code>, <code>footer</code>, and <code>expires_at</code> can be set in the dashboard via the <a href=\\"https://dashboard.stripe.com/settings/billing/quote\\">quote template</a>.</p>",
     "parameters": {
       "properties": {
         "application_fee_amount": {
@@ -61588,7 +61588,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay invoices at the end of the subscription cycle or at invoice finalization using the default payment method attached to the subscription or customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay invoices at the end of the subscription cycle or at invoice finalization using the default payment method attached to the subscription or customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -61616,7 +61616,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any line item that does not have \u0060tax_rates\u0060 set."
+          "description": "The tax rates that will apply to any line item that does not have \\u0060tax_rates\\u0060 set."
         },
         "description": {
           "description": "A description that will be displayed on the quote PDF. If no value is passed, the default description configured in your [quote template settings](https://dashboard.stripe.com/settings/billing/quote) will be used.",
@@ -61660,7 +61660,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "expires_at": {
-          "description": "A future timestamp on which the quote will be canceled if in \u0060open\u0060 or \u0060draft\u0060 status. Measured in seconds since the Unix epoch. If no value is passed, the default expiration date configured in your [quote template settings](https://dashboard.stripe.com/settings/billing/quote) will be used.",
+          "description": "A future timestamp on which the quote will be canceled if in \\u0060open\\u0060 or \\u0060draft\\u0060 status. Measured in seconds since the Unix epoch. If no value is passed, the default expiration date configured in your [quote template settings](https://dashboard.stripe.com/settings/billing/quote) will be used.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -61670,7 +61670,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "from_quote": {
-          "description": "Clone an existing quote. The new quote will be created in \u0060status=draft\u0060. When using this parameter, you cannot specify any other parameters except for \u0060expires_at\u0060.",
+          "description": "Clone an existing quote. The new quote will be created in \\u0060status=draft\\u0060. When using this parameter, you cannot specify any other parameters except for \\u0060expires_at\\u0060.",
           "properties": {
             "is_revision": {
               "type": "boolean"
@@ -61792,7 +61792,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "on_behalf_of": {
@@ -61810,7 +61810,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "The account on behalf of which to charge."
         },
         "subscription_data": {
-          "description": "When creating a subscription or subscription schedule, the specified configuration data will be used. There must be at least one line item with a recurring price for a subscription or subscription schedule to be created. A subscription schedule is created if \u0060subscription_data[effective_date]\u0060 is present and in the future, otherwise a subscription is created.",
+          "description": "When creating a subscription or subscription schedule, the specified configuration data will be used. There must be at least one line item with a recurring price for a subscription or subscription schedule to be created. A subscription schedule is created if \\u0060subscription_data[effective_date]\\u0060 is present and in the future, otherwise a subscription is created.",
           "properties": {
             "effective_date": {
               "anyOf": [
@@ -62043,7 +62043,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay invoices at the end of the subscription cycle or at invoice finalization using the default payment method attached to the subscription or customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay invoices at the end of the subscription cycle or at invoice finalization using the default payment method attached to the subscription or customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -62071,7 +62071,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any line item that does not have \u0060tax_rates\u0060 set."
+          "description": "The tax rates that will apply to any line item that does not have \\u0060tax_rates\\u0060 set."
         },
         "description": {
           "description": "A description that will be displayed on the quote PDF.",
@@ -62115,7 +62115,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "expires_at": {
-          "description": "A future timestamp on which the quote will be canceled if in \u0060open\u0060 or \u0060draft\u0060 status. Measured in seconds since the Unix epoch.",
+          "description": "A future timestamp on which the quote will be canceled if in \\u0060open\\u0060 or \\u0060draft\\u0060 status. Measured in seconds since the Unix epoch.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -62234,7 +62234,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "on_behalf_of": {
@@ -62252,7 +62252,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "The account on behalf of which to charge."
         },
         "subscription_data": {
-          "description": "When creating a subscription or subscription schedule, the specified configuration data will be used. There must be at least one line item with a recurring price for a subscription or subscription schedule to be created. A subscription schedule is created if \u0060subscription_data[effective_date]\u0060 is present and in the future, otherwise a subscription is created.",
+          "description": "When creating a subscription or subscription schedule, the specified configuration data will be used. There must be at least one line item with a recurring price for a subscription or subscription schedule to be created. A subscription schedule is created if \\u0060subscription_data[effective_date]\\u0060 is present and in the future, otherwise a subscription is created.",
           "properties": {
             "effective_date": {
               "anyOf": [
@@ -62590,7 +62590,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "expires_at": {
-          "description": "A future timestamp on which the quote will be canceled if in \u0060open\u0060 or \u0060draft\u0060 status. Measured in seconds since the Unix epoch.",
+          "description": "A future timestamp on which the quote will be canceled if in \\u0060open\\u0060 or \\u0060draft\\u0060 status. Measured in seconds since the Unix epoch.",
           "format": "unix-time",
           "type": "integer"
         }
@@ -62736,7 +62736,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "item_type": {
-          "description": "Type of the items in the value list. One of \u0060card_fingerprint\u0060, \u0060card_bin\u0060, \u0060email\u0060, \u0060ip_address\u0060, \u0060country\u0060, \u0060string\u0060, \u0060case_sensitive_string\u0060, or \u0060customer_id\u0060. Use \u0060string\u0060 if the item type is unknown or mixed.",
+          "description": "Type of the items in the value list. One of \\u0060card_fingerprint\\u0060, \\u0060card_bin\\u0060, \\u0060email\\u0060, \\u0060ip_address\\u0060, \\u0060country\\u0060, \\u0060string\\u0060, \\u0060case_sensitive_string\\u0060, or \\u0060customer_id\\u0060. Use \\u0060string\\u0060 if the item type is unknown or mixed.",
           "enum": [
             "card_bin",
             "card_fingerprint",
@@ -62754,7 +62754,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "name": {
@@ -62841,7 +62841,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "name": {
@@ -62910,7 +62910,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_recipients",
-    "description": "<p>Creates a new <code>Recipient</code> object and verifies the recipient’s identity.\nAlso verifies the recipient’s bank account information or debit card, if either is provided.</p> (deprecated)",
+    "description": "<p>Creates a new <code>Recipient</code> object and verifies the recipient\\u2019s identity.\\nAlso verifies the recipient\\u2019s bank account information or debit card, if either is provided.</p> (deprecated)",
     "parameters": {
       "properties": {
         "bank_account": {
@@ -62924,7 +62924,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "description": {
-          "description": "An arbitrary string which you can attach to a \u0060Recipient\u0060 object. It is displayed alongside the recipient in the web interface.",
+          "description": "An arbitrary string which you can attach to a \\u0060Recipient\\u0060 object. It is displayed alongside the recipient in the web interface.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -62956,20 +62956,20 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
-          "description": "The recipient's full, legal name. For type \u0060individual\u0060, should be in the format \u0060First Last\u0060, \u0060First Middle Last\u0060, or \u0060First M Last\u0060 (no prefixes or suffixes). For \u0060corporation\u0060, the full, incorporated name.",
+          "description": "The recipient's full, legal name. For type \\u0060individual\\u0060, should be in the format \\u0060First Last\\u0060, \\u0060First Middle Last\\u0060, or \\u0060First M Last\\u0060 (no prefixes or suffixes). For \\u0060corporation\\u0060, the full, incorporated name.",
           "maxLength": 5000,
           "type": "string"
         },
         "tax_id": {
-          "description": "The recipient's tax ID, as a string. For type \u0060individual\u0060, the full SSN; for type \u0060corporation\u0060, the full EIN.",
+          "description": "The recipient's tax ID, as a string. For type \\u0060individual\\u0060, the full SSN; for type \\u0060corporation\\u0060, the full EIN.",
           "maxLength": 5000,
           "type": "string"
         },
         "type": {
-          "description": "Type of the recipient: either \u0060individual\u0060 or \u0060corporation\u0060.",
+          "description": "Type of the recipient: either \\u0060individual\\u0060 or \\u0060corporation\\u0060.",
           "maxLength": 5000,
           "type": "string"
         }
@@ -63032,7 +63032,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_recipients_id",
-    "description": "<p>Updates the specified recipient by setting the values of the parameters passed.\nAny parameters not provided will be left unchanged.</p>\n\n<p>If you update the name or tax ID, the identity verification will automatically be rerun.\nIf you update the bank account, the bank account validation will automatically be rerun.</p> (deprecated)",
+    "description": "<p>Updates the specified recipient by setting the values of the parameters passed.\\nAny parameters not provided will be left unchanged.</p>\\n\\n<p>If you update the name or tax ID, the identity verification will automatically be rerun.\\nIf you update the bank account, the bank account validation will automatically be rerun.</p> (deprecated)",
     "parameters": {
       "properties": {
         "id": {
@@ -63045,7 +63045,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "card": {
-          "description": "A U.S. Visa or MasterCard debit card (not prepaid) to attach to the recipient. You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary containing a user's debit card details, with the options described below. Passing \u0060card\u0060 will create a new card, make it the new recipient default card, and delete the old recipient default (if one exists). If you want to add additional debit cards instead of replacing the existing default, use the [card creation API](https://stripe.com/docs/api#create_card). Whenever you attach a card to a recipient, Stripe will automatically validate the debit card.",
+          "description": "A U.S. Visa or MasterCard debit card (not prepaid) to attach to the recipient. You can provide either a token, like the ones returned by [Stripe.js](https://stripe.com/docs/js), or a dictionary containing a user's debit card details, with the options described below. Passing \\u0060card\\u0060 will create a new card, make it the new recipient default card, and delete the old recipient default (if one exists). If you want to add additional debit cards instead of replacing the existing default, use the [card creation API](https://stripe.com/docs/api#create_card). Whenever you attach a card to a recipient, Stripe will automatically validate the debit card.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -63055,7 +63055,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "description": {
-          "description": "An arbitrary string which you can attach to a \u0060Recipient\u0060 object. It is displayed alongside the recipient in the web interface.",
+          "description": "An arbitrary string which you can attach to a \\u0060Recipient\\u0060 object. It is displayed alongside the recipient in the web interface.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -63087,15 +63087,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "name": {
-          "description": "The recipient's full, legal name. For type \u0060individual\u0060, should be in the format \u0060First Last\u0060, \u0060First Middle Last\u0060, or \u0060First M Last\u0060 (no prefixes or suffixes). For \u0060corporation\u0060, the full, incorporated name.",
+          "description": "The recipient's full, legal name. For type \\u0060individual\\u0060, should be in the format \\u0060First Last\\u0060, \\u0060First Middle Last\\u0060, or \\u0060First M Last\\u0060 (no prefixes or suffixes). For \\u0060corporation\\u0060, the full, incorporated name.",
           "maxLength": 5000,
           "type": "string"
         },
         "tax_id": {
-          "description": "The recipient's tax ID, as a string. For type \u0060individual\u0060, the full SSN; for type \u0060corporation\u0060, the full EIN.",
+          "description": "The recipient's tax ID, as a string. For type \\u0060individual\\u0060, the full SSN; for type \\u0060corporation\\u0060, the full EIN.",
           "maxLength": 5000,
           "type": "string"
         }
@@ -63198,7 +63198,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "payment_intent": {
           "maxLength": 5000,
@@ -63273,7 +63273,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_refunds_refund",
-    "description": "<p>Updates the specified refund by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\n\n<p>This request only accepts <code>metadata</code> as an argument.</p>",
+    "description": "<p>Updates the specified refund by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\\n\\n<p>This request only accepts <code>metadata</code> as an argument.</p>",
     "parameters": {
       "properties": {
         "refund": {
@@ -63302,7 +63302,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -63363,7 +63363,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_refunds_refund_cancel",
-    "description": "<p>Cancels a refund with a status of <code>requires_action</code>.</p>\n\n<p>Refunds in other states cannot be canceled, and only refunds for payment methods that require customer action will enter the <code>requires_action</code> state.</p>",
+    "description": "<p>Cancels a refund with a status of <code>requires_action</code>.</p>\\n\\n<p>Refunds in other states cannot be canceled, and only refunds for payment methods that require customer action will enter the <code>requires_action</code> state.</p>",
     "parameters": {
       "properties": {
         "refund": {
@@ -63431,7 +63431,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_reporting_report_runs",
-    "description": "<p>Creates a new object and begin running the report. (Certain report types require a <a href=\"https://stripe.com/docs/keys#test-live-modes\">live-mode API key</a>.)</p>",
+    "description": "<p>Creates a new object and begin running the report. (Certain report types require a <a href=\\"https://stripe.com/docs/keys#test-live-modes\\">live-mode API key</a>.)</p>",
     "parameters": {
       "properties": {
         "expand": {
@@ -64114,7 +64114,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "report_type": {
-          "description": "The ID of the [report type](https://stripe.com/docs/reporting/statements/api#report-types) to run, such as \u0060\"balance.summary.1\"\u0060.",
+          "description": "The ID of the [report type](https://stripe.com/docs/reporting/statements/api#report-types) to run, such as \\u0060\\"balance.summary.1\\"\\u0060.",
           "type": "string"
         }
       },
@@ -64238,15 +64238,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_setup_intents",
-    "description": "<p>Creates a SetupIntent object.</p>\n\n<p>After the SetupIntent is created, attach a payment method and <a href=\"/docs/api/setup_intents/confirm\">confirm</a>\nto collect any required permissions to charge the payment method later.</p>",
+    "description": "<p>Creates a SetupIntent object.</p>\\n\\n<p>After the SetupIntent is created, attach a payment method and <a href=\\"/docs/api/setup_intents/confirm\\">confirm</a>\\nto collect any required permissions to charge the payment method later.</p>",
     "parameters": {
       "properties": {
         "confirm": {
-          "description": "Set to \u0060true\u0060 to attempt to confirm this SetupIntent immediately. This parameter defaults to \u0060false\u0060. If the payment method attached is a card, a return_url may be provided in case additional authentication is required.",
+          "description": "Set to \\u0060true\\u0060 to attempt to confirm this SetupIntent immediately. This parameter defaults to \\u0060false\\u0060. If the payment method attached is a card, a return_url may be provided in case additional authentication is required.",
           "type": "boolean"
         },
         "customer": {
-          "description": "ID of the Customer this SetupIntent belongs to, if one exists.\n\nIf present, the SetupIntent's payment method will be attached to the Customer on successful setup. Payment methods attached to other Customers cannot be used with this SetupIntent.",
+          "description": "ID of the Customer this SetupIntent belongs to, if one exists.\\n\\nIf present, the SetupIntent's payment method will be attached to the Customer on successful setup. Payment methods attached to other Customers cannot be used with this SetupIntent.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -64264,7 +64264,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "mandate_data": {
-          "description": "This hash contains details about the Mandate to create. This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/setup_intents/create#create_setup_intent-confirm).",
+          "description": "This hash contains details about the Mandate to create. This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/setup_intents/create#create_setup_intent-confirm).",
           "properties": {
             "customer_acceptance": {
               "properties": {
@@ -64320,7 +64320,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "on_behalf_of": {
@@ -64513,7 +64513,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "payment_method_types": {
-          "description": "The list of payment method types (e.g. card) that this SetupIntent is allowed to use. If this is not provided, defaults to [\"card\"].",
+          "description": "The list of payment method types (e.g. card) that this SetupIntent is allowed to use. If this is not provided, defaults to [\\"card\\"].",
           "items": {
             "maxLength": 5000,
             "type": "string"
@@ -64521,7 +64521,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "return_url": {
-          "description": "The URL to redirect your customer back to after they authenticate or cancel their payment on the payment method's app or site. If you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme. This parameter can only be used with [\u0060confirm=true\u0060](https://stripe.com/docs/api/setup_intents/create#create_setup_intent-confirm).",
+          "description": "The URL to redirect your customer back to after they authenticate or cancel their payment on the payment method's app or site. If you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme. This parameter can only be used with [\\u0060confirm=true\\u0060](https://stripe.com/docs/api/setup_intents/create#create_setup_intent-confirm).",
           "type": "string"
         },
         "single_use": {
@@ -64542,7 +64542,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "usage": {
-          "description": "Indicates how the payment method is intended to be used in the future. If not provided, this value defaults to \u0060off_session\u0060.",
+          "description": "Indicates how the payment method is intended to be used in the future. If not provided, this value defaults to \\u0060off_session\\u0060.",
           "enum": [
             "off_session",
             "on_session"
@@ -64632,7 +64632,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "customer": {
-          "description": "ID of the Customer this SetupIntent belongs to, if one exists.\n\nIf present, the SetupIntent's payment method will be attached to the Customer on successful setup. Payment methods attached to other Customers cannot be used with this SetupIntent.",
+          "description": "ID of the Customer this SetupIntent belongs to, if one exists.\\n\\nIf present, the SetupIntent's payment method will be attached to the Customer on successful setup. Payment methods attached to other Customers cannot be used with this SetupIntent.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -64664,7 +64664,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "payment_method": {
           "description": "ID of the payment method (a PaymentMethod, Card, or saved Source object) to attach to this SetupIntent.",
@@ -64852,7 +64852,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "payment_method_types": {
-          "description": "The list of payment method types (e.g. card) that this SetupIntent is allowed to set up. If this is not provided, defaults to [\"card\"].",
+          "description": "The list of payment method types (e.g. card) that this SetupIntent is allowed to set up. If this is not provided, defaults to [\\"card\\"].",
           "items": {
             "maxLength": 5000,
             "type": "string"
@@ -64931,7 +64931,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_setup_intents_intent_cancel",
-    "description": "<p>A SetupIntent object can be canceled when it is in one of these statuses: <code>requires_payment_method</code>, <code>requires_confirmation</code>, or <code>requires_action</code>. </p>\n\n<p>Once canceled, setup is abandoned and any operations on the SetupIntent will fail with an error.</p>",
+    "description": "<p>A SetupIntent object can be canceled when it is in one of these statuses: <code>requires_payment_method</code>, <code>requires_confirmation</code>, or <code>requires_action</code>. </p>\\n\\n<p>Once canceled, setup is abandoned and any operations on the SetupIntent will fail with an error.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -64939,7 +64939,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "cancellation_reason": {
-          "description": "Reason for canceling this SetupIntent. Possible values are \u0060abandoned\u0060, \u0060requested_by_customer\u0060, or \u0060duplicate\u0060",
+          "description": "Reason for canceling this SetupIntent. Possible values are \\u0060abandoned\\u0060, \\u0060requested_by_customer\\u0060, or \\u0060duplicate\\u0060",
           "enum": [
             "abandoned",
             "duplicate",
@@ -65011,7 +65011,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_setup_intents_intent_confirm",
-    "description": "<p>Confirm that your customer intends to set up the current or\nprovided payment method. For example, you would confirm a SetupIntent\nwhen a customer hits the “Save” button on a payment method management\npage on your website.</p>\n\n<p>If the selected payment method does not require any additional\nsteps from the customer, the SetupIntent will transition to the\n<code>succeeded</code> status.</p>\n\n<p>Otherwise, it will transition to the <code>requires_action</code> status and\nsuggest additional actions via <code>next_action</code>. If setup fails,\nthe SetupIntent will transition to the\n<code>requires_payment_method</code> status.</p>",
+    "description": "<p>Confirm that your customer intends to set up the current or\\nprovided payment method. For example, you would confirm a SetupIntent\\nwhen a customer hits the \\u201cSave\\u201d button on a payment method management\\npage on your website.</p>\\n\\n<p>If the selected payment method does not require any additional\\nsteps from the customer, the SetupIntent will transition to the\\n<code>succeeded</code> status.</p>\\n\\n<p>Otherwise, it will transition to the <code>requires_action</code> status and\\nsuggest additional actions via <code>next_action</code>. If setup fails,\\nthe SetupIntent will transition to the\\n<code>requires_payment_method</code> status.</p>",
     "parameters": {
       "properties": {
         "intent": {
@@ -65313,7 +65313,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "return_url": {
-          "description": "The URL to redirect your customer back to after they authenticate on the payment method's app or site.\nIf you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme.\nThis parameter is only used for cards and other redirect-based payment methods.",
+          "description": "The URL to redirect your customer back to after they authenticate on the payment method's app or site.\\nIf you'd prefer to redirect to a mobile application, you can alternatively supply an application URI scheme.\\nThis parameter is only used for cards and other redirect-based payment methods.",
           "type": "string"
         }
       },
@@ -65546,7 +65546,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "fixed_amount": {
-          "description": "Describes a fixed amount to charge for shipping. Must be present if type is \u0060fixed_amount\u0060.",
+          "description": "Describes a fixed amount to charge for shipping. Must be present if type is \\u0060fixed_amount\\u0060.",
           "properties": {
             "amount": {
               "type": "integer"
@@ -65566,11 +65566,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "tax_behavior": {
-          "description": "Specifies whether the rate is considered inclusive of taxes or exclusive of taxes. One of \u0060inclusive\u0060, \u0060exclusive\u0060, or \u0060unspecified\u0060.",
+          "description": "Specifies whether the rate is considered inclusive of taxes or exclusive of taxes. One of \\u0060inclusive\\u0060, \\u0060exclusive\\u0060, or \\u0060unspecified\\u0060.",
           "enum": [
             "exclusive",
             "inclusive",
@@ -65579,11 +65579,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "tax_code": {
-          "description": "A [tax code](https://stripe.com/docs/tax/tax-codes) ID. The Shipping tax code is \u0060txcd_92010001\u0060.",
+          "description": "A [tax code](https://stripe.com/docs/tax/tax-codes) ID. The Shipping tax code is \\u0060txcd_92010001\\u0060.",
           "type": "string"
         },
         "type": {
-          "description": "The type of calculation to use on the shipping rate. Can only be \u0060fixed_amount\u0060 for now.",
+          "description": "The type of calculation to use on the shipping rate. Can only be \\u0060fixed_amount\\u0060 for now.",
           "enum": [
             "fixed_amount"
           ],
@@ -65662,7 +65662,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "active": {
-          "description": "Whether the shipping rate can be used for new purchases. Defaults to \u0060true\u0060.",
+          "description": "Whether the shipping rate can be used for new purchases. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "expand": {
@@ -65688,7 +65688,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -65754,7 +65754,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
     "parameters": {
       "properties": {
         "active": {
-          "description": "Whether the SKU is available for purchase. Default to \u0060true\u0060.",
+          "description": "Whether the SKU is available for purchase. Default to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "attributes": {
@@ -65762,7 +65762,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "maxLength": 500,
             "type": "string"
           },
-          "description": "A dictionary of attributes and values for the attributes defined by the product. If, for example, a product's attributes are \u0060[\"size\", \"gender\"]\u0060, a valid SKU has the following dictionary of attributes: \u0060{\"size\": \"Medium\", \"gender\": \"Unisex\"}\u0060.",
+          "description": "A dictionary of attributes and values for the attributes defined by the product. If, for example, a product's attributes are \\u0060[\\"size\\", \\"gender\\"]\\u0060, a valid SKU has the following dictionary of attributes: \\u0060{\\"size\\": \\"Medium\\", \\"gender\\": \\"Unisex\\"}\\u0060.",
           "type": "object"
         },
         "currency": {
@@ -65820,7 +65820,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "package_dimensions": {
@@ -65849,11 +65849,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "price": {
-          "description": "The cost of the item as a nonnegative integer in the smallest currency unit (that is, 100 cents to charge $1.00, or 100 to charge ¥100, Japanese Yen being a zero-decimal currency).",
+          "description": "The cost of the item as a nonnegative integer in the smallest currency unit (that is, 100 cents to charge $1.00, or 100 to charge \\u00a5100, Japanese Yen being a zero-decimal currency).",
           "type": "integer"
         },
         "product": {
-          "description": "The ID of the product this SKU is associated with. Must be a product with type \u0060good\u0060.",
+          "description": "The ID of the product this SKU is associated with. Must be a product with type \\u0060good\\u0060.",
           "maxLength": 5000,
           "type": "string"
         }
@@ -65932,7 +65932,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_skus_id",
-    "description": "<p>Updates the specific SKU by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\n\n<p>Note that a SKU’s <code>attributes</code> are not editable. Instead, you would need to deactivate the existing SKU and create a new one with the new attribute values.</p>",
+    "description": "<p>Updates the specific SKU by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\\n\\n<p>Note that a SKU\\u2019s <code>attributes</code> are not editable. Instead, you would need to deactivate the existing SKU and create a new one with the new attribute values.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -65948,7 +65948,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
             "maxLength": 500,
             "type": "string"
           },
-          "description": "A dictionary of attributes and values for the attributes defined by the product. When specified, \u0060attributes\u0060 will partially update the existing attributes dictionary on the product, with the postcondition that a value must be present for each attribute key on the product.",
+          "description": "A dictionary of attributes and values for the attributes defined by the product. When specified, \\u0060attributes\\u0060 will partially update the existing attributes dictionary on the product, with the postcondition that a value must be present for each attribute key on the product.",
           "type": "object"
         },
         "currency": {
@@ -66010,7 +66010,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "package_dimensions": {
           "anyOf": [
@@ -66048,11 +66048,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "The dimensions of this SKU for shipping purposes."
         },
         "price": {
-          "description": "The cost of the item as a positive integer in the smallest currency unit (that is, 100 cents to charge $1.00, or 100 to charge ¥100, Japanese Yen being a zero-decimal currency).",
+          "description": "The cost of the item as a positive integer in the smallest currency unit (that is, 100 cents to charge $1.00, or 100 to charge \\u00a5100, Japanese Yen being a zero-decimal currency).",
           "type": "integer"
         },
         "product": {
-          "description": "The ID of the product that this SKU should belong to. The product must exist, have the same set of attribute names as the SKU's current product, and be of type \u0060good\u0060.",
+          "description": "The ID of the product that this SKU should belong to. The product must exist, have the same set of attribute names as the SKU's current product, and be of type \\u0060good\\u0060.",
           "maxLength": 5000,
           "type": "string"
         }
@@ -66139,7 +66139,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
     "parameters": {
       "properties": {
         "amount": {
-          "description": "Amount associated with the source. This is the amount for which the source will be chargeable once ready. Required for \u0060single_use\u0060 sources. Not supported for \u0060receiver\u0060 type sources, where charge amount may not be specified until funds land.",
+          "description": "Amount associated with the source. This is the amount for which the source will be chargeable once ready. Required for \\u0060single_use\\u0060 sources. Not supported for \\u0060receiver\\u0060 type sources, where charge amount may not be specified until funds land.",
           "type": "integer"
         },
         "currency": {
@@ -66147,7 +66147,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "customer": {
-          "description": "The \u0060Customer\u0060 to whom the original source is attached to. Must be set when the original source is not a \u0060Source\u0060 (e.g., \u0060Card\u0060).",
+          "description": "The \\u0060Customer\\u0060 to whom the original source is attached to. Must be set when the original source is not a \\u0060Source\\u0060 (e.g., \\u0060Card\\u0060).",
           "maxLength": 500,
           "type": "string"
         },
@@ -66160,7 +66160,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "flow": {
-          "description": "The authentication \u0060flow\u0060 of the source to create. \u0060flow\u0060 is one of \u0060redirect\u0060, \u0060receiver\u0060, \u0060code_verification\u0060, \u0060none\u0060. It is generally inferred unless a type supports multiple flows.",
+          "description": "The authentication \\u0060flow\\u0060 of the source to create. \\u0060flow\\u0060 is one of \\u0060redirect\\u0060, \\u0060receiver\\u0060, \\u0060code_verification\\u0060, \\u0060none\\u0060. It is generally inferred unless a type supports multiple flows.",
           "enum": [
             "code_verification",
             "none",
@@ -66340,7 +66340,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "receiver": {
-          "description": "Optional parameters for the receiver flow. Can be set only if the source is a receiver (\u0060flow\u0060 is \u0060receiver\u0060).",
+          "description": "Optional parameters for the receiver flow. Can be set only if the source is a receiver (\\u0060flow\\u0060 is \\u0060receiver\\u0060).",
           "properties": {
             "refund_attributes_method": {
               "enum": [
@@ -66356,7 +66356,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "redirect": {
-          "description": "Parameters required for the redirect flow. Required if the source is authenticated by a redirect (\u0060flow\u0060 is \u0060redirect\u0060).",
+          "description": "Parameters required for the redirect flow. Required if the source is authenticated by a redirect (\\u0060flow\\u0060 is \\u0060redirect\\u0060).",
           "properties": {
             "return_url": {
               "type": "string"
@@ -66470,7 +66470,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "statement_descriptor": {
-          "description": "An arbitrary string to be displayed on your customer's statement. As an example, if your website is \u0060RunClub\u0060 and the item you're charging for is a race ticket, you may want to specify a \u0060statement_descriptor\u0060 of \u0060RunClub 5K race ticket.\u0060 While many payment types will display this information, some may not display it at all.",
+          "description": "An arbitrary string to be displayed on your customer's statement. As an example, if your website is \\u0060RunClub\\u0060 and the item you're charging for is a race ticket, you may want to specify a \\u0060statement_descriptor\\u0060 of \\u0060RunClub 5K race ticket.\\u0060 While many payment types will display this information, some may not display it at all.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -66480,7 +66480,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "type": {
-          "description": "The \u0060type\u0060 of the source to create. Required unless \u0060customer\u0060 and \u0060original_source\u0060 are specified (see the [Cloning card Sources](https://stripe.com/docs/sources/connect#cloning-card-sources) guide)",
+          "description": "The \\u0060type\\u0060 of the source to create. Required unless \\u0060customer\\u0060 and \\u0060original_source\\u0060 are specified (see the [Cloning card Sources](https://stripe.com/docs/sources/connect#cloning-card-sources) guide)",
           "maxLength": 5000,
           "type": "string"
         },
@@ -66574,7 +66574,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_sources_source",
-    "description": "<p>Updates the specified source by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\n\n<p>This request accepts the <code>metadata</code> and <code>owner</code> as arguments. It is also possible to update type specific information for selected payment methods. Please refer to our <a href=\"/docs/sources\">payment method guides</a> for more detail.</p>",
+    "description": "<p>Updates the specified source by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\\n\\n<p>This request accepts the <code>metadata</code> and <code>owner</code> as arguments. It is also possible to update type specific information for selected payment methods. Please refer to our <a href=\\"/docs/sources\\">payment method guides</a> for more detail.</p>",
     "parameters": {
       "properties": {
         "source": {
@@ -66718,7 +66718,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "owner": {
           "description": "Information about the owner of the payment instrument that may be used or required by particular source types.",
@@ -67066,11 +67066,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "payment_behavior": {
-          "description": "Use \u0060allow_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\n\nUse \u0060default_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription’s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\n\nUse \u0060pending_if_incomplete\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \u0060pending_if_incomplete\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\n\nUse \u0060error_if_incomplete\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
+          "description": "Use \\u0060allow_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\\n\\nUse \\u0060default_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription\\u2019s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\\n\\nUse \\u0060pending_if_incomplete\\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \\u0060pending_if_incomplete\\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\\n\\nUse \\u0060error_if_incomplete\\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
           "enum": [
             "allow_incomplete",
             "default_incomplete",
@@ -67140,7 +67140,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -67178,7 +67178,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "A list of [Tax Rate](https://stripe.com/docs/api/tax_rates) ids. These Tax Rates will override the [\u0060default_tax_rates\u0060](https://stripe.com/docs/api/subscriptions/create#create_subscription-default_tax_rates) on the Subscription. When updating, pass an empty string to remove previously-defined tax rates."
+          "description": "A list of [Tax Rate](https://stripe.com/docs/api/tax_rates) ids. These Tax Rates will override the [\\u0060default_tax_rates\\u0060](https://stripe.com/docs/api/subscriptions/create#create_subscription-default_tax_rates) on the Subscription. When updating, pass an empty string to remove previously-defined tax rates."
         }
       },
       "required": [
@@ -67305,14 +67305,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "off_session": {
           "description": "Indicates if a customer is on or off-session while an invoice payment is attempted.",
           "type": "boolean"
         },
         "payment_behavior": {
-          "description": "Use \u0060allow_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\n\nUse \u0060default_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription’s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\n\nUse \u0060pending_if_incomplete\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \u0060pending_if_incomplete\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\n\nUse \u0060error_if_incomplete\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
+          "description": "Use \\u0060allow_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\\n\\nUse \\u0060default_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription\\u2019s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\\n\\nUse \\u0060pending_if_incomplete\\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \\u0060pending_if_incomplete\\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\\n\\nUse \\u0060error_if_incomplete\\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
           "enum": [
             "allow_incomplete",
             "default_incomplete",
@@ -67322,7 +67322,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "price": {
-          "description": "The ID of the price object. When changing a subscription item's price, \u0060quantity\u0060 is set to 1 unless a \u0060quantity\u0060 parameter is provided.",
+          "description": "The ID of the price object. When changing a subscription item's price, \\u0060quantity\\u0060 is set to 1 unless a \\u0060quantity\\u0060 parameter is provided.",
           "maxLength": 5000,
           "type": "string"
         },
@@ -67382,7 +67382,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -67415,7 +67415,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "A list of [Tax Rate](https://stripe.com/docs/api/tax_rates) ids. These Tax Rates will override the [\u0060default_tax_rates\u0060](https://stripe.com/docs/api/subscriptions/create#create_subscription-default_tax_rates) on the Subscription. When updating, pass an empty string to remove previously-defined tax rates."
+          "description": "A list of [Tax Rate](https://stripe.com/docs/api/tax_rates) ids. These Tax Rates will override the [\\u0060default_tax_rates\\u0060](https://stripe.com/docs/api/subscriptions/create#create_subscription-default_tax_rates) on the Subscription. When updating, pass an empty string to remove previously-defined tax rates."
         }
       },
       "required": [
@@ -67497,14 +67497,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_subscription_items_subscription_item_usage_records",
-    "description": "<p>Creates a usage record for a specified subscription item and date, and fills it with a quantity.</p>\n\n<p>Usage records provide <code>quantity</code> information that Stripe uses to track how much a customer is using your service. With usage information and the pricing model set up by the <a href=\"https://stripe.com/docs/billing/subscriptions/metered-billing\">metered billing</a> plan, Stripe helps you send accurate invoices to your customers.</p>\n\n<p>The default calculation for usage is to add up all the <code>quantity</code> values of the usage records within a billing period. You can change this default behavior with the billing plan’s <code>aggregate_usage</code> <a href=\"/docs/api/plans/create#create_plan-aggregate_usage\">parameter</a>. When there is more than one usage record with the same timestamp, Stripe adds the <code>quantity</code> values together. In most cases, this is the desired resolution, however, you can change this behavior with the <code>action</code> parameter.</p>\n\n<p>The default pricing model for metered billing is <a href=\"/docs/api/plans/object#plan_object-billing_scheme\">per-unit pricing</a>. For finer granularity, you can configure metered billing to have a <a href=\"https://stripe.com/docs/billing/subscriptions/tiers\">tiered pricing</a> model.</p>",
+    "description": "<p>Creates a usage record for a specified subscription item and date, and fills it with a quantity.</p>\\n\\n<p>Usage records provide <code>quantity</code> information that Stripe uses to track how much a customer is using your service. With usage information and the pricing model set up by the <a href=\\"https://stripe.com/docs/billing/subscriptions/metered-billing\\">metered billing</a> plan, Stripe helps you send accurate invoices to your customers.</p>\\n\\n<p>The default calculation for usage is to add up all the <code>quantity</code> values of the usage records within a billing period. You can change this default behavior with the billing plan\\u2019s <code>aggregate_usage</code> <a href=\\"/docs/api/plans/create#create_plan-aggregate_usage\\">parameter</a>. When there is more than one usage record with the same timestamp, Stripe adds the <code>quantity</code> values together. In most cases, this is the desired resolution, however, you can change this behavior with the <code>action</code> parameter.</p>\\n\\n<p>The default pricing model for metered billing is <a href=\\"/docs/api/plans/object#plan_object-billing_scheme\\">per-unit pricing</a>. For finer granularity, you can configure metered billing to have a <a href=\\"https://stripe.com/docs/billing/subscriptions/tiers\\">tiered pricing</a> model.</p>",
     "parameters": {
       "properties": {
         "subscription_item": {
           "type": "string"
         },
         "action": {
-          "description": "Valid values are \u0060increment\u0060 (default) or \u0060set\u0060. When using \u0060increment\u0060 the specified \u0060quantity\u0060 will be added to the usage at the specified timestamp. The \u0060set\u0060 action will overwrite the usage quantity at that timestamp. If the subscription has [billing thresholds](https://stripe.com/docs/api/subscriptions/object#subscription_object-billing_thresholds), \u0060increment\u0060 is the only allowed value.",
+          "description": "Valid values are \\u0060increment\\u0060 (default) or \\u0060set\\u0060. When using \\u0060increment\\u0060 the specified \\u0060quantity\\u0060 will be added to the usage at the specified timestamp. The \\u0060set\\u0060 action will overwrite the usage quantity at that timestamp. If the subscription has [billing thresholds](https://stripe.com/docs/api/subscriptions/object#subscription_object-billing_thresholds), \\u0060increment\\u0060 is the only allowed value.",
           "enum": [
             "increment",
             "set"
@@ -67536,7 +67536,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "The timestamp for the usage event. This timestamp must be within the current billing period of the subscription of the provided \u0060subscription_item\u0060, and must not be in the future. When passing \u0060\"now\"\u0060, Stripe records usage for the current time. Default is \u0060\"now\"\u0060 if a value is not provided."
+          "description": "The timestamp for the usage event. This timestamp must be within the current billing period of the subscription of the provided \\u0060subscription_item\\u0060, and must not be in the future. When passing \\u0060\\"now\\"\\u0060, Stripe records usage for the current time. Default is \\u0060\\"now\\"\\u0060 if a value is not provided."
         }
       },
       "required": [
@@ -67706,7 +67706,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "end_behavior": {
-          "description": "Configures how the subscription schedule behaves when it ends. Possible values are \u0060release\u0060 or \u0060cancel\u0060 with the default being \u0060release\u0060. \u0060release\u0060 will end the subscription schedule and keep the underlying subscription running.\u0060cancel\u0060 will end the subscription schedule and cancel the underlying subscription.",
+          "description": "Configures how the subscription schedule behaves when it ends. Possible values are \\u0060release\\u0060 or \\u0060cancel\\u0060 with the default being \\u0060release\\u0060. \\u0060release\\u0060 will end the subscription schedule and keep the underlying subscription running.\\u0060cancel\\u0060 will end the subscription schedule and cancel the underlying subscription.",
           "enum": [
             "cancel",
             "none",
@@ -67743,10 +67743,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "phases": {
-          "description": "List representing phases of the subscription schedule. Each phase can be customized to have different durations, plans, and coupons. If there are multiple phases, the \u0060end_date\u0060 of one phase will always equal the \u0060start_date\u0060 of the next phase.",
+          "description": "List representing phases of the subscription schedule. Each phase can be customized to have different durations, plans, and coupons. If there are multiple phases, the \\u0060end_date\\u0060 of one phase will always equal the \\u0060start_date\\u0060 of the next phase.",
           "items": {
             "properties": {
               "add_invoice_items": {
@@ -68067,7 +68067,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "When the subscription schedule starts. We recommend using \u0060now\u0060 so that it starts the subscription immediately. You can also use a Unix timestamp to backdate the subscription so that it starts on a past date, or set a future date for the subscription to start on."
+          "description": "When the subscription schedule starts. We recommend using \\u0060now\\u0060 so that it starts the subscription immediately. You can also use a Unix timestamp to backdate the subscription so that it starts on a past date, or set a future date for the subscription to start on."
         }
       },
       "required": []
@@ -68239,7 +68239,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "end_behavior": {
-          "description": "Configures how the subscription schedule behaves when it ends. Possible values are \u0060release\u0060 or \u0060cancel\u0060 with the default being \u0060release\u0060. \u0060release\u0060 will end the subscription schedule and keep the underlying subscription running.\u0060cancel\u0060 will end the subscription schedule and cancel the underlying subscription.",
+          "description": "Configures how the subscription schedule behaves when it ends. Possible values are \\u0060release\\u0060 or \\u0060cancel\\u0060 with the default being \\u0060release\\u0060. \\u0060release\\u0060 will end the subscription schedule and keep the underlying subscription running.\\u0060cancel\\u0060 will end the subscription schedule and cancel the underlying subscription.",
           "enum": [
             "cancel",
             "none",
@@ -68271,10 +68271,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "phases": {
-          "description": "List representing phases of the subscription schedule. Each phase can be customized to have different durations, plans, and coupons. If there are multiple phases, the \u0060end_date\u0060 of one phase will always equal the \u0060start_date\u0060 of the next phase. Note that past phases can be omitted.",
+          "description": "List representing phases of the subscription schedule. Each phase can be customized to have different durations, plans, and coupons. If there are multiple phases, the \\u0060end_date\\u0060 of one phase will always equal the \\u0060start_date\\u0060 of the next phase. Note that past phases can be omitted.",
           "items": {
             "properties": {
               "add_invoice_items": {
@@ -68617,7 +68617,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "proration_behavior": {
-          "description": "If the update changes the current phase, indicates if the changes should be prorated. Possible values are \u0060create_prorations\u0060 or \u0060none\u0060, and the default value is \u0060create_prorations\u0060.",
+          "description": "If the update changes the current phase, indicates if the changes should be prorated. Possible values are \\u0060create_prorations\\u0060 or \\u0060none\\u0060, and the default value is \\u0060create_prorations\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -68712,11 +68712,11 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "invoice_now": {
-          "description": "If the subscription schedule is \u0060active\u0060, indicates if a final invoice will be generated that contains any un-invoiced metered usage and new/pending proration invoice items. Defaults to \u0060true\u0060.",
+          "description": "If the subscription schedule is \\u0060active\\u0060, indicates if a final invoice will be generated that contains any un-invoiced metered usage and new/pending proration invoice items. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         },
         "prorate": {
-          "description": "If the subscription schedule is \u0060active\u0060, indicates if the cancellation should be prorated. Defaults to \u0060true\u0060.",
+          "description": "If the subscription schedule is \\u0060active\\u0060, indicates if the cancellation should be prorated. Defaults to \\u0060true\\u0060.",
           "type": "boolean"
         }
       },
@@ -68775,7 +68775,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_subscription_schedules_schedule_release",
-    "description": "<p>Releases the subscription schedule immediately, which will stop scheduling of its phases, but leave any existing subscription in place. A schedule can only be released if its status is <code>not_started</code> or <code>active</code>. If the subscription schedule is currently associated with a subscription, releasing it will remove its <code>subscription</code> property and set the subscription’s ID to the <code>released_subscription</code> property.</p>",
+    "description": "<p>Releases the subscription schedule immediately, which will stop scheduling of its phases, but leave any existing subscription in place. A schedule can only be released if its status is <code>not_started</code> or <code>active</code>. If the subscription schedule is currently associated with a subscription, releasing it will remove its <code>subscription</code> property and set the subscription\\u2019s ID to the <code>released_subscription</code> property.</p>",
     "parameters": {
       "properties": {
         "schedule": {
@@ -68849,7 +68849,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_subscriptions",
-    "description": "<p>Creates a new subscription on an existing customer. Each customer can have up to 500 active or scheduled subscriptions.</p>\n\n<p>When you create a subscription with <code>collection_method=charge_automatically</code>, the first invoice is finalized as part of the request.\nThe <code>payment_behavior</code> parameter determines the exact behavior of the initial payment.</p>\n\n<p>To start subscriptions where the first invoice always begins in a <code>draft</code> status, use <a href=\"/docs/billing/subscriptions/subscription-schedules#managing\">subscription schedules</a> instead.\nSchedules provide the flexibility to model more complex billing configurations that change over time.</p>",
+    "description": "<p>Creates a new subscription on an existing customer. Each customer can have up to 500 active or scheduled subscriptions.</p>\\n\\n<p>When you create a subscription with <code>collection_method=charge_automatically</code>, the first invoice is finalized as part of the request.\\nThe <code>payment_behavior</code> parameter determines the exact behavior of the initial payment.</p>\\n\\n<p>To start subscriptions where the first invoice always begins in a <code>draft</code> status, use <a href=\\"/docs/billing/subscriptions/subscription-schedules#managing\\">subscription schedules</a> instead.\\nSchedules provide the flexibility to model more complex billing configurations that change over time.</p>",
     "parameters": {
       "properties": {
         "add_invoice_items": {
@@ -68941,7 +68941,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "integer"
         },
         "billing_cycle_anchor": {
-          "description": "A future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \u0060month\u0060 or \u0060year\u0060 intervals, the day of the month for subsequent invoices.",
+          "description": "A future timestamp to anchor the subscription's [billing cycle](https://stripe.com/docs/subscriptions/billing-cycle). This is used to determine the date of the first full invoice, and, for plans with \\u0060month\\u0060 or \\u0060year\\u0060 intervals, the day of the month for subsequent invoices.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -68969,7 +68969,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "Define thresholds at which an invoice will be sent, and the subscription advanced to a new billing period. Pass an empty string to remove previously-defined thresholds."
         },
         "cancel_at": {
-          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \u0060proration_behavior\u0060. If set during a future period, this will always cause a proration for that period.",
+          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \\u0060proration_behavior\\u0060. If set during a future period, this will always cause a proration for that period.",
           "format": "unix-time",
           "type": "integer"
         },
@@ -68978,7 +68978,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -68996,16 +68996,16 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "days_until_due": {
-          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \u0060collection_method\u0060 is set to \u0060send_invoice\u0060.",
+          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \\u0060collection_method\\u0060 is set to \\u0060send_invoice\\u0060.",
           "type": "integer"
         },
         "default_payment_method": {
-          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \u0060default_source\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \\u0060default_source\\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
         "default_source": {
-          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \u0060default_payment_method\u0060 is also set, \u0060default_payment_method\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \\u0060default_payment_method\\u0060 is also set, \\u0060default_payment_method\\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
@@ -69025,7 +69025,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any subscription item that does not have \u0060tax_rates\u0060 set. Invoices created will have their \u0060default_tax_rates\u0060 populated from the subscription."
+          "description": "The tax rates that will apply to any subscription item that does not have \\u0060tax_rates\\u0060 set. Invoices created will have their \\u0060default_tax_rates\\u0060 populated from the subscription."
         },
         "expand": {
           "description": "Specifies which fields in the response should be expanded.",
@@ -69166,14 +69166,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "off_session": {
           "description": "Indicates if a customer is on or off-session while an invoice payment is attempted.",
           "type": "boolean"
         },
         "payment_behavior": {
-          "description": "Use \u0060allow_incomplete\u0060 to create subscriptions with \u0060status=incomplete\u0060 if the first invoice cannot be paid. Creating subscriptions with this status allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\n\nUse \u0060default_incomplete\u0060 to create Subscriptions with \u0060status=incomplete\u0060 when the first invoice requires payment, otherwise start as active. Subscriptions transition to \u0060status=active\u0060 when successfully confirming the payment intent on the first invoice. This allows simpler management of scenarios where additional user actions are needed to pay a subscription’s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method. If the payment intent is not confirmed within 23 hours subscriptions transition to \u0060status=incomplete_expired\u0060, which is a terminal state.\n\nUse \u0060error_if_incomplete\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's first invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not create a subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.\n\n\u0060pending_if_incomplete\u0060 is only used with updates and cannot be passed when creating a subscription.",
+          "description": "Use \\u0060allow_incomplete\\u0060 to create subscriptions with \\u0060status=incomplete\\u0060 if the first invoice cannot be paid. Creating subscriptions with this status allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\\n\\nUse \\u0060default_incomplete\\u0060 to create Subscriptions with \\u0060status=incomplete\\u0060 when the first invoice requires payment, otherwise start as active. Subscriptions transition to \\u0060status=active\\u0060 when successfully confirming the payment intent on the first invoice. This allows simpler management of scenarios where additional user actions are needed to pay a subscription\\u2019s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method. If the payment intent is not confirmed within 23 hours subscriptions transition to \\u0060status=incomplete_expired\\u0060, which is a terminal state.\\n\\nUse \\u0060error_if_incomplete\\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's first invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not create a subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.\\n\\n\\u0060pending_if_incomplete\\u0060 is only used with updates and cannot be passed when creating a subscription.",
           "enum": [
             "allow_incomplete",
             "default_incomplete",
@@ -69442,7 +69442,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) resulting from the \u0060billing_cycle_anchor\u0060. Valid values are \u0060create_prorations\u0060 or \u0060none\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. Prorations can be disabled by passing \u0060none\u0060. If no value is passed, the default is \u0060create_prorations\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) resulting from the \\u0060billing_cycle_anchor\\u0060. Valid values are \\u0060create_prorations\\u0060 or \\u0060none\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. Prorations can be disabled by passing \\u0060none\\u0060. If no value is passed, the default is \\u0060create_prorations\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -69480,10 +69480,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \u0060now\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \u0060billing_cycle_anchor\u0060. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
+          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \\u0060now\\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \\u0060billing_cycle_anchor\\u0060. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more."
         },
         "trial_from_plan": {
-          "description": "Indicates if a plan's \u0060trial_period_days\u0060 should be applied to the subscription. Setting \u0060trial_end\u0060 per subscription is preferred, and this defaults to \u0060false\u0060. Setting this flag to \u0060true\u0060 together with \u0060trial_end\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
+          "description": "Indicates if a plan's \\u0060trial_period_days\\u0060 should be applied to the subscription. Setting \\u0060trial_end\\u0060 per subscription is preferred, and this defaults to \\u0060false\\u0060. Setting this flag to \\u0060true\\u0060 together with \\u0060trial_end\\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
           "type": "boolean"
         },
         "trial_period_days": {
@@ -69603,7 +69603,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_subscriptions_subscription_exposed_id",
-    "description": "<p>Updates an existing subscription on a customer to match the specified parameters. When changing plans or quantities, we will optionally prorate the price we charge next month to make up for any price changes. To preview how the proration will be calculated, use the <a href=\"#upcoming_invoice\">upcoming invoice</a> endpoint.</p>",
+    "description": "<p>Updates an existing subscription on a customer to match the specified parameters. When changing plans or quantities, we will optionally prorate the price we charge next month to make up for any price changes. To preview how the proration will be calculated, use the <a href=\\"#upcoming_invoice\\">upcoming invoice</a> endpoint.</p>",
     "parameters": {
       "properties": {
         "subscription_exposed_id": {
@@ -69694,7 +69694,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "object"
         },
         "billing_cycle_anchor": {
-          "description": "Either \u0060now\u0060 or \u0060unchanged\u0060. Setting the value to \u0060now\u0060 resets the subscription's billing cycle anchor to the current time. For more information, see the billing cycle [documentation](https://stripe.com/docs/billing/subscriptions/billing-cycle).",
+          "description": "Either \\u0060now\\u0060 or \\u0060unchanged\\u0060. Setting the value to \\u0060now\\u0060 resets the subscription's billing cycle anchor to the current time. For more information, see the billing cycle [documentation](https://stripe.com/docs/billing/subscriptions/billing-cycle).",
           "enum": [
             "now",
             "unchanged"
@@ -69738,14 +69738,14 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \u0060proration_behavior\u0060. If set during a future period, this will always cause a proration for that period."
+          "description": "A timestamp at which the subscription should cancel. If set to a date before the current period ends, this will cause a proration if prorations have been enabled using \\u0060proration_behavior\\u0060. If set during a future period, this will always cause a proration for that period."
         },
         "cancel_at_period_end": {
           "description": "Boolean indicating whether this subscription should cancel at the end of the current period.",
           "type": "boolean"
         },
         "collection_method": {
-          "description": "Either \u0060charge_automatically\u0060, or \u0060send_invoice\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \u0060charge_automatically\u0060.",
+          "description": "Either \\u0060charge_automatically\\u0060, or \\u0060send_invoice\\u0060. When charging automatically, Stripe will attempt to pay this subscription at the end of the cycle using the default source attached to the customer. When sending an invoice, Stripe will email your customer an invoice with payment instructions. Defaults to \\u0060charge_automatically\\u0060.",
           "enum": [
             "charge_automatically",
             "send_invoice"
@@ -69758,16 +69758,16 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "days_until_due": {
-          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \u0060collection_method\u0060 is set to \u0060send_invoice\u0060.",
+          "description": "Number of days a customer has to pay invoices generated by this subscription. Valid only for subscriptions where \\u0060collection_method\\u0060 is set to \\u0060send_invoice\\u0060.",
           "type": "integer"
         },
         "default_payment_method": {
-          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \u0060default_source\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment method for the subscription. It must belong to the customer associated with the subscription. This takes precedence over \\u0060default_source\\u0060. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
         "default_source": {
-          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \u0060default_payment_method\u0060 is also set, \u0060default_payment_method\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
+          "description": "ID of the default payment source for the subscription. It must belong to the customer associated with the subscription and be in a chargeable state. If \\u0060default_payment_method\\u0060 is also set, \\u0060default_payment_method\\u0060 will take precedence. If neither are set, invoices will use the customer's [invoice_settings.default_payment_method](https://stripe.com/docs/api/customers/object#customer_object-invoice_settings-default_payment_method) or [default_source](https://stripe.com/docs/api/customers/object#customer_object-default_source).",
           "maxLength": 5000,
           "type": "string"
         },
@@ -69787,7 +69787,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "The tax rates that will apply to any subscription item that does not have \u0060tax_rates\u0060 set. Invoices created will have their \u0060default_tax_rates\u0060 populated from the subscription. Pass an empty string to remove previously-defined tax rates."
+          "description": "The tax rates that will apply to any subscription item that does not have \\u0060tax_rates\\u0060 set. Invoices created will have their \\u0060default_tax_rates\\u0060 populated from the subscription. Pass an empty string to remove previously-defined tax rates."
         },
         "expand": {
           "description": "Specifies which fields in the response should be expanded.",
@@ -69948,7 +69948,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "off_session": {
           "description": "Indicates if a customer is on or off-session while an invoice payment is attempted.",
@@ -69987,7 +69987,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "description": "If specified, payment collection for this subscription will be paused."
         },
         "payment_behavior": {
-          "description": "Use \u0060allow_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\n\nUse \u0060default_incomplete\u0060 to transition the subscription to \u0060status=past_due\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription’s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\n\nUse \u0060pending_if_incomplete\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \u0060pending_if_incomplete\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\n\nUse \u0060error_if_incomplete\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
+          "description": "Use \\u0060allow_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 if a payment is required but cannot be paid. This allows you to manage scenarios where additional user actions are needed to pay a subscription's invoice. For example, SCA regulation may require 3DS authentication to complete payment. See the [SCA Migration Guide](https://stripe.com/docs/billing/migration/strong-customer-authentication) for Billing to learn more. This is the default behavior.\\n\\nUse \\u0060default_incomplete\\u0060 to transition the subscription to \\u0060status=past_due\\u0060 when payment is required and await explicit confirmation of the invoice's payment intent. This allows simpler management of scenarios where additional user actions are needed to pay a subscription\\u2019s invoice. Such as failed payments, [SCA regulation](https://stripe.com/docs/billing/migration/strong-customer-authentication), or collecting a mandate for a bank debit payment method.\\n\\nUse \\u0060pending_if_incomplete\\u0060 to update the subscription using [pending updates](https://stripe.com/docs/billing/subscriptions/pending-updates). When you use \\u0060pending_if_incomplete\\u0060 you can only pass the parameters [supported by pending updates](https://stripe.com/docs/billing/pending-updates-reference#supported-attributes).\\n\\nUse \\u0060error_if_incomplete\\u0060 if you want Stripe to return an HTTP 402 status code if a subscription's invoice cannot be paid. For example, if a payment method requires 3DS authentication due to SCA regulation and further user action is needed, this parameter does not update the subscription and returns an error instead. This was the default behavior for API versions prior to 2019-03-14. See the [changelog](https://stripe.com/docs/upgrades#2019-03-14) to learn more.",
           "enum": [
             "allow_incomplete",
             "default_incomplete",
@@ -70256,7 +70256,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "proration_behavior": {
-          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \u0060billing_cycle_anchor=now\u0060, or starting a trial), or if an item's \u0060quantity\u0060 changes. Valid values are \u0060create_prorations\u0060, \u0060none\u0060, or \u0060always_invoice\u0060.\n\nPassing \u0060create_prorations\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \u0060always_invoice\u0060.\n\nProrations can be disabled by passing \u0060none\u0060.",
+          "description": "Determines how to handle [prorations](https://stripe.com/docs/subscriptions/billing-cycle#prorations) when the billing cycle changes (e.g., when switching plans, resetting \\u0060billing_cycle_anchor=now\\u0060, or starting a trial), or if an item's \\u0060quantity\\u0060 changes. Valid values are \\u0060create_prorations\\u0060, \\u0060none\\u0060, or \\u0060always_invoice\\u0060.\\n\\nPassing \\u0060create_prorations\\u0060 will cause proration invoice items to be created when applicable. These proration items will only be invoiced immediately under [certain conditions](https://stripe.com/docs/subscriptions/upgrading-downgrading#immediate-payment). In order to always invoice immediately for prorations, pass \\u0060always_invoice\\u0060.\\n\\nProrations can be disabled by passing \\u0060none\\u0060.",
           "enum": [
             "always_invoice",
             "create_prorations",
@@ -70309,10 +70309,10 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "integer"
             }
           ],
-          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \u0060now\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \u0060billing_cycle_anchor\u0060."
+          "description": "Unix timestamp representing the end of the trial period the customer will get before being charged for the first time. This will always overwrite any trials that might apply via a subscribed plan. If set, trial_end will override the default trial period of the plan the customer is being subscribed to. The special value \\u0060now\\u0060 can be provided to end the customer's trial immediately. Can be at most two years from \\u0060billing_cycle_anchor\\u0060."
         },
         "trial_from_plan": {
-          "description": "Indicates if a plan's \u0060trial_period_days\u0060 should be applied to the subscription. Setting \u0060trial_end\u0060 per subscription is preferred, and this defaults to \u0060false\u0060. Setting this flag to \u0060true\u0060 together with \u0060trial_end\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
+          "description": "Indicates if a plan's \\u0060trial_period_days\\u0060 should be applied to the subscription. Setting \\u0060trial_end\\u0060 per subscription is preferred, and this defaults to \\u0060false\\u0060. Setting this flag to \\u0060true\\u0060 together with \\u0060trial_end\\u0060 is not allowed. See [Using trial periods on subscriptions](https://stripe.com/docs/billing/subscriptions/trials) to learn more.",
           "type": "boolean"
         }
       },
@@ -70478,7 +70478,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "jurisdiction": {
-          "description": "The jurisdiction for the tax rate. You can use this label field for tax reporting purposes. It also appears on your customer’s invoice.",
+          "description": "The jurisdiction for the tax rate. You can use this label field for tax reporting purposes. It also appears on your customer\\u2019s invoice.",
           "maxLength": 50,
           "type": "string"
         },
@@ -70486,7 +70486,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "percentage": {
@@ -70494,12 +70494,12 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "number"
         },
         "state": {
-          "description": "[ISO 3166-2 subdivision code](https://en.wikipedia.org/wiki/ISO_3166-2:US), without country prefix. For example, \"NY\" for New York, United States.",
+          "description": "[ISO 3166-2 subdivision code](https://en.wikipedia.org/wiki/ISO_3166-2:US), without country prefix. For example, \\"NY\\" for New York, United States.",
           "maxLength": 2,
           "type": "string"
         },
         "tax_type": {
-          "description": "The high-level tax type, such as \u0060vat\u0060 or \u0060sales_tax\u0060.",
+          "description": "The high-level tax type, such as \\u0060vat\\u0060 or \\u0060sales_tax\\u0060.",
           "enum": [
             "gst",
             "hst",
@@ -70609,7 +70609,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "array"
         },
         "jurisdiction": {
-          "description": "The jurisdiction for the tax rate. You can use this label field for tax reporting purposes. It also appears on your customer’s invoice.",
+          "description": "The jurisdiction for the tax rate. You can use this label field for tax reporting purposes. It also appears on your customer\\u2019s invoice.",
           "maxLength": 50,
           "type": "string"
         },
@@ -70628,15 +70628,15 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "state": {
-          "description": "[ISO 3166-2 subdivision code](https://en.wikipedia.org/wiki/ISO_3166-2:US), without country prefix. For example, \"NY\" for New York, United States.",
+          "description": "[ISO 3166-2 subdivision code](https://en.wikipedia.org/wiki/ISO_3166-2:US), without country prefix. For example, \\"NY\\" for New York, United States.",
           "maxLength": 2,
           "type": "string"
         },
         "tax_type": {
-          "description": "The high-level tax type, such as \u0060vat\u0060 or \u0060sales_tax\u0060.",
+          "description": "The high-level tax type, such as \\u0060vat\\u0060 or \\u0060sales_tax\\u0060.",
           "enum": [
             "gst",
             "hst",
@@ -70775,7 +70775,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_terminal_locations",
-    "description": "<p>Creates a new <code>Location</code> object.\nFor further details, including which address fields are required in each country, see the <a href=\"/docs/terminal/fleet/locations\">Manage locations</a> guide.</p>",
+    "description": "<p>Creates a new <code>Location</code> object.\\nFor further details, including which address fields are required in each country, see the <a href=\\"/docs/terminal/fleet/locations\\">Manage locations</a> guide.</p>",
     "parameters": {
       "properties": {
         "address": {
@@ -70840,7 +70840,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -70966,7 +70966,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -71069,7 +71069,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "registration_code": {
           "description": "A code generated by the reader used for registering to an account.",
@@ -71165,7 +71165,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -71839,7 +71839,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_tokens",
-    "description": "<p>Creates a single-use token that represents a bank account’s details.\nThis token can be used with any API method in place of a bank account dictionary. This token can be used only once, by attaching it to a <a href=\"#accounts\">Custom account</a>.</p>",
+    "description": "<p>Creates a single-use token that represents a bank account\\u2019s details.\\nThis token can be used with any API method in place of a bank account dictionary. This token can be used only once, by attaching it to a <a href=\\"#accounts\\">Custom account</a>.</p>",
     "parameters": {
       "properties": {
         "account": {
@@ -72925,7 +72925,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "source": {
           "description": "The ID of a source to transfer funds from. For most users, this should be left unspecified which will use the bank account that was set up in the dashboard for the specified currency. In test mode, this can be a test bank token (see [Testing Top-ups](https://stripe.com/docs/connect/testing#testing-top-ups)).",
@@ -73034,7 +73034,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -73165,7 +73165,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_transfers",
-    "description": "<p>To send funds from your Stripe account to a connected account, you create a new transfer object. Your <a href=\"#balance\">Stripe balance</a> must be able to cover the transfer amount, or you’ll receive an “Insufficient Funds” error.</p>",
+    "description": "<p>To send funds from your Stripe account to a connected account, you create a new transfer object. Your <a href=\\"#balance\\">Stripe balance</a> must be able to cover the transfer amount, or you\\u2019ll receive an \\u201cInsufficient Funds\\u201d error.</p>",
     "parameters": {
       "properties": {
         "amount": {
@@ -73182,7 +73182,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "destination": {
-          "description": "The ID of a connected Stripe account. <a href=\"/docs/connect/charges-transfers\">See the Connect documentation</a> for details.",
+          "description": "The ID of a connected Stripe account. <a href=\\"/docs/connect/charges-transfers\\">See the Connect documentation</a> for details.",
           "type": "string"
         },
         "expand": {
@@ -73197,7 +73197,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "additionalProperties": {
             "type": "string"
           },
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060.",
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060.",
           "type": "object"
         },
         "source_transaction": {
@@ -73205,7 +73205,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "source_type": {
-          "description": "The source balance to use for this transfer. One of \u0060bank_account\u0060, \u0060card\u0060, or \u0060fpx\u0060. For most users, this will default to \u0060card\u0060.",
+          "description": "The source balance to use for this transfer. One of \\u0060bank_account\\u0060, \\u0060card\\u0060, or \\u0060fpx\\u0060. For most users, this will default to \\u0060card\\u0060.",
           "enum": [
             "bank_account",
             "card",
@@ -73277,7 +73277,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_transfers_id_reversals",
-    "description": "<p>When you create a new reversal, you must specify a transfer to create it on.</p>\n\n<p>When reversing transfers, you can optionally reverse part of the transfer. You can do so as many times as you wish until the entire transfer has been reversed.</p>\n\n<p>Once entirely reversed, a transfer can’t be reversed again. This method will return an error when called on an already-reversed transfer, or when trying to reverse more money than is left on a transfer.</p>",
+    "description": "<p>When you create a new reversal, you must specify a transfer to create it on.</p>\\n\\n<p>When reversing transfers, you can optionally reverse part of the transfer. You can do so as many times as you wish until the entire transfer has been reversed.</p>\\n\\n<p>Once entirely reversed, a transfer can\\u2019t be reversed again. This method will return an error when called on an already-reversed transfer, or when trying to reverse more money than is left on a transfer.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -73316,7 +73316,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "refund_application_fee": {
           "description": "Boolean indicating whether the application fee should be refunded when reversing this transfer. If a full transfer reversal is given, the full application fee will be refunded. Otherwise, the application fee will be refunded with an amount proportional to the amount of the transfer reversed.",
@@ -73384,7 +73384,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_transfers_transfer",
-    "description": "<p>Updates the specified transfer by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\n\n<p>This request accepts only metadata as an argument.</p>",
+    "description": "<p>Updates the specified transfer by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\\n\\n<p>This request accepts only metadata as an argument.</p>",
     "parameters": {
       "properties": {
         "transfer": {
@@ -73419,7 +73419,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -73481,7 +73481,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_transfers_transfer_reversals_id",
-    "description": "<p>Updates the specified reversal by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\n\n<p>This request only accepts metadata and description as arguments.</p>",
+    "description": "<p>Updates the specified reversal by setting the values of the parameters passed. Any parameters not provided will be left unchanged.</p>\\n\\n<p>This request only accepts metadata and description as arguments.</p>",
     "parameters": {
       "properties": {
         "id": {
@@ -73515,7 +73515,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         }
       },
       "required": [
@@ -73585,7 +73585,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
   },
   {
     "name": "post_webhook_endpoints",
-    "description": "<p>A webhook endpoint must have a <code>url</code> and a list of <code>enabled_events</code>. You may optionally specify the Boolean <code>connect</code> parameter. If set to true, then a Connect webhook endpoint that notifies the specified <code>url</code> about events from all connected accounts is created; otherwise an account webhook endpoint that notifies the specified <code>url</code> only about events from your account is created. You can also create webhook endpoints in the <a href=\"https://dashboard.stripe.com/account/webhooks\">webhooks settings</a> section of the Dashboard.</p>",
+    "description": "<p>A webhook endpoint must have a <code>url</code> and a list of <code>enabled_events</code>. You may optionally specify the Boolean <code>connect</code> parameter. If set to true, then a Connect webhook endpoint that notifies the specified <code>url</code> about events from all connected accounts is created; otherwise an account webhook endpoint that notifies the specified <code>url</code> only about events from your account is created. You can also create webhook endpoints in the <a href=\\"https://dashboard.stripe.com/account/webhooks\\">webhooks settings</a> section of the Dashboard.</p>",
     "parameters": {
       "properties": {
         "api_version": {
@@ -73692,7 +73692,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "connect": {
-          "description": "Whether this endpoint should receive events from connected accounts (\u0060true\u0060), or from your account (\u0060false\u0060). Defaults to \u0060false\u0060.",
+          "description": "Whether this endpoint should receive events from connected accounts (\\u0060true\\u0060), or from your account (\\u0060false\\u0060). Defaults to \\u0060false\\u0060.",
           "type": "boolean"
         },
         "description": {
@@ -73701,7 +73701,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "string"
         },
         "enabled_events": {
-          "description": "The list of events to enable for this endpoint. You may specify \u0060['*']\u0060 to enable all events, except those that require explicit selection.",
+          "description": "The list of events to enable for this endpoint. You may specify \\u0060['*']\\u0060 to enable all events, except those that require explicit selection.",
           "items": {
             "enum": [
               "*",
@@ -73921,7 +73921,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "url": {
           "description": "The URL of the webhook endpoint.",
@@ -74005,7 +74005,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
           "type": "boolean"
         },
         "enabled_events": {
-          "description": "The list of events to enable for this endpoint. You may specify \u0060['*']\u0060 to enable all events, except those that require explicit selection.",
+          "description": "The list of events to enable for this endpoint. You may specify \\u0060['*']\\u0060 to enable all events, except those that require explicit selection.",
           "items": {
             "enum": [
               "*",
@@ -74225,7 +74225,7 @@ const toolsIR: readonly ToolIR[] = JSON.parse(String.raw`[
               "type": "string"
             }
           ],
-          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \u0060metadata\u0060."
+          "description": "Set of [key-value pairs](https://stripe.com/docs/api/metadata) that you can attach to an object. This can be useful for storing additional information about the object in a structured format. Individual keys can be unset by posting an empty value to them. All keys can be unset by posting an empty value to \\u0060metadata\\u0060."
         },
         "url": {
           "description": "The URL of the webhook endpoint.",
