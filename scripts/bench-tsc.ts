@@ -26,6 +26,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { cpus, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -162,9 +163,8 @@ function buildCore(): void {
 async function openapi3(spec: string, out: string): Promise<string> {
   const document = JSON.parse(readFileSync(join(ROOT, spec), "utf8")) as Record<string, unknown>;
   if (!("swagger" in document)) return join(ROOT, spec);
-  const { default: swagger2openapi } = (await import("swagger2openapi")) as unknown as {
-    default: { convertObj(doc: unknown, options: object): Promise<{ openapi: unknown }> };
-  };
+  // swagger2openapi ships no types; the one function used, typed.
+  const swagger2openapi = createRequire(import.meta.url)("swagger2openapi") as { convertObj(doc: unknown, options: object): Promise<{ openapi: unknown }> };
   const { openapi } = await swagger2openapi.convertObj(document, { patch: true, warnOnly: true });
   writeFileSync(out, JSON.stringify(openapi));
   return out;
