@@ -10,7 +10,7 @@ const RESERVED = new Set(
   ).split(" "),
 );
 /** Names the generated modules declare themselves. */
-const TAKEN_IN_TOOLS_MODULE = new Set(["pack", "tools", "defs", "T", "definePack", "Tool", "runtime"]);
+const TAKEN_IN_TOOLS_MODULE = new Set(["pack", "tools", "defs", "withheldMembers", "T", "definePack", "Tool", "ToolIR", "toolsIR", "runtime"]);
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

@@ -1,5 +1,5 @@
 import type { FromEnv, McpServerFact, RuntimeFacts, ToolIR } from "@sluice/core";
-import { literal } from "./literal.ts";
+import { jsonTextExpression } from "./json-text.ts";
 import { compareText } from "./tool-name-helpers.ts";
 
 /**
@@ -180,11 +180,12 @@ function normalizeMcpFact(fact: McpServerFact): McpServerFact {
 
 /**
  * The text of a generated pack's `src/runtime.gen.ts`: `header` (the generated-file
- * marker), then `export const facts: RuntimeFacts = {...}` with double quotes and two
- * spaces, keys in a fixed order. The hand-written `runtime.ts` scaffold passes `facts`
- * to `generatedRuntime`.
+ * marker), then `export const facts: RuntimeFacts = JSON.parse(...)`, the facts as
+ * two-space JSON text with keys in a fixed order (see json-text.ts: the type checker of a
+ * project importing the pack reads the declared type, not the data). The hand-written
+ * `runtime.ts` scaffold passes `facts` to `generatedRuntime`.
  */
 export function emitRuntimeFactsSource(facts: RuntimeFacts, header: string): string {
   const lead = header === "" || header.endsWith("\n") ? header : `${header}\n`;
-  return `${lead}import type { RuntimeFacts } from "@sluice/core";\n\nexport const facts: RuntimeFacts = ${literal(normalizeRuntimeFacts(facts))};\n`;
+  return `${lead}import type { RuntimeFacts } from "@sluice/core";\n\nexport const facts: RuntimeFacts = ${jsonTextExpression(normalizeRuntimeFacts(facts))};\n`;
 }
