@@ -17,6 +17,7 @@ it("@sluice/schema exports", () => {
       "SUBSCHEMA_LIST_KEYWORDS",
       "SUBSCHEMA_MAP_KEYWORDS",
       "SluiceError",
+      "TOOL_NAME_PATTERN",
       "UNION_KEYWORDS",
       "canonicalJson",
       "cloneJson",

@@ -30,6 +30,11 @@ export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
   regenerate: string;
 }
 
+/** The packs a generate run covers, and the files they are made from (the config, when there is one, first). */
+export interface Jobs extends Array<PackJob> {
+  configFile?: string;
+}
+
 export interface PackReport {
   name: string;
   kind: "openapi" | "graphql" | "mcp";

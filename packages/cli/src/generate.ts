@@ -6,7 +6,7 @@ import { SluiceError } from "@sluice/schema";
 import { parseCommand, stringOption, usageError, type OptionValues } from "./args.ts";
 import { cliVersion } from "./commands.ts";
 import type { PackConfig } from "./config.ts";
-import type { GeneratedPack, PackJob, PackReport } from "./generate-pack.ts";
+import type { GeneratedPack, Jobs, PackJob, PackReport } from "./generate-pack.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
@@ -149,11 +149,6 @@ function mcpSourceFrom(values: OptionValues, serverCommand: readonly string[]): 
 /** A shell word as the regenerate line prints it. */
 function shellWord(word: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
-
-/** The packs a generate run covers, and the files they are made from (the config, when there is one, first). */
-export interface Jobs extends Array<PackJob> {
-  configFile?: string;
 }
 
 async function jobsFrom(values: OptionValues, positionals: readonly string[], io: Io, serverCommand: readonly string[], fresh?: string): Promise<Jobs> {

@@ -1,7 +1,9 @@
 import { getOwn, hasOwn } from "@sluice/schema";
 import type { HttpCredential } from "./http/auth.ts";
 import type { Binding, HttpAuthScheme, PackSelection } from "./tool-ir.ts";
-import type { OAuth2Settings, PackRuntime, Pagination, ResponseHandler, SchemeCredential, ToolRuntime } from "./call/types.ts";
+import type { FromEnv, McpServerFact, OAuth2Settings, PackRuntime, Pagination, ResponseHandler, SchemeCredential, ToolRuntime } from "./call/types.ts";
+
+export type { FromEnv, McpServerFact } from "./call/types.ts";
 import { oauth2Credential, type OAuth2Credential } from "./call/oauth2.ts";
 import { bindingResponseHints, defaultResponseHandler } from "./responses/default-handler.ts";
 import type { ResponseHints } from "./responses/response-hints.ts";
@@ -45,20 +47,6 @@ export interface ServerVariableFact {
  * (`src/runtime.gen.ts`). The generator fills it; `generatedRuntime` turns it into a
  * `PackRuntime`; the CLI prints `credentialStatus` from it.
  */
-/** A configured value read from the environment when the upstream starts: the variable's name, never its value. */
-export interface FromEnv {
-  fromEnv: string;
-}
-
-/**
- * MCP packs: how the upstream server is started (stdio) or reached (Streamable HTTP), as the
- * config says. `env` and `headers` values are literal strings or `{ fromEnv }`: a secret is
- * written as the name of its variable, never as its value.
- */
-export type McpServerFact =
-  | { command: string; args: string[]; env?: Record<string, string | FromEnv>; cwd?: string }
-  | { url: string; headers?: Record<string, string | FromEnv> };
-
 export interface RuntimeFacts {
   kind: "openapi" | "graphql" | "mcp";
   /** MCP: the upstream server (what `sluice serve` starts or connects to). */

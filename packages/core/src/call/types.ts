@@ -1,7 +1,6 @@
 import type { Binding, HttpAuthScheme, PackSelection } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
-import type { McpServerFact } from "../generated-runtime.ts";
 import type { OAuth2Credential } from "./oauth2.ts";
 
 /** What a response handler and a failure check are told about the answer besides its body. */
@@ -222,3 +221,17 @@ export interface CallContext {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_ARGUMENT_BYTES = 1024 * 1024;
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** A configured value read from the environment when the upstream starts: the variable's name, never its value. */
+export interface FromEnv {
+  fromEnv: string;
+}
+
+/**
+ * MCP packs: how the upstream server is started (stdio) or reached (Streamable HTTP), as the
+ * config says. `env` and `headers` values are literal strings or `{ fromEnv }`: a secret is
+ * written as the name of its variable, never as its value.
+ */
+export type McpServerFact =
+  | { command: string; args: string[]; env?: Record<string, string | FromEnv>; cwd?: string }
+  | { url: string; headers?: Record<string, string | FromEnv> };
