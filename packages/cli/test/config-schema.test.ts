@@ -57,7 +57,14 @@ describe("config.schema.json", () => {
       baseUrl: "https://x", endpoint: "https://y", authHeader: "X-Key", env: { s: "S" }, toolPrefix: "p_", responses: "off", externalRefs: { "a.json": "b.json" },
     };
     const keys = Object.keys(schema.definitions["PackConfig"]!.properties);
-    expect(keys.filter((key) => !Object.hasOwn(samples, key) && !Object.hasOwn(base, key))).toEqual([]);
+    // mcp replaces spec (validateConfig takes exactly one of them), so its sample has no spec.
+    const sources: Record<string, unknown> = { mcp: { command: "node", args: ["server.mjs"], env: { TOKEN: { fromEnv: "SERVER_TOKEN" } } } };
+    expect(keys.filter((key) => !Object.hasOwn(samples, key) && !Object.hasOwn(base, key) && !Object.hasOwn(sources, key))).toEqual([]);
+    for (const [key, value] of Object.entries(sources)) {
+      const config = { packs: [{ name: "a", out: "packs/a", [key]: value }] };
+      expect(() => validateConfig(config, "sluice.config.json")).not.toThrow();
+      expect(validate(config), `${key}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
     for (const key of Object.keys(samples)) {
       const config = { $schema: "./node_modules/@sluice/cli/config.schema.json", packs: [{ ...base, [key]: samples[key] }] };
       // kind-specific options are refused on the other kind by validateConfig, not by the schema; each alone is fine.
