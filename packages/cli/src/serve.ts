@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
 import { PROFILE_IDS } from "@sluice/catalog";
 import {
@@ -15,6 +15,11 @@ import {
   DEFAULT_MAX_CONCURRENT_CALLS,
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  McpProxy,
+  readSnapshot,
+  SNAPSHOT_FILE,
+  describeUpstream,
+  type UpstreamSource,
 } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
@@ -23,7 +28,8 @@ import type { Io } from "./main.ts";
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N]
-               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--verbose]`;
+               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--verbose]
+               MCP packs: [--snapshot FILE] [--allow-new-tools] [--upstream-url URL | -- <command> [args...]]`;
 
 function help(): string {
   const lines = [
@@ -49,6 +55,16 @@ function help(): string {
     `  --max-queued-calls N   waiting beyond those (default ${DEFAULT_MAX_QUEUED_CALLS}); more are refused with SERVER_BUSY (HTTP 503)`,
     "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
     "  --verbose             one line per call on stderr (never arguments or credentials)",
+    "",
+    "A pack made from an MCP server is served as a screening proxy: sluice starts the server (or connects to",
+    "it), screens every call as for HTTP tools, and forwards what passes. The upstream is, in this order:",
+    "`-- <command> [args...]` (stdio), --upstream-url URL (Streamable HTTP), the pack's `mcp` entry in the",
+    "sluice.config of the current folder, or the pack module's `mcpServer` export. The pack's",
+    `spec/${SNAPSHOT_FILE} is a lock: a tool changed upstream (wider schema, rewritten text) or removed is not`,
+    "served until the snapshot is regenerated; a new one neither, unless:",
+    "  --allow-new-tools     serve tools the upstream added since the snapshot, as listed (changed ones never)",
+    "  --snapshot FILE       the snapshot to hold the upstream to (default: the pack's spec/tools.snapshot.json)",
+    "  --upstream-url URL    the upstream's Streamable HTTP endpoint",
     "",
     "Credentials come from the environment. A generated pack names its variables (<PACK>_<SCHEME>, printed",
     "by sluice generate and at start-up); the packs of the sluice repository read, by the API a tool calls:",
@@ -132,13 +148,97 @@ export function specSilences(tools: readonly Tool<object>[], baseUrl: string | R
   return lines;
 }
 
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** The pack folder a module belongs to: the nearest folder up from it with the snapshot in spec/. */
+function snapshotNear(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const candidate = join(dir, "spec", SNAPSHOT_FILE);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function isUpstreamSource(value: unknown): value is UpstreamSource {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record["command"] === "string" || typeof record["url"] === "string";
+}
+
+/** The pack's `mcp` entry in the sluice.config of cwd, found by its `out` folder; undefined when there is none. */
+async function upstreamFromConfig(cwd: string, snapshotFile: string): Promise<UpstreamSource | undefined> {
+  const { CONFIG_FILES } = await import("./config.ts");
+  if (!CONFIG_FILES.some((name) => existsSync(join(cwd, name)))) return undefined;
+  const { loadConfig } = await import("./load-config.ts");
+  const { config, dir } = await loadConfig(cwd, undefined);
+  const packDir = dirname(dirname(snapshotFile));
+  for (const pack of config.packs) {
+    const mcp = (pack as unknown as { mcp?: unknown }).mcp;
+    if (resolve(dir, pack.out) !== packDir || !isUpstreamSource(mcp)) continue;
+    // A stdio command of the config runs in the config's folder, as generate ran it.
+    return "command" in mcp ? { cwd: dir, ...mcp } : mcp;
+  }
+  return undefined;
+}
+
+interface ProxyStart {
+  spec: string;
+  file: string;
+  module: Record<string, unknown>;
+  cwd: string;
+  values: Readonly<Record<string, unknown>>;
+  upstreamCommand: readonly string[];
+  timeoutMs: number | undefined;
+  say: (line: string) => void;
+}
+
+/** For an MCP pack: the snapshot, the upstream, and the proxy started and checked against the lock. */
+async function startProxy(start: ProxyStart): Promise<McpProxy> {
+  const { values, say } = start;
+  const given = typeof values.snapshot === "string" ? resolve(start.cwd, values.snapshot) : undefined;
+  const snapshotFile = given ?? snapshotNear(start.file);
+  if (snapshotFile === undefined) {
+    throw new SluiceError("FILE_NOT_FOUND", `${start.spec} forwards to an MCP server, but no spec/${SNAPSHOT_FILE} was found above ${start.file}; pass --snapshot FILE (the lock the upstream is held to)`);
+  }
+  const snapshot = await readSnapshot(snapshotFile);
+  const url = typeof values["upstream-url"] === "string" ? values["upstream-url"] : undefined;
+  if (url !== undefined && start.upstreamCommand.length > 0) throw usage("give the upstream either as -- <command> or as --upstream-url, not both");
+  if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw usage(`--upstream-url takes an http(s) URL, got "${url}"`);
+  const [command, ...args] = start.upstreamCommand;
+  const exported = start.module["mcpServer"];
+  const source: UpstreamSource | undefined =
+    command !== undefined ? { command, args } : url !== undefined ? { url } : ((await upstreamFromConfig(start.cwd, snapshotFile)) ?? (isUpstreamSource(exported) ? exported : undefined));
+  if (source === undefined) {
+    throw new SluiceError("CONFIG_INVALID", `${start.spec} forwards to an MCP server, but none is configured: add \`mcp: { command, args }\` (or \`{ url }\`) to its pack in sluice.config, or give it here: sluice serve ${start.spec} -- <command> [args...], or --upstream-url URL`);
+  }
+  const proxy = new McpProxy(source, snapshot, {
+    log: say,
+    callTimeoutMs: start.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    ...(values["allow-new-tools"] === true ? { allowNewTools: true } : {}),
+    ...(values.verbose === true ? { onStderr: (line: string) => say(`upstream: ${line}`) } : {}),
+  });
+  let state;
+  try {
+    state = await proxy.start();
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+  const held = state.held.size;
+  say(`proxying ${describeUpstream(source)} (${snapshot.server.name} ${snapshot.server.version}), held to ${snapshotFile}: ${held === 0 ? "every tool as committed" : `${held} tool${held === 1 ? "" : "s"} held back (see above)`}`);
+  return proxy;
+}
+
 /**
  * `sluice serve`: an MCP server over stdio (default) or Streamable HTTP. stdout belongs to
  * the protocol on stdio, so everything else goes to stderr. Runs until the client closes
  * stdin (stdio) or the process gets SIGINT/SIGTERM.
  */
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand("serve", args);
+  // Everything after `--` is the upstream's command line, not options of serve.
+  const dashes = args.indexOf("--");
+  const upstreamCommand = dashes < 0 ? [] : args.slice(dashes + 1);
+  const { values, positionals } = parseCommand("serve", dashes < 0 ? args : args.slice(0, dashes));
   if (values.help) {
     io.stdout.write(help());
     return 0;
@@ -171,7 +271,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
     process.loadEnvFile(path);
   }
-  const { tools, module } = await loadPack(spec, io.cwd);
+  const { tools, module, file } = await loadPack(spec, io.cwd);
+  const proxy = tools.some((tool) => tool.binding.kind === "mcp")
+    ? await startProxy({ spec, file, module, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
+    : undefined;
+  if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values["allow-new-tools"] || values.snapshot !== undefined)) {
+    throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url, --snapshot and --allow-new-tools apply to MCP packs only`);
+  }
   const outputSchemas = outputSchemasOf(spec, module);
   const profile = stringOption(values, "profile");
   const catalog = new ServedCatalog(tools, {
@@ -220,11 +326,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       call: {
         headers: { "user-agent": "sluice-mcp" },
         ...(baseUrl === undefined ? {} : { baseUrl }),
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        // A proxied call is bounded by the upstream's own deadline (MCP_UPSTREAM_TIMEOUT), which this outlasts.
+        ...(proxy !== undefined ? { timeoutMs: (timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS) + 1_000, mcp: proxy.mcp } : timeoutMs === undefined ? {} : { timeoutMs }),
         ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
       },
       callSlots,
       ...(values.verbose ? { log: say } : {}),
+      ...(proxy === undefined ? {} : { gate: proxy }),
     });
 
   const stop = new Promise<string>((resolveStop) => {
@@ -243,6 +351,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say("ready on stdio");
     const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
     await handle.close();
+    await proxy?.close();
     say(`stopped (${why})`);
   } else {
     const host = stringOption(values, "host") ?? DEFAULT_HTTP_HOST;
@@ -261,6 +370,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say(`listening on ${handle.url}`);
     const why = await stop;
     await handle.close();
+    await proxy?.close();
     say(`stopped (${why})`);
   }
   // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.

@@ -64,6 +64,12 @@ export interface Guards {
    * names joined with dots.
    */
   quotedNames: boolean;
+  /**
+   * A proxied MCP pack serves and forwards a tool only while the upstream lists it as the
+   * committed snapshot has it (no widened schema, no rewritten text): a tool changed
+   * upstream is neither listed nor called until the snapshot is regenerated.
+   */
+  mcpSnapshotLock: boolean;
 }
 
 export const guards: Guards = {
@@ -85,6 +91,7 @@ export const guards: Guards = {
   unsupportedKeywords: true,
   fixedQueryNames: true,
   quotedNames: true,
+  mcpSnapshotLock: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
