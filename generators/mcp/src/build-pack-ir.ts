@@ -1,0 +1,265 @@
+/**
+ * An MCP snapshot -> the tool IR. Each tool's `inputSchema` (JSON Schema: often draft-07
+ * from zod-to-json-schema, sometimes 2020-12) is normalised into sluice's 2020-12 form by the
+ * same converter OpenAPI 3.1 schemas go through (generators/openapi/src/schema-object.ts):
+ * the snapshot is read as a document whose operations take the input schemas as JSON
+ * bodies, so every rule that converter keeps (draft-4/7 keywords, patterns the linear
+ * engine cannot run refused, unsupported keywords refused, `$ref`s named once) holds here
+ * too. A tool the converter refuses is skipped with its code and a pointer into the
+ * snapshot; the other tools are generated.
+ * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool
+ */
+import { canonicalJson, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import type { McpBinding, PackIR, PatternRefusal, SkippedOperation, ToolAnnotations, ToolIR } from "@sluice/core";
+import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
+import { escapePointer, type McpSnapshot, type McpSnapshotTool } from "./snapshot.ts";
+
+export interface BuildMcpOptions {
+  /** Which tools become tools of the pack (default: all), asked with the pack's tool name and the upstream's. */
+  select?: (tool: { tool: string; upstream: string }) => boolean;
+}
+
+export interface McpPackSourceInfo {
+  name: string;
+  /** The snapshot's file name in `spec/`. */
+  file: string;
+  sha256: string;
+}
+
+const NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Wire names for the upstream tools: a name that is already valid is kept; another (MCP
+ * allows `.` and `/`, and any length) has every other character replaced by `_` and is cut
+ * to 64, with `_2`, `_3`... on a clash. The binding keeps the upstream name.
+ */
+export function mcpToolNames(tools: readonly McpSnapshotTool[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const taken = new Set(tools.map((tool) => tool.name).filter((name) => NAME.test(name)));
+  for (const tool of tools) {
+    if (NAME.test(tool.name)) {
+      out.set(tool.name, tool.name);
+      continue;
+    }
+    const base = (tool.name.replace(/[^a-zA-Z0-9_-]/g, "_") || "tool").slice(0, 64);
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base.slice(0, 64 - String(n).length - 1)}_${n}`;
+    taken.add(name);
+    out.set(tool.name, name);
+  }
+  return out;
+}
+
+export function buildMcpPackIR(snapshot: McpSnapshot, source: McpPackSourceInfo, options: BuildMcpOptions = {}): PackIR {
+  const names = mcpToolNames(snapshot.tools);
+  const chosen = snapshot.tools
+    .map((tool, index) => ({ tool, index, name: names.get(tool.name)! }))
+    .filter(({ tool, name }) => options.select === undefined || options.select({ tool: name, upstream: tool.name }));
+  const { document, pointers } = asDocument(snapshot, chosen);
+  let built: PackIR;
+  try {
+    built = buildOpenAPIPackIR(document, source, { onExternalRef: "skip" });
+  } catch (error) {
+    // Only when no tool at all could be converted: the first tool's error, with the pointer mapped.
+    if (error instanceof SluiceError) throw new SluiceError(error.code, mapPointers(error.message, pointers), { ...(error.pointer === undefined ? {} : { pointer: mapPointers(error.pointer, pointers) }) });
+    throw error;
+  }
+  const byPath = new Map(chosen.map((entry) => [`/${entry.index}`, entry]));
+  const tools: ToolIR[] = [];
+  const skipped: SkippedOperation[] = [];
+  for (const generated of built.tools) {
+    if (generated.binding.kind !== "http") continue;
+    const entry = byPath.get(generated.binding.path);
+    if (entry === undefined) continue;
+    const body = generated.binding.body;
+    const fields = Object.entries(body?.fields ?? {});
+    if (body?.wholeBodyArg !== undefined || fields.some(([arg, member]) => arg !== member)) {
+      skipped.push({
+        operation: `tools/call ${entry.tool.name}`,
+        code: "INPUT_SCHEMA_UNSUPPORTED",
+        reason: "INPUT_SCHEMA_UNSUPPORTED: the input schema is not an object of named arguments (MCP requires type object at the root)",
+        pointer: `/tools/${entry.index}/inputSchema`,
+      });
+      continue;
+    }
+    tools.push(toolOf(entry.tool, entry.name, generated));
+  }
+  for (const skip of built.skipped) {
+    const entry = byPath.get(skip.operation.replace(/^\S+ /, ""));
+    skipped.push({
+      ...skip,
+      operation: entry === undefined ? skip.operation : `tools/call ${entry.tool.name}`,
+      reason: mapPointers(skip.reason, pointers),
+      ...(skip.pointer === undefined ? {} : { pointer: mapPointers(skip.pointer, pointers) }),
+    });
+  }
+  const ir: PackIR = { name: built.name, source: { kind: "mcp", file: source.file, sha256: source.sha256 }, defs: built.defs, tools, skipped };
+  if (built.withheldMembers !== undefined) ir.withheldMembers = built.withheldMembers;
+  if (built.refusedPatterns !== undefined) {
+    ir.refusedPatterns = built.refusedPatterns.map((refused): PatternRefusal => {
+      const entry = byPath.get(refused.operation.replace(/^\S+ /, ""));
+      return { ...refused, operation: entry === undefined ? refused.operation : `tools/call ${entry.tool.name}`, pointer: mapPointers(refused.pointer, pointers) };
+    });
+  }
+  return ir;
+}
+
+function toolOf(upstream: McpSnapshotTool, name: string, generated: ToolIR): ToolIR {
+  const binding: McpBinding = { kind: "mcp", tool: upstream.name, arguments: Object.keys(generated.parameters.properties) };
+  if (upstream.annotations !== undefined) binding.annotations = { ...upstream.annotations };
+  const tool: ToolIR = {
+    name,
+    description: upstream.description ?? upstream.title ?? upstream.annotations?.title ?? "",
+    parameters: generated.parameters,
+    binding,
+    annotations: annotationsOf(upstream),
+  };
+  if (generated.withheld !== undefined && generated.withheld.length > 0) tool.withheld = generated.withheld;
+  return tool;
+}
+
+/**
+ * The hints read conservatively: read-only only when the server says so; destructive unless
+ * it says otherwise (MCP's default, meaningful only for a tool that writes); idempotent only
+ * when said. (MCP: hints from an untrusted server are not guarantees.)
+ */
+function annotationsOf(tool: McpSnapshotTool): ToolAnnotations {
+  const hints = tool.annotations ?? {};
+  const readOnly = hints.readOnlyHint === true;
+  const out: ToolAnnotations = { readOnly };
+  if (!readOnly) out.destructive = hints.destructiveHint !== false;
+  if (hints.idempotentHint === true) out.idempotent = true;
+  return out;
+}
+
+interface Placed {
+  tool: McpSnapshotTool;
+  index: number;
+  name: string;
+}
+
+/**
+ * The chosen tools as an OpenAPI 3.1 document: `POST /<index>` with the input schema as its
+ * JSON body (required), the tools' `$defs` / `definitions` hoisted to components (one name
+ * for a definition that reads the same in every tool, else `<tool>_<Name>`), and every local
+ * `$ref` rewritten to where its target now lives. `pointers` maps document locations back to
+ * the snapshot, for messages.
+ */
+function asDocument(snapshot: McpSnapshot, chosen: readonly Placed[]): { document: unknown; pointers: Array<[string, string]> } {
+  const schemas: Record<string, unknown> = {};
+  const paths: Record<string, unknown> = {};
+  const pointers: Array<[string, string]> = [];
+  // A definition name shared by tools that define it alike keeps its name; otherwise it is qualified.
+  const seen = new Map<string, Set<string>>();
+  for (const { tool } of chosen) {
+    for (const [name, def] of definitionsOf(tool.inputSchema)) {
+      const forms = seen.get(name) ?? new Set<string>();
+      forms.add(canonicalJson(def));
+      seen.set(name, forms);
+    }
+  }
+  const taken = new Set<string>();
+  const shared = new Set([...seen].filter(([, forms]) => forms.size === 1).map(([name]) => name));
+  for (const name of shared) taken.add(name);
+  for (const { tool, index, name: toolName } of chosen) {
+    const local = new Map<string, string>();
+    for (const [keyword, name] of definitionsOf(tool.inputSchema).map(([n], i) => [keywordOf(tool.inputSchema, n, i), n] as const)) {
+      if (local.has(name)) continue;
+      let component = shared.has(name) ? name : `${toolName}_${name}`;
+      for (let n = 2; !shared.has(name) && taken.has(component); n++) component = `${toolName}_${name}_${n}`;
+      taken.add(component);
+      local.set(name, component);
+      pointers.push([`/components/schemas/${escapePointer(component)}`, `/tools/${index}/inputSchema/${keyword}/${escapePointer(name)}`]);
+    }
+    const root = `${toolName}_input`;
+    const rewrite = (node: unknown): unknown => rewriteRefs(node, local, `#/components/schemas/${escapePointer(root)}`);
+    let usesRoot = false;
+    const rootRef = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(rootRef);
+      if (typeof node !== "object" || node === null) return;
+      const ref = (node as Record<string, unknown>)["$ref"];
+      if (typeof ref === "string" && ref.startsWith("#") && !/^#\/(?:\$defs|definitions)\//.test(ref)) usesRoot = true;
+      for (const [key, value] of Object.entries(node)) if (key !== "enum" && key !== "const" && key !== "default" && key !== "examples") rootRef(value);
+    };
+    rootRef(tool.inputSchema);
+    for (const [name, def] of definitionsOf(tool.inputSchema)) {
+      if (shared.has(name) && Object.prototype.hasOwnProperty.call(schemas, name)) continue;
+      schemas[local.get(name)!] = rewrite(def);
+    }
+    const body = rewrite(withoutDefinitions(tool.inputSchema)) as Record<string, unknown>;
+    if (usesRoot) {
+      schemas[root] = body;
+      pointers.push([`/components/schemas/${escapePointer(root)}`, `/tools/${index}/inputSchema`]);
+    }
+    paths[`/${index}`] = {
+      post: {
+        operationId: toolName,
+        requestBody: { required: true, content: { "application/json": { schema: body } } },
+        responses: { "200": { description: "the tool's result" } },
+      },
+    };
+    pointers.push([`/paths/~1${index}/post/requestBody/content/application~1json/schema`, `/tools/${index}/inputSchema`]);
+  }
+  const document = { openapi: "3.1.0", info: { title: snapshot.server.name || "mcp", version: snapshot.server.version || "0" }, paths, components: { schemas } };
+  // Longest prefixes first, so a nested location maps by its most specific entry.
+  pointers.sort((a, b) => b[0].length - a[0].length);
+  return { document, pointers };
+}
+
+function definitionsOf(schema: JsonSchemaObject): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const keyword of ["$defs", "definitions"]) {
+    const group = (schema as Record<string, unknown>)[keyword];
+    if (typeof group === "object" && group !== null && !Array.isArray(group)) out.push(...Object.entries(group));
+  }
+  return out;
+}
+
+function keywordOf(schema: JsonSchemaObject, name: string, _index: number): string {
+  const defs = (schema as Record<string, unknown>)["$defs"];
+  return typeof defs === "object" && defs !== null && Object.prototype.hasOwnProperty.call(defs, name) ? "$defs" : "definitions";
+}
+
+function withoutDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
+  const { $defs: _defs, definitions: _definitions, $schema: _schema, $id: _id, ...rest } = schema as Record<string, unknown>;
+  return rest as JsonSchemaObject;
+}
+
+/** Copies a schema with its local `$ref`s pointed at the hoisted definitions (values under enum/const/default/examples untouched). */
+function rewriteRefs(node: unknown, local: ReadonlyMap<string, string>, root: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, local, root));
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    let next: unknown;
+    if (key === "$ref" && typeof value === "string") next = rewriteRef(value, local, root);
+    else if (key === "enum" || key === "const" || key === "default" || key === "examples") next = value;
+    else next = rewriteRefs(value, local, root);
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function rewriteRef(ref: string, local: ReadonlyMap<string, string>, root: string): string {
+  if (!ref.startsWith("#")) return ref;
+  if (ref === "#" || ref === "#/") return root;
+  const match = /^#\/(?:\$defs|definitions)\/([^/]+)(.*)$/.exec(ref);
+  if (match !== null) {
+    let name: string;
+    try {
+      name = decodeURIComponent(match[1]!).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return ref;
+    }
+    const component = local.get(name);
+    if (component !== undefined) return `#/components/schemas/${encodeURIComponent(escapePointer(component))}${match[2]}`;
+  }
+  return ref.startsWith("#/") ? `${root}${ref.slice(1)}` : ref;
+}
+
+/** Document pointers in a text (or a pointer) mapped back to snapshot pointers. */
+function mapPointers(text: string, pointers: ReadonlyArray<[string, string]>): string {
+  let out = text;
+  for (const [from, to] of pointers) out = out.split(from).join(to);
+  return out;
+}
