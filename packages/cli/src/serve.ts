@@ -58,7 +58,7 @@ function help(): string {
     "",
     "A pack made from an MCP server is served as a screening proxy: sluice starts the server (or connects to",
     "it), screens every call as for HTTP tools, and forwards what passes. The upstream is, in this order:",
-    "`-- <command> [args...]` (stdio), --upstream-url URL (Streamable HTTP), the pack's `mcp` entry in the",
+    "`-- <command> [args...]` (stdio, with this environment), --upstream-url URL (Streamable HTTP), the pack's `mcp` entry in the",
     "sluice.config of the current folder, or the pack module's `mcpServer` export. The pack's",
     `spec/${SNAPSHOT_FILE} is a lock: a tool changed upstream (wider schema, rewritten text) or removed is not`,
     "served until the snapshot is regenerated; a new one neither, unless:",
@@ -159,6 +159,13 @@ function snapshotNear(file: string): string | undefined {
   }
 }
 
+/** A command given on the command line runs with sluice's environment, as the shell would run it. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  return env;
+}
+
 function isUpstreamSource(value: unknown): value is UpstreamSource {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
@@ -207,7 +214,7 @@ async function startProxy(start: ProxyStart): Promise<McpProxy> {
   const [command, ...args] = start.upstreamCommand;
   const exported = start.module["mcpServer"];
   const source: UpstreamSource | undefined =
-    command !== undefined ? { command, args } : url !== undefined ? { url } : ((await upstreamFromConfig(start.cwd, snapshotFile)) ?? (isUpstreamSource(exported) ? exported : undefined));
+    command !== undefined ? { command, args, env: inheritedEnv() } : url !== undefined ? { url } : ((await upstreamFromConfig(start.cwd, snapshotFile)) ?? (isUpstreamSource(exported) ? exported : undefined));
   if (source === undefined) {
     throw new SluiceError("CONFIG_INVALID", `${start.spec} forwards to an MCP server, but none is configured: add \`mcp: { command, args }\` (or \`{ url }\`) to its pack in sluice.config, or give it here: sluice serve ${start.spec} -- <command> [args...], or --upstream-url URL`);
   }

@@ -1,0 +1,135 @@
+/**
+ * `sluice serve` of a pack made from an MCP server is a screening proxy in front of the
+ * real server (installed from npm, started by the proxy): projections served, withheld and
+ * pinned arguments enforced before anything is forwarded (checked at the upstream: the
+ * file system), results through the pack's handlers. Clients are the MCP SDK's, over stdio
+ * and over Streamable HTTP on 127.0.0.1.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { childEnv, startHttpChild } from "../packages/mcp/test/support.ts";
+import { BIN, ROOT, serverBin, snapshotInto, writePackModule } from "./support/mcp-pack.ts";
+
+type Text = { type: string; text?: string };
+const textOf = (result: unknown) => ((result as { content: Text[] }).content ?? []).map((block) => block.text ?? "").join("\n");
+
+async function stdioClient(args: string[], cwd = ROOT): Promise<{ client: Client; stderr: () => string; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", ...args], env: childEnv(), cwd, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const client = new Client({ name: "proxy-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, transport };
+}
+
+describe("serve of a server-filesystem pack", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-proxy-fs-"));
+  const files = join(dir, "files");
+  const pack = join(dir, "pack");
+  const upstream = [process.execPath, serverBin("server-filesystem"), files];
+  let client: Client;
+  let stderr: () => string;
+
+  beforeAll(async () => {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(files, { recursive: true });
+    writeFileSync(join(files, "notes.txt"), "one\ntwo\nthree\nfour\n");
+    await snapshotInto(pack, { command: upstream[0]!, args: upstream.slice(1) });
+    // The write tools are not served; the read tool is cut to its head, the edit tool to a preview.
+    writePackModule(
+      pack,
+      `export const tools = [
+  tool("read_text_file").derived({ name: "read_head", description: "The first two lines of a text file.", drop: ["tail"], pin: { head: 2 } }),
+  tool("list_directory"),
+  tool("edit_file").derived({ name: "preview_edit", description: "Shows the diff an edit would make; never writes.", pin: { dryRun: true } }),
+];`,
+    );
+    ({ client, stderr } = await stdioClient([pack, "--", ...upstream]));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("lists the projections, not the upstream's tools", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["list_directory", "preview_edit", "read_head"]);
+    const read = tools.find((tool) => tool.name === "read_head")!;
+    expect(Object.keys(read.inputSchema.properties ?? {})).toEqual(["path"]);
+    expect(Object.keys(tools.find((tool) => tool.name === "preview_edit")!.inputSchema.properties ?? {}).sort()).toEqual(["edits", "path"]);
+  });
+
+  it("answers real reads, with the pin sent upstream", async () => {
+    const result = await client.callTool({ name: "read_head", arguments: { path: join(files, "notes.txt") } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain("one\\ntwo");
+    expect(textOf(result)).not.toContain("three");
+    const listing = await client.callTool({ name: "list_directory", arguments: { path: files } });
+    expect(textOf(listing)).toContain("notes.txt");
+  });
+
+  it("refuses withheld and pinned arguments before the upstream sees them", async () => {
+    const tail = await client.callTool({ name: "read_head", arguments: { path: join(files, "notes.txt"), tail: 1 } });
+    expect(tail.isError).toBe(true);
+    expect(textOf(tail)).toMatch(/^EGRESS_DENIED: /);
+    const write = await client.callTool({ name: "preview_edit", arguments: { path: join(files, "notes.txt"), edits: [{ oldText: "one", newText: "ONE" }], dryRun: false } });
+    expect(write.isError).toBe(true);
+    expect(textOf(write)).toMatch(/^EGRESS_DENIED: /);
+    expect(readFileSync(join(files, "notes.txt"), "utf8")).toBe("one\ntwo\nthree\nfour\n");
+  });
+
+  it("forwards the pinned preview, and the file stays as it was", async () => {
+    const preview = await client.callTool({ name: "preview_edit", arguments: { path: join(files, "notes.txt"), edits: [{ oldText: "one", newText: "ONE" }] } });
+    expect(preview.isError).toBeFalsy();
+    expect(textOf(preview)).toContain("+ONE");
+    expect(readFileSync(join(files, "notes.txt"), "utf8")).toBe("one\ntwo\nthree\nfour\n");
+  });
+
+  it("does not serve the write tools: a call is refused and nothing is written", async () => {
+    await expect(client.callTool({ name: "write_file", arguments: { path: join(files, "new.txt"), content: "x" } })).rejects.toThrow(/Unknown tool: write_file/);
+    expect(existsSync(join(files, "new.txt"))).toBe(false);
+    expect(stderr()).toMatch(/proxying .*server-filesystem.* every tool as committed/);
+  });
+});
+
+describe("serve of a server-memory pack over --http", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-proxy-memory-"));
+  const pack = join(dir, "pack");
+  const memoryFile = join(dir, "memory.jsonl");
+  const upstream = [process.execPath, serverBin("server-memory")];
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("creates and reads entities through the proxy; the delete tools are not served", async () => {
+    const env = { MEMORY_FILE_PATH: memoryFile };
+    await snapshotInto(pack, { command: upstream[0]!, args: upstream.slice(1), env });
+    writePackModule(
+      pack,
+      `export const tools = [tool("create_entities"), tool("read_graph"), tool("search_nodes")];`,
+    );
+    const child = await startHttpChild([pack, "--", ...upstream], childEnv(env));
+    try {
+      const transport = new StreamableHTTPClientTransport(new URL(child.url), { requestInit: { headers: { authorization: `Bearer ${child.generatedToken}` } } });
+      const client = new Client({ name: "proxy-test", version: "1.0.0" });
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(["create_entities", "read_graph", "search_nodes"]);
+      const created = await client.callTool({ name: "create_entities", arguments: { entities: [{ name: "sluice", entityType: "project", observations: ["screens MCP calls"] }] } });
+      expect(created.isError).toBeFalsy();
+      const found = await client.callTool({ name: "search_nodes", arguments: { query: "sluice" } });
+      expect(textOf(found)).toContain("screens MCP calls");
+      await expect(client.callTool({ name: "delete_entities", arguments: { entityNames: ["sluice"] } })).rejects.toThrow(/Unknown tool/);
+      expect(readFileSync(memoryFile, "utf8")).toContain("screens MCP calls");
+      await client.close();
+    } finally {
+      await child.stop();
+    }
+  }, 60_000);
+});
