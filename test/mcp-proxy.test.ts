@@ -14,6 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { childEnv, startHttpChild } from "../packages/mcp/test/support.ts";
 import { BIN, ROOT, serverBin, snapshotInto, writePackModule } from "./support/mcp-pack.ts";
+import { LONG } from "./support/tier.ts";
 
 type Text = { type: string; text?: string };
 const textOf = (result: unknown) => ((result as { content: Text[] }).content ?? []).map((block) => block.text ?? "").join("\n");
@@ -99,7 +100,8 @@ describe("serve of a server-filesystem pack", () => {
   });
 });
 
-describe("serve of a server-memory pack over --http", () => {
+// Long tier (tier.ts): a second real server, over HTTP.
+describe.runIf(LONG)("serve of a server-memory pack over --http", () => {
   const dir = mkdtempSync(join(tmpdir(), "sluice-proxy-memory-"));
   const pack = join(dir, "pack");
   const memoryFile = join(dir, "memory.jsonl");
