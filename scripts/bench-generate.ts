@@ -455,7 +455,8 @@ interface EmitRow {
 }
 // The nine packs as this repository generates them (sluice.config.ts).
 const { default: repositoryConfig } = (await import("../sluice.config.ts")) as typeof import("../sluice.config.ts");
-const EMIT_PACKS = repositoryConfig.packs.map((pack) => ({
+// This repository's packs all come from spec files (none from an MCP server).
+const EMIT_PACKS = repositoryConfig.packs.flatMap((pack) => (pack.spec === undefined ? [] : [{ ...pack, spec: pack.spec }])).map((pack) => ({
   name: pack.name,
   kind: pack.spec.endsWith(".graphql") ? ("graphql" as const) : ("openapi" as const),
   spec: pack.spec.split("/").pop()!,

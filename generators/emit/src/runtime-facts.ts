@@ -1,4 +1,4 @@
-import type { RuntimeFacts, ToolIR } from "@sluice/core";
+import type { FromEnv, McpServerFact, RuntimeFacts, ToolIR } from "@sluice/core";
 import { literal } from "./literal.ts";
 import { compareText } from "./tool-name-helpers.ts";
 
@@ -122,6 +122,7 @@ function sortedRecord<T>(record: Readonly<Record<string, T>>): Record<string, T>
 export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
   return {
     kind: facts.kind,
+    ...(facts.mcp === undefined ? {} : { mcp: normalizeMcpFact(facts.mcp) }),
     ...(facts.name === undefined ? {} : { name: facts.name }),
     ...(facts.server === undefined
       ? {}
@@ -146,6 +147,21 @@ export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
     secretLooking: facts.secretLooking.map((s) => ({ tool: s.tool, argument: s.argument })),
     ...(facts.responses === undefined ? {} : { responses: facts.responses === "off" ? "off" : { shared: facts.responses.shared, tools: sortedRecord(facts.responses.tools) } }),
   };
+}
+
+function normalizeMcpFact(fact: McpServerFact): McpServerFact {
+  const values = (record: Readonly<Record<string, string | FromEnv>>) => {
+    const out: Record<string, string | FromEnv> = {};
+    for (const key of Object.keys(record).sort(compareText)) {
+      const value = record[key]!;
+      Object.defineProperty(out, key, { value: typeof value === "string" ? value : { fromEnv: value.fromEnv }, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  if ("command" in fact) {
+    return { command: fact.command, args: [...fact.args], ...(fact.env === undefined ? {} : { env: values(fact.env) }), ...(fact.cwd === undefined ? {} : { cwd: fact.cwd }) };
+  }
+  return { url: fact.url, ...(fact.headers === undefined ? {} : { headers: values(fact.headers) }) };
 }
 
 /**

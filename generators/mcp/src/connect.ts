@@ -10,6 +10,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError } from "@sluice/schema";
+import type { McpToolResult, McpUpstream } from "@sluice/core";
 import { makeSnapshot, type McpSnapshot } from "./snapshot.ts";
 
 /**
@@ -237,4 +238,29 @@ function redact(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) if (secret.length > 0) out = out.split(secret).join("[redacted]");
   return out;
+}
+
+/**
+ * The SDK client as the upstream `call()` forwards MCP-bound tools to (`ctx.mcp`): the
+ * call's signal cancels the request (the SDK sends `notifications/cancelled`), progress
+ * notifications are passed on, and the SDK's own request timeout is left to the caller's
+ * deadline (sluice's `timeoutMs`).
+ */
+export function upstreamOf(client: Client): McpUpstream {
+  return {
+    async callTool(request, options) {
+      const result = await client.request(
+        { method: "tools/call", params: { name: request.name, arguments: request.arguments } },
+        ResultSchema,
+        {
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.onProgress === undefined ? {} : { onprogress: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) =>
+                options.onProgress!({ progress: progress.progress, ...(progress.total === undefined ? {} : { total: progress.total }), ...(progress.message === undefined ? {} : { message: progress.message }) }), resetTimeoutOnProgress: true }),
+          // Long enough that sluice's own deadline (ctx.timeoutMs) is the one that ends a call.
+          timeout: 24 * 60 * 60 * 1000,
+        },
+      );
+      return result as unknown as McpToolResult;
+    },
+  };
 }

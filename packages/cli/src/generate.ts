@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { SluiceError, type EgressMapCheck } from "@sluice/core";
-import { parseCommand, stringOption, usageError } from "./args.ts";
+import { parseCommand, stringOption, usageError, type OptionValues } from "./args.ts";
 import { cliVersion } from "./commands.ts";
 import type { PackConfig } from "./config.ts";
 import { buildPack, type GeneratedPack, type PackJob, type PackReport } from "./generate-pack.ts";
@@ -11,6 +11,10 @@ import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./main.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
+import type { SnapshotDiff } from "@sluice/generator-mcp";
+
+/** Where an MCP pack keeps the snapshot of its server, inside the pack. */
+const SNAPSHOT_PATH = "spec/tools.snapshot.json";
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */
 interface PackOutcome extends PackReport {
@@ -18,6 +22,8 @@ interface PackOutcome extends PackReport {
   scaffolded: string[];
   /** --check: generated files, spec copy or egress map that differ from what generate would write. */
   changed: string[];
+  /** --check of an MCP pack: how the live server differs from the committed snapshot, and whether that blocks (MCP_SNAPSHOT_CHANGED). */
+  snapshot?: { blocking: boolean; diff: SnapshotDiff; text: string };
 }
 
 /** With --check, the comparison of the committed egress map with the one generate would write. */
@@ -35,16 +41,21 @@ interface CheckedPack {
  * map differs from what generate would write.
  */
 export async function generateCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand("generate", args);
+  // `generate mcp ... -- <command> [args...]`: what follows `--` is the server's command line, not sluice's.
+  const dashes = args.indexOf("--");
+  const serverCommand = dashes === -1 ? [] : args.slice(dashes + 1);
+  const { values, positionals } = parseCommand("generate", dashes === -1 ? args : args.slice(0, dashes));
+  if (serverCommand.length > 0 && positionals[0] !== "mcp") throw usageError("generate", "a command after -- is an MCP server's: sluice generate mcp --name N --out DIR -- <command> [args...]");
   const check = values.check === true;
   const json = values.json === true;
   const github = annotationsWanted(stringOption(values, "format"));
-  const jobs = await jobsFrom(values, positionals, io);
+  const jobs = await jobsFrom(values, positionals, io, serverCommand);
 
   const checked: CheckedPack[] = [];
   for (const job of jobs) {
-    const pack = await buildPack(job, cliVersion());
-    checked.push(check ? await checkPack(pack, job, io) : { outcome: await writePackFiles(pack, job, io), map: undefined });
+    const live = job.mcp === undefined ? job : await withLiveSnapshot(job, values);
+    const pack = await buildPack(live, cliVersion());
+    checked.push(check ? await checkPack(pack, live, io) : { outcome: await writePackFiles(pack, live, io), map: undefined });
   }
   const failed = checked.some(({ outcome }) => outcome.changed.length > 0);
   if (json) {
@@ -66,9 +77,60 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   return failed ? 1 : 0;
 }
 
-async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: readonly string[], io: Io): Promise<PackJob[]> {
+/** Lists the job's MCP server (the child always stopped) and carries the snapshot it gives. */
+async function withLiveSnapshot(job: PackJob, values: OptionValues): Promise<PackJob> {
+  const mcp = await import("@sluice/generator-mcp");
+  const source = job.mcp!;
+  const timeout = stringOption(values, "timeout");
+  const timeoutMs = timeout === undefined ? undefined : Number(timeout);
+  if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw usageError("generate", "--timeout takes milliseconds (a positive integer)");
+  const connect = "command" in source && source.cwd !== undefined && job.configDir !== undefined ? { ...source, cwd: resolve(job.configDir, source.cwd) } : source;
+  const snapshot = await mcp.listMcpTools(connect, timeoutMs === undefined ? {} : { timeoutMs });
+  return { ...job, liveSnapshot: mcp.formatSnapshot(snapshot) };
+}
+
+/** `generate mcp --name N --out DIR (--url URL | -- command args...)`, with `--env NAME` and `--header Name=VARIABLE` read from the environment. */
+function mcpSourceFrom(values: OptionValues, serverCommand: readonly string[]): NonNullable<PackJob["mcp"]> {
+  const url = stringOption(values, "url");
+  if ((url === undefined) === (serverCommand.length === 0)) throw usageError("generate", "generate mcp needs the server: --url URL (Streamable HTTP) or -- <command> [args...] (stdio), one of them");
+  const list = (key: string): string[] => (Array.isArray(values[key]) ? (values[key] as string[]) : []);
+  if (url !== undefined) {
+    if (list("env").length > 0) throw usageError("generate", "--env passes variables to a server sluice starts; an HTTP server takes --header Name=VARIABLE");
+    const headers: Record<string, { fromEnv: string }> = {};
+    for (const entry of list("header")) {
+      const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)=([A-Za-z_][A-Za-z0-9_]*)$/.exec(entry);
+      if (match === null) throw usageError("generate", `--header ${entry}: write Name=VARIABLE (the header's value is read from that environment variable)`);
+      headers[match[1]!] = { fromEnv: match[2]! };
+    }
+    return { url, ...(Object.keys(headers).length === 0 ? {} : { headers }) };
+  }
+  if (list("header").length > 0) throw usageError("generate", "--header is for an HTTP server (--url); a server sluice starts takes --env NAME");
+  const env: Record<string, { fromEnv: string }> = {};
+  for (const name of list("env")) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw usageError("generate", `--env ${name}: give the name of an environment variable to pass on`);
+    env[name] = { fromEnv: name };
+  }
+  return { command: serverCommand[0]!, args: serverCommand.slice(1), ...(Object.keys(env).length === 0 ? {} : { env }) };
+}
+
+/** A shell word as the regenerate line prints it. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+async function jobsFrom(values: OptionValues, positionals: readonly string[], io: Io, serverCommand: readonly string[]): Promise<PackJob[]> {
   const name = values["name"];
   const out = values["out"];
+  if (positionals[0] === "mcp") {
+    if (typeof values["config"] === "string") throw usageError("generate", "--config lists packs; give either it or mcp --name --out");
+    if (positionals.length !== 1 || typeof name !== "string" || typeof out !== "string") throw usageError("generate", "generate mcp needs --name <name> --out <dir>, then --url URL or -- <command> [args...]");
+    const problem = packNameProblem(name);
+    if (problem !== undefined) throw usageError("generate", `--name ${problem}`, [suggestPackName(name)]);
+    const outDir = resolve(io.cwd, out);
+    const mcp = mcpSourceFrom(values, serverCommand);
+    const how = "url" in mcp ? `--url ${shellWord(mcp.url)}${Object.entries(mcp.headers ?? {}).map(([header, value]) => ` --header ${shellWord(`${header}=${(value as { fromEnv: string }).fromEnv}`)}`).join("")}` : `${Object.keys(mcp.env ?? {}).map((variable) => `--env ${variable} `).join("")}-- ${[mcp.command, ...(mcp.args ?? [])].map(shellWord).join(" ")}`;
+    return [{ spec: join(outDir, SNAPSHOT_PATH), out: outDir, name, kind: "mcp", mcp, configDir: io.cwd, regenerate: `sluice generate mcp --name ${name} --out . ${how}` }];
+  }
   const explicitKind = positionals[0] === "graphql" || positionals[0] === "openapi" ? positionals[0] : undefined;
   const specArgs = explicitKind === undefined ? positionals : positionals.slice(1);
   if (typeof name === "string" || typeof out === "string" || explicitKind !== undefined) {
@@ -90,12 +152,18 @@ async function jobsFrom(values: Readonly<Record<string, unknown>>, positionals: 
   const configName = relative(io.cwd, loaded.file) || loaded.file;
   return loaded.config.packs
     .filter((pack) => positionals.length === 0 || positionals.includes(pack.name))
-    .map((pack: PackConfig) => ({
-      ...pack,
-      spec: resolve(loaded.dir, pack.spec),
-      out: resolve(loaded.dir, pack.out),
-      regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
-    }));
+    .map((pack: PackConfig): PackJob => {
+      const { spec, ...rest } = pack;
+      const out = resolve(loaded.dir, pack.out);
+      return {
+        ...rest,
+        // validateConfig made sure there is exactly one of spec and mcp.
+        spec: spec === undefined ? join(out, SNAPSHOT_PATH) : resolve(loaded.dir, spec),
+        ...(pack.mcp === undefined ? {} : { kind: "mcp" as const, configDir: loaded.dir }),
+        out,
+        regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
+      };
+    });
 }
 
 async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promise<PackOutcome> {
@@ -110,8 +178,8 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io): Promis
     await put(file.path, file.text);
     written.push(file.path);
   }
-  // The spec may already be the copy (a config pointing at <out>/spec/<file>).
-  if (resolve(job.out, pack.spec.path) !== job.spec) {
+  // The spec may already be the copy (a config pointing at <out>/spec/<file>); an MCP pack's snapshot is new each time.
+  if (resolve(job.out, pack.spec.path) !== job.spec || job.liveSnapshot !== undefined) {
     await put(pack.spec.path, pack.spec.bytes);
     written.push(pack.spec.path);
   }
@@ -137,12 +205,21 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io): Promise<Che
     if (current === undefined || !Buffer.from(expected).equals(current)) changed.push(current === undefined ? `${path} (missing)` : path);
   };
   for (const file of pack.generated) await differs(file.path, Buffer.from(file.text, "utf8"));
-  if (resolve(job.out, pack.spec.path) !== job.spec) await differs(pack.spec.path, pack.spec.bytes);
+  if (resolve(job.out, pack.spec.path) !== job.spec || job.liveSnapshot !== undefined) await differs(pack.spec.path, pack.spec.bytes);
   for (const file of pack.scaffolds) if (!existsSync(join(job.out, file.path))) changed.push(`${file.path} (missing)`);
   // The map generate would write, compared with the committed one even when other files are
   // out of date too: a spec edit that widens is named as a widening, not only as drift.
   const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
   const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed };
+  if (job.liveSnapshot !== undefined) {
+    // The lock: the live server against the committed snapshot, by what a model could be made to send.
+    const mcp = await import("@sluice/generator-mcp");
+    const text = await readFile(job.spec, "utf8").catch(() => undefined);
+    if (text !== undefined) {
+      const diff = mcp.diffSnapshot(mcp.parseSnapshot(text, relative(io.cwd, job.spec)), mcp.parseSnapshot(job.liveSnapshot));
+      if (diff.added.length + diff.removed.length + diff.changed.length > 0 || diff.server !== undefined) outcome.snapshot = { blocking: mcp.diffBlocks(diff), diff, text: mcp.formatSnapshotDiff(diff, "    ") };
+    }
+  }
   if (committed === undefined) {
     changed.push("egress_map.txt (missing)");
     return { outcome, map: undefined };
@@ -213,6 +290,15 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string, map: Egress
   lines.push(`  pagination found for ${outcome.paginated} tools`);
   for (const warning of outcome.warnings) lines.push(`  warning: ${warning}`);
   if (check) lines.push(outcome.changed.length === 0 ? "  up to date" : `  OUT OF DATE: ${outcome.changed.join(", ")}`);
+  if (outcome.snapshot !== undefined) {
+    const { blocking } = outcome.snapshot;
+    lines.push(
+      blocking
+        ? `  MCP_SNAPSHOT_CHANGED: the live server differs from ${SNAPSHOT_PATH} in what the model reads or may send; review it, then run sluice generate and commit:`
+        : `  the live server differs from ${SNAPSHOT_PATH} (nothing wider; run sluice generate and commit):`,
+    );
+    lines.push(outcome.snapshot.text.trimEnd());
+  }
   else {
     lines.push(`  wrote ${outcome.written.join(", ")}`);
     if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);

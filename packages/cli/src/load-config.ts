@@ -34,8 +34,9 @@ export async function loadConfig(cwd: string, given: string | undefined): Promis
   return { file, dir: dirname(file), config: validateConfig(value, file) };
 }
 
-const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses">> = {
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "mcp">> = {
   spec: "string",
+  mcp: "mcp",
   name: "string",
   out: "string",
   kind: "kind",
@@ -81,7 +82,8 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
       const where = `${at}.${key}`;
       if (expected === "string" && (typeof given !== "string" || given === "")) fail(where, "must be a non-empty string");
       if (expected === "boolean" && typeof given !== "boolean") fail(where, "must be true or false");
-      if (expected === "kind" && given !== "openapi" && given !== "graphql") fail(where, 'must be "openapi" or "graphql"');
+      if (expected === "kind" && given !== "openapi" && given !== "graphql" && given !== "mcp") fail(where, 'must be "openapi", "graphql" or "mcp"');
+      if (expected === "mcp") validateMcpSource(given, where, fail);
       if (expected === "responses" && given !== "default" && given !== "off") fail(where, 'must be "default" or "off"');
       if (expected === "record" && (!isPlainObject(given) || Object.values(given).some((v) => typeof v !== "string" || v === ""))) fail(where, "must map names to non-empty strings");
       if (expected === "selection") {
@@ -92,7 +94,14 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
         }
       }
     }
-    for (const required of ["spec", "name", "out"] as const) if (!Object.hasOwn(pack, required)) fail(`${at}.${required}`, "is required");
+    for (const required of ["name", "out"] as const) if (!Object.hasOwn(pack, required)) fail(`${at}.${required}`, "is required");
+    if (Object.hasOwn(pack, "spec") === Object.hasOwn(pack, "mcp")) fail(at, Object.hasOwn(pack, "spec") ? "give either spec or mcp, not both" : "needs spec (a spec file) or mcp (an MCP server)");
+    if (Object.hasOwn(pack, "mcp")) {
+      if (Object.hasOwn(pack, "kind") && pack["kind"] !== "mcp") fail(`${at}.kind`, 'must be "mcp" (or absent) for a pack with an mcp source');
+      for (const specOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs", "withhold"]) {
+        if (Object.hasOwn(pack, specOnly)) fail(`${at}.${specOnly}`, "applies to spec packs only (an MCP server's own credentials go in mcp.env or mcp.headers as { fromEnv })");
+      }
+    } else if (pack["kind"] === "mcp") fail(`${at}.kind`, '"mcp" needs an mcp source');
     const name = pack["name"] as string;
     const problem = typeof name === "string" ? packNameProblem(name) : undefined;
     if (problem !== undefined) fail(`${at}.name`, problem);
@@ -115,6 +124,34 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     if (kind === "openapi" && Object.hasOwn(pack, "authHeader")) fail(`${at}.authHeader`, "applies to GraphQL packs only (an OpenAPI pack's credentials come from its security schemes)");
   });
   return value as unknown as SluiceConfig;
+}
+
+const MCP_KEYS = { stdio: ["command", "args", "env", "cwd"], http: ["url", "headers"] } as const;
+
+/** `mcp: { command, args?, env?, cwd? }` or `mcp: { url, headers? }`; values of env and headers a string or `{ fromEnv: "NAME" }`. */
+function validateMcpSource(given: unknown, where: string, fail: (where: string, problem: string, candidates?: string[]) => never): void {
+  if (!isPlainObject(given)) fail(where, "must be { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)");
+  const source = given as Record<string, unknown>;
+  const stdio = Object.hasOwn(source, "command");
+  if (stdio === Object.hasOwn(source, "url")) fail(where, "needs either command (stdio) or url (Streamable HTTP)");
+  const keys: readonly string[] = stdio ? MCP_KEYS.stdio : MCP_KEYS.http;
+  for (const key of Object.keys(source)) if (!keys.includes(key)) fail(`${where}.${key}`, `unknown key for ${stdio ? "a stdio" : "an HTTP"} server`, closest(key, keys));
+  for (const key of ["command", "url", "cwd"]) {
+    if (Object.hasOwn(source, key) && (typeof source[key] !== "string" || source[key] === "")) fail(`${where}.${key}`, "must be a non-empty string");
+  }
+  if (typeof source["url"] === "string" && !/^https?:\/\//i.test(source["url"])) fail(`${where}.url`, "must be an http(s) URL");
+  if (Object.hasOwn(source, "args") && (!Array.isArray(source["args"]) || source["args"].some((arg) => typeof arg !== "string"))) fail(`${where}.args`, "must be an array of strings");
+  for (const key of ["env", "headers"]) {
+    if (!Object.hasOwn(source, key)) continue;
+    const record = source[key];
+    if (!isPlainObject(record)) fail(`${where}.${key}`, 'must map names to strings or { fromEnv: "NAME" }');
+    for (const [name, value] of Object.entries(record as Record<string, unknown>)) {
+      if (key === "headers" && !HEADER_NAME.test(name)) fail(`${where}.headers.${name}`, "is not an HTTP header name");
+      const fromEnv = isPlainObject(value) ? value["fromEnv"] : undefined;
+      const ok = typeof value === "string" || (isPlainObject(value) && Object.keys(value).length === 1 && typeof fromEnv === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(fromEnv));
+      if (!ok) fail(`${where}.${key}.${name}`, 'must be a string or { fromEnv: "NAME" } with an environment variable name');
+    }
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

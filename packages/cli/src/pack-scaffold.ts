@@ -93,14 +93,14 @@ export const runtime: PackRuntime = generatedRuntime(facts);
 }
 
 /** Marks generated files so that a pull request collapses them and shows the egress map. */
-export function gitattributes(specFile: string): EmittedFile {
+export function gitattributes(specFile: string | undefined): EmittedFile {
   return {
     path: ".gitattributes",
     text: [
       "# Written by sluice generate: generated files are collapsed in pull requests;",
       "# review egress_map.txt, which says what the model can see and send.",
       ...GENERATED_SOURCES.map((path) => `${path} linguist-generated=true`),
-      `spec/${specFile} linguist-generated=true`,
+      ...(specFile === undefined ? [] : [`spec/${specFile} linguist-generated=true`]),
       "",
     ].join("\n"),
   };

@@ -20,7 +20,7 @@ export function globPattern(glob: string, caseInsensitive = false): RegExp {
   return new RegExp(`^${source}$`, caseInsensitive ? "i" : "");
 }
 
-type Operation = { kind: "openapi"; info: OpenAPIOperationInfo } | { kind: "graphql"; info: GraphQLFieldInfo };
+type Operation = { kind: "openapi"; info: OpenAPIOperationInfo } | { kind: "graphql"; info: GraphQLFieldInfo } | { kind: "mcp"; info: { tool: string; upstream: string } };
 
 /** Whether one operation matches a selection (any of its lists). */
 function matches(selection: OperationSelection, operation: Operation): boolean {
@@ -36,6 +36,9 @@ function matches(selection: OperationSelection, operation: Operation): boolean {
         if (spaced[1]!.toUpperCase() === info.method && globPattern(spaced[2]!).test(info.path)) return true;
       } else if (globPattern(glob).test(info.path)) return true;
     }
+  } else if (operation.kind === "mcp") {
+    // An MCP tool by its pack name or the upstream's.
+    names.push(operation.info.upstream);
   } else {
     const { info } = operation;
     names.push(info.field, `${info.operationType === "query" ? "Query" : "Mutation"}.${info.field}`);

@@ -38,8 +38,24 @@ export interface ServerVariableFact {
  * (`src/runtime.gen.ts`). The generator fills it; `generatedRuntime` turns it into a
  * `PackRuntime`; the CLI prints `credentialStatus` from it.
  */
+/** A configured value read from the environment when the upstream starts: the variable's name, never its value. */
+export interface FromEnv {
+  fromEnv: string;
+}
+
+/**
+ * MCP packs: how the upstream server is started (stdio) or reached (Streamable HTTP), as the
+ * config says. `env` and `headers` values are literal strings or `{ fromEnv }`: a secret is
+ * written as the name of its variable, never as its value.
+ */
+export type McpServerFact =
+  | { command: string; args: string[]; env?: Record<string, string | FromEnv>; cwd?: string }
+  | { url: string; headers?: Record<string, string | FromEnv> };
+
 export interface RuntimeFacts {
-  kind: "openapi" | "graphql";
+  kind: "openapi" | "graphql" | "mcp";
+  /** MCP: the upstream server (what `sluice serve` starts or connects to). */
+  mcp?: McpServerFact;
   /** The pack's name: how start-up messages name the API. */
   name?: string;
   /** OpenAPI: the base URL as the bindings use it, where it came from, and its variables. */
@@ -105,6 +121,7 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
   const env = environment(options.env);
   const runtime: PackRuntime = {};
   if (facts.name !== undefined) runtime.api = facts.name;
+  if (facts.mcp !== undefined) runtime.mcp = facts.mcp;
   // A server reads each scheme's credential from the variable the facts name.
   if (facts.credentials.length > 0) runtime.credentialEnv = Object.fromEntries(facts.credentials.map((credential) => [credential.scheme, credential.env]));
   if (facts.endpoint !== undefined && options.endpoint === undefined) runtime.endpointEnv = facts.endpoint.env;

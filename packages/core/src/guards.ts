@@ -65,9 +65,10 @@ export interface Guards {
    */
   quotedNames: boolean;
   /**
-   * A proxied MCP pack serves and forwards a tool only while the upstream lists it as the
-   * committed snapshot has it (no widened schema, no rewritten text): a tool changed
-   * upstream is neither listed nor called until the snapshot is regenerated.
+   * An MCP pack's committed snapshot is a lock: a live tool that is new, whose input schema
+   * may accept more, or whose texts changed blocks (`diffBlocks`), so `generate --check`
+   * fails naming it; a proxying `sluice serve` neither lists nor forwards such a tool (or a
+   * removed one) until the snapshot is regenerated.
    */
   mcpSnapshotLock: boolean;
 }

@@ -73,4 +73,4 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
-export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { generatedRuntime, credentialsFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";

@@ -1,6 +1,7 @@
 import type { Binding, HttpAuthScheme } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
+import type { McpServerFact } from "../generated-runtime.ts";
 
 /** What a response handler and a failure check are told about the answer besides its body. */
 export interface ResponseInfo {
@@ -105,6 +106,8 @@ export interface PackRuntime {
   credentialEnv?: Readonly<Record<string, string>>;
   /** The API's name in messages about it (the pack name of a generated pack). */
   api?: string;
+  /** MCP packs: the upstream server, as the generated facts give it (secrets as variable names). */
+  mcp?: McpServerFact;
   /** GraphQL: the environment variable the endpoint was read from, for start-up messages. */
   endpointEnv?: string;
   /** Per tool, by generated name. Every name must exist in the pack. */
