@@ -58,8 +58,9 @@ function help(): string {
     "",
     "A pack made from an MCP server is served as a screening proxy: sluice starts the server (or connects to",
     "it), screens every call as for HTTP tools, and forwards what passes. The upstream is, in this order:",
-    "`-- <command> [args...]` (stdio, with this environment), --upstream-url URL (Streamable HTTP), the pack's `mcp` entry in the",
-    "sluice.config of the current folder, or the pack module's `mcpServer` export. The pack's",
+    "`-- <command> [args...]` (stdio, with this environment), --upstream-url URL (Streamable HTTP), the server the",
+    "pack was generated from (its runtime.gen.ts), its `mcp` entry in the sluice.config of the current folder, or the",
+    "module's `mcpServer` export. The pack's",
     `spec/${SNAPSHOT_FILE} is a lock: a tool changed upstream (wider schema, rewritten text) or removed is not`,
     "served until the snapshot is regenerated; a new one neither, unless:",
     "  --allow-new-tools     serve tools the upstream added since the snapshot, as listed (changed ones never)",
@@ -192,6 +193,7 @@ interface ProxyStart {
   spec: string;
   file: string;
   module: Record<string, unknown>;
+  tools: readonly Tool<object>[];
   cwd: string;
   values: Readonly<Record<string, unknown>>;
   upstreamCommand: readonly string[];
@@ -213,8 +215,14 @@ async function startProxy(start: ProxyStart): Promise<McpProxy> {
   if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw usage(`--upstream-url takes an http(s) URL, got "${url}"`);
   const [command, ...args] = start.upstreamCommand;
   const exported = start.module["mcpServer"];
+  // A generated pack carries its server (runtime.gen.ts, secrets as variable names) in its tools' settings.
+  const generated = start.tools.map((tool) => tool.callSettings.mcp).find((fact) => fact !== undefined);
   const source: UpstreamSource | undefined =
-    command !== undefined ? { command, args, env: inheritedEnv() } : url !== undefined ? { url } : ((await upstreamFromConfig(start.cwd, snapshotFile)) ?? (isUpstreamSource(exported) ? exported : undefined));
+    command !== undefined
+      ? { command, args, env: inheritedEnv() }
+      : url !== undefined
+        ? { url }
+        : (generated ?? (await upstreamFromConfig(start.cwd, snapshotFile)) ?? (isUpstreamSource(exported) ? exported : undefined));
   if (source === undefined) {
     throw new SluiceError("CONFIG_INVALID", `${start.spec} forwards to an MCP server, but none is configured: add \`mcp: { command, args }\` (or \`{ url }\`) to its pack in sluice.config, or give it here: sluice serve ${start.spec} -- <command> [args...], or --upstream-url URL`);
   }
@@ -280,7 +288,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   }
   const { tools, module, file } = await loadPack(spec, io.cwd);
   const proxy = tools.some((tool) => tool.binding.kind === "mcp")
-    ? await startProxy({ spec, file, module, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
+    ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
     : undefined;
   if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values["allow-new-tools"] || values.snapshot !== undefined)) {
     throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url, --snapshot and --allow-new-tools apply to MCP packs only`);

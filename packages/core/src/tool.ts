@@ -8,6 +8,7 @@ import { screenPins } from "./pin-screening.ts";
 import type { Binding, HttpAuthScheme, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
 import type { CallContext, FailureCheck, Pagination, ResponseHandler } from "./call/types.ts";
+import type { McpServerFact } from "./generated-runtime.ts";
 import type { HttpRequest } from "./http/build-request.ts";
 import type { ArgumentIssue } from "@sluice/schema";
 
@@ -61,6 +62,8 @@ export interface ToolCallSettings {
   api?: string;
   /** GraphQL: the environment variable the endpoint comes from. */
   endpointEnv?: string;
+  /** MCP packs: the upstream server (secrets as variable names), which `sluice serve` starts or connects to. */
+  mcp?: McpServerFact;
 }
 
 interface ToolState {
