@@ -29,7 +29,7 @@ export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N]
                [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--verbose]
-               MCP packs: [--snapshot FILE] [--allow-new-tools] [--upstream-url URL | -- <command> [args...]]`;
+               MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
 function help(): string {
   const lines = [
@@ -62,8 +62,7 @@ function help(): string {
     "pack was generated from (its runtime.gen.ts), its `mcp` entry in the sluice.config of the current folder, or the",
     "module's `mcpServer` export. The pack's",
     `spec/${SNAPSHOT_FILE} is a lock: a tool changed upstream (wider schema, rewritten text) or removed is not`,
-    "served until the snapshot is regenerated; a new one neither, unless:",
-    "  --allow-new-tools     serve tools the upstream added since the snapshot, as listed (changed ones never)",
+    "served until the snapshot is regenerated (a new one is not in the pack, so not served either).",
     "  --snapshot FILE       the snapshot to hold the upstream to (default: the pack's spec/tools.snapshot.json)",
     "  --upstream-url URL    the upstream's Streamable HTTP endpoint",
     "",
@@ -229,7 +228,6 @@ async function startProxy(start: ProxyStart): Promise<McpProxy> {
   const proxy = new McpProxy(source, snapshot, {
     log: say,
     callTimeoutMs: start.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-    ...(values["allow-new-tools"] === true ? { allowNewTools: true } : {}),
     ...(values.verbose === true ? { onStderr: (line: string) => say(`upstream: ${line}`) } : {}),
   });
   let state;
@@ -290,8 +288,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const proxy = tools.some((tool) => tool.binding.kind === "mcp")
     ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
     : undefined;
-  if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values["allow-new-tools"] || values.snapshot !== undefined)) {
-    throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url, --snapshot and --allow-new-tools apply to MCP packs only`);
+  if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
+    throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url and --snapshot apply to MCP packs only`);
   }
   const outputSchemas = outputSchemasOf(spec, module);
   const profile = stringOption(values, "profile");

@@ -27,10 +27,7 @@ export class McpProxy implements ServedGate {
 
   constructor(source: UpstreamSource, snapshot: McpSnapshot, options: ProxyOptions = {}) {
     this.#log = options.log;
-    this.lock = new SnapshotLock(snapshot, {
-      ...(options.allowNewTools === undefined ? {} : { allowNewTools: options.allowNewTools }),
-      ...(options.log === undefined ? {} : { log: options.log }),
-    });
+    this.lock = new SnapshotLock(snapshot, options.log === undefined ? {} : { log: options.log });
     this.upstream = new UpstreamManager(source, {
       ...options,
       onToolsChanged: () => void this.recheck("the upstream sent tools/list_changed"),

@@ -12,8 +12,6 @@ import { isSluiceError, SluiceError, type Tool } from "@sluice/core";
 import type { UpstreamListing } from "./upstream.ts";
 
 export interface LockOptions {
-  /** Serve tools the upstream lists that the snapshot does not (never tools that changed). Default false. */
-  allowNewTools?: boolean;
   /** The diff and what is held back, for stderr. */
   log?: (line: string) => void;
 }
@@ -21,7 +19,7 @@ export interface LockOptions {
 export interface LockState {
   /** Upstream tools held back, by upstream name, with the error their calls get. */
   held: ReadonlyMap<string, SluiceError>;
-  /** Upstream tools the snapshot does not have (served only with `allowNewTools`). */
+  /** Upstream tools the snapshot does not have: never served (the pack has no tool for them) until it is regenerated. */
   added: readonly McpSnapshotTool[];
   diff: SnapshotDiff | undefined;
 }
@@ -40,10 +38,6 @@ export class SnapshotLock {
     this.#options = options;
   }
 
-  get allowNewTools(): boolean {
-    return this.#options.allowNewTools === true;
-  }
-
   get state(): LockState {
     return { held: this.#held, added: this.#added, diff: this.#diff };
   }
@@ -55,16 +49,16 @@ export class SnapshotLock {
   }
 
   /**
-   * Why an upstream tool may not be called now, or undefined. Unknown to the snapshot and
-   * not allowed as new: refused too, so nothing reaches a tool nobody reviewed.
+   * Why an upstream tool may not be called now, or undefined. Unknown to the snapshot:
+   * refused too, so nothing reaches a tool nobody reviewed.
    */
   refusalOf(upstreamName: string): SluiceError | undefined {
     if (!guards.mcpSnapshotLock) return undefined;
     if (!this.#checked) return new SluiceError("MCP_UPSTREAM_EXITED", "the upstream's tools have not been listed yet (the proxy is starting); retry shortly");
     const held = this.#held.get(upstreamName);
     if (held !== undefined) return held;
-    if (!this.committed.tools.some((tool) => tool.name === upstreamName) && !(this.allowNewTools && this.#added.some((tool) => tool.name === upstreamName))) {
-      return new SluiceError("MCP_TOOL_CHANGED", `${upstreamName} is not in the committed snapshot; regenerate the pack (sluice generate) and review it, or serve with --allow-new-tools`);
+    if (!this.committed.tools.some((tool) => tool.name === upstreamName)) {
+      return new SluiceError("MCP_TOOL_CHANGED", `${upstreamName} is not in the committed snapshot; regenerate the pack (sluice generate) and review it`);
     }
     return undefined;
   }
@@ -111,7 +105,7 @@ export class SnapshotLock {
   }
 
   #fingerprint(): string {
-    return JSON.stringify([this.#checked, [...this.#held.keys()].sort(), this.allowNewTools ? this.#added.map((tool) => tool.name) : []]);
+    return JSON.stringify([this.#checked, [...this.#held.keys()].sort()]);
   }
 
   #log(diff: SnapshotDiff): void {
@@ -126,7 +120,7 @@ export class SnapshotLock {
       for (const pointer of change.other) log(`  other ${pointer}`);
     }
     for (const name of diff.removed) log(`snapshot lock: ${name} is no longer listed upstream; its calls answer MCP_TOOL_REMOVED`);
-    for (const name of diff.added) log(`snapshot lock: ${name} is new upstream; ${this.allowNewTools ? "served as listed (--allow-new-tools)" : "not served until the snapshot is regenerated (or --allow-new-tools)"}`);
+    for (const name of diff.added) log(`snapshot lock: ${name} is new upstream; not served until the snapshot is regenerated and the pack serves it`);
     if (diff.changed.some((change) => change.blocking) || diff.removed.length > 0 || diff.added.length > 0) {
       log("snapshot lock: to accept the upstream as it is now, regenerate the pack (sluice generate), review the diff of spec/tools.snapshot.json and the egress map, and commit");
     }
