@@ -135,3 +135,48 @@ describe.runIf(LONG)("serve of a server-memory pack over --http", () => {
     }
   }, 60_000);
 });
+
+// Long tier (tier.ts): server-everything, the protocol's reference server.
+describe.runIf(LONG)("serve of a server-everything pack", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-proxy-everything-"));
+  const pack = join(dir, "pack");
+  const upstream = [process.execPath, serverBin("server-everything"), "stdio"];
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("passes progress through, reads structured content, and keeps the steps pinned", async () => {
+    await snapshotInto(pack, { command: upstream[0]!, args: upstream.slice(1) });
+    writePackModule(
+      pack,
+      `export const tools = [
+  tool("trigger-long-running-operation").derived({ name: "short_operation", pin: { duration: 0.3, steps: 3 } }),
+  tool("get-structured-content"),
+  tool("get-sum"),
+];`,
+    );
+    const { client, stderr } = await stdioClient([pack, "--", ...upstream]);
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["get-structured-content", "get-sum", "short_operation"]);
+      const progress: Array<{ progress: number; total?: number }> = [];
+      const done = await client.callTool({ name: "short_operation", arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
+      expect(done.isError, textOf(done)).toBeFalsy();
+      // The last step comes right before the answer; the SDK client (this test's) drops a
+      // progress notification read together with the answer, so it may or may not be seen.
+      const seen = progress.map((p) => [p.progress, p.total]);
+      expect(seen.slice(0, 2)).toEqual([[1, 3], [2, 3]]);
+      expect([[[1, 3], [2, 3]], [[1, 3], [2, 3], [3, 3]]]).toContainEqual(seen);
+      const refused = await client.callTool({ name: "short_operation", arguments: { duration: 600 } });
+      expect(textOf(refused)).toMatch(/^EGRESS_DENIED: /);
+      const weather = await client.callTool({ name: "get-structured-content", arguments: { location: "Chicago" } });
+      expect(weather.isError).toBeFalsy();
+      // The body the handler read is the structured content (an object with the weather).
+      expect(JSON.parse(textOf(weather))).toMatchObject({ temperature: expect.any(Number) });
+      const sum = await client.callTool({ name: "get-sum", arguments: { a: 2, b: 3 } });
+      expect(textOf(sum)).toContain("5");
+      const bad = await client.callTool({ name: "get-sum", arguments: { a: "two", b: 3 } });
+      expect(textOf(bad)).toMatch(/^INVALID_ARGUMENTS: /);
+    } finally {
+      await client.close();
+    }
+    expect(stderr()).toMatch(/every tool as committed/);
+  }, 90_000);
+});

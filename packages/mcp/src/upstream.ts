@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolResultSchema, ErrorCode, McpError, ProgressNotificationSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
 
 /** A config value read from the environment when sluice connects (`{ fromEnv: "NAME" }`), never written anywhere. */
@@ -114,6 +114,9 @@ export class UpstreamManager implements McpUpstream {
   #retryAt = 0;
   #closed = false;
   #restarts = 0;
+  /** Progress callbacks by the token sent upstream. */
+  readonly #progress = new Map<string, (progress: McpProgress) => void>();
+  #nextToken = 0;
   readonly #exitHook = () => this.#killNow();
 
   constructor(source: UpstreamSource, options: UpstreamOptions = {}) {
@@ -167,23 +170,18 @@ export class UpstreamManager implements McpUpstream {
     const refused = await this.#options.gate?.(request.name);
     if (refused !== undefined) throw refused;
     const timeoutMs = this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS;
-    const onprogress = options.onProgress;
+    const onProgress = options.onProgress;
+    // The token is ours, not the SDK's: its client drops a progress notification that comes
+    // in the same read as the answer (it forgets the token when the answer is handled, and
+    // handles notifications a tick later), which loses the last step of most operations.
+    const token = onProgress === undefined ? undefined : `sluice-${++this.#nextToken}`;
+    if (token !== undefined) this.#progress.set(token, onProgress!);
     try {
-      // The SDK sends notifications/cancelled upstream when the signal aborts, and a
-      // progress token when onprogress is given; progress keeps the call alive.
-      const result = await live.client.callTool(request, CallToolResultSchema, {
+      // The SDK sends notifications/cancelled upstream when the signal aborts.
+      const params = token === undefined ? request : { ...request, _meta: { progressToken: token } };
+      const result = await live.client.callTool(params, CallToolResultSchema, {
         timeout: timeoutMs,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(onprogress === undefined
-          ? {}
-          : {
-              onprogress: (p: { progress: number; total?: number | undefined; message?: string | undefined }) => {
-                const out: McpProgress = { progress: p.progress };
-                if (p.total !== undefined) out.total = p.total;
-                if (p.message !== undefined) out.message = p.message;
-                onprogress(out);
-              },
-            }),
       });
       this.#failures = 0;
       return result as McpToolResult;
@@ -192,6 +190,8 @@ export class UpstreamManager implements McpUpstream {
       const failure = this.#failure(live, cause, `tools/call ${request.name}`);
       if (failure.code === "MCP_UPSTREAM_TIMEOUT") void this.#probe(live);
       throw failure;
+    } finally {
+      if (token !== undefined) this.#progress.delete(token);
     }
   }
 
@@ -298,6 +298,15 @@ export class UpstreamManager implements McpUpstream {
       process.on("exit", this.#exitHook);
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged?.());
+    client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
+      const { progressToken, progress, total, message } = notification.params;
+      const listener = this.#progress.get(String(progressToken));
+      if (listener === undefined) return;
+      const out: McpProgress = { progress };
+      if (total !== undefined) out.total = total;
+      if (message !== undefined) out.message = message;
+      listener(out);
+    });
     if (this.#closed) {
       await client.close().catch(() => undefined);
       throw new SluiceError("MCP_UPSTREAM_EXITED", `${this.description}: the proxy is shutting down`);
