@@ -180,3 +180,40 @@ describe.runIf(LONG)("serve of a server-everything pack", () => {
     expect(stderr()).toMatch(/every tool as committed/);
   }, 90_000);
 });
+
+// Long tier (tier.ts): the upstream child never outlives the proxy.
+describe.runIf(LONG)("the upstream's process", () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.each([["SIGTERM"], ["stdin closed"]])("is stopped when sluice serve stops (%s)", async (how) => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-proxy-child-"));
+    try {
+      const definitions = join(dir, "tools.json");
+      const log = join(dir, "calls.jsonl");
+      writeFileSync(definitions, JSON.stringify([{ name: "echo", description: "Echoes.", inputSchema: { type: "object", properties: { text: { type: "string" } } } }]));
+      const upstream = [process.execPath, join(ROOT, "test/fixtures/mcp/mutable-server.mjs"), definitions, log];
+      const pack = join(dir, "pack");
+      await snapshotInto(pack, { command: upstream[0]!, args: upstream.slice(1) });
+      writePackModule(pack, `export const tools = [tool("echo")];`);
+      const { client, transport } = await stdioClient([pack, "--", ...upstream]);
+      await client.callTool({ name: "echo", arguments: { text: "x" } });
+      const child = (JSON.parse(readFileSync(log, "utf8").trim().split("\n")[0]!) as { pid: number }).pid;
+      expect(alive(child)).toBe(true);
+      if (how === "SIGTERM") process.kill(transport.pid!, "SIGTERM");
+      else await client.close();
+      const deadline = Date.now() + 15_000;
+      while (alive(child) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(alive(child)).toBe(false);
+      await client.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

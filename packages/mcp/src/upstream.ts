@@ -295,6 +295,8 @@ export class UpstreamManager implements McpUpstream {
     }
     if (transport instanceof StdioClientTransport && transport.pid !== null) {
       live.pid = transport.pid;
+      // One hook per manager, whatever the number of restarts; it kills the child of the moment.
+      process.off("exit", this.#exitHook);
       process.on("exit", this.#exitHook);
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged?.());
