@@ -156,7 +156,7 @@ describe.runIf(LONG)("serve of a server-everything pack", () => {
     const { client, stderr } = await stdioClient([pack, "--", ...upstream]);
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["get-structured-content", "get-sum", "short_operation"]);
-      const progress: Array<{ progress: number; total?: number }> = [];
+      const progress: Array<{ progress: number; total?: number | undefined }> = [];
       const done = await client.callTool({ name: "short_operation", arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
       expect(done.isError, textOf(done)).toBeFalsy();
       // The last step comes right before the answer; the SDK client (this test's) drops a
