@@ -10,7 +10,7 @@
  *   node --conditions=@sluice/source --import tsx scripts/bench-mcp-proxy.ts [--rounds N] [--starts N]
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -110,7 +110,7 @@ const say = (line = "") => {
 
 say("# The MCP proxy: tokens, call overhead, start-up");
 say();
-say(`Made by \`node --conditions=@sluice/source --import tsx scripts/bench-mcp-proxy.ts${argv.length > 0 ? ` ${argv.join(" ")}` : ""}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${process.platform}, a 2-core machine shared with other work: timings are noisy, ratios of interleaved rounds less so).`);
+say(`Made by \`node --conditions=@sluice/source --import tsx scripts/bench-mcp-proxy.ts${argv.length > 0 ? ` ${argv.join(" ")}` : ""}\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${process.platform}, a 2-core machine shared with other work, load average ${loadavg()[0]!.toFixed(1)} at the start: timings are noisy, ratios of interleaved rounds less so).`);
 say();
 say("## Tokens of tools/list (o200k_base)");
 say();
