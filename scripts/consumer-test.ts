@@ -13,12 +13,13 @@
  *    MCP, against a local server on 127.0.0.1.
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
- *    libs only (no DOM) on every package but @sluice/mcp (the MCP SDK's types need DOM).
+ *    libs only (no DOM) on every package but @sluice/mcp and @sluice/generator-mcp (the MCP SDK's types need DOM).
  * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
  *    pack by short name, egress --out / --check, generate from a spec into the project and
  *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
  *    missing import), serve answered by the MCP SDK client over stdio, and a config's packs
- *    through generate, narrow, suggest, report (the HTML page), --check and serve.
+ *    through generate, narrow, suggest, report (the HTML page), --check and serve; a pack
+ *    generated from an MCP server in the project, served as a proxy (scripts/consumer/serve-mcp.mjs).
  *
  * Every step prints its duration; the total is printed at the end.
  */
@@ -176,7 +177,8 @@ try {
         ``,
       ].join("\n");
     writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
-    writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => entry !== "@sluice/mcp")));
+    // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp and @sluice/generator-mcp (its client connection) carry them.
+    writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => entry !== "@sluice/mcp" && entry !== "@sluice/generator-mcp")));
     const base = { strict: true, noEmit: true, types: ["node"] };
     const configs = {
       "tsconfig.nodenext.json": { compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext" }, files: ["every-package.ts"] },
@@ -320,6 +322,9 @@ function configChecks(cwd: string, run: (args: string[]) => SpawnSyncReturns<str
   step("sluice egress --check against the map before the edit names the widening", run(["egress", "packs/store", "--check", "before_map.txt"]), 1, (out) => /WIDENING: tool get_pet_by_id: fields\b/.test(out));
   copyFileSync(join(ROOT, "scripts", "consumer", "serve-generated.mjs"), join(cwd, "serve-generated.mjs"));
   check("sluice serve packs/store (MCP client, credential from STORE_API_KEY)", process.execPath, ["serve-generated.mjs", "packs/store", "get_pet_by_id", '{"petId":10}', "STORE_API_KEY", "api_key"], { cwd, env });
+  // A pack from an MCP server of the project's own, then serve of it as a screening proxy.
+  for (const file of ["mcp-server.mjs", "serve-mcp.mjs"]) copyFileSync(join(ROOT, "scripts", "consumer", file), join(cwd, file));
+  check("sluice generate mcp + sluice serve packs/notes (proxy, MCP client over stdio)", process.execPath, ["serve-mcp.mjs"], { cwd, env });
 }
 
 if (failures.length > 0) {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
 import { PROFILE_IDS } from "@sluice/catalog";
 import {
@@ -18,6 +18,11 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   type CallerCredentials,
   type SessionCaller,
+  McpProxy,
+  readSnapshot,
+  SNAPSHOT_FILE,
+  describeUpstream,
+  type UpstreamSource,
 } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
@@ -26,7 +31,8 @@ import type { Io } from "./io.ts";
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N]
-               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--callers FILE] [--verbose]`;
+               [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--callers FILE] [--verbose]
+               MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
 function help(): string {
   const lines = [
@@ -54,6 +60,16 @@ function help(): string {
     "  --callers FILE        --http shared by several people: a JSON file {\"callers\": [{\"name\", \"token\", \"env\": {VAR: value}}]};",
     "                        a request with a caller's token is that caller's, and its calls read only that caller's env",
     "  --verbose             one line per call on stderr (never arguments or credentials)",
+    "",
+    "A pack made from an MCP server is served as a screening proxy: sluice starts the server (or connects to",
+    "it), screens every call as for HTTP tools, and forwards what passes. The upstream is, in this order:",
+    "`-- <command> [args...]` (stdio, with this environment), --upstream-url URL (Streamable HTTP), the server the",
+    "pack was generated from (its runtime.gen.ts), its `mcp` entry in the sluice.config of the current folder, or the",
+    "module's `mcpServer` export. The pack's",
+    `spec/${SNAPSHOT_FILE} is a lock: a tool changed upstream (wider schema, rewritten text) or removed is not`,
+    "served until the snapshot is regenerated (a new one is not in the pack, so not served either).",
+    "  --snapshot FILE       the snapshot to hold the upstream to (default: the pack's spec/tools.snapshot.json)",
+    "  --upstream-url URL    the upstream's Streamable HTTP endpoint",
     "",
     "Credentials come from the environment. A generated pack names its variables (<PACK>_<SCHEME>, printed",
     "by sluice generate and at start-up); the packs of the sluice repository read, by the API a tool calls:",
@@ -137,13 +153,110 @@ export function specSilences(tools: readonly Tool<object>[], baseUrl: string | R
   return lines;
 }
 
+const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+
+/** The pack folder a module belongs to: the nearest folder up from it with the snapshot in spec/. */
+function snapshotNear(file: string): string | undefined {
+  for (let dir = dirname(file); ; dir = dirname(dir)) {
+    const candidate = join(dir, "spec", SNAPSHOT_FILE);
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/** A command given on the command line runs with sluice's environment, as the shell would run it. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  return env;
+}
+
+function isUpstreamSource(value: unknown): value is UpstreamSource {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return typeof record["command"] === "string" || typeof record["url"] === "string";
+}
+
+/** The pack's `mcp` entry in the sluice.config of cwd, found by its `out` folder; undefined when there is none. */
+async function upstreamFromConfig(cwd: string, snapshotFile: string): Promise<UpstreamSource | undefined> {
+  const { CONFIG_FILES } = await import("./config.ts");
+  if (!CONFIG_FILES.some((name) => existsSync(join(cwd, name)))) return undefined;
+  const { loadConfig } = await import("./load-config.ts");
+  const { config, dir } = await loadConfig(cwd, undefined);
+  const packDir = dirname(dirname(snapshotFile));
+  for (const pack of config.packs) {
+    const mcp = (pack as unknown as { mcp?: unknown }).mcp;
+    if (resolve(dir, pack.out) !== packDir || !isUpstreamSource(mcp)) continue;
+    // A stdio command of the config runs in the config's folder, as generate ran it.
+    return "command" in mcp ? { cwd: dir, ...mcp } : mcp;
+  }
+  return undefined;
+}
+
+interface ProxyStart {
+  spec: string;
+  file: string;
+  module: Record<string, unknown>;
+  tools: readonly Tool<object>[];
+  cwd: string;
+  values: Readonly<Record<string, unknown>>;
+  upstreamCommand: readonly string[];
+  timeoutMs: number | undefined;
+  say: (line: string) => void;
+}
+
+/** For an MCP pack: the snapshot, the upstream, and the proxy started and checked against the lock. */
+async function startProxy(start: ProxyStart): Promise<McpProxy> {
+  const { values, say } = start;
+  const given = typeof values.snapshot === "string" ? resolve(start.cwd, values.snapshot) : undefined;
+  const snapshotFile = given ?? snapshotNear(start.file);
+  if (snapshotFile === undefined) {
+    throw new SluiceError("FILE_NOT_FOUND", `${start.spec} forwards to an MCP server, but no spec/${SNAPSHOT_FILE} was found above ${start.file}; pass --snapshot FILE (the lock the upstream is held to)`);
+  }
+  const snapshot = await readSnapshot(snapshotFile);
+  const url = typeof values["upstream-url"] === "string" ? values["upstream-url"] : undefined;
+  if (url !== undefined && start.upstreamCommand.length > 0) throw usage("give the upstream either as -- <command> or as --upstream-url, not both");
+  if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw usage(`--upstream-url takes an http(s) URL, got "${url}"`);
+  const [command, ...args] = start.upstreamCommand;
+  const exported = start.module["mcpServer"];
+  // A generated pack carries its server (runtime.gen.ts, secrets as variable names) in its tools' settings.
+  const generated = start.tools.map((tool) => tool.callSettings.mcp).find((fact) => fact !== undefined);
+  const source: UpstreamSource | undefined =
+    command !== undefined
+      ? { command, args, env: inheritedEnv() }
+      : url !== undefined
+        ? { url }
+        : (generated ?? (await upstreamFromConfig(start.cwd, snapshotFile)) ?? (isUpstreamSource(exported) ? exported : undefined));
+  if (source === undefined) {
+    throw new SluiceError("CONFIG_INVALID", `${start.spec} forwards to an MCP server, but none is configured: add \`mcp: { command, args }\` (or \`{ url }\`) to its pack in sluice.config, or give it here: sluice serve ${start.spec} -- <command> [args...], or --upstream-url URL`);
+  }
+  const proxy = new McpProxy(source, snapshot, {
+    log: say,
+    callTimeoutMs: start.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    ...(values.verbose === true ? { onStderr: (line: string) => say(`upstream: ${line}`) } : {}),
+  });
+  let state;
+  try {
+    state = await proxy.start();
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
+  const held = state.held.size;
+  say(`proxying ${describeUpstream(source)} (${snapshot.server.name} ${snapshot.server.version}), held to ${snapshotFile}: ${held === 0 ? "every tool as committed" : `${held} tool${held === 1 ? "" : "s"} held back (see above)`}`);
+  return proxy;
+}
+
 /**
  * `sluice serve`: an MCP server over stdio (default) or Streamable HTTP. stdout belongs to
  * the protocol on stdio, so everything else goes to stderr. Runs until the client closes
  * stdin (stdio) or the process gets SIGINT/SIGTERM.
  */
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parseCommand("serve", args);
+  // Everything after `--` is the upstream's command line, not options of serve.
+  const dashes = args.indexOf("--");
+  const upstreamCommand = dashes < 0 ? [] : args.slice(dashes + 1);
+  const { values, positionals } = parseCommand("serve", dashes < 0 ? args : args.slice(0, dashes));
   if (values.help) {
     io.stdout.write(help());
     return 0;
@@ -183,7 +296,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   }
   const callersFile = stringOption(values, "callers");
   const callers = callersFile === undefined ? undefined : readCallers(resolve(io.cwd, callersFile), callersFile);
-  const { tools, module } = await loadPack(spec, io.cwd);
+  const { tools, module, file } = await loadPack(spec, io.cwd);
+  const proxy = tools.some((tool) => tool.binding.kind === "mcp")
+    ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
+    : undefined;
+  if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
+    throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url and --snapshot apply to MCP packs only`);
+  }
   const outputSchemas = outputSchemasOf(spec, module);
   const profile = stringOption(values, "profile");
   const catalog = new ServedCatalog(tools, {
@@ -233,12 +352,14 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       call: {
         headers: { "user-agent": "sluice-mcp" },
         ...(baseUrl === undefined ? {} : { baseUrl }),
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        // A proxied call is bounded by the upstream's own deadline (MCP_UPSTREAM_TIMEOUT), which this outlasts.
+        ...(proxy !== undefined ? { timeoutMs: (timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS) + 1_000, mcp: proxy.mcp } : timeoutMs === undefined ? {} : { timeoutMs }),
         ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
         ...(caller.kind === "caller" ? { env: caller.env } : {}),
       },
       callSlots,
       ...(values.verbose ? { log: say } : {}),
+      ...(proxy === undefined ? {} : { gate: proxy }),
     });
 
   const stop = new Promise<string>((resolveStop) => {
@@ -257,6 +378,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say("ready on stdio");
     const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
     await handle.close();
+    await proxy?.close();
     say(`stopped (${why})`);
   } else {
     const handle = await serveHttp(newServer, {
@@ -275,6 +397,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say(`listening on ${handle.url}`);
     const why = await stop;
     await handle.close();
+    await proxy?.close();
     say(`stopped (${why})`);
   }
   // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.

@@ -79,6 +79,7 @@ export function definePack(definition: PackDefinition): Pack {
     ...(runtime.api === undefined ? {} : { api: runtime.api }),
     ...(runtime.endpointEnv === undefined ? {} : { endpointEnv: runtime.endpointEnv }),
     ...(runtime.selection === undefined ? {} : { selection: runtime.selection }),
+    ...(runtime.mcp === undefined ? {} : { mcp: runtime.mcp }),
   };
   const tools = definition.tools.map((ir) => {
     const own: ToolRuntime = { ...runtime.forTool?.(ir.name, ir.binding), ...(hasOwn(declared, ir.name) ? declared[ir.name] : {}) };

@@ -80,7 +80,8 @@ export interface Guards {
   /**
    * An MCP pack's committed snapshot is a lock: a live tool that is new, whose input schema
    * may accept more, or whose texts changed blocks (`diffBlocks`), so `generate --check`
-   * fails naming it and a server does not offer it.
+   * fails naming it; a proxying `sluice serve` neither lists nor forwards such a tool (or a
+   * removed one) until the snapshot is regenerated.
    */
   mcpSnapshotLock: boolean;
   /** An OAuth 2 token URL must be https (or http on loopback): the client secret never travels in clear. */

@@ -7,7 +7,7 @@ import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
 import { screenPins } from "./pin-screening.ts";
 import type { Binding, HttpAuthScheme, PackSelection, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
-import type { CallContext, FailureCheck, OAuth2Settings, Pagination, ResponseHandler } from "./call/types.ts";
+import type { CallContext, FailureCheck, McpServerFact, OAuth2Settings, Pagination, ResponseHandler } from "./call/types.ts";
 import type { HttpRequest } from "./http/build-request.ts";
 import { TOOL_NAME_PATTERN, type ArgumentIssue } from "@sluice/schema";
 
@@ -65,6 +65,8 @@ export interface ToolCallSettings {
   endpointEnv?: string;
   /** Which tools the pack holds and why others are not (a config's choices), for the egress map; kept by every derive. */
   selection?: PackSelection;
+  /** MCP packs: the upstream server (secrets as variable names), which `sluice serve` starts or connects to. */
+  mcp?: McpServerFact;
 }
 
 interface ToolState {

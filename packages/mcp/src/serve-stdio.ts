@@ -19,7 +19,11 @@ export async function serveStdio(
   const closed = new Promise<void>((resolve) => {
     done = resolve;
   });
-  server.onclose = () => done();
+  const previous = server.onclose;
+  server.onclose = () => {
+    previous?.();
+    done();
+  };
   await server.connect(transport);
   return {
     closed,

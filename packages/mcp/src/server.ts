@@ -11,7 +11,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog";
-import { isSluiceError, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
+import { isSluiceError, SluiceError, type CallContext, type CallResult, type McpUpstream, type Tool } from "@sluice/core";
+import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
 
@@ -37,6 +38,8 @@ export interface CallOptions {
   /** Extra request headers (user agent). Authentication cannot be replaced through them. */
   headers?: Readonly<Record<string, string>>;
   fetch?: typeof globalThis.fetch;
+  /** Where MCP-bound tools (a pack made from an MCP server) forward their calls: the proxy's upstream. */
+  mcp?: McpUpstream;
 }
 
 export interface SessionOptions {
@@ -58,6 +61,11 @@ export interface SessionOptions {
    */
   callSlots?: CallSlots;
   instructions?: string;
+  /**
+   * A proxy's snapshot lock: tools it holds back are left out of tools/list and their calls
+   * answer its coded error; when its verdict changes, the client gets tools/list_changed.
+   */
+  gate?: ServedGate;
 }
 
 /**
@@ -110,6 +118,17 @@ function textOf(output: unknown): string {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An MCP upstream's own content blocks, when they are not text (an image, a resource) and
+ * no handler of the pack rewrote them: a model can read those as they are, not as JSON.
+ */
+function passThrough(tool: Tool<object>, result: CallResult): CallToolResult["content"] | undefined {
+  const blocks = result.mcpResult?.content;
+  if (tool.binding.kind !== "mcp" || blocks === undefined || tool.responseHandler !== undefined) return undefined;
+  if (blocks.every((block) => block.type === "text")) return undefined;
+  return blocks as CallToolResult["content"];
 }
 
 /**
@@ -173,13 +192,27 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
   const server = new Server(
     { name: options.serverName ?? "sluice", version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: session !== undefined } },
+      capabilities: { tools: { listChanged: session !== undefined || options.gate !== undefined } },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
 
+  const gate = options.gate;
+  if (gate !== undefined) {
+    const unsubscribe = gate.subscribe(() => {
+      // Only a connected session can be told; one that is not yet asks tools/list anyway.
+      if (server.transport !== undefined) void server.sendToolListChanged().catch(() => undefined);
+    });
+    const onclose = server.onclose;
+    server.onclose = () => {
+      unsubscribe();
+      onclose?.();
+    };
+  }
+  const listable = (tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
+
   server.setRequestHandler(ListToolsRequestSchema, (request): ListToolsResult => {
-    const visible = session === undefined ? catalog.tools : session.visibleTools();
+    const visible = listable(session === undefined ? catalog.tools : session.visibleTools());
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor, visible.length);
     const page = visible.slice(offset, offset + pageSize);
@@ -229,6 +262,11 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       }
     }
     const tool = catalog.original(wire.name)!;
+    const held = gate?.refusal(tool);
+    if (held !== undefined) {
+      log?.(`call ${wire.name} ${held.code}`);
+      return { ...errorResult(`${held.code}: ${held.message}`), _meta: { "sluice/error": { code: held.code } } };
+    }
     const auth = toolAuthFromEnv(tool, env, table);
     const baseUrl = baseUrlFor(tool, callOptions.baseUrl);
     const ctx: CallContext = {
@@ -239,7 +277,13 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       ...(callOptions.timeoutMs === undefined ? {} : { timeoutMs: callOptions.timeoutMs }),
       ...(callOptions.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: callOptions.maxArgumentBytes }),
       ...(callOptions.fetch === undefined ? {} : { fetch: callOptions.fetch }),
+      ...(callOptions.mcp === undefined ? {} : { mcp: callOptions.mcp }),
     };
+    const progressToken = extra._meta?.progressToken;
+    if (progressToken !== undefined && tool.binding.kind === "mcp") {
+      // The client's token on the upstream's progress: sent on this request's stream.
+      ctx.onProgress = (progress) => void extra.sendNotification({ method: "notifications/progress", params: { progressToken, ...progress } }).catch(() => undefined);
+    }
     let result: CallResult;
     try {
       result = await tool.invoke(args, ctx);
@@ -258,7 +302,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       return errorResult(`INTERNAL_ERROR: ${wire.name} failed inside the server (${(error as Error)?.message ?? String(error)}); the API may not have been called.`);
     }
     log?.(`call ${wire.name} ok ${result.status} ${Math.round(result.durationMs)} ms payload ${result.payloadBytes} B context ${result.contextBytes} B`);
-    const out: CallToolResult = { content: [{ type: "text", text: textOf(result.output) }] };
+    const out: CallToolResult = { content: passThrough(tool, result) ?? [{ type: "text", text: textOf(result.output) }] };
     if (catalog.outputSchema(wire.name) !== undefined) {
       if (!isPlainObject(result.output)) {
         return errorResult(`RESPONSE_INVALID: ${wire.name} declares an output schema, but its response handler returned ${Array.isArray(result.output) ? "an array" : typeof result.output}, not an object.`);

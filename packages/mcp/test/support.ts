@@ -116,7 +116,10 @@ export interface HttpChild {
 
 /** `sluice serve ... --http 0`, resolved once it prints the URL it bound. */
 export async function startHttpChild(args: readonly string[], env: Record<string, string>): Promise<HttpChild> {
-  const child = spawn(process.execPath, [BIN, "serve", ...args, "--http", "0"], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+  // Options go before a `--`: what follows it is a proxied upstream's command line.
+  const dashes = args.indexOf("--");
+  const ordered = dashes < 0 ? [...args, "--http", "0"] : [...args.slice(0, dashes), "--http", "0", ...args.slice(dashes)];
+  const child = spawn(process.execPath, [BIN, "serve", ...ordered], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {

@@ -67,6 +67,14 @@ export type ErrorCode =
   | "MCP_TIMEOUT"
   // MCP source: the upstream failed a tools/call request (a JSON-RPC error, a closed connection).
   | "MCP_UPSTREAM_ERROR"
+  // MCP proxy: the upstream process exited or its connection closed (it is started again on the next call).
+  | "MCP_UPSTREAM_EXITED"
+  // MCP proxy: the upstream did not answer a call in time.
+  | "MCP_UPSTREAM_TIMEOUT"
+  // MCP proxy: the upstream changed the tool since the committed snapshot (the lock holds it back).
+  | "MCP_TOOL_CHANGED"
+  // MCP proxy: the upstream no longer lists the tool.
+  | "MCP_TOOL_REMOVED"
   // MCP source: the server answered a tools/call with isError, or the call failed upstream.
   | "MCP_TOOL_ERROR"
   // MCP source: a committed tools snapshot that is not the format writeSnapshot writes.
