@@ -284,8 +284,10 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const say = (line: string) => io.stderr.write(`sluice serve: ${line}\n`);
 
   const host = stringOption(values, "host") ?? DEFAULT_HTTP_HOST;
-  // Refused now rather than after the pack loads (seconds for a large one).
-  if (port !== undefined) checkHttpAccess(host, authToken);
+  const callersFile = stringOption(values, "callers");
+  const callers = callersFile === undefined ? undefined : readCallers(resolve(io.cwd, callersFile), callersFile);
+  // Refused now rather than after the pack loads (seconds for a large one); callers bring tokens of their own.
+  if (port !== undefined) checkHttpAccess(host, authToken, callers?.length ?? 0);
 
   const envFile = stringOption(values, "env-file");
   if (envFile !== undefined) {
@@ -294,8 +296,6 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
     process.loadEnvFile(path);
   }
-  const callersFile = stringOption(values, "callers");
-  const callers = callersFile === undefined ? undefined : readCallers(resolve(io.cwd, callersFile), callersFile);
   const { tools, module, file } = await loadPack(spec, io.cwd);
   const proxy = tools.some((tool) => tool.binding.kind === "mcp")
     ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
