@@ -144,7 +144,8 @@ describe("sluice narrow on a generated pack", () => {
     SLOW,
   );
 
-  it(
+  // Child processes of their own (about 10 s each): the long tier runs them; the quick tier keeps one narrow of each kind.
+  it.runIf(LONG)(
     "narrowing the same name again updates the projection in place; --json reports it",
     async () => {
       const dir = freshPack();
@@ -174,7 +175,8 @@ describe("sluice narrow on a generated pack", () => {
 });
 
 describe("an edit of the user's file", () => {
-  it(
+  // Child processes of their own (about 10 s each): the long tier runs them; the quick tier keeps one narrow of each kind.
+  it.runIf(LONG)(
     "a hand-written curated.ts keeps its comments and formatting byte for byte across three narrows",
     async () => {
       const dir = freshPack();

@@ -32,7 +32,8 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
 const issuesListFull = linearTools.find((tool) => tool.name === "issues_list_full")!;
 
 describe("sluice suggest on the Linear pack", () => {
-  it(
+  // The same run as the text case above, printed as JSON: the long tier checks its shape.
+  it.runIf(LONG)(
     "--json: exactly { tool, budget, tokens, drop, keep, steps }, the figure that of the derived tool",
     async () => {
       const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--json"]);
