@@ -161,7 +161,8 @@ try {
     // the check without DOM covers every other package.
     const sourceOf = (names: readonly string[]) =>
       [
-        ...names.map((entry, i) => `import * as m${i} from "${entry}";`),
+        // A JSON export (the config schema) is imported as JSON, which nodenext asks to say so.
+        ...names.map((entry, i) => (entry.endsWith(".json") ? `import m${i} from "${entry}" with { type: "json" };` : `import * as m${i} from "${entry}";`)),
         `import { toOpenAIChat, type OpenAIChatTool } from "@sluice/catalog";`,
         `import { allTools, generatedTools, tools } from "@sluice/pack-linear";`,
         ``,
@@ -179,7 +180,8 @@ try {
     writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
     // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp and @sluice/generator-mcp (its client connection) carry them.
     writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => entry !== "@sluice/mcp" && entry !== "@sluice/generator-mcp")));
-    const base = { strict: true, noEmit: true, types: ["node"] };
+    // resolveJsonModule: the config schema is a JSON export a user imports too.
+    const base = { strict: true, noEmit: true, types: ["node"], resolveJsonModule: true };
     const configs = {
       "tsconfig.nodenext.json": { compilerOptions: { ...base, module: "nodenext", moduleResolution: "nodenext" }, files: ["every-package.ts"] },
       "tsconfig.bundler.json": { compilerOptions: { ...base, module: "esnext", moduleResolution: "bundler", target: "es2022" }, files: ["every-package.ts"] },
