@@ -14,9 +14,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, ErrorCode, McpError, ProgressNotificationSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
+import { resolveSecrets, type SecretValue } from "@sluice/generator-mcp";
 
-/** A config value read from the environment when sluice connects (`{ fromEnv: "NAME" }`), never written anywhere. */
-export type SecretValue = string | { fromEnv: string };
+export type { SecretValue } from "@sluice/generator-mcp";
 
 /** How to reach the upstream: a command sluice starts (stdio), or a Streamable HTTP URL. */
 export type UpstreamSource =
@@ -69,26 +69,6 @@ interface Live {
   pid?: number;
   /** What initialize agreed on. */
   protocolVersion: string;
-}
-
-/** Reads `{ fromEnv }` values; a variable that is not set is CONFIG_INVALID, never an empty value sent. */
-export function resolveSecretValues(values: Record<string, SecretValue> | undefined, where: string, env: Readonly<Record<string, string | undefined>>): { values: Record<string, string>; secrets: string[] } {
-  const out: Record<string, string> = {};
-  const secrets: string[] = [];
-  for (const [key, value] of Object.entries(values ?? {})) {
-    if (typeof value === "string") {
-      out[key] = value;
-      continue;
-    }
-    if (typeof value !== "object" || value === null || typeof value.fromEnv !== "string") {
-      throw new SluiceError("CONFIG_INVALID", `${where}.${key}: give a string or { fromEnv: "VARIABLE" }`);
-    }
-    const read = env[value.fromEnv];
-    if (read === undefined || read === "") throw new SluiceError("CONFIG_INVALID", `${where}.${key} reads the environment variable ${value.fromEnv}, which is not set; set it before starting sluice`);
-    out[key] = read;
-    secrets.push(read);
-  }
-  return { values: out, secrets };
 }
 
 /** A short name of the upstream for messages: the command and its arguments, or the URL without its query. */
@@ -239,7 +219,7 @@ export class UpstreamManager implements McpUpstream {
     const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     let transport: StdioClientTransport | StreamableHTTPClientTransport;
     if ("command" in this.source) {
-      const resolved = resolveSecretValues(this.source.env, "mcp.env", env);
+      const resolved = resolveSecrets(this.source.env, "mcp.env", env);
       this.#secrets = resolved.secrets;
       transport = new StdioClientTransport({
         command: this.source.command,
@@ -255,7 +235,7 @@ export class UpstreamManager implements McpUpstream {
         for (const line of lines) this.#stderrLine(line);
       });
     } else {
-      const resolved = resolveSecretValues(this.source.headers, "mcp.headers", env);
+      const resolved = resolveSecrets(this.source.headers, "mcp.headers", env);
       this.#secrets = resolved.secrets;
       transport = new StreamableHTTPClientTransport(new URL(this.source.url), { requestInit: { headers: resolved.values } });
     }
