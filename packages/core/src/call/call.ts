@@ -390,6 +390,26 @@ function nestingExceeds(value: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * The answer as the model sees it: the response handler's output (HANDLER_FAILED if it
+ * throws), redacted whoever produced it (an echoing API, a handler), and its byte count.
+ * Without a handler the output is the parsed body itself: one redaction walk serves both.
+ */
+async function present(tool: CallableTool, body: unknown, info: ResponseInfo, secrets: CallSecrets): Promise<{ output: unknown; redactedBody: unknown; contextBytes: number }> {
+  let output: unknown = body;
+  if (tool.responseHandler !== undefined) {
+    try {
+      output = await tool.responseHandler(body, info);
+    } catch (cause) {
+      throw new SluiceError("HANDLER_FAILED", `${tool.name}: the response handler failed (${(cause as Error).message}); the answer was not passed on`, { tool: tool.name, status: info.status, cause });
+    }
+  }
+  const redactedBody = secrets.redactJson(body);
+  const shown = output === body ? { output: redactedBody, json: undefined } : secrets.redactOutput(output);
+  const contextBytes = shown.json === undefined ? contextBytesOf(shown.output) : Buffer.byteLength(shown.json, "utf8");
+  return { output: shown.output, redactedBody, contextBytes };
+}
+
 /** Parses an answer: JSON when it says so (or says nothing), text for text, a size note for anything else. */
 function parseBody(tool: CallableTool, raw: RawResponse, strict: boolean, secrets: CallSecrets): unknown {
   if (raw.bytes.byteLength === 0) return null;
@@ -501,21 +521,11 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
       const info: ResponseInfo = { tool: tool.name, status: 200, headers: {}, args: allowed };
       const failure = tool.failure?.(body, info);
       if (failure !== undefined) throw new SluiceError("API_ERROR", `${tool.name}: the tool reported a failure${failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`}: ${failure.message}`, { tool: tool.name });
-      let output: unknown = body;
-      if (tool.responseHandler !== undefined) {
-        try {
-          output = await tool.responseHandler(body, info);
-        } catch (cause) {
-          throw new SluiceError("HANDLER_FAILED", `${tool.name}: the response handler failed (${(cause as Error).message}); the answer was not passed on`, { tool: tool.name, status: 200, cause });
-        }
-      }
-      const redactedBody = secrets.redactJson(body);
-      const shown = output === body ? { output: redactedBody, json: undefined } : secrets.redactOutput(output);
-      const contextBytes = shown.json === undefined ? contextBytesOf(shown.output) : Buffer.byteLength(shown.json, "utf8");
+      const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
       record("ok", contextBytes);
       const reveal = ctx.revealCredentials === true;
       const mcpResult: CallResult = {
-        output: shown.output,
+        output,
         body: reveal ? body : redactedBody,
         status: 200,
         headers: {},
@@ -559,25 +569,12 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     const failure = tool.failure?.(body, info);
     if (failure !== undefined) throw failureError(tool, raw, tool.failure!, body, info, failure, secrets);
 
-    let output: unknown = body;
-    if (tool.responseHandler !== undefined) {
-      try {
-        output = await tool.responseHandler(body, info);
-      } catch (cause) {
-        throw new SluiceError("HANDLER_FAILED", `${tool.name}: the response handler failed (${(cause as Error).message}); the answer was not passed on`, { tool: tool.name, status: raw.status, cause });
-      }
-    }
-    // What the model sees is redacted whoever produced it (an echoing API, a handler);
-    // the byte count is of what is returned. The raw body and headers follow request():
-    // redacted unless the caller asks to see credentials.
-    // Without a handler the output is the parsed body itself (plain JSON or text): one walk serves both.
-    const redactedBody = secrets.redactJson(body);
-    const shown = output === body ? { output: redactedBody, json: undefined } : secrets.redactOutput(output);
-    const contextBytes = shown.json === undefined ? contextBytesOf(shown.output) : Buffer.byteLength(shown.json, "utf8");
+    // The raw body and headers follow request(): redacted unless the caller asks to see credentials.
+    const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
     record("ok", contextBytes);
     const reveal = ctx.revealCredentials === true;
     const result: CallResult = {
-      output: shown.output,
+      output,
       body: reveal ? body : redactedBody,
       status: raw.status,
       headers: reveal ? raw.headers : secrets.redactHeaders(raw.headers),
