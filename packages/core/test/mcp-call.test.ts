@@ -85,6 +85,32 @@ describe("call() of an MCP-bound tool", () => {
     expect(await readTool().call({ path: "/a" }, { mcp: text.client })).toBe("[FILE] a.txt");
   });
 
+  it("offers the next page from a cursor in the structured content, and none when the marker is pinned", async () => {
+    const pages = new Map<unknown, McpToolResult>([
+      [undefined, { content: [], structuredContent: { items: [1, 2], nextCursor: "c2" } }],
+      ["c2", { content: [], structuredContent: { items: [3], nextCursor: null } }],
+    ]);
+    const { client, seen } = upstream((args) => pages.get(args["mode"])!);
+    const listing = Tool.create({
+      name: "list_entries",
+      description: "Lists entries.",
+      inputSchema: { type: "object", properties: { path: { type: "string" }, mode: { type: "string" } }, required: ["path"], additionalProperties: false },
+      binding: { kind: "mcp", tool: "list_entries", arguments: ["path", "mode"] },
+      pagination: { style: "cursor", arg: "mode", cursor: "nextCursor" },
+      annotations: { readOnly: true },
+    });
+    const first = await listing.invoke({ path: "/a" }, { mcp: client });
+    expect(first.nextPageArgs).toEqual({ path: "/a", mode: "c2" });
+    const last = await listing.invoke(first.nextPageArgs, { mcp: client });
+    expect(last.nextPageArgs).toBeUndefined();
+    expect(seen.map((request) => request.arguments)).toEqual([{ path: "/a" }, { path: "/a", mode: "c2" }]);
+    // A pinned marker cannot move: the pinned tool offers no next page even though the answer has a cursor.
+    const pinned = listing.derived({ name: "list_from_start", pin: { path: "/a" } });
+    expect((await pinned.invoke({}, { mcp: client })).nextPageArgs).toEqual({ mode: "c2" });
+    const stuck = Tool.create({ name: "list_stuck", description: "", inputSchema: listing.inputSchema, binding: listing.binding, pagination: { style: "cursor", arg: "mode", cursor: "nextCursor" } }).derived({ name: "list_stuck_pinned", pin: { mode: "c2" } });
+    expect((await stuck.invoke({ path: "/a" }, { mcp: client })).nextPageArgs).toBeUndefined();
+  });
+
   it("runs the response handler on the result body", async () => {
     const { client } = upstream(() => ({ content: [], structuredContent: { items: [1, 2, 3], total: 3 } }));
     const tool = readTool().derived({ name: "read_count", responseHandler: (body) => ({ total: (body as { total: number }).total }) });

@@ -534,11 +534,7 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
         durationMs: performance.now() - started,
         mcpResult: reveal ? result : (secrets.redactJson(result) as McpToolResult),
       };
-      if (tool.pagination !== undefined && !hasOwn(tool.pins, tool.pagination.arg)) {
-        const next = nextPageArgs(tool.pagination, { body, headers: {} }, allowed);
-        if (next !== undefined) mcpResult.nextPageArgs = secrets.redactJson(markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema)) as Record<string, unknown>;
-      }
-      return mcpResult;
+      return withNextPage(tool, mcpResult, body, {}, allowed, secrets);
     }
     const exchange = async () =>
       send(await buildRequest(tool, allowed, secrets.watching(ctx)), {
@@ -582,16 +578,7 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
       contextBytes,
       durationMs: performance.now() - started,
     };
-    // A pinned marker cannot move, so such a tool offers no next page. The next page is
-    // worked out from what was sent, pins included (a pinned page size is the size asked
-    // for, which the short-page rules compare with), and offered without the pins: the
-    // model never sends them.
-    if (tool.pagination !== undefined && !hasOwn(tool.pins, tool.pagination.arg)) {
-      const next = nextPageArgs(tool.pagination, { body, headers: raw.headers }, allowed);
-      // Offered to the model, so redacted too (a next-page URL may carry the key).
-      if (next !== undefined) result.nextPageArgs = secrets.redactJson(markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema)) as Record<string, unknown>;
-    }
-    return result;
+    return withNextPage(tool, result, body, raw.headers, allowed, secrets);
   } catch (error) {
     const thrown = error instanceof SluiceError ? error : new SluiceError("NETWORK_ERROR", `${tool.name}: the call failed (${(error as Error)?.message ?? String(error)})`, { tool: tool.name, cause: error });
     // Whatever the error says (an API's echo, a URL, a custom fetch's message, its causes), no credential of this call is in it.
@@ -599,6 +586,22 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     record(wrapped.code, Buffer.byteLength(wrapped.message, "utf8"));
     throw wrapped;
   }
+}
+
+/**
+ * Sets `result.nextPageArgs` when the tool declares pagination and the answer has a next
+ * page; the same for HTTP and MCP answers, which differ only in having headers (an MCP
+ * answer has none, so `Link` paging never fires there). A pinned marker cannot move, so
+ * such a tool offers no next page. The next page is worked out from what was sent, pins
+ * included (a pinned page size is the size asked for, which the short-page rules compare
+ * with), and offered without the pins: the model never sends them.
+ */
+function withNextPage(tool: CallableTool, result: CallResult, body: unknown, headers: Readonly<Record<string, string>>, allowed: Record<string, unknown>, secrets: CallSecrets): CallResult {
+  if (tool.pagination === undefined || hasOwn(tool.pins, tool.pagination.arg)) return result;
+  const next = nextPageArgs(tool.pagination, { body, headers }, allowed);
+  // Offered to the model, so redacted too (a next-page URL may carry the key).
+  if (next !== undefined) result.nextPageArgs = secrets.redactJson(markerAsDeclared(withoutPins(next, tool.pins), tool.pagination.arg, tool.inputSchema)) as Record<string, unknown>;
+  return result;
 }
 
 /**
