@@ -39,7 +39,10 @@ export interface ToolChoice {
   description?: string;
 }
 
-/** One pack: where its spec is, where it is written, and what of the spec it holds. */
+/**
+ * One pack: where its spec is, where it is written, and what of the spec it holds.
+ * @exactlyOne spec mcp
+ */
 export interface PackConfig {
   /**
    * The spec file, relative to the config file: an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML), or a GraphQL schema (SDL or introspection JSON).

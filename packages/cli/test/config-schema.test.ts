@@ -79,6 +79,34 @@ describe("config.schema.json", () => {
     expect(() => validateConfig({ packs: [{ ...base, include: { tool: ["x"] } }] }, "sluice.config.json")).toThrow(expect.objectContaining({ candidates: ["tools"] }));
   });
 
+  describe("says that a pack has exactly one of spec and mcp, as validateConfig does", async () => {
+    const { default: repository } = (await import("../../../sluice.config.ts")) as { default: { packs: Array<Record<string, unknown>> } };
+    // This repository's own spec packs, and MCP packs as docs/mcp.md and docs/getting-started.md write them.
+    const specPack = repository.packs[0]!;
+    const stdioPack = { name: "fs", out: "packs/fs", mcp: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/Users/me/notes"] } };
+    const httpPack = { name: "remote", out: "packs/remote", mcp: { url: "https://mcp.example.com/mcp", headers: { Authorization: { fromEnv: "REMOTE_AUTH" } } }, readOnly: true };
+    const { spec: _spec, ...specless } = specPack;
+    const cases: Array<[string, { given: unknown; want: "valid" | "invalid" }]> = [
+      ["this repository's config (spec packs only)", { given: repository, want: "valid" }],
+      ["an MCP pack over stdio", { given: { packs: [stdioPack] }, want: "valid" }],
+      ["an MCP pack over Streamable HTTP", { given: { packs: [httpPack] }, want: "valid" }],
+      ["spec packs and MCP packs side by side", { given: { packs: [...repository.packs, stdioPack, httpPack] }, want: "valid" }],
+      ["a pack with both spec and mcp", { given: { packs: [{ ...specPack, mcp: stdioPack.mcp }] }, want: "invalid" }],
+      ["an MCP pack that also names a spec", { given: { packs: [{ ...httpPack, spec: "openapi.yaml" }] }, want: "invalid" }],
+      ["a pack with neither", { given: { packs: [specless] }, want: "invalid" }],
+      ["a good pack beside one with neither", { given: { packs: [stdioPack, { name: "b", out: "packs/b" }] }, want: "invalid" }],
+    ];
+    it.each(cases)("%s", (_, { given, want }) => {
+      expect(validate(given), JSON.stringify(validate.errors)).toBe(want === "valid");
+      if (want === "valid") expect(() => validateConfig(given, "sluice.config.json")).not.toThrow();
+      else {
+        // Refused by the rule itself, not by some other keyword of the same pack.
+        expect(validate.errors?.filter((error) => error.keyword === "oneOf").map((error) => error.instancePath)).toEqual([expect.stringMatching(/^\/packs\/\d+$/)]);
+        expect(() => validateConfig(given, "sluice.config.json")).toThrow(expect.objectContaining({ code: "CONFIG_INVALID", message: expect.stringMatching(/give either spec or mcp, not both|needs spec \(a spec file\) or mcp/) }));
+      }
+    });
+  });
+
   it("accepts this repository's config, and refuses what validateConfig refuses for its shape", async () => {
     const { default: config } = (await import("../../../sluice.config.ts")) as { default: unknown };
     expect(validate(config), JSON.stringify(validate.errors)).toBe(true);

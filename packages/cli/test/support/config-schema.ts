@@ -9,7 +9,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Node, Project, SyntaxKind, type InterfaceDeclaration, type PropertySignature, type TypeNode } from "ts-morph";
+import { Node, Project, SyntaxKind, type InterfaceDeclaration, type JSDocTag, type PropertySignature, type TypeNode } from "ts-morph";
 
 const CONFIG = fileURLToPath(new URL("../../src/config.ts", import.meta.url));
 export const SCHEMA_FILE = fileURLToPath(new URL("../../config.schema.json", import.meta.url));
@@ -84,8 +84,9 @@ export function buildConfigSchema(configFile = CONFIG): string {
     definitions[name] = {}; // claimed first: a recursive interface refers to itself
     const body = objectSchema(declaration.getMembers(), name);
     // The comment right above the interface (a module's own comment may precede it).
-    const doc = oneLine(declaration.getJsDocs().at(-1)?.getDescription() ?? "");
-    definitions[name] = { ...(doc === "" ? {} : { description: doc }), ...body };
+    const jsDoc = declaration.getJsDocs().at(-1);
+    const doc = oneLine(jsDoc?.getDescription() ?? "");
+    definitions[name] = { ...(doc === "" ? {} : { description: doc }), ...body, ...exactlyOne(jsDoc?.getTags() ?? [], body, name) };
     return name;
   }
 
@@ -99,6 +100,29 @@ export function buildConfigSchema(configFile = CONFIG): string {
     definitions: Object.fromEntries(Object.keys(rest).sort().map((key) => [key, rest[key]])),
   };
   return `${JSON.stringify(schema, null, 2)}\n`;
+}
+
+/**
+ * `@exactlyOne a b` on an interface: a value has exactly one of the optional properties
+ * `a` and `b` (validateConfig's rule for `spec` and `mcp`), which TypeScript's optional
+ * properties cannot say. Written as `oneOf` of one `required` each: with both present both
+ * branches match, with none neither does, and either fails `oneOf`.
+ */
+function exactlyOne(tags: readonly JSDocTag[], body: Schema, owner: string): Schema {
+  const groups = tags.filter((tag) => tag.getTagName() === "exactlyOne").map((tag) => String(tag.getCommentText() ?? "").trim().split(/\s+/).filter((name) => name !== ""));
+  if (groups.length === 0) return {};
+  if (groups.length > 1) throw new Error(`${owner}: one @exactlyOne per interface (two would need an allOf of oneOfs)`);
+  const names = groups[0]!;
+  const properties = body["properties"] as Record<string, Schema>;
+  const required = (body["required"] as string[] | undefined) ?? [];
+  if (names.length < 2) throw new Error(`${owner}: @exactlyOne names at least two properties, not ${JSON.stringify(names)}`);
+  for (const property of names) {
+    if (!Object.hasOwn(properties, property)) throw new Error(`${owner}: @exactlyOne names ${property}, which it does not declare`);
+    if (required.includes(property)) throw new Error(`${owner}: @exactlyOne names ${property}, which is required anyway`);
+  }
+  // `properties: { <name>: true }` adds no constraint; it is there because Ajv's strict mode
+  // (strictRequired) refuses a `required` whose schema object does not mention the property.
+  return { oneOf: names.map((property) => ({ properties: { [property]: true }, required: [property] })) };
 }
 
 function oneLine(text: string): string {
