@@ -12,6 +12,7 @@
 import { canonicalJson, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import type { McpBinding, PackIR, PatternRefusal, SkippedOperation, ToolAnnotations, ToolIR } from "@sluice/core";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
+import { definitionsOf, rewriteRefs, withoutDefinitions } from "./schema-definitions.ts";
 import { escapePointer, type McpSnapshot, type McpSnapshotTool } from "./snapshot.ts";
 
 export interface BuildMcpOptions {
@@ -220,55 +221,9 @@ function asDocument(snapshot: McpSnapshot, chosen: readonly Placed[]): { documen
   return { document, pointers };
 }
 
-function definitionsOf(schema: JsonSchemaObject): Array<[string, unknown]> {
-  const out: Array<[string, unknown]> = [];
-  for (const keyword of ["$defs", "definitions"]) {
-    const group = (schema as Record<string, unknown>)[keyword];
-    if (typeof group === "object" && group !== null && !Array.isArray(group)) out.push(...Object.entries(group));
-  }
-  return out;
-}
-
 function keywordOf(schema: JsonSchemaObject, name: string, _index: number): string {
   const defs = (schema as Record<string, unknown>)["$defs"];
   return typeof defs === "object" && defs !== null && Object.prototype.hasOwnProperty.call(defs, name) ? "$defs" : "definitions";
-}
-
-function withoutDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
-  const { $defs: _defs, definitions: _definitions, $schema: _schema, $id: _id, ...rest } = schema as Record<string, unknown>;
-  return rest as JsonSchemaObject;
-}
-
-/** Copies a schema with its local `$ref`s pointed at the hoisted definitions (values under enum/const/default/examples untouched). */
-function rewriteRefs(node: unknown, local: ReadonlyMap<string, string>, root: string): unknown {
-  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, local, root));
-  if (typeof node !== "object" || node === null) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    let next: unknown;
-    if (key === "$ref" && typeof value === "string") next = rewriteRef(value, local, root);
-    else if (key === "enum" || key === "const" || key === "default" || key === "examples") next = value;
-    else next = rewriteRefs(value, local, root);
-    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}
-
-function rewriteRef(ref: string, local: ReadonlyMap<string, string>, root: string): string {
-  if (!ref.startsWith("#")) return ref;
-  if (ref === "#" || ref === "#/") return root;
-  const match = /^#\/(?:\$defs|definitions)\/([^/]+)(.*)$/.exec(ref);
-  if (match !== null) {
-    let name: string;
-    try {
-      name = decodeURIComponent(match[1]!).replace(/~1/g, "/").replace(/~0/g, "~");
-    } catch {
-      return ref;
-    }
-    const component = local.get(name);
-    if (component !== undefined) return `#/components/schemas/${encodeURIComponent(escapePointer(component))}${match[2]}`;
-  }
-  return ref.startsWith("#/") ? `${root}${ref.slice(1)}` : ref;
 }
 
 /** Document pointers in a text (or a pointer) mapped back to snapshot pointers. */

@@ -3,4 +3,5 @@ export { diffSnapshot, diffBlocks, formatSnapshotDiff, type SnapshotDiff, type T
 export { connectMcp, listMcpTools, listConnected, upstreamOf, resolveSecrets, DEFAULT_LIST_TIMEOUT_MS, type McpConnection, type McpSource, type SecretValue, type ListOptions } from "./connect.ts";
 export { buildMcpPackIR, mcpToolNames, type BuildMcpOptions, type McpPackSourceInfo } from "./build-pack-ir.ts";
 export { emitPackFiles, emitPackSources, mcpRuntimeFacts } from "./emit-pack-sources.ts";
+export { mcpResponseHints } from "./response-hints.ts";
 export { MCP_GENERATOR } from "./generator-info.ts";

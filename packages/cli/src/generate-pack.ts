@@ -153,6 +153,8 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
     ir = transform(ir, job);
     facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp));
+    // As for OpenAPI: the default handler's hints, here from each tool's outputSchema (what its structuredContent is).
+    if (job.responses !== "off") facts = { ...facts, responses: { shared: {}, tools: mcp.mcpResponseHints(snapshot, ir.tools) } };
     generator = mcp.MCP_GENERATOR;
     emit = (pack) => mcp.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
   } else if (kind === "openapi") {

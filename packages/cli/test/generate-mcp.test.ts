@@ -53,7 +53,14 @@ const TOOLS = [
   { name: "list_notes", description: "Lists notes.", inputSchema: { type: "object", properties: { folder: { type: "string", enum: ["inbox", "archive"] }, limit: { type: "integer", maximum: 50 } }, additionalProperties: false }, annotations: { readOnlyHint: true } },
   { name: "read_note", description: "Reads one note.", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] }, annotations: { readOnlyHint: true } },
   { name: "write_note", description: "Writes a note.", inputSchema: { type: "object", properties: { id: { type: "string" }, text: { type: "string", maxLength: 1000 } }, required: ["id", "text"], $schema: "http://json-schema.org/draft-07/schema#" } },
-  { name: "notes.search", title: "Search", description: "Searches notes.", inputSchema: { type: "object", properties: { query: { type: "string" }, filter: { $ref: "#/definitions/Filter" } }, required: ["query"], definitions: { Filter: { type: "object", properties: { tag: { type: "string" }, and: { type: "array", items: { $ref: "#/definitions/Filter" } } }, additionalProperties: false } } } },
+  {
+    name: "notes.search",
+    title: "Search",
+    description: "Searches notes.",
+    inputSchema: { type: "object", properties: { query: { type: "string" }, filter: { $ref: "#/definitions/Filter" } }, required: ["query"], definitions: { Filter: { type: "object", properties: { tag: { type: "string" }, and: { type: "array", items: { $ref: "#/definitions/Filter" } } }, additionalProperties: false } } },
+    // What its structuredContent holds: notes whose `uri` identifies them (not a link to drop), and a cursor.
+    outputSchema: { type: "object", properties: { notes: { type: "array", items: { $ref: "#/definitions/Note" } }, cursor: { type: ["string", "null"] } }, definitions: { Note: { type: "object", properties: { id: { type: "integer" }, uri: { type: "string", description: "Unique identifier of the note (its resource URI)." }, text: { type: "string" } } } } },
+  },
   { name: "delete_note", description: "Deletes a note.", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] }, annotations: { destructiveHint: true } },
 ];
 
@@ -117,6 +124,18 @@ describe("generate from an MCP server", () => {
     expect(readFileSync(join(project, "packs/notes/src/runtime.gen.ts"), "utf8")).toContain('"fromEnv": "NOTES_SECRET"');
     for (const file of filesUnder(join(project, "packs/notes"))) expect(readFileSync(file, "utf8")).not.toContain(SECRET);
     expect(readFileSync(join(project, "packs/notes/.gitattributes"), "utf8")).not.toContain("spec/");
+  });
+
+  it("gives the pack's default response handler the hints of each tool's outputSchema", async () => {
+    const { facts } = (await import(join(project, "packs/notes/src/runtime.gen.ts"))) as { facts: { responses: unknown } };
+    expect(facts.responses).toEqual({ shared: {}, tools: { notes_search: { ids: ["uri"] } } });
+    // The generated pack itself, called with an upstream that answers structured content.
+    const { tools } = (await import(join(project, "packs/notes/src/index.ts"))) as { tools: Array<{ name: string; call(args: object, ctx: object): Promise<unknown> }> };
+    const search = tools.find((tool) => tool.name === "notes_search")!;
+    const structuredContent = { notes: [{ id: 4, uri: "/notes/4", text: "milk", tags: [] }], cursor: "" };
+    const mcp = { callTool: async () => ({ content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent }) };
+    // The uri spells the note's id: without the hint the handler would drop it as a self link. The empty cursor stays.
+    expect(await search.call({ query: "milk" }, { mcp })).toEqual({ notes: [{ id: 4, uri: "/notes/4", text: "milk" }], cursor: "" });
   });
 
   it("--check is 0 against the same server, and 1 naming each new tool, widening and changed description", async () => {

@@ -1,0 +1,54 @@
+/**
+ * The `$defs` / `definitions` of a tool's schema (input or output) and the rewriting that
+ * moves them into an OpenAPI document's components: both the pack's IR (input schemas as
+ * request bodies) and its response hints (output schemas as responses) read an MCP tool's
+ * schemas through the OpenAPI generator this way.
+ */
+import type { JsonSchemaObject } from "@sluice/schema";
+import { escapePointer } from "./snapshot.ts";
+
+export function definitionsOf(schema: JsonSchemaObject): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const keyword of ["$defs", "definitions"]) {
+    const group = (schema as Record<string, unknown>)[keyword];
+    if (typeof group === "object" && group !== null && !Array.isArray(group)) out.push(...Object.entries(group));
+  }
+  return out;
+}
+
+export function withoutDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
+  const { $defs: _defs, definitions: _definitions, $schema: _schema, $id: _id, ...rest } = schema as Record<string, unknown>;
+  return rest as JsonSchemaObject;
+}
+
+/** Copies a schema with its local `$ref`s pointed at the hoisted definitions (values under enum/const/default/examples untouched). */
+export function rewriteRefs(node: unknown, local: ReadonlyMap<string, string>, root: string): unknown {
+  if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, local, root));
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    let next: unknown;
+    if (key === "$ref" && typeof value === "string") next = rewriteRef(value, local, root);
+    else if (key === "enum" || key === "const" || key === "default" || key === "examples") next = value;
+    else next = rewriteRefs(value, local, root);
+    Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function rewriteRef(ref: string, local: ReadonlyMap<string, string>, root: string): string {
+  if (!ref.startsWith("#")) return ref;
+  if (ref === "#" || ref === "#/") return root;
+  const match = /^#\/(?:\$defs|definitions)\/([^/]+)(.*)$/.exec(ref);
+  if (match !== null) {
+    let name: string;
+    try {
+      name = decodeURIComponent(match[1]!).replace(/~1/g, "/").replace(/~0/g, "~");
+    } catch {
+      return ref;
+    }
+    const component = local.get(name);
+    if (component !== undefined) return `#/components/schemas/${encodeURIComponent(escapePointer(component))}${match[2]}`;
+  }
+  return ref.startsWith("#/") ? `${root}${ref.slice(1)}` : ref;
+}
