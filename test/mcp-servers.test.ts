@@ -18,8 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { definePack, isSluiceError, type Tool } from "@sluice/core";
-import { buildMcpPackIR, connectMcp, formatSnapshot, listConnected, listMcpTools, upstreamOf, type McpConnection, type McpSnapshot } from "@sluice/generator-mcp";
+import { defaultResponseHandler, definePack, isSluiceError, type Tool } from "@sluice/core";
+import { buildMcpPackIR, connectMcp, formatSnapshot, listConnected, listMcpTools, mcpResponseHints, upstreamOf, type McpConnection, type McpSnapshot } from "@sluice/generator-mcp";
 import { LONG } from "./support/tier.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -132,10 +132,17 @@ describe.skipIf(!LONG)("server-memory and server-everything (long tier)", () => 
   it("server-memory: every tool generated, a write and a read through the SDK client", async () => {
     const connection = await connectMcp({ command: process.execPath, args: [server("memory")], env: { MEMORY_FILE_PATH: join(mkdtempSync(join(tmpdir(), "sluice-mcp-memory-")), "memory.jsonl") } });
     try {
-      const tools = toolsOf(await listConnected(connection), "memory");
+      const snapshot = await listConnected(connection);
+      const tools = toolsOf(snapshot, "memory");
       expect([...tools.keys()].sort()).toEqual(["add_observations", "create_entities", "create_relations", "delete_entities", "delete_observations", "delete_relations", "open_nodes", "read_graph", "search_nodes"]);
       const ctx = { mcp: upstreamOf(connection.client) };
-      await tools.get("create_entities")!.call({ entities: [{ name: "sluice", entityType: "project", observations: ["narrows tools"] }] }, ctx);
+      // The default handler with the hints of the live output schema (as a generated pack's runtime gives it): the one-member envelope goes, every name stays.
+      const hints = mcpResponseHints(snapshot, buildMcpPackIR(snapshot, { name: "memory", file: "tools.snapshot.json", sha256: "0" }).tools);
+      expect(hints["create_entities"]).toEqual({ envelope: "entities" });
+      const create = tools.get("create_entities")!.derived({ name: "create_entities", responseHandler: defaultResponseHandler(hints["create_entities"]) });
+      const created = await create.invoke({ entities: [{ name: "sluice", entityType: "project", observations: ["narrows tools"] }] }, ctx);
+      expect(created.body).toEqual({ entities: [{ name: "sluice", entityType: "project", observations: ["narrows tools"] }] });
+      expect(created.output).toEqual([{ name: "sluice", entityType: "project", observations: ["narrows tools"] }]);
       const graph = await tools.get("read_graph")!.call({}, ctx);
       expect(JSON.stringify(graph)).toContain("narrows tools");
     } finally {
