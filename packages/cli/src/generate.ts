@@ -337,6 +337,18 @@ async function egressMapText(dir: string, io: Io): Promise<string> {
   return formatEgressMap(egressMap(tools), { selections: packSelections(tools) });
 }
 
+/**
+ * A snapshot that drifted without anything wider (tools removed, schemas narrowed, the
+ * output schema or the server's version moved). --check still fails, since the committed
+ * pack no longer matches the server, but the line says what a CI user needs to decide:
+ * accepting it needs no security review, and what serve does until then.
+ */
+function staleSnapshotLine(diff: SnapshotDiff): string {
+  const meanwhile = ["sluice serve meanwhile serves every tool as committed (the server may refuse a value it no longer takes)"];
+  if (diff.removed.length > 0) meanwhile.push(`answers MCP_TOOL_REMOVED for ${diff.removed.join(", ")}`);
+  return `  MCP_SNAPSHOT_STALE: the live server differs from ${SNAPSHOT_PATH}, but nothing the model may send got wider and no text it reads changed (no new tool, no widened input schema, no changed description): safe to accept without a security review; run sluice generate and commit. ${meanwhile.join(" and ")}:`;
+}
+
 function describe(outcome: PackOutcome, check: boolean, cwd: string, map: EgressMapCheck | undefined, verbose: boolean): string {
   const lines = [`${outcome.name}: ${outcome.tools} tools (${outcome.kind}) ${check ? "checked in" : "->"} ${relative(cwd, outcome.out) || "."}`];
   if (outcome.excluded > 0) lines.push(`  left out by the selection: ${outcome.excluded} of ${outcome.operations} tools (egress_map.txt names each, with why)`);
@@ -363,11 +375,15 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string, map: Egress
     if (outcome.scaffolded.length > 0) lines.push(`  new (yours from now on): ${outcome.scaffolded.join(", ")}`);
   }
   if (outcome.snapshot !== undefined) {
-    const { blocking } = outcome.snapshot;
+    const { blocking, diff } = outcome.snapshot;
+    // "Safe" is read from the diff itself, not from `blocking`, which the snapshot-lock guard can switch off.
+    const safe = diff.added.length === 0 && !diff.changed.some((change) => change.blocking);
     lines.push(
       blocking
         ? `  MCP_SNAPSHOT_CHANGED: the live server differs from ${SNAPSHOT_PATH} in what the model reads or may send; review it, then run sluice generate and commit:`
-        : `  the live server differs from ${SNAPSHOT_PATH} (nothing wider; run sluice generate and commit):`,
+        : safe
+          ? staleSnapshotLine(diff)
+          : `  the live server differs from ${SNAPSHOT_PATH} (not judged: the snapshot lock is switched off); review it, then run sluice generate and commit:`,
     );
     lines.push(outcome.snapshot.text.trimEnd());
   }

@@ -166,6 +166,25 @@ describe("generate from an MCP server", () => {
     }
   });
 
+  it("--check of narrowing-only drift is 1 (the pack is stale) and says it is safe to accept, naming what changed", async () => {
+    const narrowed = structuredClone(TOOLS) as any[];
+    narrowed[0].inputSchema.properties.folder.enum = ["inbox"];
+    narrowed[0].inputSchema.properties.limit.maximum = 20;
+    writeFileSync(join(project, "tools.json"), JSON.stringify(narrowed.filter((tool) => tool.name !== "delete_note")));
+    try {
+      const run = await sluice(["generate", "--check"]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).not.toContain("MCP_SNAPSHOT_CHANGED");
+      expect(run.stdout).toContain(
+        "MCP_SNAPSHOT_STALE: the live server differs from spec/tools.snapshot.json, but nothing the model may send got wider and no text it reads changed (no new tool, no widened input schema, no changed description): safe to accept without a security review; run sluice generate and commit. sluice serve meanwhile serves every tool as committed (the server may refuse a value it no longer takes) and answers MCP_TOOL_REMOVED for delete_note:",
+      );
+      expect(run.stdout).toContain("list_notes: narrower at /inputSchema/properties/folder/enum");
+      expect(run.stdout).toMatch(/OUT OF DATE: .*spec\/tools\.snapshot\.json/);
+    } finally {
+      writeFileSync(join(project, "tools.json"), JSON.stringify(TOOLS));
+    }
+  });
+
   it.skipIf(!LONG)("refuses a server whose tool definitions carry a configured secret, writing nothing", async () => {
     const leaky = structuredClone(TOOLS) as any[];
     leaky[1].description = "Reads one note with key $SECRET.";
