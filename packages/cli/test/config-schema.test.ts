@@ -80,7 +80,7 @@ describe("config.schema.json", () => {
   });
 
   describe("says that a pack has exactly one of spec and mcp, as validateConfig does", async () => {
-    const { default: repository } = (await import("../../../sluice.config.ts")) as { default: { packs: Array<Record<string, unknown>> } };
+    const { default: repository } = (await import("../../../sluice.config.ts")) as unknown as { default: { packs: Array<Record<string, unknown>> } };
     // This repository's own spec packs, and MCP packs as docs/mcp.md and docs/getting-started.md write them.
     const specPack = repository.packs[0]!;
     const stdioPack = { name: "fs", out: "packs/fs", mcp: { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", "/Users/me/notes"] } };

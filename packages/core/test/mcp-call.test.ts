@@ -101,7 +101,7 @@ describe("call() of an MCP-bound tool", () => {
     });
     const first = await listing.invoke({ path: "/a" }, { mcp: client });
     expect(first.nextPageArgs).toEqual({ path: "/a", mode: "c2" });
-    const last = await listing.invoke(first.nextPageArgs, { mcp: client });
+    const last = await listing.invoke(first.nextPageArgs!, { mcp: client });
     expect(last.nextPageArgs).toBeUndefined();
     expect(seen.map((request) => request.arguments)).toEqual([{ path: "/a" }, { path: "/a", mode: "c2" }]);
     // A pinned marker cannot move: the pinned tool offers no next page even though the answer has a cursor.
