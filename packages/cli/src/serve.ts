@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
-import { PROFILE_IDS } from "@sluice/catalog";
+import { PROFILE_IDS } from "@sluice/catalog/serve";
 import {
   createServer,
   CREDENTIAL_ENV,
