@@ -48,7 +48,7 @@ process.stdout.write(JSON.stringify(times));
 `;
 const STAGES: ReadonlyArray<{ key: string; label: string }> = [
   { key: "sdk", label: "MCP SDK `Server` and types (the bare server loads them too)" },
-  { key: "sluice", label: "sluice modules: @sluice/schema, core, catalog, mcp, the CLI's main and serve" },
+  { key: "sluice", label: "sluice modules: @sluice/schema, core, catalog/serve, mcp/serve, the CLI's main and serve" },
   { key: "pack", label: "the pack module: tools.gen.js (2.2 MB), definePack, withCurated, the first 500" },
   { key: "catalog", label: "ServedCatalog and the credential report" },
   { key: "definitions", label: "500 tools/list definitions (schemas assembled and frozen, curated projections)" },
@@ -152,8 +152,9 @@ async function main(): Promise<void> {
     import.meta.resolve("@modelcontextprotocol/sdk/types.js"),
     here("packages/schema/dist/index.js"),
     here("packages/core/dist/index.js"),
-    here("packages/catalog/dist/index.js"),
-    here("packages/mcp/dist/index.js"),
+    // What serve imports: the serve entries, without the MCP proxy and the catalog's other areas.
+    here("packages/catalog/dist/serve-entry.js"),
+    here("packages/mcp/dist/serve-entry.js"),
     here("packages/cli/dist/main.js"),
     here("packages/cli/dist/serve.js"),
     pathToFileURL(MODULE).href,
