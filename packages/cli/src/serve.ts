@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
-import { PROFILE_IDS } from "@sluice/catalog";
+import { PROFILE_IDS } from "@sluice/catalog/serve";
 import {
   createServer,
   CREDENTIAL_ENV,
@@ -18,12 +18,9 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   type CallerCredentials,
   type SessionCaller,
-  McpProxy,
-  readSnapshot,
-  SNAPSHOT_FILE,
-  describeUpstream,
-  type UpstreamSource,
-} from "@sluice/mcp";
+} from "@sluice/mcp/serve";
+// The proxy half of @sluice/mcp (the SDK client, @sluice/generator-mcp) loads only for an MCP pack.
+import type { McpProxy, UpstreamSource } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
 import type { Io } from "./io.ts";
@@ -34,7 +31,8 @@ export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host
                [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--callers FILE] [--verbose]
                MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
-function help(): string {
+async function help(): Promise<string> {
+  const { SNAPSHOT_FILE } = await import("@sluice/mcp");
   const lines = [
     "usage:",
     SERVE_USAGE,
@@ -156,9 +154,9 @@ export function specSilences(tools: readonly Tool<object>[], baseUrl: string | R
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 /** The pack folder a module belongs to: the nearest folder up from it with the snapshot in spec/. */
-function snapshotNear(file: string): string | undefined {
+function snapshotNear(file: string, snapshotName: string): string | undefined {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
-    const candidate = join(dir, "spec", SNAPSHOT_FILE);
+    const candidate = join(dir, "spec", snapshotName);
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
@@ -208,8 +206,9 @@ interface ProxyStart {
 /** For an MCP pack: the snapshot, the upstream, and the proxy started and checked against the lock. */
 async function startProxy(start: ProxyStart): Promise<McpProxy> {
   const { values, say } = start;
+  const { McpProxy, readSnapshot, SNAPSHOT_FILE, describeUpstream } = await import("@sluice/mcp");
   const given = typeof values.snapshot === "string" ? resolve(start.cwd, values.snapshot) : undefined;
-  const snapshotFile = given ?? snapshotNear(start.file);
+  const snapshotFile = given ?? snapshotNear(start.file, SNAPSHOT_FILE);
   if (snapshotFile === undefined) {
     throw new SluiceError("FILE_NOT_FOUND", `${start.spec} forwards to an MCP server, but no spec/${SNAPSHOT_FILE} was found above ${start.file}; pass --snapshot FILE (the lock the upstream is held to)`);
   }
@@ -258,7 +257,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const upstreamCommand = dashes < 0 ? [] : args.slice(dashes + 1);
   const { values, positionals } = parseCommand("serve", dashes < 0 ? args : args.slice(0, dashes));
   if (values.help) {
-    io.stdout.write(help());
+    io.stdout.write(await help());
     return 0;
   }
   const [spec] = positionals;

@@ -10,7 +10,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ToolSession, type ToolSessionOptions } from "@sluice/catalog";
+import { ToolSession, type ToolSessionOptions } from "@sluice/catalog/serve";
 import { isSluiceError, SluiceError, type CallContext, type CallResult, type McpUpstream, type Tool } from "@sluice/core";
 import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";

@@ -1,0 +1,53 @@
+/**
+ * What `sluice serve` loads before its first tools/list (issue 24): the modules its
+ * command imports statically, read from the sources. The MCP proxy (with the SDK's
+ * client and @sluice/generator-mcp, which brings the OpenAPI generator, the emitter
+ * and a second copy of the SDK) and the catalog's other adapters, compaction and
+ * dispatch load only when used; each serve entry exports the very bindings of its
+ * package's root entry.
+ */
+import { describe, expect, it } from "vitest";
+import { reExports, staticClosure } from "./support/static-imports.ts";
+
+const serve = staticClosure("packages/cli/src/serve.ts");
+
+describe("sluice serve's static imports", () => {
+  it("reach no generator, no MCP proxy module and no SDK client", () => {
+    expect(serve.filter((module) => module.startsWith("generators/"))).toEqual([]);
+    expect(serve.filter((module) => /^packages\/mcp\/src\/(mcp-proxy|upstream|snapshot-lock)\.ts$/.test(module))).toEqual([]);
+    expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/sdk/client"))).toEqual([]);
+  });
+
+  it("reach of the catalog only the profiles, the session and the MCP adapter", () => {
+    const areas = new Set(serve.filter((module) => module.startsWith("packages/catalog/src/")).map((module) => module.split("/").slice(3, -1).join("/") || module.split("/").at(-1)!));
+    expect([...areas].sort()).toEqual(["adapters", "profiles", "serve-entry.ts", "session"]);
+    expect(serve.filter((module) => module.startsWith("packages/catalog/src/adapters/"))).toEqual(["packages/catalog/src/adapters/adapter-tool.ts", "packages/catalog/src/adapters/to-mcp.ts"]);
+  });
+
+  it("are followed through @sluice packages (the root entries do reach what serve leaves out)", () => {
+    const root = staticClosure("packages/mcp/src/upstream.ts");
+    expect(root).toContain("generators/mcp/src/connect.ts");
+    expect(root).toContain("@modelcontextprotocol/sdk/client/index.js");
+    expect(staticClosure("packages/catalog/src/index.ts")).toContain("packages/catalog/src/dispatch/tool-call-router.ts");
+    expect(staticClosure("packages/mcp/src/index.ts")).toContain("packages/mcp/src/mcp-proxy.ts");
+  });
+});
+
+describe("the serve entries", () => {
+  // Read from the sources rather than imported: importing @sluice/mcp loads the generators (seconds).
+  it.each([
+    ["packages/mcp/src/serve-entry.ts", "packages/mcp/src/index.ts"],
+    ["packages/catalog/src/serve-entry.ts", "packages/catalog/src/index.ts"],
+  ])("%s re-exports the root entry's own bindings", (entry, root) => {
+    const rootModules = reExports(root);
+    const names = [...reExports(entry)];
+    expect(names.length).toBeGreaterThan(5);
+    for (const [name, module] of names) expect(rootModules.get(name), name).toBe(module);
+  });
+
+  it("@sluice/mcp/serve leaves out only the proxy", () => {
+    const entry = reExports("packages/mcp/src/serve-entry.ts");
+    const left = [...reExports("packages/mcp/src/index.ts").keys()].filter((name) => !entry.has(name));
+    expect(left.sort()).toEqual(["DEFAULT_UPSTREAM_CALL_TIMEOUT_MS", "LockOptions", "LockState", "McpProxy", "McpSnapshot", "ProxyOptions", "SNAPSHOT_FILE", "SecretValue", "ServedGate", "SnapshotLock", "UpstreamListing", "UpstreamManager", "UpstreamOptions", "UpstreamSource", "describeUpstream", "readSnapshot"]);
+  });
+});
