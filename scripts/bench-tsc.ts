@@ -23,6 +23,10 @@
  * own (measured as bench/spawn-measured.cjs does); `--extendedDiagnostics` of one extra,
  * untimed run per project says where the time goes. `--work DIR` sets the projects up in DIR,
  * or reuses the ones a run with `--keep` left there.
+ *
+ * Before and after in one run: `--before DIR` adds `sluice-source-before`, the `sluice-source`
+ * project a run of another revision left in DIR (`--keep --work DIR` there): the same main.ts
+ * over the pack as that revision's generator wrote it, timed in the same interleaved rounds.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -44,6 +48,7 @@ const { values: flags } = parseArgs({
     out: { type: "string", default: "bench/TSC.md" },
     keep: { type: "boolean", default: false },
     work: { type: "string" },
+    before: { type: "string" },
   },
 });
 const ROUNDS = Number(flags.rounds);
@@ -117,8 +122,9 @@ const TSCONFIG = {
   files: ["main.ts"],
 };
 
-const VARIANTS = ["sluice-source", "sluice-dist", "openapi-typescript"] as const;
-type Variant = (typeof VARIANTS)[number];
+type Variant = "sluice-source" | "sluice-source-before" | "sluice-dist" | "openapi-typescript";
+const VARIANTS: readonly Variant[] =
+  flags.before === undefined ? ["sluice-source", "sluice-dist", "openapi-typescript"] : ["sluice-source", "sluice-source-before", "sluice-dist", "openapi-typescript"];
 
 function run(command: string, args: readonly string[], cwd = ROOT): void {
   const result = spawnSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
@@ -170,7 +176,7 @@ async function openapi3(spec: string, out: string): Promise<string> {
   return out;
 }
 
-function setUp(work: string, target: Target): Promise<Record<Variant, string>> {
+function setUp(work: string, target: Target): Promise<Record<Exclude<Variant, "sluice-source-before">, string>> {
   const base = join(work, target.name);
   const pack = join(base, "pack");
   const ready = { "sluice-source": join(base, "sluice-source"), "sluice-dist": join(base, "sluice-dist"), "openapi-typescript": join(base, "openapi-typescript") };
@@ -282,34 +288,40 @@ if (!existsSync(join(work, "node_modules"))) {
   symlinkSync(join(ROOT, "packages/core"), join(work, "node_modules/@sluice/core"), "dir");
 }
 
-const projects = new Map<string, Record<Variant, string>>();
-for (const target of targets) projects.set(target.name, await setUp(work, target));
+const projects = new Map<string, Partial<Record<Variant, string>>>();
+for (const target of targets) {
+  const ready: Partial<Record<Variant, string>> = await setUp(work, target);
+  if (flags.before !== undefined) {
+    const before = join(flags.before, target.name, "sluice-source");
+    if (!existsSync(join(before, "main.ts"))) throw new Error(`--before ${flags.before}: no ${target.name}/sluice-source project there (run the other revision with --keep --work ${flags.before})`);
+    ready["sluice-source-before"] = before;
+  }
+  projects.set(target.name, ready);
+}
 
 const results = new Map<string, Record<Variant, Measured[]>>();
-for (const target of targets) results.set(target.name, { "sluice-source": [], "sluice-dist": [], "openapi-typescript": [] });
+for (const target of targets) results.set(target.name, { "sluice-source": [], "sluice-source-before": [], "sluice-dist": [], "openapi-typescript": [] });
 for (let round = 0; round < ROUNDS; round += 1) {
   for (const target of targets) {
     // A rotating order: no variant always runs first (or right after the heaviest).
     const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length]!);
     for (const variant of order) {
-      const measured = measure(projects.get(target.name)![variant]);
+      const measured = measure(projects.get(target.name)![variant]!);
       results.get(target.name)![variant].push(measured);
       process.stderr.write(`round ${round + 1} ${target.name} ${variant}: ${seconds(measured.ms)} s (CPU ${seconds(measured.cpuMs)} s), ${mib(measured.maxRssKiB)} MiB\n`);
     }
   }
 }
-const details = new Map<string, Record<Variant, Record<string, string>>>();
+const details = new Map<string, Partial<Record<Variant, Record<string, string>>>>();
 for (const target of targets) {
   const p = projects.get(target.name)!;
-  details.set(target.name, {
-    "sluice-source": diagnostics(p["sluice-source"]),
-    "sluice-dist": diagnostics(p["sluice-dist"]),
-    "openapi-typescript": diagnostics(p["openapi-typescript"]),
-  });
+  const d: Partial<Record<Variant, Record<string, string>>> = {};
+  for (const variant of VARIANTS) d[variant] = diagnostics(p[variant]!);
+  details.set(target.name, d);
 }
 
 const lines: string[] = [];
-const command = `node --conditions=@sluice/source --import tsx scripts/bench-tsc.ts --rounds ${ROUNDS}${flags.only === undefined ? "" : ` --only ${flags.only}`}`;
+const command = `node --conditions=@sluice/source --import tsx scripts/bench-tsc.ts --rounds ${ROUNDS}${flags.only === undefined ? "" : ` --only ${flags.only}`}${flags.before === undefined ? "" : " --before DIR"}`;
 lines.push(
   "# Type-checking a project that imports a generated pack",
   "",
@@ -318,6 +330,7 @@ lines.push(
   "`tsc -p` (noEmit) of a one-file project, strict with noUncheckedIndexedAccess, exactOptionalPropertyTypes and skipLibCheck, no @types/node:",
   "`sluice-source` imports the pack as `sluice generate` writes it into a user's repository (src/*.ts) with @sluice/core installed as built;",
   "`sluice-dist` imports the same pack built and installed (its dist/*.d.ts); `openapi-typescript` imports openapi-typescript's `.d.ts` of the same spec.",
+  ...(flags.before === undefined ? [] : ["`sluice-source-before` is the `sluice-source` project of a run of the previous revision (`--keep --work DIR` there, then `--before DIR` here): the pack as the earlier generator wrote it."]),
   "The sluice projects derive a tool with a pin and call it; the anchor types the same operation's query parameters; each has a `@ts-expect-error` on a wrong type.",
   "Rounds are interleaved (every variant of a spec in each round, in a rotating order). Wall time, CPU time (user + system) and peak RSS of the tsc process, measured as bench/spawn-measured.cjs does.",
   "",
@@ -337,15 +350,17 @@ for (const target of targets) {
     "",
   );
   const perRound = (v: Variant, key: "ms" | "cpuMs") => r[v].map((m, i) => (m[key] / r["openapi-typescript"][i]![key]).toFixed(2)).join(", ");
-  lines.push(
-    `Per-round ratios to openapi-typescript, wall (CPU): sluice-source ${perRound("sluice-source", "ms")} (${perRound("sluice-source", "cpuMs")}); sluice-dist ${perRound("sluice-dist", "ms")} (${perRound("sluice-dist", "cpuMs")}).`,
-    "",
-  );
+  const compared = VARIANTS.filter((v) => v !== "openapi-typescript");
+  lines.push(`Per-round ratios to openapi-typescript, wall (CPU): ${compared.map((v) => `${v} ${perRound(v, "ms")} (${perRound(v, "cpuMs")})`).join("; ")}.`, "");
+  if (flags.before !== undefined) {
+    const ratio = (key: "ms" | "cpuMs") => r["sluice-source"].map((m, i) => (m[key] / r["sluice-source-before"][i]![key]).toFixed(2)).join(", ");
+    lines.push(`Per-round ratios of sluice-source to sluice-source-before, wall (CPU): ${ratio("ms")} (${ratio("cpuMs")}).`, "");
+  }
   const d = details.get(target.name)!;
   const keys = ["Files", "Lines of TypeScript", "Lines of Definitions", "Types", "Instantiations", "Memory used", "Parse time", "Bind time", "Check time", "Total time"];
   lines.push("One more, untimed run with `--extendedDiagnostics`:", "");
   lines.push("| | " + VARIANTS.join(" | ") + " |", "|---|" + VARIANTS.map(() => "---|").join(""));
-  for (const key of keys) lines.push(`| ${key} | ` + VARIANTS.map((v) => d[v][key] ?? "").join(" | ") + " |");
+  for (const key of keys) lines.push(`| ${key} | ` + VARIANTS.map((v) => d[v]?.[key] ?? "").join(" | ") + " |");
   const build = builds.get(target.name);
   lines.push("", `Building the pack (tsc with declarations, outside the timed rounds): ${build === undefined ? "not recorded (projects reused)" : `${seconds(build)} s wall`}.`, "");
 }

@@ -6,8 +6,9 @@ import { printSourceFile, quoteModuleSpecifier, type Statement } from "./source-
 
 /**
  * `src/tools.gen.ts`: the pack value plus one typed export per tool. The tools' IR is JSON
- * text parsed at import (see json-text.ts), typed by its declaration: what a user's `tsc`
- * reads of this file is the per-tool exports, each typed by its interface in types.gen.ts.
+ * text parsed at import (see json-text.ts), one tool per line, typed by its declaration: what
+ * a user's `tsc` reads of this file is the per-tool exports, each typed by its interface in
+ * types.gen.ts.
  */
 export function emitToolsSource(pack: PackIR, generator: GeneratorInfo, runtimeModule?: string, header = generatedHeader(pack, generator)): string {
   const ids = toolIdentifiers(pack);
@@ -18,7 +19,7 @@ export function emitToolsSource(pack: PackIR, generator: GeneratorInfo, runtimeM
     { text: 'import type * as T from "./types.gen.ts";' },
   ];
   if (runtimeModule !== undefined) statements.push({ text: `import { runtime } from ${quoteModuleSpecifier(runtimeModule)};` });
-  statements.push({ text: `const toolsIR: readonly ToolIR[] = ${jsonTextExpression(pack.tools)};` });
+  statements.push({ text: `const toolsIR: readonly ToolIR[] = ${jsonTextExpression(pack.tools, { lines: 1 })};` });
   statements.push({ text: `export const pack = definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, ${runtime}tools: toolsIR });` });
   for (const tool of pack.tools) {
     const id = ids.get(tool.name)!;

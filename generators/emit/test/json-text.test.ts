@@ -51,13 +51,25 @@ describe("jsonTextExpression", () => {
     expect(jsonTextExpression({ a: 1, b: ["x"] })).toBe('JSON.parse(`{\n  "a": 1,\n  "b": [\n    "x"\n  ]\n}`)');
   });
 
+  it("with `lines`, writes the members of that many levels one per line and the rest compact", () => {
+    const value = { a: { b: [1, { c: "x" }], e: [] }, d: {}, u: undefined };
+    expect(jsonTextExpression(value, { lines: 1 })).toBe('JSON.parse(`{\n  "a": {"b":[1,{"c":"x"}],"e":[]},\n  "d": {}\n}`)');
+    expect(jsonTextExpression(value, { lines: 2 })).toBe('JSON.parse(`{\n  "a": {\n    "b": [1,{"c":"x"}],\n    "e": []\n  },\n  "d": {}\n}`)');
+    expect(jsonTextExpression([{ name: "a" }, { name: "b" }], { lines: 1 })).toBe('JSON.parse(`[\n  {"name":"a"},\n  {"name":"b"}\n]`)');
+    expect(jsonTextExpression([], { lines: 1 })).toBe("JSON.parse(`[]`)");
+    expect(jsonTextExpression("top", { lines: 1 })).toBe('JSON.parse(`"top"`)');
+    // As deep as the data, it is JSON.stringify's indented form.
+    const deep = { a: [1, { b: [true, null] }], c: "x" };
+    expect(jsonTextExpression(deep, { lines: 10 })).toBe(jsonTextExpression(deep));
+  });
+
   it("writes ASCII only (V8 then holds the text as a one-byte string), escaping the rest for JSON", () => {
     const expression = jsonTextExpression({ text: "é 😀 \u2028 ` ${x} \\ \"" });
     expect(expression).toMatch(/^[\x00-\x7f]*$/);
     expect(expression).toBe('JSON.parse(`{\n  "text": "\\\\u00e9 \\\\ud83d\\\\ude00 \\\\u2028 \\\\u0060 \\\\u0024{x} \\\\\\\\ \\\\\""\n}`)');
   });
 
-  it("property: any JSON data of any strings comes back the same, in one template (seeded)", () => {
+  it("property: any JSON data of any strings comes back the same, in one template, in every layout (seeded)", () => {
     const text = fc.oneof(fc.string({ unit: "binary" }), fc.string({ unit: fc.constantFrom(...HARD, "a", " ", '"') }));
     const data = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: "small" }, text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), tie("array"), tie("object")),
@@ -65,8 +77,8 @@ describe("jsonTextExpression", () => {
       object: fc.dictionary(text, tie("value"), { maxKeys: 4 }),
     })).value;
     fc.assert(
-      fc.property(data, (value) => {
-        const expression = jsonTextExpression(value);
+      fc.property(data, fc.constantFrom(undefined, 0, 1, 2), (value, lines) => {
+        const expression = jsonTextExpression(value, lines === undefined ? {} : { lines });
         expect(templateOf(expression)).toBeDefined();
         // -0 is JSON's 0; everything else is exact.
         return sameData(run(expression), value);

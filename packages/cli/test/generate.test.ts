@@ -192,7 +192,7 @@ describe("a config of packs", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain("credential api_key (apiKey): MY_STORE_KEY");
     expect(read("packs/store/src/runtime.gen.ts")).toContain('"env": "MY_STORE_KEY"');
-    expect(read("packs/store/src/tools.gen.ts")).toContain('"server": "http://127.0.0.1:9/v9"');
+    expect(read("packs/store/src/tools.gen.ts")).toContain('"server":"http://127.0.0.1:9/v9"');
     expect(read("packs/store/src/tools.gen.ts")).not.toContain("petstore3.swagger.io");
     expect(read("packs/lin2/src/runtime.gen.ts")).toMatch(/"endpoint": \{\n\s+"env": "LIN_URL",\n\s+"url": "https:\/\/linear\.example\/graphql"\n/);
     expect(read("packs/lin2/src/runtime.gen.ts")).toContain('"env": "LIN_KEY"');
