@@ -6,6 +6,7 @@ import {
   isSchemaObject,
   reachable,
   refGraph,
+  refsFrom,
   refTarget,
   ROOT,
   UNION_KEYWORDS,
@@ -77,38 +78,64 @@ export interface ReservedKey {
 
 /** What each tool lets the model see and send, and what is withheld and why. */
 export function egressMap(tools: readonly Tool<object>[]): EgressToolEntry[] {
-  return [...tools].sort((a, b) => compare(a.name, b.name)).map((tool) => withinLimits(`egressMap() of ${tool.name}`, () => describeTool(tool)));
+  return egressMapWith(tools, new MapMemo());
 }
 
-function describeTool(tool: Tool<object>): EgressToolEntry {
+/**
+ * egressMap with the reuse between tools chosen: `new MapMemo()` (what egressMap does), or
+ * none, which walks every tool's types afresh (the reference the reuse is tested against).
+ * The entries may share their section and line objects between tools: read them, do not edit them.
+ */
+export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | undefined): EgressToolEntry[] {
+  return [...tools].sort((a, b) => compare(a.name, b.name)).map((tool) => withinLimits(`egressMap() of ${tool.name}`, () => describeTool(tool, memo)));
+}
+
+/**
+ * What one egressMap call keeps between its tools. A pack's tools share their definition
+ * objects, and each tool of a large pack reaches the same few hundred types again
+ * (Kubernetes' ObjectMeta in 1,100 tools): the listing below a schema node, a type's
+ * section, a body's refs and `$ref` sites are worked out once per node and reused while
+ * every answer they read from the tool's definitions (which body a name has, whether it
+ * is sectioned, which type a split copy stands for) is the same in the tool at hand.
+ */
+export class MapMemo {
+  readonly listings = new WeakMap<object, Listing[]>();
+  /** Nodes inlinePaths descended into once: met again, they are listed through `listings`. */
+  readonly seen = new WeakSet<object>();
+  readonly sections = new WeakMap<object, SectionListing[]>();
+  readonly refs = new WeakMap<object, string[]>();
+  readonly sites = new WeakMap<object, ReadonlyMap<string, number>>();
+}
+
+/** Entries kept per node: a node listed under many different sectionings is rare, and each costs a check. */
+const LISTINGS_PER_NODE = 8;
+
+function describeTool(tool: Tool<object>, memo: MapMemo | undefined): EgressToolEntry {
   const schema = tool.inputSchema;
   const defs = defsOf(schema);
-  const graph = refGraph(schema);
+  const graph = memo === undefined ? refGraph(schema) : toolGraph(schema, defs, memo);
   const live = reachable(graph, ROOT);
   const recursive = new Set(cyclicComponents(graph).flat());
   const sites = new Map<string, number>();
   for (const name of live) {
     const body = name === ROOT ? schema : defs[name]!;
-    walkSchema(
-      body,
-      ({ node }) => {
-        if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
-          const target = refTarget(node.$ref);
-          sites.set(target, (sites.get(target) ?? 0) + 1);
-        }
-      },
-      name === ROOT ? { skipKeywords: new Set(["$defs"]) } : {},
-    );
+    // The root is the tool's own; a definition's sites are the same in every tool.
+    const shared = name !== ROOT && memo !== undefined && isSchemaObject(body);
+    let found = shared ? memo.sites.get(body) : undefined;
+    if (found === undefined) {
+      found = refSites(body, name === ROOT);
+      if (shared) memo.sites.set(body, found);
+    }
+    for (const [target, n] of found) sites.set(target, (sites.get(target) ?? 0) + n);
   }
   const sectioned = new Set([...live].filter((name) => name !== ROOT && (recursive.has(name) || (sites.get(name) ?? 0) > 1)));
 
-  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins };
+  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins, memo, answers: undefined };
   const types = [...sectioned].sort(compare).map((name): EgressTypeSection => {
-    const members = inlinePaths(defs[name]!, [name], ctx);
+    const { members, includes, type } = sectionOf(name, defs[name]!, ctx);
     const section: EgressTypeSection = { name, recursive: recursive.has(name), members };
-    const includes = sectionsIncluded(defs[name]!, ctx).filter((other) => other !== name);
     if (includes.length > 0) section.includes = includes;
-    if (members.length === 0) section.type = typeLabel(defs[name]!, defs, sectioned);
+    if (type !== undefined) section.type = type;
     return section;
   });
   const entry: EgressToolEntry = {
@@ -137,6 +164,77 @@ function describeTool(tool: Tool<object>): EgressToolEntry {
     }
   }
   return entry;
+}
+
+/** `$ref` sites in one body, by target (a target referred to from two places is listed in a section). */
+function refSites(body: JsonSchemaObject, root: boolean): Map<string, number> {
+  const sites = new Map<string, number>();
+  walkSchema(
+    body,
+    ({ node }) => {
+      if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
+        const target = refTarget(node.$ref);
+        sites.set(target, (sites.get(target) ?? 0) + 1);
+      }
+    },
+    root ? { skipKeywords: SKIP_DEFS } : {},
+  );
+  return sites;
+}
+
+const SKIP_DEFS: ReadonlySet<string> = new Set(["$defs"]);
+
+/** refGraph of a tool's schema, each definition's refs read once per pack (the same refusals, by refGraph's own walk). */
+function toolGraph(schema: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, memo: MapMemo): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  graph.set(ROOT, refsFrom(schema, "", true));
+  for (const name of Object.keys(defs)) {
+    const body = defs[name]!;
+    if (!isSchemaObject(body)) {
+      graph.set(name, []);
+      continue;
+    }
+    let refs = memo.refs.get(body);
+    if (refs === undefined) {
+      refs = refsFrom(body, "/$defs/" + name, false);
+      memo.refs.set(body, refs);
+    }
+    graph.set(name, refs);
+  }
+  for (const targets of graph.values()) {
+    // Anything unresolved: refGraph names it with its error.
+    for (const target of targets) if (!graph.has(target)) return refGraph(schema);
+  }
+  return graph;
+}
+
+/** A type's section: its members, the sections included, and its own type when it has no members. */
+interface SectionListing {
+  members: EgressPath[];
+  includes: string[];
+  type: string | undefined;
+  answers: Answers;
+}
+
+function sectionOf(name: string, body: JsonSchemaObject, ctx: MapContext): SectionListing {
+  const memo = ctx.memo;
+  const known = memo === undefined || !isSchemaObject(body) ? undefined : memo.sections.get(body);
+  const reused = known?.find((section) => holds(section.answers, ctx));
+  if (reused !== undefined) return reused;
+  const answers = newAnswers();
+  const frame: MapContext = { ...ctx, answers };
+  const members = inlinePaths(body, [name], frame);
+  const includes = sectionsIncluded(body, frame).filter((other) => other !== name);
+  const type = members.length === 0 ? typeLabel(body, frame) : undefined;
+  const section: SectionListing = { members, includes, type, answers };
+  if (memo !== undefined && isSchemaObject(body)) remember(memo.sections, body, section);
+  return section;
+}
+
+function remember<T>(store: WeakMap<object, T[]>, node: object, value: T): void {
+  const list = store.get(node);
+  if (list === undefined) store.set(node, [value]);
+  else if (list.length < LISTINGS_PER_NODE) list.push(value);
 }
 
 /**
@@ -179,6 +277,7 @@ function reservedKeys(tool: Tool<object>, binding: HttpBinding, visible: readonl
 
 /** Inline nesting listed in a map; real API inputs stay far below it. */
 const MAX_LISTED_DEPTH = 64;
+const DEEPER = `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed`;
 
 /** What the map needs to know of a tool's definitions. */
 interface MapContext {
@@ -187,6 +286,55 @@ interface MapContext {
   sectioned: ReadonlySet<string>;
   /** Split copies and the type each stands for: branch labels use the type, as selectors do. */
   origins: ReadonlyMap<string, string>;
+  memo: MapMemo | undefined;
+  /** Where the lookups below are recorded, while a listing that may be reused is worked out. */
+  answers: Answers | undefined;
+}
+
+/** What a listing read of its tool's definitions, by name. */
+interface Answers {
+  defs: Map<string, JsonSchemaObject | undefined>;
+  sectioned: Map<string, boolean>;
+  origins: Map<string, string | undefined>;
+}
+
+function newAnswers(): Answers {
+  return { defs: new Map(), sectioned: new Map(), origins: new Map() };
+}
+
+/** The tool's definition of that name (an own entry only). */
+function defOf(ctx: MapContext, name: string): JsonSchemaObject | undefined {
+  const body = hasOwn(ctx.defs, name) ? ctx.defs[name] : undefined;
+  ctx.answers?.defs.set(name, body);
+  return body;
+}
+
+function isSectioned(ctx: MapContext, name: string): boolean {
+  const answer = ctx.sectioned.has(name);
+  ctx.answers?.sectioned.set(name, answer);
+  return answer;
+}
+
+function originOf(ctx: MapContext, name: string): string | undefined {
+  const origin = ctx.origins.get(name);
+  ctx.answers?.origins.set(name, origin);
+  return origin;
+}
+
+/** Whether every answer a listing read holds in this tool too. */
+function holds(answers: Answers, ctx: MapContext): boolean {
+  for (const [name, body] of answers.defs) if ((hasOwn(ctx.defs, name) ? ctx.defs[name] : undefined) !== body) return false;
+  for (const [name, answer] of answers.sectioned) if (ctx.sectioned.has(name) !== answer) return false;
+  for (const [name, origin] of answers.origins) if (ctx.origins.get(name) !== origin) return false;
+  return true;
+}
+
+/** A reused listing read what it read: the listing that reuses it depends on the same answers. */
+function addAnswers(into: Answers | undefined, from: Answers): void {
+  if (into === undefined) return;
+  for (const [name, body] of from.defs) into.defs.set(name, body);
+  for (const [name, answer] of from.sectioned) into.sectioned.set(name, answer);
+  for (const [name, origin] of from.origins) into.origins.set(name, origin);
 }
 
 /** One line below a position: its segments relative to the position, its schema, and whether to list below it. */
@@ -201,29 +349,117 @@ interface PositionEntry {
  * only here; a sectioned definition ends the descent (it is listed once, by name). Every
  * key the runtime would accept is listed: declared members, `*` where an object is
  * open, pattern properties, and the members of every union branch, qualified by branch
- * where two or more branches have members of their own.
+ * where two or more branches have members of their own. Sorted by path.
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
+  const memo = ctx.memo;
   const out: EgressPath[] = [];
+  let clash = false;
   const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
   while (stack.length > 0) {
     const { node, segments } = stack.pop()!;
     for (const entry of positionEntries(node, ctx)) {
       const path = [...segments, ...entry.segments];
       const text = path.join(".");
-      if (path.length - prefix.length > MAX_LISTED_DEPTH) {
+      const depth = path.length - prefix.length;
+      if (depth > MAX_LISTED_DEPTH) {
         // Listing every level would make the map quadratic in the nesting; say so instead.
-        out.push({ path: text, segments: path, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
+        out.push({ path: text, segments: path, type: DEEPER });
         continue;
       }
-      const line: EgressPath = { path: text, segments: path, type: typeLabel(entry.schema, ctx.defs, ctx.sectioned) };
+      const line: EgressPath = { path: text, segments: path, type: typeLabel(entry.schema, ctx) };
       const continues = sectionsReached(entry.schema, ctx);
       if (continues.length > 0) line.continues = continues;
       out.push(line);
-      if (entry.descend) stack.push({ node: entry.schema, segments: path });
+      if (!entry.descend) continue;
+      // A node met before (in another tool, mostly: a definition's member) is listed once
+      // and reused; one met for the first time is walked, as most of a tool's own are.
+      if (memo !== undefined && memo.seen.has(entry.schema)) {
+        const below = listingBelow(entry.schema, MAX_LISTED_DEPTH - depth, ctx);
+        clash ||= below.clash;
+        for (const line of below.lines) out.push(prefixed(line, path, text));
+        continue;
+      }
+      memo?.seen.add(entry.schema);
+      stack.push({ node: entry.schema, segments: path });
     }
   }
+  // Two lines with one path but different content: their order is the walk's, so walk.
+  if (clash) return inlinePaths(start, prefix, { ...ctx, memo: undefined });
   return out.sort((a, b) => compare(a.path, b.path));
+}
+
+/**
+ * The lines below one schema node, relative to it, sorted by path. Reused for the same node
+ * where the answers it read hold and the levels left (`room`) do not change what is cut.
+ */
+interface Listing {
+  lines: EgressPath[];
+  answers: Answers;
+  /** The deepest line's level below the node. */
+  height: number;
+  /** Whether the depth limit cut it (then it holds only for the same room). */
+  cut: boolean;
+  room: number;
+  clash: boolean;
+}
+
+function listingBelow(node: JsonSchemaObject, room: number, ctx: MapContext): Listing {
+  const memo = ctx.memo!;
+  const known = memo.listings.get(node);
+  const reused = known?.find((listing) => (listing.cut ? listing.room === room : listing.height <= room) && holds(listing.answers, ctx));
+  if (reused !== undefined) {
+    addAnswers(ctx.answers, reused.answers);
+    return reused;
+  }
+  const answers = newAnswers();
+  const frame: MapContext = { ...ctx, answers };
+  const lines: EgressPath[] = [];
+  let height = 0;
+  let cut = false;
+  let clash = false;
+  for (const entry of positionEntries(node, frame)) {
+    height = Math.max(height, 1);
+    const segments = entry.segments;
+    if (room < 1) {
+      // Listing every level would make the map quadratic in the nesting; say so instead.
+      lines.push({ path: segments.join("."), segments: [...segments], type: DEEPER });
+      cut = true;
+      continue;
+    }
+    lines.push(lineFor(entry.schema, segments, frame));
+    if (!entry.descend) continue;
+    const below = listingBelow(entry.schema, room - 1, frame);
+    const text = segments.join(".");
+    for (const line of below.lines) lines.push(prefixed(line, segments, text));
+    height = Math.max(height, below.height + 1);
+    cut ||= below.cut;
+    clash ||= below.clash;
+  }
+  lines.sort((a, b) => compare(a.path, b.path));
+  for (let i = 1; i < lines.length && !clash; i++) if (lines[i]!.path === lines[i - 1]!.path && !sameLine(lines[i]!, lines[i - 1]!)) clash = true;
+  addAnswers(ctx.answers, answers);
+  const listing: Listing = { lines, answers, height, cut, room, clash };
+  remember(memo.listings, node, listing);
+  return listing;
+}
+
+function lineFor(schema: JsonSchemaObject, segments: string[], ctx: MapContext): EgressPath {
+  const line: EgressPath = { path: segments.join("."), segments: [...segments], type: typeLabel(schema, ctx) };
+  const continues = sectionsReached(schema, ctx);
+  if (continues.length > 0) line.continues = continues;
+  return line;
+}
+
+/** A line of a listing below the position `prefix` (spelled `text`), as a line of its own. */
+function prefixed(line: EgressPath, prefix: readonly string[], text: string): EgressPath {
+  const out: EgressPath = { path: `${text}.${line.path}`, segments: [...prefix, ...line.segments], type: line.type };
+  if (line.continues !== undefined) out.continues = [...line.continues];
+  return out;
+}
+
+function sameLine(a: EgressPath, b: EgressPath): boolean {
+  return a.type === b.type && a.segments.join("\u0000") === b.segments.join("\u0000") && (a.continues ?? []).join("\u0000") === (b.continues ?? []).join("\u0000");
 }
 
 const ANY_SCHEMA: JsonSchemaObject = {};
@@ -271,7 +507,8 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
     else if (isFreeForm(current)) open.push(ANY_SCHEMA);
     if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
       const target = refTarget(current.$ref);
-      if (target !== ROOT && hasOwn(ctx.defs, target) && !ctx.sectioned.has(target)) queue.push(ctx.defs[target]!);
+      const body = target === ROOT ? undefined : defOf(ctx, target);
+      if (body !== undefined && !isSectioned(ctx, target)) queue.push(body);
     }
     for (const keyword of ["items", "prefixItems", "allOf"]) {
       const value = current[keyword];
@@ -314,14 +551,14 @@ function admitsObject(node: JsonSchemaObject): boolean {
 
 function isSectionedRef(node: JsonSchemaObject, ctx: MapContext): boolean {
   if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return false;
-  return ctx.sectioned.has(refTarget(node.$ref));
+  return isSectioned(ctx, refTarget(node.$ref));
 }
 
 /** A branch's label in selectors and the map: the type it refers to, else its position. */
 function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): string {
   if (typeof branch.$ref === "string" && hasOwn(branch, "$ref")) {
     const target = refTarget(branch.$ref);
-    if (target !== ROOT && hasOwn(ctx.defs, target)) return ctx.origins.get(target) ?? target;
+    if (target !== ROOT && defOf(ctx, target) !== undefined) return originOf(ctx, target) ?? target;
   }
   return String(index);
 }
@@ -350,8 +587,9 @@ function walkValue(
     if (visit(current)) return true;
     if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
       const target = refTarget(current.$ref);
-      if (ctx.sectioned.has(target)) onSection(target);
-      if (target !== ROOT && hasOwn(ctx.defs, target) && (intoSections || !ctx.sectioned.has(target))) queue.push(ctx.defs[target]!);
+      if (isSectioned(ctx, target)) onSection(target);
+      const body = target === ROOT ? undefined : defOf(ctx, target);
+      if (body !== undefined && (intoSections || !isSectioned(ctx, target))) queue.push(body);
     }
     for (const keyword of keywords) {
       const value = current[keyword];
@@ -398,15 +636,16 @@ function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
 /** Labels nest (arrays of unions of arrays ...); past this many levels the rest is elided. */
 const LABEL_DEPTH = 8;
 
-function typeLabel(node: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, sectioned: ReadonlySet<string>, level = 0): string {
+function typeLabel(node: JsonSchemaObject, ctx: MapContext, level = 0): string {
   if (level >= LABEL_DEPTH) return "…";
-  const nested = (child: JsonSchemaObject) => typeLabel(child, defs, sectioned, level + 1);
+  const nested = (child: JsonSchemaObject) => typeLabel(child, ctx, level + 1);
   if (typeof node.$ref === "string") {
     const target = refTarget(node.$ref);
-    const body = defs[target];
+    // An own entry: refGraph refused the tool if a ref named anything else.
+    const body = defOf(ctx, target);
     // A type without members used only here is shown by value, so that a new enum
     // value shows up in a diff (sectioned ones show it in their section).
-    if (body && !sectioned.has(target) && !isSchemaObject(body.properties)) return `${target} (${nested(body)})`;
+    if (body && !isSectioned(ctx, target) && !isSchemaObject(body.properties)) return `${target} (${nested(body)})`;
     return target;
   }
   if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" ? v : canonicalJson(v))).join(" | ");
