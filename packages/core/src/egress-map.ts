@@ -464,6 +464,9 @@ function sameLine(a: EgressPath, b: EgressPath): boolean {
 
 const ANY_SCHEMA: JsonSchemaObject = {};
 
+/** The keywords positionEntries follows or lists members from; a node with none of them is a leaf. */
+const STRUCTURE_KEYWORDS = ["properties", "required", "patternProperties", "$ref", "items", "prefixItems", "allOf", ...BRANCH_KEYWORDS];
+
 /**
  * The entries one level below a value position: what the schemas it may match (through
  * refs to inline definitions, `allOf` parts, array items, and unions whose branches do not
@@ -471,6 +474,12 @@ const ANY_SCHEMA: JsonSchemaObject = {};
  * have members of their own gives one entry per branch, listed below it.
  */
 function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry[] {
+  // Most positions are leaves (a string, an enum): nothing to walk, only whether they are open.
+  if (STRUCTURE_KEYWORDS.every((keyword) => node[keyword] === undefined)) {
+    const opening = openingSchema(node);
+    const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(node) ? ANY_SCHEMA : undefined;
+    return open === undefined ? [] : [{ segments: ["*"], schema: open, descend: !isFreeForm(open) }];
+  }
   const members = new Map<string, JsonSchemaObject[]>();
   const entries: PositionEntry[] = [];
   const open: JsonSchemaObject[] = [];
@@ -578,6 +587,8 @@ function walkValue(
   onSection: (name: string) => void = () => {},
   intoSections = false,
 ): boolean {
+  // A value with nothing to follow (most of them): only itself to visit.
+  if (start.$ref === undefined && keywords.every((keyword) => start[keyword] === undefined)) return visit(start);
   const seen = new Set<JsonSchemaObject>();
   const queue = [start];
   for (let head = 0; head < queue.length; head++) {
