@@ -84,7 +84,7 @@ export function egressMap(tools: readonly Tool<object>[]): EgressToolEntry[] {
 /**
  * egressMap with the reuse between tools chosen: `new MapMemo()` (what egressMap does), or
  * none, which walks every tool's types afresh (the reference the reuse is tested against).
- * The entries may share their section and line objects between tools: read them, do not edit them.
+ * The entries may share their sections' member lists between tools: read them, do not edit them.
  */
 export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | undefined): EgressToolEntry[] {
   return [...tools].sort((a, b) => compare(a.name, b.name)).map((tool) => withinLimits(`egressMap() of ${tool.name}`, () => describeTool(tool, memo)));
@@ -92,23 +92,21 @@ export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | un
 
 /**
  * What one egressMap call keeps between its tools. A pack's tools share their definition
- * objects, and each tool of a large pack reaches the same few hundred types again
- * (Kubernetes' ObjectMeta in 1,100 tools): the listing below a schema node, a type's
- * section, a body's refs and `$ref` sites are worked out once per node and reused while
- * every answer they read from the tool's definitions (which body a name has, whether it
+ * objects, and each tool of a large pack reaches the same types again (Kubernetes: 1,410
+ * type sections in 1,123 tools, 78 of them distinct): a type's section, and a definition's
+ * refs and `$ref` sites, are worked out once per definition body and reused while every
+ * answer the section read from the tool's definitions (which body a name has, whether it
  * is sectioned, which type a split copy stands for) is the same in the tool at hand.
+ * (Reusing the lines below any shared node too was measured: no faster, 1.7x the allocation.)
  */
 export class MapMemo {
-  readonly listings = new WeakMap<object, Listing[]>();
-  /** Nodes inlinePaths descended into once: met again, they are listed through `listings`. */
-  readonly seen = new WeakSet<object>();
-  readonly sections = new WeakMap<object, SectionListing[]>();
+  readonly sections = new WeakMap<object, TypeSection[]>();
   readonly refs = new WeakMap<object, string[]>();
   readonly sites = new WeakMap<object, ReadonlyMap<string, number>>();
 }
 
-/** Entries kept per node: a node listed under many different sectionings is rare, and each costs a check. */
-const LISTINGS_PER_NODE = 8;
+/** Sections kept per definition: one sectioned differently in many tools is rare, and each costs a check. */
+const SECTIONS_PER_DEFINITION = 8;
 
 function describeTool(tool: Tool<object>, memo: MapMemo | undefined): EgressToolEntry {
   const schema = tool.inputSchema;
@@ -209,14 +207,14 @@ function toolGraph(schema: JsonSchemaObject, defs: Record<string, JsonSchemaObje
 }
 
 /** A type's section: its members, the sections included, and its own type when it has no members. */
-interface SectionListing {
+interface TypeSection {
   members: EgressPath[];
   includes: string[];
   type: string | undefined;
   answers: Answers;
 }
 
-function sectionOf(name: string, body: JsonSchemaObject, ctx: MapContext): SectionListing {
+function sectionOf(name: string, body: JsonSchemaObject, ctx: MapContext): TypeSection {
   const memo = ctx.memo;
   const known = memo === undefined || !isSchemaObject(body) ? undefined : memo.sections.get(body);
   const reused = known?.find((section) => holds(section.answers, ctx));
@@ -226,7 +224,7 @@ function sectionOf(name: string, body: JsonSchemaObject, ctx: MapContext): Secti
   const members = inlinePaths(body, [name], frame);
   const includes = sectionsIncluded(body, frame).filter((other) => other !== name);
   const type = members.length === 0 ? typeLabel(body, frame) : undefined;
-  const section: SectionListing = { members, includes, type, answers };
+  const section: TypeSection = { members, includes, type, answers };
   if (memo !== undefined && isSchemaObject(body)) remember(memo.sections, body, section);
   return section;
 }
@@ -234,7 +232,7 @@ function sectionOf(name: string, body: JsonSchemaObject, ctx: MapContext): Secti
 function remember<T>(store: WeakMap<object, T[]>, node: object, value: T): void {
   const list = store.get(node);
   if (list === undefined) store.set(node, [value]);
-  else if (list.length < LISTINGS_PER_NODE) list.push(value);
+  else if (list.length < SECTIONS_PER_DEFINITION) list.push(value);
 }
 
 /**
@@ -277,7 +275,6 @@ function reservedKeys(tool: Tool<object>, binding: HttpBinding, visible: readonl
 
 /** Inline nesting listed in a map; real API inputs stay far below it. */
 const MAX_LISTED_DEPTH = 64;
-const DEEPER = `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed`;
 
 /** What the map needs to know of a tool's definitions. */
 interface MapContext {
@@ -287,11 +284,11 @@ interface MapContext {
   /** Split copies and the type each stands for: branch labels use the type, as selectors do. */
   origins: ReadonlyMap<string, string>;
   memo: MapMemo | undefined;
-  /** Where the lookups below are recorded, while a listing that may be reused is worked out. */
+  /** Where the lookups below are recorded, while a section that may be reused is worked out. */
   answers: Answers | undefined;
 }
 
-/** What a listing read of its tool's definitions, by name. */
+/** What a section read of its tool's definitions, by name. */
 interface Answers {
   defs: Map<string, JsonSchemaObject | undefined>;
   sectioned: Map<string, boolean>;
@@ -321,20 +318,12 @@ function originOf(ctx: MapContext, name: string): string | undefined {
   return origin;
 }
 
-/** Whether every answer a listing read holds in this tool too. */
+/** Whether every answer a section read holds in this tool too. */
 function holds(answers: Answers, ctx: MapContext): boolean {
   for (const [name, body] of answers.defs) if ((hasOwn(ctx.defs, name) ? ctx.defs[name] : undefined) !== body) return false;
   for (const [name, answer] of answers.sectioned) if (ctx.sectioned.has(name) !== answer) return false;
   for (const [name, origin] of answers.origins) if (ctx.origins.get(name) !== origin) return false;
   return true;
-}
-
-/** A reused listing read what it read: the listing that reuses it depends on the same answers. */
-function addAnswers(into: Answers | undefined, from: Answers): void {
-  if (into === undefined) return;
-  for (const [name, body] of from.defs) into.defs.set(name, body);
-  for (const [name, answer] of from.sectioned) into.sectioned.set(name, answer);
-  for (const [name, origin] of from.origins) into.origins.set(name, origin);
 }
 
 /** One line below a position: its segments relative to the position, its schema, and whether to list below it. */
@@ -352,114 +341,26 @@ interface PositionEntry {
  * where two or more branches have members of their own. Sorted by path.
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
-  const memo = ctx.memo;
   const out: EgressPath[] = [];
-  let clash = false;
   const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
   while (stack.length > 0) {
     const { node, segments } = stack.pop()!;
     for (const entry of positionEntries(node, ctx)) {
       const path = [...segments, ...entry.segments];
       const text = path.join(".");
-      const depth = path.length - prefix.length;
-      if (depth > MAX_LISTED_DEPTH) {
+      if (path.length - prefix.length > MAX_LISTED_DEPTH) {
         // Listing every level would make the map quadratic in the nesting; say so instead.
-        out.push({ path: text, segments: path, type: DEEPER });
+        out.push({ path: text, segments: path, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
         continue;
       }
       const line: EgressPath = { path: text, segments: path, type: typeLabel(entry.schema, ctx) };
       const continues = sectionsReached(entry.schema, ctx);
       if (continues.length > 0) line.continues = continues;
       out.push(line);
-      if (!entry.descend) continue;
-      // A node met before (in another tool, mostly: a definition's member) is listed once
-      // and reused; one met for the first time is walked, as most of a tool's own are.
-      if (memo !== undefined && memo.seen.has(entry.schema)) {
-        const below = listingBelow(entry.schema, MAX_LISTED_DEPTH - depth, ctx);
-        clash ||= below.clash;
-        for (const line of below.lines) out.push(prefixed(line, path, text));
-        continue;
-      }
-      memo?.seen.add(entry.schema);
-      stack.push({ node: entry.schema, segments: path });
+      if (entry.descend) stack.push({ node: entry.schema, segments: path });
     }
   }
-  // Two lines with one path but different content: their order is the walk's, so walk.
-  if (clash) return inlinePaths(start, prefix, { ...ctx, memo: undefined });
   return out.sort((a, b) => compare(a.path, b.path));
-}
-
-/**
- * The lines below one schema node, relative to it, sorted by path. Reused for the same node
- * where the answers it read hold and the levels left (`room`) do not change what is cut.
- */
-interface Listing {
-  lines: EgressPath[];
-  answers: Answers;
-  /** The deepest line's level below the node. */
-  height: number;
-  /** Whether the depth limit cut it (then it holds only for the same room). */
-  cut: boolean;
-  room: number;
-  clash: boolean;
-}
-
-function listingBelow(node: JsonSchemaObject, room: number, ctx: MapContext): Listing {
-  const memo = ctx.memo!;
-  const known = memo.listings.get(node);
-  const reused = known?.find((listing) => (listing.cut ? listing.room === room : listing.height <= room) && holds(listing.answers, ctx));
-  if (reused !== undefined) {
-    addAnswers(ctx.answers, reused.answers);
-    return reused;
-  }
-  const answers = newAnswers();
-  const frame: MapContext = { ...ctx, answers };
-  const lines: EgressPath[] = [];
-  let height = 0;
-  let cut = false;
-  let clash = false;
-  for (const entry of positionEntries(node, frame)) {
-    height = Math.max(height, 1);
-    const segments = entry.segments;
-    if (room < 1) {
-      // Listing every level would make the map quadratic in the nesting; say so instead.
-      lines.push({ path: segments.join("."), segments: [...segments], type: DEEPER });
-      cut = true;
-      continue;
-    }
-    lines.push(lineFor(entry.schema, segments, frame));
-    if (!entry.descend) continue;
-    const below = listingBelow(entry.schema, room - 1, frame);
-    const text = segments.join(".");
-    for (const line of below.lines) lines.push(prefixed(line, segments, text));
-    height = Math.max(height, below.height + 1);
-    cut ||= below.cut;
-    clash ||= below.clash;
-  }
-  lines.sort((a, b) => compare(a.path, b.path));
-  for (let i = 1; i < lines.length && !clash; i++) if (lines[i]!.path === lines[i - 1]!.path && !sameLine(lines[i]!, lines[i - 1]!)) clash = true;
-  addAnswers(ctx.answers, answers);
-  const listing: Listing = { lines, answers, height, cut, room, clash };
-  remember(memo.listings, node, listing);
-  return listing;
-}
-
-function lineFor(schema: JsonSchemaObject, segments: string[], ctx: MapContext): EgressPath {
-  const line: EgressPath = { path: segments.join("."), segments: [...segments], type: typeLabel(schema, ctx) };
-  const continues = sectionsReached(schema, ctx);
-  if (continues.length > 0) line.continues = continues;
-  return line;
-}
-
-/** A line of a listing below the position `prefix` (spelled `text`), as a line of its own. */
-function prefixed(line: EgressPath, prefix: readonly string[], text: string): EgressPath {
-  const out: EgressPath = { path: `${text}.${line.path}`, segments: [...prefix, ...line.segments], type: line.type };
-  if (line.continues !== undefined) out.continues = [...line.continues];
-  return out;
-}
-
-function sameLine(a: EgressPath, b: EgressPath): boolean {
-  return a.type === b.type && a.segments.join("\u0000") === b.segments.join("\u0000") && (a.continues ?? []).join("\u0000") === (b.continues ?? []).join("\u0000");
 }
 
 const ANY_SCHEMA: JsonSchemaObject = {};

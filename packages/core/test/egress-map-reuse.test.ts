@@ -1,6 +1,6 @@
 /**
- * egressMap reuses what it worked out for one tool in the next (MapMemo: listings below a
- * shared schema node, type sections, refs and `$ref` sites per definition). The reuse must
+ * egressMap reuses what it worked out for one tool in the next (MapMemo: type sections,
+ * refs and `$ref` sites per definition). The reuse must
  * never change the map: every case here compares it with the map walked afresh for every
  * tool (`egressMapWith(tools, undefined)`), on hand-made packs where a reused answer would be
  * wrong (a type sectioned in one tool and inline in the next, a split copy, a narrowed
