@@ -68,8 +68,8 @@ async function packFiles(out: string, known: ReadonlyMap<string, string | Uint8A
   return files;
 }
 
-/** The nearest `node_modules/<name>` from `from` upwards, as Node resolves a bare name. */
-function installed(from: string, name: string): string | undefined {
+/** The nearest `node_modules/<name>` from `from` upwards, as Node resolves a bare name (its real path). */
+export function installedPackage(from: string, name: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const candidate = join(dir, "node_modules", name);
     if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
@@ -89,7 +89,7 @@ const GENERATING = new Set(["@sluice/core", "@sluice/schema", "@sluice/emit", "@
  */
 function toolFingerprint(out: string): Promise<string> {
   const cli = fileURLToPath(new URL("..", import.meta.url));
-  const ownCore = installed(out, "@sluice/core");
+  const ownCore = installedPackage(out, "@sluice/core");
   const key = ownCore ?? "";
   let known = fingerprints.get(key);
   if (known === undefined) fingerprints.set(key, (known = computeFingerprint(cli, ownCore)));
@@ -112,7 +112,7 @@ async function computeFingerprint(cli: string, packCore: string | undefined): Pr
       if (!path.endsWith(".map") && !path.endsWith(".d.ts")) hash.update(`file ${path}\n`).update(await readFile(join(code, path)));
     }
     for (const name of Object.keys(manifest.dependencies ?? {}).sort()) {
-      const at = installed(dir, name);
+      const at = installedPackage(dir, name);
       if (at === undefined) {
         hash.update(`missing ${name}\n`);
       } else if (name.startsWith("@sluice/")) {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { EgressMapCheck } from "@sluice/core";
 import { SluiceError } from "@sluice/schema";
 import { parseCommand, stringOption, usageError, type OptionValues } from "./args.ts";
@@ -12,7 +13,7 @@ import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./io.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
-import { upToDateReport, writeStamp } from "./generate-stamp.ts";
+import { installedPackage, upToDateReport, writeStamp } from "./generate-stamp.ts";
 import { counted, progressOn } from "./progress.ts";
 import type { SnapshotDiff } from "@sluice/generator-mcp";
 
@@ -251,7 +252,9 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
   // The egress map of the pack as it now is on disk: its diff is what a reviewer reads. A
   // pack whose scaffolds were all just written is exactly its generated tools: mapped in
   // memory, so that a project that has not installed @sluice/core yet still gets its map.
-  const fresh = pack.scaffolds.every((file) => scaffolded.includes(file.path));
+  // So is one whose scaffolds are as generate writes them (nobody edited curated.ts):
+  // importing the sources just written would only parse them again.
+  const fresh = pack.scaffolds.every((file) => scaffolded.includes(file.path)) || (await asScaffolded(pack, job));
   step("egress map");
   const map = fresh ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
   await put("egress_map.txt", map);
@@ -290,7 +293,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   }
   const { checkEgressMap } = await import("@sluice/core");
   step("egress map");
-  const now = changed.length === 0 ? await egressMapText(job.out, io) : await regeneratedEgressMap(pack, job, io);
+  const now = changed.length > 0 ? await regeneratedEgressMap(pack, job, io) : (await asScaffolded(pack, job)) ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
   const map = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")));
   if (!map.same) changed.push("egress_map.txt");
   return { outcome, map: map.same ? undefined : map };
@@ -321,6 +324,22 @@ async function regeneratedEgressMap(pack: GeneratedPack, job: PackJob, io: Io): 
   } finally {
     await rm(copy, { recursive: true, force: true });
   }
+}
+
+/**
+ * Whether the pack's hand-written files are byte for byte the scaffolds generate writes,
+ * and the @sluice/core they import is the one this CLI runs (or none is installed, as in a
+ * pack just scaffolded): then the pack's tools are its generated tools, and its egress map
+ * is the one computed in memory. Any edit, or another copy of @sluice/core, and the pack is
+ * loaded from disk as before.
+ */
+async function asScaffolded(pack: GeneratedPack, job: PackJob): Promise<boolean> {
+  for (const file of pack.scaffolds) {
+    const current = await readFile(join(job.out, file.path)).catch(() => undefined);
+    if (current === undefined || !current.equals(Buffer.from(file.text, "utf8"))) return false;
+  }
+  const packCore = installedPackage(job.out, "@sluice/core");
+  return packCore === undefined || packCore === installedPackage(fileURLToPath(new URL(".", import.meta.url)), "@sluice/core");
 }
 
 async function generatedEgressMap(pack: GeneratedPack): Promise<string> {
