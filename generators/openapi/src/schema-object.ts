@@ -98,6 +98,7 @@ export class SchemaConverter {
   /** What the read-only rule reads from the whole document (computed on first need). */
   private readOnlyStructure: ReadOnlyStructure | undefined;
   private readonly nameOfKey = new Map<string, string>();
+  private readonly patternVerdicts = new Map<string, ReturnType<typeof translateSpecPattern>>();
   /** Discriminator bases by location key: the union each stands for, or null when it is none. */
   private readonly unions = new Map<string, JsonSchemaObject | null>();
   /** Components of the main document (location key) -> the location keys their `allOf` refers to. */
@@ -142,7 +143,10 @@ export class SchemaConverter {
    * valid nor runnable there is dropped and recorded (an invalid one has always been dropped).
    */
   private runnablePattern(pattern: string, pointer: string): boolean {
-    const verdict = translateSpecPattern(pattern);
+    // Compiling is the costly part (GitHub's 771 operations repeat a few hundred patterns);
+    // the verdict depends on the text alone, and each refusal is still recorded where met.
+    let verdict = this.patternVerdicts.get(pattern);
+    if (verdict === undefined) this.patternVerdicts.set(pattern, (verdict = translateSpecPattern(pattern)));
     if (verdict.ok) return true;
     this.refusedPatterns.push({ code: verdict.code, operation: this.operation, pointer, pattern, reason: verdict.reason });
     return false;
@@ -342,6 +346,8 @@ export class SchemaConverter {
 
   /** The first failed definition reachable from these arguments, if any. */
   failureReachedFrom(properties: Record<string, JsonSchemaObject>): SluiceError | undefined {
+    // Most documents have no failed definition: then none is reachable, and nothing need be walked.
+    if (this.failed.size === 0) return undefined;
     const queue = refsFrom({ type: "object", properties }, "", true).filter((r) => r !== ROOT);
     const seen = new Set<string>();
     while (queue.length > 0) {
