@@ -120,8 +120,9 @@ function schemaMembers(schema: Located, resolver: RefResolver, levels: number, b
     }
     const properties = getOwn(node.value, "properties");
     if (typeof properties !== "object" || properties === null || Array.isArray(properties)) continue;
-    for (const [name, raw] of Object.entries(properties)) {
+    for (const name of Object.keys(properties)) {
       if (members.has(name)) continue;
+      const raw = (properties as Record<string, unknown>)[name];
       let member: unknown = raw;
       try {
         member = resolver.deref(raw, node.document, node.pointer).value;

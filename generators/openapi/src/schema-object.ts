@@ -212,7 +212,9 @@ export class SchemaConverter {
     let dependentSchemas: Map<string, JsonSchemaObject | boolean> | undefined;
     let removed: Set<string> | undefined;
 
-    for (const [key, value] of Object.entries(source)) {
+    // Keys, then a read: no [key, value] pair per keyword of every node (an own `__proto__` key reads as its own value).
+    for (const key of Object.keys(source)) {
+      const value = source[key];
       if (key === "nullable" || key === "x-nullable") nullable ||= value === true;
       else if (key.startsWith("x-")) continue;
       else if (key === "type") {
