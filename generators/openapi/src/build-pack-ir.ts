@@ -108,7 +108,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
 
   const names = assignToolNames(operations.map((op) => op.ref));
   const tools: ToolIR[] = [];
-  const unsupportedInDefs = new Map<string, UnsupportedKeyword | undefined>();
+  const unsupportedInDefs: UnsupportedInDefs = { verdicts: new Map(), scanned: 0, any: false };
   for (const { ref, source: operationSource } of operations) {
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     converter.operation = operationKey(ref);
@@ -222,18 +222,23 @@ function dialectOf(document: unknown): Dialect {
  * definitions it refers to: its verdict does not depend on the tool), and the tool's reach
  * is walked only when some definition has one.
  */
-function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, cache: Map<string, UnsupportedKeyword | undefined>): void {
+function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, state: UnsupportedInDefs): void {
   const definition = (name: string) => defs.get(name);
+  const cache = state.verdicts;
   let found = findUnsupportedKeyword({ properties: tool.parameters.properties }, definition);
-  let anyInDefs = false;
-  for (const [name, body] of defs) {
-    if (!cache.has(name)) {
-      const inDef = findUnsupportedKeyword(body, definition);
-      cache.set(name, inDef === undefined ? undefined : { ...inDef, pointer: `/$defs/${escapePointerSegment(name)}${inDef.pointer}` });
+  // Between two checks the converter only adds definitions (one whose conversion fails is
+  // removed before any check sees it), so an unchanged count means nothing new to search.
+  if (defs.size !== state.scanned) {
+    for (const [name, body] of defs) {
+      if (!cache.has(name)) {
+        const inDef = findUnsupportedKeyword(body, definition);
+        cache.set(name, inDef === undefined ? undefined : { ...inDef, pointer: `/$defs/${escapePointerSegment(name)}${inDef.pointer}` });
+      }
+      state.any ||= cache.get(name) !== undefined;
     }
-    anyInDefs ||= cache.get(name) !== undefined;
+    state.scanned = defs.size;
   }
-  if (found === undefined && anyInDefs) {
+  if (found === undefined && state.any) {
     for (const name of [...reachableDefs([tool], defs)].sort(compareText)) {
       found = cache.get(name);
       if (found !== undefined) break;
@@ -242,6 +247,13 @@ function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<st
   if (found !== undefined) {
     throw new SluiceError("KEYWORD_UNSUPPORTED", `${operation}: ${found.keyword} at ${found.pointer} of the generated arguments cannot be checked exactly (${found.reason}); the operation is skipped rather than generated wider than its spec.`, { pointer: found.pointer });
   }
+}
+
+/** What `refuseUnsupported` knows of the definitions so far: each one's verdict, how many were searched, whether any holds one. */
+interface UnsupportedInDefs {
+  verdicts: Map<string, UnsupportedKeyword | undefined>;
+  scanned: number;
+  any: boolean;
 }
 
 /** Definitions some generated tool reaches (a skipped operation's types are left out). */

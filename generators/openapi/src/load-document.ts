@@ -29,13 +29,13 @@ export function loadDocument(input: string | Uint8Array, fileName = "document"):
 export const MAX_DOCUMENT_DEPTH = 256;
 
 function assertNestingWithin(document: unknown, fileName: string): void {
-  const stack: Array<[unknown, number]> = [[document, 1]];
-  while (stack.length > 0) {
-    const [value, depth] = stack.pop()!;
-    if (typeof value !== "object" || value === null) continue;
+  // Recursion is bounded by the limit itself (at most MAX_DOCUMENT_DEPTH + 1 frames), and
+  // needs no [node, depth] pair per node of a 4 MB document.
+  const visit = (value: object, depth: number): void => {
     if (depth > MAX_DOCUMENT_DEPTH) throw tooDeep(fileName);
-    for (const child of Object.values(value)) stack.push([child, depth + 1]);
-  }
+    for (const child of Object.values(value)) if (typeof child === "object" && child !== null) visit(child, depth + 1);
+  };
+  if (typeof document === "object" && document !== null) visit(document, 1);
 }
 
 function tooDeep(fileName: string, cause?: unknown): SluiceError {

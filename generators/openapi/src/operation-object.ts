@@ -104,17 +104,13 @@ export function buildOperationTool(source: OperationSource, name: string, contex
       properties.push([arg, parameterSchema(parameter, arg, context, withheld)]);
       if (parameter.required) required.push(arg);
     }
-    httpParameters.push({
-      arg,
-      name: parameter.name,
-      in: parameter.in,
-      style: parameter.style,
-      explode: parameter.explode,
-      ...(parameter.required ? { required: true } : {}),
-      ...(parameter.allowReserved ? { allowReserved: true } : {}),
-      ...(parameter.contentType === undefined ? {} : { contentType: parameter.contentType }),
-      ...(typeof scheme === "string" ? { credential: scheme } : {}),
-    });
+    // Optional fields assigned in order (the emitted key order), not spread: one object per parameter.
+    const http: HttpParameter = { arg, name: parameter.name, in: parameter.in, style: parameter.style, explode: parameter.explode };
+    if (parameter.required) http.required = true;
+    if (parameter.allowReserved) http.allowReserved = true;
+    if (parameter.contentType !== undefined) http.contentType = parameter.contentType;
+    if (typeof scheme === "string") http.credential = scheme;
+    httpParameters.push(http);
   }
 
   let httpBody: HttpBody | undefined;

@@ -101,6 +101,40 @@ function schemaType(schema: unknown): string | undefined {
  * merged (a member any branch declares counts), `levels` deep (1: top level only).
  */
 function schemaMembers(schema: Located, resolver: RefResolver, levels: number, budget: { left: number }): Map<string, Field> {
+  // A read that starts at a `$ref` depends only on the place it leads to, the levels and the
+  // budget left (the pointer it was reached by names nothing once the ref is followed), so
+  // operations answering with the same component (GitHub's repository, Stripe's lists) read
+  // it once. Only refs: an inline schema is known by a pointer that is not its own.
+  let key: string | undefined;
+  let memo: Map<string, { members: Map<string, Field>; spent: number }> | undefined;
+  if (typeof getOwn(schema.value, "$ref") === "string" && budget.left > 0) {
+    let place: Located | undefined;
+    try {
+      place = resolver.deref(schema.value, schema.document, schema.pointer);
+    } catch {
+      place = undefined; // read below, where the failure costs its step
+    }
+    if (place !== undefined) {
+      memo = membersRead.get(resolver);
+      if (memo === undefined) membersRead.set(resolver, (memo = new Map()));
+      key = `${levels} ${budget.left} ${place.document.id}#${place.pointer}`;
+      const known = memo.get(key);
+      if (known !== undefined) {
+        budget.left -= known.spent;
+        return known.members;
+      }
+    }
+  }
+  const entry = budget.left;
+  const members = readMembers(schema, resolver, levels, budget);
+  if (key !== undefined) memo!.set(key, { members, spent: entry - budget.left });
+  return members;
+}
+
+/** Reads kept per resolver (one document): what `schemaMembers` answered, and the budget it spent. Nobody changes an answer once read. */
+const membersRead = new WeakMap<RefResolver, Map<string, { members: Map<string, Field>; spent: number }>>();
+
+function readMembers(schema: Located, resolver: RefResolver, levels: number, budget: { left: number }): Map<string, Field> {
   const members = new Map<string, Field>();
   const queue: Located[] = [schema];
   while (queue.length > 0 && budget.left > 0) {
@@ -120,8 +154,9 @@ function schemaMembers(schema: Located, resolver: RefResolver, levels: number, b
     }
     const properties = getOwn(node.value, "properties");
     if (typeof properties !== "object" || properties === null || Array.isArray(properties)) continue;
-    for (const [name, raw] of Object.entries(properties)) {
+    for (const name of Object.keys(properties)) {
       if (members.has(name)) continue;
+      const raw = (properties as Record<string, unknown>)[name];
       let member: unknown = raw;
       try {
         member = resolver.deref(raw, node.document, node.pointer).value;

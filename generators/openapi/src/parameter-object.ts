@@ -76,33 +76,37 @@ export function normalizeParameter(parameter: Located, dialect: Dialect): Normal
   const where = location as HttpParameterLocation;
   if (where === "header" && IGNORED_HEADERS.has(name.toLowerCase())) return undefined;
   const description = getOwn(value, "description");
-  const common = {
-    name,
-    in: where,
-    required: where === "path" || getOwn(value, "required") === true,
-    deprecated: getOwn(value, "deprecated") === true,
-    ...(typeof description === "string" && description !== "" ? { description } : {}),
-  };
+  // Built field by field: spreading a partial object of varying shape was the slowest line
+  // of Kubernetes' IR (8,000 parameters).
+  const required = where === "path" || getOwn(value, "required") === true;
+  const deprecated = getOwn(value, "deprecated") === true;
+  let normalized: NormalizedParameter;
   if (dialect === "2.0") {
     const format = getOwn(value, "type") === "array" ? getOwn(value, "collectionFormat") ?? "csv" : undefined;
     const serialization = typeof format === "string" ? collectionFormatStyle(format, where) : { style: defaultStyle(where), explode: defaultStyle(where) === "form" };
-    return { ...common, schema: parameter, ...serialization, allowReserved: false };
+    normalized = { name, in: where, required, deprecated, schema: parameter, style: serialization.style, explode: serialization.explode, allowReserved: false };
+  } else {
+    const style = getOwn(value, "style");
+    const explode = getOwn(value, "explode");
+    const resolvedStyle = typeof style === "string" ? (style as HttpParameterStyle) : defaultStyle(where);
+    const content = getOwn(value, "content");
+    const mediaType = typeof content === "object" && content !== null ? Object.keys(content)[0] : undefined;
+    const schemaNode = mediaType === undefined ? getOwn(value, "schema") : getOwn(getOwn(content, mediaType), "schema");
+    const schemaPointer = mediaType === undefined ? `${parameter.pointer}/schema` : `${parameter.pointer}/content/${mediaType.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`;
+    normalized = {
+      name,
+      in: where,
+      required,
+      deprecated,
+      schema: { value: schemaNode ?? {}, document: parameter.document, pointer: schemaPointer },
+      style: resolvedStyle,
+      explode: typeof explode === "boolean" ? explode : resolvedStyle === "form",
+      allowReserved: getOwn(value, "allowReserved") === true,
+    };
+    if (mediaType !== undefined) normalized.contentType = mediaType;
   }
-  const style = getOwn(value, "style");
-  const explode = getOwn(value, "explode");
-  const resolvedStyle = typeof style === "string" ? (style as HttpParameterStyle) : defaultStyle(where);
-  const content = getOwn(value, "content");
-  const mediaType = typeof content === "object" && content !== null ? Object.keys(content)[0] : undefined;
-  const schemaNode = mediaType === undefined ? getOwn(value, "schema") : getOwn(getOwn(content, mediaType), "schema");
-  const schemaPointer = mediaType === undefined ? `${parameter.pointer}/schema` : `${parameter.pointer}/content/${mediaType.replace(/~/g, "~0").replace(/\//g, "~1")}/schema`;
-  return {
-    ...common,
-    schema: { value: schemaNode ?? {}, document: parameter.document, pointer: schemaPointer },
-    style: resolvedStyle,
-    explode: typeof explode === "boolean" ? explode : resolvedStyle === "form",
-    allowReserved: getOwn(value, "allowReserved") === true,
-    ...(mediaType === undefined ? {} : { contentType: mediaType }),
-  };
+  if (typeof description === "string" && description !== "") normalized.description = description;
+  return normalized;
 }
 
 /** Swagger 2.0 keywords of a non-body parameter that describe its value (the rest describe the parameter). */

@@ -26,6 +26,12 @@ export class RefResolver {
   readonly main: SourceDocument;
   private readonly externalRefs: Readonly<Record<string, string>>;
   private readonly loaded = new Map<string, SourceDocument>();
+  /**
+   * Resolved targets by document and ref as written. A ref names one place in a document
+   * the generator never edits, so it is resolved once: the IR, pagination and response
+   * hints each follow the same shared refs thousands of times. Failures are not kept.
+   */
+  private readonly resolved = new Map<SourceDocument, Map<string, Located>>();
 
   constructor(root: unknown, externalRefs: Readonly<Record<string, string>> = {}) {
     this.main = { id: "", root };
@@ -33,6 +39,14 @@ export class RefResolver {
   }
 
   resolve(ref: string, from: SourceDocument): Located {
+    let known = this.resolved.get(from);
+    if (known === undefined) this.resolved.set(from, (known = new Map()));
+    let located = known.get(ref);
+    if (located === undefined) known.set(ref, (located = this.resolveOnce(ref, from)));
+    return located;
+  }
+
+  private resolveOnce(ref: string, from: SourceDocument): Located {
     const hash = ref.indexOf("#");
     const target = hash === -1 ? ref : ref.slice(0, hash);
     const fragment = hash === -1 ? "" : ref.slice(hash + 1);
@@ -59,6 +73,7 @@ export class RefResolver {
   /** Follow a chain of Reference Objects (parameters, request bodies, path items, ...) to the object. */
   deref(value: unknown, document: SourceDocument, pointer: string): Located {
     let current: Located = { value, document, pointer };
+    if (typeof getOwn(value, "$ref") !== "string") return current;
     const seen = new Set<string>();
     for (;;) {
       const ref = getOwn(current.value, "$ref");

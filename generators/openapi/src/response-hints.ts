@@ -140,34 +140,45 @@ function deref(resolver: RefResolver, located: Located): Located | undefined {
   }
 }
 
-/** What one response schema node says: the link and id members it declares, and the nodes below it, in walk order. */
+/**
+ * What one response schema node says: the link and id members it declares, and the nodes
+ * below it in walk order, as place numbers (`UNREADABLE` for one that leads nowhere
+ * readable: it still costs the walk a step).
+ */
 interface NodeFacts {
   links: readonly string[];
   ids: readonly string[];
-  children: readonly Located[];
+  children: readonly number[];
 }
+
+/** A child whose `$ref`s lead nowhere, or to a value that is no schema object. */
+const UNREADABLE = -1;
 
 /**
  * What a document's schema nodes say, kept for every operation of the same document: a
  * generator asks for the hints of each operation in turn, and their responses share most
  * of their schemas (Stripe's 417 operations reach the same few hundred components). Keys
  * are a document and a JSON pointer into it, which name one value for good: the
- * generator never edits a document it reads.
+ * generator never edits a document it reads. A place is known by a number, so a walk
+ * marks what it visited in one array instead of building a set of its own.
  */
 interface DocumentMemo {
   resolver: RefResolver;
-  /** Where a site leads once its `$ref`s are followed (null: nowhere readable), by the site's own object. */
-  targets: Map<Located, Located | null>;
-  /** One object per place (document and pointer), so that a place is known by identity. */
-  places: Map<string, Located>;
-  /** By place, as `places` gives it. */
-  nodes: Map<Located, NodeFacts>;
+  /** Place number by `document#pointer`. */
+  numbers: Map<string, number>;
+  /** By place number. */
+  places: Located[];
+  /** By place number, computed when a walk first visits the place. */
+  facts: (NodeFacts | undefined)[];
+  /** By place number: the walk that last visited it. */
+  visitedBy: number[];
+  walksDone: number;
   /**
    * The names a walk from a place found. The walk is a function of the place it starts
    * from, so operations answering with the same schema (Stripe: 417 operations, 9 in 10
    * answering with a shared component or list of one) share one walk.
    */
-  walks: Map<Located, MemberNames>;
+  walks: Map<number, MemberNames>;
 }
 
 interface MemberNames {
@@ -178,27 +189,33 @@ interface MemberNames {
 const memos = new WeakMap<object, DocumentMemo>();
 
 function memoOf(document: unknown): DocumentMemo {
-  const fresh = (): DocumentMemo => ({ resolver: new RefResolver(document), targets: new Map(), places: new Map(), nodes: new Map(), walks: new Map() });
+  const fresh = (): DocumentMemo => ({ resolver: new RefResolver(document), numbers: new Map(), places: [], facts: [], visitedBy: [], walksDone: 0, walks: new Map() });
   if (typeof document !== "object" || document === null) return fresh();
   let memo = memos.get(document);
   if (memo === undefined) memos.set(document, (memo = fresh()));
   return memo;
 }
 
-/** The place a site leads to. Sites made by `nodeFacts` are kept, so each is resolved once per document. */
-function target(memo: DocumentMemo, site: Located): Located | undefined {
-  let found = memo.targets.get(site);
-  if (found === undefined) {
-    const reached = deref(memo.resolver, site);
-    if (reached === undefined) found = null;
-    else {
-      const key = `${reached.document.id}#${reached.pointer}`;
-      found = memo.places.get(key) ?? reached;
-      memo.places.set(key, found);
-    }
-    memo.targets.set(site, found);
+/** The place a site leads to once its `$ref`s are followed, or undefined when it leads nowhere readable. */
+function target(memo: DocumentMemo, site: Located): number | undefined {
+  const reached = deref(memo.resolver, site);
+  if (reached === undefined) return undefined;
+  const key = `${reached.document.id}#${reached.pointer}`;
+  let number = memo.numbers.get(key);
+  if (number === undefined) {
+    number = memo.places.length;
+    memo.numbers.set(key, number);
+    memo.places.push(reached);
   }
-  return found ?? undefined;
+  return number;
+}
+
+/** A place number when the site leads to a schema object, else `UNREADABLE`. */
+function walkable(memo: DocumentMemo, site: Located): number {
+  const number = target(memo, site);
+  if (number === undefined) return UNREADABLE;
+  const value = memo.places[number]!.value;
+  return typeof value === "object" && value !== null ? number : UNREADABLE;
 }
 
 /**
@@ -208,53 +225,53 @@ function target(memo: DocumentMemo, site: Located): Located | undefined {
  */
 function memberNames(memo: DocumentMemo, root: Located): MemberNames {
   // The walk's first step is this place; from there on nothing depends on `root` itself.
-  const start = target(memo, root);
-  const known = start === undefined ? undefined : memo.walks.get(start);
+  const first = walkable(memo, root);
+  const known = first === UNREADABLE ? undefined : memo.walks.get(first);
   if (known !== undefined) return known;
   const links = new Set<string>();
   const ids = new Set<string>();
-  // Places are unique objects (`target`), so visiting by identity is visiting by document and pointer.
-  const visited = new Set<Located>();
-  const queue: Located[] = [root];
+  const walk = (memo.walksDone += 1);
+  const visitedBy = memo.visitedBy;
+  const stack: number[] = [first];
   let budget = SCHEMA_NODE_BUDGET;
-  while (queue.length > 0 && budget-- > 0) {
-    const node = target(memo, queue.pop()!);
-    if (node === undefined || typeof node.value !== "object" || node.value === null) continue;
-    if (visited.has(node)) continue;
-    visited.add(node);
-    let facts = memo.nodes.get(node);
-    if (facts === undefined) memo.nodes.set(node, (facts = nodeFacts(memo, node)));
+  while (stack.length > 0 && budget-- > 0) {
+    const node = stack.pop()!;
+    if (node === UNREADABLE || visitedBy[node] === walk) continue;
+    visitedBy[node] = walk;
+    let facts = memo.facts[node];
+    if (facts === undefined) memo.facts[node] = facts = nodeFacts(memo, memo.places[node]!);
     for (const name of facts.links) links.add(name);
     for (const name of facts.ids) ids.add(name);
-    for (const child of facts.children) queue.push(child);
+    for (const child of facts.children) stack.push(child);
   }
   const found = { links, ids };
-  if (start !== undefined) memo.walks.set(start, found);
+  if (first !== UNREADABLE) memo.walks.set(first, found);
   return found;
 }
 
 function nodeFacts(memo: DocumentMemo, node: Located): NodeFacts {
   const links: string[] = [];
   const ids: string[] = [];
-  const children: Located[] = [];
+  const children: number[] = [];
   const child = (value: unknown, suffix: string): void => {
-    if (typeof value === "object" && value !== null) children.push({ value, document: node.document, pointer: `${node.pointer}/${suffix}` });
+    if (typeof value === "object" && value !== null) children.push(walkable(memo, { value, document: node.document, pointer: `${node.pointer}/${suffix}` }));
   };
   const properties = getOwn(node.value, "properties");
   if (typeof properties === "object" && properties !== null) {
     for (const name of Object.keys(properties)) {
       const property = getOwn(properties, name);
       const site: Located = { value: property, document: node.document, pointer: `${node.pointer}/properties/${escapePointerSegment(name)}` };
-      const found = target(memo, site);
-      const format = getOwn(found?.value, "format");
-      const type = getOwn(found?.value, "type");
-      const description = getOwn(found?.value, "description") ?? getOwn(property, "description");
+      const number = target(memo, site);
+      const found = number === undefined ? undefined : memo.places[number]!.value;
+      const format = getOwn(found, "format");
+      const type = getOwn(found, "type");
+      const description = getOwn(found, "description") ?? getOwn(property, "description");
       if (typeof format === "string" && LINK_FORMATS.has(format.toLowerCase()) && !isDefaultLinkName(name) && !isPaginationKey(name) && !PEOPLE_LINK_NAME.test(name)) links.push(name);
       if (!isDefaultIdName(name) && !isPaginationKey(name)) {
         const scalar = type === "string" || type === "integer" || type === "number";
         if (format === "uuid" || (scalar && name.length <= ID_NAME_MAX && typeof description === "string" && ID_DESCRIPTION.test(description))) ids.push(name);
       }
-      if (typeof property === "object" && property !== null) children.push(site);
+      if (typeof property === "object" && property !== null) children.push(number === undefined || typeof found !== "object" || found === null ? UNREADABLE : number);
     }
   }
   for (const keyword of ["items", "additionalProperties", "not"]) child(getOwn(node.value, keyword), keyword);

@@ -98,6 +98,7 @@ export class SchemaConverter {
   /** What the read-only rule reads from the whole document (computed on first need). */
   private readOnlyStructure: ReadOnlyStructure | undefined;
   private readonly nameOfKey = new Map<string, string>();
+  private readonly patternVerdicts = new Map<string, ReturnType<typeof translateSpecPattern>>();
   /** Discriminator bases by location key: the union each stands for, or null when it is none. */
   private readonly unions = new Map<string, JsonSchemaObject | null>();
   /** Components of the main document (location key) -> the location keys their `allOf` refers to. */
@@ -142,7 +143,10 @@ export class SchemaConverter {
    * valid nor runnable there is dropped and recorded (an invalid one has always been dropped).
    */
   private runnablePattern(pattern: string, pointer: string): boolean {
-    const verdict = translateSpecPattern(pattern);
+    // Compiling is the costly part (GitHub's 771 operations repeat a few hundred patterns);
+    // the verdict depends on the text alone, and each refusal is still recorded where met.
+    let verdict = this.patternVerdicts.get(pattern);
+    if (verdict === undefined) this.patternVerdicts.set(pattern, (verdict = translateSpecPattern(pattern)));
     if (verdict.ok) return true;
     this.refusedPatterns.push({ code: verdict.code, operation: this.operation, pointer, pattern, reason: verdict.reason });
     return false;
@@ -190,7 +194,11 @@ export class SchemaConverter {
     }
 
     const out: JsonSchemaObject = {};
-    const put = (key: string, value: unknown) => Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    // Every key written is a keyword this converter knows (never `__proto__`: spec-named keys
+    // go through Object.fromEntries), so a plain store is safe, and cheaper than defineProperty.
+    const put = (key: string, value: unknown) => {
+      (out as Record<string, unknown>)[key] = value;
+    };
     let nullable = false;
     let exclusiveMaximum: boolean | undefined;
     let exclusiveMinimum: boolean | undefined;
@@ -198,15 +206,19 @@ export class SchemaConverter {
     let emptyEnum = false;
     // draft-4 `dependencies`, split by kind; merged with any 2020-12 `dependentRequired`/`dependentSchemas` after the loop.
     // Maps, then Object.fromEntries: a property named `__proto__` stays an own key.
-    const dependentRequired = new Map<string, string[]>();
-    const dependentSchemas = new Map<string, JsonSchemaObject | boolean>();
-    const removed = new Set<string>();
+    // Made when first needed: most of a spec's schema nodes have none, and a converted
+    // document is hundreds of thousands of nodes.
+    let dependentRequired: Map<string, string[]> | undefined;
+    let dependentSchemas: Map<string, JsonSchemaObject | boolean> | undefined;
+    let removed: Set<string> | undefined;
 
-    for (const [key, value] of Object.entries(source)) {
+    // Keys, then a read: no [key, value] pair per keyword of every node (an own `__proto__` key reads as its own value).
+    for (const key of Object.keys(source)) {
+      const value = source[key];
       if (key === "nullable" || key === "x-nullable") nullable ||= value === true;
       else if (key.startsWith("x-")) continue;
       else if (key === "type") {
-        const types = (Array.isArray(value) ? value : [value]).flatMap((t) => (t === "file" ? ["string"] : TYPE_NAMES.has(t as string) ? [t as string] : []));
+        const types = typeof value === "string" ? (value === "file" ? ["string"] : TYPE_NAMES.has(value) ? [value] : []) : (Array.isArray(value) ? value : [value]).flatMap((t) => (t === "file" ? ["string"] : TYPE_NAMES.has(t as string) ? [t as string] : []));
         if (value === "file" && !hasOwn(source, "format")) put("format", "binary");
         if (types.length === 1) put("type", types[0]);
         else if (types.length > 1) put("type", [...new Set(types)]);
@@ -224,7 +236,7 @@ export class SchemaConverter {
           // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
           const memberPath = `${path}.${selectorSegment(name)}`;
           // A read-only member is never required here (its `required` is for responses).
-          if (readOnly.has(name)) removed.add(name);
+          if (readOnly.has(name)) (removed ??= new Set()).add(name);
           if (readOnly.has(name) && !offered.has(name)) {
             withheld.push({ path: memberPath, reason: "read_only" });
             continue;
@@ -243,9 +255,11 @@ export class SchemaConverter {
         // https://json-schema.org/draft/2020-12/json-schema-validation#section-6.5.4; draft 4 section 5.4.5
         if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
         for (const [name, dependency] of Object.entries(value)) {
-          if (Array.isArray(dependency)) dependentRequired.set(name, [...new Set([...(dependentRequired.get(name) ?? []), ...dependency.filter((n): n is string => typeof n === "string")])]);
-          else if (key === "dependencies" && (typeof dependency === "boolean" || isSchemaObject(dependency))) {
-            dependentSchemas.set(name, below(dependency, `/dependencies/${escapePointerSegment(name)}`));
+          if (Array.isArray(dependency)) {
+            dependentRequired ??= new Map();
+            dependentRequired.set(name, [...new Set([...(dependentRequired.get(name) ?? []), ...dependency.filter((n): n is string => typeof n === "string")])]);
+          } else if (key === "dependencies" && (typeof dependency === "boolean" || isSchemaObject(dependency))) {
+            (dependentSchemas ??= new Map()).set(name, below(dependency, `/dependencies/${escapePointerSegment(name)}`));
           }
         }
       } else if (UNSUPPORTED_KEYWORDS.has(key)) {
@@ -291,17 +305,18 @@ export class SchemaConverter {
     // additionalItems applies only beside a tuple `items` (draft 4 section 5.3.1); otherwise it has no effect.
     if (additionalItems !== undefined && Array.isArray(out.prefixItems) && !hasOwn(out, "items")) out.items = additionalItems;
     // A read-only member is never sent (it is withheld), so it cannot be a dependency either, as in `required`.
-    const dependents = [...dependentRequired].map(([name, names]): [string, string[]] => [name, names.filter((n) => !removed.has(n))]).filter(([, names]) => names.length > 0);
+    const dependents = [...(dependentRequired ?? [])].map(([name, names]): [string, string[]] => [name, names.filter((n) => removed?.has(n) !== true)]).filter(([, names]) => names.length > 0);
     if (dependents.length > 0) out.dependentRequired = Object.fromEntries(dependents);
-    if (dependentSchemas.size > 0) {
+    if (dependentSchemas !== undefined && dependentSchemas.size > 0) {
       const merged = new Map<string, unknown>(isSchemaObject(out.dependentSchemas) ? Object.entries(out.dependentSchemas) : []);
       // Both forms naming one property: the value must satisfy both.
       for (const [name, dependency] of dependentSchemas) merged.set(name, merged.has(name) ? { allOf: [merged.get(name), dependency] } : dependency);
       out.dependentSchemas = Object.fromEntries(merged);
     }
     if (out.discriminator !== undefined) this.tagBranches(out, source, document);
-    if (removed.size > 0 && Array.isArray(out.required)) {
-      const required = (out.required as string[]).filter((name) => !removed.has(name));
+    if (removed !== undefined && removed.size > 0 && Array.isArray(out.required)) {
+      const gone = removed;
+      const required = (out.required as string[]).filter((name) => !gone.has(name));
       if (required.length > 0) out.required = required;
       else delete out.required;
     }
@@ -342,6 +357,8 @@ export class SchemaConverter {
 
   /** The first failed definition reachable from these arguments, if any. */
   failureReachedFrom(properties: Record<string, JsonSchemaObject>): SluiceError | undefined {
+    // Most documents have no failed definition: then none is reachable, and nothing need be walked.
+    if (this.failed.size === 0) return undefined;
     const queue = refsFrom({ type: "object", properties }, "", true).filter((r) => r !== ROOT);
     const seen = new Set<string>();
     while (queue.length > 0) {

@@ -1,0 +1,97 @@
+/**
+ * Work the generator does once and reuses (issue 24): a `$ref` is resolved once per
+ * document, a pattern's verdict is computed once per build, the search for keywords the
+ * runtime refuses skips definitions it has already searched. None of it may change an
+ * answer: what fails fails every time, a ref means what it means in its own document, and
+ * a refusal is recorded wherever it is met. (That whole specs build the same output as
+ * before is bench/GENERATE-IR.md's check, and packs:check's.)
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { isSluiceError } from "@sluice/core";
+import { RefResolver } from "../src/reference-object.ts";
+import { build, oas30 } from "./build.ts";
+
+const codeOf = (run: () => unknown): string | undefined => {
+  try {
+    run();
+  } catch (error) {
+    return isSluiceError(error) ? error.code : `not a SluiceError: ${String(error)}`;
+  }
+  return undefined;
+};
+
+describe("RefResolver answers a ref the same way every time", () => {
+  const dir = mkdtempSync(join(tmpdir(), "sluice-refs-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const other = join(dir, "other.json");
+  writeFileSync(other, JSON.stringify({ components: { schemas: { Pet: { title: "the other file's Pet" } } } }));
+  const main = { openapi: "3.0.3", components: { schemas: { Pet: { title: "the main Pet" }, Alias: { $ref: "#/components/schemas/Pet" } } } };
+
+  it("a ref resolved twice is the same place", () => {
+    const resolver = new RefResolver(main);
+    const first = resolver.resolve("#/components/schemas/Pet", resolver.main);
+    expect(first).toEqual({ value: { title: "the main Pet" }, document: resolver.main, pointer: "/components/schemas/Pet" });
+    expect(resolver.resolve("#/components/schemas/Pet", resolver.main)).toBe(first);
+    expect(resolver.deref({ $ref: "#/components/schemas/Alias" }, resolver.main, "/x").value).toBe(first.value);
+  });
+
+  it("a dangling, malformed or unmapped external ref fails with its code each time it is asked", () => {
+    const resolver = new RefResolver(main);
+    for (let round = 0; round < 3; round += 1) {
+      expect(codeOf(() => resolver.resolve("#/components/schemas/Missing", resolver.main))).toBe("UNRESOLVED_REF");
+      expect(codeOf(() => resolver.resolve("#/components/schemas/%E0%A4%A", resolver.main))).toBe("UNRESOLVED_REF");
+      expect(codeOf(() => resolver.resolve("https://example.invalid/pet.json#/Pet", resolver.main))).toBe("EXTERNAL_REF");
+    }
+  });
+
+  it("the same ref text means its own document's place: the main one's, or a mapped file's", () => {
+    const resolver = new RefResolver(main, { "other.json": other });
+    const inMain = resolver.resolve("#/components/schemas/Pet", resolver.main);
+    const external = resolver.resolve("other.json#/components/schemas/Pet", resolver.main);
+    expect(inMain.value).toEqual({ title: "the main Pet" });
+    expect(external.value).toEqual({ title: "the other file's Pet" });
+    // Asked from inside the mapped file, `#/...` is that file's, after the main document's answer was kept.
+    expect(resolver.resolve("#/components/schemas/Pet", external.document).value).toEqual({ title: "the other file's Pet" });
+    expect(resolver.resolve("#/components/schemas/Pet", resolver.main)).toBe(inMain);
+  });
+});
+
+describe("a build reuses verdicts without losing a refusal", () => {
+  const get = (operationId: string, schema: unknown) => ({ get: { operationId, parameters: [{ name: "v", in: "query", schema }], responses: { "200": { description: "ok" } } } });
+
+  it("a pattern refused in two operations is recorded for each, with its own operation", () => {
+    const lookahead = { type: "string", pattern: "^(?=a)\\w+$" };
+    const pack = build(oas30({ "/a": get("first", lookahead), "/b": get("second", lookahead) }));
+    expect(pack.tools.map((tool) => tool.name)).toEqual(["first", "second"]);
+    expect(pack.refusedPatterns?.map((refusal) => [refusal.operation, refusal.pointer, refusal.pattern])).toEqual([
+      ["GET /a", "/paths/~1a/get/parameters/0/schema/pattern", "^(?=a)\\w+$"],
+      ["GET /b", "/paths/~1b/get/parameters/0/schema/pattern", "^(?=a)\\w+$"],
+    ]);
+    for (const tool of pack.tools) expect(tool.parameters.properties.v).toEqual({ type: "string" });
+  });
+
+  // A definition the converter fails ($dynamicRef), and one it converts but the runtime would refuse (unevaluatedItems beside contains).
+  it.each<[string, { bad: unknown; pointer: string }]>([
+    ["a failed definition", { bad: { type: "object", properties: { next: { $dynamicRef: "#node" } } }, pointer: "/components/schemas/Bad/properties/next/$dynamicRef" }],
+    ["a definition holding a keyword the runtime refuses", { bad: { type: "array", contains: { type: "string" }, unevaluatedItems: false }, pointer: "/$defs/Bad/unevaluatedItems" }],
+  ])("%s skips every operation reaching it, also once no new definition is converted", (_, { bad, pointer }) => {
+    const components = {
+      schemas: {
+        Bad: bad,
+        Good: { type: "string" },
+        Both: { type: "object", properties: { bad: { $ref: "#/components/schemas/Bad" }, good: { $ref: "#/components/schemas/Good" } } },
+      },
+    };
+    const paths = { "/1": get("both", { $ref: "#/components/schemas/Both" }), "/2": get("good", { $ref: "#/components/schemas/Good" }), "/3": get("bad", { $ref: "#/components/schemas/Bad" }) };
+    const pack = build({ ...oas30(paths, { components }), openapi: "3.1.0" });
+    // The third operation converts nothing new (Bad was converted for the first): it is still refused.
+    expect(pack.tools.map((tool) => tool.name)).toEqual(["good"]);
+    expect(pack.skipped.map((skip) => [skip.operation, skip.code, skip.pointer])).toEqual([
+      ["GET /1", "KEYWORD_UNSUPPORTED", pointer],
+      ["GET /3", "KEYWORD_UNSUPPORTED", pointer],
+    ]);
+  });
+});
