@@ -205,8 +205,13 @@ interface ProxyStart {
   say: (line: string) => void;
 }
 
-/** For an MCP pack: the snapshot, the upstream, and the proxy started and checked against the lock. */
-async function startProxy(start: ProxyStart): Promise<McpProxy> {
+/**
+ * For an MCP pack: the snapshot, the upstream, and the proxy, its start under way. `started`
+ * settles when the upstream has been listed through the lock (or could not start): the
+ * caller builds its catalog and answers initialize meanwhile, and its server lists and calls
+ * nothing before (the proxy is the server's gate).
+ */
+async function startProxy(start: ProxyStart): Promise<{ proxy: McpProxy; started: Promise<void> }> {
   const { values, say } = start;
   const given = typeof values.snapshot === "string" ? resolve(start.cwd, values.snapshot) : undefined;
   const snapshotFile = given ?? snapshotNear(start.file);
@@ -235,16 +240,19 @@ async function startProxy(start: ProxyStart): Promise<McpProxy> {
     callTimeoutMs: start.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     ...(values.verbose === true ? { onStderr: (line: string) => say(`upstream: ${line}`) } : {}),
   });
-  let state;
-  try {
-    state = await proxy.start();
-  } catch (error) {
-    await proxy.close();
-    throw error;
-  }
-  const held = state.held.size;
-  say(`proxying ${describeUpstream(source)} (${snapshot.server.name} ${snapshot.server.version}), held to ${snapshotFile}: ${held === 0 ? "every tool as committed" : `${held} tool${held === 1 ? "" : "s"} held back (see above)`}`);
-  return proxy;
+  const started = proxy.start().then(
+    (state) => {
+      const held = state.held.size;
+      say(`proxying ${describeUpstream(source)} (${snapshot.server.name} ${snapshot.server.version}), held to ${snapshotFile}: ${held === 0 ? "every tool as committed" : `${held} tool${held === 1 ? "" : "s"} held back (see above)`}`);
+    },
+    async (error: unknown) => {
+      await proxy.close();
+      throw error;
+    },
+  );
+  // Awaited by the caller once it serves; until then a failure must not count as unhandled.
+  started.catch(() => undefined);
+  return { proxy, started };
 }
 
 /**
@@ -297,9 +305,10 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     process.loadEnvFile(path);
   }
   const { tools, module, file } = await loadPack(spec, io.cwd);
-  const proxy = tools.some((tool) => tool.binding.kind === "mcp")
+  const proxied = tools.some((tool) => tool.binding.kind === "mcp")
     ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
     : undefined;
+  const proxy = proxied?.proxy;
   if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
     throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url and --snapshot apply to MCP packs only`);
   }
@@ -375,6 +384,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       onProblem: (problem) => say(problem),
     });
+    await upstreamStarted(proxied, () => handle.close());
     say("ready on stdio");
     const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
     await handle.close();
@@ -391,6 +401,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       maxQueuedCalls,
       ...(values.verbose ? { log: say } : {}),
     });
+    await upstreamStarted(proxied, () => handle.close());
     if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
     if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
     else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);
@@ -403,6 +414,17 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
   setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
   return 0;
+}
+
+/** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */
+async function upstreamStarted(proxied: { started: Promise<void> } | undefined, stop: () => Promise<void>): Promise<void> {
+  if (proxied === undefined) return;
+  try {
+    await proxied.started;
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**
