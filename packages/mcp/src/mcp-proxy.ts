@@ -54,7 +54,10 @@ export class McpProxy implements ServedGate {
     return this.upstream;
   }
 
-  /** Starts the upstream and lists its tools through the lock; an upstream that cannot start is thrown. */
+  /**
+   * Starts the upstream and lists its tools through the lock, once (later calls get the same
+   * answer; after a failure, a new try); an upstream that cannot start is thrown.
+   */
   start(): Promise<LockState> {
     if (this.#started === undefined) {
       const started = this.upstream.listTools().then((listing) => {
