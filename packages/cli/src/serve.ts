@@ -22,10 +22,12 @@ import {
   readSnapshot,
   SNAPSHOT_FILE,
   describeUpstream,
+  type McpSnapshot,
   type UpstreamSource,
 } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
+import { resolvePack } from "./resolve-pack.ts";
 import type { Io } from "./io.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
@@ -205,20 +207,31 @@ interface ProxyStart {
   say: (line: string) => void;
 }
 
+/** A proxy whose start is under way: `started` settles when the upstream has been listed through the lock (or could not start). */
+interface Launched {
+  proxy: McpProxy;
+  started: Promise<void>;
+  source: UpstreamSource;
+  snapshotFile: string;
+}
+
+/** The lock file: --snapshot, or the spec/ folder nearest above the pack's module. */
+function snapshotFileOf(values: Readonly<Record<string, unknown>>, cwd: string, file: string): string | undefined {
+  return typeof values.snapshot === "string" ? resolve(cwd, values.snapshot) : snapshotNear(file);
+}
+
 /**
- * For an MCP pack: the snapshot, the upstream, and the proxy, its start under way. `started`
- * settles when the upstream has been listed through the lock (or could not start): the
- * caller builds its catalog and answers initialize meanwhile, and its server lists and calls
- * nothing before (the proxy is the server's gate).
+ * For an MCP pack: the snapshot, the upstream, and the proxy, its start under way. The caller
+ * builds its catalog and answers initialize meanwhile, and its server lists and calls nothing
+ * before `started` (the proxy is the server's gate). `early`, a proxy started before the
+ * pack was loaded, is kept when it is the one this would start, and stopped otherwise.
  */
-async function startProxy(start: ProxyStart): Promise<{ proxy: McpProxy; started: Promise<void> }> {
+async function startProxy(start: ProxyStart, early: Launched | undefined): Promise<Launched> {
   const { values, say } = start;
-  const given = typeof values.snapshot === "string" ? resolve(start.cwd, values.snapshot) : undefined;
-  const snapshotFile = given ?? snapshotNear(start.file);
+  const snapshotFile = snapshotFileOf(values, start.cwd, start.file);
   if (snapshotFile === undefined) {
     throw new SluiceError("FILE_NOT_FOUND", `${start.spec} forwards to an MCP server, but no spec/${SNAPSHOT_FILE} was found above ${start.file}; pass --snapshot FILE (the lock the upstream is held to)`);
   }
-  const snapshot = await readSnapshot(snapshotFile);
   const url = typeof values["upstream-url"] === "string" ? values["upstream-url"] : undefined;
   if (url !== undefined && start.upstreamCommand.length > 0) throw usage("give the upstream either as -- <command> or as --upstream-url, not both");
   if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw usage(`--upstream-url takes an http(s) URL, got "${url}"`);
@@ -235,9 +248,17 @@ async function startProxy(start: ProxyStart): Promise<{ proxy: McpProxy; started
   if (source === undefined) {
     throw new SluiceError("CONFIG_INVALID", `${start.spec} forwards to an MCP server, but none is configured: add \`mcp: { command, args }\` (or \`{ url }\`) to its pack in sluice.config, or give it here: sluice serve ${start.spec} -- <command> [args...], or --upstream-url URL`);
   }
+  if (early !== undefined) {
+    if (early.snapshotFile === snapshotFile && JSON.stringify(early.source) === JSON.stringify(source)) return early;
+    await early.proxy.close();
+  }
+  return launchProxy(source, snapshotFile, await readSnapshot(snapshotFile), values, start.timeoutMs, say);
+}
+
+function launchProxy(source: UpstreamSource, snapshotFile: string, snapshot: McpSnapshot, values: Readonly<Record<string, unknown>>, timeoutMs: number | undefined, say: (line: string) => void): Launched {
   const proxy = new McpProxy(source, snapshot, {
     log: say,
-    callTimeoutMs: start.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    callTimeoutMs: timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     ...(values.verbose === true ? { onStderr: (line: string) => say(`upstream: ${line}`) } : {}),
   });
   const started = proxy.start().then(
@@ -252,7 +273,44 @@ async function startProxy(start: ProxyStart): Promise<{ proxy: McpProxy; started
   );
   // Awaited by the caller once it serves; until then a failure must not count as unhandled.
   started.catch(() => undefined);
-  return { proxy, started };
+  return { proxy, started, source, snapshotFile };
+}
+
+/**
+ * The upstream a pack names before its module is imported, so that the server starts while
+ * tsx and the pack load instead of after them: `-- <command>`, `--upstream-url`, or the facts
+ * a generated pack keeps in src/runtime.gen.ts (read as the JSON they are, not run). The
+ * pack as loaded decides in the end (startProxy keeps this start only if it would pick the
+ * same upstream and lock). Anything unusual (no snapshot, facts with escapes, an error of
+ * any kind) gives undefined, and the start waits for the pack as before.
+ */
+async function launchBeforeLoading(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[], timeoutMs: number | undefined, say: (line: string) => void): Promise<Launched | undefined> {
+  try {
+    const { file } = resolvePack(spec, cwd);
+    const snapshotFile = snapshotFileOf(values, cwd, file);
+    if (snapshotFile === undefined) return undefined;
+    const url = typeof values["upstream-url"] === "string" ? values["upstream-url"] : undefined;
+    const [command, ...args] = upstreamCommand;
+    let source: UpstreamSource | undefined;
+    if (command !== undefined) source = url === undefined ? { command, args, env: inheritedEnv() } : undefined;
+    else if (url !== undefined) source = /^https?:\/\/\S+$/.test(url) ? { url } : undefined;
+    else source = generatedUpstream(join(dirname(file), "runtime.gen.ts"));
+    if (source === undefined) return undefined;
+    return launchProxy(source, snapshotFile, await readSnapshot(snapshotFile), values, timeoutMs, say);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The `mcp` fact of a runtime.gen.ts written by the MCP generator, or undefined. */
+function generatedUpstream(runtime: string): UpstreamSource | undefined {
+  if (!existsSync(runtime)) return undefined;
+  const text = readFileSync(runtime, "utf8");
+  if (!text.startsWith("// @generated by @sluice/generator-mcp")) return undefined;
+  const json = /JSON\.parse\(`([^`\\$]*)`\)/.exec(text)?.[1];
+  if (json === undefined) return undefined;
+  const mcp = (JSON.parse(json) as { kind?: unknown; mcp?: unknown }).mcp;
+  return isUpstreamSource(mcp) ? mcp : undefined;
 }
 
 /**
@@ -304,9 +362,21 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
     process.loadEnvFile(path);
   }
-  const { tools, module, file } = await loadPack(spec, io.cwd);
+  const early = await launchBeforeLoading(spec, io.cwd, values, upstreamCommand, timeoutMs, say);
+  let loaded: Awaited<ReturnType<typeof loadPack>>;
+  try {
+    loaded = await loadPack(spec, io.cwd);
+  } catch (error) {
+    await early?.proxy.close();
+    throw error;
+  }
+  const { tools, module, file } = loaded;
+  if (early !== undefined && !tools.some((tool) => tool.binding.kind === "mcp")) await early.proxy.close();
   const proxied = tools.some((tool) => tool.binding.kind === "mcp")
-    ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
+    ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say }, early).catch(async (error: unknown) => {
+        await early?.proxy.close();
+        throw error;
+      })
     : undefined;
   const proxy = proxied?.proxy;
   if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
