@@ -98,6 +98,18 @@ describe("serve of a server-filesystem pack", () => {
     expect(existsSync(join(files, "new.txt"))).toBe(false);
     expect(stderr()).toMatch(/proxying .*server-filesystem.* every tool as committed/);
   });
+
+  it("ends with the upstream's coded error when the upstream cannot start, having listed nothing", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    const run = spawnSync(process.execPath, [BIN, "serve", pack, "--", join(dir, "no-such-server")], { input: `${init}\n${list}\n`, env: childEnv(), encoding: "utf8", timeout: 60_000 });
+    // 2: an error (main.ts), with its code on stderr.
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/sluice: MCP_UPSTREAM_EXITED: .*no-such-server: could not start or reach the MCP server/);
+    // Nothing was listed: the lock never saw the upstream's tools.
+    expect(run.stdout).not.toContain("read_head");
+  });
 });
 
 // Long tier (tier.ts): a second real server, over HTTP.

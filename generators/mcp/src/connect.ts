@@ -4,25 +4,13 @@
  * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#listing-tools
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError } from "@sluice/schema";
 import type { McpToolResult, McpUpstream } from "@sluice/core";
+import { connectWithin, describeMcpSource, openMcpTransport, withDeadline, type McpSource } from "./mcp-transport.ts";
 import { makeSnapshot, type McpSnapshot } from "./snapshot.ts";
 
-/**
- * A value in the config that may come from the environment: a literal string, or
- * `{ fromEnv: "NAME" }`, read when sluice connects and never written anywhere.
- */
-export type SecretValue = string | { fromEnv: string };
-
-/** How to reach an MCP server: a command (stdio) or a URL (Streamable HTTP). */
-export type McpSource =
-  | { command: string; args?: string[]; env?: Record<string, SecretValue>; cwd?: string }
-  | { url: string; headers?: Record<string, SecretValue> };
+export { resolveSecrets, type McpSource, type SecretValue } from "./mcp-transport.ts";
 
 export interface ListOptions {
   /** Milliseconds for connecting and listing everything. Default 30 000. */
@@ -50,32 +38,11 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
-/** Reads the `fromEnv` values; a missing variable is CONFIG_INVALID naming it, never an empty value sent. */
-export function resolveSecrets(values: Record<string, SecretValue> | undefined, where: string, env: Readonly<Record<string, string | undefined>>): { values: Record<string, string>; secrets: string[] } {
-  const out: Record<string, string> = {};
-  const secrets: string[] = [];
-  for (const [key, value] of Object.entries(values ?? {})) {
-    if (typeof value === "string") {
-      out[key] = value;
-      continue;
-    }
-    if (typeof value !== "object" || value === null || typeof value.fromEnv !== "string" || Object.keys(value).length !== 1) {
-      throw new SluiceError("CONFIG_INVALID", `${where}.${key}: give a string or { fromEnv: "VARIABLE" }`);
-    }
-    const read = env[value.fromEnv];
-    if (read === undefined || read === "") throw new SluiceError("CONFIG_INVALID", `${where}.${key} reads the environment variable ${value.fromEnv}, which is not set; set it (its value is never written to the pack)`);
-    out[key] = read;
-    secrets.push(read);
-  }
-  return { values: out, secrets };
-}
-
 /** Connects within the deadline; on any failure the child (if started) is stopped before the error is thrown. */
 export async function connectMcp(source: McpSource, options: ListOptions = {}): Promise<McpConnection> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
-  const env = options.env ?? process.env;
-  const { transport, secrets, describe, stderr } = transportFor(source, env);
-  const peek = new ProtocolPeek(transport);
+  const open = openMcpTransport(source, options.env === undefined ? {} : { env: options.env });
+  const describe = "command" in source ? `the MCP server \`${describeMcpSource(source)}\`` : `the MCP server at ${describeMcpSource(source)}`;
   const client = new Client({ name: "sluice", version: "0.1.0" }, { capabilities: {} });
   let closed = false;
   const close = async () => {
@@ -83,17 +50,16 @@ export async function connectMcp(source: McpSource, options: ListOptions = {}): 
     closed = true;
     await client.close().catch(() => undefined);
   };
-  const tail = () => redact(stderr.join("").split("\n").slice(-6).join("\n").trim(), secrets);
   try {
-    await withDeadline(client.connect(peek, { timeout: timeoutMs }), timeoutMs, `connecting to ${describe}`);
+    await connectWithin(client, open, timeoutMs, () => new SluiceError("MCP_TIMEOUT", `no answer within ${timeoutMs} ms while connecting to ${describe}`));
   } catch (cause) {
-    await close();
-    throw connectError(cause, describe, tail(), secrets);
+    closed = true;
+    throw connectError(cause, describe, open.stderrTail(), open.secrets);
   }
   const info = client.getServerVersion();
   const server: McpSnapshot["server"] = { name: info?.name ?? "", version: info?.version ?? "" };
   if (typeof info?.title === "string") server.title = info.title;
-  return { client, server, protocolVersion: peek.protocolVersion ?? "", secrets, stderrTail: tail, close };
+  return { client, server, protocolVersion: open.protocolVersion() ?? "", secrets: open.secrets, stderrTail: open.stderrTail, close };
 }
 
 /**
@@ -112,30 +78,8 @@ export async function listMcpTools(source: McpSource, options: ListOptions = {})
 
 /** Lists every tool of an open connection (pages followed), as a snapshot. */
 export async function listConnected(connection: McpConnection, options: ListOptions = {}): Promise<McpSnapshot> {
-  const timeoutMs = options.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
-  const maxPages = options.maxPages ?? 1000;
-  const tools: unknown[] = [];
-  const cursors = new Set<string>();
-  let cursor: string | undefined;
-  const started = Date.now();
-  for (let page = 0; ; page++) {
-    if (page >= maxPages) throw new SluiceError("MCP_CONNECT_FAILED", `${connection.server.name}: tools/list gave more than ${maxPages} pages; refusing to follow it further`);
-    const left = Math.max(1, timeoutMs - (Date.now() - started));
-    let result: Record<string, unknown>;
-    try {
-      result = (await withDeadline(connection.client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ResultSchema, { timeout: left }), left, "listing tools")) as Record<string, unknown>;
-    } catch (cause) {
-      throw connectError(cause, `${connection.server.name || "the MCP server"} (tools/list)`, connection.stderrTail(), connection.secrets);
-    }
-    const listed = result["tools"];
-    if (!Array.isArray(listed)) throw new SluiceError("MCP_CONNECT_FAILED", `${connection.server.name}: tools/list answered without a tools list`);
-    tools.push(...listed);
-    const next = result["nextCursor"];
-    if (next === undefined || next === null) break;
-    if (typeof next !== "string" || cursors.has(next)) throw new SluiceError("MCP_CONNECT_FAILED", `${connection.server.name}: tools/list gave ${typeof next === "string" ? "a cursor it gave before" : "a cursor that is not a string"}; refusing to loop`);
-    cursors.add(next);
-    cursor = next;
-  }
+  const label = connection.server.name || "the MCP server";
+  const tools = await listToolPages(connection.client, label, options, (cause) => connectError(cause, `${label} (tools/list)`, connection.stderrTail(), connection.secrets));
   const snapshot = makeSnapshot(connection.server, connection.protocolVersion, tools);
   const text = JSON.stringify(snapshot);
   for (const secret of connection.secrets) {
@@ -146,81 +90,49 @@ export async function listConnected(connection: McpConnection, options: ListOpti
   return snapshot;
 }
 
-function transportFor(source: McpSource, env: Readonly<Record<string, string | undefined>>): { transport: Transport; secrets: string[]; describe: string; stderr: string[] } {
-  const stderr: string[] = [];
-  if ("command" in source) {
-    if (typeof source.command !== "string" || source.command === "") throw new SluiceError("CONFIG_INVALID", "mcp.command must be a non-empty string");
-    const resolved = resolveSecrets(source.env, "mcp.env", env);
-    const transport = new StdioClientTransport({
-      command: source.command,
-      args: source.args ?? [],
-      // Only the SDK's short list of safe variables (PATH, HOME, ...) and what the config names: never the whole environment.
-      env: { ...getDefaultEnvironment(), ...resolved.values },
-      stderr: "pipe",
-      ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
-    });
-    let kept = 0;
-    transport.stderr?.on("data", (chunk: Buffer) => {
-      // Bounded: a chatty server cannot grow this without end.
-      if (kept > 64 * 1024) stderr.splice(0, Math.ceil(stderr.length / 2));
-      stderr.push(chunk.toString("utf8"));
-      kept += chunk.byteLength;
-    });
-    return { transport, secrets: resolved.secrets, describe: `the MCP server \`${[source.command, ...(source.args ?? [])].join(" ")}\``, stderr };
-  }
-  if (typeof source.url !== "string") throw new SluiceError("CONFIG_INVALID", "mcp needs either command (stdio) or url (Streamable HTTP)");
-  let url: URL;
-  try {
-    url = new URL(source.url);
-  } catch {
-    throw new SluiceError("CONFIG_INVALID", `mcp.url is not a URL: ${JSON.stringify(source.url)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new SluiceError("CONFIG_INVALID", `mcp.url must be http(s), got ${url.protocol}`);
-  const resolved = resolveSecrets(source.headers, "mcp.headers", env);
-  const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: resolved.values } });
-  return { transport, secrets: resolved.secrets, describe: `the MCP server at ${url.origin}${url.pathname}`, stderr };
+/**
+ * What {@link listToolPages} needs of an SDK client. Structural: @sluice/mcp and this package
+ * may resolve two copies of the SDK (one per zod major), whose Client classes do not match;
+ * either copy reads the other's result schema (the SDK parses zod 3 and zod 4 schemas alike).
+ */
+export interface ListingClient {
+  request(request: { method: string; params?: Record<string, unknown> }, resultSchema: never, options?: { timeout?: number }): Promise<unknown>;
 }
 
-/** Passes everything through, and keeps the protocol version the client agreed on (the client tells HTTP transports only). */
-class ProtocolPeek implements Transport {
-  protocolVersion: string | undefined;
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  constructor(private readonly inner: Transport) {}
-  start(): Promise<void> {
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (error) => this.onerror?.(error);
-    this.inner.onmessage = (message) => this.onmessage?.(message);
-    return this.inner.start();
+/**
+ * Every page of `tools/list` on a connected client, as the server sent the tools (checked
+ * by `makeSnapshot` afterwards, not here: the SDK's own listTools would parse them with its
+ * zod schema and compile a validator for each output schema, which nothing here uses). A
+ * server that pages without end or loops on a cursor is MCP_CONNECT_FAILED; a failed request
+ * is whatever `failure` makes of it. Shared with the proxy's upstream.
+ */
+export async function listToolPages(client: ListingClient, label: string, options: Pick<ListOptions, "timeoutMs" | "maxPages">, failure: (cause: unknown) => Error): Promise<unknown[]> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+  const maxPages = options.maxPages ?? 1000;
+  const tools: unknown[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  const started = Date.now();
+  for (let page = 0; ; page++) {
+    if (page >= maxPages) throw new SluiceError("MCP_CONNECT_FAILED", `${label}: tools/list gave more than ${maxPages} pages; refusing to follow it further`);
+    const left = Math.max(1, timeoutMs - (Date.now() - started));
+    let result: Record<string, unknown>;
+    try {
+      const request = client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ResultSchema as never, { timeout: left });
+      result = (await withDeadline(request, left, () => new SluiceError("MCP_TIMEOUT", `no answer within ${left} ms while listing tools`))) as Record<string, unknown>;
+    } catch (cause) {
+      throw failure(cause);
+    }
+    const listed = result["tools"];
+    if (!Array.isArray(listed)) throw new SluiceError("MCP_CONNECT_FAILED", `${label}: tools/list answered without a tools list`);
+    tools.push(...(listed as unknown[]));
+    const next = result["nextCursor"];
+    if (next === undefined || next === null) break;
+    if (typeof next !== "string" || cursors.has(next)) throw new SluiceError("MCP_CONNECT_FAILED", `${label}: tools/list gave ${typeof next === "string" ? "a cursor it gave before" : "a cursor that is not a string"}; refusing to loop`);
+    cursors.add(next);
+    cursor = next;
   }
-  send(message: JSONRPCMessage, options?: Parameters<Transport["send"]>[1]): Promise<void> {
-    return this.inner.send(message, options);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
-    this.inner.setProtocolVersion?.(version);
-  }
-  get sessionId(): string | undefined {
-    return this.inner.sessionId;
-  }
-}
-
-/** Ends the wait at the deadline even if the SDK's own timeout does not fire (a child that never starts). */
-async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SluiceError("MCP_TIMEOUT", `no answer within ${ms} ms while ${what}`)), ms);
-  });
-  work.catch(() => undefined);
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return tools;
 }
 
 function connectError(cause: unknown, describe: string, stderr: string, secrets: readonly string[]): SluiceError {

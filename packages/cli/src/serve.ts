@@ -20,9 +20,10 @@ import {
   type SessionCaller,
 } from "@sluice/mcp/serve";
 // The proxy half of @sluice/mcp (the SDK client, @sluice/generator-mcp) loads only for an MCP pack.
-import type { McpProxy, UpstreamSource } from "@sluice/mcp";
+import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
+import { resolvePack } from "./resolve-pack.ts";
 import type { Io } from "./io.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
@@ -32,7 +33,7 @@ export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host
                MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
 async function help(): Promise<string> {
-  const { SNAPSHOT_FILE } = await import("@sluice/mcp");
+  const { SNAPSHOT_FILE } = await proxyModule();
   const lines = [
     "usage:",
     SERVE_USAGE,
@@ -153,10 +154,15 @@ export function specSilences(tools: readonly Tool<object>[], baseUrl: string | R
 
 const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
+/** The lock's file name (generator-mcp's SNAPSHOT_FILE), known without loading the proxy, which a pack of HTTP tools never needs; the MCP serve tests find the lock by it. */
+const SNAPSHOT_FILE = "tools.snapshot.json";
+
+const proxyModule = () => import("@sluice/mcp");
+
 /** The pack folder a module belongs to: the nearest folder up from it with the snapshot in spec/. */
-function snapshotNear(file: string, snapshotName: string): string | undefined {
+function snapshotNear(file: string): string | undefined {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
-    const candidate = join(dir, "spec", snapshotName);
+    const candidate = join(dir, "spec", SNAPSHOT_FILE);
     if (existsSync(candidate)) return candidate;
     if (dirname(dir) === dir) return undefined;
   }
@@ -203,16 +209,31 @@ interface ProxyStart {
   say: (line: string) => void;
 }
 
-/** For an MCP pack: the snapshot, the upstream, and the proxy started and checked against the lock. */
-async function startProxy(start: ProxyStart): Promise<McpProxy> {
+/** A proxy whose start is under way: `started` settles when the upstream has been listed through the lock (or could not start). */
+interface Launched {
+  proxy: McpProxy;
+  started: Promise<void>;
+  source: UpstreamSource;
+  snapshotFile: string;
+}
+
+/** The lock file: --snapshot, or the spec/ folder nearest above the pack's module. */
+function snapshotFileOf(values: Readonly<Record<string, unknown>>, cwd: string, file: string): string | undefined {
+  return typeof values.snapshot === "string" ? resolve(cwd, values.snapshot) : snapshotNear(file);
+}
+
+/**
+ * For an MCP pack: the snapshot, the upstream, and the proxy, its start under way. The caller
+ * builds its catalog and answers initialize meanwhile, and its server lists and calls nothing
+ * before `started` (the proxy is the server's gate). `early`, a proxy started before the
+ * pack was loaded, is kept when it is the one this would start, and stopped otherwise.
+ */
+async function startProxy(start: ProxyStart, early: Launched | undefined): Promise<Launched> {
   const { values, say } = start;
-  const { McpProxy, readSnapshot, SNAPSHOT_FILE, describeUpstream } = await import("@sluice/mcp");
-  const given = typeof values.snapshot === "string" ? resolve(start.cwd, values.snapshot) : undefined;
-  const snapshotFile = given ?? snapshotNear(start.file, SNAPSHOT_FILE);
+  const snapshotFile = snapshotFileOf(values, start.cwd, start.file);
   if (snapshotFile === undefined) {
     throw new SluiceError("FILE_NOT_FOUND", `${start.spec} forwards to an MCP server, but no spec/${SNAPSHOT_FILE} was found above ${start.file}; pass --snapshot FILE (the lock the upstream is held to)`);
   }
-  const snapshot = await readSnapshot(snapshotFile);
   const url = typeof values["upstream-url"] === "string" ? values["upstream-url"] : undefined;
   if (url !== undefined && start.upstreamCommand.length > 0) throw usage("give the upstream either as -- <command> or as --upstream-url, not both");
   if (url !== undefined && !/^https?:\/\/\S+$/.test(url)) throw usage(`--upstream-url takes an http(s) URL, got "${url}"`);
@@ -229,21 +250,71 @@ async function startProxy(start: ProxyStart): Promise<McpProxy> {
   if (source === undefined) {
     throw new SluiceError("CONFIG_INVALID", `${start.spec} forwards to an MCP server, but none is configured: add \`mcp: { command, args }\` (or \`{ url }\`) to its pack in sluice.config, or give it here: sluice serve ${start.spec} -- <command> [args...], or --upstream-url URL`);
   }
+  if (early !== undefined) {
+    if (early.snapshotFile === snapshotFile && JSON.stringify(early.source) === JSON.stringify(source)) return early;
+    await early.proxy.close();
+  }
+  return launchProxy(source, snapshotFile, values, start.timeoutMs, say);
+}
+
+async function launchProxy(source: UpstreamSource, snapshotFile: string, values: Readonly<Record<string, unknown>>, timeoutMs: number | undefined, say: (line: string) => void): Promise<Launched> {
+  const { McpProxy, readSnapshot, describeUpstream } = await proxyModule();
+  const snapshot: McpSnapshot = await readSnapshot(snapshotFile);
   const proxy = new McpProxy(source, snapshot, {
     log: say,
-    callTimeoutMs: start.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    callTimeoutMs: timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     ...(values.verbose === true ? { onStderr: (line: string) => say(`upstream: ${line}`) } : {}),
   });
-  let state;
+  const started = proxy.start().then(
+    (state) => {
+      const held = state.held.size;
+      say(`proxying ${describeUpstream(source)} (${snapshot.server.name} ${snapshot.server.version}), held to ${snapshotFile}: ${held === 0 ? "every tool as committed" : `${held} tool${held === 1 ? "" : "s"} held back (see above)`}`);
+    },
+    async (error: unknown) => {
+      await proxy.close();
+      throw error;
+    },
+  );
+  // Awaited by the caller once it serves; until then a failure must not count as unhandled.
+  started.catch(() => undefined);
+  return { proxy, started, source, snapshotFile };
+}
+
+/**
+ * The upstream a pack names before its module is imported, so that the server starts while
+ * tsx and the pack load instead of after them: `-- <command>`, `--upstream-url`, or the facts
+ * a generated pack keeps in src/runtime.gen.ts (read as the JSON they are, not run). The
+ * pack as loaded decides in the end (startProxy keeps this start only if it would pick the
+ * same upstream and lock). Anything unusual (no snapshot, facts with escapes, an error of
+ * any kind) gives undefined, and the start waits for the pack as before.
+ */
+async function launchBeforeLoading(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[], timeoutMs: number | undefined, say: (line: string) => void): Promise<Launched | undefined> {
   try {
-    state = await proxy.start();
-  } catch (error) {
-    await proxy.close();
-    throw error;
+    const { file } = resolvePack(spec, cwd);
+    const snapshotFile = snapshotFileOf(values, cwd, file);
+    if (snapshotFile === undefined) return undefined;
+    const url = typeof values["upstream-url"] === "string" ? values["upstream-url"] : undefined;
+    const [command, ...args] = upstreamCommand;
+    let source: UpstreamSource | undefined;
+    if (command !== undefined) source = url === undefined ? { command, args, env: inheritedEnv() } : undefined;
+    else if (url !== undefined) source = /^https?:\/\/\S+$/.test(url) ? { url } : undefined;
+    else source = generatedUpstream(join(dirname(file), "runtime.gen.ts"));
+    if (source === undefined) return undefined;
+    return await launchProxy(source, snapshotFile, values, timeoutMs, say);
+  } catch {
+    return undefined;
   }
-  const held = state.held.size;
-  say(`proxying ${describeUpstream(source)} (${snapshot.server.name} ${snapshot.server.version}), held to ${snapshotFile}: ${held === 0 ? "every tool as committed" : `${held} tool${held === 1 ? "" : "s"} held back (see above)`}`);
-  return proxy;
+}
+
+/** The `mcp` fact of a runtime.gen.ts written by the MCP generator, or undefined. */
+function generatedUpstream(runtime: string): UpstreamSource | undefined {
+  if (!existsSync(runtime)) return undefined;
+  const text = readFileSync(runtime, "utf8");
+  if (!text.startsWith("// @generated by @sluice/generator-mcp")) return undefined;
+  const json = /JSON\.parse\(`([^`\\$]*)`\)/.exec(text)?.[1];
+  if (json === undefined) return undefined;
+  const mcp = (JSON.parse(json) as { kind?: unknown; mcp?: unknown }).mcp;
+  return isUpstreamSource(mcp) ? mcp : undefined;
 }
 
 /**
@@ -295,10 +366,23 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
     process.loadEnvFile(path);
   }
-  const { tools, module, file } = await loadPack(spec, io.cwd);
-  const proxy = tools.some((tool) => tool.binding.kind === "mcp")
-    ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say })
+  const early = await launchBeforeLoading(spec, io.cwd, values, upstreamCommand, timeoutMs, say);
+  let loaded: Awaited<ReturnType<typeof loadPack>>;
+  try {
+    loaded = await loadPack(spec, io.cwd);
+  } catch (error) {
+    await early?.proxy.close();
+    throw error;
+  }
+  const { tools, module, file } = loaded;
+  if (early !== undefined && !tools.some((tool) => tool.binding.kind === "mcp")) await early.proxy.close();
+  const proxied = tools.some((tool) => tool.binding.kind === "mcp")
+    ? await startProxy({ spec, file, module, tools, cwd: io.cwd, values, upstreamCommand, timeoutMs, say }, early).catch(async (error: unknown) => {
+        await early?.proxy.close();
+        throw error;
+      })
     : undefined;
+  const proxy = proxied?.proxy;
   if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
     throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url and --snapshot apply to MCP packs only`);
   }
@@ -374,6 +458,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
       onProblem: (problem) => say(problem),
     });
+    await upstreamStarted(proxied, () => handle.close());
     say("ready on stdio");
     const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
     await handle.close();
@@ -390,6 +475,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       maxQueuedCalls,
       ...(values.verbose ? { log: say } : {}),
     });
+    await upstreamStarted(proxied, () => handle.close());
     if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
     if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
     else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);
@@ -402,6 +488,17 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
   setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
   return 0;
+}
+
+/** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */
+async function upstreamStarted(proxied: { started: Promise<void> } | undefined, stop: () => Promise<void>): Promise<void> {
+  if (proxied === undefined) return;
+  try {
+    await proxied.started;
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
 }
 
 /**

@@ -134,6 +134,25 @@ describe("call() of an MCP-bound tool", () => {
     expect(await codeOf(readTool().call({ path: "/a" }, { mcp: hung, signal: controller.signal }))).toBe("ABORTED");
   });
 
+  it("hands the upstream one signal that ends on the deadline or the caller's cancellation; a signal aborted before the call sends nothing", async () => {
+    const seen: AbortSignal[] = [];
+    const hung: McpUpstream = { callTool: (_request, options) => (seen.push(options.signal!), new Promise(() => undefined)) };
+    expect(await codeOf(readTool().call({ path: "/a" }, { mcp: hung, timeoutMs: 30 }))).toBe("TIMEOUT");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    expect(await codeOf(readTool().call({ path: "/a" }, { mcp: hung, signal: controller.signal }))).toBe("ABORTED");
+    expect(seen.map((signal) => signal.aborted)).toEqual([true, true]);
+    // Cancelled once the deadline has passed: still the deadline's TIMEOUT.
+    const late = new AbortController();
+    const timedOut = readTool().call({ path: "/a" }, { mcp: hung, timeoutMs: 20, signal: late.signal });
+    setTimeout(() => late.abort(), 60);
+    expect(await codeOf(timedOut)).toBe("TIMEOUT");
+    const before = new AbortController();
+    before.abort();
+    expect(await codeOf(readTool().call({ path: "/a" }, { mcp: hung, signal: before.signal }))).toBe("ABORTED");
+    expect(seen).toHaveLength(3);
+  });
+
   it("refuses an answer that is not a tools/call result", async () => {
     const broken: McpUpstream = { callTool: async () => ({ content: "nope" }) as unknown as McpToolResult };
     expect(await codeOf(readTool().call({ path: "/a" }, { mcp: broken }))).toBe("RESPONSE_INVALID");

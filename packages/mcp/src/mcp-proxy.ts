@@ -16,6 +16,12 @@ export interface ServedGate {
   refusal(tool: Tool<object>): SluiceError | undefined;
   /** Called when the answer of `refusal` may have changed for some tool. */
   subscribe(listener: () => void): () => void;
+  /**
+   * Settles once the first verdict is in (the upstream listed through the lock, or its start
+   * failed): a server may answer `initialize` while the upstream starts, and waits for this
+   * before it lists or calls anything.
+   */
+  ready?(): Promise<void>;
 }
 
 export class McpProxy implements ServedGate {
@@ -24,6 +30,8 @@ export class McpProxy implements ServedGate {
   readonly #log: ((line: string) => void) | undefined;
   /** The listing in progress: calls wait for it, so none goes out on a verdict about to change. */
   #pending: Promise<void> | undefined;
+  /** The first start, once asked for. */
+  #started: Promise<LockState> | undefined;
 
   constructor(source: UpstreamSource, snapshot: McpSnapshot, options: ProxyOptions = {}) {
     this.#log = options.log;
@@ -46,10 +54,28 @@ export class McpProxy implements ServedGate {
     return this.upstream;
   }
 
-  /** Starts the upstream and lists its tools through the lock; an upstream that cannot start is thrown. */
-  async start(): Promise<LockState> {
-    this.lock.update(await this.upstream.listTools());
-    return this.lock.state;
+  /**
+   * Starts the upstream and lists its tools through the lock, once (later calls get the same
+   * answer; after a failure, a new try); an upstream that cannot start is thrown.
+   */
+  start(): Promise<LockState> {
+    if (this.#started === undefined) {
+      const started = this.upstream.listTools().then((listing) => {
+        this.lock.update(listing);
+        return this.lock.state;
+      });
+      this.#started = started;
+      // A start that failed may be asked for again.
+      started.catch(() => {
+        if (this.#started === started) this.#started = undefined;
+      });
+    }
+    return this.#started;
+  }
+
+  /** See {@link ServedGate.ready}: resolves (never rejects) once the start in progress, or a new one, has settled. */
+  async ready(): Promise<void> {
+    await (this.#started ?? this.start()).catch(() => undefined);
   }
 
   /** Lists the upstream again (serialized with any listing in progress) and updates the lock. */

@@ -211,7 +211,9 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
   }
   const listable = (tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
 
-  server.setRequestHandler(ListToolsRequestSchema, (request): ListToolsResult => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request): Promise<ListToolsResult> => {
+    // A proxy answers initialize while its upstream starts; what it lists waits for the lock's first verdict.
+    if (gate?.ready !== undefined) await gate.ready();
     const visible = listable(session === undefined ? catalog.tools : session.visibleTools());
     const cursor = request.params?.cursor;
     const offset = cursor === undefined ? 0 : decodeCursor(cursor, visible.length);
@@ -262,6 +264,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       }
     }
     const tool = catalog.original(wire.name)!;
+    if (gate?.ready !== undefined) await gate.ready();
     const held = gate?.refusal(tool);
     if (held !== undefined) {
       log?.(`call ${wire.name} ${held.code}`);

@@ -1,6 +1,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+// A subpath: serving a pack that proxies nothing need not load the MCP generator.
+import { isCommonJsonRpcMessage } from "@sluice/generator-mcp/jsonrpc-shape";
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
@@ -121,7 +123,8 @@ export class LineTransport implements Transport {
       this.#writeError(null, ErrorCode.ParseError, "Parse error: the line is not valid JSON.");
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
+    // The SDK's schema's verdict, without its zod union for the common shapes (a quarter of a proxied call's checks).
+    const parsed = isCommonJsonRpcMessage(value) ? { success: true as const, data: value as JSONRPCMessage } : JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
       const id = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
       const validId = typeof id === "string" || (typeof id === "number" && Number.isInteger(id)) ? id : null;

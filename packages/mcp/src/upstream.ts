@@ -9,19 +9,14 @@
  * and, as a last resort, when this process exits.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CallToolResultSchema, ErrorCode, McpError, ProgressNotificationSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, McpError, ProgressNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
-import { resolveSecrets, type SecretValue } from "@sluice/generator-mcp";
+import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, type McpSource, type McpTransport } from "@sluice/generator-mcp";
 
 export type { SecretValue } from "@sluice/generator-mcp";
 
-/** How to reach the upstream: a command sluice starts (stdio), or a Streamable HTTP URL. */
-export type UpstreamSource =
-  | { command: string; args?: string[]; env?: Record<string, SecretValue>; cwd?: string }
-  | { url: string; headers?: Record<string, SecretValue> };
+/** How to reach the upstream: a command sluice starts (stdio), or a Streamable HTTP URL (generator-mcp's McpSource). */
+export type UpstreamSource = McpSource;
 
 export interface UpstreamOptions {
   /** Where `fromEnv` names are read (default `process.env`). */
@@ -64,30 +59,21 @@ const MAX_LIST_PAGES = 1000;
 
 interface Live {
   client: Client;
+  /** The transport (generator-mcp's, shared with sluice generate): pid, stderr, agreed protocol version. */
+  open: McpTransport;
   /** Set when the connection closed: the error the calls in flight and the next one see. */
   closed?: SluiceError;
-  pid?: number;
-  /** What initialize agreed on. */
-  protocolVersion: string;
 }
 
 /** A short name of the upstream for messages: the command and its arguments, or the URL without its query. */
-export function describeUpstream(source: UpstreamSource): string {
-  if ("command" in source) return [source.command, ...(source.args ?? [])].join(" ");
-  try {
-    const url = new URL(source.url);
-    return `${url.origin}${url.pathname}`;
-  } catch {
-    return source.url;
-  }
-}
+export const describeUpstream: (source: UpstreamSource) => string = describeMcpSource;
 
 export class UpstreamManager implements McpUpstream {
   readonly source: UpstreamSource;
   readonly description: string;
   readonly #options: UpstreamOptions;
-  readonly #stderrTail: string[] = [];
-  #secrets: string[] = [];
+  /** The transport of the latest start, live or not: its stderr and secrets are what messages use. */
+  #open: McpTransport | undefined;
   #live: Live | undefined;
   #connecting: Promise<Live> | undefined;
   #failures = 0;
@@ -97,7 +83,6 @@ export class UpstreamManager implements McpUpstream {
   /** Progress callbacks by the token sent upstream. */
   readonly #progress = new Map<string, (progress: McpProgress) => void>();
   #nextToken = 0;
-  readonly #exitHook = () => this.#killNow();
 
   constructor(source: UpstreamSource, options: UpstreamOptions = {}) {
     this.source = source;
@@ -112,7 +97,7 @@ export class UpstreamManager implements McpUpstream {
 
   /** The stdio child's process id while it runs. */
   get pid(): number | undefined {
-    return this.#live?.closed === undefined ? this.#live?.pid : undefined;
+    return this.#live?.closed === undefined ? this.#live?.open.pid() : undefined;
   }
 
   /** The upstream's `initialize` answer and every page of `tools/list`. */
@@ -121,28 +106,12 @@ export class UpstreamManager implements McpUpstream {
   }
 
   async #listOn(live: Live): Promise<UpstreamListing> {
-    const tools: McpTool[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; ; page++) {
-      if (page >= MAX_LIST_PAGES) throw new SluiceError("MCP_CONNECT_FAILED", `${this.description}: tools/list gave more than ${MAX_LIST_PAGES} pages; refusing to follow it further`);
-      let result;
-      try {
-        result = await live.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-      } catch (cause) {
-        throw this.#failure(live, cause, "tools/list");
-      }
-      tools.push(...result.tools);
-      const next = result.nextCursor;
-      if (next === undefined) break;
-      if (seen.has(next)) throw new SluiceError("MCP_CONNECT_FAILED", `${this.description}: tools/list gave a cursor it gave before; refusing to loop`);
-      seen.add(next);
-      cursor = next;
-    }
+    const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const tools = (await listToolPages(live.client, this.description, { timeoutMs, maxPages: MAX_LIST_PAGES }, (cause) => this.#failure(live, cause, "tools/list"))) as McpTool[];
     const info = live.client.getServerVersion();
     const server: UpstreamListing["server"] = { name: info?.name ?? "", version: info?.version ?? "" };
     if (typeof info?.title === "string") server.title = info.title;
-    return { server, protocolVersion: live.protocolVersion, tools };
+    return { server, protocolVersion: live.open.protocolVersion() ?? "", tools };
   }
 
   async callTool(request: { name: string; arguments: Record<string, unknown> }, options: { signal?: AbortSignal; onProgress?: (progress: McpProgress) => void } = {}): Promise<McpToolResult> {
@@ -157,14 +126,17 @@ export class UpstreamManager implements McpUpstream {
     const token = onProgress === undefined ? undefined : `sluice-${++this.#nextToken}`;
     if (token !== undefined) this.#progress.set(token, onProgress!);
     try {
-      // The SDK sends notifications/cancelled upstream when the signal aborts.
+      // The SDK sends notifications/cancelled upstream when the signal aborts. A plain request,
+      // not the SDK's callTool: that parses the result with its zod schema and checks
+      // structuredContent against the tool's output schema, and core's callMcpUpstream
+      // checks the result's shape once more; the screening of what goes out is core's, before this.
       const params = token === undefined ? request : { ...request, _meta: { progressToken: token } };
-      const result = await live.client.callTool(params, CallToolResultSchema, {
+      const result = await live.client.request({ method: "tools/call", params }, ResultSchema, {
         timeout: timeoutMs,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
       this.#failures = 0;
-      return result as McpToolResult;
+      return result as unknown as McpToolResult;
     } catch (cause) {
       if (options.signal?.aborted === true) throw cause;
       const failure = this.#failure(live, cause, `tools/call ${request.name}`);
@@ -178,7 +150,6 @@ export class UpstreamManager implements McpUpstream {
   /** Stops the upstream (a stdio child: stdin closed, then SIGTERM, then SIGKILL). Safe to call twice. */
   async close(): Promise<void> {
     this.#closed = true;
-    process.off("exit", this.#exitHook);
     const live = this.#live ?? (await this.#connecting?.catch(() => undefined));
     this.#live = undefined;
     if (live !== undefined) await live.client.close().catch(() => undefined);
@@ -186,7 +157,7 @@ export class UpstreamManager implements McpUpstream {
 
   /** The last lines the upstream wrote on stderr, secrets redacted, for messages. */
   stderrTail(): string {
-    return this.#stderrTail.join("\n");
+    return this.#open?.stderrTail() ?? "";
   }
 
   async #connection(signal?: AbortSignal): Promise<Live> {
@@ -215,39 +186,14 @@ export class UpstreamManager implements McpUpstream {
       });
     }
     if (restarting) this.#restarts += 1;
-    const env = this.#options.env ?? process.env;
     const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    let transport: StdioClientTransport | StreamableHTTPClientTransport;
-    if ("command" in this.source) {
-      const resolved = resolveSecrets(this.source.env, "mcp.env", env);
-      this.#secrets = resolved.secrets;
-      transport = new StdioClientTransport({
-        command: this.source.command,
-        args: this.source.args ?? [],
-        env: { ...getDefaultEnvironment(), ...resolved.values },
-        ...(this.source.cwd === undefined ? {} : { cwd: this.source.cwd }),
-        stderr: "pipe",
-      });
-      let partial = "";
-      transport.stderr?.on("data", (chunk: Buffer) => {
-        const lines = (partial + chunk.toString("utf8")).split("\n");
-        partial = lines.pop() ?? "";
-        for (const line of lines) this.#stderrLine(line);
-      });
-    } else {
-      const resolved = resolveSecrets(this.source.headers, "mcp.headers", env);
-      this.#secrets = resolved.secrets;
-      transport = new StreamableHTTPClientTransport(new URL(this.source.url), { requestInit: { headers: resolved.values } });
-    }
+    const open = openMcpTransport(this.source, {
+      ...(this.#options.env === undefined ? {} : { env: this.#options.env }),
+      ...(this.#options.onStderr === undefined ? {} : { onStderrLine: this.#options.onStderr }),
+    });
+    this.#open = open;
     const client = new Client({ name: "sluice", version: "0.1.0" }, { capabilities: {} });
-    const live: Live = { client, protocolVersion: "" };
-    // The SDK hands the agreed version to the transport only; keep a copy for the snapshot comparison.
-    const versioned = transport as Transport;
-    const setVersion = versioned.setProtocolVersion?.bind(transport);
-    versioned.setProtocolVersion = (version: string) => {
-      live.protocolVersion = version;
-      setVersion?.(version);
-    };
+    const live: Live = { client, open };
     client.onclose = () => {
       if (live.closed !== undefined) return;
       live.closed = new SluiceError("MCP_UPSTREAM_EXITED", this.#exitMessage());
@@ -256,28 +202,15 @@ export class UpstreamManager implements McpUpstream {
     };
     client.onerror = () => undefined;
     try {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        client.connect(transport, { timeout: timeoutMs }),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: did not finish initialize within ${timeoutMs} ms`)), timeoutMs);
-        }),
-      ]).finally(() => clearTimeout(timer));
+      await connectWithin(client, open, timeoutMs, () => new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: did not finish initialize within ${timeoutMs} ms`));
     } catch (cause) {
       live.closed ??= new SluiceError("MCP_UPSTREAM_EXITED", "");
       this.#noteFailure();
-      await client.close().catch(() => undefined);
-      const base = cause instanceof SluiceError ? cause.message : `${this.description}: could not start or reach the MCP server (${this.#redact((cause as Error)?.message ?? String(cause))})`;
+      const base = cause instanceof SluiceError ? cause.message : `${this.description}: could not start or reach the MCP server (${open.redact((cause as Error)?.message ?? String(cause))})`;
       const tail = this.stderrTail();
       const error = new SluiceError(cause instanceof SluiceError ? cause.code : "MCP_UPSTREAM_EXITED", `${base}${tail === "" ? "" : `; its stderr ended with: ${tail.slice(-400)}`}; ${this.#fixHint()}`, { cause });
       this.#options.log?.(error.message);
       throw error;
-    }
-    if (transport instanceof StdioClientTransport && transport.pid !== null) {
-      live.pid = transport.pid;
-      // One hook per manager, whatever the number of restarts; it kills the child of the moment.
-      process.off("exit", this.#exitHook);
-      process.on("exit", this.#exitHook);
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#options.onToolsChanged?.());
     client.setNotificationHandler(ProgressNotificationSchema, (notification) => {
@@ -330,6 +263,8 @@ export class UpstreamManager implements McpUpstream {
   }
 
   #failure(live: Live, cause: unknown, what: string): SluiceError {
+    // The shared listing's own deadline (generator-mcp) says MCP_TIMEOUT; to the proxy's callers it is the upstream's.
+    if (cause instanceof SluiceError && cause.code === "MCP_TIMEOUT") return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: ${cause.message} (${what})`, { cause });
     if (cause instanceof SluiceError) return cause;
     if (cause instanceof McpError && cause.code === ErrorCode.RequestTimeout) {
       return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: no answer to ${what} within ${this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS} ms; raise --upstream-timeout-ms if the tool is slow`, { cause });
@@ -338,7 +273,7 @@ export class UpstreamManager implements McpUpstream {
       const closed = live.closed ?? new SluiceError("MCP_UPSTREAM_EXITED", this.#exitMessage());
       return new SluiceError(closed.code, `${closed.message} (during ${what})`, { cause });
     }
-    return new SluiceError("MCP_UPSTREAM_ERROR", `${this.description}: ${what} failed (${this.#redact((cause as Error)?.message ?? String(cause))})`, { cause });
+    return new SluiceError("MCP_UPSTREAM_ERROR", `${this.description}: ${what} failed (${live.open.redact((cause as Error)?.message ?? String(cause))})`, { cause });
   }
 
   #exitMessage(): string {
@@ -351,30 +286,5 @@ export class UpstreamManager implements McpUpstream {
     return "command" in this.source
       ? "if it keeps failing, run the command yourself to see why (missing package, credential or folder)"
       : "check that the server is up at that URL and that its headers (credentials) are right";
-  }
-
-  #stderrLine(line: string): void {
-    const clean = this.#redact(line.trimEnd());
-    if (clean === "") return;
-    this.#stderrTail.push(clean);
-    if (this.#stderrTail.length > 6) this.#stderrTail.shift();
-    this.#options.onStderr?.(clean);
-  }
-
-  #redact(text: string): string {
-    let out = text;
-    for (const secret of this.#secrets) if (secret.length >= 4) out = out.split(secret).join("[redacted]");
-    return out;
-  }
-
-  /** Synchronous, for process exit: the child must not outlive the proxy. */
-  #killNow(): void {
-    const pid = this.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(pid, "SIGTERM");
-    } catch {
-      // already gone
-    }
   }
 }

@@ -25,13 +25,25 @@ export async function callMcpUpstream(toolName: string, binding: McpBinding, arg
   if (upstream === undefined) {
     throw new SluiceError("MCP_UPSTREAM_MISSING", `${toolName} forwards to an MCP server (tool ${JSON.stringify(binding.tool)}), but the call context has none; pass ctx.mcp (a connected client), or serve the pack with \`sluice serve\`, which starts the upstream`, { tool: toolName });
   }
+  // One controller for both ends of the wait, the deadline and the caller's cancellation:
+  // AbortSignal.any costs more than the rest of this function on Node 20 (weak references,
+  // a signal that outlives the call), and it ran on every forwarded call.
   const deadline = new AbortController();
+  const caller = ctx.signal;
+  let cancelled = false;
+  const onCancel = () => {
+    if (deadline.signal.aborted) return; // the deadline came first: a TIMEOUT stays one
+    cancelled = true;
+    deadline.abort(caller?.reason);
+  };
   const timer = setTimeout(() => deadline.abort(new SluiceError("TIMEOUT", `${toolName}: the MCP server did not answer within ${timeoutMs} ms`, { tool: toolName })), timeoutMs);
-  const signal = ctx.signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, ctx.signal]);
+  const signal = deadline.signal;
   const stopped = (cause?: unknown): SluiceError =>
-    deadline.signal.aborted ? (deadline.signal.reason as SluiceError) : new SluiceError("ABORTED", `${toolName}: the call was cancelled`, { tool: toolName, cause });
+    signal.aborted && !cancelled ? (signal.reason as SluiceError) : new SluiceError("ABORTED", `${toolName}: the call was cancelled`, { tool: toolName, cause });
   let onAbort: (() => void) | undefined;
   try {
+    if (caller?.aborted === true) onCancel();
+    else caller?.addEventListener("abort", onCancel, { once: true });
     if (signal.aborted) throw stopped();
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(stopped());
@@ -53,6 +65,7 @@ export async function callMcpUpstream(toolName: string, binding: McpBinding, arg
     return checkedResult(toolName, result);
   } finally {
     clearTimeout(timer);
+    caller?.removeEventListener("abort", onCancel);
     if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
   }
 }
