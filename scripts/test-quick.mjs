@@ -27,11 +27,15 @@ function run(label, args, { stream }) {
   });
 }
 
+// `pnpm test -- --reporter=json ...` hands the script a leading "--", after which vitest
+// reads nothing as an option (a run given reporter flags so wrote no report).
+const forwarded = process.argv[2] === "--" ? process.argv.slice(3) : process.argv.slice(2);
+
 const results = await Promise.all([
   // Incremental, with its state under node_modules/.cache: a run after a small edit re-checks
   // what the edit reaches instead of every file (a fresh clone checks everything, as before).
   run("tsc -p tsconfig.json", [tsc, "-p", "tsconfig.json", "--incremental", "--tsBuildInfoFile", "node_modules/.cache/sluice/tsconfig.tsbuildinfo"], { stream: false }),
-  run("vitest run", [vitest, "run", ...process.argv.slice(2)], { stream: true }),
+  run("vitest run", [vitest, "run", ...forwarded], { stream: true }),
   run("vitest run --config vitest.isolated.config.ts", [vitest, "run", "--config", "vitest.isolated.config.ts"], { stream: false }),
 ]);
 for (const { label, code, output, seconds } of results) {

@@ -6,7 +6,6 @@
  * input members like a projection. Calls go to a local GraphQL server on 127.0.0.1 that
  * parses and validates every document against the Storefront schema.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +21,7 @@ import { withoutGuard } from "@sluice/core/guards";
 import { loadGraphQLSchema } from "@sluice/generator-graphql";
 import { createServer, ServedCatalog } from "@sluice/mcp";
 import { buildPack, type PackJob } from "../packages/cli/src/generate-pack.ts";
+import { runChild } from "../packages/cli/test/support/run-child.ts";
 import { validateConfig } from "../packages/cli/src/load-config.ts";
 import { startGraphQLServer, type GraphQLServer } from "./support/servers/index.ts";
 
@@ -306,7 +306,7 @@ describe("serving", () => {
 });
 
 describe("sluice generate with a config", () => {
-  it("prints the credential's variable and what it fills, and the committed egress map shows the withheld lines", () => {
+  it("prints the credential's variable and what it fills, and the committed egress map shows the withheld lines", async () => {
     const project = mkdtempSync(join(tmpdir(), "sluice-shop-"));
     try {
       mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
@@ -314,9 +314,10 @@ describe("sluice generate with a config", () => {
       writeFileSync(join(project, "storefront.schema.json"), readFileSync(SPEC));
       const pack = { spec: "storefront.schema.json", name: "shop", out: "packs/shop", authHeader: "X-Shopify-Storefront-Access-Token", credentialArguments: JOB.credentialArguments, withhold: JOB.withhold };
       writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs: [pack] }));
-      const run = spawnSync(process.execPath, [fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate"], { cwd: project, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
+      // Children awaited, not spawnSync: a blocked worker misses vitest's RPC deadline under load.
+      const run = await runChild([fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate"], { cwd: project, env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
       expect(run.stderr).toBe("");
-      expect(run.status).toBe(0);
+      expect(run.code).toBe(0);
       const lines = run.stdout.split("\n");
       expect(lines).toContain("  credential token (apiKey): SHOP_TOKEN");
       expect(lines).toContain("  credential customer (filled into arguments): SHOP_CUSTOMER");
@@ -325,8 +326,8 @@ describe("sluice generate with a config", () => {
       const map = readFileSync(join(project, "packs/shop/egress_map.txt"), "utf8").split("\n");
       expect(map.filter((line) => /customerAccessToken/.test(line) && line.startsWith("  +"))).toEqual([]);
       expect(map.filter((line) => line === "  - customerAccessToken: credential")).toHaveLength(8);
-      const again = spawnSync(process.execPath, [fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate", "--check"], { cwd: project, encoding: "utf8", env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
-      expect(again.status).toBe(0);
+      const again = await runChild([fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate", "--check"], { cwd: project, env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
+      expect(again.code).toBe(0);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }

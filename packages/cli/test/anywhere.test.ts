@@ -9,17 +9,18 @@
  * (likely because vitest leaves a module under node_modules to Node, with a @sluice/core
  * of its own; not chased), so its egress --check sequence stays all children.
  */
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { LONG } from "../../../test/support/tier.ts";
-import type { ChildResult } from "./support/run-child.ts";
+import { runChild, type ChildResult } from "./support/run-child.ts";
 import { runInProcess } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
+/** A test's children are awaited, so vitest's deadline covers them all (a spawnSync child ran past it unnoticed): room for a loaded machine. */
+const SLOW = 300_000;
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const TABLE = JSON.parse(readFileSync(new URL("../bin/commands.json", import.meta.url), "utf8")) as {
   overview: string[];
@@ -51,11 +52,11 @@ writeFileSync(
   `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';export async function resolve(s,c,n){appendFileSync(process.env.SLUICE_TRACE,s+'\\\\n');return n(s,c)}");\n`,
 );
 
-function sluice(args: string[], options: { cwd?: string; trace?: string } = {}) {
+/** `sluice <args>` as a child, awaited: spawnSync held the worker off its event loop while a child ran, past vitest's RPC deadline under load. */
+function sluice(args: string[], options: { cwd?: string; trace?: string } = {}): Promise<ChildResult> {
   const execArgv = options.trace === undefined ? [] : ["--import", traceHook];
   const env = options.trace === undefined ? process.env : { ...process.env, SLUICE_TRACE: options.trace };
-  const result = spawnSync(process.execPath, [...execArgv, BIN, ...args], { cwd: options.cwd ?? project, env, encoding: "utf8", timeout: 120_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runChild([...execArgv, BIN, ...args], { cwd: options.cwd ?? project, env, timeout: 120_000 });
 }
 
 /** `sluice <args>` from the project: main in the worker in the quick tier, a child in the long tier. */
@@ -63,20 +64,20 @@ async function sluiceHere(args: string[]): Promise<ChildResult> {
   return LONG ? sluice(args) : runInProcess(args, { cwd: project });
 }
 
-describe("help and version", () => {
-  it("--version prints the package version", () => {
-    expect(sluice(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
+describe("help and version", { timeout: SLOW }, () => {
+  it("--version prints the package version", async () => {
+    expect(await sluice(["--version"])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: "" });
   });
 
-  it("--help lists every command", () => {
-    const { code, stdout } = sluice(["--help"]);
+  it("--help lists every command", async () => {
+    const { code, stdout } = await sluice(["--help"]);
     expect(code).toBe(0);
     for (const command of Object.keys(TABLE.commands)) expect(stdout).toMatch(new RegExp(`^ {2}${command} +\\S`, "m"));
   });
 
-  it.each(Object.keys(TABLE.commands))("%s --help and help %s print the command's usage, exit 0", (command) => {
+  it.each(Object.keys(TABLE.commands))("%s --help and help %s print the command's usage, exit 0", async (command) => {
     for (const args of [[command, "--help"], ["help", command], [command, "-h"]]) {
-      const { code, stdout, stderr } = sluice(args);
+      const { code, stdout, stderr } = await sluice(args);
       expect(code, args.join(" ")).toBe(0);
       expect(stdout).toMatch(new RegExp(`^usage:\\s+sluice ${command}\\b`));
       expect(stderr).toBe("");
@@ -87,18 +88,18 @@ describe("help and version", () => {
     for (const option of Object.keys(entry.options)) expect(entry.help.join("\n")).toContain(`--${option}`);
   });
 
-  it("help, version and a command's help load neither tsx nor the CLI's modules", () => {
+  it("help, version and a command's help load neither tsx nor the CLI's modules", async () => {
     for (const args of [["--help"], ["--version"], ["egress", "--help"], ["generate", "--help"]]) {
       const trace = join(project, `trace-${args.join("-")}.txt`);
       writeFileSync(trace, "");
-      expect(sluice(args, { trace }).code).toBe(0);
+      expect((await sluice(args, { trace })).code).toBe(0);
       const loaded = readFileSync(trace, "utf8");
       expect(loaded, args.join(" ")).not.toMatch(/tsx|main\.(ts|js)|@sluice/);
     }
   });
 });
 
-describe("did you mean", () => {
+describe("did you mean", { timeout: SLOW }, () => {
   it.each([
     [["survy", "linear"], /^sluice: INVALID_OPTION: unknown command "survy"; did you mean survey/],
     [["egres"], /did you mean egress/],
@@ -109,7 +110,7 @@ describe("did you mean", () => {
     [["compact", "--mode", "stirp"], /^sluice compact: unknown mode "stirp"; did you mean strip/],
   ])("%j", async (args, message) => {
     // The first as a child; the others' hints come from the same parser.
-    const { code, stdout, stderr } = args[0] === "survy" ? sluice(args) : await sluiceHere(args);
+    const { code, stdout, stderr } = args[0] === "survy" ? await sluice(args) : await sluiceHere(args);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(stderr).toMatch(message);
@@ -117,134 +118,134 @@ describe("did you mean", () => {
   });
 });
 
-describe("<pack> resolution, from a folder outside the repository", () => {
-  const survey = (spec: string) => {
-    const { code, stdout, stderr } = sluice(["survey", spec, "--json"]);
+describe("<pack> resolution, from a folder outside the repository", { timeout: SLOW }, () => {
+  const survey = async (spec: string) => {
+    const { code, stdout, stderr } = await sluice(["survey", spec, "--json"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     return (JSON.parse(stdout) as Array<{ tool: string }>).map((row) => row.tool);
   };
 
   it("a path to a pack directory, absolute or relative", async () => {
-    const absolute = survey(join(ROOT, "packs/linear"));
+    const absolute = await survey(join(ROOT, "packs/linear"));
     expect(absolute).toContain("issues_list");
     const { code, stdout, stderr } = await sluiceHere(["survey", relative(project, join(ROOT, "packs/linear")), "--json"]);
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
     expect((JSON.parse(stdout) as Array<{ tool: string }>).map((row) => row.tool)).toEqual(absolute);
   });
 
-  it("an installed package by its name, and by its short name", () => {
-    expect(survey("@sluice/pack-tiny")).toEqual(["tiny_get"]);
-    expect(survey("tiny")).toEqual(["tiny_get"]);
+  it("an installed package by its name, and by its short name", async () => {
+    expect(await survey("@sluice/pack-tiny")).toEqual(["tiny_get"]);
+    expect(await survey("tiny")).toEqual(["tiny_get"]);
   });
 
-  it("a pack directory written by sluice generate in the project", () => {
+  it("a pack directory written by sluice generate in the project", async () => {
     const spec = fileURLToPath(new URL("../../../../shared/specs/petstore/petstore-expanded-3.0.json", import.meta.url));
-    const generated = sluice(["generate", "openapi", spec, "--name", "pets", "--out", "packs/pets", "--json"]);
+    const generated = await sluice(["generate", "openapi", spec, "--name", "pets", "--out", "packs/pets", "--json"]);
     expect(generated.code).toBe(0);
     const report = JSON.parse(generated.stdout) as { ok: boolean; packs: Array<{ kind: string; name: string; out: string; tools: number; skipped: unknown[] }> };
     expect(report.ok).toBe(true);
     expect(report.packs).toMatchObject([{ kind: "openapi", name: "pets", out: "packs/pets", tools: 4, skipped: [] }]);
-    expect(survey("./packs/pets").sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets"]);
+    expect((await survey("./packs/pets")).sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets"]);
   });
 
-  it("a missing file is FILE_NOT_FOUND with its path", () => {
-    const { code, stderr } = sluice(["survey", "./tools/missing.ts"]);
+  it("a missing file is FILE_NOT_FOUND with its path", async () => {
+    const { code, stderr } = await sluice(["survey", "./tools/missing.ts"]);
     expect(code).toBe(2);
     expect(stderr).toBe(`sluice: FILE_NOT_FOUND: ./tools/missing.ts: no such file or directory (${join(project, "tools/missing.ts")}).\n`);
   });
 
-  it("an unknown name is PACK_NOT_FOUND with the nearest names", () => {
-    const { code, stderr } = sluice(["survey", "tiyn"]);
+  it("an unknown name is PACK_NOT_FOUND with the nearest names", async () => {
+    const { code, stderr } = await sluice(["survey", "tiyn"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: PACK_NOT_FOUND: "tiyn" is not a path, an installed package \(@sluice\/pack-tiyn or tiyn, looked up from .*; did you mean tiny/);
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 
-  it("a module that cannot import its dependencies names the import that failed", () => {
+  it("a module that cannot import its dependencies names the import that failed", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-lonely-"));
     writeFileSync(join(dir, "tools.mjs"), `import { Tool } from "@sluice/not-installed";\nexport const tools = [];\n`);
-    const { code, stderr } = sluice(["survey", "tools.mjs"], { cwd: dir });
+    const { code, stderr } = await sluice(["survey", "tools.mjs"], { cwd: dir });
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: IMPORT_FAILED: tools\.mjs: cannot import "@sluice\/not-installed" \(imported from .*tools\.mjs\); install @sluice\/not-installed/);
     expect(stderr).not.toMatch(/\n\s+at /);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("tools made by another copy of @sluice/core are named as such, not as 'no tools'", () => {
+  it("tools made by another copy of @sluice/core are named as such, not as 'no tools'", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-two-cores-"));
     // What a Tool of a second @sluice/core install looks like from here: the shape, not the class.
     writeFileSync(join(dir, "tools.mjs"), `export const tools = [{ name: "x_get", inputSchema: { type: "object" }, derived() {} }];\n`);
-    const { code, stderr } = sluice(["survey", "./tools.mjs"], { cwd: dir });
+    const { code, stderr } = await sluice(["survey", "./tools.mjs"], { cwd: dir });
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/tools\.mjs \(.*\) exports tools made by another copy of @sluice\/core/);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a .ts module in a package that says "type": "commonjs" loads as an ES module; CommonJS syntax in it is one coded line', () => {
+  it('a .ts module in a package that says "type": "commonjs" loads as an ES module; CommonJS syntax in it is one coded line', async () => {
     // `npm init` writes "type": "commonjs"; loaded as CommonJS, `import "@sluice/core"` becomes a require() of an ES-only package.
     const dir = join(project, "cjs-app");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "cjs-app", version: "1.0.0", type: "commonjs" }));
     writeFileSync(join(dir, "tools.ts"), `import { tools } from "@sluice/pack-tiny";\nexport const mine = tools[0]!.derived({ name: "tiny_mine" });\n`);
     writeFileSync(join(dir, "old.ts"), `const { tools } = require("@sluice/pack-tiny");\nmodule.exports = { tools };\n`);
-    expect(survey("./cjs-app/tools.ts")).toEqual(["tiny_mine"]);
-    const { code, stderr } = sluice(["survey", "./cjs-app/old.ts"]);
+    expect(await survey("./cjs-app/tools.ts")).toEqual(["tiny_mine"]);
+    const { code, stderr } = await sluice(["survey", "./cjs-app/old.ts"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/cjs-app\/old\.ts: require is not defined.*a CommonJS module is named \.cts or \.cjs\.\n$/);
   });
 
-  it("a generated TypeScript pack in a project that cannot resolve @sluice/core says so", () => {
+  it("a generated TypeScript pack in a project that cannot resolve @sluice/core says so", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-no-core-"));
     const spec = fileURLToPath(new URL("../../../../shared/specs/petstore/petstore-expanded-3.0.json", import.meta.url));
-    expect(sluice(["generate", "openapi", spec, "--name", "pets", "--out", "pets"], { cwd: dir }).code).toBe(0);
-    const { code, stderr } = sluice(["survey", "./pets"], { cwd: dir });
+    expect((await sluice(["generate", "openapi", spec, "--name", "pets", "--out", "pets"], { cwd: dir })).code).toBe(0);
+    const { code, stderr } = await sluice(["survey", "./pets"], { cwd: dir });
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: IMPORT_FAILED: \.\/pets: cannot import "@sluice\/core" \(imported from .*pets\/src\/\w+(\.gen)?\.ts\); install @sluice\/core/);
     rmSync(dir, { recursive: true, force: true });
   });
 });
 
-describe("--json and exit codes", () => {
-  it("egress --out --json, then --check --json: 0 when equal, 1 naming the widening when the file shows less", () => {
+describe("--json and exit codes", { timeout: SLOW }, () => {
+  it("egress --out --json, then --check --json: 0 when equal, 1 naming the widening when the file shows less", async () => {
     const map = join(project, "egress.json");
-    expect(sluice(["egress", "tiny", "--json", "--out", "egress.json"]).code).toBe(0);
+    expect((await sluice(["egress", "tiny", "--json", "--out", "egress.json"])).code).toBe(0);
     const written = JSON.parse(readFileSync(map, "utf8")) as Array<{ name: string }>;
     expect(written.map((entry) => entry.name)).toEqual(["tiny_get"]);
-    const same = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    const same = await sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
     expect(same).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(same.stdout)).toMatchObject({ check: "egress", ok: true, file: "egress.json", tools: 1, widenings: [], narrowings: [], changes: [] });
-    expect(sluice(["egress", "tiny", "--check", "egress.json"])).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
+    expect(await sluice(["egress", "tiny", "--check", "egress.json"])).toMatchObject({ code: 0, stdout: `egress.json: up to date (1 tools)\n` });
 
     // The committed map without the id argument: the tools now show more than was reviewed.
     const narrower = readFileSync(map, "utf8").replace(/\n\s*\{[^{}]*"path": "id"[^{}]*\},?/, "");
     expect(narrower).not.toBe(readFileSync(map, "utf8"));
     writeFileSync(map, narrower);
-    const changed = sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
+    const changed = await sluice(["egress", "tiny", "--json", "--check", "egress.json"]);
     // The report is on stdout, as JSON with --json; nothing on stderr for a check that ran.
     expect(changed.code).toBe(1);
     expect(changed.stderr).toBe("");
     const report = JSON.parse(changed.stdout) as { check: string; ok: boolean; widenings: Array<{ subject: string; kind: string }> };
     expect(report).toMatchObject({ check: "egress", ok: false });
     expect(report.widenings.map((w) => [w.kind, w.subject])).toEqual([["member", expect.stringMatching(/^tool tiny_get: id: /)]]);
-    const text = sluice(["egress", "tiny", "--check", "egress.json"]);
+    const text = await sluice(["egress", "tiny", "--check", "egress.json"]);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^WIDENING: tool tiny_get: id: .* is newly visible to the model$/m);
     expect(text.stdout).toMatch(/^egress\.json: OUT OF DATE: 1 widening, 0 narrowings, 0 other changes; review it, then rewrite it with sluice egress tiny --out egress\.json --json$/m);
 
     // The committed file's format is read from the file: a text map checks with or without --json.
-    expect(sluice(["egress", "tiny", "--out", "egress.json"]).code).toBe(0);
-    expect(sluice(["egress", "tiny", "--json", "--check", "egress.json"])).toMatchObject({ code: 0, stderr: "" });
-    expect(sluice(["egress", "tiny", "--check", "egress.json"]).code).toBe(0);
+    expect((await sluice(["egress", "tiny", "--out", "egress.json"])).code).toBe(0);
+    expect(await sluice(["egress", "tiny", "--json", "--check", "egress.json"])).toMatchObject({ code: 0, stderr: "" });
+    expect((await sluice(["egress", "tiny", "--check", "egress.json"])).code).toBe(0);
     writeFileSync(map, "[ not json");
-    expect(sluice(["egress", "tiny", "--check", "egress.json"]).stderr).toMatch(/^sluice: EGRESS_MAP_INVALID: egress\.json starts like a JSON egress map but does not parse/);
+    expect((await sluice(["egress", "tiny", "--check", "egress.json"])).stderr).toMatch(/^sluice: EGRESS_MAP_INVALID: egress\.json starts like a JSON egress map but does not parse/);
   });
 
   it.each([
     ["a usage error", 2, ["survey"]],
     ["no command", 2, []],
     ["an ok survey", 0, ["survey", "tiny"]],
-  ])("%s exits %i", (_name, want, args) => {
-    expect(sluice(args as string[]).code).toBe(want);
+  ])("%s exits %i", async (_name, want, args) => {
+    expect((await sluice(args as string[])).code).toBe(want);
   });
 });

@@ -7,7 +7,6 @@
  * tier, test/support/tier.ts, runs each as a child), and leaves the vendored Stripe pack and the
  * dry run of a curated tool to the long tier.
  */
-import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG, sweep } from "../../../test/support/tier.ts";
 import { editCuratedSource, parsePins, variableName, type NarrowRequest } from "../src/narrow.ts";
-import type { ChildResult } from "./support/run-child.ts";
+import { runChild, type ChildResult } from "./support/run-child.ts";
 import { runInProcess, runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
@@ -81,15 +80,16 @@ function block(map: string, tool: string): string {
 const EMPTY_CURATED = "export const curated: readonly Tool<object>[] = [];";
 const EMPTY_DERIVED = "export const derived: readonly Tool<object>[] = [];";
 
-beforeAll(() => {
+beforeAll(async () => {
   writeFileSync(
     join(project, "trace-hook.mjs"),
     `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';export async function resolve(s,c,n){appendFileSync(process.env.SLUICE_TRACE,s+'\\\\n');return n(s,c)}");\n`,
   );
   mkdirSync(join(project, "base"));
-  const generated = spawnSync(process.execPath, [BIN, "generate", SPEC, "--name", "pets", "--out", "packs/pets"], { cwd: join(project, "base"), encoding: "utf8", timeout: SLOW });
+  // Awaited, not spawnSync: a blocked worker misses vitest's RPC deadline under load.
+  const generated = await runChild([BIN, "generate", SPEC, "--name", "pets", "--out", "packs/pets"], { cwd: join(project, "base"), timeout: SLOW });
   expect(generated.stderr).toBe("");
-  expect(generated.status).toBe(0);
+  expect(generated.code).toBe(0);
   // The layout narrow is written against.
   expect(curatedOf(BASE)).toContain(`${EMPTY_CURATED}\n\n${EMPTY_DERIVED}\n`);
 }, SLOW);

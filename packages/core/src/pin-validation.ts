@@ -18,16 +18,35 @@ export function loadAjv(): { Ajv2020: typeof Ajv2020; addFormats: (ajv: Ajv2020)
 
 /** One shared validator: specs carry extension keywords, so unknown keywords are not errors. */
 export function schemaValidator(): Ajv2020 {
-  if (ajv === undefined) {
-    const { Ajv2020, addFormats } = loadAjv();
-    // logger: false: specs use formats Ajv does not know (`json`, `int64` ...); they are not
-    // checked, which is what JSON Schema says, and need no warning on every compile.
-    // ownProperties: an argument named `constructor` or `toString` that was left out must not be read from the prototype.
-    // code.regExp: spec patterns run on the linear-time engine (spec-pattern.ts), never on RegExp.
-    ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true, code: { regExp: ajvSpecRegExp } });
-    addFormats(ajv);
-  }
+  ajv ??= newSchemaValidator();
   return ajv;
+}
+
+/** A validator with the settings of schemaValidator(), of its own (scripts/bench-validator-compile.ts times a fresh one). */
+export function newSchemaValidator(): Ajv2020 {
+  const { Ajv2020, addFormats } = loadAjv();
+  // logger: false: specs use formats Ajv does not know (`json`, `int64` ...); they are not
+  // checked, which is what JSON Schema says, and need no warning on every compile.
+  // ownProperties: an argument named `constructor` or `toString` that was left out must not be read from the prototype.
+  // code.regExp: spec patterns run on the linear-time engine (spec-pattern.ts), never on RegExp.
+  // inlineRefs: false and code.optimize: false: a large input schema (Linear's filter types)
+  // took seconds to compile on a tool's first call, most of it inlining the same definition
+  // at every use and optimizing the generated code; each definition now compiles once per
+  // schema and is called. The issues a call reports are the same on 26,640 seeded argument
+  // sets (bench/TEST-TIME.md; packages/core/test/validator-settings.test.ts keeps a sample); Ajv's
+  // schemaPath of an error inside a definition becomes relative to that definition.
+  const validator = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    validateFormats: true,
+    addUsedSchema: false,
+    logger: false,
+    ownProperties: true,
+    inlineRefs: false,
+    code: { regExp: ajvSpecRegExp, optimize: false },
+  });
+  addFormats(validator);
+  return validator;
 }
 
 /** Checks a pinned value against the argument's schema (with the tool's `$defs`), at derive time. */

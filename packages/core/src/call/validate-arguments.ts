@@ -35,7 +35,12 @@ export function validateArguments(schema: JsonSchemaObject, args: unknown): Argu
     throw new SluiceError("SPEC_INVALID", `The tool's input schema applies definitions to the same value in a cycle (${named}) through $ref/allOf/anyOf/oneOf, so no value reaching them can be checked; cut the cycle with a projection or fix the spec.`, { cause: error });
   }
   if (valid) return [];
-  return (validate.errors ?? []).filter(relevant).map(issueOf);
+  return issuesOf(validate.errors ?? []);
+}
+
+/** The issues a call reports for Ajv's errors (also what scripts/bench-validator-compile.ts compares Ajv settings by). */
+export function issuesOf(errors: readonly ErrorObject[]): ArgumentIssue[] {
+  return errors.filter(relevant).map(issueOf);
 }
 
 /** Drops the umbrella errors Ajv adds on top of the specific ones (`anyOf` failing because each branch did). */

@@ -1,0 +1,100 @@
+/**
+ * What a tool's first call pays to compile its input schema, under the Ajv settings of
+ * call-time validation (packages/core/src/pin-validation.ts) against Ajv's defaults for
+ * `inlineRefs` and `code.optimize` (what sluice used before), and whether the two report
+ * the same issues. The schemas are every 5th tool of five vendored packs; the arguments
+ * are fast-check samples with a fixed seed (wrong types, unknown keys, nested filters).
+ *
+ *   node --conditions=@sluice/source --import tsx scripts/bench-validator-compile.ts [--rounds 2]
+ */
+import { parseArgs } from "node:util";
+import fc from "fast-check";
+import type { Tool } from "@sluice/core";
+import { allTools as linearTools } from "@sluice/pack-linear";
+import { tools as githubTools } from "@sluice/pack-github";
+import { tools as stripeTools } from "@sluice/pack-stripe";
+import { tools as githubRestTools } from "@sluice/pack-github-rest";
+import { tools as slackTools } from "@sluice/pack-slack";
+import { issuesOf, validateArguments } from "../packages/core/src/call/validate-arguments.ts";
+import { loadAjv, newSchemaValidator } from "../packages/core/src/pin-validation.ts";
+import { ajvSpecRegExp } from "../packages/core/src/spec-pattern.ts";
+
+const { values: options } = parseArgs({ options: { rounds: { type: "string", default: "2" }, args: { type: "string", default: "60" } } });
+const { Ajv2020, addFormats } = loadAjv();
+
+/** The settings before: the same as schemaValidator()'s but for Ajv's defaults (inlined refs, optimized code). */
+function previousValidator() {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true, code: { regExp: ajvSpecRegExp } });
+  addFormats(ajv);
+  return ajv;
+}
+
+const packs: Array<[string, readonly Tool<object>[]]> = [
+  ["linear", linearTools],
+  ["stripe", stripeTools],
+  ["github", githubTools],
+  ["github-rest", githubRestTools],
+  ["slack", slackTools],
+];
+const sample = packs.flatMap(([pack, tools]) => tools.filter((_, index) => index % 5 === 0).map((tool) => ({ pack, tool })));
+
+function compileCpuMs(make: () => { compile(schema: object): unknown }): number {
+  const ajv = make();
+  const start = process.cpuUsage();
+  // A copy per compile: Ajv caches by schema object, and the tools' own schemas stay untouched.
+  for (const { tool } of sample) ajv.compile(structuredClone(tool.inputSchema));
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+const rounds: Array<{ previous: number; now: number }> = [];
+for (let round = 0; round < Number(options.rounds); round++) {
+  // Interleaved, a fresh Ajv each time, so neither side inherits the other's warm-up.
+  const previous = compileCpuMs(previousValidator);
+  const now = compileCpuMs(newSchemaValidator);
+  rounds.push({ previous, now });
+}
+
+const value = fc.letrec((tie) => ({
+  v: fc.oneof(
+    { depthSize: "small" },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double(),
+    fc.string(),
+    fc.constantFrom("2024-01-01", "open", "a@b.c", "", "1"),
+    fc.array(tie("v"), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom("id", "and", "or", "eq", "in", "name", "title", "number", "state", "x"), tie("v"), { maxKeys: 3 }),
+  ),
+})).v;
+
+const previous = previousValidator();
+let cases = 0;
+let invalid = 0;
+const differing: string[] = [];
+for (const [index, { pack, tool }] of sample.entries()) {
+  const before = previous.compile(structuredClone(tool.inputSchema));
+  const keys = Object.keys(tool.inputSchema.properties ?? {});
+  const args = fc.sample(fc.dictionary(fc.constantFrom(...keys, "not_an_argument"), value, { maxKeys: 4 }), { numRuns: Number(options.args), seed: index + 1 });
+  for (const arg of args) {
+    cases++;
+    const want = before(arg) ? [] : issuesOf(before.errors ?? []);
+    const got = validateArguments(tool.inputSchema, arg);
+    if (want.length > 0) invalid++;
+    if (JSON.stringify(got) !== JSON.stringify(want)) differing.push(`${pack} ${tool.name} ${JSON.stringify(arg).slice(0, 120)}`);
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+process.stdout.write(
+  [
+    `${sample.length} input schemas (every 5th tool of ${packs.map(([name]) => name).join(", ")}), compiled once each, CPU ms per round:`,
+    ...rounds.map(({ previous, now }, round) => `  round ${round + 1}: before ${previous.toFixed(0)}, now ${now.toFixed(0)} (${(previous / now).toFixed(2)}x)`),
+    `  median: before ${median(rounds.map((r) => r.previous)).toFixed(0)}, now ${median(rounds.map((r) => r.now)).toFixed(0)}`,
+    `issues: ${cases} argument sets, ${invalid} invalid, ${differing.length} reported differently`,
+    ...differing.slice(0, 10).map((line) => `  ${line}`),
+    "",
+  ].join("\n"),
+);
+process.exit(differing.length === 0 ? 0 : 1);
