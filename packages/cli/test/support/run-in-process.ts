@@ -1,6 +1,8 @@
-import { statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { CONFIG_FILES } from "../../src/config.ts";
 import { main } from "../../src/main.ts";
 import { runChild, type ChildResult } from "./run-child.ts";
 
@@ -92,6 +94,39 @@ function rewritesItsModules(args: readonly string[], cwd: string): boolean {
 }
 
 /**
+ * The pack folders `sluice generate <args>` writes and loads modules from: `--out`, else the
+ * `out` of every pack of a JSON config in cwd (none without a config: CONFIG_INVALID before
+ * anything loads). Undefined when they cannot be told without running it (a config module,
+ * --config, --watch), and the caller keeps to the general rule.
+ */
+function generateOuts(args: readonly string[], cwd: string): string[] | undefined {
+  if (args.includes("--watch") || args.some((arg) => arg.startsWith("--config") || arg.startsWith("--out="))) return undefined;
+  const at = args.indexOf("--out");
+  if (at >= 0) return args[at + 1] === undefined ? undefined : [resolve(cwd, args[at + 1]!)];
+  const config = CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+  if (config === undefined) return [];
+  if (!config.endsWith(".json")) return undefined;
+  let packs: unknown;
+  try {
+    packs = (JSON.parse(readFileSync(config, "utf8")) as { packs?: unknown }).packs;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(packs)) return undefined;
+  const outs = packs.map((pack: unknown) => (pack !== null && typeof pack === "object" && typeof (pack as { out?: unknown }).out === "string" ? resolve(cwd, (pack as { out: string }).out) : undefined));
+  return outs.every((out) => out !== undefined) ? outs : undefined;
+}
+
+/**
+ * generate loads modules only from the sluice sources (unchanged during a test) and from the
+ * packs it writes: it needs a fresh process only when the worker holds a module of one of
+ * them, not whenever some other module changed (a hand edit to another pack earlier in the file).
+ */
+function generateNeedsChild(outs: readonly string[]): boolean {
+  return cachedFiles().some((file) => outs.some((out) => file === out || file.startsWith(`${out}/`)));
+}
+
+/**
  * `sluice <args>` in the worker when that gives what a fresh process would: no module the
  * worker holds has changed on disk since it was loaded, and the command writes no module it
  * loads. Otherwise (a pack narrowed after it was surveyed here, say) a node child of the bin,
@@ -101,7 +136,9 @@ export async function runSluice(
   args: readonly string[],
   options: { cwd: string; env?: Record<string, string | undefined>; stdin?: string; timeout: number; execArgv?: readonly string[] },
 ): Promise<ChildResult & { inProcess: boolean }> {
-  const child = rewritesItsModules(args, options.cwd) || options.execArgv !== undefined || options.stdin !== undefined || workerHoldsStaleModule();
+  const outs = args[0] === "generate" ? generateOuts(args, options.cwd) : undefined;
+  const child =
+    options.execArgv !== undefined || options.stdin !== undefined || (outs !== undefined ? generateNeedsChild(outs) : rewritesItsModules(args, options.cwd) || workerHoldsStaleModule());
   if (child) {
     const env = options.env === undefined ? process.env : ({ ...process.env, ...options.env } as NodeJS.ProcessEnv);
     return { ...(await runChild([...(options.execArgv ?? []), BIN, ...args], { cwd: options.cwd, env, timeout: options.timeout })), inProcess: false };
