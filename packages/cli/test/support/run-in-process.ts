@@ -93,11 +93,14 @@ function rewritesItsModules(args: readonly string[], cwd: string): boolean {
   return cachedFiles().some((file) => file.startsWith(project) || !file.startsWith(REPOSITORY));
 }
 
+/** generate's options that take a value (bin/commands.json): the word after one is no pack name. */
+const VALUED = new Set(["--name", "--out", "--config", "--format", "--url", "--env", "--header", "--timeout"]);
+
 /**
  * The pack folders `sluice generate <args>` writes and loads modules from: `--out`, else the
- * `out` of every pack of a JSON config in cwd (none without a config: CONFIG_INVALID before
- * anything loads). Undefined when they cannot be told without running it (a config module,
- * --config, --watch), and the caller keeps to the general rule.
+ * `out` of the packs of a JSON config in cwd that it names, or of all (none without a config:
+ * CONFIG_INVALID before anything loads). Undefined when they cannot be told without running
+ * it (a config module, --config, --watch), and the caller keeps to the general rule.
  */
 function generateOuts(args: readonly string[], cwd: string): string[] | undefined {
   if (args.includes("--watch") || args.some((arg) => arg.startsWith("--config") || arg.startsWith("--out="))) return undefined;
@@ -113,17 +116,27 @@ function generateOuts(args: readonly string[], cwd: string): string[] | undefine
     return undefined;
   }
   if (!Array.isArray(packs)) return undefined;
-  const outs = packs.map((pack: unknown) => (pack !== null && typeof pack === "object" && typeof (pack as { out?: unknown }).out === "string" ? resolve(cwd, (pack as { out: string }).out) : undefined));
+  // `generate ld` runs only the packs it names (an unknown name is PACK_NOT_FOUND before any loads).
+  const named = args.slice(1).filter((arg, i, rest) => !arg.startsWith("-") && !VALUED.has(rest[i - 1] ?? ""));
+  if (named.length > 0) packs = packs.filter((pack: unknown) => pack !== null && typeof pack === "object" && named.includes((pack as { name?: unknown }).name as string));
+  const outs = (packs as unknown[]).map((pack: unknown) => (pack !== null && typeof pack === "object" && typeof (pack as { out?: unknown }).out === "string" ? resolve(cwd, (pack as { out: string }).out) : undefined));
   return outs.every((out) => out !== undefined) ? outs : undefined;
 }
 
 /**
  * generate loads modules only from the sluice sources (unchanged during a test) and from the
  * packs it writes: it needs a fresh process only when the worker holds a module of one of
- * them, not whenever some other module changed (a hand edit to another pack earlier in the file).
+ * them, not whenever some other module changed (a hand edit to another pack earlier in the
+ * file). --check writes none of them (a stale pack is mapped from a scratch copy), so only a
+ * module of theirs that changed since this worker loaded it, or one loaded outside runSluice.
  */
-function generateNeedsChild(outs: readonly string[]): boolean {
-  return cachedFiles().some((file) => outs.some((out) => file === out || file.startsWith(`${out}/`)));
+function generateNeedsChild(outs: readonly string[], check: boolean): boolean {
+  return cachedFiles().some((file) => {
+    if (!outs.some((out) => file === out || file.startsWith(`${out}/`))) return false;
+    if (!check) return true;
+    const then = seen.get(file);
+    return then === undefined || then !== signature(file);
+  });
 }
 
 /**
@@ -138,7 +151,7 @@ export async function runSluice(
 ): Promise<ChildResult & { inProcess: boolean }> {
   const outs = args[0] === "generate" ? generateOuts(args, options.cwd) : undefined;
   const child =
-    options.execArgv !== undefined || options.stdin !== undefined || (outs !== undefined ? generateNeedsChild(outs) : rewritesItsModules(args, options.cwd) || workerHoldsStaleModule());
+    options.execArgv !== undefined || options.stdin !== undefined || (outs !== undefined ? generateNeedsChild(outs, args.includes("--check")) : rewritesItsModules(args, options.cwd) || workerHoldsStaleModule());
   if (child) {
     const env = options.env === undefined ? process.env : ({ ...process.env, ...options.env } as NodeJS.ProcessEnv);
     return { ...(await runChild([...(options.execArgv ?? []), BIN, ...args], { cwd: options.cwd, env, timeout: options.timeout })), inProcess: false };
