@@ -135,8 +135,17 @@ function outsideTools(): Tool[] {
 describe("corpus tools: random projections, random instances (seeded fast-check)", () => {
   it("accepted by a projection implies accepted by its parent", { timeout: LONG ? 3_600_000 : 120_000 }, async () => {
     const tools = [...(stripe as readonly Tool[]), ...(githubRest as readonly Tool[]), ...outsideTools()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Each tool's paths when it is first drawn: the same values as listing them all up front
+    // (so the same draws), without paths() over the thousands of tools a round never picks.
     const paths = new Map<Tool, string[]>();
-    for (const tool of tools) paths.set(tool, (await tool.paths({ depth: 3 })).map((p) => p.path));
+    const pathsOf = async (tool: Tool): Promise<string[]> => {
+      let found = paths.get(tool);
+      if (found === undefined) {
+        found = (await tool.paths({ depth: 3 })).map((p) => p.path);
+        paths.set(tool, found);
+      }
+      return found;
+    };
     const report = emptyReport();
     const numRuns = LONG ? 4000 : 120;
     let run = 0;
@@ -147,7 +156,7 @@ describe("corpus tools: random projections, random instances (seeded fast-check)
         if (++run % 25 === 0) await new Promise((resolve) => setImmediate(resolve));
         const draw: Draw = (arb) => g(() => arb);
         const tool = tools[draw(fc.nat({ max: tools.length - 1 }))]!;
-        const projection = drawProjection(draw, tool, paths.get(tool)!);
+        const projection = drawProjection(draw, tool, await pathsOf(tool));
         const instances = Array.from({ length: 6 }, () => drawInstance(draw, tool.inputSchema, tool.inputSchema) as Record<string, unknown>).filter(
           (args) => typeof args === "object" && args !== null && !Array.isArray(args),
         );
