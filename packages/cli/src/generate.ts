@@ -118,7 +118,9 @@ async function withLiveSnapshot(job: PackJob, values: OptionValues): Promise<Pac
   const timeout = stringOption(values, "timeout");
   const timeoutMs = timeout === undefined ? undefined : Number(timeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw usageError("generate", "--timeout takes milliseconds (a positive integer)");
-  const connect = "command" in source && source.cwd !== undefined && job.configDir !== undefined ? { ...source, cwd: resolve(job.configDir, source.cwd) } : source;
+  // A stdio command runs in the config's folder (or the folder sluice was asked from), not in
+  // whatever the process's own cwd is: main() may run inside another program (a test, an editor).
+  const connect = "command" in source && job.configDir !== undefined ? { ...source, cwd: resolve(job.configDir, source.cwd ?? ".") } : source;
   const snapshot = await mcp.listMcpTools(connect, timeoutMs === undefined ? {} : { timeoutMs });
   return { ...job, liveSnapshot: mcp.formatSnapshot(snapshot) };
 }
