@@ -205,13 +205,12 @@ describe("generate from an MCP server", () => {
     expect(run.stderr).toMatch(/CONFIG_INVALID.*NOTES_SECRET/);
   });
 
+  // Not a hang: only the --timeout deadline gives MCP_TIMEOUT; a hang would run into the test's own deadline instead.
   it.skipIf(!LONG)("a server that never answers is MCP_TIMEOUT within --timeout, not a hang", async () => {
     writeFileSync(join(project, "silent.mjs"), "setInterval(() => {}, 1000);\n");
-    const started = Date.now();
     const run = await sluice(["generate", "mcp", "--name", "silent", "--out", "packs/silent", "--timeout", "1500", "--", process.execPath, "silent.mjs"]);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain("MCP_TIMEOUT");
-    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   it.skipIf(!LONG)("the commands that read packs work on it: survey, paths --by-cost, narrow, suggest, egress --check, check, fit, report", async () => {
