@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { basename, resolve } from "node:path";
+import { basename, isAbsolute, relative, resolve, sep } from "node:path";
 import { nearestNames, SluiceError, withSuggestion, type McpServerFact, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
 import { getOwn, hasOwn } from "@sluice/schema";
 import { guards } from "@sluice/core/guards";
@@ -152,7 +152,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const snapshot = mcp.parseSnapshot(new TextDecoder().decode(bytes), file);
     ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
     ir = transform(ir, job);
-    facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp));
+    facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp, job));
     // As for OpenAPI: the default handler's hints, here from each tool's outputSchema (what its structuredContent is).
     if (job.responses !== "off") facts = { ...facts, responses: { shared: {}, tools: mcp.mcpResponseHints(snapshot, ir.tools) } };
     generator = mcp.MCP_GENERATOR;
@@ -288,10 +288,21 @@ function reasonCounts(leftOut: ReadonlyMap<string, string>): string {
   return [...counts].map(([reason, n]) => `${reason}: ${n}`).join(", ");
 }
 
-/** The config's MCP source as the pack's facts keep it (secrets stay `{ fromEnv }`). */
-function serverFact(source: NonNullable<PackJob["mcp"]>): McpServerFact {
-  if ("command" in source) return { command: source.command, args: [...(source.args ?? [])], ...(source.env === undefined ? {} : { env: source.env }), ...(source.cwd === undefined ? {} : { cwd: source.cwd }) };
+/**
+ * The config's MCP source as the pack's facts keep it (secrets stay `{ fromEnv }`). A stdio
+ * server's folder is written relative to the pack (an absolute `cwd` stays as given), so that
+ * `sluice serve <pack>` starts it where generate did, from whatever folder a client runs serve in.
+ */
+function serverFact(source: NonNullable<PackJob["mcp"]>, job: Pick<PackJob, "configDir" | "out">): McpServerFact {
+  if ("command" in source) return { command: source.command, args: [...(source.args ?? [])], ...(source.env === undefined ? {} : { env: source.env }), cwd: packRelativeCwd(source.cwd, job) };
   return { url: source.url, ...(source.headers === undefined ? {} : { headers: source.headers }) };
+}
+
+/** Where generate ran a stdio server, as a path from the pack's folder ("/"-separated, so the facts are the same on every OS). */
+function packRelativeCwd(given: string | undefined, job: Pick<PackJob, "configDir" | "out">): string {
+  if (given !== undefined && isAbsolute(given)) return given;
+  const folder = resolve(job.configDir ?? job.out, given ?? ".");
+  return relative(job.out, folder).split(sep).join("/") || ".";
 }
 
 const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;

@@ -14,7 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { runSluice } from "./support/run-in-process.ts";
+import { childEnv } from "../../mcp/test/support.ts";
 import { LONG } from "../../../test/support/tier.ts";
 import { validateConfig } from "../src/load-config.ts";
 
@@ -124,6 +127,29 @@ describe("generate from an MCP server", () => {
     expect(readFileSync(join(project, "packs/notes/src/runtime.gen.ts"), "utf8")).toContain('"fromEnv": "NOTES_SECRET"');
     for (const file of filesUnder(join(project, "packs/notes"))) expect(readFileSync(file, "utf8")).not.toContain(SECRET);
     expect(readFileSync(join(project, "packs/notes/.gitattributes"), "utf8")).not.toContain("spec/");
+  });
+
+  it("keeps the stdio server's folder relative to the pack, and serve starts it there from any other folder", async () => {
+    // The config said cwd "." (its own folder): from packs/notes that is two levels up.
+    const facts = readFileSync(join(project, "packs/notes/src/runtime.gen.ts"), "utf8");
+    expect(facts).toContain('"cwd": "../.."');
+    if (!LONG) return;
+    // A client (an editor, a desktop app) starts serve in a folder of its own; `server.mjs` is relative.
+    const elsewhere = mkdtempSync(join(tmpdir(), "sluice-serve-elsewhere-"));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(ROOT, "packages/cli/bin/sluice.mjs"), "serve", join(project, "packs/notes")], env: { ...childEnv(), NOTES_SECRET: SECRET }, cwd: elsewhere, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const client = new Client({ name: "elsewhere", version: "1.0.0" });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort(), stderr).toEqual(["delete_note", "list_notes", "notes_search", "read_note", "write_note"]);
+      const read = (await client.callTool({ name: "read_note", arguments: { id: "n1" } })) as { isError?: boolean };
+      expect(read.isError, stderr).not.toBe(true);
+    } finally {
+      await client.close();
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("gives the pack's default response handler the hints of each tool's outputSchema", async () => {
