@@ -8,7 +8,6 @@
  *   node --conditions=@sluice/source --import tsx scripts/bench-validator-compile.ts [--rounds 2]
  */
 import { parseArgs } from "node:util";
-import fc from "fast-check";
 import type { Tool } from "@sluice/core";
 import { allTools as linearTools } from "@sluice/pack-linear";
 import { tools as githubTools } from "@sluice/pack-github";
@@ -18,6 +17,7 @@ import { tools as slackTools } from "@sluice/pack-slack";
 import { issuesOf, validateArguments } from "../packages/core/src/call/validate-arguments.ts";
 import { loadAjv, newSchemaValidator } from "../packages/core/src/pin-validation.ts";
 import { ajvSpecRegExp } from "../packages/core/src/spec-pattern.ts";
+import { argumentSamples } from "../test/support/argument-samples.ts";
 
 const { values: options } = parseArgs({ options: { rounds: { type: "string", default: "2" }, args: { type: "string", default: "60" } } });
 const { Ajv2020, addFormats } = loadAjv();
@@ -55,20 +55,6 @@ for (let round = 0; round < Number(options.rounds); round++) {
   rounds.push({ previous, now });
 }
 
-const value = fc.letrec((tie) => ({
-  v: fc.oneof(
-    { depthSize: "small" },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer(),
-    fc.double(),
-    fc.string(),
-    fc.constantFrom("2024-01-01", "open", "a@b.c", "", "1"),
-    fc.array(tie("v"), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom("id", "and", "or", "eq", "in", "name", "title", "number", "state", "x"), tie("v"), { maxKeys: 3 }),
-  ),
-})).v;
-
 const previous = previousValidator();
 let cases = 0;
 let invalid = 0;
@@ -76,7 +62,7 @@ const differing: string[] = [];
 for (const [index, { pack, tool }] of sample.entries()) {
   const before = previous.compile(structuredClone(tool.inputSchema));
   const keys = Object.keys(tool.inputSchema.properties ?? {});
-  const args = fc.sample(fc.dictionary(fc.constantFrom(...keys, "not_an_argument"), value, { maxKeys: 4 }), { numRuns: Number(options.args), seed: index + 1 });
+  const args = argumentSamples(keys, Number(options.args), index + 1);
   for (const arg of args) {
     cases++;
     const want = before(arg) ? [] : issuesOf(before.errors ?? []);

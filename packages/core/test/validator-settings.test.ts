@@ -6,7 +6,6 @@
  * tools; the long tier (test/support/tier.ts) every 5th tool of five packs, as
  * scripts/bench-validator-compile.ts does.
  */
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Tool } from "@sluice/core";
 import { tools as githubTools } from "@sluice/pack-github";
@@ -14,6 +13,7 @@ import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { allTools as linearTools } from "@sluice/pack-linear";
 import { tools as slackTools } from "@sluice/pack-slack";
 import { tools as stripeTools } from "@sluice/pack-stripe";
+import { argumentSamples } from "../../../test/support/argument-samples.ts";
 import { LONG } from "../../../test/support/tier.ts";
 import { issuesOf, validateArguments } from "../src/call/validate-arguments.ts";
 import { loadAjv } from "../src/pin-validation.ts";
@@ -22,19 +22,6 @@ import { ajvSpecRegExp } from "../src/spec-pattern.ts";
 const { Ajv2020, addFormats } = loadAjv();
 const inlined = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true, code: { regExp: ajvSpecRegExp } });
 addFormats(inlined);
-
-const value = fc.letrec((tie) => ({
-  v: fc.oneof(
-    { depthSize: "small" },
-    fc.constant(null),
-    fc.boolean(),
-    fc.integer(),
-    fc.string(),
-    fc.constantFrom("2024-01-01", "open", "a@b.c", ""),
-    fc.array(tie("v"), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom("id", "and", "or", "eq", "in", "name", "title", "state"), tie("v"), { maxKeys: 3 }),
-  ),
-})).v;
 
 // Quick: every 40th tool (Linear's first tools carry its filter graph), 25 argument sets each.
 const stride = LONG ? 5 : 40;
@@ -54,7 +41,7 @@ describe("call-time validator settings report what Ajv's defaults report", () =>
     for (const [index, tool] of sample.entries()) {
       const before = inlined.compile(structuredClone(tool.inputSchema));
       const keys = Object.keys(tool.inputSchema.properties ?? {});
-      const argumentSets = fc.sample(fc.dictionary(fc.constantFrom(...keys, "not_an_argument"), value, { maxKeys: 4 }), { numRuns: runs, seed: index + 1 });
+      const argumentSets = argumentSamples(keys, runs, index + 1);
       for (const args of argumentSets) {
         const want = before(args) ? [] : issuesOf(before.errors ?? []);
         if (want.length > 0) invalid++;
