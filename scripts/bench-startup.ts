@@ -48,8 +48,8 @@ process.stdout.write(JSON.stringify(times));
 `;
 const STAGES: ReadonlyArray<{ key: string; label: string }> = [
   { key: "sdk", label: "MCP SDK `Server` and types (the bare server loads them too)" },
-  { key: "sluice", label: "sluice modules: @sluice/schema, core, catalog/serve, mcp/serve, the CLI's main and serve" },
-  { key: "pack", label: "the pack module: tools.gen.js (1.7 MB), definePack, withCurated, the first 500" },
+  { key: "sluice", label: "sluice modules: @sluice/schema, core/pack, catalog/serve, mcp/serve, the CLI's main and serve" },
+  { key: "pack", label: "the pack module: tools.gen.js (1.2 MB), definePack, withCurated, the first 500" },
   { key: "catalog", label: "ServedCatalog and the credential report" },
   { key: "definitions", label: "500 tools/list definitions (schemas assembled and frozen, curated projections)" },
   { key: "json", label: "JSON text of the page" },
@@ -107,18 +107,18 @@ async function serveAndList(args: readonly string[]): Promise<{ ms: number; tool
 
 /** What CPU profiles (`node --cpu-prof`) of `serve` showed when the table above was last read; update with the code. */
 const NOTES = [
-  "What the CPU profile shows is left (`node --cpu-prof`, 2026-12-01): beyond the bare server, loading and some",
-  "first-list work, all sluice's own. serve loads 255 modules where it loaded 515 (@sluice/mcp/serve and",
-  "@sluice/catalog/serve leave out the MCP proxy, which brought @sluice/generator-mcp, the OpenAPI generator, the",
-  "emitter, the SDK client and a second SDK copy built against zod 4, and the catalog's other adapters, compaction",
-  "and dispatch); the bare server loads 138. Of the ~117 more, @sluice/core is 54 (the pack imports its root entry",
-  "too), @sluice/schema 18, catalog 16, mcp 9, CLI 7, pack 7; they are resolved, read, compiled and linked, and the",
-  "pack's 1.7 MB tools.gen.js is compiled and run as one object literal. The first tools/list computes the curated",
-  "GitHub projections (withinLimits, projectSchema: ~40 ms under load) and freezes the assembled schemas. Bundling",
-  "each package with esbuild (code splitting over its export entries, dependencies external) was measured: 0.94x",
-  "the CPU time unminified, 0.93x minified (15 interleaved rounds): real but small, and not shipped. Loading the MCP",
-  "SDK leaves an incremental major GC of ~15-20 ms to finish at the next yield; the steps above let it finish between",
-  "the rows, the whole-process rows pay it on both sides.",
+  "What the CPU profile shows is left (`node --cpu-prof`, 2026-12-01, after @sluice/core/pack): beyond the bare server,",
+  "loading and first-list work, all sluice's own. serve loads 237 modules (256 before the pack entry, 515 before the serve",
+  "entries); the bare server loads 138. Of the ~99 more, @sluice/core is 37 (54 before: the pack and serve imported its root",
+  "entry, with the egress map, its check and suggest, and Tool imported the request and transport half of the call runtime,",
+  "which now loads on a tool's first call), @sluice/schema 18, catalog 16, mcp 9, CLI 7, pack 7. Of the pack module, about",
+  "a third is compiling tools.gen.js (its 1.1 MB template literal), a quarter the JSON.parse of it, the rest definePack (771",
+  "Tool objects, GitHub's pagination rule per tool: about half of it the code's first, cold run) and the exports. The first",
+  "list's time is the 500 schemas (refsFrom to gather each tool's $defs, then deepFreeze), and the two curated GitHub",
+  "projections, whose cost is mostly the projection code's first, cold run (~8 ms under load; 2 ms warm). Bundling each",
+  "package with esbuild was measured at 0.92-0.94x CPU before these changes and not shipped. Loading the MCP SDK leaves an",
+  "incremental major GC of ~15-20 ms to finish at the next yield; the steps above let it finish between the rows, the",
+  "whole-process rows pay it on both sides.",
 ];
 
 async function main(): Promise<void> {
@@ -153,7 +153,8 @@ async function main(): Promise<void> {
     import.meta.resolve("@modelcontextprotocol/sdk/server/index.js"),
     import.meta.resolve("@modelcontextprotocol/sdk/types.js"),
     here("packages/schema/dist/index.js"),
-    here("packages/core/dist/index.js"),
+    // What packs and serve import of core: its pack entry (the root entry loads the egress map and the rest besides).
+    here("packages/core/dist/pack.js"),
     // What serve imports: the serve entries, without the MCP proxy and the catalog's other areas.
     here("packages/catalog/dist/serve-entry.js"),
     here("packages/mcp/dist/serve-entry.js"),

@@ -6,6 +6,7 @@
  * dispatch load only when used; each serve entry exports the very bindings of its
  * package's root entry.
  */
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { reExports, staticClosure } from "./support/static-imports.ts";
 
@@ -51,5 +52,36 @@ describe("the serve entries", () => {
     const entry = reExports("packages/mcp/src/serve-entry.ts");
     const left = [...reExports("packages/mcp/src/index.ts").keys()].filter((name) => !entry.has(name));
     expect(left.sort()).toEqual(["DEFAULT_UPSTREAM_CALL_TIMEOUT_MS", "LockOptions", "LockState", "McpProxy", "McpSnapshot", "ProxyOptions", "SNAPSHOT_FILE", "SecretValue", "ServedGate", "SnapshotLock", "UpstreamListing", "UpstreamManager", "UpstreamOptions", "UpstreamSource", "describeUpstream", "readSnapshot"]);
+  });
+});
+
+describe("@sluice/core as serve and a pack load it", () => {
+  // Loaded only when used: the request and transport half of the call runtime (on a tool's
+  // first call), and the root entry's egress map, its check and suggest.
+  const notBeforeTheFirstList = ["packages/core/src/index.ts", "packages/core/src/call/call.ts", "packages/core/src/egress-map.ts", "packages/core/src/check-egress-map.ts", "packages/core/src/suggest.ts"];
+
+  it("serve's static imports reach the argument checks, not the call runtime or the root entry", () => {
+    expect(serve.filter((module) => notBeforeTheFirstList.includes(module))).toEqual([]);
+    expect(serve).toContain("packages/core/src/call/arguments.ts");
+    expect(serve).toContain("packages/core/src/tool.ts");
+  });
+
+  const packs = readdirSync(new URL("../packs/", import.meta.url)).filter((name) => readdirSync(new URL(`../packs/${name}/`, import.meta.url)).includes("src"));
+  it.each(packs)("the %s pack (its generated and hand-written modules) imports @sluice/core/pack only", (name) => {
+    const closure = staticClosure(`packs/${name}/src/index.ts`);
+    expect(closure.filter((module) => notBeforeTheFirstList.includes(module))).toEqual([]);
+    expect(closure).toContain("packages/core/src/pack.ts");
+  });
+
+  it("a tool loads the call runtime with a dynamic import (tool.ts reaches call.ts only so)", () => {
+    expect(staticClosure("packages/core/src/tool.ts")).not.toContain("packages/core/src/call/call.ts");
+    expect(staticClosure("packages/core/src/call/call.ts")).toContain("packages/core/src/call/arguments.ts");
+  });
+
+  it("@sluice/core/pack re-exports the root entry's own bindings", () => {
+    const rootModules = reExports("packages/core/src/index.ts");
+    const names = [...reExports("packages/core/src/pack.ts")];
+    expect(names.length).toBeGreaterThan(40);
+    for (const [name, module] of names) expect(rootModules.get(name), name).toBe(module);
   });
 });

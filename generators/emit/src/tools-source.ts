@@ -14,7 +14,7 @@ export function emitToolsSource(pack: PackIR, generator: GeneratorInfo, runtimeM
   const ids = toolIdentifiers(pack);
   const runtime = runtimeModule === undefined ? "" : "runtime, ";
   const statements: Statement[] = [
-    { text: 'import { definePack, type Tool, type ToolIR } from "@sluice/core";' },
+    { text: 'import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";' },
     { text: 'import { defs, withheldMembers } from "./defs.gen.ts";' },
     { text: 'import type * as T from "./types.gen.ts";' },
   ];

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { allToolsOf, isSluiceError, SluiceError, Tool } from "@sluice/core";
+import { allToolsOf, isSluiceError, SluiceError, Tool } from "@sluice/core/pack";
 import { closest } from "./args.ts";
 import { importModule } from "./load-module.ts";
 import { resolvePack, workspacePacksDir } from "./resolve-pack.ts";

@@ -20,6 +20,7 @@ import { resolvePack } from "./resolve-pack.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const CURATED_FILE = join("src", "curated.ts");
+const CORE_ENTRIES: ReadonlySet<string> = new Set(["@sluice/core", "@sluice/core/pack"]);
 const GENERATED_MODULE = /^\.\/tools\.gen(?:\.[mc]?[jt]s)?$/;
 const CURATED_MODULE = /^\.\/curated(?:\.[mc]?[jt]s)?$/;
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
@@ -318,7 +319,8 @@ export async function editCuratedSource(text: string, request: NarrowRequest, co
   const imports = statements.filter((s): s is ImportDeclaration => Node.isImportDeclaration(s));
   const locals = topLevelNames(statements, Node);
 
-  const coreImports = imports.filter((i) => i.getModuleSpecifierValue() === "@sluice/core");
+  // Either entry: @sluice/core/pack (what packs import, so that serving loads less) exports the same curate and Tool.
+  const coreImports = imports.filter((i) => CORE_ENTRIES.has(i.getModuleSpecifierValue()));
   const coreNamespace = coreImports.map((i) => i.getNamespaceImport()?.getText()).find((n) => n !== undefined);
   const importAfter = imports.length > 0 ? imports[imports.length - 1]!.getEnd() : 0;
   const newImports: string[] = [];
@@ -408,7 +410,8 @@ export async function editCuratedSource(text: string, request: NarrowRequest, co
     } else if (typeInto !== undefined && coreNamed.every((n) => n.startsWith("type "))) {
       splices.push({ pos: typeInto.getNamedImports()[0]!.getStart(), end: typeInto.getNamedImports()[0]!.getStart(), text: coreNamed.map((n) => `${n.slice("type ".length)}, `).join("") });
     } else {
-      newImports.unshift(`import { ${coreNamed.join(", ")} } from "@sluice/core";`);
+      // The entry the file already imports from, else the one generated packs use.
+      newImports.unshift(`import { ${coreNamed.join(", ")} } from "${coreImports[0]?.getModuleSpecifierValue() ?? "@sluice/core/pack"}";`);
     }
   }
   if (newImports.length > 0) {

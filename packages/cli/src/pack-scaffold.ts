@@ -75,7 +75,7 @@ export function scaffoldFiles(name: string, specFile: string, coreVersion: strin
  * The ${name} pack: every operation of spec/${commentText(specFile)} as a tool (tools.gen.ts), with the
  * projections of curated.ts. Written once by sluice generate; yours to edit.
  */
-import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core";
+import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core/pack";
 import { curated, derived } from "./curated.ts";
 import { facts } from "./runtime.gen.ts";
 import { pack } from "./tools.gen.ts";
@@ -104,7 +104,7 @@ ${credentialsSection(name, credentials)}`,
  *   derived: new tools under new names
  *            (generated.issuesList.derived({ name: "my_issues", keep: ["first"] })).
  */
-import { curate, type Tool } from "@sluice/core";
+import { curate, type Tool } from "@sluice/core/pack";
 import * as generated from "./tools.gen.ts";
 
 export const curated: readonly Tool<object>[] = [];
@@ -125,7 +125,7 @@ void generated;
  * generatedRuntime turns them into the runtime; override per tool with \`tools\` or
  * \`forTool\` (a response handler, a pagination rule).
  */
-import { generatedRuntime, type PackRuntime } from "@sluice/core";
+import { generatedRuntime, type PackRuntime } from "@sluice/core/pack";
 import { facts } from "./runtime.gen.ts";
 
 export const runtime: PackRuntime = generatedRuntime(facts);

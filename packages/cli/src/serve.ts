@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core";
+import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core/pack";
 import { PROFILE_IDS } from "@sluice/catalog/serve";
 import {
   createServer,
@@ -134,7 +134,9 @@ export function specSilences(tools: readonly Tool<object>[], baseUrl: string | R
   for (const tool of tools) {
     if (tool.binding.kind !== "http") continue;
     const api = tool.callSettings.api ?? "tools";
-    byApi.set(api, [...(byApi.get(api) ?? []), tool]);
+    const group = byApi.get(api);
+    if (group === undefined) byApi.set(api, [tool]);
+    else group.push(tool);
   }
   const lines: string[] = [];
   for (const [api, group] of byApi) {

@@ -1,5 +1,5 @@
 import { escapePointerSegment, getOwn, isSchemaObject, SluiceError, walkSchema, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
-import { ownArgumentIssues, type CallableTool } from "./call/call.ts";
+import { ownArgumentIssues, type CallableTool } from "./call/arguments.ts";
 import { guards } from "./guards.ts";
 
 /**

@@ -6,7 +6,8 @@ import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
 import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
 import { screenPins } from "./pin-screening.ts";
 import type { Binding, HttpAuthScheme, PackSelection, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
-import { argumentIssues, invoke, prepareRequest, type CallResult } from "./call/call.ts";
+import { argumentIssues } from "./call/arguments.ts";
+import type { CallResult } from "./call/call.ts";
 import type { CallContext, FailureCheck, McpServerFact, OAuth2Settings, Pagination, ResponseHandler } from "./call/types.ts";
 import type { HttpRequest } from "./http/build-request.ts";
 import { TOOL_NAME_PATTERN, type ArgumentIssue } from "@sluice/schema";
@@ -14,6 +15,16 @@ import { TOOL_NAME_PATTERN, type ArgumentIssue } from "@sluice/schema";
 export type { ResponseHandler } from "./call/types.ts";
 
 export { TOOL_NAME_PATTERN };
+
+/**
+ * The request and transport half of the call runtime (HTTP building, credentials,
+ * redaction, fetch, MCP forwarding), loaded on the first call, request or invoke of any
+ * tool: a server lists a pack's tools before anything is called, and need not load it
+ * for that (issue 24). The argument checks, which `check()` and `derived()` run
+ * synchronously, stay a static import.
+ */
+let callRuntime: Promise<typeof import("./call/call.ts")> | undefined;
+const loadCallRuntime = () => (callRuntime ??= import("./call/call.ts"));
 
 /** Arguments of a tool, as a record. Generated packs give each tool its own type. */
 export type ToolArgs = Record<string, unknown>;
@@ -351,12 +362,12 @@ export class Tool<Args extends object = ToolArgs> {
    * as SluiceError with a code, the HTTP status and `retryAfterSeconds` where known.
    */
   async call(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<unknown> {
-    return (await invoke(this, args, ctx)).output;
+    return (await (await loadCallRuntime()).invoke(this, args, ctx)).output;
   }
 
   /** Like `call`, with everything about the exchange: raw body, status, headers, byte counts, next page. */
-  invoke(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<CallResult> {
-    return invoke(this, args, ctx);
+  async invoke(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<CallResult> {
+    return (await loadCallRuntime()).invoke(this, args, ctx);
   }
 
   /**
@@ -365,8 +376,8 @@ export class Tool<Args extends object = ToolArgs> {
    * and the request built from what the schema lets through.
    * Credential values read `[redacted]` unless `ctx.revealCredentials` is true.
    */
-  request(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<HttpRequest> {
-    return prepareRequest(this, args, ctx);
+  async request(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<HttpRequest> {
+    return (await loadCallRuntime()).prepareRequest(this, args, ctx);
   }
 
   /** Every problem `call` would refuse these arguments for (empty when none), without calling. */

@@ -1,4 +1,4 @@
-import { credentialFromEnv, type CredentialSource, type HttpAuthScheme, type HttpCredential, type OAuth2Settings, type SchemeCredential, type Tool } from "@sluice/core";
+import { credentialFromEnv, type CredentialSource, type HttpAuthScheme, type HttpCredential, type OAuth2Settings, type SchemeCredential, type Tool } from "@sluice/core/pack";
 
 /**
  * Where a served tool's credentials come from: one environment variable (or a short

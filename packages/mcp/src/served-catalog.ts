@@ -1,5 +1,5 @@
 import { fit, profile as profileById, toMCP, type FitChange, type Finding, type Profile } from "@sluice/catalog/serve";
-import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type JsonSchemaObject, type PackToolSets } from "@sluice/core";
+import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type JsonSchemaObject, type PackToolSets } from "@sluice/core/pack";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 export interface CatalogOptions {

@@ -2,7 +2,7 @@
 // Source: spec/docs-v1.yaml (sha256 e7a1cdf2fab8279cd63081c23645eb9d72b21a765dc8743b57bbe4e195a35468)
 // Regenerate: sluice generate gdocs (pack "gdocs" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

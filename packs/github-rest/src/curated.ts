@@ -5,7 +5,7 @@
  * (no permissions means all of the installation's), so the curated tools keep the
  * argument and narrow it to the permissions a coding agent asks for.
  */
-import { curate, type DeriveOptions, type Tool } from "@sluice/core";
+import { curate, type DeriveOptions, type Tool } from "@sluice/core/pack";
 import * as generated from "./tools.gen.ts";
 
 const codePermissionsOnly = {

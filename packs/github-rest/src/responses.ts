@@ -6,7 +6,7 @@
  * numbers, names, states, text, `html_url`, and says where the next page is, which
  * GitHub puts in the `Link` header where the model never sees it.
  */
-import { defineOwn, isEmpty, isRecord, neverThrows, nextLinkParam, ownValue, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, nextLinkParam, ownValue, type ResponseHandler } from "@sluice/core/pack";
 
 type Json = unknown;
 

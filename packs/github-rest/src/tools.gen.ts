@@ -2,7 +2,7 @@
 // Source: spec/api.github.com.json (sha256 26f766cdd04a6f6b5396e693bb5e1b89ae6fc422a65745fcffb213141760be85)
 // Regenerate: sluice generate github-rest (pack "github-rest" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

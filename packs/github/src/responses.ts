@@ -11,7 +11,7 @@
  * about) without their bodies: the file is in the repository when one is needed.
  */
 import type { ResponseHandler } from "@sluice/core";
-import { defineOwn, isRecord } from "@sluice/core";
+import { defineOwn, isRecord } from "@sluice/core/pack";
 
 const NOISE = new Set([
   "codeowners", "contactLinks", "fundingLinks", "viewerPossibleCommitEmails", "tempCloneToken", "openGraphImageUrl", "usesCustomOpenGraphImage",

@@ -2,7 +2,7 @@
 // Source: spec/schema.graphql (sha256 3c62d0526d133cee53221c89de9b455ade24db78b9e7ad56d642c4c15bce2654)
 // Regenerate: sluice generate github (pack "github" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

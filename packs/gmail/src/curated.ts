@@ -7,7 +7,7 @@
  *  - Google's transport parameters (credentials, JSONP callback, response format) are
  *    withheld everywhere: credentials come from the binding's auth, not the model.
  */
-import { curate, curateEach, withoutArguments, type Tool } from "@sluice/core";
+import { curate, curateEach, withoutArguments, type Tool } from "@sluice/core/pack";
 import * as generated from "./tools.gen.ts";
 
 const GOOGLE_TRANSPORT_PARAMETERS = ["__xgafv", "access_token", "alt", "callback", "fields", "key", "oauth_token", "prettyPrint", "quotaUser", "uploadType", "upload_protocol"];

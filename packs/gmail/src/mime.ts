@@ -5,7 +5,7 @@
  * attachments as metadata. Decoding is lenient: a malformed part yields less text, never
  * an exception.
  */
-import { isRecord, ownValue } from "@sluice/core";
+import { isRecord, ownValue } from "@sluice/core/pack";
 
 /** One node of a message, whichever form it came in. */
 export interface MimePart {

@@ -6,7 +6,7 @@
  * needs, the text once, decoded, and attachments as metadata it can fetch by id.
  * No base64 content ever reaches it.
  */
-import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core/pack";
 import { attachmentsOf, decodeBase64, decodeText, headerValue, partFromGmail, partFromRfc822, readableText, type MimePart } from "./mime.ts";
 
 type Json = unknown;

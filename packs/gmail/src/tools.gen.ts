@@ -2,7 +2,7 @@
 // Source: spec/gmail-v1.yaml (sha256 5bc3cf1865fcd595b3239764d852de985cee9ace86c0cbe715c7b426e73dd732)
 // Regenerate: sluice generate gmail (pack "gmail" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

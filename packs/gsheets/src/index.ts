@@ -3,7 +3,7 @@
  * Curated tools (see curated.ts) replace generated ones of the same name; the
  * untouched originals stay in `allTools` as `<name>_full`.
  */
-import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core";
+import { credentialsFromEnv as credentialsFromVariables, packToolSets, type EnvironmentVariables, type SchemeCredential } from "@sluice/core/pack";
 import { curated } from "./curated.ts";
 import { facts } from "./runtime.gen.ts";
 import { pack } from "./tools.gen.ts";

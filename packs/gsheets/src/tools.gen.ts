@@ -2,7 +2,7 @@
 // Source: spec/sheets-v4.yaml (sha256 8cc2f0daa27009189830a35881efe4223c20eaacc0e59e4136fe7a2e6ae235aa)
 // Regenerate: sluice generate gsheets (pack "gsheets" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

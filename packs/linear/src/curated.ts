@@ -13,7 +13,7 @@
  *    cycle (`recursionCuts`): comparators stay, combinators and back-references go.
  * Projections are deferred, so importing the pack computes none of them.
  */
-import { curate, recursionCuts, type Tool } from "@sluice/core";
+import { curate, recursionCuts, type Tool } from "@sluice/core/pack";
 import * as generated from "./tools.gen.ts";
 import type * as T from "./types.gen.ts";
 

@@ -17,7 +17,7 @@
  *    icon, avatar background), sync and favorite bookkeeping.
  */
 import type { ResponseHandler } from "@sluice/core";
-import { defineOwn, isRecord } from "@sluice/core";
+import { defineOwn, isRecord } from "@sluice/core/pack";
 
 const TEXT_MAX = 120;
 

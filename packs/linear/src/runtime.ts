@@ -2,7 +2,7 @@
  * How Linear tools are called (hand-written; the generated pack passes it to definePack).
  * Must not import the generated modules.
  */
-import { graphqlFieldHandler, relayPagination, type PackRuntime, type ResponseHandler } from "@sluice/core";
+import { graphqlFieldHandler, relayPagination, type PackRuntime, type ResponseHandler } from "@sluice/core/pack";
 import { FIELD_TYPES, linearSingle, linearSummary } from "./responses.ts";
 
 /**

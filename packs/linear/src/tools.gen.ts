@@ -2,7 +2,7 @@
 // Source: spec/schema.graphql (sha256 b00d24d8d252a306f5e2088267b1a17dd6e4442f8b793928410b8d4673a7081d)
 // Regenerate: sluice generate linear (pack "linear" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

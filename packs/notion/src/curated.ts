@@ -3,7 +3,7 @@
  * the version decides the shape of requests and responses, so it is the integration's
  * choice, not the model's: the curated tools pin it to the document's default.
  */
-import { curateEach, type Tool } from "@sluice/core";
+import { curateEach, type Tool } from "@sluice/core/pack";
 import { tools as generated } from "./tools.gen.ts";
 
 /** The version this pack's document describes (its `Notion-Version` default). */

@@ -6,7 +6,7 @@
  * number, a name, a date, a list of names or ids), rich text to plain text, and keeps
  * every id and the paging state (`has_more`, also when false, and `next_cursor`).
  */
-import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core/pack";
 
 type Json = unknown;
 

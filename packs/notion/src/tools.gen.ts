@@ -2,7 +2,7 @@
 // Source: spec/notion-openapi.json (sha256 d33548174dfc6ebad012fc73b1483532c7887d8c97fd6deb62d56c742e96baba)
 // Regenerate: sluice generate notion (pack "notion" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

@@ -6,7 +6,7 @@
  * conversation is made of (who, when, what, which thread, which files) and the paging
  * state: `has_more` (also when false) and `response_metadata.next_cursor`.
  */
-import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core/pack";
 
 type Json = unknown;
 

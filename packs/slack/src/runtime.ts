@@ -2,7 +2,7 @@
  * How Slack tools are called beyond their bindings (hand-written; the generated pack
  * passes it to definePack). Must not import the generated modules.
  */
-import { okFalse, type Binding, type PackRuntime, type Pagination, type ToolRuntime } from "@sluice/core";
+import { okFalse, type Binding, type PackRuntime, type Pagination, type ToolRuntime } from "@sluice/core/pack";
 import { conversationsHistory, conversationsList, slackResponse, usersList } from "./responses.ts";
 
 function takesArg(binding: Binding, arg: string): boolean {

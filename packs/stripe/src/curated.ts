@@ -5,7 +5,7 @@
  * keep spending limits by amount and interval and withhold the category lists; the
  * `*_full` twins restrict by category.
  */
-import { curate, type DeriveOptions, type Tool } from "@sluice/core";
+import { curate, type DeriveOptions, type Tool } from "@sluice/core/pack";
 import * as generated from "./tools.gen.ts";
 
 const withoutCategoryLists = {

@@ -17,7 +17,7 @@
  * receipt email) and amounts the listed ones imply (captured, capturable);
  * types not listed in `SUMMARY_FIELDS` keep every pruned member.
  */
-import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core";
+import { defineOwn, isEmpty, isRecord, neverThrows, ownValue, type ResponseHandler } from "@sluice/core/pack";
 
 type Json = unknown;
 

@@ -2,7 +2,7 @@
 // Source: spec/spec3.json (sha256 0623034db1e5a471369edf211838df328296018cc96dcb4bab0d5c28ab1efc9e)
 // Regenerate: sluice generate stripe (pack "stripe" of sluice.config.ts)
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 import { runtime } from "./runtime.ts";

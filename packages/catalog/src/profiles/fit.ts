@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { canonicalJson, cloneJson, collectGarbage, hasOwn, isSchemaObject, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
-import { recursionCuts, Tool } from "@sluice/core";
+import { recursionCuts, Tool } from "@sluice/core/pack";
 import { schemaTokens } from "@sluice/core/tokens";
 import { check, DEFAULT_SERVER_NAME, qualifiedName, type CheckOptions, type Finding } from "./check.ts";
 import { inlineRefs } from "./inline-refs.ts";

@@ -1,4 +1,4 @@
-import { nearestNames, SluiceError, withSuggestion } from "@sluice/core";
+import { nearestNames, SluiceError, withSuggestion } from "@sluice/core/pack";
 import type { Profile, ProfileId, ProfileLimits, StrictLimits } from "./profile.ts";
 
 // Every limit below carries its source. "Not documented" means we found no statement by

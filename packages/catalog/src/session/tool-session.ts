@@ -1,4 +1,4 @@
-import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type PackToolSets, type ToolArgs } from "@sluice/core";
+import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type HttpBinding, type JsonSchemaObject, type PackToolSets, type ToolArgs } from "@sluice/core/pack";
 import type { Encoding } from "@sluice/core/tokens";
 import { describeCatalog, type CatalogGroup, type GroupLevel } from "./catalog-description.ts";
 import { parseQuery, rank, searchEntry, type SearchEntry } from "./search.ts";

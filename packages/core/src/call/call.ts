@@ -5,7 +5,6 @@ import { authAdditions, type HttpCredential } from "../http/auth.ts";
 import { isJsonMediaType } from "../http/body.ts";
 import { buildHttpRequest, type HttpRequest } from "../http/build-request.ts";
 import { checkHeaderText } from "../http/style.ts";
-import { schemesOf, wireNameIssues } from "../http/wire-names.ts";
 import type { Binding, HttpAuthScheme, HttpBinding, WithheldPath } from "../tool-ir.ts";
 import { currentCollector, ratioOf, type CallCollector } from "./collector.ts";
 import { apiMessage, graphqlErrors } from "./failures.ts";
@@ -13,10 +12,10 @@ import { nextPageArgs } from "./pagination.ts";
 import { withCredentialVariables } from "./credential-variables.ts";
 import { CallSecrets } from "./redact.ts";
 import { isOAuth2Credential } from "./oauth2.ts";
-import { screenArguments, withheldPointers } from "./screen-arguments.ts";
-import { validateArguments } from "./validate-arguments.ts";
+import { withheldPointers } from "./screen-arguments.ts";
 import { callMcpUpstream, mcpArguments, mcpResultBody, resultText } from "./mcp-call.ts";
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
+import { argumentIssues, checkArguments, NO_ISSUES, ownArgumentIssues, withoutPins, type CallableTool } from "./arguments.ts";
 import {
   DEFAULT_MAX_ARGUMENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -32,23 +31,9 @@ import {
   type ResponseInfo,
 } from "./types.ts";
 
-/** What the call runtime needs of a tool (the Tool class provides it). */
-export interface CallableTool {
-  readonly name: string;
-  readonly inputSchema: JsonSchemaObject;
-  readonly binding: Binding;
-  readonly withheld: readonly WithheldPath[];
-  readonly pins: Readonly<Record<string, unknown>>;
-  readonly definitionOrigins: ReadonlyMap<string, string>;
-  readonly responseHandler: ResponseHandler | undefined;
-  readonly pagination: Pagination | undefined;
-  readonly endpoint: string | undefined;
-  /** Effective authentication requirements (binding's, else the pack runtime's). */
-  readonly auth: readonly HttpAuthScheme[][] | undefined;
-  readonly failure: FailureCheck | undefined;
-  /** The tool this one was derived from (narrowed by drop, keep or pin), if any. */
-  readonly derivedFrom?: CallableTool | undefined;
-}
+// The argument checks moved to arguments.ts; importers of call.ts keep finding them here.
+export { argumentIssues, checkArguments, ownArgumentIssues, type CallableTool };
+
 
 /**
  * Everything about one successful call. `output` is what the model sees. No credential
@@ -75,76 +60,11 @@ export interface CallResult {
   mcpResult?: McpToolResult;
 }
 
-const NO_ISSUES: readonly ArgumentIssue[] = [];
-
 /**
  * Issues that make a call EGRESS_DENIED rather than INVALID_ARGUMENTS: something withheld,
  * pinned, a wire name the argument does not own (`reserved`), or a prototype key.
  */
 const DENIED_CODES: ReadonlySet<string> = new Set(["withheld", "pinned", "reserved", "prototype_key"]);
-
-/**
- * Screens arguments against the tool's schema. `allowed` holds only what the schema lets
- * through, with pins applied; `issues` lists everything refused or invalid.
- */
-export function checkArguments(tool: CallableTool, args: unknown, ctx: CallContext = {}): { allowed: Record<string, unknown>; issues: readonly ArgumentIssue[] } {
-  const withheld = new Map<string, string>();
-  for (const entry of tool.withheld) if (!withheld.has(entry.path)) withheld.set(entry.path, entry.reason);
-  const screened = screenArguments(tool.inputSchema, args, {
-    withheld,
-    pins: tool.pins,
-    origins: tool.definitionOrigins,
-    maxBytes: ctx.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES,
-  });
-  for (const [arg, value] of Object.entries(tool.pins)) {
-    Object.defineProperty(screened.allowed, arg, { value, enumerable: true, writable: true, configurable: true });
-  }
-  // By wire name, pins included: a key of an exploded object is refused where it would write a pinned parameter's name.
-  if (guards.wireNameScreening && tool.binding.kind === "http") {
-    const wire = wireNameIssues(tool.binding, schemesOf(tool.binding, tool.auth), screened.allowed, tool.pins, new Set(withheld.keys()));
-    if (wire.length > 0) return { allowed: screened.allowed, issues: [...screened.issues, ...wire] };
-  }
-  return { allowed: screened.allowed, issues: screened.issues.length === 0 ? NO_ISSUES : screened.issues };
-}
-
-/** Every problem a call would be refused for: screening first, then schema validation. */
-export function argumentIssues(tool: CallableTool, args: unknown, ctx: CallContext = {}): { allowed: Record<string, unknown>; issues: readonly ArgumentIssue[] } {
-  const own = ownArgumentIssues(tool, args, ctx);
-  if (own.issues.length > 0) return own;
-  return { allowed: own.allowed, issues: parentIssues(tool, own.allowed, ctx) };
-}
-
-/** `argumentIssues` against this tool's own schema and withheld list only, without its ancestors. */
-export function ownArgumentIssues(tool: CallableTool, args: unknown, ctx: CallContext = {}): { allowed: Record<string, unknown>; issues: readonly ArgumentIssue[] } {
-  const screened = checkArguments(tool, args, ctx);
-  if (screened.issues.some((issue) => issue.code === "too_large" || issue.code === "too_deep")) return screened;
-  // `allowed` is what the model sent less what screening refused (as JSON: properties
-  // holding undefined are left out), pins aside: pins are not in the schema. Reporting
-  // both lists at once lets the model fix everything in one retry.
-  const invalid = validateArguments(tool.inputSchema, withoutPins(screened.allowed, tool.pins));
-  if (invalid.length > 0) {
-    const seen = new Set(screened.issues.map((issue) => issue.path));
-    return { allowed: screened.allowed, issues: [...screened.issues, ...invalid.filter((issue) => !seen.has(issue.path))] };
-  }
-  return screened;
-}
-
-/**
- * The backstop behind every projection: what a derived tool would send (its pins
- * included) must also pass as a call of the tool it was derived from, and so on up to the
- * generated root. A projection's schema is what the model reads, kept small (a dropped
- * `oneOf` branch is simply gone, see project-schema.ts); this check is what makes
- * "never wider than the parent" hold whatever that schema admits. Each ancestor's schema
- * is compiled once and shared by every tool derived from it.
- */
-function parentIssues(tool: CallableTool, sent: Record<string, unknown>, ctx: CallContext): readonly ArgumentIssue[] {
-  const parent = tool.derivedFrom;
-  if (parent === undefined || !guards.parentCheck) return NO_ISSUES;
-  const { issues } = argumentIssues(parent, withoutPins(sent, parent.pins), ctx);
-  if (issues.length === 0) return NO_ISSUES;
-  const note = ` (refused by ${parent.name}, which this tool narrows)`;
-  return issues.map((issue) => (issue.message.endsWith("narrows)") ? issue : { ...issue, message: issue.message + note }));
-}
 
 /** Throws the call error for a list of issues: EGRESS_DENIED when anything withheld was sent, else INVALID_ARGUMENTS. */
 export function refuse(tool: string, issues: readonly ArgumentIssue[]): never {
@@ -620,10 +540,3 @@ function markerAsDeclared(args: Record<string, unknown>, arg: string, schema: Js
   return args;
 }
 
-function withoutPins(args: Record<string, unknown>, pins: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(args)) {
-    if (!Object.prototype.hasOwnProperty.call(pins, key)) Object.defineProperty(out, key, { value: args[key], enumerable: true, writable: true, configurable: true });
-  }
-  return out;
-}

@@ -2,7 +2,7 @@
 // Source: spec/small.graphql (sha256 0000000000000000000000000000000000000000000000000000000000000000)
 // Regenerate: sluice generate small
 // @ts-nocheck — checked when generated; a project's tsc reads only the types it declares
-import { definePack, type Tool, type ToolIR } from "@sluice/core";
+import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";
 import { defs, withheldMembers } from "./defs.gen.ts";
 import type * as T from "./types.gen.ts";
 const toolsIR: readonly ToolIR[] = JSON.parse(`[
