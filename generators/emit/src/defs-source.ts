@@ -1,7 +1,7 @@
 import type { PackIR } from "@sluice/core";
 import { generatedHeader, type GeneratorInfo } from "./header.ts";
-import { jsonTextExpression } from "./json-text.ts";
-import { printSourceFile } from "./source-file.ts";
+import { writeJsonTextExpression } from "./json-text.ts";
+import { SourceText } from "./source-file.ts";
 
 /**
  * `src/defs.gen.ts`: the pack's definitions table, each type once, in IR order, and the
@@ -9,11 +9,17 @@ import { printSourceFile } from "./source-file.ts";
  * parsed at import (see json-text.ts), one def per line, typed by their declarations.
  */
 export function emitDefsSource(pack: PackIR, generator: GeneratorInfo, header = generatedHeader(pack, generator)): string {
-  return printSourceFile(header, [
-    { text: 'import type { JsonSchemaObject, WithheldPath } from "@sluice/core";' },
-    { text: `export const defs: Readonly<Record<string, JsonSchemaObject>> = ${jsonTextExpression(pack.defs, { lines: 1 })};` },
-    {
-      text: `export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = ${jsonTextExpression(pack.withheldMembers ?? {}, { lines: 1 })};`,
-    },
-  ]);
+  const file = new SourceText(header);
+  file.statement('import type { JsonSchemaObject, WithheldPath } from "@sluice/core";');
+  const defs = file.begin();
+  defs.push("export const defs: Readonly<Record<string, JsonSchemaObject>> = ");
+  writeJsonTextExpression(defs, pack.defs, 1);
+  defs.push(";");
+  file.end();
+  const withheld = file.begin();
+  withheld.push("export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = ");
+  writeJsonTextExpression(withheld, pack.withheldMembers ?? {}, 1);
+  withheld.push(";");
+  file.end();
+  return file.finish();
 }

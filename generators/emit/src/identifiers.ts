@@ -50,9 +50,9 @@ export interface ToolIdentifiers {
   args: string;
 }
 
-/** Identifiers per tool name, unique and stable: a pure function of the IR. */
-export function toolIdentifiers(pack: PackIR): Map<string, ToolIdentifiers> {
-  const typeNames = new Set(typeNamesForDefs(Object.keys(pack.defs)).values());
+/** Identifiers per tool name, unique and stable: a pure function of the IR (`defTypes`: its `typeNamesForDefs`). */
+export function toolIdentifiers(pack: PackIR, defTypes: ReadonlyMap<string, string> = typeNamesForDefs(Object.keys(pack.defs))): Map<string, ToolIdentifiers> {
+  const typeNames = new Set(defTypes.values());
   const values = new Set<string>(TAKEN_IN_TOOLS_MODULE);
   const result = new Map<string, ToolIdentifiers>();
   for (const tool of pack.tools) {

@@ -1,3 +1,5 @@
+import { Buffer } from "node:buffer";
+
 /**
  * Plain data -> a TypeScript expression that builds it at import time from JSON text:
  * `JSON.parse(`...`)`. A pack's tables are megabytes of data the type checker has no use
@@ -22,31 +24,84 @@
  * `__proto__` key stays data.
  */
 export function jsonTextExpression(value: unknown, options: { lines?: number } = {}): string {
-  assertJsonData(value);
-  const lines = options.lines ?? Number.POSITIVE_INFINITY;
-  const text = lines === Number.POSITIVE_INFINITY ? JSON.stringify(value, null, 2) : layout(value, lines, "");
-  const json = text.replace(/[^\x00-\x7f]|`|\$\{/g, (match) => (match === "${" ? "\\u0024{" : `\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
-  return `JSON.parse(\`${json.replace(/\\/g, "\\\\")}\`)`;
+  const parts: string[] = [];
+  writeJsonTextExpression(parts, value, options.lines);
+  return parts.join("");
+}
+
+/**
+ * The same expression appended to `out` piece by piece, so that a file built from parts
+ * (source-file.ts) joins its megabytes once: each member is stringified and escaped on its
+ * own, and no text of the whole table is built, escaped and copied again in between.
+ */
+export function writeJsonTextExpression(out: string[], value: unknown, lines = Number.POSITIVE_INFINITY): void {
+  out.push("JSON.parse(`");
+  if (lines === Number.POSITIVE_INFINITY) {
+    assertJsonData(value);
+    out.push(templateText(JSON.stringify(value, null, 2)));
+  } else {
+    layout(out, value, lines, "");
+  }
+  out.push("`)");
 }
 
 /**
  * JSON text with the members of `depth` levels one per line, as `JSON.stringify(value, null, 2)`
  * lays them out (an empty array or object stays `[]`/`{}`), and compact below. Undefined
- * object members are dropped, as JSON.stringify drops them; assertJsonData has refused the
- * rest JSON would change. Recursion is bounded by `depth` (1 for the big tables).
+ * object members are dropped, as JSON.stringify drops them; assertJsonData refuses the
+ * rest JSON would change, each value checked once, before it is stringified. Recursion is
+ * bounded by `depth` (1 for the big tables).
  */
-function layout(value: unknown, depth: number, indent: string): string {
-  if (depth <= 0 || value === null || typeof value !== "object") return JSON.stringify(value);
+function layout(out: string[], value: unknown, depth: number, indent: string): void {
+  if (depth <= 0 || value === null || typeof value !== "object") {
+    assertJsonData(value);
+    out.push(templateText(JSON.stringify(value)));
+    return;
+  }
+  refuseToJSON(value);
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    if (value.length === 0) return "[]";
-    return `[\n${value.map((item) => `${inner}${layout(item, depth - 1, inner)}`).join(",\n")}\n${indent}]`;
+    if (value.length === 0) {
+      out.push("[]");
+      return;
+    }
+    for (let i = 0; i < value.length; i += 1) {
+      if (!(i in value) || value[i] === undefined) throw new TypeError("cannot emit undefined in an array");
+      out.push(i === 0 ? `[\n${inner}` : `,\n${inner}`);
+      layout(out, value[i], depth - 1, inner);
+    }
+    out.push(`\n${indent}]`);
+    return;
   }
-  const members: string[] = [];
-  for (const [key, member] of Object.entries(value)) {
-    if (member !== undefined) members.push(`${inner}${JSON.stringify(key)}: ${layout(member, depth - 1, inner)}`);
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key];
+    if (member === undefined) continue;
+    out.push(first ? `{\n${inner}` : `,\n${inner}`, templateText(JSON.stringify(key)), ": ");
+    first = false;
+    layout(out, member, depth - 1, inner);
   }
-  return members.length === 0 ? "{}" : `{\n${members.join(",\n")}\n${indent}}`;
+  out.push(first ? "{}" : `\n${indent}}`);
+}
+
+/** What JSON escapes do not cover: characters outside ASCII, and what would end the template or open a substitution. */
+const TEMPLATE_UNSAFE = /[^\x00-\x7f]|`|\$\{/g;
+
+/**
+ * JSON text as the raw text of a template literal whose cooked value is that JSON text.
+ * Backslashes are doubled first and the few escapes added after are written doubled, the
+ * same bytes as escaping first and doubling after. The cheap tests (a length compare,
+ * `includes`) let the usual member, ASCII and free of backticks, skip the regular expression.
+ */
+function templateText(json: string): string {
+  const text = json.includes("\\") ? json.replaceAll("\\", "\\\\") : json;
+  // UTF-8 is one byte a character exactly when every character is ASCII.
+  if (Buffer.byteLength(text, "utf8") === text.length && !text.includes("`") && !text.includes("${")) return text;
+  return text.replace(TEMPLATE_UNSAFE, (match) => (match === "${" ? "\\\\u0024{" : `\\\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
+}
+
+function refuseToJSON(value: object): void {
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") throw new TypeError("cannot emit an object with a toJSON method as JSON data");
 }
 
 /**
@@ -66,7 +121,7 @@ export function assertJsonData(root: unknown): void {
       continue;
     }
     if (typeof value !== "object") throw new TypeError(`cannot emit ${typeof value} as JSON data`);
-    if (typeof (value as { toJSON?: unknown }).toJSON === "function") throw new TypeError("cannot emit an object with a toJSON method as JSON data");
+    refuseToJSON(value);
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i += 1) {
         if (!(i in value) || value[i] === undefined) throw new TypeError("cannot emit undefined in an array");

@@ -4,6 +4,7 @@ import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { emitDefsSource } from "./defs-source.ts";
 import { emitToolsSource } from "./tools-source.ts";
 import { emitTypesSource } from "./types-source.ts";
+import { toolIdentifiers, typeNamesForDefs } from "./identifiers.ts";
 
 export interface EmittedFile {
   /** Path relative to the pack root, e.g. `src/tools.gen.ts`. */
@@ -36,6 +37,11 @@ export function* emitPackFiles(pack: PackIR, generator: GeneratorInfo, options: 
   const operation = `emitting pack ${pack.name}`;
   const header = generatedHeader(pack, generator, options.regenerate);
   yield withinLimits(operation, () => ({ path: "src/defs.gen.ts", text: emitDefsSource(pack, generator, header) }));
-  yield withinLimits(operation, () => ({ path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule, header) }));
-  yield withinLimits(operation, () => ({ path: "src/types.gen.ts", text: emitTypesSource(pack, generator, header) }));
+  // The names of the pack's types and tools, which tools.gen.ts and types.gen.ts share, computed once.
+  const names = withinLimits(operation, () => {
+    const defTypes = typeNamesForDefs(Object.keys(pack.defs));
+    return { defTypes, tools: toolIdentifiers(pack, defTypes) };
+  });
+  yield withinLimits(operation, () => ({ path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule, header, names.tools) }));
+  yield withinLimits(operation, () => ({ path: "src/types.gen.ts", text: emitTypesSource(pack, generator, header, names.defTypes, names.tools) }));
 }

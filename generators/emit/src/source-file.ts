@@ -11,22 +11,60 @@ export interface Statement {
 }
 
 export function printSourceFile(header: string, statements: Iterable<Statement>): string {
-  const first = header.trimEnd();
-  const parts: string[] = [first];
-  let previous = first;
-  for (const statement of statements) {
-    parts.push(endsWithCloseBrace(previous) || statement.block === true ? "\n\n" : "\n", statement.text);
-    previous = statement.text;
-  }
-  parts.push("\n");
-  return parts.join("");
+  const file = new SourceText(header);
+  for (const statement of statements) file.statement(statement.text, statement.block === true);
+  return file.finish();
 }
 
-function endsWithCloseBrace(text: string): boolean {
-  for (let i = text.length - 1; i >= 0; i -= 1) {
-    const char = text[i]!;
-    if (char === "}") return true;
-    if (!/\s/.test(char)) return false;
+/**
+ * The same layout written piece by piece: a statement is opened with `begin`, its text
+ * pushed onto `parts` in as many pieces as it is built from, and closed with `end`. The
+ * file is joined once in `finish`, so a statement's megabytes (the tools table) are not
+ * concatenated into a statement first and copied into the file after.
+ */
+export class SourceText {
+  readonly parts: string[];
+  private start = 0;
+  private afterBrace: boolean;
+
+  constructor(header: string) {
+    const first = header.trimEnd();
+    this.parts = [first];
+    this.afterBrace = endsWithCloseBrace(this.parts, 0);
+  }
+
+  /** Opens a statement (a block stands apart from its neighbours) and returns the parts to push its text onto. */
+  begin(block = false): string[] {
+    this.parts.push(this.afterBrace || block ? "\n\n" : "\n");
+    this.start = this.parts.length;
+    return this.parts;
+  }
+
+  /** Closes the statement opened last: whether it ends with `}` decides the next separator. */
+  end(): void {
+    this.afterBrace = endsWithCloseBrace(this.parts, this.start);
+  }
+
+  statement(text: string, block = false): void {
+    this.begin(block).push(text);
+    this.end();
+  }
+
+  finish(): string {
+    this.parts.push("\n");
+    return this.parts.join("");
+  }
+}
+
+/** Whether the text of `parts[from..]` ends with `}`, whitespace after it aside. */
+function endsWithCloseBrace(parts: readonly string[], from: number): boolean {
+  for (let p = parts.length - 1; p >= from; p -= 1) {
+    const text = parts[p]!;
+    for (let i = text.length - 1; i >= 0; i -= 1) {
+      const char = text[i]!;
+      if (char === "}") return true;
+      if (!/\s/.test(char)) return false;
+    }
   }
   return false;
 }
@@ -36,15 +74,17 @@ function endsWithCloseBrace(text: string): boolean {
  * empty line is dropped, empty lines keep a bare ` *`). `indent` prefixes every line after the first.
  */
 export function jsDoc(text: string, indent: string): string {
-  const lines = text.split(/\r?\n/);
-  if (lines.length <= 1) {
+  if (!text.includes("\n")) {
     // The printer counted a lone `\r` as a line end: what followed it was indented.
     const space = text === "" || text.endsWith(" ") ? "" : text.endsWith("\r") ? `${indent} ` : " ";
     return `/** ${text}${space}*/`;
   }
+  // Split at `\r?\n`: at each `\n`, and a `\r` just before it goes with it.
+  const lines = text.split("\n");
   const out = ["/**\n"];
-  for (let i = lines[0] === "" ? 1 : 0; i < lines.length; i += 1) {
-    const line = lines[i]!;
+  for (let i = lines[0] === "" || lines[0] === "\r" ? 1 : 0; i < lines.length; i += 1) {
+    const piece = lines[i]!;
+    const line = i < lines.length - 1 && piece.endsWith("\r") ? piece.slice(0, -1) : piece;
     out.push(indent, line === "" ? " *\n" : ` * ${line}\n`);
   }
   out.push(indent, " */");

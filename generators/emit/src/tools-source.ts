@@ -1,8 +1,8 @@
 import type { PackIR } from "@sluice/core";
 import { generatedHeader, type GeneratorInfo } from "./header.ts";
-import { toolIdentifiers } from "./identifiers.ts";
-import { jsonTextExpression } from "./json-text.ts";
-import { printSourceFile, quoteModuleSpecifier, type Statement } from "./source-file.ts";
+import { toolIdentifiers, type ToolIdentifiers } from "./identifiers.ts";
+import { writeJsonTextExpression } from "./json-text.ts";
+import { quoteModuleSpecifier, SourceText } from "./source-file.ts";
 
 /**
  * `src/tools.gen.ts`: the pack value plus one typed export per tool. The tools' IR is JSON
@@ -10,21 +10,29 @@ import { printSourceFile, quoteModuleSpecifier, type Statement } from "./source-
  * a user's `tsc` reads of this file is the per-tool exports, each typed by its interface in
  * types.gen.ts.
  */
-export function emitToolsSource(pack: PackIR, generator: GeneratorInfo, runtimeModule?: string, header = generatedHeader(pack, generator)): string {
-  const ids = toolIdentifiers(pack);
+export function emitToolsSource(
+  pack: PackIR,
+  generator: GeneratorInfo,
+  runtimeModule?: string,
+  header = generatedHeader(pack, generator),
+  ids: ReadonlyMap<string, ToolIdentifiers> = toolIdentifiers(pack),
+): string {
   const runtime = runtimeModule === undefined ? "" : "runtime, ";
-  const statements: Statement[] = [
-    { text: 'import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";' },
-    { text: 'import { defs, withheldMembers } from "./defs.gen.ts";' },
-    { text: 'import type * as T from "./types.gen.ts";' },
-  ];
-  if (runtimeModule !== undefined) statements.push({ text: `import { runtime } from ${quoteModuleSpecifier(runtimeModule)};` });
-  statements.push({ text: `const toolsIR: readonly ToolIR[] = ${jsonTextExpression(pack.tools, { lines: 1 })};` });
-  statements.push({ text: `export const pack = definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, ${runtime}tools: toolsIR });` });
+  const file = new SourceText(header);
+  file.statement('import { definePack, type Tool, type ToolIR } from "@sluice/core/pack";');
+  file.statement('import { defs, withheldMembers } from "./defs.gen.ts";');
+  file.statement('import type * as T from "./types.gen.ts";');
+  if (runtimeModule !== undefined) file.statement(`import { runtime } from ${quoteModuleSpecifier(runtimeModule)};`);
+  const toolsIR = file.begin();
+  toolsIR.push("const toolsIR: readonly ToolIR[] = ");
+  writeJsonTextExpression(toolsIR, pack.tools, 1);
+  toolsIR.push(";");
+  file.end();
+  file.statement(`export const pack = definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, ${runtime}tools: toolsIR });`);
   for (const tool of pack.tools) {
     const id = ids.get(tool.name)!;
-    statements.push({ text: `export const ${id.value}: Tool<T.${id.args}> = pack.tool<T.${id.args}>(${JSON.stringify(tool.name)});` });
+    file.statement(`export const ${id.value}: Tool<T.${id.args}> = pack.tool<T.${id.args}>(${JSON.stringify(tool.name)});`);
   }
-  statements.push({ text: "export const tools = pack.tools;" });
-  return printSourceFile(header, statements);
+  file.statement("export const tools = pack.tools;");
+  return file.finish();
 }

@@ -19,6 +19,7 @@ import type { JsonSchemaObject } from "@sluice/schema";
 import { buildGraphQLPackIR, loadGraphQLSchema } from "../../graphql/src/index.ts";
 import { buildOpenAPIPackIR, loadDocument } from "../../openapi/src/index.ts";
 import { emitPackSources, type EmittedFile } from "../src/index.ts";
+import { emitPackSources as emitBefore } from "./support/reference-emit/pack-sources.ts";
 import { emitPackSources as emitWithTsMorph } from "./support/ts-morph-emit/pack-sources.ts";
 import { LONG } from "../../../test/support/tier.ts";
 
@@ -135,7 +136,23 @@ function yieldToEventLoop(): Promise<void> {
 
 function expectSameAsOracle(pack: PackIR, runtimeModule?: string): void {
   const options = runtimeModule === undefined ? {} : { runtimeModule };
-  expect(differences(emitPackSources(pack, GENERATOR, options), emitWithTsMorph(pack, GENERATOR, options), pack)).toEqual([]);
+  const ours = emitPackSources(pack, GENERATOR, options);
+  expect(differences(ours, emitWithTsMorph(pack, GENERATOR, options), pack)).toEqual([]);
+  expect(changedBytes(ours, pack, options)).toEqual([]);
+}
+
+/**
+ * Every file, defs and tools included, byte for byte against the string emitter as it was
+ * before it was rewritten for speed (test/support/reference-emit): the rewrite changes how
+ * the text is built, never a byte of it.
+ */
+function changedBytes(ours: readonly EmittedFile[], pack: PackIR, options: { runtimeModule?: string; regenerate?: string }): string[] {
+  const before = emitBefore(pack, GENERATOR, options);
+  expect(ours.map((file) => file.path)).toEqual(before.map((file) => file.path));
+  return ours.flatMap((file, index) => {
+    const difference = firstDifference(file.text, before[index]!.text);
+    return difference === undefined ? [] : [`${file.path} differs from the emitter before: ${difference}`];
+  });
 }
 
 describe("string emit matches the ts-morph emit on the corpus", () => {
@@ -179,6 +196,8 @@ describe("string emit matches the ts-morph emit on the corpus", () => {
     await yieldToEventLoop();
     const oracle = emitWithTsMorph(pack, GENERATOR, options);
     expect(differences(ours, oracle, pack)).toEqual([]);
+    await yieldToEventLoop();
+    expect(changedBytes(ours, pack, options)).toEqual([]);
   });
 });
 
@@ -408,5 +427,6 @@ describe("ORACLE_MISREADS: a key ending in a backslash", () => {
     expect(defs).toContain('"C:\\\\\\\\":"one \\\\u0060 tick \\\\u0024{x}"');
     expect(canonical(evaluateDefs(defs).defs)).toBe(canonical(pack.defs));
     expect(differences(ours, emitWithTsMorph(pack, GENERATOR), pack)).toEqual([]);
+    expect(changedBytes(ours, pack, {})).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@
  * progress line: on a terminal only, never with --json, each pack's result printed when
  * that pack is done.
  */
+import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,6 +140,34 @@ describe("generate --check and the stamp", () => {
     const renamed = await sluice(["generate", at("specs/pets.json"), "--name", "shop", "--out", out, "--check"]);
     expect(renamed.code).toBe(1);
     expect(renamed.stdout).not.toContain("999 tools");
+  });
+});
+
+describe("the stamp's file digests", () => {
+  it("are the sha256 of each file's bytes on disk, for ASCII sources and for text that is not ASCII", async () => {
+    // types.gen.ts carries descriptions as they are (here not ASCII); tools.gen.ts is ASCII below
+    // its header (json-text.ts escapes the rest): the stamp hashes slices of both kinds.
+    const spec = {
+      openapi: "3.0.3",
+      info: { title: "Grüße", version: "1" },
+      paths: {
+        "/items": {
+          get: {
+            operationId: "listItems",
+            description: "Liste — ✓ 😀",
+            parameters: [{ name: "q", in: "query", description: "Größe: 10 µm, naïve café", schema: { type: "string" } }],
+            responses: { "200": { description: "ok" } },
+          },
+        },
+      },
+    };
+    writeFileSync(at("unicode.json"), JSON.stringify(spec));
+    expect((await sluice(["generate", at("unicode.json"), "--name", "uni", "--out", "packs/uni"])).code).toBe(0);
+    const { files } = stampOf("packs/uni");
+    expect(read("packs/uni/src/types.gen.ts")).toContain("Größe: 10 µm, naïve café");
+    expect(read("packs/uni/src/tools.gen.ts").split("\n").slice(4).join("\n")).toMatch(/^[\x00-\x7f]*$/);
+    for (const [path, digest] of Object.entries(files)) expect([path, digest]).toEqual([path, createHash("sha256").update(readFileSync(at(`packs/uni/${path}`))).digest("hex")]);
+    expect(Object.keys(files)).toContain("src/types.gen.ts");
   });
 });
 
