@@ -512,7 +512,7 @@ export function detectPagination(document: unknown, tools: readonly ToolIR[], re
   const paths = getOwn(document, "paths");
   const out: Record<string, Pagination> = {};
   const unconfirmed: { tool: ToolIR & { binding: HttpBinding }; args: ReadonlyMap<string, Argument>; shape: ResponseShape }[] = [];
-  for (const tool of [...tools].sort((a, b) => compareText(a.name, b.name))) {
+  for (const tool of tools.filter((t) => t.binding.kind === "http").sort((a, b) => compareText(a.name, b.name))) {
     if (tool.binding.kind !== "http") continue;
     const http = tool as ToolIR & { binding: HttpBinding };
     // Most operations take no page marker (none of Kubernetes' do): neither a confirmed nor a conventional declaration can follow.
