@@ -281,16 +281,22 @@ function nodeFacts(memo: DocumentMemo, node: Located): NodeFacts {
   if (typeof properties === "object" && properties !== null) {
     for (const name of Object.keys(properties)) {
       const property = getOwn(properties, name);
-      const site: Located = { value: property, document: node.document, pointer: `${node.pointer}/properties/${escapePointerSegment(name)}` };
+      // Member names seldom hold `~` or `/`: no escaping to do, and two regex replaces spared per member.
+      const segment = name.includes("~") || name.includes("/") ? escapePointerSegment(name) : name;
+      const site: Located = { value: property, document: node.document, pointer: `${node.pointer}/properties/${segment}` };
       const number = target(memo, site);
       const found = number === undefined ? undefined : memo.places[number]!.value;
       const format = getOwn(found, "format");
       const type = getOwn(found, "type");
-      const description = getOwn(found, "description") ?? getOwn(property, "description");
       if (typeof format === "string" && LINK_FORMATS.has(format.toLowerCase()) && !isDefaultLinkName(name) && !isPaginationKey(name) && !PEOPLE_LINK_NAME.test(name)) links.push(name);
-      if (!isDefaultIdName(name) && !isPaginationKey(name)) {
-        const scalar = type === "string" || type === "integer" || type === "number";
-        if (format === "uuid" || (scalar && name.length <= ID_NAME_MAX && typeof description === "string" && ID_DESCRIPTION.test(description))) ids.push(name);
+      // An id by its format, or a short scalar its description calls unique; the cheap tests first, the name tests and the description's last.
+      const scalar = type === "string" || type === "integer" || type === "number";
+      if ((format === "uuid" || (scalar && name.length <= ID_NAME_MAX)) && !isDefaultIdName(name) && !isPaginationKey(name)) {
+        if (format === "uuid") ids.push(name);
+        else {
+          const description = getOwn(found, "description") ?? getOwn(property, "description");
+          if (typeof description === "string" && ID_DESCRIPTION.test(description)) ids.push(name);
+        }
       }
       if (typeof property === "object" && property !== null) children.push(number === undefined || typeof found !== "object" || found === null ? UNREADABLE : number);
     }
