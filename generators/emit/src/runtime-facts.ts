@@ -88,13 +88,20 @@ export function looksSecret(name: string): boolean {
  */
 export function secretLookingArguments(tools: readonly ToolIR[], excluded: ReadonlySet<string> = new Set()): { tool: string; argument: string }[] {
   const out: { tool: string; argument: string }[] = [];
+  // Names repeat across operations (Kubernetes: the same dozen on a thousand): each is judged once.
+  const judged = new Map<string, boolean>();
+  const secret = (name: string): boolean => {
+    let known = judged.get(name);
+    if (known === undefined) judged.set(name, (known = looksSecret(name)));
+    return known;
+  };
   for (const tool of tools) {
     const wire = wireNames(tool);
     const headers = new Set(tool.binding.kind === "http" ? tool.binding.parameters.filter((p) => p.in === "header").map((p) => p.arg) : []);
     for (const argument of Object.keys(tool.parameters.properties)) {
       // `authorization` elsewhere is often a resource (Stripe's issuing authorizations); as a header it is the credential.
       const authorizationHeader = headers.has(argument) && squashName(wire.get(argument) ?? argument) === "authorization";
-      if (!authorizationHeader && !looksSecret(argument) && !looksSecret(wire.get(argument) ?? argument)) continue;
+      if (!authorizationHeader && !secret(argument) && !secret(wire.get(argument) ?? argument)) continue;
       if (excluded.has(wire.get(argument) ?? argument)) continue;
       out.push({ tool: tool.name, argument });
     }

@@ -149,10 +149,14 @@ export function credentialArguments(tools: readonly ToolIR[], schemes: readonly 
     for (const form of duplicateForms(scheme.name!, vendor)) if (form !== "" && !byForm.has(form)) byForm.set(form, scheme.scheme);
   }
   const found = new Map<string, string>();
+  // Operations send the same few names again and again (Kubernetes: `pretty`, `dryRun` on a thousand operations): each is looked at once.
+  const seen = new Set<string>();
   for (const tool of tools) {
     for (const name of sentNames(tool)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
       const scheme = byForm.get(squashName(name));
-      if (scheme !== undefined && !found.has(name)) found.set(name, scheme);
+      if (scheme !== undefined) found.set(name, scheme);
     }
   }
   const out: Record<string, string> = {};

@@ -386,11 +386,29 @@ function argumentNamed(args: ReadonlyMap<string, Argument>, names: readonly stri
   return names.find((name) => args.has(name) && (where === undefined || args.get(name)!.in === where));
 }
 
+/**
+ * Every argument some pagination style needs (each branch of `paginationFor`, and so every
+ * convention, starts from one of these): a tool taking none of them has no pagination,
+ * whatever its answer says, and its answer is not read at all.
+ */
+const MARKER_ARGS: ReadonlySet<string> = new Set(["starting_after", "since", ...CURSOR_ARGS, ...LINK_ARGS, ...OFFSET_ARGS, ...NEXT_URL_ARGS, ...PAGE_ARGS, ...ID_KEY_ARGS]);
+
+/** Whether a tool could be paginated at all: a GET or POST taking a marker argument. */
+function mayPaginate(tool: ToolIR & { binding: HttpBinding }, args: ReadonlyMap<string, Argument>): boolean {
+  const method = tool.binding.method;
+  if (method !== "GET" && method !== "POST") return false;
+  for (const name of args.keys()) if (MARKER_ARGS.has(name)) return true;
+  return false;
+}
+
 /** One tool's pagination from its arguments and its answer's shape, or undefined when the spec does not show one. */
 export function paginationFor(tool: ToolIR & { binding: HttpBinding }, shape: ResponseShape): Pagination | undefined {
+  return paginationOf(tool, visibleArguments(tool), shape);
+}
+
+function paginationOf(tool: ToolIR & { binding: HttpBinding }, args: ReadonlyMap<string, Argument>, shape: ResponseShape): Pagination | undefined {
   const method = tool.binding.method;
   if (method !== "GET" && method !== "POST") return undefined;
-  const args = visibleArguments(tool);
   const members = shape.members;
   const hasMore = findField(members, HAS_MORE_FIELDS, isBoolean);
   const items = itemsField(members);
@@ -493,10 +511,13 @@ export function detectPagination(document: unknown, tools: readonly ToolIR[], re
   const swagger = typeof getOwn(document, "swagger") === "string";
   const paths = getOwn(document, "paths");
   const out: Record<string, Pagination> = {};
-  const unconfirmed: { tool: ToolIR & { binding: HttpBinding }; shape: ResponseShape }[] = [];
-  for (const tool of [...tools].sort((a, b) => compareText(a.name, b.name))) {
+  const unconfirmed: { tool: ToolIR & { binding: HttpBinding }; args: ReadonlyMap<string, Argument>; shape: ResponseShape }[] = [];
+  for (const tool of tools.filter((t) => t.binding.kind === "http").sort((a, b) => compareText(a.name, b.name))) {
     if (tool.binding.kind !== "http") continue;
     const http = tool as ToolIR & { binding: HttpBinding };
+    // Most operations take no page marker (none of Kubernetes' do): neither a confirmed nor a conventional declaration can follow.
+    const args = visibleArguments(http);
+    if (!mayPaginate(http, args)) continue;
     let operation: Located;
     try {
       const item = resolver.deref(getOwn(paths, http.binding.path), resolver.main, `/paths/${escapePointerSegment(http.binding.path)}`);
@@ -508,14 +529,14 @@ export function detectPagination(document: unknown, tools: readonly ToolIR[], re
       continue;
     }
     const shape = responseShape(operation, resolver, swagger);
-    const pagination = paginationFor(http, shape);
+    const pagination = paginationOf(http, args, shape);
     if (pagination !== undefined) Object.defineProperty(out, tool.name, { value: pagination, enumerable: true, writable: true, configurable: true });
-    else unconfirmed.push({ tool: http, shape });
+    else unconfirmed.push({ tool: http, args, shape });
   }
   if (options.byConvention !== true) return out;
   const conventions = conventionsOf(Object.values(out));
-  for (const { tool, shape } of unconfirmed) {
-    const inferred = byConvention(tool, shape, conventions);
+  for (const { tool, args, shape } of unconfirmed) {
+    const inferred = byConvention(tool, args, shape, conventions);
     if (inferred !== undefined) Object.defineProperty(out, tool.name, { value: inferred, enumerable: true, writable: true, configurable: true });
   }
   return sortedByName(out);
@@ -584,10 +605,9 @@ function contradicts(members: ReadonlyMap<string, Field>, path: string, accepts:
 }
 
 /** The convention for an argument this tool takes, when its answer leaves room for it. */
-function byConvention(tool: ToolIR & { binding: HttpBinding }, shape: ResponseShape, conventions: ReadonlyMap<string, Pagination>): Pagination | undefined {
+function byConvention(tool: ToolIR & { binding: HttpBinding }, args: ReadonlyMap<string, Argument>, shape: ResponseShape, conventions: ReadonlyMap<string, Pagination>): Pagination | undefined {
   if (shape.closed) return undefined;
   const method = tool.binding.method;
-  const args = visibleArguments(tool);
   for (const [arg, convention] of conventions) {
     if (!args.has(arg)) continue;
     if (convention.style === "link" ? method !== "GET" || args.get(arg)!.in !== "query" : method !== "GET" && method !== "POST") continue;
