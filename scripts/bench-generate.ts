@@ -65,9 +65,12 @@ symlinkSync(join(ROOT, "packages/core"), join(work, "node_modules/@sluice/core")
 // Children.
 
 const SLUICE_LAUNCHER = join(work, "sluice-dist.mjs");
+/** What bin/sluice.mjs does before it loads main.js for generate (keeps V8's young generation small). */
+const GENERATE_HEAP = pathToFileURL(join(ROOT, "packages/cli/bin/generate-heap.mjs")).href;
 writeFileSync(
   SLUICE_LAUNCHER,
-  `import { main } from ${JSON.stringify(pathToFileURL(CLI_DIST).href)};\n` +
+  `if (process.argv[2] === "generate") (await import(${JSON.stringify(GENERATE_HEAP)})).keepYoungGenerationSmall();\n` +
+    `const { main } = await import(${JSON.stringify(pathToFileURL(CLI_DIST).href)});\n` +
     "process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });\n",
 );
 const GENERATOR_LAUNCHER = join(work, "generator-dist.mjs");
@@ -108,6 +111,7 @@ writeFileSync(
     "const cpu = () => { const used = process.cpuUsage(); return (used.user + used.system) / 1000; };",
     "const marks = [{ name: \"node start-up (to the launcher's first line)\", wall: 0, cpu: 0 }];",
     "const mark = (name) => marks.push({ name, wall: performance.now(), cpu: cpu() });",
+    `(await import(${JSON.stringify(GENERATE_HEAP)})).keepYoungGenerationSmall();`,
     'mark("loading main.js (the entry: argument parsing, @sluice/schema)");',
     `const { main } = await import(${JSON.stringify(pathToFileURL(CLI_DIST).href)});`,
     'mark("main: the command, options, and what generate imports (@sluice/core, @sluice/emit)");',
