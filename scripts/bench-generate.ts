@@ -65,9 +65,12 @@ symlinkSync(join(ROOT, "packages/core"), join(work, "node_modules/@sluice/core")
 // Children.
 
 const SLUICE_LAUNCHER = join(work, "sluice-dist.mjs");
+/** What bin/sluice.mjs does before it loads main.js for generate (keeps V8's young generation small). */
+const GENERATE_HEAP = pathToFileURL(join(ROOT, "packages/cli/bin/generate-heap.mjs")).href;
 writeFileSync(
   SLUICE_LAUNCHER,
-  `import { main } from ${JSON.stringify(pathToFileURL(CLI_DIST).href)};\n` +
+  `if (process.argv[2] === "generate") (await import(${JSON.stringify(GENERATE_HEAP)})).keepYoungGenerationSmall();\n` +
+    `const { main } = await import(${JSON.stringify(pathToFileURL(CLI_DIST).href)});\n` +
     "process.exitCode = await main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() });\n",
 );
 const GENERATOR_LAUNCHER = join(work, "generator-dist.mjs");
@@ -94,43 +97,37 @@ writeFileSync(
   ].join("\n"),
 );
 
-/** Where one generation's time goes, in one process on dist (what the CLI loads first, then the work). */
+/**
+ * Where one whole CLI run's time goes: the same `generate openapi` as the sluice row, from
+ * dist, in one process, cut at the CLI's own progress steps (a terminal's stderr is faked
+ * and drawn from the first millisecond: SLUICE_PROGRESS_DELAY_MS=0), wall and CPU time of
+ * each. The first mark is node's start (performance's time origin), the last is main()'s
+ * return; the parent adds what is left until the process has exited.
+ */
 const PHASES = join(work, "phases.mjs");
 writeFileSync(
   PHASES,
   [
-    'import { readFile } from "node:fs/promises";',
-    'import { createHash } from "node:crypto";',
-    'import { basename } from "node:path";',
-    "const phases = { startup: performance.now() };",
-    "let t = performance.now();",
-    "const lap = (name) => { const now = performance.now(); phases[name] = now - t; t = now; };",
-    `const core = await import(${JSON.stringify(pathToFileURL(join(ROOT, "packages/core/dist/index.js")).href)});`,
-    'lap("import @sluice/core (CLI, response hints)");',
-    `const openapi = await import(${JSON.stringify(pathToFileURL(join(ROOT, "generators/openapi/dist/index.js")).href)});`,
-    'lap("import @sluice/generator-openapi (rest: yaml, IR, emit)");',
+    "const cpu = () => { const used = process.cpuUsage(); return (used.user + used.system) / 1000; };",
+    "const marks = [{ name: \"node start-up (to the launcher's first line)\", wall: 0, cpu: 0 }];",
+    "const mark = (name) => marks.push({ name, wall: performance.now(), cpu: cpu() });",
+    `(await import(${JSON.stringify(GENERATE_HEAP)})).keepYoungGenerationSmall();`,
+    'mark("loading main.js (the entry: argument parsing, @sluice/schema)");',
+    `const { main } = await import(${JSON.stringify(pathToFileURL(CLI_DIST).href)});`,
+    'mark("main: the command, options, and what generate imports (@sluice/core, @sluice/emit)");',
     "const [spec, out] = process.argv.slice(2);",
-    "const bytes = await readFile(spec);",
-    "const file = basename(spec);",
-    "const document = openapi.loadDocument(bytes, file);",
-    'const sha256 = createHash("sha256").update(bytes).digest("hex");',
-    'lap("read, parse, sha256");',
-    'const pack = openapi.buildOpenAPIPackIR(document, { name: "bench", file, sha256 }, {});',
-    'lap("build IR");',
-    // What the CLI computes beyond the generator, as generate-pack.ts and generate.ts do.
-    "const facts = openapi.openapiRuntimeFacts(document, pack, {});",
-    'lap("runtime facts and pagination (CLI)");',
-    "for (const tool of pack.tools) { const pagination = facts.pagination[tool.name]; openapi.openapiResponseHints(document, tool, pagination === undefined ? {} : { pagination }); }",
-    "openapi.openapiPackResponseHints(document);",
-    'lap("response hints (CLI)");',
-    "const files = [...openapi.emitPackFiles(pack)];",
-    'lap("emit sources");',
-    "await openapi.writePack(out, files);",
-    'lap("write");',
-    "const tools = core.definePack({ name: pack.name, defs: pack.defs, ...(pack.withheldMembers === undefined ? {} : { withheldMembers: pack.withheldMembers }), tools: pack.tools }).tools;",
-    "core.formatEgressMap(core.egressMap(tools));",
-    'lap("egress map of every tool (CLI)");',
-    "process.stdout.write(JSON.stringify(phases));",
+    'const file = spec.split("/").pop();',
+    'process.env.SLUICE_PROGRESS_DELAY_MS = "0";',
+    // Each step is drawn as `\r\x1b[Ksluice: generating bench: <step> (0.3 s)`.
+    "const stderr = { isTTY: true, columns: 1000, write(text) {",
+    "  const step = /sluice: generating bench: (.*) \\(\\d+\\.\\d s\\)$/.exec(text);",
+    '  if (step !== null) mark(step[1].replace(file, "the spec"));',
+    "} };",
+    'const stdout = { write() { mark("printing the result"); } };',
+    'const code = await main(["generate", "openapi", spec, "--name", "bench", "--out", out], { stdout, stderr, cwd: process.cwd() });',
+    'if (code !== 0) throw new Error(`generate exited ${code}`);',
+    'mark("end");',
+    "process.stdout.write(JSON.stringify(marks));",
     "",
   ].join("\n"),
 );
@@ -317,17 +314,43 @@ for (let round = 0; round < ROUNDS; round += 1) {
   }
 }
 
-// Phases of one generation (GitHub REST copy), median of ROUNDS runs.
-const phaseRuns: Record<string, number>[] = [];
-for (let round = 0; round < ROUNDS; round += 1) {
-  const out = freshDir();
-  const run = spawnSync(process.execPath, [PHASES, githubCopy, out], { env: ENV, cwd: work, encoding: "utf8" });
-  clean(out);
-  if (run.status !== 0) throw new Error(`phases: ${run.stderr}`);
-  phaseRuns.push(JSON.parse(run.stdout) as Record<string, number>);
+// Phases of one whole CLI run on each spec, median of ROUNDS interleaved rounds.
+interface PhaseRun {
+  /** Wall and CPU ms of each phase, in the order the run went through them. */
+  phases: Map<string, { wall: number; cpu: number }>;
+  /** Spawn to exit, as the parent saw it. */
+  total: number;
+  /** CPU ms of the process until main() returned. */
+  cpu: number;
 }
-const phaseNames = Object.keys(phaseRuns[0]!);
-console.log(`phases (GitHub REST): ${phaseNames.map((name) => `${name} ${median(phaseRuns.map((run) => run[name]!)).toFixed(0)} ms`).join(", ")}`);
+const EXIT_PHASE = "after main() returned: exit, and spawning the process";
+const phaseRuns = new Map<string, PhaseRun[]>(SIDE_BY_SIDE.map(({ name }) => [name, []]));
+for (let round = 0; round < ROUNDS; round += 1) {
+  for (let i = 0; i < SIDE_BY_SIDE.length; i += 1) {
+    const { name, spec } = SIDE_BY_SIDE[(i + round) % SIDE_BY_SIDE.length]!;
+    const out = freshDir();
+    const measured = measure([PHASES, spec, out]);
+    clean(out);
+    const marks = JSON.parse(measured.stdout) as { name: string; wall: number; cpu: number }[];
+    const phases = new Map<string, { wall: number; cpu: number }>();
+    for (let m = 0; m + 1 < marks.length; m += 1) {
+      const previous = phases.get(marks[m]!.name) ?? { wall: 0, cpu: 0 };
+      phases.set(marks[m]!.name, { wall: previous.wall + marks[m + 1]!.wall - marks[m]!.wall, cpu: previous.cpu + marks[m + 1]!.cpu - marks[m]!.cpu });
+    }
+    const end = marks[marks.length - 1]!;
+    phases.set(EXIT_PHASE, { wall: measured.ms - end.wall, cpu: Number.NaN });
+    phaseRuns.get(name)!.push({ phases, total: measured.ms, cpu: end.cpu });
+  }
+}
+const phaseNames = [...new Set([...phaseRuns.values()].flatMap((runs) => runs.flatMap((run) => [...run.phases.keys()])))];
+const phaseMedian = (name: string, phase: string, what: "wall" | "cpu"): string => {
+  const values = phaseRuns.get(name)!.flatMap((run) => (run.phases.has(phase) ? [run.phases.get(phase)![what]] : []));
+  return values.length === 0 || Number.isNaN(values[0]!) ? "" : median(values).toFixed(0);
+};
+for (const { name } of SIDE_BY_SIDE) {
+  const runs = phaseRuns.get(name)!;
+  console.log(`phases (${name}): ${phaseNames.map((phase) => `${phase} ${phaseMedian(name, phase, "wall")} ms`).join(", ")}; whole ${median(runs.map((run) => run.total)).toFixed(0)} ms`);
+}
 
 // ---------------------------------------------------------------------------------------
 // 2. YAML parsers on the corpus's YAML specs (in this process; parse only).
@@ -580,11 +603,15 @@ for (const entry of sideBySide) {
 
 lines.push(
   "",
-  `Where the time goes: GitHub REST (copy) in one process on dist, median of ${ROUNDS} runs (\`startup\` is node's own start-up before the first line runs):`,
+  `Where the time goes: one whole \`sluice generate openapi <spec> --name bench --out <dir>\` from dist, in one process, cut at the CLI's progress steps`,
+  `(its stderr a faked terminal, drawn from the first millisecond); wall and CPU ms, medians of ${ROUNDS} interleaved rounds. Each step runs until the next one starts,`,
+  "so a step's row holds everything between: `parsing` loads the generator module too, `egress map` writes the map. The last row is what the parent",
+  "measured after main() returned (the process's exit, and its spawn before node's time origin). The totals are whole processes, spawn to exit, and CPU until main() returned.",
   "",
-  "| phase | ms |",
-  "| --- | ---: |",
-  ...phaseNames.map((name) => `| ${name} | ${median(phaseRuns.map((run) => run[name]!)).toFixed(0)} |`),
+  `| phase | ${SIDE_BY_SIDE.map(({ name }) => `${name.replace(/ \(.*\)$/, "")} wall | CPU`).join(" | ")} |`,
+  `| --- | ${SIDE_BY_SIDE.map(() => "---: | ---:").join(" | ")} |`,
+  ...phaseNames.map((phase) => `| ${phase} | ${SIDE_BY_SIDE.map(({ name }) => `${phaseMedian(name, phase, "wall")} | ${phaseMedian(name, phase, "cpu")}`).join(" | ")} |`),
+  `| **whole process** | ${SIDE_BY_SIDE.map(({ name }) => `${median(phaseRuns.get(name)!.map((run) => run.total)).toFixed(0)} | ${median(phaseRuns.get(name)!.map((run) => run.cpu)).toFixed(0)}`).join(" | ")} |`,
 );
 
 lines.push(

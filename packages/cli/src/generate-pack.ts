@@ -112,6 +112,7 @@ export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphq
 
 /** Builds everything of one pack in memory. */
 export async function buildPack(job: PackJob, coreVersion: string, step: (label: string) => void = () => {}): Promise<GeneratedPack> {
+  step(`reading ${basename(job.spec)}`);
   let bytes: Uint8Array;
   if (job.liveSnapshot !== undefined) bytes = Buffer.from(job.liveSnapshot, "utf8");
   else {
@@ -142,71 +143,78 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     return applyToolChoices(transformed, job, filter, prefixed);
   };
 
-  let ir: PackIR;
-  let facts: RuntimeFacts;
-  let generator: GeneratorInfo;
-  let emit: (ir: PackIR) => EmittedFile[];
-  if (kind === "mcp") {
-    if (job.authHeader !== undefined || job.baseUrl !== undefined || job.endpoint !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader, baseUrl and endpoint apply to spec packs only; ${file} is an MCP snapshot.`);
-    const mcp = await import("@sluice/generator-mcp");
-    const snapshot = mcp.parseSnapshot(new TextDecoder().decode(bytes), file);
-    ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
-    ir = transform(ir, job);
-    facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp, job));
-    // As for OpenAPI: the default handler's hints, here from each tool's outputSchema (what its structuredContent is).
-    if (job.responses !== "off") facts = { ...facts, responses: { shared: {}, tools: mcp.mcpResponseHints(snapshot, ir.tools) } };
-    generator = mcp.MCP_GENERATOR;
-    emit = (pack) => mcp.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
-  } else if (kind === "openapi") {
-    // Known only now when the kind was read from the file.
-    if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
-    step(`reading ${file}`);
-    const openapi = await import("@sluice/generator-openapi");
-    const document = openapi.loadDocument(bytes, file);
-    step("building tools");
-    const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
-    ir = openapi.buildOpenAPIPackIR(document, source, {
-      ...(job.credentialArguments === undefined ? {} : { credentialParameters: job.credentialArguments }),
-      detectCredentialParameters: job.detectCredentialArguments ?? true,
-      ...(externalRefs === undefined ? {} : { externalRefs }),
-      select: (info) => filter.accepts({ kind: "openapi", info }),
-    });
-    ir = choose(ir, job);
-    step("runtime facts and pagination");
-    facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
-    if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "config", variables: [] } };
-    if (job.responses !== "off") {
-      step("response hints");
-      // Only tools whose answers say more than the defaults carry hints: the file stays small.
-      const tools: Record<string, ResponseHints> = {};
-      for (const tool of ir.tools) {
-        const pagination = hasOwn(facts.pagination, tool.name) ? facts.pagination[tool.name] : undefined;
-        const hints = openapi.openapiResponseHints(document, tool, pagination === undefined ? {} : { pagination });
-        if (Object.keys(hints).length > 0) Object.defineProperty(tools, tool.name, { value: hints, enumerable: true, writable: true, configurable: true });
+  // Its own scope: the parsed spec (the largest thing in memory until then) is garbage once
+  // the IR, the facts and the hints exist, before the map and the sources are made.
+  const built = await (async (): Promise<{ ir: PackIR; facts: RuntimeFacts; generator: GeneratorInfo; emit: (ir: PackIR) => EmittedFile[] }> => {
+    let ir: PackIR;
+    let facts: RuntimeFacts;
+    let generator: GeneratorInfo;
+    let emit: (ir: PackIR) => EmittedFile[];
+    if (kind === "mcp") {
+      if (job.authHeader !== undefined || job.baseUrl !== undefined || job.endpoint !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader, baseUrl and endpoint apply to spec packs only; ${file} is an MCP snapshot.`);
+      const mcp = await import("@sluice/generator-mcp");
+      const snapshot = mcp.parseSnapshot(new TextDecoder().decode(bytes), file);
+      ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
+      ir = transform(ir, job);
+      facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp, job));
+      // As for OpenAPI: the default handler's hints, here from each tool's outputSchema (what its structuredContent is).
+      if (job.responses !== "off") facts = { ...facts, responses: { shared: {}, tools: mcp.mcpResponseHints(snapshot, ir.tools) } };
+      generator = mcp.MCP_GENERATOR;
+      emit = (pack) => mcp.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
+    } else if (kind === "openapi") {
+      // Known only now when the kind was read from the file.
+      if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
+      step(`parsing ${file}`);
+      const openapi = await import("@sluice/generator-openapi");
+      const document = openapi.loadDocument(bytes, file);
+      step("building tools");
+      const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
+      ir = openapi.buildOpenAPIPackIR(document, source, {
+        ...(job.credentialArguments === undefined ? {} : { credentialParameters: job.credentialArguments }),
+        detectCredentialParameters: job.detectCredentialArguments ?? true,
+        ...(externalRefs === undefined ? {} : { externalRefs }),
+        select: (info) => filter.accepts({ kind: "openapi", info }),
+      });
+      ir = choose(ir, job);
+      step("runtime facts and pagination");
+      facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
+      if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "config", variables: [] } };
+      if (job.responses !== "off") {
+        step("response hints");
+        // Only tools whose answers say more than the defaults carry hints: the file stays small.
+        const tools: Record<string, ResponseHints> = {};
+        for (const tool of ir.tools) {
+          const pagination = hasOwn(facts.pagination, tool.name) ? facts.pagination[tool.name] : undefined;
+          const hints = openapi.openapiResponseHints(document, tool, pagination === undefined ? {} : { pagination });
+          if (Object.keys(hints).length > 0) Object.defineProperty(tools, tool.name, { value: hints, enumerable: true, writable: true, configurable: true });
+        }
+        facts = { ...facts, responses: { shared: openapi.openapiPackResponseHints(document), tools } };
       }
-      facts = { ...facts, responses: { shared: openapi.openapiPackResponseHints(document), tools } };
+      generator = openapi.OPENAPI_GENERATOR;
+      emit = (pack) => openapi.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
+    } else {
+      step(`parsing ${file}`);
+      const graphql = await import("@sluice/generator-graphql");
+      const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
+      step("building tools");
+      // The generator applies withhold and credentialArguments: its selectors reach input members, and a withheld variable leaves the document.
+      ir = graphql.buildGraphQLPackIR(schema, source, {
+        select: (info) => filter.accepts({ kind: "graphql", info }),
+        ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
+        ...(job.withhold === undefined ? {} : { withhold: Object.fromEntries(Object.entries(job.withhold).map(([selector, reason]) => [selector, withheldReason(reason, job.name)])) }),
+      });
+      ir = choose(ir, { ...job, withhold: {} });
+      facts = graphql.graphqlRuntimeFacts(ir);
+      // Only the bearer token moves into the header; a credential argument's own scheme stays in the variables.
+      if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => (credential.argumentOnly === true ? credential : { ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
+      generator = graphql.GRAPHQL_GENERATOR;
+      emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
     }
-    generator = openapi.OPENAPI_GENERATOR;
-    emit = (pack) => openapi.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
-  } else {
-    step(`reading ${file}`);
-    const graphql = await import("@sluice/generator-graphql");
-    const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
-    step("building tools");
-    // The generator applies withhold and credentialArguments: its selectors reach input members, and a withheld variable leaves the document.
-    ir = graphql.buildGraphQLPackIR(schema, source, {
-      select: (info) => filter.accepts({ kind: "graphql", info }),
-      ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
-      ...(job.withhold === undefined ? {} : { withhold: Object.fromEntries(Object.entries(job.withhold).map(([selector, reason]) => [selector, withheldReason(reason, job.name)])) }),
-    });
-    ir = choose(ir, { ...job, withhold: {} });
-    facts = graphql.graphqlRuntimeFacts(ir);
-    // Only the bearer token moves into the header; a credential argument's own scheme stays in the variables.
-    if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => (credential.argumentOnly === true ? credential : { ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
-    generator = graphql.GRAPHQL_GENERATOR;
-    emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
-  }
 
+    return { ir, facts, generator, emit };
+  })();
+  const { ir, generator, emit } = built;
+  let { facts } = built;
   if (job.endpoint !== undefined && facts.endpoint !== undefined) facts = { ...facts, endpoint: { ...facts.endpoint, url: job.endpoint } };
   facts = withEnvNames(facts, job);
   // A typo in exclude generates more than the author meant: fail closed, naming what it could have meant.

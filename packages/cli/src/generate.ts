@@ -231,8 +231,10 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
   const scaffolded: string[] = [];
   /** What this run wrote, for the stamp (hashed from memory, not read back). */
   const bytes = new Map<string, string | Uint8Array>();
-  const put = async (path: string, data: string | Uint8Array) => {
+  const put = async (path: string, text: string | Uint8Array) => {
     const target = join(job.out, path);
+    // Encoded once, for the file and for the stamp's digest (Kubernetes writes 15 MB of text).
+    const data = typeof text === "string" ? Buffer.from(text, "utf8") : text;
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, data);
     bytes.set(path, data);
@@ -261,6 +263,7 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
   const map = fresh ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
   await put("egress_map.txt", map);
   written.push("egress_map.txt");
+  step("recording the stamp");
   // Last, so that it records the files as they now are: --check can then skip generating.
   await writeStamp(job, pack.spec.bytes, pack.report, bytes);
   return { ...pack.report, written, scaffolded, changed: [] };
