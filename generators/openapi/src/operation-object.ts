@@ -177,10 +177,22 @@ function unsentParameters(parameters: readonly NormalizedParameter[], context: O
 }
 
 function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {
-  const node = context.dialect === "2.0" ? swagger2ParameterSchema(parameter.schema.value) : parameter.schema.value;
-  const schema = asObject(context.converter.convert(node, parameter.schema.document, arg, withheld, parameter.schema.pointer));
-  return decorate(schema, parameter.description, parameter.deprecated);
+  const { value, document, pointer } = parameter.schema;
+  const node = () => (context.dialect === "2.0" ? swagger2ParameterSchema(value) : value);
+  // Shared parameters (`$ref`ed, or a path item's) are converted once and shared by every tool that has them.
+  const converted = typeof value === "object" && value !== null ? context.converter.convertShared(value, "parameter", node, document, arg, withheld, pointer) : context.converter.convert(node(), document, arg, withheld, pointer);
+  const schema = asObject(converted);
+  if (schema !== converted) return decorate(schema, parameter.description, parameter.deprecated);
+  // A shared conversion is decorated once too; the description and deprecation come from the same parameter.
+  const known = decoratedParameters.get(schema);
+  if (known !== undefined && known.description === parameter.description && known.deprecated === parameter.deprecated) return known.schema;
+  const decorated = decorate(schema, parameter.description, parameter.deprecated);
+  decoratedParameters.set(schema, { description: parameter.description, deprecated: parameter.deprecated, schema: decorated });
+  return decorated;
 }
+
+/** Converted parameter schema -> the argument schema `decorate` made of it. */
+const decoratedParameters = new WeakMap<JsonSchemaObject, { description: string | undefined; deprecated: boolean; schema: JsonSchemaObject }>();
 
 /** Object bodies become one argument per property; any other body is the single argument `body`. */
 function bodyArguments(

@@ -110,6 +110,8 @@ export class SchemaConverter {
    * schemas is 20,000 iterations, never 20,000 nested calls.
    */
   private readonly pending: Array<{ name: string; located: Located }> = [];
+  /** `convertShared` results by source object, then variant and place. */
+  private readonly shared = new WeakMap<object, Map<string, SharedConversion>>();
 
   constructor(
     private readonly resolver: RefResolver,
@@ -135,6 +137,46 @@ export class SchemaConverter {
     } finally {
       this.drain();
     }
+  }
+
+  /**
+   * `convert` of a node that many operations reach at the same place (a shared parameter,
+   * a body schema), built by `node()` from `source` alone: converted once, and the same
+   * result (an object every tool that reaches it shares, as tools share `$defs`) given
+   * again for the same `source`, `variant`, document and pointer. Kubernetes' 1,123
+   * operations convert the same few dozen parameters about 8,000 times.
+   *
+   * A conversion depends on the node and its place only: what it references is named, and
+   * converted once, by `drain`. What it records is replayed on reuse as converting again
+   * would record it: the withheld members under this `path` (their paths all extend the
+   * one the conversion started from) and the refused patterns under this operation.
+   */
+  convertShared(source: object, variant: string, node: () => unknown, document: SourceDocument, path: string, withheld: WithheldSink, pointer: string): JsonSchemaObject | boolean {
+    let byPlace = this.shared.get(source);
+    const place = `${variant}\u0000${document.id}#${pointer}`;
+    const known = byPlace?.get(place);
+    if (known !== undefined) {
+      for (const entry of known.withheld) withheld.push({ ...entry, path: path + entry.path });
+      for (const refusal of known.refusals) this.refusedPatterns.push({ ...refusal, operation: this.operation });
+      return known.schema;
+    }
+    const withheldFrom = withheld.length;
+    const refusedFrom = this.refusedPatterns.length;
+    let schema: JsonSchemaObject | boolean;
+    let refusals: PatternRefusal[];
+    try {
+      schema = this.inline(node(), { document, path, withheld, pointer, depth: 0 });
+      // Refusals met converting the references are theirs, recorded once: only the inline part's are replayed.
+      refusals = this.refusedPatterns.slice(refusedFrom);
+    } finally {
+      this.drain();
+    }
+    const recorded = withheld.slice(withheldFrom);
+    if (recorded.every((entry) => entry.path.startsWith(path))) {
+      if (byPlace === undefined) this.shared.set(source, (byPlace = new Map()));
+      byPlace.set(place, { schema, withheld: recorded.map((entry) => ({ ...entry, path: entry.path.slice(path.length) })), refusals });
+    }
+    return schema;
   }
 
   /**
@@ -630,6 +672,13 @@ export class SchemaConverter {
     this.nameOfKey.set(key, name);
     return name;
   }
+}
+
+/** One `convertShared` result and what converting it recorded (withheld paths relative to where it started). */
+interface SharedConversion {
+  schema: JsonSchemaObject | boolean;
+  withheld: WithheldPath[];
+  refusals: PatternRefusal[];
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
