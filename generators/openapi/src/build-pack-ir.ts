@@ -1,7 +1,7 @@
 import { findUnsupportedKeyword, type PackIR, type SkippedOperation, type ToolIR, type UnsupportedKeyword, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { compareText } from "@sluice/emit";
-import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, isSchemaObject, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { detectedCredentialParameters } from "./credential-arguments.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
@@ -76,7 +76,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
   const dialect = dialectOf(document);
   const resolver = new RefResolver(document, options.externalRefs);
   const converter = new SchemaConverter(resolver, dialect);
-  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document, credentialParameters: options.credentialParameters ?? {} };
+  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document, credentialParameters: options.credentialParameters ?? {}, normalized: new WeakMap() };
 
   const operations: { ref: OperationRef; source: OperationSource }[] = [];
   const skipped: SkippedOperation[] = [];
@@ -108,7 +108,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
 
   const names = assignToolNames(operations.map((op) => op.ref));
   const tools: ToolIR[] = [];
-  const unsupportedInDefs: UnsupportedInDefs = { verdicts: new Map(), scanned: 0, any: false };
+  const unsupportedInDefs: UnsupportedInDefs = { verdicts: new Map(), scanned: 0, any: false, byArgument: new WeakMap() };
   for (const { ref, source: operationSource } of operations) {
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     converter.operation = operationKey(ref);
@@ -225,7 +225,7 @@ function dialectOf(document: unknown): Dialect {
 function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, state: UnsupportedInDefs): void {
   const definition = (name: string) => defs.get(name);
   const cache = state.verdicts;
-  let found = findUnsupportedKeyword({ properties: tool.parameters.properties }, definition);
+  let found = unsupportedInArguments(tool.parameters.properties, definition, state.byArgument);
   // Between two checks the converter only adds definitions (one whose conversion fails is
   // removed before any check sees it), so an unchanged count means nothing new to search.
   if (defs.size !== state.scanned) {
@@ -249,11 +249,30 @@ function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<st
   }
 }
 
-/** What `refuseUnsupported` knows of the definitions so far: each one's verdict, how many were searched, whether any holds one. */
+/**
+ * `findUnsupportedKeyword({ properties })` of a tool's arguments, one argument schema at a
+ * time, each searched once per build: tools share the schemas of shared parameters. The
+ * same first finding: that search walks the arguments in order, each one's subschemas
+ * before the next, and converted arguments refer to nothing but `#/$defs/...`, so the
+ * root each one is searched from does not matter.
+ */
+function unsupportedInArguments(properties: Record<string, JsonSchemaObject>, definition: (name: string) => JsonSchemaObject | undefined, known: WeakMap<JsonSchemaObject, UnsupportedKeyword | null>): UnsupportedKeyword | undefined {
+  for (const arg of Object.keys(properties)) {
+    const schema = properties[arg];
+    if (!isSchemaObject(schema)) continue;
+    let verdict = known.get(schema);
+    if (verdict === undefined) known.set(schema, (verdict = findUnsupportedKeyword(schema, definition) ?? null));
+    if (verdict !== null) return { ...verdict, pointer: `/properties/${escapePointerSegment(arg)}${verdict.pointer}` };
+  }
+  return undefined;
+}
+
+/** What `refuseUnsupported` knows of the definitions so far: each one's verdict, how many were searched, whether any holds one; and each argument schema's. */
 interface UnsupportedInDefs {
   verdicts: Map<string, UnsupportedKeyword | undefined>;
   scanned: number;
   any: boolean;
+  byArgument: WeakMap<JsonSchemaObject, UnsupportedKeyword | null>;
 }
 
 /** Definitions some generated tool reaches (a skipped operation's types are left out). */

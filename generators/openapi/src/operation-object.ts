@@ -22,6 +22,8 @@ export interface OperationContext {
   root: unknown;
   /** Parameter name -> security scheme whose credential fills it (see BuildOpenAPIOptions). */
   credentialParameters: Readonly<Record<string, string>>;
+  /** Parameters already normalized in this build, by parameter object and place (see normalizedParameter). */
+  normalized?: WeakMap<object, Map<string, NormalizedParameter | null>>;
 }
 
 export interface OperationSource {
@@ -55,7 +57,11 @@ export function buildOperationTool(source: OperationSource, name: string, contex
     });
   }
   const rawParameters = [...declared.values()];
-  const parameters = rawParameters.flatMap((p) => normalizeParameter(p, dialect) ?? []);
+  const parameters: NormalizedParameter[] = [];
+  for (const raw of rawParameters) {
+    const normalized = normalizedParameter(raw, context);
+    if (normalized !== undefined) parameters.push(normalized);
+  }
 
   for (const match of path.matchAll(/\{([^}]*)\}/g)) {
     const placeholder = match[1]!;
@@ -84,7 +90,8 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   const httpParameters: HttpParameter[] = [];
 
   const withheldParameters: WithheldParameter[] = [];
-  const ordered = LOCATION_ORDER.flatMap((location) => parameters.filter((p) => p.in === location && (location !== "path" || inTemplate.has(p.name))));
+  const ordered: NormalizedParameter[] = [];
+  for (const location of LOCATION_ORDER) for (const p of parameters) if (p.in === location && (location !== "path" || inTemplate.has(p.name))) ordered.push(p);
   const auth = context.security.requirementsFor(getOwn(operation.value, "security"), getOwn(context.root, "security"));
   const unsent = unsentParameters(ordered, context, auth);
   for (const parameter of ordered) {
@@ -174,6 +181,22 @@ function unsentParameters(parameters: readonly NormalizedParameter[], context: O
     for (const parameter of rest) out.set(parameter, "duplicate_header");
   }
   return out;
+}
+
+/**
+ * normalizeParameter, once per parameter object and place: a shared parameter (a
+ * `#/parameters` entry, a path item's) is read once for all the operations that have it,
+ * and its schema stays the same object, so its conversion is shared too.
+ */
+function normalizedParameter(located: Located, context: OperationContext): NormalizedParameter | undefined {
+  const { value, document, pointer } = located;
+  if (typeof value !== "object" || value === null || context.normalized === undefined) return normalizeParameter(located, context.dialect);
+  let byPlace = context.normalized.get(value);
+  if (byPlace === undefined) context.normalized.set(value, (byPlace = new Map()));
+  const place = `${document.id}#${pointer}`;
+  let known = byPlace.get(place);
+  if (known === undefined) byPlace.set(place, (known = normalizeParameter(located, context.dialect) ?? null));
+  return known ?? undefined;
 }
 
 function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {

@@ -1,4 +1,4 @@
-import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { shortHash } from "@sluice/emit";
 import { selectorSegment, translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
@@ -211,6 +211,11 @@ export class SchemaConverter {
     }
   }
 
+  /** `inline` of a subschema of the node at `at`, `suffix` below it (a method, not a closure made per node). */
+  private below(at: Site, child: unknown, suffix: string, childPath = at.path): JsonSchemaObject | boolean {
+    return this.inline(child, { document: at.document, path: childPath, withheld: at.withheld, pointer: at.pointer + suffix, depth: at.depth + 1 });
+  }
+
   /** One schema and what it holds inline; references are named here and converted by `drain`. */
   private inline(node: unknown, at: Site): JsonSchemaObject | boolean {
     const { document, path, withheld, pointer, depth } = at;
@@ -219,8 +224,6 @@ export class SchemaConverter {
     if (depth > MAX_INLINE_DEPTH) {
       throw new SluiceError("SPEC_INVALID", `The schema at ${pointer || "/"} nests deeper than ${MAX_INLINE_DEPTH} levels inline; no API description needs that many.`, { pointer });
     }
-    const below = (child: unknown, suffix: string, childPath = path): JsonSchemaObject | boolean =>
-      this.inline(child, { document, path: childPath, withheld, pointer: pointer + suffix, depth: depth + 1 });
     const source = node as Record<string, unknown>;
     const ref = getOwn(source, "$ref");
     if (typeof ref === "string") {
@@ -235,12 +238,10 @@ export class SchemaConverter {
       return union === undefined ? { ...target, ...rest } : { allOf: [target, rest] };
     }
 
+    // Every key `put` writes is a keyword this converter knows (never `__proto__`: spec-named
+    // keys go through Object.fromEntries or setOwn), so a plain store is safe, and cheaper
+    // than defineProperty.
     const out: JsonSchemaObject = {};
-    // Every key written is a keyword this converter knows (never `__proto__`: spec-named keys
-    // go through Object.fromEntries), so a plain store is safe, and cheaper than defineProperty.
-    const put = (key: string, value: unknown) => {
-      (out as Record<string, unknown>)[key] = value;
-    };
     let nullable = false;
     let exclusiveMaximum: boolean | undefined;
     let exclusiveMinimum: boolean | undefined;
@@ -261,38 +262,45 @@ export class SchemaConverter {
       else if (key.startsWith("x-")) continue;
       else if (key === "type") {
         const types = typeof value === "string" ? (value === "file" ? ["string"] : TYPE_NAMES.has(value) ? [value] : []) : (Array.isArray(value) ? value : [value]).flatMap((t) => (t === "file" ? ["string"] : TYPE_NAMES.has(t as string) ? [t as string] : []));
-        if (value === "file" && !hasOwn(source, "format")) put("format", "binary");
-        if (types.length === 1) put("type", types[0]);
-        else if (types.length > 1) put("type", [...new Set(types)]);
+        if (value === "file" && !hasOwn(source, "format")) out.format = "binary";
+        if (types.length === 1) out.type = types[0];
+        else if (types.length > 1) out.type = [...new Set(types)];
       } else if (key === "properties") {
         if (typeof value !== "object" || value === null) continue;
-        const properties: [string, JsonSchemaObject | boolean][] = [];
-        const members = Object.entries(value);
+        const members = value as Record<string, unknown>;
+        const names = Object.keys(members);
         // The discriminator's property is how a request says which type it sends: never withheld,
         // even when marked read-only (Azure marks `type` so), or no branch could be chosen.
         const discriminator = getOwn(source, "discriminator");
         const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
-        const readOnly = new Set(members.filter(([name, member]) => name !== tagName && this.isReadOnly(member, document)).map(([name]) => name));
-        const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`, getOwn(source, "required"));
-        for (const [name, member] of members) {
+        let readOnly: Set<string> | undefined;
+        for (const name of names) if (name !== tagName && this.isReadOnly(members[name], document)) (readOnly ??= new Set()).add(name);
+        const offered = readOnly === undefined ? EMPTY : this.readOnlyOffered(readOnly, names.length, `${document.id}#${pointer}`, getOwn(source, "required"));
+        // Spec-named keys: `__proto__` is stored as an own property (setOwn), any other plainly, in the spec's order.
+        const properties: Record<string, JsonSchemaObject | boolean> = {};
+        for (const name of names) {
           // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
           const memberPath = `${path}.${selectorSegment(name)}`;
           // A read-only member is never required here (its `required` is for responses).
-          if (readOnly.has(name)) (removed ??= new Set()).add(name);
-          if (readOnly.has(name) && !offered.has(name)) {
-            withheld.push({ path: memberPath, reason: "read_only" });
-            continue;
+          if (readOnly?.has(name) === true) {
+            (removed ??= new Set()).add(name);
+            if (!offered.has(name)) {
+              withheld.push({ path: memberPath, reason: "read_only" });
+              continue;
+            }
           }
-          properties.push([name, below(member, `/properties/${escapePointerSegment(name)}`, memberPath)]);
+          const converted = this.below(at, members[name], `/properties/${escapePointerSegment(name)}`, memberPath);
+          if (name === "__proto__") setOwn(properties, name, converted);
+          else properties[name] = converted;
         }
-        put("properties", Object.fromEntries(properties));
+        out.properties = properties;
       } else if (key === "required") {
-        if (Array.isArray(value)) put("required", value.filter((name): name is string => typeof name === "string"));
+        if (Array.isArray(value)) out.required = value.filter((name): name is string => typeof name === "string");
       } else if (key === "items") {
-        if (Array.isArray(value)) put("prefixItems", value.map((item, index) => below(item, `/items/${index}`)));
-        else put("items", below(value, "/items"));
+        if (Array.isArray(value)) out.prefixItems = value.map((item, index) => this.below(at, item, `/items/${index}`));
+        else out.items = this.below(at, value, "/items");
       } else if (key === "additionalItems") {
-        additionalItems = below(value, "/additionalItems");
+        additionalItems = this.below(at, value, "/additionalItems");
       } else if (key === "dependentRequired" || key === "dependencies") {
         // https://json-schema.org/draft/2020-12/json-schema-validation#section-6.5.4; draft 4 section 5.4.5
         if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
@@ -301,7 +309,7 @@ export class SchemaConverter {
             dependentRequired ??= new Map();
             dependentRequired.set(name, [...new Set([...(dependentRequired.get(name) ?? []), ...dependency.filter((n): n is string => typeof n === "string")])]);
           } else if (key === "dependencies" && (typeof dependency === "boolean" || isSchemaObject(dependency))) {
-            (dependentSchemas ??= new Map()).set(name, below(dependency, `/dependencies/${escapePointerSegment(name)}`));
+            (dependentSchemas ??= new Map()).set(name, this.below(at, dependency, `/dependencies/${escapePointerSegment(name)}`));
           }
         }
       } else if (UNSUPPORTED_KEYWORDS.has(key)) {
@@ -310,34 +318,34 @@ export class SchemaConverter {
           throw new SluiceError("KEYWORD_UNSUPPORTED", `${this.operation || "(shared type)"} ${at}: ${key} resolves by the evaluation path, which sluice cannot check exactly; write it as a $ref to the definition it means (the schema is refused rather than widened).`, { pointer: at });
         }
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
-        put(key, below(value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path));
+        out[key] = this.below(at, value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path);
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
-        if (Array.isArray(value) && value.length > 0) put(key, value.map((branch, index) => below(branch, `/${key}/${index}`)));
+        if (Array.isArray(value) && value.length > 0) out[key] = value.map((branch, index) => this.below(at, branch, `/${key}/${index}`));
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
         if (typeof value !== "object" || value === null) continue;
         const entries = Object.entries(value).filter(([pattern]) => key !== "patternProperties" || this.runnablePattern(pattern, `${pointer}/patternProperties/${escapePointerSegment(pattern)}`));
-        put(key, Object.fromEntries(entries.map(([name, member]) => [name, below(member, `/${key}/${escapePointerSegment(name)}`)])));
+        out[key] = Object.fromEntries(entries.map(([name, member]) => [name, this.below(at, member, `/${key}/${escapePointerSegment(name)}`)]));
       } else if (key === "exclusiveMaximum" || key === "exclusiveMinimum") {
         if (typeof value === "boolean") {
           if (key === "exclusiveMaximum") exclusiveMaximum = value;
           else exclusiveMinimum = value;
-        } else if (isFiniteNumber(value)) put(key, value);
+        } else if (isFiniteNumber(value)) out[key] = value;
       } else if (NUMBER_KEYWORDS.has(key)) {
-        if (isFiniteNumber(value)) put(key, value);
+        if (isFiniteNumber(value)) out[key] = value;
       } else if (COUNT_KEYWORDS.has(key)) {
-        if (Number.isInteger(value) && (value as number) >= 0) put(key, value);
+        if (Number.isInteger(value) && (value as number) >= 0) out[key] = value;
       } else if (key === "multipleOf") {
-        if (isFiniteNumber(value) && value > 0) put(key, value);
+        if (isFiniteNumber(value) && value > 0) out[key] = value;
       } else if (key === "pattern") {
-        if (typeof value === "string" && this.runnablePattern(value, `${pointer}/pattern`)) put(key, value);
+        if (typeof value === "string" && this.runnablePattern(value, `${pointer}/pattern`)) out[key] = value;
       } else if (key === "enum") {
-        if (Array.isArray(value) && value.length > 0) put(key, [...value]);
+        if (Array.isArray(value) && value.length > 0) out[key] = [...value];
         else if (Array.isArray(value)) emptyEnum = true;
       } else if (key === "discriminator") {
         const discriminator = this.discriminator(value, document, `${pointer}/discriminator`);
-        if (discriminator !== undefined) put(key, discriminator);
+        if (discriminator !== undefined) out[key] = discriminator;
       } else if (SCALAR_KEYWORDS.has(key)) {
-        if (key === "uniqueItems" || key === "deprecated" || key === "writeOnly" ? typeof value === "boolean" : true) put(key, value);
+        if (key === "uniqueItems" || key === "deprecated" || key === "writeOnly" ? typeof value === "boolean" : true) out[key] = value;
       }
       // Everything else (example, examples, xml, externalDocs, readOnly, $schema, $id, nested
       // $defs, unknown keywords) is dropped: annotations or keywords a request schema does not need.
@@ -347,8 +355,10 @@ export class SchemaConverter {
     // additionalItems applies only beside a tuple `items` (draft 4 section 5.3.1); otherwise it has no effect.
     if (additionalItems !== undefined && Array.isArray(out.prefixItems) && !hasOwn(out, "items")) out.items = additionalItems;
     // A read-only member is never sent (it is withheld), so it cannot be a dependency either, as in `required`.
-    const dependents = [...(dependentRequired ?? [])].map(([name, names]): [string, string[]] => [name, names.filter((n) => removed?.has(n) !== true)]).filter(([, names]) => names.length > 0);
-    if (dependents.length > 0) out.dependentRequired = Object.fromEntries(dependents);
+    if (dependentRequired !== undefined) {
+      const dependents = [...dependentRequired].map(([name, names]): [string, string[]] => [name, names.filter((n) => removed?.has(n) !== true)]).filter(([, names]) => names.length > 0);
+      if (dependents.length > 0) out.dependentRequired = Object.fromEntries(dependents);
+    }
     if (dependentSchemas !== undefined && dependentSchemas.size > 0) {
       const merged = new Map<string, unknown>(isSchemaObject(out.dependentSchemas) ? Object.entries(out.dependentSchemas) : []);
       // Both forms naming one property: the value must satisfy both.
