@@ -278,7 +278,19 @@ interface UnsupportedInDefs {
 /** Definitions some generated tool reaches (a skipped operation's types are left out). */
 function reachableDefs(tools: readonly ToolIR[], defs: ReadonlyMap<string, JsonSchemaObject>): Set<string> {
   const reached = new Set<string>();
-  const queue: JsonSchemaObject[] = tools.map((tool) => ({ properties: tool.parameters.properties }));
+  const queue: JsonSchemaObject[] = [];
+  // Each argument schema once: tools share those of shared parameters. (The set is sorted by its users.)
+  const seen = new Set<JsonSchemaObject>();
+  for (const tool of tools) {
+    const properties = tool.parameters.properties;
+    for (const arg of Object.keys(properties)) {
+      const schema = properties[arg];
+      if (isSchemaObject(schema) && !seen.has(schema)) {
+        seen.add(schema);
+        queue.push(schema);
+      }
+    }
+  }
   while (queue.length > 0) {
     for (const name of refsFrom(queue.pop()!, "", false)) {
       if (name === ROOT || reached.has(name) || !defs.has(name)) continue;

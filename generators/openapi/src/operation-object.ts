@@ -1,6 +1,6 @@
 import type { HttpAuthScheme, HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldParameter, WithheldPath, WithheldReason } from "@sluice/core";
 import { selectorSegment } from "@sluice/core";
-import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { compareText, fitToolName, shortHash } from "@sluice/emit";
 import { CREDENTIAL_HEADERS, normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
 import type { Located, RefResolver } from "./reference-object.ts";
@@ -63,15 +63,16 @@ export function buildOperationTool(source: OperationSource, name: string, contex
     if (normalized !== undefined) parameters.push(normalized);
   }
 
+  const inTemplate = new Set<string>();
   for (const match of path.matchAll(/\{([^}]*)\}/g)) {
     const placeholder = match[1]!;
+    inTemplate.add(placeholder);
     if (!parameters.some((p) => p.in === "path" && p.name === placeholder)) {
       throw new SluiceError("SPEC_INVALID", `${label}: path parameter ${placeholder} is not declared.`, {
         pointer: `/paths/${escapePointerSegment(path)}/${method.toLowerCase()}`,
       });
     }
   }
-  const inTemplate = new Set([...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
 
   const body = dialect === "2.0" ? swagger2Body(rawParameters, consumesOf(operation.value, context.root)) : requestBodyOf(operation, resolver);
 
@@ -124,7 +125,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   const dependentRequired: Record<string, string[]> = {};
   if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context, dependentRequired);
 
-  const propertyRecord = Object.fromEntries(properties);
+  const propertyRecord = recordOf(properties);
   const failure = converter.failureReachedFrom(propertyRecord);
   if (failure !== undefined) throw failure;
 
@@ -252,7 +253,7 @@ function bodyArguments(
       properties.push([arg, decorate(asObject(converter.convert(field.schema.value, field.schema.document, arg, withheld, field.schema.pointer)), field.description, false)]);
       if (field.required) required.push(arg);
     }
-    return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
+    return { ...base, fields: recordOf(fields), ...encoding, ...credentials() };
   }
   const schema = body.schema === undefined ? undefined : resolver.deref(body.schema.value, body.schema.document, body.schema.pointer);
   const shape = schema?.value;
@@ -309,7 +310,7 @@ function bodyArguments(
       if (others.length > 0) Object.defineProperty(dependentRequired, arg, { value: others, enumerable: true, writable: true, configurable: true });
     }
   }
-  return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
+  return { ...base, fields: recordOf(fields), ...encoding, ...credentials() };
 }
 
 /**
@@ -365,6 +366,20 @@ function topMember(path: string, members: object): { member: string; prefix: num
     if ((path === head || path.startsWith(`${head}.`)) && (found === undefined || head.length > found.prefix)) found = { member, prefix: head.length };
   }
   return found;
+}
+
+/**
+ * Object.fromEntries of pairs whose keys are distinct (claimed argument names), built by
+ * plain stores (the hottest line of a Kubernetes tool was Object.fromEntries); a
+ * `__proto__` key stays an own property.
+ */
+function recordOf<T>(pairs: readonly (readonly [string, T])[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const [key, value] of pairs) {
+    if (key === "__proto__") setOwn(out, key, value);
+    else out[key] = value;
+  }
+  return out;
 }
 
 function hasOwnMember(members: object, member: string): boolean {

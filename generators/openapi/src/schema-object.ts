@@ -110,6 +110,10 @@ export class SchemaConverter {
    * schemas is 20,000 iterations, never 20,000 nested calls.
    */
   private readonly pending: Array<{ name: string; located: Located }> = [];
+  /** `$defs` names by the Located the resolver answered (see `def`). */
+  private readonly nameOfPlace = new WeakMap<Located, string>();
+  /** `defRef` of each `$defs` name, made once. */
+  private readonly refOfName = new Map<string, string>();
   /** `convertShared` results by source object, then variant and place. */
   private readonly shared = new WeakMap<object, Map<string, SharedConversion>>();
 
@@ -230,7 +234,7 @@ export class SchemaConverter {
       // A discriminator base stands for its subtypes everywhere but in a subtype's own
       // `allOf` (where it is the inherited part): there it stays a plain reference.
       const union = /\/allOf\/\d+$/.test(pointer) ? undefined : this.polymorphicUnion(ref, document, pointer + "/$ref");
-      const target = union ?? { $ref: defRef(this.def(ref, document, pointer + "/$ref")) };
+      const target = union ?? { $ref: this.refTo(this.def(ref, document, pointer + "/$ref")) };
       if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
       const { $ref: _ignored, ...siblings } = source;
       const rest = this.inline(siblings, { ...at, depth: depth + 1 });
@@ -389,6 +393,9 @@ export class SchemaConverter {
    */
   private def(ref: string, from: SourceDocument, at: string): string {
     const located = this.resolver.resolve(ref, from);
+    // The resolver gives the same Located for the same ref: a place already named and converted is answered at once.
+    const done = this.nameOfPlace.get(located);
+    if (done !== undefined && (this.defs.has(done) || this.failed.has(done))) return done;
     if (located.document.id === "" && located.pointer === "") {
       // `#` is the OpenAPI document itself, not a Schema Object: converting it would drop
       // every keyword it does not know and leave `{}`, a schema that accepts anything.
@@ -400,11 +407,22 @@ export class SchemaConverter {
     }
     const key = `${located.document.id}#${located.pointer}`;
     const known = this.nameOfKey.get(key);
-    if (known !== undefined && (this.defs.has(known) || this.failed.has(known))) return known;
+    if (known !== undefined && (this.defs.has(known) || this.failed.has(known))) {
+      this.nameOfPlace.set(located, known);
+      return known;
+    }
     const name = known ?? this.nameFor(key, defaultName(located.pointer));
+    this.nameOfPlace.set(located, name);
     this.defs.set(name, {}); // placeholder until drained: cycles come back here as refs
     this.pending.push({ name, located });
     return name;
+  }
+
+  /** The `$ref` to a `$defs` name (defRef escapes it: a regex per call). */
+  private refTo(name: string): string {
+    let ref = this.refOfName.get(name);
+    if (ref === undefined) this.refOfName.set(name, (ref = defRef(name)));
+    return ref;
   }
 
   /** The first failed definition reachable from these arguments, if any. */
@@ -465,7 +483,7 @@ export class SchemaConverter {
       try {
         // A mapping value is a ref or a bare schema name; a dangling or external one is dropped
         // (never fetched; the discriminator is advisory, `oneOf` still says what is valid).
-        return [[tag, defRef(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document, `${at}/mapping/${escapePointerSegment(tag)}`))]];
+        return [[tag, this.refTo(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document, `${at}/mapping/${escapePointerSegment(tag)}`))]];
       } catch (error) {
         if (error instanceof SluiceError && (error.code === "UNRESOLVED_REF" || error.code === "EXTERNAL_REF")) return [];
         throw error;
@@ -558,7 +576,7 @@ export class SchemaConverter {
       }
     }
     if (targets.size === 0) return undefined;
-    const branches = [...targets.values()].map((target) => withTag({ $ref: defRef(this.def(target.ref, target.document, at)) }, propertyName, target.tags));
+    const branches = [...targets.values()].map((target) => withTag({ $ref: this.refTo(this.def(target.ref, target.document, at)) }, propertyName, target.tags));
     return { oneOf: branches };
   }
 
