@@ -3,7 +3,7 @@ import { selectorSegment } from "@sluice/core";
 import { escapePointerSegment, getOwn, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { compareText, fitToolName, shortHash } from "@sluice/emit";
 import { CREDENTIAL_HEADERS, normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
-import type { Located, RefResolver } from "./reference-object.ts";
+import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 import { normalizeRequestBody, swagger2Body, type NormalizedBody } from "./request-body-object.ts";
 import type { Dialect, SchemaConverter } from "./schema-object.ts";
 import type { SecuritySchemes } from "./security-scheme-object.ts";
@@ -23,7 +23,7 @@ export interface OperationContext {
   /** Parameter name -> security scheme whose credential fills it (see BuildOpenAPIOptions). */
   credentialParameters: Readonly<Record<string, string>>;
   /** Parameters already normalized in this build, by parameter object and place (see normalizedParameter). */
-  normalized?: WeakMap<object, Map<string, NormalizedParameter | null>>;
+  normalized?: WeakMap<object, { document: SourceDocument; pointer: string; normalized: NormalizedParameter | undefined }[]>;
 }
 
 export interface OperationSource {
@@ -192,12 +192,13 @@ function unsentParameters(parameters: readonly NormalizedParameter[], context: O
 function normalizedParameter(located: Located, context: OperationContext): NormalizedParameter | undefined {
   const { value, document, pointer } = located;
   if (typeof value !== "object" || value === null || context.normalized === undefined) return normalizeParameter(located, context.dialect);
-  let byPlace = context.normalized.get(value);
-  if (byPlace === undefined) context.normalized.set(value, (byPlace = new Map()));
-  const place = `${document.id}#${pointer}`;
-  let known = byPlace.get(place);
-  if (known === undefined) byPlace.set(place, (known = normalizeParameter(located, context.dialect) ?? null));
-  return known ?? undefined;
+  // Nearly always one place per parameter object: a short list compared by identity, no key string per use.
+  let places = context.normalized.get(value);
+  if (places === undefined) context.normalized.set(value, (places = []));
+  for (const entry of places) if (entry.pointer === pointer && entry.document === document) return entry.normalized;
+  const normalized = normalizeParameter(located, context.dialect);
+  places.push({ document, pointer, normalized });
+  return normalized;
 }
 
 function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {

@@ -115,7 +115,7 @@ export class SchemaConverter {
   /** `defRef` of each `$defs` name, made once. */
   private readonly refOfName = new Map<string, string>();
   /** `convertShared` results by source object, then variant and place. */
-  private readonly shared = new WeakMap<object, Map<string, SharedConversion>>();
+  private readonly shared = new WeakMap<object, SharedConversion[]>();
 
   constructor(
     private readonly resolver: RefResolver,
@@ -156,9 +156,10 @@ export class SchemaConverter {
    * one the conversion started from) and the refused patterns under this operation.
    */
   convertShared(source: object, variant: string, node: () => unknown, document: SourceDocument, path: string, withheld: WithheldSink, pointer: string): JsonSchemaObject | boolean {
-    let byPlace = this.shared.get(source);
-    const place = `${variant}\u0000${document.id}#${pointer}`;
-    const known = byPlace?.get(place);
+    // A source is nearly always met at one place: a short list, compared by identity, and no key string per call.
+    let places = this.shared.get(source);
+    let known: SharedConversion | undefined;
+    for (const entry of places ?? []) if (entry.pointer === pointer && entry.variant === variant && entry.document === document) known = entry;
     if (known !== undefined) {
       for (const entry of known.withheld) withheld.push({ ...entry, path: path + entry.path });
       for (const refusal of known.refusals) this.refusedPatterns.push({ ...refusal, operation: this.operation });
@@ -177,8 +178,8 @@ export class SchemaConverter {
     }
     const recorded = withheld.slice(withheldFrom);
     if (recorded.every((entry) => entry.path.startsWith(path))) {
-      if (byPlace === undefined) this.shared.set(source, (byPlace = new Map()));
-      byPlace.set(place, { schema, withheld: recorded.map((entry) => ({ ...entry, path: entry.path.slice(path.length) })), refusals });
+      if (places === undefined) this.shared.set(source, (places = []));
+      places.push({ variant, document, pointer, schema, withheld: recorded.map((entry) => ({ ...entry, path: entry.path.slice(path.length) })), refusals });
     }
     return schema;
   }
@@ -704,6 +705,9 @@ export class SchemaConverter {
 
 /** One `convertShared` result and what converting it recorded (withheld paths relative to where it started). */
 interface SharedConversion {
+  variant: string;
+  document: SourceDocument;
+  pointer: string;
   schema: JsonSchemaObject | boolean;
   withheld: WithheldPath[];
   refusals: PatternRefusal[];
