@@ -276,7 +276,8 @@ function bodyArguments(
   const requiredMembers = new Set((getOwn(shape, "required") as unknown[] | undefined)?.filter((m): m is string => typeof m === "string") ?? []);
   // Convert the object as a whole (readOnly members are withheld there), then lift its members out.
   const memberWithheld: WithheldPath[] = [];
-  const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld, schema.pointer));
+  // A body schema many operations send (Kubernetes' DeleteOptions, a create and a replace of one type) is converted once.
+  const converted = asObject(converter.convertShared(shape as object, "flattened body", () => ({ ...(shape as object), required: [] }), schema.document, "", memberWithheld, schema.pointer));
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
   const memberArgs: string[] = [];
   const requiredArgs: string[] = [];

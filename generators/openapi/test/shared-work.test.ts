@@ -152,4 +152,35 @@ describe("a parameter many operations share is converted once, recording what it
     expect(plain.withheld).toEqual([{ path: "thing.id", reason: "read_only" }]);
     expect(renamed.withheld).toEqual([{ path: "query_thing.id", reason: "read_only" }]);
   });
+
+  it("a body schema many operations send is flattened once, each tool keeping its own argument names, withheld members and refusals", () => {
+    const body = { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } };
+    const spec = oas30(
+      {
+        "/things": { post: { operationId: "create", requestBody: body, responses: ok } },
+        // The path parameter takes `name`: the body member is `body_name` here.
+        "/things/{name}": { put: { operationId: "replace", parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }], requestBody: body, responses: ok } },
+      },
+      {
+        components: {
+          schemas: {
+            Thing: { type: "object", required: ["name"], properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, code: { type: "string", pattern: "^(?=a)\\w+$" } } },
+          },
+        },
+      },
+    );
+    const pack = build(spec);
+    const create = pack.tools.find((tool) => tool.name === "create")!;
+    const replace = pack.tools.find((tool) => tool.name === "replace")!;
+    expect(create.parameters).toEqual({ properties: { name: { type: "string" }, code: { type: "string" } }, required: ["name"] });
+    expect(replace.parameters).toEqual({ properties: { name: { type: "string" }, body_name: { type: "string" }, code: { type: "string" } }, required: ["name", "body_name"] });
+    expect(create.withheld).toEqual([{ path: "id", reason: "read_only" }]);
+    expect(replace.withheld).toEqual([{ path: "id", reason: "read_only" }]);
+    expect(create.binding.kind === "http" && create.binding.body?.fields).toEqual({ name: "name", code: "code" });
+    expect(replace.binding.kind === "http" && replace.binding.body?.fields).toEqual({ body_name: "name", code: "code" });
+    expect(pack.refusedPatterns?.map((refusal) => [refusal.operation, refusal.pointer])).toEqual([
+      ["POST /things", "/components/schemas/Thing/properties/code/pattern"],
+      ["PUT /things/{name}", "/components/schemas/Thing/properties/code/pattern"],
+    ]);
+  });
 });
