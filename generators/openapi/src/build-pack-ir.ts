@@ -1,7 +1,7 @@
 import { findUnsupportedKeyword, type PackIR, type SkippedOperation, type ToolIR, type UnsupportedKeyword, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { compareText } from "@sluice/emit";
-import { escapePointerSegment, getOwn, isSchemaObject, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, unescapePointerSegment, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { detectedCredentialParameters } from "./credential-arguments.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
@@ -250,18 +250,43 @@ function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<st
 }
 
 /**
- * `findUnsupportedKeyword({ properties })` of a tool's arguments, one argument schema at a
- * time, each searched once per build: tools share the schemas of shared parameters. The
- * same first finding: that search walks the arguments in order, each one's subschemas
- * before the next, and converted arguments refer to nothing but `#/$defs/...`, so the
- * root each one is searched from does not matter.
+ * `findUnsupportedKeyword({ properties })` of a tool's arguments, each argument schema
+ * searched once per build (tools share the schemas of shared parameters). The arguments
+ * not searched yet are searched together, in order, as before (one walk per tool, not one
+ * per argument); the first finding, in argument order, among them and those known wins.
+ * The same answer: that search walks the arguments in order, each one's subschemas before
+ * the next, and converted arguments refer to nothing but `#/$defs/...`, so which root an
+ * argument is searched from does not matter.
  */
 function unsupportedInArguments(properties: Record<string, JsonSchemaObject>, definition: (name: string) => JsonSchemaObject | undefined, known: WeakMap<JsonSchemaObject, UnsupportedKeyword | null>): UnsupportedKeyword | undefined {
-  for (const arg of Object.keys(properties)) {
+  const args = Object.keys(properties);
+  const unsearched: Record<string, JsonSchemaObject> = {};
+  let anyUnsearched = false;
+  for (const arg of args) {
     const schema = properties[arg];
-    if (!isSchemaObject(schema)) continue;
-    let verdict = known.get(schema);
-    if (verdict === undefined) known.set(schema, (verdict = findUnsupportedKeyword(schema, definition) ?? null));
+    if (!isSchemaObject(schema) || known.has(schema)) continue;
+    if (arg === "__proto__") setOwn(unsearched, arg, schema);
+    else unsearched[arg] = schema;
+    anyUnsearched = true;
+  }
+  if (anyUnsearched) {
+    const found = findUnsupportedKeyword({ properties: unsearched }, definition);
+    // Where the finding is: `/properties/<arg>/...`; the arguments before it hold none, those after it are not searched yet.
+    const at = found === undefined ? undefined : unescapePointerSegment(found.pointer.split("/")[2] ?? "");
+    for (const arg of Object.keys(unsearched)) {
+      const schema = unsearched[arg]!;
+      if (arg === at) {
+        const prefix = `/properties/${escapePointerSegment(arg)}`;
+        known.set(schema, { ...found!, pointer: found!.pointer.slice(prefix.length) });
+        break;
+      }
+      known.set(schema, null);
+    }
+  }
+  for (const arg of args) {
+    const schema = properties[arg];
+    const verdict = isSchemaObject(schema) ? known.get(schema) : null;
+    if (verdict === undefined) break; // after the batch's finding: it comes first
     if (verdict !== null) return { ...verdict, pointer: `/properties/${escapePointerSegment(arg)}${verdict.pointer}` };
   }
   return undefined;

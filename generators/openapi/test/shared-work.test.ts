@@ -183,4 +183,28 @@ describe("a parameter many operations share is converted once, recording what it
       ["PUT /things/{name}", "/components/schemas/Thing/properties/code/pattern"],
     ]);
   });
+
+  it("an argument schema the runtime would refuse skips every operation that shares it, naming its own argument", () => {
+    const shared = { $ref: "#/components/parameters/list" };
+    const clean = { name: "plain", in: "query", schema: { type: "string" } };
+    const spec = {
+      ...oas30(
+        {
+          "/a": { get: { operationId: "first", parameters: [shared], responses: ok } },
+          "/b": { get: { operationId: "second", parameters: [clean, shared], responses: ok } },
+          "/c/{list}": { get: { operationId: "third", parameters: [{ name: "list", in: "path", required: true, schema: { type: "string" } }, shared], responses: ok } },
+          "/d": { get: { operationId: "fine", parameters: [clean], responses: ok } },
+        },
+        { components: { parameters: { list: { name: "list", in: "query", schema: { type: "array", contains: { type: "string" }, unevaluatedItems: false } } } } },
+      ),
+      openapi: "3.1.0",
+    };
+    const pack = build(spec);
+    expect(pack.tools.map((tool) => tool.name)).toEqual(["fine"]);
+    expect(pack.skipped.map((skip) => [skip.operation, skip.code, skip.pointer])).toEqual([
+      ["GET /a", "KEYWORD_UNSUPPORTED", "/properties/list/unevaluatedItems"],
+      ["GET /b", "KEYWORD_UNSUPPORTED", "/properties/list/unevaluatedItems"],
+      ["GET /c/{list}", "KEYWORD_UNSUPPORTED", "/properties/query_list/unevaluatedItems"],
+    ]);
+  });
 });
