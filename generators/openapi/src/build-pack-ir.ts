@@ -1,7 +1,7 @@
 import { findUnsupportedKeyword, type PackIR, type SkippedOperation, type ToolIR, type UnsupportedKeyword, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { compareText } from "@sluice/emit";
-import { escapePointerSegment, getOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, unescapePointerSegment, withinLimits, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { detectedCredentialParameters } from "./credential-arguments.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
@@ -108,7 +108,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
 
   const names = assignToolNames(operations.map((op) => op.ref));
   const tools: ToolIR[] = [];
-  const unsupportedInDefs: UnsupportedInDefs = { verdicts: new Map(), scanned: 0, any: false, byArgument: new WeakMap() };
+  const unsupportedInDefs: UnsupportedInDefs = { verdicts: new Map(), scanned: 0, any: false };
   for (const { ref, source: operationSource } of operations) {
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     converter.operation = operationKey(ref);
@@ -225,7 +225,7 @@ function dialectOf(document: unknown): Dialect {
 function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, state: UnsupportedInDefs): void {
   const definition = (name: string) => defs.get(name);
   const cache = state.verdicts;
-  let found = unsupportedInArguments(tool.parameters.properties, definition, state.byArgument);
+  let found = findUnsupportedKeyword({ properties: tool.parameters.properties }, definition);
   // Between two checks the converter only adds definitions (one whose conversion fails is
   // removed before any check sees it), so an unchanged count means nothing new to search.
   if (defs.size !== state.scanned) {
@@ -249,73 +249,17 @@ function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<st
   }
 }
 
-/**
- * `findUnsupportedKeyword({ properties })` of a tool's arguments, each argument schema
- * searched once per build (tools share the schemas of shared parameters). The arguments
- * not searched yet are searched together, in order, as before (one walk per tool, not one
- * per argument); the first finding, in argument order, among them and those known wins.
- * The same answer: that search walks the arguments in order, each one's subschemas before
- * the next, and converted arguments refer to nothing but `#/$defs/...`, so which root an
- * argument is searched from does not matter.
- */
-function unsupportedInArguments(properties: Record<string, JsonSchemaObject>, definition: (name: string) => JsonSchemaObject | undefined, known: WeakMap<JsonSchemaObject, UnsupportedKeyword | null>): UnsupportedKeyword | undefined {
-  const args = Object.keys(properties);
-  const unsearched: Record<string, JsonSchemaObject> = {};
-  let anyUnsearched = false;
-  for (const arg of args) {
-    const schema = properties[arg];
-    if (!isSchemaObject(schema) || known.has(schema)) continue;
-    if (arg === "__proto__") setOwn(unsearched, arg, schema);
-    else unsearched[arg] = schema;
-    anyUnsearched = true;
-  }
-  if (anyUnsearched) {
-    const found = findUnsupportedKeyword({ properties: unsearched }, definition);
-    // Where the finding is: `/properties/<arg>/...`; the arguments before it hold none, those after it are not searched yet.
-    const at = found === undefined ? undefined : unescapePointerSegment(found.pointer.split("/")[2] ?? "");
-    for (const arg of Object.keys(unsearched)) {
-      const schema = unsearched[arg]!;
-      if (arg === at) {
-        const prefix = `/properties/${escapePointerSegment(arg)}`;
-        known.set(schema, { ...found!, pointer: found!.pointer.slice(prefix.length) });
-        break;
-      }
-      known.set(schema, null);
-    }
-  }
-  for (const arg of args) {
-    const schema = properties[arg];
-    const verdict = isSchemaObject(schema) ? known.get(schema) : null;
-    if (verdict === undefined) break; // after the batch's finding: it comes first
-    if (verdict !== null) return { ...verdict, pointer: `/properties/${escapePointerSegment(arg)}${verdict.pointer}` };
-  }
-  return undefined;
-}
-
-/** What `refuseUnsupported` knows of the definitions so far: each one's verdict, how many were searched, whether any holds one; and each argument schema's. */
+/** What `refuseUnsupported` knows of the definitions so far: each one's verdict, how many were searched, whether any holds one. */
 interface UnsupportedInDefs {
   verdicts: Map<string, UnsupportedKeyword | undefined>;
   scanned: number;
   any: boolean;
-  byArgument: WeakMap<JsonSchemaObject, UnsupportedKeyword | null>;
 }
 
 /** Definitions some generated tool reaches (a skipped operation's types are left out). */
 function reachableDefs(tools: readonly ToolIR[], defs: ReadonlyMap<string, JsonSchemaObject>): Set<string> {
   const reached = new Set<string>();
-  const queue: JsonSchemaObject[] = [];
-  // Each argument schema once: tools share those of shared parameters. (The set is sorted by its users.)
-  const seen = new Set<JsonSchemaObject>();
-  for (const tool of tools) {
-    const properties = tool.parameters.properties;
-    for (const arg of Object.keys(properties)) {
-      const schema = properties[arg];
-      if (isSchemaObject(schema) && !seen.has(schema)) {
-        seen.add(schema);
-        queue.push(schema);
-      }
-    }
-  }
+  const queue: JsonSchemaObject[] = tools.map((tool) => ({ properties: tool.parameters.properties }));
   while (queue.length > 0) {
     for (const name of refsFrom(queue.pop()!, "", false)) {
       if (name === ROOT || reached.has(name) || !defs.has(name)) continue;

@@ -377,9 +377,11 @@ function topMember(path: string, members: object): { member: string; prefix: num
  */
 function recordOf<T>(pairs: readonly (readonly [string, T])[]): Record<string, T> {
   const out: Record<string, T> = {};
-  for (const [key, value] of pairs) {
-    if (key === "__proto__") setOwn(out, key, value);
-    else out[key] = value;
+  // Indexes, not `[key, value]` destructuring: that runs the iterator protocol per pair until optimized.
+  for (let i = 0; i < pairs.length; i += 1) {
+    const pair = pairs[i]!;
+    if (pair[0] === "__proto__") setOwn(out, pair[0], pair[1]);
+    else out[pair[0]] = pair[1];
   }
   return out;
 }
