@@ -76,7 +76,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
   const dialect = dialectOf(document);
   const resolver = new RefResolver(document, options.externalRefs);
   const converter = new SchemaConverter(resolver, dialect);
-  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document, credentialParameters: options.credentialParameters ?? {} };
+  const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document, credentialParameters: options.credentialParameters ?? {}, normalized: new WeakMap() };
 
   const operations: { ref: OperationRef; source: OperationSource }[] = [];
   const skipped: SkippedOperation[] = [];

@@ -9,7 +9,8 @@ import { SluiceError } from "@sluice/schema";
  * https://spec.openapis.org/oas/v3.1.0#format
  */
 export function loadDocument(input: string | Uint8Array, fileName = "document"): unknown {
-  const text = (typeof input === "string" ? input : new TextDecoder().decode(input)).replace(/^\uFEFF/, "");
+  const decoded = typeof input === "string" ? input : new TextDecoder().decode(input);
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
   let document: unknown;
   try {
     document = /^\s*[{[]/.test(text) ? parseJson(text, fileName) : parseYaml(text, fileName);
@@ -31,9 +32,23 @@ export const MAX_DOCUMENT_DEPTH = 256;
 function assertNestingWithin(document: unknown, fileName: string): void {
   // Recursion is bounded by the limit itself (at most MAX_DOCUMENT_DEPTH + 1 frames), and
   // needs no [node, depth] pair per node of a 4 MB document.
+  // Index loops over arrays and over Object.keys: no array of values per object (a 4 MB
+  // document is some 200,000 objects), and no for-in, which would also follow anything
+  // enumerable on Object.prototype.
   const visit = (value: object, depth: number): void => {
     if (depth > MAX_DOCUMENT_DEPTH) throw tooDeep(fileName);
-    for (const child of Object.values(value)) if (typeof child === "object" && child !== null) visit(child, depth + 1);
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i += 1) {
+        const child: unknown = value[i];
+        if (typeof child === "object" && child !== null) visit(child, depth + 1);
+      }
+      return;
+    }
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i += 1) {
+      const child: unknown = (value as Record<string, unknown>)[keys[i]!];
+      if (typeof child === "object" && child !== null) visit(child, depth + 1);
+    }
   };
   if (typeof document === "object" && document !== null) visit(document, 1);
 }

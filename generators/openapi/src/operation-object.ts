@@ -1,9 +1,9 @@
 import type { HttpAuthScheme, HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldParameter, WithheldPath, WithheldReason } from "@sluice/core";
 import { selectorSegment } from "@sluice/core";
-import { escapePointerSegment, getOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { compareText, fitToolName, shortHash } from "@sluice/emit";
 import { CREDENTIAL_HEADERS, normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
-import type { Located, RefResolver } from "./reference-object.ts";
+import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 import { normalizeRequestBody, swagger2Body, type NormalizedBody } from "./request-body-object.ts";
 import type { Dialect, SchemaConverter } from "./schema-object.ts";
 import type { SecuritySchemes } from "./security-scheme-object.ts";
@@ -22,6 +22,8 @@ export interface OperationContext {
   root: unknown;
   /** Parameter name -> security scheme whose credential fills it (see BuildOpenAPIOptions). */
   credentialParameters: Readonly<Record<string, string>>;
+  /** Parameters already normalized in this build, by parameter object and place (see normalizedParameter). */
+  normalized?: WeakMap<object, { document: SourceDocument; pointer: string; normalized: NormalizedParameter | undefined }[]>;
 }
 
 export interface OperationSource {
@@ -55,17 +57,22 @@ export function buildOperationTool(source: OperationSource, name: string, contex
     });
   }
   const rawParameters = [...declared.values()];
-  const parameters = rawParameters.flatMap((p) => normalizeParameter(p, dialect) ?? []);
+  const parameters: NormalizedParameter[] = [];
+  for (const raw of rawParameters) {
+    const normalized = normalizedParameter(raw, context);
+    if (normalized !== undefined) parameters.push(normalized);
+  }
 
+  const inTemplate = new Set<string>();
   for (const match of path.matchAll(/\{([^}]*)\}/g)) {
     const placeholder = match[1]!;
+    inTemplate.add(placeholder);
     if (!parameters.some((p) => p.in === "path" && p.name === placeholder)) {
       throw new SluiceError("SPEC_INVALID", `${label}: path parameter ${placeholder} is not declared.`, {
         pointer: `/paths/${escapePointerSegment(path)}/${method.toLowerCase()}`,
       });
     }
   }
-  const inTemplate = new Set([...path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]!));
 
   const body = dialect === "2.0" ? swagger2Body(rawParameters, consumesOf(operation.value, context.root)) : requestBodyOf(operation, resolver);
 
@@ -84,7 +91,8 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   const httpParameters: HttpParameter[] = [];
 
   const withheldParameters: WithheldParameter[] = [];
-  const ordered = LOCATION_ORDER.flatMap((location) => parameters.filter((p) => p.in === location && (location !== "path" || inTemplate.has(p.name))));
+  const ordered: NormalizedParameter[] = [];
+  for (const location of LOCATION_ORDER) for (const p of parameters) if (p.in === location && (location !== "path" || inTemplate.has(p.name))) ordered.push(p);
   const auth = context.security.requirementsFor(getOwn(operation.value, "security"), getOwn(context.root, "security"));
   const unsent = unsentParameters(ordered, context, auth);
   for (const parameter of ordered) {
@@ -117,7 +125,7 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   const dependentRequired: Record<string, string[]> = {};
   if (body !== undefined) httpBody = bodyArguments(body, claim, properties, required, withheld, context, dependentRequired);
 
-  const propertyRecord = Object.fromEntries(properties);
+  const propertyRecord = recordOf(properties);
   const failure = converter.failureReachedFrom(propertyRecord);
   if (failure !== undefined) throw failure;
 
@@ -176,11 +184,40 @@ function unsentParameters(parameters: readonly NormalizedParameter[], context: O
   return out;
 }
 
-function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {
-  const node = context.dialect === "2.0" ? swagger2ParameterSchema(parameter.schema.value) : parameter.schema.value;
-  const schema = asObject(context.converter.convert(node, parameter.schema.document, arg, withheld, parameter.schema.pointer));
-  return decorate(schema, parameter.description, parameter.deprecated);
+/**
+ * normalizeParameter, once per parameter object and place: a shared parameter (a
+ * `#/parameters` entry, a path item's) is read once for all the operations that have it,
+ * and its schema stays the same object, so its conversion is shared too.
+ */
+function normalizedParameter(located: Located, context: OperationContext): NormalizedParameter | undefined {
+  const { value, document, pointer } = located;
+  if (typeof value !== "object" || value === null || context.normalized === undefined) return normalizeParameter(located, context.dialect);
+  // Nearly always one place per parameter object: a short list compared by identity, no key string per use.
+  let places = context.normalized.get(value);
+  if (places === undefined) context.normalized.set(value, (places = []));
+  for (const entry of places) if (entry.pointer === pointer && entry.document === document) return entry.normalized;
+  const normalized = normalizeParameter(located, context.dialect);
+  places.push({ document, pointer, normalized });
+  return normalized;
 }
+
+function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {
+  const { value, document, pointer } = parameter.schema;
+  const node = () => (context.dialect === "2.0" ? swagger2ParameterSchema(value) : value);
+  // Shared parameters (`$ref`ed, or a path item's) are converted once and shared by every tool that has them.
+  const converted = typeof value === "object" && value !== null ? context.converter.convertShared(value, "parameter", node, document, arg, withheld, pointer) : context.converter.convert(node(), document, arg, withheld, pointer);
+  const schema = asObject(converted);
+  if (schema !== converted) return decorate(schema, parameter.description, parameter.deprecated);
+  // A shared conversion is decorated once too; the description and deprecation come from the same parameter.
+  const known = decoratedParameters.get(schema);
+  if (known !== undefined && known.description === parameter.description && known.deprecated === parameter.deprecated) return known.schema;
+  const decorated = decorate(schema, parameter.description, parameter.deprecated);
+  decoratedParameters.set(schema, { description: parameter.description, deprecated: parameter.deprecated, schema: decorated });
+  return decorated;
+}
+
+/** Converted parameter schema -> the argument schema `decorate` made of it. */
+const decoratedParameters = new WeakMap<JsonSchemaObject, { description: string | undefined; deprecated: boolean; schema: JsonSchemaObject }>();
 
 /** Object bodies become one argument per property; any other body is the single argument `body`. */
 function bodyArguments(
@@ -217,7 +254,7 @@ function bodyArguments(
       properties.push([arg, decorate(asObject(converter.convert(field.schema.value, field.schema.document, arg, withheld, field.schema.pointer)), field.description, false)]);
       if (field.required) required.push(arg);
     }
-    return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
+    return { ...base, fields: recordOf(fields), ...encoding, ...credentials() };
   }
   const schema = body.schema === undefined ? undefined : resolver.deref(body.schema.value, body.schema.document, body.schema.pointer);
   const shape = schema?.value;
@@ -239,7 +276,8 @@ function bodyArguments(
   const requiredMembers = new Set((getOwn(shape, "required") as unknown[] | undefined)?.filter((m): m is string => typeof m === "string") ?? []);
   // Convert the object as a whole (readOnly members are withheld there), then lift its members out.
   const memberWithheld: WithheldPath[] = [];
-  const converted = asObject(converter.convert({ ...(shape as object), required: [] }, schema.document, "", memberWithheld, schema.pointer));
+  // A body schema many operations send (Kubernetes' DeleteOptions, a create and a replace of one type) is converted once.
+  const converted = asObject(converter.convertShared(shape as object, "flattened body", () => ({ ...(shape as object), required: [] }), schema.document, "", memberWithheld, schema.pointer));
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
   const memberArgs: string[] = [];
   const requiredArgs: string[] = [];
@@ -274,7 +312,7 @@ function bodyArguments(
       if (others.length > 0) Object.defineProperty(dependentRequired, arg, { value: others, enumerable: true, writable: true, configurable: true });
     }
   }
-  return { ...base, fields: Object.fromEntries(fields), ...encoding, ...credentials() };
+  return { ...base, fields: recordOf(fields), ...encoding, ...credentials() };
 }
 
 /**
@@ -330,6 +368,22 @@ function topMember(path: string, members: object): { member: string; prefix: num
     if ((path === head || path.startsWith(`${head}.`)) && (found === undefined || head.length > found.prefix)) found = { member, prefix: head.length };
   }
   return found;
+}
+
+/**
+ * Object.fromEntries of pairs whose keys are distinct (claimed argument names), built by
+ * plain stores (the hottest line of a Kubernetes tool was Object.fromEntries); a
+ * `__proto__` key stays an own property.
+ */
+function recordOf<T>(pairs: readonly (readonly [string, T])[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  // Indexes, not `[key, value]` destructuring: that runs the iterator protocol per pair until optimized.
+  for (let i = 0; i < pairs.length; i += 1) {
+    const pair = pairs[i]!;
+    if (pair[0] === "__proto__") setOwn(out, pair[0], pair[1]);
+    else out[pair[0]] = pair[1];
+  }
+  return out;
 }
 
 function hasOwnMember(members: object, member: string): boolean {

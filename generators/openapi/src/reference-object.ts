@@ -72,9 +72,12 @@ export class RefResolver {
 
   /** Follow a chain of Reference Objects (parameters, request bodies, path items, ...) to the object. */
   deref(value: unknown, document: SourceDocument, pointer: string): Located {
-    let current: Located = { value, document, pointer };
-    if (typeof getOwn(value, "$ref") !== "string") return current;
-    const seen = new Set<string>();
+    const first = getOwn(value, "$ref");
+    if (typeof first !== "string") return { value, document, pointer };
+    let current = this.resolve(first, document);
+    // One hop is the common case (a shared parameter): no cycle set, no key strings, until a second.
+    if (typeof getOwn(current.value, "$ref") !== "string") return current;
+    const seen = new Set<string>([`${document.id}#${pointer}`]);
     for (;;) {
       const ref = getOwn(current.value, "$ref");
       if (typeof ref !== "string") return current;

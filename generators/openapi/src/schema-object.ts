@@ -1,4 +1,4 @@
-import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { shortHash } from "@sluice/emit";
 import { selectorSegment, translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
@@ -110,6 +110,12 @@ export class SchemaConverter {
    * schemas is 20,000 iterations, never 20,000 nested calls.
    */
   private readonly pending: Array<{ name: string; located: Located }> = [];
+  /** `$defs` names by the Located the resolver answered (see `def`). */
+  private readonly nameOfPlace = new WeakMap<Located, string>();
+  /** `defRef` of each `$defs` name, made once. */
+  private readonly refOfName = new Map<string, string>();
+  /** `convertShared` results by source object, then variant and place. */
+  private readonly shared = new WeakMap<object, SharedConversion[]>();
 
   constructor(
     private readonly resolver: RefResolver,
@@ -135,6 +141,47 @@ export class SchemaConverter {
     } finally {
       this.drain();
     }
+  }
+
+  /**
+   * `convert` of a node that many operations reach at the same place (a shared parameter,
+   * a body schema), built by `node()` from `source` alone: converted once, and the same
+   * result (an object every tool that reaches it shares, as tools share `$defs`) given
+   * again for the same `source`, `variant`, document and pointer. Kubernetes' 1,123
+   * operations convert the same few dozen parameters about 8,000 times.
+   *
+   * A conversion depends on the node and its place only: what it references is named, and
+   * converted once, by `drain`. What it records is replayed on reuse as converting again
+   * would record it: the withheld members under this `path` (their paths all extend the
+   * one the conversion started from) and the refused patterns under this operation.
+   */
+  convertShared(source: object, variant: string, node: () => unknown, document: SourceDocument, path: string, withheld: WithheldSink, pointer: string): JsonSchemaObject | boolean {
+    // A source is nearly always met at one place: a short list, compared by identity, and no key string per call.
+    let places = this.shared.get(source);
+    let known: SharedConversion | undefined;
+    for (const entry of places ?? []) if (entry.pointer === pointer && entry.variant === variant && entry.document === document) known = entry;
+    if (known !== undefined) {
+      for (const entry of known.withheld) withheld.push({ ...entry, path: path + entry.path });
+      for (const refusal of known.refusals) this.refusedPatterns.push({ ...refusal, operation: this.operation });
+      return known.schema;
+    }
+    const withheldFrom = withheld.length;
+    const refusedFrom = this.refusedPatterns.length;
+    let schema: JsonSchemaObject | boolean;
+    let refusals: PatternRefusal[];
+    try {
+      schema = this.inline(node(), { document, path, withheld, pointer, depth: 0 });
+      // Refusals met converting the references are theirs, recorded once: only the inline part's are replayed.
+      refusals = this.refusedPatterns.slice(refusedFrom);
+    } finally {
+      this.drain();
+    }
+    const recorded = withheld.slice(withheldFrom);
+    if (recorded.every((entry) => entry.path.startsWith(path))) {
+      if (places === undefined) this.shared.set(source, (places = []));
+      places.push({ variant, document, pointer, schema, withheld: recorded.map((entry) => ({ ...entry, path: entry.path.slice(path.length) })), refusals });
+    }
+    return schema;
   }
 
   /**
@@ -169,6 +216,11 @@ export class SchemaConverter {
     }
   }
 
+  /** `inline` of a subschema of the node at `at`, `suffix` below it (a method, not a closure made per node). */
+  private below(at: Site, child: unknown, suffix: string, childPath = at.path): JsonSchemaObject | boolean {
+    return this.inline(child, { document: at.document, path: childPath, withheld: at.withheld, pointer: at.pointer + suffix, depth: at.depth + 1 });
+  }
+
   /** One schema and what it holds inline; references are named here and converted by `drain`. */
   private inline(node: unknown, at: Site): JsonSchemaObject | boolean {
     const { document, path, withheld, pointer, depth } = at;
@@ -177,15 +229,13 @@ export class SchemaConverter {
     if (depth > MAX_INLINE_DEPTH) {
       throw new SluiceError("SPEC_INVALID", `The schema at ${pointer || "/"} nests deeper than ${MAX_INLINE_DEPTH} levels inline; no API description needs that many.`, { pointer });
     }
-    const below = (child: unknown, suffix: string, childPath = path): JsonSchemaObject | boolean =>
-      this.inline(child, { document, path: childPath, withheld, pointer: pointer + suffix, depth: depth + 1 });
     const source = node as Record<string, unknown>;
     const ref = getOwn(source, "$ref");
     if (typeof ref === "string") {
       // A discriminator base stands for its subtypes everywhere but in a subtype's own
       // `allOf` (where it is the inherited part): there it stays a plain reference.
       const union = /\/allOf\/\d+$/.test(pointer) ? undefined : this.polymorphicUnion(ref, document, pointer + "/$ref");
-      const target = union ?? { $ref: defRef(this.def(ref, document, pointer + "/$ref")) };
+      const target = union ?? { $ref: this.refTo(this.def(ref, document, pointer + "/$ref")) };
       if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
       const { $ref: _ignored, ...siblings } = source;
       const rest = this.inline(siblings, { ...at, depth: depth + 1 });
@@ -193,12 +243,10 @@ export class SchemaConverter {
       return union === undefined ? { ...target, ...rest } : { allOf: [target, rest] };
     }
 
+    // Every key `put` writes is a keyword this converter knows (never `__proto__`: spec-named
+    // keys go through Object.fromEntries or setOwn), so a plain store is safe, and cheaper
+    // than defineProperty.
     const out: JsonSchemaObject = {};
-    // Every key written is a keyword this converter knows (never `__proto__`: spec-named keys
-    // go through Object.fromEntries), so a plain store is safe, and cheaper than defineProperty.
-    const put = (key: string, value: unknown) => {
-      (out as Record<string, unknown>)[key] = value;
-    };
     let nullable = false;
     let exclusiveMaximum: boolean | undefined;
     let exclusiveMinimum: boolean | undefined;
@@ -219,38 +267,45 @@ export class SchemaConverter {
       else if (key.startsWith("x-")) continue;
       else if (key === "type") {
         const types = typeof value === "string" ? (value === "file" ? ["string"] : TYPE_NAMES.has(value) ? [value] : []) : (Array.isArray(value) ? value : [value]).flatMap((t) => (t === "file" ? ["string"] : TYPE_NAMES.has(t as string) ? [t as string] : []));
-        if (value === "file" && !hasOwn(source, "format")) put("format", "binary");
-        if (types.length === 1) put("type", types[0]);
-        else if (types.length > 1) put("type", [...new Set(types)]);
+        if (value === "file" && !hasOwn(source, "format")) out.format = "binary";
+        if (types.length === 1) out.type = types[0];
+        else if (types.length > 1) out.type = [...new Set(types)];
       } else if (key === "properties") {
         if (typeof value !== "object" || value === null) continue;
-        const properties: [string, JsonSchemaObject | boolean][] = [];
-        const members = Object.entries(value);
+        const members = value as Record<string, unknown>;
+        const names = Object.keys(members);
         // The discriminator's property is how a request says which type it sends: never withheld,
         // even when marked read-only (Azure marks `type` so), or no branch could be chosen.
         const discriminator = getOwn(source, "discriminator");
         const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
-        const readOnly = new Set(members.filter(([name, member]) => name !== tagName && this.isReadOnly(member, document)).map(([name]) => name));
-        const offered = this.readOnlyOffered(readOnly, members.length, `${document.id}#${pointer}`, getOwn(source, "required"));
-        for (const [name, member] of members) {
+        let readOnly: Set<string> | undefined;
+        for (const name of names) if (name !== tagName && this.isReadOnly(members[name], document)) (readOnly ??= new Set()).add(name);
+        const offered = readOnly === undefined ? EMPTY : this.readOnlyOffered(readOnly, names.length, `${document.id}#${pointer}`, getOwn(source, "required"));
+        // Spec-named keys: `__proto__` is stored as an own property (setOwn), any other plainly, in the spec's order.
+        const properties: Record<string, JsonSchemaObject | boolean> = {};
+        for (const name of names) {
           // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
           const memberPath = `${path}.${selectorSegment(name)}`;
           // A read-only member is never required here (its `required` is for responses).
-          if (readOnly.has(name)) (removed ??= new Set()).add(name);
-          if (readOnly.has(name) && !offered.has(name)) {
-            withheld.push({ path: memberPath, reason: "read_only" });
-            continue;
+          if (readOnly?.has(name) === true) {
+            (removed ??= new Set()).add(name);
+            if (!offered.has(name)) {
+              withheld.push({ path: memberPath, reason: "read_only" });
+              continue;
+            }
           }
-          properties.push([name, below(member, `/properties/${escapePointerSegment(name)}`, memberPath)]);
+          const converted = this.below(at, members[name], `/properties/${escapePointerSegment(name)}`, memberPath);
+          if (name === "__proto__") setOwn(properties, name, converted);
+          else properties[name] = converted;
         }
-        put("properties", Object.fromEntries(properties));
+        out.properties = properties;
       } else if (key === "required") {
-        if (Array.isArray(value)) put("required", value.filter((name): name is string => typeof name === "string"));
+        if (Array.isArray(value)) out.required = value.filter((name): name is string => typeof name === "string");
       } else if (key === "items") {
-        if (Array.isArray(value)) put("prefixItems", value.map((item, index) => below(item, `/items/${index}`)));
-        else put("items", below(value, "/items"));
+        if (Array.isArray(value)) out.prefixItems = value.map((item, index) => this.below(at, item, `/items/${index}`));
+        else out.items = this.below(at, value, "/items");
       } else if (key === "additionalItems") {
-        additionalItems = below(value, "/additionalItems");
+        additionalItems = this.below(at, value, "/additionalItems");
       } else if (key === "dependentRequired" || key === "dependencies") {
         // https://json-schema.org/draft/2020-12/json-schema-validation#section-6.5.4; draft 4 section 5.4.5
         if (typeof value !== "object" || value === null || Array.isArray(value)) continue;
@@ -259,7 +314,7 @@ export class SchemaConverter {
             dependentRequired ??= new Map();
             dependentRequired.set(name, [...new Set([...(dependentRequired.get(name) ?? []), ...dependency.filter((n): n is string => typeof n === "string")])]);
           } else if (key === "dependencies" && (typeof dependency === "boolean" || isSchemaObject(dependency))) {
-            (dependentSchemas ??= new Map()).set(name, below(dependency, `/dependencies/${escapePointerSegment(name)}`));
+            (dependentSchemas ??= new Map()).set(name, this.below(at, dependency, `/dependencies/${escapePointerSegment(name)}`));
           }
         }
       } else if (UNSUPPORTED_KEYWORDS.has(key)) {
@@ -268,34 +323,34 @@ export class SchemaConverter {
           throw new SluiceError("KEYWORD_UNSUPPORTED", `${this.operation || "(shared type)"} ${at}: ${key} resolves by the evaluation path, which sluice cannot check exactly; write it as a $ref to the definition it means (the schema is refused rather than widened).`, { pointer: at });
         }
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
-        put(key, below(value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path));
+        out[key] = this.below(at, value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path);
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
-        if (Array.isArray(value) && value.length > 0) put(key, value.map((branch, index) => below(branch, `/${key}/${index}`)));
+        if (Array.isArray(value) && value.length > 0) out[key] = value.map((branch, index) => this.below(at, branch, `/${key}/${index}`));
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
         if (typeof value !== "object" || value === null) continue;
         const entries = Object.entries(value).filter(([pattern]) => key !== "patternProperties" || this.runnablePattern(pattern, `${pointer}/patternProperties/${escapePointerSegment(pattern)}`));
-        put(key, Object.fromEntries(entries.map(([name, member]) => [name, below(member, `/${key}/${escapePointerSegment(name)}`)])));
+        out[key] = Object.fromEntries(entries.map(([name, member]) => [name, this.below(at, member, `/${key}/${escapePointerSegment(name)}`)]));
       } else if (key === "exclusiveMaximum" || key === "exclusiveMinimum") {
         if (typeof value === "boolean") {
           if (key === "exclusiveMaximum") exclusiveMaximum = value;
           else exclusiveMinimum = value;
-        } else if (isFiniteNumber(value)) put(key, value);
+        } else if (isFiniteNumber(value)) out[key] = value;
       } else if (NUMBER_KEYWORDS.has(key)) {
-        if (isFiniteNumber(value)) put(key, value);
+        if (isFiniteNumber(value)) out[key] = value;
       } else if (COUNT_KEYWORDS.has(key)) {
-        if (Number.isInteger(value) && (value as number) >= 0) put(key, value);
+        if (Number.isInteger(value) && (value as number) >= 0) out[key] = value;
       } else if (key === "multipleOf") {
-        if (isFiniteNumber(value) && value > 0) put(key, value);
+        if (isFiniteNumber(value) && value > 0) out[key] = value;
       } else if (key === "pattern") {
-        if (typeof value === "string" && this.runnablePattern(value, `${pointer}/pattern`)) put(key, value);
+        if (typeof value === "string" && this.runnablePattern(value, `${pointer}/pattern`)) out[key] = value;
       } else if (key === "enum") {
-        if (Array.isArray(value) && value.length > 0) put(key, [...value]);
+        if (Array.isArray(value) && value.length > 0) out[key] = [...value];
         else if (Array.isArray(value)) emptyEnum = true;
       } else if (key === "discriminator") {
         const discriminator = this.discriminator(value, document, `${pointer}/discriminator`);
-        if (discriminator !== undefined) put(key, discriminator);
+        if (discriminator !== undefined) out[key] = discriminator;
       } else if (SCALAR_KEYWORDS.has(key)) {
-        if (key === "uniqueItems" || key === "deprecated" || key === "writeOnly" ? typeof value === "boolean" : true) put(key, value);
+        if (key === "uniqueItems" || key === "deprecated" || key === "writeOnly" ? typeof value === "boolean" : true) out[key] = value;
       }
       // Everything else (example, examples, xml, externalDocs, readOnly, $schema, $id, nested
       // $defs, unknown keywords) is dropped: annotations or keywords a request schema does not need.
@@ -305,8 +360,10 @@ export class SchemaConverter {
     // additionalItems applies only beside a tuple `items` (draft 4 section 5.3.1); otherwise it has no effect.
     if (additionalItems !== undefined && Array.isArray(out.prefixItems) && !hasOwn(out, "items")) out.items = additionalItems;
     // A read-only member is never sent (it is withheld), so it cannot be a dependency either, as in `required`.
-    const dependents = [...(dependentRequired ?? [])].map(([name, names]): [string, string[]] => [name, names.filter((n) => removed?.has(n) !== true)]).filter(([, names]) => names.length > 0);
-    if (dependents.length > 0) out.dependentRequired = Object.fromEntries(dependents);
+    if (dependentRequired !== undefined) {
+      const dependents = [...dependentRequired].map(([name, names]): [string, string[]] => [name, names.filter((n) => removed?.has(n) !== true)]).filter(([, names]) => names.length > 0);
+      if (dependents.length > 0) out.dependentRequired = Object.fromEntries(dependents);
+    }
     if (dependentSchemas !== undefined && dependentSchemas.size > 0) {
       const merged = new Map<string, unknown>(isSchemaObject(out.dependentSchemas) ? Object.entries(out.dependentSchemas) : []);
       // Both forms naming one property: the value must satisfy both.
@@ -337,6 +394,9 @@ export class SchemaConverter {
    */
   private def(ref: string, from: SourceDocument, at: string): string {
     const located = this.resolver.resolve(ref, from);
+    // The resolver gives the same Located for the same ref: a place already named and converted is answered at once.
+    const done = this.nameOfPlace.get(located);
+    if (done !== undefined && (this.defs.has(done) || this.failed.has(done))) return done;
     if (located.document.id === "" && located.pointer === "") {
       // `#` is the OpenAPI document itself, not a Schema Object: converting it would drop
       // every keyword it does not know and leave `{}`, a schema that accepts anything.
@@ -348,11 +408,22 @@ export class SchemaConverter {
     }
     const key = `${located.document.id}#${located.pointer}`;
     const known = this.nameOfKey.get(key);
-    if (known !== undefined && (this.defs.has(known) || this.failed.has(known))) return known;
+    if (known !== undefined && (this.defs.has(known) || this.failed.has(known))) {
+      this.nameOfPlace.set(located, known);
+      return known;
+    }
     const name = known ?? this.nameFor(key, defaultName(located.pointer));
+    this.nameOfPlace.set(located, name);
     this.defs.set(name, {}); // placeholder until drained: cycles come back here as refs
     this.pending.push({ name, located });
     return name;
+  }
+
+  /** The `$ref` to a `$defs` name (defRef escapes it: a regex per call). */
+  private refTo(name: string): string {
+    let ref = this.refOfName.get(name);
+    if (ref === undefined) this.refOfName.set(name, (ref = defRef(name)));
+    return ref;
   }
 
   /** The first failed definition reachable from these arguments, if any. */
@@ -413,7 +484,7 @@ export class SchemaConverter {
       try {
         // A mapping value is a ref or a bare schema name; a dangling or external one is dropped
         // (never fetched; the discriminator is advisory, `oneOf` still says what is valid).
-        return [[tag, defRef(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document, `${at}/mapping/${escapePointerSegment(tag)}`))]];
+        return [[tag, this.refTo(this.def(target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`, document, `${at}/mapping/${escapePointerSegment(tag)}`))]];
       } catch (error) {
         if (error instanceof SluiceError && (error.code === "UNRESOLVED_REF" || error.code === "EXTERNAL_REF")) return [];
         throw error;
@@ -506,7 +577,7 @@ export class SchemaConverter {
       }
     }
     if (targets.size === 0) return undefined;
-    const branches = [...targets.values()].map((target) => withTag({ $ref: defRef(this.def(target.ref, target.document, at)) }, propertyName, target.tags));
+    const branches = [...targets.values()].map((target) => withTag({ $ref: this.refTo(this.def(target.ref, target.document, at)) }, propertyName, target.tags));
     return { oneOf: branches };
   }
 
@@ -630,6 +701,16 @@ export class SchemaConverter {
     this.nameOfKey.set(key, name);
     return name;
   }
+}
+
+/** One `convertShared` result and what converting it recorded (withheld paths relative to where it started). */
+interface SharedConversion {
+  variant: string;
+  document: SourceDocument;
+  pointer: string;
+  schema: JsonSchemaObject | boolean;
+  withheld: WithheldPath[];
+  refusals: PatternRefusal[];
 }
 
 const EMPTY: ReadonlySet<string> = new Set();

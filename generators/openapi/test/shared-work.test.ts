@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSluiceError } from "@sluice/core";
 import { RefResolver } from "../src/reference-object.ts";
-import { build, oas30 } from "./build.ts";
+import { build, oas30, swagger2 } from "./build.ts";
 
 const codeOf = (run: () => unknown): string | undefined => {
   try {
@@ -92,6 +92,119 @@ describe("a build reuses verdicts without losing a refusal", () => {
     expect(pack.skipped.map((skip) => [skip.operation, skip.code, skip.pointer])).toEqual([
       ["GET /1", "KEYWORD_UNSUPPORTED", pointer],
       ["GET /3", "KEYWORD_UNSUPPORTED", pointer],
+    ]);
+  });
+});
+
+describe("a parameter many operations share is converted once, recording what it records for each", () => {
+  const ok = { "200": { description: "ok" } };
+
+  it("Swagger 2.0: a `#/parameters` entry and a path item's parameter give every tool the same argument schema, and a refused pattern is recorded per operation", () => {
+    const spec = swagger2(
+      {
+        "/items": { parameters: [{ $ref: "#/parameters/pretty" }], get: { operationId: "list", parameters: [{ $ref: "#/parameters/filter" }], responses: ok }, delete: { operationId: "clear", parameters: [{ $ref: "#/parameters/filter" }], responses: ok } },
+        "/other": { get: { operationId: "other", parameters: [{ $ref: "#/parameters/filter" }, { $ref: "#/parameters/pretty" }], responses: ok } },
+      },
+      {
+        parameters: {
+          filter: { name: "filter", in: "query", type: "string", pattern: "^(?=a)\\w+$", maxLength: 10, description: "Which items." },
+          pretty: { name: "pretty", in: "query", type: "string", enum: ["true", "false"], description: "Indent the answer." },
+        },
+      },
+    );
+    const pack = build(spec);
+    expect(pack.tools.map((tool) => tool.name)).toEqual(["clear", "list", "other"]);
+    for (const tool of pack.tools) {
+      expect(tool.parameters.properties).toEqual({ pretty: { type: "string", enum: ["true", "false"], description: "Indent the answer." }, filter: { type: "string", maxLength: 10, description: "Which items." } });
+    }
+    // Shared, as the tools share `$defs` (the Tool layer freezes what it is given).
+    expect(pack.tools[0]!.parameters.properties.filter).toBe(pack.tools[2]!.parameters.properties.filter);
+    expect(pack.refusedPatterns?.map((refusal) => [refusal.operation, refusal.pointer])).toEqual([
+      ["GET /items", "/parameters/filter/pattern"],
+      ["DELETE /items", "/parameters/filter/pattern"],
+      ["GET /other", "/parameters/filter/pattern"],
+    ]);
+    expect(pack.refusedPatterns?.every((refusal) => refusal.code === "PATTERN_UNSUPPORTED" && /lookahead/.test(refusal.reason))).toBe(true);
+  });
+
+  it("OpenAPI 3: a shared parameter's read-only members are withheld under each tool's own argument name", () => {
+    const shared = { $ref: "#/components/parameters/thing" };
+    const spec = oas30(
+      {
+        "/a": { get: { operationId: "plain", parameters: [shared], responses: ok } },
+        // A path parameter of the same name takes `thing`: the shared query parameter is `query_thing` here.
+        "/b/{thing}": { get: { operationId: "renamed", parameters: [{ name: "thing", in: "path", required: true, schema: { type: "string" } }, shared], responses: ok } },
+      },
+      {
+        components: {
+          parameters: {
+            thing: { name: "thing", in: "query", style: "deepObject", schema: { type: "object", properties: { id: { type: "string", readOnly: true }, name: { type: "string" } }, required: ["id", "name"] } },
+          },
+        },
+      },
+    );
+    const pack = build(spec);
+    const plain = pack.tools.find((tool) => tool.name === "plain")!;
+    const renamed = pack.tools.find((tool) => tool.name === "renamed")!;
+    const object = { type: "object", properties: { name: { type: "string" } }, required: ["name"] };
+    expect(plain.parameters.properties).toEqual({ thing: object });
+    expect(renamed.parameters.properties).toEqual({ thing: { type: "string" }, query_thing: object });
+    expect(plain.withheld).toEqual([{ path: "thing.id", reason: "read_only" }]);
+    expect(renamed.withheld).toEqual([{ path: "query_thing.id", reason: "read_only" }]);
+  });
+
+  it("a body schema many operations send is flattened once, each tool keeping its own argument names, withheld members and refusals", () => {
+    const body = { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Thing" } } } };
+    const spec = oas30(
+      {
+        "/things": { post: { operationId: "create", requestBody: body, responses: ok } },
+        // The path parameter takes `name`: the body member is `body_name` here.
+        "/things/{name}": { put: { operationId: "replace", parameters: [{ name: "name", in: "path", required: true, schema: { type: "string" } }], requestBody: body, responses: ok } },
+      },
+      {
+        components: {
+          schemas: {
+            Thing: { type: "object", required: ["name"], properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, code: { type: "string", pattern: "^(?=a)\\w+$" } } },
+          },
+        },
+      },
+    );
+    const pack = build(spec);
+    const create = pack.tools.find((tool) => tool.name === "create")!;
+    const replace = pack.tools.find((tool) => tool.name === "replace")!;
+    expect(create.parameters).toEqual({ properties: { name: { type: "string" }, code: { type: "string" } }, required: ["name"] });
+    expect(replace.parameters).toEqual({ properties: { name: { type: "string" }, body_name: { type: "string" }, code: { type: "string" } }, required: ["name", "body_name"] });
+    expect(create.withheld).toEqual([{ path: "id", reason: "read_only" }]);
+    expect(replace.withheld).toEqual([{ path: "id", reason: "read_only" }]);
+    expect(create.binding.kind === "http" && create.binding.body?.fields).toEqual({ name: "name", code: "code" });
+    expect(replace.binding.kind === "http" && replace.binding.body?.fields).toEqual({ body_name: "name", code: "code" });
+    expect(pack.refusedPatterns?.map((refusal) => [refusal.operation, refusal.pointer])).toEqual([
+      ["POST /things", "/components/schemas/Thing/properties/code/pattern"],
+      ["PUT /things/{name}", "/components/schemas/Thing/properties/code/pattern"],
+    ]);
+  });
+
+  it("an argument schema the runtime would refuse skips every operation that shares it, naming its own argument", () => {
+    const shared = { $ref: "#/components/parameters/list" };
+    const clean = { name: "plain", in: "query", schema: { type: "string" } };
+    const spec = {
+      ...oas30(
+        {
+          "/a": { get: { operationId: "first", parameters: [shared], responses: ok } },
+          "/b": { get: { operationId: "second", parameters: [clean, shared], responses: ok } },
+          "/c/{list}": { get: { operationId: "third", parameters: [{ name: "list", in: "path", required: true, schema: { type: "string" } }, shared], responses: ok } },
+          "/d": { get: { operationId: "fine", parameters: [clean], responses: ok } },
+        },
+        { components: { parameters: { list: { name: "list", in: "query", schema: { type: "array", contains: { type: "string" }, unevaluatedItems: false } } } } },
+      ),
+      openapi: "3.1.0",
+    };
+    const pack = build(spec);
+    expect(pack.tools.map((tool) => tool.name)).toEqual(["fine"]);
+    expect(pack.skipped.map((skip) => [skip.operation, skip.code, skip.pointer])).toEqual([
+      ["GET /a", "KEYWORD_UNSUPPORTED", "/properties/list/unevaluatedItems"],
+      ["GET /b", "KEYWORD_UNSUPPORTED", "/properties/list/unevaluatedItems"],
+      ["GET /c/{list}", "KEYWORD_UNSUPPORTED", "/properties/query_list/unevaluatedItems"],
     ]);
   });
 });

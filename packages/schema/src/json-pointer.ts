@@ -1,7 +1,10 @@
 /** JSON Pointer (RFC 6901) segments, and their use as URI fragments in `$ref`. */
 
 export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+  const text = typeof segment === "string" ? segment : String(segment);
+  // Nearly every segment holds neither character: then no regex runs and no string is made.
+  if (text.indexOf("~") === -1 && text.indexOf("/") === -1) return text;
+  return text.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 export function unescapePointerSegment(segment: string): string {
