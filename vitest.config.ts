@@ -29,5 +29,7 @@ export default defineConfig({
     // behind: guards and environment variables are restored where a test changes them.
     isolate: false,
     env: { NODE_OPTIONS: nodeOptions },
+    // Does nothing unless SLUICE_CPU_LOG names a file: then CPU seconds per test file (bench/TEST-TIME.md).
+    setupFiles: ["test/support/cpu-per-file.ts"],
   },
 });

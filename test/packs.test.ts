@@ -80,10 +80,12 @@ describe.each(Object.entries(PACKS))("pack %s", (_pack, module) => {
     expect(invalid).toEqual([]);
   });
 
-  it("every curated tool's input schema compiles as JSON Schema 2020-12", () => {
+  it("every curated tool's input schema compiles as JSON Schema 2020-12", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    for (const tool of shipped.filter((t) => byName.has(fullNameOf(t.name)))) {
+    for (const [index, tool] of shipped.filter((t) => byName.has(fullNameOf(t.name))).entries()) {
+      // Compiling Linear's curated tools takes seconds: vitest's RPC gets a turn now and then.
+      if (index % 5 === 4) await new Promise((resolve) => setImmediate(resolve));
       expect(() => ajv.compile(tool.inputSchema), tool.name).not.toThrow();
     }
   });

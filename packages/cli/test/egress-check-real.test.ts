@@ -6,7 +6,7 @@
  * operations per spec (`include`) keep it fast; they still share types.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,27 +97,34 @@ describe("a narrowing is no widening; undoing it names what it restores", () => 
       else expect(read(before)).toMatch(/\.oneOf\[2\]/);
       const curated = read(`${pack}/src/curated.ts`);
 
-      const narrow = await sluice(["narrow", pack, c.tool, "--name", c.tool, "--drop", c.drop]);
+      // The narrow edits a copy: the worker loaded `pack` above, and once a module it holds
+      // changes on disk every later runSluice of the worker (the next files' too) is a child
+      // process (support/run-in-process.ts). The copy is the pack byte for byte until narrowed.
+      const original = pack;
+      const narrowedPack = `packs/${c.name}-narrowed`;
+      cpSync(join(project, original), join(project, narrowedPack), { recursive: true });
+      const narrow = await sluice(["narrow", narrowedPack, c.tool, "--name", c.tool, "--drop", c.drop]);
       expect(narrow.code).toBe(0);
       expect(narrow.stdout).not.toMatch(/^WIDENING:/m);
 
-      const text = await sluice(["egress", pack, "--served", "--check", before]);
+      const text = await sluice(["egress", narrowedPack, "--served", "--check", before]);
       expect(text.code).toBe(1); // drift: the committed map must be rewritten
       expect(text.stderr).toBe("");
       expect(text.stdout).not.toMatch(/^WIDENING:/m);
       expect(text.stdout).toMatch(new RegExp(`^${before}: OUT OF DATE: 0 widenings, [1-9]\\d* narrowings?, `, "m"));
-      const checked = JSON.parse((await sluice(["egress", pack, "--served", "--check", before, "--json"])).stdout) as JsonCheck;
+      const checked = JSON.parse((await sluice(["egress", narrowedPack, "--served", "--check", before, "--json"])).stdout) as JsonCheck;
       expect(checked).toMatchObject({ check: "egress", ok: false, widenings: [] });
       expect(checked.narrowings.length).toBeGreaterThan(0);
       expect(checked.narrowings.every((n) => n.tool === c.tool)).toBe(true);
-      const github = await sluice(["egress", pack, "--served", "--check", before, "--format", "github"]);
+      const github = await sluice(["egress", narrowedPack, "--served", "--check", before, "--format", "github"]);
       expect(github.stdout).not.toMatch(/^::warning /m);
 
       // Undo: the map of the narrowed tools is the committed one now; the original tools widen it by what was dropped.
       const narrowed = `${c.name}-narrowed.txt`;
-      expect((await sluice(["egress", pack, "--served", "--out", narrowed])).code).toBe(0);
-      writeFileSync(join(project, pack, "src/curated.ts"), curated);
-      const undo = JSON.parse((await sluice(["egress", pack, "--served", "--check", narrowed, "--json"])).stdout) as JsonCheck;
+      expect((await sluice(["egress", narrowedPack, "--served", "--out", narrowed])).code).toBe(0);
+      // Undone, the pack is the original again, byte for byte: its curated.ts as before the narrow.
+      expect(read(`${original}/src/curated.ts`)).toBe(curated);
+      const undo = JSON.parse((await sluice(["egress", original, "--served", "--check", narrowed, "--json"])).stdout) as JsonCheck;
       expect(undo.narrowings).toEqual([]);
       expect(undo.widenings.map((w) => w.path).sort()).toEqual(checked.narrowings.map((n) => n.path).sort());
       expect(undo.widenings.some((w) => w.path === c.drop && w.subject.endsWith("(was withheld: projection)"))).toBe(true);
@@ -127,9 +134,9 @@ describe("a narrowing is no widening; undoing it names what it restores", () => 
         const at = lines.slice(0, w.line!).reverse().find((line) => /^tool /.test(line));
         expect(at).toBe(`tool ${c.tool}`);
       }
-      const undoText = (await sluice(["egress", pack, "--served", "--check", narrowed])).stdout;
+      const undoText = (await sluice(["egress", original, "--served", "--check", narrowed])).stdout;
       for (const w of undo.widenings) expect(undoText).toContain(`\nWIDENING: ${w.subject} is newly visible to the model\n`);
-      expect(await sluice(["egress", pack, "--served", "--check", before])).toMatchObject({ code: 0, stdout: `${before}: up to date (${read(before).match(/^tool /gm)!.length} tools)\n` });
+      expect(await sluice(["egress", original, "--served", "--check", before])).toMatchObject({ code: 0, stdout: `${before}: up to date (${read(before).match(/^tool /gm)!.length} tools)\n` });
     },
     SLOW,
   );

@@ -57,6 +57,20 @@ function snapshot(dir: string): Map<string, string> {
   return files;
 }
 
+/**
+ * find_pets curated with tags dropped, in a fresh copy: narrowed once for the tests that need
+ * such a pack (each narrow that writes is a child process of seconds of CPU); a test that
+ * changes it works on a copy.
+ */
+let curatedPets: Promise<{ dir: string; result: ChildResult }> | undefined;
+function curatedFindPets(): Promise<{ dir: string; result: ChildResult }> {
+  curatedPets ??= (async () => {
+    const dir = freshPack();
+    return { dir, result: await sluice(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags"]) };
+  })();
+  return curatedPets;
+}
+
 const curatedOf = (dir: string) => readFileSync(join(dir, "src/curated.ts"), "utf8");
 const mapOf = (dir: string) => readFileSync(join(dir, "egress_map.txt"), "utf8");
 
@@ -128,9 +142,8 @@ describe("sluice narrow on a generated pack", () => {
   it(
     "the tool's own name replaces it (curated), the original kept as _full; the dropped path shows as withheld",
     async () => {
-      const dir = freshPack();
-      const before = curatedOf(dir);
-      const { code, stderr } = await sluice(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags"]);
+      const before = curatedOf(BASE);
+      const { dir, result: { code, stderr } } = await curatedFindPets();
       expect(stderr).toBe("");
       expect(code).toBe(0);
       expect(curatedOf(dir)).toBe(
@@ -262,7 +275,9 @@ describe("an edit of the user's file", () => {
         index.replace('import { curated, derived } from "./curated.ts";', 'import { curated } from "./curated.ts";').replace("packToolSets(pack.tools, curated, derived)", "packToolSets(pack.tools, curated)"),
       );
       const files = snapshot(unserved);
-      const refused = await sluice(["narrow", unserved, "find_pets", "--name", "my_pets", "--drop", "tags"]);
+      // A refusal writes nothing, and the worker never loaded this copy: main in the worker in the quick tier.
+      const refusal = ["narrow", unserved, "find_pets", "--name", "my_pets", "--drop", "tags"];
+      const refused = LONG ? await sluice(refusal) : await runInProcess(refusal, { cwd: project });
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(/^sluice: INVALID_OPTION: src\/curated\.ts: my_pets is a new tool, but this pack has no `derived` list .*export const derived.*--name find_pets/);
       expect(refused.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -306,11 +321,15 @@ describe("nothing is written", () => {
   it(
     "a *_full twin is not a generated tool: TOOL_NOT_FOUND naming the tool",
     async () => {
-      const dir = freshPack();
-      expect((await sluice(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags"])).code).toBe(0);
+      const curated = await curatedFindPets();
+      expect(curated.result.code).toBe(0);
+      const dir = join(project, `case-${++copies}/pets`);
+      cpSync(curated.dir, dir, { recursive: true });
       expect(mapOf(dir)).toContain("\ntool find_pets_full\n");
       const files = snapshot(dir);
-      const result = await sluice(["narrow", dir, "find_pets_full", "--name", "find_pets", "--drop", "limit"]);
+      // A refusal of a copy the worker never loaded: main in the worker in the quick tier.
+      const refusal = ["narrow", dir, "find_pets_full", "--name", "find_pets", "--drop", "limit"];
+      const result = LONG ? await sluice(refusal) : await runInProcess(refusal, { cwd: project });
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/^sluice: TOOL_NOT_FOUND: .*find_pets_full.*\(candidates: find_pets\)$/m);
       expect(snapshot(dir)).toEqual(files);
@@ -355,13 +374,17 @@ describe("nothing is written", () => {
       expect(snapshot(dir)).toEqual(files);
       expect(dry.stdout).toMatch(/^would write .*src\/curated\.ts: added /);
       expect(dry.stdout).toContain("--- src/curated.ts (before)\n+++ src/curated.ts (after)\n");
-      const real = await sluice(["narrow", dir, ...args]);
+      // The real run on a copy of its own: the worker keeps the modules the dry run loaded, and
+      // once a module it holds changes on disk every later runSluice of the worker (this
+      // file's and the next files') is a child process (support/run-in-process.ts).
+      const target = freshPack();
+      const real = await sluice(["narrow", target, ...args]);
       expect(real.code).toBe(0);
       const mapDiff = real.stdout.slice(real.stdout.indexOf("===="));
       expect(mapDiff).toContain("--- egress_map.txt (before)\n+++ egress_map.txt (after)\n");
       expect(dry.stdout.endsWith(mapDiff)).toBe(true);
       // The curated.ts diff of the dry run, applied, is what the real run wrote.
-      for (const line of dry.stdout.split("\n").filter((l) => l.startsWith("+export const"))) expect(curatedOf(dir)).toContain(line.slice(1));
+      for (const line of dry.stdout.split("\n").filter((l) => l.startsWith("+export const"))) expect(curatedOf(target)).toContain(line.slice(1));
     },
     SLOW,
   );

@@ -162,7 +162,7 @@ describe("sluice suggest --write", () => {
   const base = join(project, "base/packs/pets");
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-  // --write narrows, so it is a child process; so is a run after it on the pack it rewrote (support/run-in-process.ts).
+  // --write narrows, so it is a child process; a run after it on a pack the worker never loaded is main in the worker (support/run-in-process.ts).
   const sluice = (args: string[], cwd: string): Promise<ChildResult> => runSluice(args, { cwd, timeout: SLOW });
 
   beforeAll(async () => {
@@ -188,17 +188,22 @@ describe("sluice suggest --write", () => {
       const planned = JSON.parse(suggestion.stdout) as { tokens: number; drop: string[] };
       expect(planned.drop).toEqual(["tags"]);
 
-      const { code, stdout, stderr } = await sluice(["suggest", dir, "find_pets", "--budget", String(budget), "--write", "--name", "my_pets"], project);
+      // Written into a copy of its own: the survey and the plan above loaded `dir` in the worker, and
+      // once a module the worker holds changes on disk every later runSluice of the worker (the
+      // next files' too) is a child process (support/run-in-process.ts).
+      const target = join(project, "case-written/pets");
+      cpSync(base, target, { recursive: true });
+      const { code, stdout, stderr } = await sluice(["suggest", target, "find_pets", "--budget", String(budget), "--write", "--name", "my_pets"], project);
       expect(stderr).toBe("");
       expect(code).toBe(0);
       expect(stdout).toContain(`result: ${planned.tokens} tokens (budget ${budget}, ${before - planned.tokens} saved by 1 drop)`);
       expect(stdout).toContain(`tokens: ${before} -> ${planned.tokens} (find_pets -> my_pets)`);
-      const curated = readFileSync(join(dir, "src/curated.ts"), "utf8");
+      const curated = readFileSync(join(target, "src/curated.ts"), "utf8");
       expect(curated).toContain(`export const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });`);
-      const map = readFileSync(join(dir, "egress_map.txt"), "utf8");
+      const map = readFileSync(join(target, "egress_map.txt"), "utf8");
       expect(map).toContain("tool my_pets\n");
       expect(map).toContain("  - tags: projection");
-      const after = JSON.parse((await sluice(["survey", dir, "--json"], project)).stdout) as Array<{ tool: string; tokens: number }>;
+      const after = JSON.parse((await sluice(["survey", target, "--json"], project)).stdout) as Array<{ tool: string; tokens: number }>;
       expect(after.find((row) => row.tool === "my_pets")!.tokens).toBe(planned.tokens);
       expect(planned.tokens).toBeLessThanOrEqual(budget);
     },

@@ -46,6 +46,12 @@ const MAX_STEPS = 400;
 const MAX_GIVE_BACK = 24;
 /** Rounds of the floor over nested unions, the outermost first. */
 const MAX_UNION_PASSES = 8;
+/**
+ * How long (ms) the search holds the event loop before it hands it a turn. A search of a
+ * large tool counts tokens for seconds; a server answering other requests meanwhile (and a
+ * test runner's own messages) waits no longer than this. Only when the turn comes changes.
+ */
+const HOLD_MS = 50;
 
 /**
  * The smallest projection that keeps what must stay: every required argument, the --keep
@@ -171,6 +177,7 @@ class Search {
   readonly pagination: string[];
   /** The union branches the last `floor()` kept where it chose one of several, for the message saying what holds the floor up. */
   floorBranches: string[] = [];
+  private heldSince = performance.now();
 
   private constructor(
     readonly tool: Tool<object>,
@@ -362,10 +369,18 @@ class Search {
     return cuts.filter((cut) => reached.has(cut.slice(0, cut.indexOf("."))));
   }
 
+  /** Lets the event loop run once the search has held it for HOLD_MS. */
+  async breathe(): Promise<void> {
+    if (performance.now() - this.heldSince < HOLD_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.heldSince = performance.now();
+  }
+
   async floor(): Promise<{ tokens: number; drop: string[] }> {
     const drop: string[] = [];
     let current = this.tool;
-    const add = (selectors: readonly string[]) => {
+    const add = async (selectors: readonly string[]) => {
+      await this.breathe();
       if (selectors.length === 0) return;
       const all = this.derive(current, selectors);
       if (all !== undefined) {
@@ -375,6 +390,7 @@ class Search {
       }
       // One by one, leaving out what is refused.
       for (const selector of selectors.slice(0, MAX_STEPS)) {
+        await this.breathe();
         const next = this.derive(current, [selector]);
         if (next === undefined) continue;
         drop.push(selector);
@@ -382,10 +398,10 @@ class Search {
       }
     };
     const top = candidatesOf(workspaceOf(current), 1).filter((c) => c.top && this.droppable(c)).map((c) => c.selector);
-    add(top);
-    add(this.cycleCuts(current));
+    await add(top);
+    await add(this.cycleCuts(current));
     const inner = candidatesOf(workspaceOf(current), LEVELS).filter((c) => !c.top && c.branch === undefined && this.droppable(c)).map((c) => c.selector);
-    add(this.priced(current, inner).map((row) => row.path).sort());
+    await add(this.priced(current, inner).map((row) => row.path).sort());
 
     // Unions at the places that stay keep one branch each: the one that leaves the tool
     // smallest, measured by dropping all the others at once. The outermost unions first:
@@ -402,6 +418,7 @@ class Search {
       if (unions.size === 0) break;
       const outermost = Math.min(...[...unions.values()].map((branches) => branches[0]!.level));
       for (const union of [...unions.keys()].sort(compareText)) {
+        await this.breathe();
         const branches = unions.get(union)!;
         if (branches[0]!.level !== outermost) continue;
         settled.add(union);
@@ -501,11 +518,13 @@ class Search {
     const cycle = this.cycleCuts(current);
     for (const row of this.priced(current, cycle)) {
       if (tokens <= budget || steps.length >= MAX_STEPS) break;
+      await this.breathe();
       if (apply(row.path)) cuts.add(row.path);
     }
 
     // 2. Optional branches.
     for (let round = 0; round < MAX_ROUNDS && tokens > budget && steps.length < MAX_STEPS; round++) {
+      await this.breathe();
       const ws = workspaceOf(current);
       const candidates = candidatesOf(ws, LEVELS).filter((c) => this.droppable(c) && !banned.has(c.selector) && (c.branch === undefined || this.branchMayGo(ws, c)));
       const rows = this.priced(current, candidates.map((c) => c.selector));
@@ -545,6 +564,7 @@ class Search {
         if (applied.length >= MAX_PER_ROUND || steps.length >= MAX_STEPS) break;
         if (tokens - row.tokens <= budget) break; // close enough to price again
         if (applied.some((done) => row.path.startsWith(done + ".")) || !stillReached(row.path, candidates, reached)) continue;
+        await this.breathe();
         if (apply(row.path)) applied.push(row.path);
       }
       if (applied.length === 0 && open.every((row) => banned.has(row.path))) break;
@@ -555,7 +575,7 @@ class Search {
     if (tokens > budget) {
       // The search did not get there (its bounds, or drops that interact); the floor fits.
       drop = floor.drop;
-      finalSteps = this.stepsOf(drop);
+      finalSteps = await this.stepsOf(drop);
       tokens = floor.tokens;
       const cycle = new Set(recursionCuts(tool));
       for (const selector of drop) if (cycle.has(selector)) cuts.add(selector);
@@ -569,6 +589,7 @@ class Search {
       .slice(0, MAX_GIVE_BACK);
     let gaveBack = false;
     for (const step of giveBack) {
+      await this.breathe();
       const without = drop.filter((selector) => selector !== step.selector);
       const next = this.derive(tool, without);
       if (next === undefined) continue;
@@ -589,15 +610,15 @@ class Search {
         gaveBack = true;
       }
     }
-    if (gaveBack) finalSteps = this.stepsOf(drop);
+    if (gaveBack) finalSteps = await this.stepsOf(drop);
 
     // The figure is the tool derived with exactly this drop list.
     const finalTokens = drop.length === 0 ? before : this.count(tool.derived({ drop }));
     const stepsTotal = finalSteps.reduce((sum, step) => sum + step.saved, 0);
-    if (before - stepsTotal !== finalTokens) finalSteps = this.prefixStepsOf(drop, before);
+    if (before - stepsTotal !== finalTokens) finalSteps = await this.prefixStepsOf(drop, before);
     if (finalTokens > budget) {
       // Only if one-shot and step-by-step derivations disagree; the floor is measured one-shot.
-      return result(floor.drop, floor.tokens, this.prefixStepsOf(floor.drop, before));
+      return result(floor.drop, floor.tokens, await this.prefixStepsOf(floor.drop, before));
     }
     return result(drop, finalTokens, finalSteps);
   }
@@ -623,11 +644,12 @@ class Search {
   }
 
   /** Steps of a drop list applied one by one, each measured on the tool the previous ones left. */
-  stepsOf(drop: readonly string[]): Suggestion["steps"] {
+  async stepsOf(drop: readonly string[]): Promise<Suggestion["steps"]> {
     const steps: Suggestion["steps"] = [];
     let current = this.tool;
     let tokens = this.count(current);
     for (const selector of drop) {
+      await this.breathe();
       current = current.derived({ drop: [selector] });
       const after = this.count(current);
       steps.push({ selector, saved: tokens - after });
@@ -637,14 +659,15 @@ class Search {
   }
 
   /** Steps measured as prefixes of the drop list, each derived from the tool at once (they add up to the final figure exactly). */
-  prefixStepsOf(drop: readonly string[], before: number): Suggestion["steps"] {
+  async prefixStepsOf(drop: readonly string[], before: number): Promise<Suggestion["steps"]> {
     const steps: Suggestion["steps"] = [];
     let tokens = before;
-    drop.forEach((selector, i) => {
+    for (const [i, selector] of drop.entries()) {
+      await this.breathe();
       const after = this.count(this.tool.derived({ drop: drop.slice(0, i + 1) }));
       steps.push({ selector, saved: tokens - after });
       tokens = after;
-    });
+    }
     return steps;
   }
 
