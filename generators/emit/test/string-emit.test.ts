@@ -114,7 +114,7 @@ function evaluateModule(text: string): unknown {
   const imported: string[] = [];
   const require = (specifier: string): unknown => {
     imported.push(specifier);
-    if (specifier === "@sluice/core") {
+    if (specifier === "@sluice/core/pack") {
       return {
         definePack: (definition: { tools: unknown }) => {
           definitions.push(definition);

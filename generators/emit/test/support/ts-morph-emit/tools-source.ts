@@ -15,7 +15,7 @@ export function emitToolsSource(pack: PackIR, generator: GeneratorInfo, runtimeM
     declarations: [type === undefined ? { name, initializer } : { name, type, initializer }],
   });
   return printSourceFile(generatedHeader(pack, generator), [
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core", namedImports: ["definePack", "type Tool"] },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: "@sluice/core/pack", namedImports: ["definePack", "type Tool"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./defs.gen.ts", namedImports: ["defs", "withheldMembers"] },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: "./types.gen.ts", namespaceImport: "T", isTypeOnly: true },
     ...(runtimeModule === undefined ? [] : [{ kind: StructureKind.ImportDeclaration as const, moduleSpecifier: runtimeModule, namedImports: ["runtime"] }]),
