@@ -9,13 +9,11 @@ import {
   refsFrom,
   refTarget,
   ROOT,
-  UNION_KEYWORDS,
   walkSchema,
   withinLimits,
   type JsonSchemaObject,
 } from "@sluice/schema";
 import { isFreeForm, openingSchema } from "./object-openness.ts";
-import { BRANCH_KEYWORDS } from "./schema-workspace.ts";
 import { formatSegment, splitSelector } from "./selectors.ts";
 import type { Tool } from "./tool.ts";
 import type { Binding, HttpBinding, PackSelection, WithheldPath } from "./tool-ir.ts";
@@ -103,6 +101,7 @@ export class MapMemo {
   readonly sections = new WeakMap<object, TypeSection[]>();
   readonly refs = new WeakMap<object, string[]>();
   readonly sites = new WeakMap<object, ReadonlyMap<string, number>>();
+  readonly listings = new WeakMap<object, Listing[]>();
 }
 
 /** Sections kept per definition: one sectioned differently in many tools is rare, and each costs a check. */
@@ -341,6 +340,7 @@ interface PositionEntry {
  * where two or more branches have members of their own. Sorted by path.
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
+  if (ctx.memo !== undefined) return listedPaths(start, prefix, ctx);
   const out: EgressPath[] = [];
   const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
   while (stack.length > 0) {
@@ -365,8 +365,190 @@ function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext)
 
 const ANY_SCHEMA: JsonSchemaObject = {};
 
-/** The keywords positionEntries follows or lists members from; a node with none of them is a leaf. */
-const STRUCTURE_KEYWORDS = ["properties", "required", "patternProperties", "$ref", "items", "prefixItems", "allOf", ...BRANCH_KEYWORDS];
+/** One line of a listing, relative to the position it is listed below. */
+interface ListedLine {
+  segment: string;
+  type: string;
+  continues: string[] | undefined;
+}
+
+/**
+ * The lines below one position, as a tree: its own lines, then, for each line listed
+ * further, the lines below that one. A definition used inline is listed the same way in
+ * every tool that reaches it (Kubernetes: a pod spec below a job, a cron job, a pod
+ * template ...), so the tree below a definition body is kept in MapMemo and reused while
+ * the answers it read hold; a tree holds its parts by reference, never their lines again.
+ */
+interface Listing {
+  lines: ListedLine[];
+  /** Below which line the listing continues, in the order inlinePaths lists them (last line first). */
+  below: Array<{ line: ListedLine; listing: Listing }>;
+  /** The deepest line, in levels below the position (0 when there are none). */
+  height: number;
+  /** Whether MAX_LISTED_DEPTH cut a line: then the tree holds only at the depth it was made at. */
+  cut: boolean;
+  /** Set on a tree kept in MapMemo: what it read of the tool's definitions. */
+  answers: Answers | undefined;
+}
+
+/** Most positions (a string, a number) have nothing below them. */
+const NO_LISTING: Listing = { lines: [], below: [], height: 0, cut: false, answers: undefined };
+
+const DEEPER_THAN_LISTED = `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed`;
+
+/**
+ * inlinePaths with MapMemo: the same lines in the same order before the sort (so ties sort
+ * the same), the tree below each definition used inline made once per definition body.
+ */
+function listedPaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
+  const out: EgressPath[] = [];
+  emitListing(listingAt(start, ctx, 0), prefix, prefix.join("."), out);
+  return out.sort((a, b) => compare(a.path, b.path));
+}
+
+function emitListing(listing: Listing, segments: string[], text: string, out: EgressPath[]): void {
+  const dot = text === "" ? "" : text + ".";
+  for (const line of listing.lines) {
+    const listed: EgressPath = { path: dot + line.segment, segments: [...segments, line.segment], type: line.type };
+    if (line.continues !== undefined) listed.continues = line.continues;
+    out.push(listed);
+  }
+  for (const { line, listing: below } of listing.below) emitListing(below, [...segments, line.segment], dot + line.segment, out);
+}
+
+/**
+ * What a position lists the lines of: a position that adds nothing of its own (only a
+ * `$ref` to a definition used inline, or only `items`) lists what its target lists, so
+ * that positions in different tools leading to one definition body share its tree.
+ * `shared`: the node lies inside a definition (the same object in every tool).
+ */
+function listedNode(start: JsonSchemaObject, ctx: MapContext): { node: JsonSchemaObject; shared: boolean } {
+  let node = start;
+  let shared = false;
+  for (let hops = 0; hops < MAX_LISTED_DEPTH; hops++) {
+    const ref = node.$ref;
+    const items = node.items;
+    if ((ref === undefined) === (items === undefined)) break;
+    // Anything else positionEntries reads makes the position add lines (or, with `items` beside `type: object`, open it).
+    if (addsLines(node)) break;
+    if (ref !== undefined) {
+      if (typeof ref !== "string" || !hasOwn(node, "$ref")) break;
+      const target = refTarget(ref);
+      const body = target === ROOT ? undefined : defOf(ctx, target);
+      if (body === undefined || isSectioned(ctx, target)) break;
+      node = body;
+      shared = true;
+    } else {
+      if (!isSchemaObject(items) || admitsObject(node)) break;
+      node = items;
+    }
+  }
+  return { node, shared };
+}
+
+function listingAt(start: JsonSchemaObject, ctx: MapContext, depth: number): Listing {
+  const { node, shared } = listedNode(start, ctx);
+  const memo = shared ? ctx.memo : undefined;
+  if (memo !== undefined) {
+    const known = memo.listings.get(node)?.find((listing) => depth + listing.height <= MAX_LISTED_DEPTH && holds(listing.answers!, ctx));
+    if (known !== undefined) {
+      if (ctx.answers !== undefined) addAnswers(ctx.answers, known.answers!);
+      return known;
+    }
+  }
+  const outer = ctx.answers;
+  const answers = memo === undefined ? undefined : newAnswers();
+  if (answers !== undefined) ctx.answers = answers;
+  try {
+    const entries = positionEntries(node, ctx);
+    if (entries.length === 0 && answers === undefined) return NO_LISTING;
+    const listing: Listing = { lines: [], below: [], height: 0, cut: false, answers };
+    for (const entry of entries) {
+      const segment = entry.segments.join(".");
+      if (depth + 1 > MAX_LISTED_DEPTH) {
+        // Listing every level would make the map quadratic in the nesting; say so instead.
+        listing.lines.push({ segment, type: DEEPER_THAN_LISTED, continues: undefined });
+        listing.cut = true;
+        listing.height = 1;
+        continue;
+      }
+      const continues = sectionsReached(entry.schema, ctx);
+      const line: ListedLine = { segment, type: typeLabel(entry.schema, ctx), continues: continues.length > 0 ? continues : undefined };
+      listing.lines.push(line);
+      if (listing.height === 0) listing.height = 1;
+      if (!entry.descend) continue;
+      const below = listingAt(entry.schema, ctx, depth + 1);
+      if (below.lines.length === 0) continue;
+      listing.below.push({ line, listing: below });
+      if (below.height + 1 > listing.height) listing.height = below.height + 1;
+      if (below.cut) listing.cut = true;
+    }
+    // inlinePaths lists below the last line first (a stack).
+    listing.below.reverse();
+    if (memo !== undefined && !listing.cut) remember(memo.listings, node, listing);
+    return listing;
+  } finally {
+    if (answers !== undefined) {
+      if (outer !== undefined) addAnswers(outer, answers);
+      ctx.answers = outer;
+    }
+  }
+}
+
+function addAnswers(into: Answers, from: Answers): void {
+  for (const [name, body] of from.defs) into.defs.set(name, body);
+  for (const [name, answer] of from.sectioned) into.sectioned.set(name, answer);
+  for (const [name, origin] of from.origins) into.origins.set(name, origin);
+}
+
+
+/**
+ * Whether a position has keywords positionEntries lists from besides `$ref` and `items`.
+ * (Keywords are read by name, not in a loop over names: schema objects come in thousands of
+ * shapes, and a read by a computed name is many times slower on such objects.)
+ */
+function addsLines(node: JsonSchemaObject): boolean {
+  return (
+    node.properties !== undefined ||
+    node.required !== undefined ||
+    node.patternProperties !== undefined ||
+    node.additionalProperties !== undefined ||
+    node.prefixItems !== undefined ||
+    node.allOf !== undefined ||
+    node.anyOf !== undefined ||
+    node.oneOf !== undefined
+  );
+}
+
+/** A node with none of the keywords positionEntries follows or lists members from. */
+function isLeaf(node: JsonSchemaObject): boolean {
+  return (
+    node.properties === undefined &&
+    node.required === undefined &&
+    node.patternProperties === undefined &&
+    node.$ref === undefined &&
+    node.items === undefined &&
+    node.prefixItems === undefined &&
+    node.allOf === undefined &&
+    node.anyOf === undefined &&
+    node.oneOf === undefined
+  );
+}
+
+/** A value with nothing to follow through (refs, items, unions): only itself to visit. */
+function isOpaque(node: JsonSchemaObject, allTransparent: boolean): boolean {
+  if (node.$ref !== undefined || node.allOf !== undefined) return false;
+  return !allTransparent || (node.items === undefined && node.prefixItems === undefined && node.anyOf === undefined && node.oneOf === undefined);
+}
+
+/** Pushes a keyword's subschemas (one, or an array of them) onto a queue. */
+function pushParts(queue: JsonSchemaObject[], value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const part of value) if (isSchemaObject(part)) queue.push(part);
+  } else if (isSchemaObject(value)) {
+    queue.push(value);
+  }
+}
 
 /**
  * The entries one level below a value position: what the schemas it may match (through
@@ -376,7 +558,7 @@ const STRUCTURE_KEYWORDS = ["properties", "required", "patternProperties", "$ref
  */
 function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry[] {
   // Most positions are leaves (a string, an enum): nothing to walk, only whether they are open.
-  if (STRUCTURE_KEYWORDS.every((keyword) => node[keyword] === undefined)) {
+  if (isLeaf(node)) {
     const opening = openingSchema(node);
     const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(node) ? ANY_SCHEMA : undefined;
     return open === undefined ? [] : [{ segments: ["*"], schema: open, descend: !isFreeForm(open) }];
@@ -420,27 +602,12 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
       const body = target === ROOT ? undefined : defOf(ctx, target);
       if (body !== undefined && !isSectioned(ctx, target)) queue.push(body);
     }
-    for (const keyword of ["items", "prefixItems", "allOf"]) {
-      const value = current[keyword];
-      if (Array.isArray(value)) {
-        for (const part of value) if (isSchemaObject(part)) queue.push(part);
-      } else if (isSchemaObject(value)) {
-        queue.push(value);
-      }
-    }
-    for (const keyword of BRANCH_KEYWORDS) {
-      const branches = current[keyword];
-      if (!Array.isArray(branches)) continue;
-      const contributing = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx));
-      if (contributing.length < 2) {
-        for (const branch of branches) if (isSchemaObject(branch)) queue.push(branch);
-        continue;
-      }
-      branches.forEach((branch, index) => {
-        if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
-        entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
-      });
-    }
+    pushParts(queue, current.items);
+    pushParts(queue, current.prefixItems);
+    pushParts(queue, current.allOf);
+    // BRANCH_KEYWORDS (schema-workspace.ts), in order.
+    if (current.anyOf !== undefined) unionEntries("anyOf", current.anyOf, queue, entries, ctx);
+    if (current.oneOf !== undefined) unionEntries("oneOf", current.oneOf, queue, entries, ctx);
   }
   // A schema naming members only in `required` lets them through (screening does too).
   for (const key of requiredOnly) if (!members.has(key)) add(key, ANY_SCHEMA);
@@ -448,6 +615,20 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
   // `*: any` says it all: nothing below it needs listing.
   if (open.length > 0) entries.push({ segments: ["*"], schema: merged(open), descend: !open.every(isFreeForm) });
   return entries;
+}
+
+/** A union's branches: followed as parts of the position, or, when two or more have members, one entry per branch. */
+function unionEntries(keyword: string, branches: unknown, queue: JsonSchemaObject[], entries: PositionEntry[], ctx: MapContext): void {
+  if (!Array.isArray(branches)) return;
+  const contributing = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx));
+  if (contributing.length < 2) {
+    for (const branch of branches) if (isSchemaObject(branch)) queue.push(branch);
+    return;
+  }
+  branches.forEach((branch, index) => {
+    if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
+    entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
+  });
 }
 
 /** One schema for a key several parts declare: itself, or all of them together. */
@@ -473,8 +654,6 @@ function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): 
   return String(index);
 }
 
-const ALL_TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
-
 /**
  * Walks the schemas a value at `start` may match: through refs and the given keywords.
  * A ref to a sectioned definition is reported to `onSection` and, unless `intoSections`,
@@ -483,13 +662,14 @@ const ALL_TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
 function walkValue(
   start: JsonSchemaObject,
   ctx: MapContext,
-  keywords: readonly string[],
+  /** Through items, prefixItems and unions too, or through `allOf` parts only. */
+  allTransparent: boolean,
   visit: (node: JsonSchemaObject) => boolean,
   onSection: (name: string) => void = () => {},
   intoSections = false,
 ): boolean {
   // A value with nothing to follow (most of them): only itself to visit.
-  if (start.$ref === undefined && keywords.every((keyword) => start[keyword] === undefined)) return visit(start);
+  if (isOpaque(start, allTransparent)) return visit(start);
   const seen = new Set<JsonSchemaObject>();
   const queue = [start];
   for (let head = 0; head < queue.length; head++) {
@@ -503,14 +683,14 @@ function walkValue(
       const body = target === ROOT ? undefined : defOf(ctx, target);
       if (body !== undefined && (intoSections || !isSectioned(ctx, target))) queue.push(body);
     }
-    for (const keyword of keywords) {
-      const value = current[keyword];
-      if (Array.isArray(value)) {
-        for (const part of value) if (isSchemaObject(part)) queue.push(part);
-      } else if (isSchemaObject(value)) {
-        queue.push(value);
-      }
+    // items, prefixItems, anyOf, oneOf, then allOf: the order this walk has always taken.
+    if (allTransparent) {
+      pushParts(queue, current.items);
+      pushParts(queue, current.prefixItems);
+      pushParts(queue, current.anyOf);
+      pushParts(queue, current.oneOf);
     }
+    pushParts(queue, current.allOf);
   }
   return false;
 }
@@ -520,7 +700,7 @@ function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
   return walkValue(
     start,
     ctx,
-    ALL_TRANSPARENT,
+    true,
     (node) =>
       (isSchemaObject(node.properties) && Object.values(node.properties).some((child) => child !== false)) ||
       isSchemaObject(node.patternProperties) ||
@@ -534,14 +714,18 @@ function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
 /** Sectioned definitions whose members all apply to the same value: through refs and `allOf` parts. */
 function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
   const found = new Set<string>();
-  walkValue(start, ctx, ["allOf"], () => false, (name) => found.add(name));
+  walkValue(start, ctx, false, () => false, (name) => found.add(name));
   return [...found].sort(compare);
 }
 
+const NO_SECTIONS: string[] = [];
+
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
+  // Most values (a string, an enum) reach nothing: no set to make.
+  if (isOpaque(start, true)) return NO_SECTIONS;
   const found = new Set<string>();
-  walkValue(start, ctx, ALL_TRANSPARENT, () => false, (name) => found.add(name));
+  walkValue(start, ctx, true, () => false, (name) => found.add(name));
   return [...found].sort(compare);
 }
 
@@ -562,12 +746,10 @@ function typeLabel(node: JsonSchemaObject, ctx: MapContext, level = 0): string {
   }
   if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" ? v : canonicalJson(v))).join(" | ");
   if (hasOwn(node, "const")) return "const " + canonicalJson(node.const);
-  for (const keyword of UNION_KEYWORDS) {
-    if (Array.isArray(node[keyword])) {
-      const branches = (node[keyword] as unknown[]).map((b) => (isSchemaObject(b) ? nested(b) : String(b)));
-      return branches.join(keyword === "allOf" ? " & " : " | ");
-    }
-  }
+  // The first of UNION_KEYWORDS present: a union of branches, else the parts of an `allOf`.
+  const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
+  const parts = union ?? (Array.isArray(node.allOf) ? node.allOf : undefined);
+  if (parts !== undefined) return (parts as unknown[]).map((b) => (isSchemaObject(b) ? nested(b) : String(b))).join(union !== undefined ? " | " : " & ");
   const type = node.type;
   if (type === "array" || (node.items !== undefined && type === undefined)) {
     const item = isSchemaObject(node.items) ? nested(node.items) : "any";

@@ -11,7 +11,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { definePack, formatEgressMap, type JsonSchemaObject, type Tool, type ToolIR } from "@sluice/core";
 import { LONG } from "../../../test/support/tier.ts";
+import { UNION_KEYWORDS } from "@sluice/schema";
 import { egressMapWith, MapMemo } from "../src/egress-map.ts";
+import { BRANCH_KEYWORDS } from "../src/schema-workspace.ts";
 
 const binding = { kind: "http", method: "post", path: "/x", server: "https://api.example.test", parameters: [], body: { arg: "body", contentType: "application/json" } } as unknown as ToolIR["binding"];
 
@@ -38,6 +40,14 @@ function expectSame(tools: readonly Tool<object>[]): string {
 }
 
 const ref = (name: string): JsonSchemaObject => ({ $ref: `#/$defs/${name}` });
+
+describe("the keywords the map reads by name", () => {
+  it("are the library's union and branch keywords (egress-map.ts lists them out for speed)", () => {
+    // If a keyword is added to either list, egress-map.ts must read it too.
+    expect(BRANCH_KEYWORDS).toEqual(["anyOf", "oneOf"]);
+    expect(UNION_KEYWORDS).toEqual(["anyOf", "oneOf", "allOf"]);
+  });
+});
 
 describe("egressMap reuse between tools", () => {
   it.each<[string, { defs: Record<string, JsonSchemaObject>; tools: ToolIR[] }]>([
@@ -113,6 +123,27 @@ describe("egressMap reuse between tools", () => {
     }
     const text = expectSame(pack(defs, tools));
     expect(text).toContain("nested deeper than 64 levels");
+  });
+
+  it("an inline definition listed once shallow, then reached where the depth limit cuts it", () => {
+    // The tree below M0 is kept from tool a (61 levels at depth 1); b reaches M0 four levels
+    // down, where the same tree would pass 64 levels: it must be cut there, not reused.
+    const defs: Record<string, JsonSchemaObject> = {};
+    for (let i = 0; i < 61; i++) defs[`M${i}`] = { type: "object", properties: { v: { type: "string" }, ...(i < 60 ? { next: ref(`M${i + 1}`) } : {}) } };
+    let wrapped: JsonSchemaObject = { type: "array", items: ref("M0") };
+    for (let depth = 0; depth < 4; depth++) wrapped = { type: "object", properties: { down: wrapped } };
+    const text = expectSame(pack(defs, [tool("a", { start: ref("M0") }), tool("b", { start: wrapped }), tool("c", { again: { type: "array", items: ref("M0") } })]));
+    expect(text).toContain("nested deeper than 64 levels");
+  });
+
+  it("an inline definition reused below arrays and refs, and narrowed under its own name", () => {
+    const defs: Record<string, JsonSchemaObject> = {
+      Spec: { type: "object", properties: { template: ref("Template"), replicas: { type: "integer" } } },
+      Template: { type: "object", properties: { containers: { type: "array", items: ref("Container") }, labels: { type: "object", additionalProperties: { type: "string" } } } },
+      Container: { type: "object", properties: { image: { type: "string" }, env: { type: "array", items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } } } } } },
+    };
+    const [a, b, c] = pack(defs, [tool("a", { spec: ref("Spec") }), tool("b", { spec: ref("Spec"), name: { type: "string" } }), tool("c", { template: ref("Template") })]);
+    expectSame([a!, b!, c!, b!.derived({ name: "b_no_env", drop: ["Container.env"] }), a!.derived({ name: "a_no_image", drop: ["spec.template.containers.image"] })]);
   });
 
   it("a projection's split copy and a narrowed definition under its old name", () => {
