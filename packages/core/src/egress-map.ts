@@ -9,11 +9,13 @@ import {
   refsFrom,
   refTarget,
   ROOT,
+  UNION_KEYWORDS,
   walkSchema,
   withinLimits,
   type JsonSchemaObject,
 } from "@sluice/schema";
 import { isFreeForm, openingSchema } from "./object-openness.ts";
+import { BRANCH_KEYWORDS } from "./schema-workspace.ts";
 import { formatSegment, splitSelector } from "./selectors.ts";
 import type { Tool } from "./tool.ts";
 import type { Binding, HttpBinding, PackSelection, WithheldPath } from "./tool-ir.ts";
@@ -127,7 +129,9 @@ function describeTool(tool: Tool<object>, memo: MapMemo | undefined): EgressTool
   }
   const sectioned = new Set([...live].filter((name) => name !== ROOT && (recursive.has(name) || (sites.get(name) ?? 0) > 1)));
 
-  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins, memo, answers: undefined };
+  // Trees are kept only below definitions used inline; a tool with none lists its lines by the plain walk (Stripe's tools: no cost of trees never reused).
+  const inline = memo !== undefined && [...live].some((name) => name !== ROOT && !sectioned.has(name));
+  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins, memo, inline, answers: undefined };
   const types = [...sectioned].sort(compare).map((name): EgressTypeSection => {
     const { members, includes, type } = sectionOf(name, defs[name]!, ctx);
     const section: EgressTypeSection = { name, recursive: recursive.has(name), members };
@@ -283,6 +287,8 @@ interface MapContext {
   /** Split copies and the type each stands for: branch labels use the type, as selectors do. */
   origins: ReadonlyMap<string, string>;
   memo: MapMemo | undefined;
+  /** Whether the tool uses a definition inline (listed in place, not in a section): then listings below definitions are kept in memo. */
+  inline: boolean;
   /** Where the lookups below are recorded, while a section that may be reused is worked out. */
   answers: Answers | undefined;
 }
@@ -340,7 +346,7 @@ interface PositionEntry {
  * where two or more branches have members of their own. Sorted by path.
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
-  if (ctx.memo !== undefined) return listedPaths(start, prefix, ctx);
+  if (ctx.inline) return listedPaths(start, prefix, ctx);
   const out: EgressPath[] = [];
   const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
   while (stack.length > 0) {
@@ -502,6 +508,9 @@ function addAnswers(into: Answers, from: Answers): void {
 }
 
 
+/** The keywords positionEntries follows or lists members from; a node with none of them is a leaf. */
+const STRUCTURE_KEYWORDS = ["properties", "required", "patternProperties", "$ref", "items", "prefixItems", "allOf", ...BRANCH_KEYWORDS];
+
 /**
  * Whether a position has keywords positionEntries lists from besides `$ref` and `items`.
  * (Keywords are read by name, not in a loop over names: schema objects come in thousands of
@@ -520,36 +529,6 @@ function addsLines(node: JsonSchemaObject): boolean {
   );
 }
 
-/** A node with none of the keywords positionEntries follows or lists members from. */
-function isLeaf(node: JsonSchemaObject): boolean {
-  return (
-    node.properties === undefined &&
-    node.required === undefined &&
-    node.patternProperties === undefined &&
-    node.$ref === undefined &&
-    node.items === undefined &&
-    node.prefixItems === undefined &&
-    node.allOf === undefined &&
-    node.anyOf === undefined &&
-    node.oneOf === undefined
-  );
-}
-
-/** A value with nothing to follow through (refs, items, unions): only itself to visit. */
-function isOpaque(node: JsonSchemaObject, allTransparent: boolean): boolean {
-  if (node.$ref !== undefined || node.allOf !== undefined) return false;
-  return !allTransparent || (node.items === undefined && node.prefixItems === undefined && node.anyOf === undefined && node.oneOf === undefined);
-}
-
-/** Pushes a keyword's subschemas (one, or an array of them) onto a queue. */
-function pushParts(queue: JsonSchemaObject[], value: unknown): void {
-  if (Array.isArray(value)) {
-    for (const part of value) if (isSchemaObject(part)) queue.push(part);
-  } else if (isSchemaObject(value)) {
-    queue.push(value);
-  }
-}
-
 /**
  * The entries one level below a value position: what the schemas it may match (through
  * refs to inline definitions, `allOf` parts, array items, and unions whose branches do not
@@ -558,7 +537,7 @@ function pushParts(queue: JsonSchemaObject[], value: unknown): void {
  */
 function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry[] {
   // Most positions are leaves (a string, an enum): nothing to walk, only whether they are open.
-  if (isLeaf(node)) {
+  if (STRUCTURE_KEYWORDS.every((keyword) => node[keyword] === undefined)) {
     const opening = openingSchema(node);
     const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(node) ? ANY_SCHEMA : undefined;
     return open === undefined ? [] : [{ segments: ["*"], schema: open, descend: !isFreeForm(open) }];
@@ -602,12 +581,27 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
       const body = target === ROOT ? undefined : defOf(ctx, target);
       if (body !== undefined && !isSectioned(ctx, target)) queue.push(body);
     }
-    pushParts(queue, current.items);
-    pushParts(queue, current.prefixItems);
-    pushParts(queue, current.allOf);
-    // BRANCH_KEYWORDS (schema-workspace.ts), in order.
-    if (current.anyOf !== undefined) unionEntries("anyOf", current.anyOf, queue, entries, ctx);
-    if (current.oneOf !== undefined) unionEntries("oneOf", current.oneOf, queue, entries, ctx);
+    for (const keyword of ["items", "prefixItems", "allOf"]) {
+      const value = current[keyword];
+      if (Array.isArray(value)) {
+        for (const part of value) if (isSchemaObject(part)) queue.push(part);
+      } else if (isSchemaObject(value)) {
+        queue.push(value);
+      }
+    }
+    for (const keyword of BRANCH_KEYWORDS) {
+      const branches = current[keyword];
+      if (!Array.isArray(branches)) continue;
+      const contributing = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx));
+      if (contributing.length < 2) {
+        for (const branch of branches) if (isSchemaObject(branch)) queue.push(branch);
+        continue;
+      }
+      branches.forEach((branch, index) => {
+        if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
+        entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
+      });
+    }
   }
   // A schema naming members only in `required` lets them through (screening does too).
   for (const key of requiredOnly) if (!members.has(key)) add(key, ANY_SCHEMA);
@@ -615,20 +609,6 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
   // `*: any` says it all: nothing below it needs listing.
   if (open.length > 0) entries.push({ segments: ["*"], schema: merged(open), descend: !open.every(isFreeForm) });
   return entries;
-}
-
-/** A union's branches: followed as parts of the position, or, when two or more have members, one entry per branch. */
-function unionEntries(keyword: string, branches: unknown, queue: JsonSchemaObject[], entries: PositionEntry[], ctx: MapContext): void {
-  if (!Array.isArray(branches)) return;
-  const contributing = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx));
-  if (contributing.length < 2) {
-    for (const branch of branches) if (isSchemaObject(branch)) queue.push(branch);
-    return;
-  }
-  branches.forEach((branch, index) => {
-    if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
-    entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
-  });
 }
 
 /** One schema for a key several parts declare: itself, or all of them together. */
@@ -654,6 +634,8 @@ function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): 
   return String(index);
 }
 
+const ALL_TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
+
 /**
  * Walks the schemas a value at `start` may match: through refs and the given keywords.
  * A ref to a sectioned definition is reported to `onSection` and, unless `intoSections`,
@@ -662,14 +644,13 @@ function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): 
 function walkValue(
   start: JsonSchemaObject,
   ctx: MapContext,
-  /** Through items, prefixItems and unions too, or through `allOf` parts only. */
-  allTransparent: boolean,
+  keywords: readonly string[],
   visit: (node: JsonSchemaObject) => boolean,
   onSection: (name: string) => void = () => {},
   intoSections = false,
 ): boolean {
   // A value with nothing to follow (most of them): only itself to visit.
-  if (isOpaque(start, allTransparent)) return visit(start);
+  if (start.$ref === undefined && keywords.every((keyword) => start[keyword] === undefined)) return visit(start);
   const seen = new Set<JsonSchemaObject>();
   const queue = [start];
   for (let head = 0; head < queue.length; head++) {
@@ -683,14 +664,14 @@ function walkValue(
       const body = target === ROOT ? undefined : defOf(ctx, target);
       if (body !== undefined && (intoSections || !isSectioned(ctx, target))) queue.push(body);
     }
-    // items, prefixItems, anyOf, oneOf, then allOf: the order this walk has always taken.
-    if (allTransparent) {
-      pushParts(queue, current.items);
-      pushParts(queue, current.prefixItems);
-      pushParts(queue, current.anyOf);
-      pushParts(queue, current.oneOf);
+    for (const keyword of keywords) {
+      const value = current[keyword];
+      if (Array.isArray(value)) {
+        for (const part of value) if (isSchemaObject(part)) queue.push(part);
+      } else if (isSchemaObject(value)) {
+        queue.push(value);
+      }
     }
-    pushParts(queue, current.allOf);
   }
   return false;
 }
@@ -700,7 +681,7 @@ function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
   return walkValue(
     start,
     ctx,
-    true,
+    ALL_TRANSPARENT,
     (node) =>
       (isSchemaObject(node.properties) && Object.values(node.properties).some((child) => child !== false)) ||
       isSchemaObject(node.patternProperties) ||
@@ -714,7 +695,7 @@ function hasMembers(start: JsonSchemaObject, ctx: MapContext): boolean {
 /** Sectioned definitions whose members all apply to the same value: through refs and `allOf` parts. */
 function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
   const found = new Set<string>();
-  walkValue(start, ctx, false, () => false, (name) => found.add(name));
+  walkValue(start, ctx, ["allOf"], () => false, (name) => found.add(name));
   return [...found].sort(compare);
 }
 
@@ -723,9 +704,9 @@ const NO_SECTIONS: string[] = [];
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
   // Most values (a string, an enum) reach nothing: no set to make.
-  if (isOpaque(start, true)) return NO_SECTIONS;
+  if (start.$ref === undefined && ALL_TRANSPARENT.every((keyword) => start[keyword] === undefined)) return NO_SECTIONS;
   const found = new Set<string>();
-  walkValue(start, ctx, true, () => false, (name) => found.add(name));
+  walkValue(start, ctx, ALL_TRANSPARENT, () => false, (name) => found.add(name));
   return [...found].sort(compare);
 }
 
@@ -746,10 +727,12 @@ function typeLabel(node: JsonSchemaObject, ctx: MapContext, level = 0): string {
   }
   if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" ? v : canonicalJson(v))).join(" | ");
   if (hasOwn(node, "const")) return "const " + canonicalJson(node.const);
-  // The first of UNION_KEYWORDS present: a union of branches, else the parts of an `allOf`.
-  const union = Array.isArray(node.anyOf) ? node.anyOf : Array.isArray(node.oneOf) ? node.oneOf : undefined;
-  const parts = union ?? (Array.isArray(node.allOf) ? node.allOf : undefined);
-  if (parts !== undefined) return (parts as unknown[]).map((b) => (isSchemaObject(b) ? nested(b) : String(b))).join(union !== undefined ? " | " : " & ");
+  for (const keyword of UNION_KEYWORDS) {
+    if (Array.isArray(node[keyword])) {
+      const branches = (node[keyword] as unknown[]).map((b) => (isSchemaObject(b) ? nested(b) : String(b)));
+      return branches.join(keyword === "allOf" ? " & " : " | ");
+    }
+  }
   const type = node.type;
   if (type === "array" || (node.items !== undefined && type === undefined)) {
     const item = isSchemaObject(node.items) ? nested(node.items) : "any";
