@@ -103,7 +103,6 @@ export class MapMemo {
   readonly sections = new WeakMap<object, TypeSection[]>();
   readonly refs = new WeakMap<object, string[]>();
   readonly sites = new WeakMap<object, ReadonlyMap<string, number>>();
-  readonly listings = new WeakMap<object, Listing[]>();
 }
 
 /** Sections kept per definition: one sectioned differently in many tools is rare, and each costs a check. */
@@ -129,9 +128,7 @@ function describeTool(tool: Tool<object>, memo: MapMemo | undefined): EgressTool
   }
   const sectioned = new Set([...live].filter((name) => name !== ROOT && (recursive.has(name) || (sites.get(name) ?? 0) > 1)));
 
-  // Trees are kept only below definitions used inline; a tool with none lists its lines by the plain walk (Stripe's tools: no cost of trees never reused).
-  const inline = memo !== undefined && [...live].some((name) => name !== ROOT && !sectioned.has(name));
-  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins, memo, inline, answers: undefined };
+  const ctx: MapContext = { defs, sectioned, origins: tool.definitionOrigins, memo, answers: undefined };
   const types = [...sectioned].sort(compare).map((name): EgressTypeSection => {
     const { members, includes, type } = sectionOf(name, defs[name]!, ctx);
     const section: EgressTypeSection = { name, recursive: recursive.has(name), members };
@@ -287,8 +284,6 @@ interface MapContext {
   /** Split copies and the type each stands for: branch labels use the type, as selectors do. */
   origins: ReadonlyMap<string, string>;
   memo: MapMemo | undefined;
-  /** Whether the tool uses a definition inline (listed in place, not in a section): then listings below definitions are kept in memo. */
-  inline: boolean;
   /** Where the lookups below are recorded, while a section that may be reused is worked out. */
   answers: Answers | undefined;
 }
@@ -346,7 +341,6 @@ interface PositionEntry {
  * where two or more branches have members of their own. Sorted by path.
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
-  if (ctx.inline) return listedPaths(start, prefix, ctx);
   const out: EgressPath[] = [];
   const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
   while (stack.length > 0) {
@@ -371,163 +365,8 @@ function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext)
 
 const ANY_SCHEMA: JsonSchemaObject = {};
 
-/** One line of a listing, relative to the position it is listed below. */
-interface ListedLine {
-  segment: string;
-  type: string;
-  continues: string[] | undefined;
-}
-
-/**
- * The lines below one position, as a tree: its own lines, then, for each line listed
- * further, the lines below that one. A definition used inline is listed the same way in
- * every tool that reaches it (Kubernetes: a pod spec below a job, a cron job, a pod
- * template ...), so the tree below a definition body is kept in MapMemo and reused while
- * the answers it read hold; a tree holds its parts by reference, never their lines again.
- */
-interface Listing {
-  lines: ListedLine[];
-  /** Below which line the listing continues, in the order inlinePaths lists them (last line first). */
-  below: Array<{ line: ListedLine; listing: Listing }>;
-  /** The deepest line, in levels below the position (0 when there are none). */
-  height: number;
-  /** Whether MAX_LISTED_DEPTH cut a line: then the tree holds only at the depth it was made at. */
-  cut: boolean;
-  /** Set on a tree kept in MapMemo: what it read of the tool's definitions. */
-  answers: Answers | undefined;
-}
-
-/** Most positions (a string, a number) have nothing below them. */
-const NO_LISTING: Listing = { lines: [], below: [], height: 0, cut: false, answers: undefined };
-
-const DEEPER_THAN_LISTED = `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed`;
-
-/**
- * inlinePaths with MapMemo: the same lines in the same order before the sort (so ties sort
- * the same), the tree below each definition used inline made once per definition body.
- */
-function listedPaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
-  const out: EgressPath[] = [];
-  emitListing(listingAt(start, ctx, 0), prefix, prefix.join("."), out);
-  return out.sort((a, b) => compare(a.path, b.path));
-}
-
-function emitListing(listing: Listing, segments: string[], text: string, out: EgressPath[]): void {
-  const dot = text === "" ? "" : text + ".";
-  for (const line of listing.lines) {
-    const listed: EgressPath = { path: dot + line.segment, segments: [...segments, line.segment], type: line.type };
-    if (line.continues !== undefined) listed.continues = line.continues;
-    out.push(listed);
-  }
-  for (const { line, listing: below } of listing.below) emitListing(below, [...segments, line.segment], dot + line.segment, out);
-}
-
-/**
- * What a position lists the lines of: a position that adds nothing of its own (only a
- * `$ref` to a definition used inline, or only `items`) lists what its target lists, so
- * that positions in different tools leading to one definition body share its tree.
- * `shared`: the node lies inside a definition (the same object in every tool).
- */
-function listedNode(start: JsonSchemaObject, ctx: MapContext): { node: JsonSchemaObject; shared: boolean } {
-  let node = start;
-  let shared = false;
-  for (let hops = 0; hops < MAX_LISTED_DEPTH; hops++) {
-    const ref = node.$ref;
-    const items = node.items;
-    if ((ref === undefined) === (items === undefined)) break;
-    // Anything else positionEntries reads makes the position add lines (or, with `items` beside `type: object`, open it).
-    if (addsLines(node)) break;
-    if (ref !== undefined) {
-      if (typeof ref !== "string" || !hasOwn(node, "$ref")) break;
-      const target = refTarget(ref);
-      const body = target === ROOT ? undefined : defOf(ctx, target);
-      if (body === undefined || isSectioned(ctx, target)) break;
-      node = body;
-      shared = true;
-    } else {
-      if (!isSchemaObject(items) || admitsObject(node)) break;
-      node = items;
-    }
-  }
-  return { node, shared };
-}
-
-function listingAt(start: JsonSchemaObject, ctx: MapContext, depth: number): Listing {
-  const { node, shared } = listedNode(start, ctx);
-  const memo = shared ? ctx.memo : undefined;
-  if (memo !== undefined) {
-    const known = memo.listings.get(node)?.find((listing) => depth + listing.height <= MAX_LISTED_DEPTH && holds(listing.answers!, ctx));
-    if (known !== undefined) {
-      if (ctx.answers !== undefined) addAnswers(ctx.answers, known.answers!);
-      return known;
-    }
-  }
-  const outer = ctx.answers;
-  const answers = memo === undefined ? undefined : newAnswers();
-  if (answers !== undefined) ctx.answers = answers;
-  try {
-    const entries = positionEntries(node, ctx);
-    if (entries.length === 0 && answers === undefined) return NO_LISTING;
-    const listing: Listing = { lines: [], below: [], height: 0, cut: false, answers };
-    for (const entry of entries) {
-      const segment = entry.segments.join(".");
-      if (depth + 1 > MAX_LISTED_DEPTH) {
-        // Listing every level would make the map quadratic in the nesting; say so instead.
-        listing.lines.push({ segment, type: DEEPER_THAN_LISTED, continues: undefined });
-        listing.cut = true;
-        listing.height = 1;
-        continue;
-      }
-      const continues = sectionsReached(entry.schema, ctx);
-      const line: ListedLine = { segment, type: typeLabel(entry.schema, ctx), continues: continues.length > 0 ? continues : undefined };
-      listing.lines.push(line);
-      if (listing.height === 0) listing.height = 1;
-      if (!entry.descend) continue;
-      const below = listingAt(entry.schema, ctx, depth + 1);
-      if (below.lines.length === 0) continue;
-      listing.below.push({ line, listing: below });
-      if (below.height + 1 > listing.height) listing.height = below.height + 1;
-      if (below.cut) listing.cut = true;
-    }
-    // inlinePaths lists below the last line first (a stack).
-    listing.below.reverse();
-    if (memo !== undefined && !listing.cut) remember(memo.listings, node, listing);
-    return listing;
-  } finally {
-    if (answers !== undefined) {
-      if (outer !== undefined) addAnswers(outer, answers);
-      ctx.answers = outer;
-    }
-  }
-}
-
-function addAnswers(into: Answers, from: Answers): void {
-  for (const [name, body] of from.defs) into.defs.set(name, body);
-  for (const [name, answer] of from.sectioned) into.sectioned.set(name, answer);
-  for (const [name, origin] of from.origins) into.origins.set(name, origin);
-}
-
-
 /** The keywords positionEntries follows or lists members from; a node with none of them is a leaf. */
 const STRUCTURE_KEYWORDS = ["properties", "required", "patternProperties", "$ref", "items", "prefixItems", "allOf", ...BRANCH_KEYWORDS];
-
-/**
- * Whether a position has keywords positionEntries lists from besides `$ref` and `items`.
- * (Keywords are read by name, not in a loop over names: schema objects come in thousands of
- * shapes, and a read by a computed name is many times slower on such objects.)
- */
-function addsLines(node: JsonSchemaObject): boolean {
-  return (
-    node.properties !== undefined ||
-    node.required !== undefined ||
-    node.patternProperties !== undefined ||
-    node.additionalProperties !== undefined ||
-    node.prefixItems !== undefined ||
-    node.allOf !== undefined ||
-    node.anyOf !== undefined ||
-    node.oneOf !== undefined
-  );
-}
 
 /**
  * The entries one level below a value position: what the schemas it may match (through
@@ -699,12 +538,8 @@ function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
   return [...found].sort(compare);
 }
 
-const NO_SECTIONS: string[] = [];
-
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
-  // Most values (a string, an enum) reach nothing: no set to make.
-  if (start.$ref === undefined && ALL_TRANSPARENT.every((keyword) => start[keyword] === undefined)) return NO_SECTIONS;
   const found = new Set<string>();
   walkValue(start, ctx, ALL_TRANSPARENT, () => false, (name) => found.add(name));
   return [...found].sort(compare);
