@@ -115,6 +115,27 @@ describe("egressMap reuse between tools", () => {
     expect(text).toContain("nested deeper than 64 levels");
   });
 
+  it("an inline definition listed once shallow, then reached where the depth limit cuts it", () => {
+    // What tool a works out below M0 (61 levels, from depth 1) would pass 64 levels where b
+    // reaches M0, four levels down: a reuse must cut it there, not copy a's lines.
+    const defs: Record<string, JsonSchemaObject> = {};
+    for (let i = 0; i < 61; i++) defs[`M${i}`] = { type: "object", properties: { v: { type: "string" }, ...(i < 60 ? { next: ref(`M${i + 1}`) } : {}) } };
+    let wrapped: JsonSchemaObject = { type: "array", items: ref("M0") };
+    for (let depth = 0; depth < 4; depth++) wrapped = { type: "object", properties: { down: wrapped } };
+    const text = expectSame(pack(defs, [tool("a", { start: ref("M0") }), tool("b", { start: wrapped }), tool("c", { again: { type: "array", items: ref("M0") } })]));
+    expect(text).toContain("nested deeper than 64 levels");
+  });
+
+  it("an inline definition reused below arrays and refs, and narrowed under its own name", () => {
+    const defs: Record<string, JsonSchemaObject> = {
+      Spec: { type: "object", properties: { template: ref("Template"), replicas: { type: "integer" } } },
+      Template: { type: "object", properties: { containers: { type: "array", items: ref("Container") }, labels: { type: "object", additionalProperties: { type: "string" } } } },
+      Container: { type: "object", properties: { image: { type: "string" }, env: { type: "array", items: { type: "object", properties: { name: { type: "string" }, value: { type: "string" } } } } } },
+    };
+    const [a, b, c] = pack(defs, [tool("a", { spec: ref("Spec") }), tool("b", { spec: ref("Spec"), name: { type: "string" } }), tool("c", { template: ref("Template") })]);
+    expectSame([a!, b!, c!, b!.derived({ name: "b_no_env", drop: ["Container.env"] }), a!.derived({ name: "a_no_image", drop: ["spec.template.containers.image"] })]);
+  });
+
   it("a projection's split copy and a narrowed definition under its old name", () => {
     const defs: Record<string, JsonSchemaObject> = {
       IssueFilter: { type: "object", properties: { and: { type: "array", items: ref("IssueFilter") }, title: { type: "string" }, owner: ref("User") } },
