@@ -26,7 +26,7 @@ import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, symlinkSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -676,5 +676,5 @@ lines.push(
 
 const report = lines.join("\n");
 console.log(`\n${report}`);
-writeFileSync(join(ROOT, options.out), report);
+writeFileSync(resolve(ROOT, options.out), report);
 console.log(`written to ${options.out}`);

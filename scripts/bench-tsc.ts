@@ -32,7 +32,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -366,10 +366,10 @@ for (const target of targets) {
 }
 process.stdout.write(lines.join("\n"));
 if (flags.out !== "-") {
-  const previous = existsSync(join(ROOT, flags.out)) ? readFileSync(join(ROOT, flags.out), "utf8") : "";
+  const previous = existsSync(resolve(ROOT, flags.out)) ? readFileSync(resolve(ROOT, flags.out), "utf8") : "";
   // Notes written by hand below the generated part are kept.
   const notesAt = previous.indexOf("\n## Notes");
-  writeFileSync(join(ROOT, flags.out), `${lines.join("\n")}${notesAt === -1 ? "" : previous.slice(notesAt)}`);
+  writeFileSync(resolve(ROOT, flags.out), `${lines.join("\n")}${notesAt === -1 ? "" : previous.slice(notesAt)}`);
 }
 if (!flags.keep) rmSync(work, { recursive: true, force: true });
 else process.stderr.write(`projects kept in ${work}\n`);
