@@ -30,6 +30,7 @@ export default defineConfig({
     isolate: false,
     env: { NODE_OPTIONS: nodeOptions },
     // Does nothing unless SLUICE_CPU_LOG names a file: then CPU seconds per test file (bench/TEST-TIME.md).
-    setupFiles: ["test/support/cpu-per-file.ts"],
+    // The second fails a file that leaves a changed module in the worker (test/support/stale-module-guard.ts).
+    setupFiles: ["test/support/cpu-per-file.ts", "test/support/stale-module-guard.ts"],
   },
 });

@@ -1,9 +1,10 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { CONFIG_FILES } from "../../src/config.ts";
 import { main } from "../../src/main.ts";
+import { cachedFiles, changedSinceSeen, staleHeldModules } from "../../../../test/support/held-modules.ts";
 import { runChild, type ChildResult } from "./run-child.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/sluice.mjs", import.meta.url));
@@ -46,37 +47,9 @@ export async function runInProcess(args: readonly string[], options: { cwd: stri
   }
 }
 
-/** The files of the modules this worker holds, each as it was on disk when first seen here. */
-const seen = new Map<string, string>();
-
-function signature(file: string): string {
-  try {
-    const stat = statSync(file, { bigint: true });
-    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
-  } catch {
-    return "gone";
-  }
-}
-
-function cachedFiles(): string[] {
-  const cache = (globalThis as { __vitest_worker__?: { moduleCache?: Map<string, unknown> } }).__vitest_worker__?.moduleCache;
-  if (cache === undefined) return [];
-  // Installed dependencies do not change during a test; the packs and sources the CLI loads may.
-  return [...cache.keys()].map((key) => key.split("?")[0]!).filter((file) => file.startsWith("/") && !file.startsWith("/@") && !file.includes("/node_modules/"));
-}
-
 /** A module this worker loaded has changed on disk since: importing it here would give the old one. */
 function workerHoldsStaleModule(): boolean {
-  let stale = false;
-  for (const file of cachedFiles()) {
-    const now = signature(file);
-    const then = seen.get(file);
-    if (then === undefined) seen.set(file, now);
-    // A file since removed cannot be imported again (generate --check maps a scratch copy and
-    // removes it); one written again at the same path has a new signature.
-    else if (then !== now && now !== "gone") stale = true;
-  }
-  return stale;
+  return staleHeldModules().length > 0;
 }
 
 /**
@@ -134,8 +107,7 @@ function generateNeedsChild(outs: readonly string[], check: boolean): boolean {
   return cachedFiles().some((file) => {
     if (!outs.some((out) => file === out || file.startsWith(`${out}/`))) return false;
     if (!check) return true;
-    const then = seen.get(file);
-    return then === undefined || then !== signature(file);
+    return changedSinceSeen(file);
   });
 }
 
