@@ -8,35 +8,13 @@
  *   node --conditions=@sluice/source --import tsx scripts/bench-validator-compile.ts [--rounds 2]
  */
 import { parseArgs } from "node:util";
-import type { Tool } from "@sluice/core";
-import { allTools as linearTools } from "@sluice/pack-linear";
-import { tools as githubTools } from "@sluice/pack-github";
-import { tools as stripeTools } from "@sluice/pack-stripe";
-import { tools as githubRestTools } from "@sluice/pack-github-rest";
-import { tools as slackTools } from "@sluice/pack-slack";
 import { issuesOf, validateArguments } from "../packages/core/src/call/validate-arguments.ts";
-import { loadAjv, newSchemaValidator } from "../packages/core/src/pin-validation.ts";
-import { ajvSpecRegExp } from "../packages/core/src/spec-pattern.ts";
-import { argumentSamples } from "../test/support/argument-samples.ts";
+import { newSchemaValidator } from "../packages/core/src/pin-validation.ts";
+import { argumentSamples, defaultsValidator, SAMPLED_PACKS } from "../test/support/validator-samples.ts";
 
 const { values: options } = parseArgs({ options: { rounds: { type: "string", default: "2" }, args: { type: "string", default: "60" } } });
-const { Ajv2020, addFormats } = loadAjv();
 
-/** The settings before: the same as schemaValidator()'s but for Ajv's defaults (inlined refs, optimized code). */
-function previousValidator() {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, addUsedSchema: false, logger: false, ownProperties: true, code: { regExp: ajvSpecRegExp } });
-  addFormats(ajv);
-  return ajv;
-}
-
-const packs: Array<[string, readonly Tool<object>[]]> = [
-  ["linear", linearTools],
-  ["stripe", stripeTools],
-  ["github", githubTools],
-  ["github-rest", githubRestTools],
-  ["slack", slackTools],
-];
-const sample = packs.flatMap(([pack, tools]) => tools.filter((_, index) => index % 5 === 0).map((tool) => ({ pack, tool })));
+const sample = SAMPLED_PACKS.flatMap(([pack, tools]) => tools.filter((_, index) => index % 5 === 0).map((tool) => ({ pack, tool })));
 
 function compileCpuMs(make: () => { compile(schema: object): unknown }): number {
   const ajv = make();
@@ -50,12 +28,12 @@ function compileCpuMs(make: () => { compile(schema: object): unknown }): number 
 const rounds: Array<{ previous: number; now: number }> = [];
 for (let round = 0; round < Number(options.rounds); round++) {
   // Interleaved, a fresh Ajv each time, so neither side inherits the other's warm-up.
-  const previous = compileCpuMs(previousValidator);
+  const previous = compileCpuMs(defaultsValidator);
   const now = compileCpuMs(newSchemaValidator);
   rounds.push({ previous, now });
 }
 
-const previous = previousValidator();
+const previous = defaultsValidator();
 let cases = 0;
 let invalid = 0;
 const differing: string[] = [];
@@ -75,7 +53,7 @@ for (const [index, { pack, tool }] of sample.entries()) {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 process.stdout.write(
   [
-    `${sample.length} input schemas (every 5th tool of ${packs.map(([name]) => name).join(", ")}), compiled once each, CPU ms per round:`,
+    `${sample.length} input schemas (every 5th tool of ${SAMPLED_PACKS.map(([name]) => name).join(", ")}), compiled once each, CPU ms per round:`,
     ...rounds.map(({ previous, now }, round) => `  round ${round + 1}: before ${previous.toFixed(0)}, now ${now.toFixed(0)} (${(previous / now).toFixed(2)}x)`),
     `  median: before ${median(rounds.map((r) => r.previous)).toFixed(0)}, now ${median(rounds.map((r) => r.now)).toFixed(0)}`,
     `issues: ${cases} argument sets, ${invalid} invalid, ${differing.length} reported differently`,
