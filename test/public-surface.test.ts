@@ -180,6 +180,7 @@ it("@sluice/catalog exports", () => {
       "toBedrock",
       "toGemini",
       "toMCP",
+      "toMCPShared",
       "toOpenAIChat",
       "toOpenAIResponses",
       "toolCallRouter",

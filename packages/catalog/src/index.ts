@@ -9,6 +9,7 @@ export {
   toGemini,
   toBedrock,
   toMCP,
+  toMCPShared,
   type AdapterOptions,
   type AdapterTool,
   type ObjectRootSchema,

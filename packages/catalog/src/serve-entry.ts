@@ -26,4 +26,4 @@ export {
 } from "./profiles/index.ts";
 export { ToolSession, SEARCH_TOOL_BINDING, type CallOutcome, type FromPacksOptions, type LoadResult, type ToolOrigin, type ToolSessionOptions } from "./session/index.ts";
 // From its own module: the adapters' index would load every provider's adapter.
-export { toMCP, type McpOptions } from "./adapters/to-mcp.ts";
+export { toMCP, toMCPShared, type McpOptions } from "./adapters/to-mcp.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Tool } from "@sluice/core";
-import { toMCP } from "../src/adapters/index.ts";
+import { toMCP, toMCPShared } from "../src/adapters/index.ts";
 import { fixtureTools } from "./adapters-fixtures.ts";
 
 // The binding plays no part in the MCP entry; borrow a real one.
@@ -41,5 +41,17 @@ describe("toMCP", () => {
   it("sends the input schema as inputSchema", () => {
     const tool = fixtureTools()[2]!;
     expect(toMCP([tool])[0]).toMatchObject({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema });
+  });
+
+  it("toMCPShared gives toMCP's entry, byte for byte, with the tool's own (frozen) schema instead of a copy", () => {
+    for (const tool of fixtureTools()) {
+      const shared = toMCPShared(tool);
+      expect(JSON.stringify(shared)).toBe(JSON.stringify(toMCP([tool])[0]));
+      expect(shared.inputSchema).toBe(tool.inputSchema);
+      expect(JSON.stringify(toMCPShared(tool, { openWorldHint: false }))).toBe(JSON.stringify(toMCP([tool], { openWorldHint: false })[0]));
+    }
+    const notObject = { name: "t", description: "t", inputSchema: { type: "string" } };
+    expect(() => toMCPShared(notObject)).toThrow(expect.objectContaining({ code: "SPEC_INVALID" }));
+    expect(() => toMCP([notObject])).toThrow(expect.objectContaining({ code: "SPEC_INVALID" }));
   });
 });

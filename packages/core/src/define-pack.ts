@@ -43,7 +43,7 @@ export function definePack(definition: PackDefinition): Pack {
     if (ir.parameters.required.length > 0) root.required = ir.parameters.required;
     if (ir.parameters.dependentRequired !== undefined) root.dependentRequired = ir.parameters.dependentRequired;
     const reached = new Set<string>();
-    const queue = refsFrom(root, "", true).filter((r) => r !== ROOT);
+    const queue = mayHoldRef(root) ? refsFrom(root, "", true).filter((r) => r !== ROOT) : [];
     while (queue.length > 0) {
       const name = queue.pop()!;
       if (reached.has(name)) continue;
@@ -114,4 +114,32 @@ export function definePack(definition: PackDefinition): Pack {
       return tool as unknown as Tool<A>;
     },
   };
+}
+
+/**
+ * Freezes a tool's own part of its input schema (the properties, required lists; what
+ * `Tool.inputSchema` would freeze next) and answers whether any object in it has a `$ref`
+ * key. Most tools have none (GitHub REST: 18 of the first 500 reach a definition), and then
+ * the walk for refs is skipped: `refsFrom` finds refs only at objects that own a `$ref`
+ * key, so without one there is nothing to find. One walk instead of two on the path to the
+ * first tools/list. An object already frozen is not walked, and counts as holding a ref
+ * (it may be shared with a tool whose refs were gathered by `refsFrom`), so the answer is
+ * never a wrong "no".
+ */
+function mayHoldRef(root: JsonSchemaObject): boolean {
+  let found = false;
+  const stack: unknown[] = [];
+  for (const key of Object.keys(root)) stack.push(root[key]);
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    if (Object.isFrozen(node)) {
+      found = true;
+      continue;
+    }
+    Object.freeze(node);
+    if (!found && !Array.isArray(node) && hasOwn(node, "$ref")) found = true;
+    for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
+  }
+  return found;
 }

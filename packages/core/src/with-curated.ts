@@ -59,13 +59,26 @@ export function defaultServedSet<T extends { readonly name: string }>(tools: rea
   return tools.filter((tool) => !twins.has(tool.name));
 }
 
-/** Names of the `*_full` twins among `tools` (see `defaultServedSet`). */
+/**
+ * Names of the `*_full` twins among `tools` (see `defaultServedSet`). A shortened twin name
+ * is exactly 64 characters and ends in `_full`: when no name of the array is, no long name
+ * can have a twin here, and the hash (most of this on a pack of long names, and it runs at
+ * every start of a server) is not computed.
+ */
 function twinNames(tools: readonly { readonly name: string }[]): Set<string> {
   const names = new Set(tools.map((tool) => tool.name));
+  let hashed = false;
+  for (const name of names) {
+    if (name.length === 64 && name.endsWith(FULL_SUFFIX)) {
+      hashed = true;
+      break;
+    }
+  }
   const twins = new Set<string>();
   for (const tool of tools) {
-    const full = fullNameOf(tool.name);
-    if (full !== tool.name && names.has(full)) twins.add(full);
+    const plain = tool.name + FULL_SUFFIX;
+    const full = plain.length <= 64 ? plain : hashed ? fullNameOf(tool.name) : undefined;
+    if (full !== undefined && full !== tool.name && names.has(full)) twins.add(full);
   }
   return twins;
 }

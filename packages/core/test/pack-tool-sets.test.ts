@@ -2,6 +2,7 @@
  * packToolSets and allToolsOf: a pack's `tools` is its default served set, `allTools` adds
  * the `*_full` twins, and no name can make the two disagree with what servers serve.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { allToolsOf, curate, defaultServedSet, fullNameOf, packToolSets, Tool, withCurated } from "@sluice/core";
 
@@ -100,5 +101,38 @@ describe("allToolsOf", () => {
     ["allTools that is not an array", { tools: [], allTools: {} }],
   ])("refuses %s with INVALID_OPTION", (_case, given) => {
     expect(() => allToolsOf(given as never)).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+  });
+});
+
+describe("defaultServedSet's twin rule", () => {
+  // The set skips hashing long names when no name could be a hashed twin (64 characters,
+  // ending in _full); it must leave out exactly what the rule itself names.
+  const oracle = (tools: readonly Tool<object>[]) => tools.filter((t) => !tools.some((other) => other !== t && fullNameOf(other.name) === t.name));
+  const word = fc.stringMatching(/^[a-z]{1,12}$/);
+  const base = fc.oneof(word, fc.tuple(word, fc.integer({ min: 47, max: 64 })).map(([w, n]) => (w + "_".repeat(64)).slice(0, n)));
+
+  it("seeded random names (short, long, plain and hashed twins, look-alikes): the same tools as the rule", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(base, fc.constantFrom("none", "twin", "lookalike")), { minLength: 1, maxLength: 8, selector: ([name]) => name }), (entries) => {
+        const names = new Set<string>();
+        for (const [name, extra] of entries) {
+          names.add(name);
+          if (extra === "twin") names.add(fullNameOf(name));
+          // 64 characters ending in _full, and no tool's twin: must stay served.
+          if (extra === "lookalike") names.add((name + "x".repeat(64)).slice(0, 59) + "_full");
+        }
+        const tools = [...names].map((name) => tool(name));
+        expect(defaultServedSet(tools).map((t) => t.name)).toEqual(oracle(tools).map((t) => t.name));
+      }),
+      { seed: 2413, numRuns: 300 },
+    );
+  });
+
+  it("leaves out the hashed twin of a long curated tool", () => {
+    const long = tool("a".repeat(60));
+    const { tools, allTools } = packToolSets([long, tool("b")], [curate(long, { drop: ["secret"] })]);
+    expect(allTools.map((t) => t.name)).toContain(fullNameOf(long.name));
+    expect(fullNameOf(long.name)).toHaveLength(64);
+    expect(tools.map((t) => t.name)).toEqual([long.name, "b"]);
   });
 });

@@ -1,5 +1,5 @@
-import { fit, profile as profileById, toMCP, type FitChange, type Finding, type Profile } from "@sluice/catalog/serve";
-import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, Tool, type JsonSchemaObject, type PackToolSets } from "@sluice/core/pack";
+import { fit, profile as profileById, toMCP, toMCPShared, type FitChange, type Finding, type Profile } from "@sluice/catalog/serve";
+import { allToolsOf, defaultServedSet, editDistance, FULL_SUFFIX, fullNameOf, SluiceError, Tool, type JsonSchemaObject, type PackToolSets } from "@sluice/core/pack";
 import type { Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 
 export interface CatalogOptions {
@@ -34,15 +34,12 @@ export interface CatalogOptions {
  * The tools/list entry of one tool, sharing the tool's input schema instead of copying it.
  * `toMCP` hands back a private copy a caller may edit; a served definition is only ever
  * serialized, and a tool's schema is deep-frozen, so the copy (about half of building a
- * 500-tool first page) buys nothing here. The adapter still builds the entry (hints, the
- * object-root check) from a stand-in with a trivial schema; a schema whose root is not an
- * object goes to the adapter itself, which refuses it as it always has.
+ * 500-tool first page) buys nothing here. A schema that is not frozen (a hand-made tool
+ * value) is copied as before; one whose root is not an object is refused by the adapter.
  */
 function mcpDefinition(tool: Tool<object>): McpTool {
   const schema = tool.inputSchema;
-  if (schema.type !== "object" || !Object.isFrozen(schema)) return toMCP([tool])[0]!;
-  const entry = toMCP([{ name: tool.name, description: tool.description, inputSchema: { type: "object" }, annotations: tool.annotations }])[0]!;
-  return { ...entry, inputSchema: schema as McpTool["inputSchema"] };
+  return Object.isFrozen(schema) ? toMCPShared(tool) : toMCP([tool])[0]!;
 }
 
 /**
@@ -90,12 +87,15 @@ export class ServedCatalog {
     const served = defaultServedSet(all);
     const servedNames = new Set(served.map((tool) => tool.name));
     this.twins = all.filter((tool) => !servedNames.has(tool.name)).map((tool) => tool.name);
-    if (!this.includeFull) {
+    if (!this.includeFull && this.twins.length > 0) {
       // Remember whose twin each left-out tool is, so a call of it can say why it is missing.
+      // Only a twin of 64 characters can carry a hashed name: without one, no hash is needed.
       const twins = new Set(this.twins);
+      const hashed = this.twins.some((name) => name.length === 64);
       for (const tool of all) {
-        const full = fullNameOf(tool.name);
-        if (twins.has(full)) this.#leftOut.set(full, tool.name);
+        const plain = tool.name + FULL_SUFFIX;
+        const full = plain.length <= 64 ? plain : hashed ? fullNameOf(tool.name) : undefined;
+        if (full !== undefined && twins.has(full)) this.#leftOut.set(full, tool.name);
       }
     }
     const tools = this.includeFull ? all : served;

@@ -8,4 +8,4 @@ export { toAnthropic, type AnthropicOptions, type AnthropicTool, type AnthropicC
 export { toGemini, type GeminiOptions, type GeminiFunctionDeclaration } from "./to-gemini.ts";
 export type { GeminiSchema, GeminiType } from "./gemini-schema-object.ts";
 export { toBedrock, type BedrockTool } from "./to-bedrock.ts";
-export { toMCP, type McpOptions } from "./to-mcp.ts";
+export { toMCP, toMCPShared, type McpOptions } from "./to-mcp.ts";

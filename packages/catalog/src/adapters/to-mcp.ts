@@ -1,5 +1,5 @@
 import type { Tool as McpTool, ToolAnnotations as McpToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { inputSchemaCopy, orderTools, type AdapterOptions, type AdapterTool } from "./adapter-tool.ts";
+import { inputSchemaCopy, objectRootSchema, orderTools, type AdapterOptions, type AdapterTool, type ObjectRootSchema } from "./adapter-tool.ts";
 
 export interface McpOptions extends AdapterOptions {
   /**
@@ -17,15 +17,27 @@ export interface McpOptions extends AdapterOptions {
  * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool
  */
 export function toMCP(tools: readonly AdapterTool[], options: McpOptions = {}): McpTool[] {
-  return orderTools(tools, options).map((tool) => {
-    const annotations = mcpAnnotations(tool, options);
-    return {
-      name: tool.name,
-      description: tool.description,
-      inputSchema: inputSchemaCopy(tool),
-      ...(annotations === undefined ? {} : { annotations }),
-    };
-  });
+  return orderTools(tools, options).map((tool) => mcpEntry(tool, inputSchemaCopy(tool), options));
+}
+
+/**
+ * One tool's `tools/list` entry, as `toMCP` makes it, whose `inputSchema` is the tool's own
+ * schema object rather than a copy: for a server, which only serializes what it lists. The
+ * entry is read only (a `Tool`'s schema is frozen and shared with other tools); an entry to
+ * edit comes from `toMCP`. A root that is not an object is refused as `toMCP` refuses it.
+ */
+export function toMCPShared(tool: AdapterTool, options: McpOptions = {}): McpTool {
+  return mcpEntry(tool, objectRootSchema(tool), options);
+}
+
+function mcpEntry(tool: AdapterTool, inputSchema: Readonly<ObjectRootSchema>, options: McpOptions): McpTool {
+  const annotations = mcpAnnotations(tool, options);
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: inputSchema as McpTool["inputSchema"],
+    ...(annotations === undefined ? {} : { annotations }),
+  };
 }
 
 function mcpAnnotations(tool: AdapterTool, options: McpOptions): McpToolAnnotations | undefined {
