@@ -30,6 +30,14 @@ const DIST = join(PACKAGE, "dist");
 const require = createRequire(join(PACKAGE, "package.json"));
 const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"));
 
+/**
+ * Modules built under their own name though no `exports` entry names them: serve's, which the
+ * start-up benchmarks import on its own to time it apart from the CLI's main
+ * (bench/startup/serve-stages.mjs, scripts/bench-startup.ts). main imports it with import() in
+ * any case, so this only names the file it would have been in.
+ */
+const NAMED_MODULES = { "@sluice/cli": ["src/serve.ts"] };
+
 /** The source file of each `exports` entry with an "import" target, from its "@sluice/source" condition. */
 function entryPoints() {
   const entries = [];
@@ -37,9 +45,10 @@ function entryPoints() {
     if (typeof target !== "object" || target === null || typeof target.import !== "string") continue;
     const source = target["@sluice/source"];
     const expected = typeof source === "string" ? source.replace(/^\.\/src\//, "./dist/").replace(/\.ts$/, ".js") : undefined;
-    if (expected !== target.import) throw new Error(`${manifest.name}: exports["${key}"] imports ${target.import}, but its source ${source} would build to ${expected}`);
+    if (expected !== target.import) fail(`exports["${key}"] imports ${target.import}, but its source ${source} would build to ${expected}`);
     entries.push(join(PACKAGE, source));
   }
+  for (const source of NAMED_MODULES[manifest.name] ?? []) entries.push(join(PACKAGE, source));
   return entries;
 }
 
@@ -75,11 +84,26 @@ const result = await build({
   logLevel: "warning",
 });
 if (result.errors.length > 0) process.exit(1);
+checkInputs(result.metafile);
 checkRelativeUrls(result.metafile);
 
+// --js-only: the bundle and its checks without declarations (test/build-package.test.ts).
+if (process.argv.includes("--js-only")) process.exit(0);
 // emitDeclarationOnly: declarations at dist/<path>.d.ts for every source module, as before.
 const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"], { cwd: PACKAGE, stdio: "inherit" });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+/**
+ * Only this package's own sources are bundled. A relative import that reached into another
+ * package's folder would put a second copy of that package's modules (a second Tool class, a
+ * second SluiceError) in this one's dist, and `instanceof` would fail between them.
+ */
+function checkInputs(metafile) {
+  for (const input of Object.keys(metafile.inputs)) {
+    const path = resolve(PACKAGE, input);
+    if (!path.startsWith(SRC + sep)) fail(`the bundle would include ${input}, which is not in this package's src/; import it by its package name so it stays external`);
+  }
+}
 
 /**
  * Every `new URL("relative", import.meta.url)` in a source module must name the same file from
