@@ -1,6 +1,7 @@
 // Whole `sluice generate <spec> --name bench --out <fresh dir>` processes from the compiled dist/
 // of two or more built trees side by side, in interleaved rounds (the order rotates each round),
-// timed by /usr/bin/time: wall, user+system CPU, peak RSS. For comparing two builds of the same
+// timed by /usr/bin/time (wall, peak RSS) and by the process itself at its exit (user+system CPU,
+// process.cpuUsage: microseconds, where /usr/bin/time counts 10 ms steps). For comparing two builds of the same
 // code (bundled against one file per module, say) on a machine whose load moves between runs.
 //   node bench/generate-cpu-rounds.mjs ROUNDS SPEC[,SPEC...] LABEL=DIR ...
 // DIR is a checkout's built tree without src/ (bench/startup/built-copy.mjs), so its bin runs dist/.
@@ -13,6 +14,7 @@ const [rounds, specList, ...variantSpecs] = process.argv.slice(2);
 if (rounds === undefined || specList === undefined || variantSpecs.length < 1) throw new Error("usage: node bench/generate-cpu-rounds.mjs ROUNDS SPEC[,SPEC...] LABEL=DIR ...");
 const specs = specList.split(",");
 const variants = variantSpecs.map((spec) => ({ label: spec.split("=")[0], dir: spec.slice(spec.indexOf("=") + 1) }));
+const AT_EXIT = `data:text/javascript,${encodeURIComponent('process.on("exit", () => { const c = process.cpuUsage(); process.stderr.write("\\nCPU_MS " + (c.user + c.system) / 1000 + "\\n"); });')}`;
 const work = mkdtempSync(join(tmpdir(), "generate-cpu-rounds-"));
 const results = new Map(); // `${spec}\0${label}` -> [{ wall, cpu, rss }]
 const median = (values) => {
@@ -25,11 +27,13 @@ function run(variant, spec) {
   const out = join(work, "pack");
   rmSync(out, { recursive: true, force: true });
   const bin = join(variant.dir, "packages/cli/bin/sluice.mjs");
-  const child = spawnSync("/usr/bin/time", ["-f", "TIME %e %U %S %M", process.execPath, bin, "generate", spec, "--name", "bench", "--out", out], { cwd: work, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
+  const child = spawnSync("/usr/bin/time", ["-f", "TIME %e %U %S %M", process.execPath, "--import", AT_EXIT, bin, "generate", spec, "--name", "bench", "--out", out], { cwd: work, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" } });
   const line = child.stderr.split("\n").find((text) => text.startsWith("TIME "));
   if (child.status !== 0 || line === undefined) throw new Error(`${variant.label} ${spec}: exit ${child.status}\n${child.stderr}`);
-  const [wall, user, system, rss] = line.slice(5).split(" ").map(Number);
-  return { wall: wall * 1000, cpu: (user + system) * 1000, rss: rss / 1024 };
+  const cpu = child.stderr.split("\n").find((text) => text.startsWith("CPU_MS "));
+  if (cpu === undefined) throw new Error(`${variant.label} ${spec}: no CPU_MS line\n${child.stderr}`);
+  const [wall, , , rss] = line.slice(5).split(" ").map(Number);
+  return { wall: wall * 1000, cpu: Number(cpu.slice(7)), rss: rss / 1024 };
 }
 
 const loadStart = loadavg()[0];
