@@ -25,10 +25,15 @@ import { join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const PACKAGE = process.cwd();
+const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"));
 const SRC = join(PACKAGE, "src");
 const DIST = join(PACKAGE, "dist");
+// --out DIR: write the JavaScript there instead of dist/ (with --js-only: tests build the real
+// packages into a temporary folder without touching their dist/). The checks below still judge
+// each file as if it sat in dist/.
+const outAt = process.argv.indexOf("--out");
+const OUT = outAt === -1 ? DIST : resolve(process.argv[outAt + 1] ?? fail("--out needs a folder"));
 const require = createRequire(join(PACKAGE, "package.json"));
-const manifest = JSON.parse(readFileSync(join(PACKAGE, "package.json"), "utf8"));
 
 /**
  * Modules built under their own name though no `exports` entry names them: serve's, which the
@@ -57,7 +62,7 @@ function fail(message) {
   process.exit(1);
 }
 
-rmSync(DIST, { recursive: true, force: true });
+rmSync(OUT, { recursive: true, force: true });
 
 // The workspace's esbuild (a root devDependency, pinned), which this script sits beside.
 const { build } = await import(createRequire(import.meta.url).resolve("esbuild"));
@@ -65,7 +70,7 @@ const result = await build({
   absWorkingDir: PACKAGE,
   entryPoints: entryPoints(),
   outbase: SRC,
-  outdir: DIST,
+  outdir: OUT,
   entryNames: "[dir]/[name]",
   // Chunks beside the entries at dist/'s top, the depth most sources sit at in src/ (see below).
   chunkNames: "[name]-[hash]",
@@ -123,10 +128,11 @@ function checkRelativeUrls(metafile) {
         // From src/, a file in src/ is the same file's build in dist/.
         const fromSource = fileURLToPath(new URL(url, `file://${source}`));
         const intended = fromSource === SRC || fromSource.startsWith(SRC + sep) ? join(DIST, relative(SRC, fromSource)) : fromSource;
-        const fromOutput = fileURLToPath(new URL(url, `file://${resolve(PACKAGE, output)}`));
+        const placed = join(DIST, relative(OUT, resolve(PACKAGE, output)));
+        const fromOutput = fileURLToPath(new URL(url, `file://${placed}`));
         const trim = (path) => path.replace(/[\\/]+$/, "");
         if (trim(intended) !== trim(fromOutput)) {
-          fail(`${relative(PACKAGE, source)} reads new URL("${url}", import.meta.url), which is ${relative(PACKAGE, intended) || "."} from the source but ${relative(PACKAGE, fromOutput) || "."} from ${relative(PACKAGE, resolve(PACKAGE, output))}, where its code is bundled; move the URL into a module at the depth of its output`);
+          fail(`${relative(PACKAGE, source)} reads new URL("${url}", import.meta.url), which is ${relative(PACKAGE, intended) || "."} from the source but ${relative(PACKAGE, fromOutput) || "."} from ${relative(PACKAGE, placed)}, where its code is bundled; move the URL into a module at the depth of its output`);
         }
       }
     }

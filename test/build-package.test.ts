@@ -100,3 +100,27 @@ describe("scripts/build-package.mjs", () => {
     expect(result.stderr).toContain("would build to ./dist/index.js");
   });
 });
+
+describe("the published packages' bundles", () => {
+  const ROOT = fileURLToPath(new URL("../", import.meta.url));
+  const PACKAGES = ["packages", "generators"].flatMap((group) => readdirSync(join(ROOT, group)).map((name) => `${group}/${name}`));
+
+  /** The package's JavaScript built into a temporary folder (its dist/ untouched), as file -> text. */
+  function bundle(pkg: string, run: number): Map<string, string> {
+    const out = join(work, `${pkg.replace("/", "-")}-${run}`);
+    const result = spawnSync(process.execPath, [SCRIPT, "--js-only", "--out", out], { cwd: join(ROOT, pkg), encoding: "utf8" });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    const files = readdirSync(out, { recursive: true }).map(String).filter((file) => /\.js(\.map)?$/.test(file)).sort();
+    return new Map(files.map((file) => [file, readFileSync(join(out, file), "utf8")]));
+  }
+
+  // Every package passes the build's checks (relative URLs, own sources only) here, in the quick
+  // tier, not only when someone runs the build; the CLI, which reads files beside its modules, twice:
+  // the same sources give the same bytes.
+  it.each(PACKAGES)("%s builds, and passes the build's checks", (pkg) => {
+    const first = bundle(pkg, 1);
+    expect([...first.keys()].some((file) => file === "index.js" || file === "main.js")).toBe(true);
+    if (pkg === "packages/cli") expect(bundle(pkg, 2)).toEqual(first);
+  });
+});
