@@ -8,7 +8,7 @@
 //     registry). Every bare import stays external: npm dependencies, and above all the other
 //     @sluice packages, since serve checks `instanceof Tool` and `instanceof SluiceError`
 //     against the core a user's pack imports. A module the sources import with import() becomes
-//     its own file too (esbuild names it like an entry), so lazy loading stays lazy.
+//     a file of its own too (`<module>-<hash>.js`), so what loads lazily still does.
 //  3. tsc writes the declarations only (tsconfig.build.json with emitDeclarationOnly), at the
 //     paths `exports` names, checked against the sibling packages' declarations as before.
 //
@@ -83,7 +83,9 @@ const result = await build({
   tsconfig: join(PACKAGE, "tsconfig.build.json"),
   sourcemap: true,
   sourcesContent: true,
-  // No banner, no timestamps: the same sources give the same bytes (the build is diffed twice in CI).
+  // Nothing third-party is bundled, so there are no licence comments to carry. The output has no
+  // banner or timestamp: the same sources give the same bytes (two builds' dist/ compare equal;
+  // test/build-package.test.ts builds the CLI twice).
   legalComments: "none",
   metafile: true,
   logLevel: "warning",
@@ -92,7 +94,8 @@ if (result.errors.length > 0) process.exit(1);
 checkInputs(result.metafile);
 checkRelativeUrls(result.metafile);
 
-// --js-only: the bundle and its checks without declarations (test/build-package.test.ts).
+// --js-only: the bundle and its checks without declarations (test/build-package.test.ts; without
+// --out it leaves dist/ with no declarations).
 if (process.argv.includes("--js-only")) process.exit(0);
 // emitDeclarationOnly: declarations at dist/<path>.d.ts for every source module, as before.
 const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"], { cwd: PACKAGE, stdio: "inherit" });
