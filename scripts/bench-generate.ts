@@ -5,7 +5,7 @@
  *
  *  - sluice: the CLI's compiled dist/main.js on plain node (no tsx, no source condition),
  *    as installed users run it;
- *  - sluice generator only: generators/openapi/dist/generate-openapi-pack.js called
+ *  - sluice generator only: generators/openapi/dist/index.js called
  *    directly, i.e. the same work without the CLI and what it imports (shows what loading
  *    costs on this path);
  *  - openapi-mcp-generator: its CLI, writing its project to a fresh directory;
@@ -44,7 +44,7 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SPECS = join(ROOT, "../shared/specs");
 const SPAWN_MEASURED = join(ROOT, "bench/spawn-measured.cjs");
 const CLI_DIST = join(ROOT, "packages/cli/dist/main.js");
-const GENERATOR_DIST = join(ROOT, "generators/openapi/dist/generate-openapi-pack.js");
+const GENERATOR_DIST = join(ROOT, "generators/openapi/dist/index.js");
 const OMG_BIN = join(ROOT, "node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js");
 // Children run as in a user's project: no inherited loader, no source condition.
 const ENV = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" };
@@ -570,7 +570,7 @@ const lines: string[] = [
   "the ratio columns are medians of the per-round ratios sluice / openapi-mcp-generator.",
   "",
   "- **sluice**: `sluice generate openapi <spec> --name bench --out <dir>` from the CLI's compiled `dist/` on plain node.",
-  "- **sluice generator only**: `generateOpenAPIPack` from `generators/openapi/dist/generate-openapi-pack.js`, without the CLI (what loading the CLI and `@sluice/core` adds).",
+  "- **sluice generator only**: `generateOpenAPIPack` from `generators/openapi/dist/index.js`, without the CLI (what loading the CLI and `@sluice/core` adds).",
   "- **openapi-mcp-generator** 4.0.1: its CLI (`--input --output --base-url`), writing its project to a fresh directory.",
   "- **floor**: node starts, reads and `JSON.parse`s the spec, writes the bytes sluice writes.",
   "- **sluice --check, stamped**: `sluice generate openapi <spec> --name bench --out <pack> --check` on the pack the warm-up run wrote, unchanged: the stamp (`.sluice-stamp.json`) answers.",

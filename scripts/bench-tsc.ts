@@ -161,9 +161,9 @@ function anchorMain(target: Target): string {
   ].join("\n");
 }
 
-/** @sluice/schema and @sluice/core as users install them: dist/ with declarations. */
+/** @sluice/schema and @sluice/core's declarations as users install them (tsc needs no JavaScript; esbuild bundles that, scripts/build-package.mjs). */
 function buildCore(): void {
-  for (const pkg of ["schema", "core"]) run(process.execPath, [TSC, "-p", join(ROOT, "packages", pkg, "tsconfig.build.json")]);
+  for (const pkg of ["schema", "core"]) run(process.execPath, [TSC, "-p", join(ROOT, "packages", pkg, "tsconfig.build.json"), "--emitDeclarationOnly"]);
 }
 
 async function openapi3(spec: string, out: string): Promise<string> {

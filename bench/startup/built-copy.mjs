@@ -8,6 +8,9 @@
 //   dependencies external), from the compiled dist/ (the esbuild that tsx brings).
 // --serve-root-entries: the CLI's serve imports @sluice/mcp and @sluice/catalog as before their
 //   serve entries existed (the MCP proxy and the whole catalog load again).
+// Both options rewrite a tree built one file per module by tsc, as every package was until the
+// build bundled them (scripts/build-package.mjs); on a bundled tree --bundle adds nothing and
+// --serve-root-entries finds none of the files it edits.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";

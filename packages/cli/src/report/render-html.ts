@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SluiceError } from "@sluice/schema";
+import { REPORT_SCRIPT, REPORT_STYLE } from "../assets.ts";
 import type { ReportData } from "./report-data.ts";
 
 interface PageAssets {
@@ -19,11 +20,11 @@ interface PageAssets {
 
 let cachedAssets: PageAssets | undefined;
 
-/** The page's static parts, read once per process (the same relative path works from src/report and dist/report). */
+/** The page's static parts, read once per process. */
 function pageAssets(): PageAssets {
   if (cachedAssets !== undefined) return cachedAssets;
-  const script = readAsset(new URL("../../assets/report/report.js", import.meta.url));
-  const style = readAsset(new URL("../../assets/report/report.css", import.meta.url));
+  const script = readAsset(REPORT_SCRIPT);
+  const style = readAsset(REPORT_STYLE);
   // The UMD build defines a global `d3`; the package's `exports` map hides it from resolve, so
   // find it beside the module entry that resolve does return.
   const entry = createRequire(import.meta.url).resolve("d3-hierarchy");
