@@ -81,6 +81,10 @@ const result = await build({
   target: "node20",
   packages: "external",
   tsconfig: join(PACKAGE, "tsconfig.build.json"),
+  // A class or function keeps the name its source gives it: without this, bundling renames some
+  // (Tool would print as `_Tool {` in util.inspect, and a stack trace would name `ownValue2`). Users
+  // read those names; about 6 ms of serve's module CPU is the price (bundle branch, 21 rounds).
+  keepNames: true,
   sourcemap: true,
   sourcesContent: true,
   // Nothing third-party is bundled, so there are no licence comments to carry. The output has no
