@@ -1,0 +1,117 @@
+/**
+ * The egress map check, made proportional to what changed, finds exactly what it found
+ * before: on real maps (the committed packs' and a corpus pack's) with random widening and
+ * narrowing edits, `checkEgressMap` gives the same widenings, narrowings, changes, order,
+ * lines and diff as the frozen copy of the former check
+ * (packages/core/test/support/reference-check-egress-map.ts), in both directions, and the
+ * same error for a map neither can read.
+ *
+ * The check leaves out a tool that reads the same in both maps and reaches no changed
+ * section; with that skip made careless (guard egressUnchangedReach off: a tool's own lines
+ * alone decide), the same property finds a missed widening.
+ *
+ * Quick tier: windows of the big packs' maps (a dozen tools and the sections they reach),
+ * the small maps whole. Long tier (tier.ts, `pnpm test:long`): every committed map whole,
+ * Kubernetes' map from the corpus, more runs.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkEgressMap, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
+import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
+import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
+import { editMap, mapEdit, mapWindow, type MapEdit } from "../packages/core/test/support/map-edits.ts";
+import { LONG } from "./support/tier.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const SEED = 24_0212;
+const RUNS = LONG ? 150 : 15;
+const WINDOW = 12;
+
+const committed = (pack: string) => readFileSync(join(ROOT, "packs", pack, "egress_map.txt"), "utf8");
+
+function corpusMap(file: string, name: string): string {
+  const document = loadDocument(readFileSync(join(ROOT, "../shared/specs", file)), file);
+  const ir = buildOpenAPIPackIR(document, { name, file, sha256: "0".repeat(64) });
+  return formatEgressMap(egressMap(definePack(ir as unknown as PackDefinition).tools));
+}
+
+interface Source {
+  label: string;
+  text: () => string;
+  /** Windows of this many tools (the map's own text, cut), or the whole map. */
+  window?: number;
+}
+
+const SOURCES: Source[] = LONG
+  ? [
+      ...["notion", "slack", "gdocs", "gsheets", "gmail", "github", "github-rest", "stripe", "linear"].map((pack) => ({ label: `${pack} (whole)`, text: () => committed(pack) })),
+      { label: "github-rest (windows)", text: () => committed("github-rest"), window: WINDOW },
+      { label: "linear (windows)", text: () => committed("linear"), window: WINDOW },
+      { label: "corpus: google calendar (whole)", text: () => corpusMap("google/calendar-v3.yaml", "calendar") },
+      { label: "corpus: kubernetes (windows)", text: () => corpusMap("kubernetes/swagger.json", "kubernetes"), window: 40 },
+    ]
+  : [
+      { label: "notion (whole)", text: () => committed("notion") },
+      { label: "slack (whole)", text: () => committed("slack") },
+      { label: "gdocs (whole: shared sections)", text: () => committed("gdocs") },
+      { label: "gsheets (windows: shared and tool sections)", text: () => committed("gsheets"), window: WINDOW },
+      { label: "github-rest (windows: positional unions)", text: () => committed("github-rest"), window: WINDOW },
+      { label: "stripe (windows: open objects, shared sections)", text: () => committed("stripe"), window: WINDOW },
+      { label: "linear (windows: recursive filters, withheld)", text: () => committed("linear"), window: WINDOW },
+      { label: "corpus: google calendar (whole)", text: () => corpusMap("google/calendar-v3.yaml", "calendar") },
+    ];
+
+type Outcome = { check: ReturnType<typeof checkEgressMap> } | { error: string };
+
+function outcome(check: typeof checkEgressMap, before: string, after: string): Outcome {
+  try {
+    return { check: check(before, after) };
+  } catch (error) {
+    return { error: String(error) };
+  }
+}
+
+const edits = fc.array(mapEdit, { minLength: 1, maxLength: 4 });
+
+/** Both directions of one edited map, the new check against the frozen one; counts what the cases covered. */
+function agrees(text: string, window: number | undefined, start: number, list: readonly MapEdit[], seen: { changed: number; widened: number; narrowed: number }): void {
+  const base = window === undefined ? text : mapWindow(text, start, window);
+  const edited = editMap(base, list);
+  for (const [before, after] of [
+    [base, edited],
+    [edited, base],
+  ] as const) {
+    const now = outcome(checkEgressMap, before, after);
+    expect(now).toEqual(outcome(referenceCheck, before, after));
+    if ("check" in now && !now.check.same) {
+      seen.changed++;
+      if (now.check.widened.length > 0) seen.widened++;
+      if (now.check.narrowed.length > 0) seen.narrowed++;
+    }
+  }
+}
+
+describe("checkEgressMap finds what the former check found, on real maps with random edits", () => {
+  for (const source of SOURCES) {
+    it(source.label, async () => {
+      const text = source.text();
+      const seen = { changed: 0, widened: 0, narrowed: 0 };
+      let runs = 0;
+      await fc.assert(
+        fc.asyncProperty(fc.nat(100_000), edits, async (start, list) => {
+          // A long sweep yields now and then, or vitest's worker RPC times out.
+          if (++runs % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+          agrees(text, source.window, start, list, seen);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      // The edits change the map, and both ways: a widening one way is a narrowing the other.
+      expect(seen.changed).toBeGreaterThan(RUNS);
+      expect(seen.widened).toBeGreaterThan(RUNS / 2);
+      expect(seen.narrowed).toBeGreaterThan(RUNS / 2);
+    });
+  }
+});
