@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
+import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
 import { editMap, mapEdit, mapWindow, type MapEdit } from "../packages/core/test/support/map-edits.ts";
@@ -114,4 +115,34 @@ describe("checkEgressMap finds what the former check found, on real maps with ra
       expect(seen.narrowed).toBeGreaterThan(RUNS / 2);
     });
   }
+});
+describe("the skip of unchanged tools is what the property would catch going wrong (guard egressUnchangedReach)", () => {
+  // A change in the section most of the map mentions, and nothing else: every tool that
+  // reaches it reads the same, line for line, so only the sections decide.
+  const shared: MapEdit[] = [{ kind: "shared-add-member", a: 0, b: 1, c: 0 }];
+
+  it("a member added to a shared section is named in every tool that reaches it, as before", () => {
+    const base = mapWindow(committed("linear"), 0, WINDOW);
+    const edited = editMap(base, shared);
+    const now = checkEgressMap(base, edited);
+    expect(new Set(now.widened.map((w) => w.tool)).size).toBeGreaterThan(1);
+    expect(now).toEqual(referenceCheck(base, edited));
+  });
+
+  it("with the guard off, the same edit goes unseen and the property fails", async () => {
+    const base = mapWindow(committed("linear"), 0, WINDOW);
+    const edited = editMap(base, shared);
+    const reference = referenceCheck(base, edited);
+    await withoutGuard("egressUnchangedReach", async () => {
+      expect(checkEgressMap(base, edited).widened.length).toBeLessThan(reference.widened.length);
+      const seen = { changed: 0, widened: 0, narrowed: 0 };
+      const text = committed("linear");
+      const result = await fc.check(
+        fc.property(fc.nat(100_000), edits, (start, list) => agrees(text, WINDOW, start, list, seen)),
+        // No shrinking: that it fails is the finding, and shrinking would cost seconds.
+        { seed: SEED, numRuns: RUNS * 4, endOnFailure: true },
+      );
+      expect(result.failed, "the property did not notice a skip that ignores the sections a tool reaches").toBe(true);
+    });
+  });
 });

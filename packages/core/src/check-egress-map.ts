@@ -82,12 +82,14 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   const changed: EgressDifference[] = [];
   const beforeCache = new LabelCache();
   const afterCache = new LabelCache();
+  const same = unchangedTools(before, after, afterCache);
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
     if (old === undefined) {
       widened.push({ tool: name, path: "", kind: "tool", subject: `tool ${name} (${tool.endpoint})` });
       continue;
     }
+    if (same.has(name)) continue;
     const was = toolView(old, before, beforeCache);
     const now = toolView(tool, after, afterCache);
     compareTool(was, alignBranches(was, now), { widened, narrowed, changed });
@@ -97,6 +99,80 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   }
   const order = (a: EgressDifference, b: EgressDifference) => compare(a.subject, b.subject);
   return { widened: dedupe(widened).sort(order), narrowed: dedupe(narrowed).sort(order), changed: dedupe(changed).sort(order) };
+}
+
+/**
+ * The tools whose comparison cannot find anything: the tool reads the same in both maps
+ * (line numbers aside) and so does every shared section it can reach. A tool's view is
+ * made of nothing else (its lines, its own sections, and the shared sections that its
+ * mentions lead to), so the two views are equal and compareTool of equal views is silent.
+ * This is what makes a check of a one-line change cost one tool, not every tool.
+ *
+ * A section is "touched" when its text differs between the maps (or it is in one only),
+ * or when it mentions a touched name: propagated backwards over the current map's
+ * mentions. The current map's edges suffice: an untouched section reads the same in both
+ * maps, so it mentions the same names in both, and a changed section is touched already.
+ */
+function unchangedTools(before: ParsedEgressMap, after: ParsedEgressMap, labels: LabelCache): Set<string> {
+  const touched = new Set<string>();
+  const reach = guards.egressUnchangedReach;
+  if (reach) {
+    for (const [name, section] of after.shared) {
+      const old = before.shared.get(name);
+      if (old === undefined || fingerprint(old) !== fingerprint(section)) touched.add(name);
+    }
+    for (const name of before.shared.keys()) if (!after.shared.has(name)) touched.add(name);
+    if (touched.size > 0) {
+      const mentionedBy = new Map<string, string[]>();
+      for (const [name, section] of after.shared) {
+        for (const token of sectionMentions(section, labels)) {
+          const list = mentionedBy.get(token);
+          if (list === undefined) mentionedBy.set(token, [name]);
+          else list.push(name);
+        }
+      }
+      const queue = [...touched];
+      for (let head = 0; head < queue.length; head++) {
+        for (const by of mentionedBy.get(queue[head]!) ?? []) {
+          if (!touched.has(by)) {
+            touched.add(by);
+            queue.push(by);
+          }
+        }
+      }
+    }
+  }
+  const same = new Set<string>();
+  for (const [name, tool] of after.tools) {
+    const old = before.tools.get(name);
+    if (old === undefined || fingerprint(old) !== fingerprint(tool)) continue;
+    if (touched.size > 0 && toolMentions(tool, labels).some((token) => touched.has(token))) continue;
+    same.add(name);
+  }
+  return same;
+}
+
+/** Every type name a section's heading and lines mention (a superset of what `container` follows). */
+function sectionMentions(section: ParsedSection, labels: LabelCache): string[] {
+  const out = [...section.includes];
+  if (section.type !== undefined) out.push(...labels.get(section.type).tokens);
+  for (const line of section.members) out.push(...labels.get(line.type).tokens);
+  return out;
+}
+
+function toolMentions(tool: ParsedTool, labels: LabelCache): string[] {
+  const out: string[] = [];
+  for (const line of tool.visible) out.push(...labels.get(line.type).tokens);
+  for (const section of tool.sections.values()) out.push(...sectionMentions(section, labels));
+  return out;
+}
+
+/**
+ * A parsed tool or section as text, every field but line numbers: a field added to the
+ * parser later is part of it without a change here.
+ */
+function fingerprint(part: ParsedTool | ParsedSection): string {
+  return JSON.stringify(part, (key, value: unknown) => (key === "line" ? undefined : value instanceof Map ? [...value] : value));
 }
 
 function dedupe(list: EgressDifference[]): EgressDifference[] {

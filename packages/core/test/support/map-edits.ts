@@ -25,6 +25,7 @@ export const EDIT_KINDS = [
   "shared-add-member",
   "shared-widen-type",
   "shared-delete-line",
+  "delete-section",
   "section-heading",
   "reorder-lines",
   "reorder-blocks",
@@ -242,6 +243,13 @@ export function applyEdit(map: MapBlocks, edit: MapEdit): void {
       return editLines(inShared, "widen");
     case "shared-delete-line":
       return editLines(inShared, "delete");
+    case "delete-section": {
+      // The most shared one, or any: a type no longer listed at the end.
+      const sections = map.blocks.flatMap((block, index) => (isTool(block) ? [] : [index]));
+      const at = b % 2 === 0 ? shared : pick(sections, a);
+      if (at !== undefined) map.blocks.splice(at, 1);
+      return;
+    }
     case "section-heading": {
       const headings = map.blocks.flatMap((block, blockIndex) => block.flatMap((raw, index) => (/^ *type /.test(raw) ? [[blockIndex, index] as const] : [])));
       const at = pick(headings, a);
