@@ -1,6 +1,6 @@
 /**
  * FROZEN: `compareEgressMaps` as it was before the check was made proportional to what
- * changed (check-egress-map.ts at 407eacf), kept verbatim apart from its imports and this
+ * changed (check-egress-map.ts at 407eacf), kept verbatim apart from its imports (the parser is the frozen one beside it) and this
  * note, so that the property test in ../check-egress-map-equivalence.test.ts can compare the
  * faster check's findings with the ones the old one gave. Do not change it to follow the
  * source: a difference between the two is what the test exists to find.
@@ -8,7 +8,7 @@
 import { createRequire } from "node:module";
 import type { createTwoFilesPatch as CreatePatch } from "diff";
 import { guards } from "../../src/guards.ts";
-import { parseEgressMap, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "../../src/parse-egress-map.ts";
+import { parseEgressMap, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./reference-parse-egress-map.ts";
 
 export type EgressDifferenceKind =
   /** A tool served now that was not (or, narrowed, one no longer served). */
