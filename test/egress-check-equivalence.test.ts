@@ -23,6 +23,8 @@ import { checkEgressMap, definePack, egressMap, formatEgressMap, type PackDefini
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
+import { parseEgressMap as referenceParse } from "../packages/core/test/support/reference-parse-egress-map.ts";
+import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
 import { editMap, mapEdit, mapWindow, type MapEdit } from "../packages/core/test/support/map-edits.ts";
 import { LONG } from "./support/tier.ts";
 
@@ -81,6 +83,19 @@ const edits = fc.array(mapEdit, { minLength: 1, maxLength: 4 });
 function agrees(text: string, window: number | undefined, start: number, list: readonly MapEdit[], seen: { changed: number; widened: number; narrowed: number }): void {
   const base = window === undefined ? text : mapWindow(text, start, window);
   const edited = editMap(base, list);
+  let parsed: unknown;
+  try {
+    parsed = parseEgressMap(edited);
+  } catch (error) {
+    parsed = String(error);
+  }
+  let former: unknown;
+  try {
+    former = referenceParse(edited);
+  } catch (error) {
+    former = String(error);
+  }
+  expect(parsed).toEqual(former);
   for (const [before, after] of [
     [base, edited],
     [edited, base],

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { createTwoFilesPatch as CreatePatch } from "diff";
 import { guards } from "./guards.ts";
-import { parseEgressMap, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
+import { parseEgressMap, sourceText, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
 
 export type EgressDifferenceKind =
   /** A tool served now that was not (or, narrowed, one no longer served). */
@@ -82,7 +82,7 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   const changed: EgressDifference[] = [];
   const beforeCache = new LabelCache();
   const afterCache = new LabelCache();
-  const same = unchangedTools(before, after, afterCache);
+  const { same, applied } = unchangedTools(before, after, beforeCache, afterCache);
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
     if (old === undefined) {
@@ -90,8 +90,9 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
       continue;
     }
     if (same.has(name)) continue;
-    const was = toolView(old, before, beforeCache);
-    const now = toolView(tool, after, afterCache);
+    const sections = applied.get(name);
+    const was = toolView(old, before, beforeCache, sections?.[0]);
+    const now = toolView(tool, after, afterCache, sections?.[1]);
     compareTool(was, alignBranches(was, now), { widened, narrowed, changed });
   }
   for (const [name, tool] of before.tools) {
@@ -112,8 +113,18 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
  * or when it mentions a touched name: propagated backwards over the current map's
  * mentions. The current map's edges suffice: an untouched section reads the same in both
  * maps, so it mentions the same names in both, and a changed section is touched already.
+ *
+ * A tool that mentions a touched name may still not use it: a type it lists inline, or
+ * mentions once, borrows no shared section. So for those the sections that apply are
+ * worked out on both sides (kept for the comparison, which needs them anyway), and the
+ * tool is left out when they are the same sections, in the same order, reading the same.
  */
-function unchangedTools(before: ParsedEgressMap, after: ParsedEgressMap, labels: LabelCache): Set<string> {
+function unchangedTools(
+  before: ParsedEgressMap,
+  after: ParsedEgressMap,
+  beforeLabels: LabelCache,
+  labels: LabelCache,
+): { same: Set<string>; applied: Map<string, [Map<string, ParsedSection>, Map<string, ParsedSection>]> } {
   const touched = new Set<string>();
   const reach = guards.egressUnchangedReach;
   if (reach) {
@@ -143,13 +154,34 @@ function unchangedTools(before: ParsedEgressMap, after: ParsedEgressMap, labels:
     }
   }
   const same = new Set<string>();
+  const applied = new Map<string, [Map<string, ParsedSection>, Map<string, ParsedSection>]>();
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
     if (old === undefined || fingerprint(old) !== fingerprint(tool)) continue;
-    if (touched.size > 0 && toolMentions(tool, labels).some((token) => touched.has(token))) continue;
+    if (touched.size > 0 && toolMentions(tool, labels).some((token) => touched.has(token))) {
+      const was = appliedSections(old, before, beforeLabels);
+      const now = appliedSections(tool, after, labels);
+      applied.set(name, [was, now]);
+      if (!sameSections(was, now, old, tool)) continue;
+    }
     same.add(name);
   }
-  return same;
+  return { same, applied };
+}
+
+/** The same sections in the same order (the view's scalars take the first), each the tool's own on both sides or reading the same. */
+function sameSections(was: Map<string, ParsedSection>, now: Map<string, ParsedSection>, old: ParsedTool, tool: ParsedTool): boolean {
+  if (was.size !== now.size) return false;
+  const a = [...was];
+  const b = [...now];
+  for (let i = 0; i < a.length; i++) {
+    const [nameWas, sectionWas] = a[i]!;
+    const [nameNow, sectionNow] = b[i]!;
+    if (nameWas !== nameNow) return false;
+    const own = old.sections.get(nameWas) === sectionWas && tool.sections.get(nameNow) === sectionNow;
+    if (!own && (old.sections.has(nameWas) || tool.sections.has(nameNow) || fingerprint(sectionWas) !== fingerprint(sectionNow))) return false;
+  }
+  return true;
 }
 
 /** Every type name a section's heading and lines mention (a superset of what `container` follows). */
@@ -168,11 +200,12 @@ function toolMentions(tool: ParsedTool, labels: LabelCache): string[] {
 }
 
 /**
- * A parsed tool or section as text, every field but line numbers: a field added to the
- * parser later is part of it without a change here.
+ * A parsed tool or section as text without line numbers: the slice of the map it was read
+ * from, else (a part made by hand) every field but line numbers, so that a field added to
+ * the parser later is part of it without a change here.
  */
 function fingerprint(part: ParsedTool | ParsedSection): string {
-  return JSON.stringify(part, (key, value: unknown) => (key === "line" ? undefined : value instanceof Map ? [...value] : value));
+  return sourceText(part) ?? JSON.stringify(part, (key, value: unknown) => (key === "line" ? undefined : value instanceof Map ? [...value] : value));
 }
 
 function dedupe(list: EgressDifference[]): EgressDifference[] {
@@ -396,8 +429,8 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
   return sections;
 }
 
-function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache): ToolView {
-  const sections = appliedSections(tool, map, labels);
+function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache, applied?: Map<string, ParsedSection>): ToolView {
+  const sections = applied ?? appliedSections(tool, map, labels);
   const parts = [container(tool, tool.visible, "", labels), ...[...sections.values()].map((s) => container(s, s.members, s.name, labels))];
   const byScope = new Map<string, ScopedLine[]>();
   const includes = new Map<string, string[]>();

@@ -1,7 +1,7 @@
 /**
  * FROZEN: `compareEgressMaps` as it was before the check was made proportional to what
  * changed (check-egress-map.ts at 407eacf), kept verbatim apart from its imports (the parser is the frozen one beside it) and this
- * note, so that the property test in ../check-egress-map-equivalence.test.ts can compare the
+ * note, so that the property test in test/egress-check-equivalence.test.ts can compare the
  * faster check's findings with the ones the old one gave. Do not change it to follow the
  * source: a difference between the two is what the test exists to find.
  */
