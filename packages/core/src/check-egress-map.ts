@@ -80,8 +80,9 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   const widened: EgressDifference[] = [];
   const narrowed: EgressDifference[] = [];
   const changed: EgressDifference[] = [];
+  // A label reads the same in either map: one cache serves both.
   const beforeCache = new LabelCache();
-  const afterCache = new LabelCache();
+  const afterCache = beforeCache;
   const { same, applied } = unchangedTools(before, after, beforeCache, afterCache);
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
@@ -315,10 +316,6 @@ interface ScopedLine {
 /** One container (a tool's own lines, or one section) with every line assigned to its scope. */
 interface Container {
   lines: ScopedLine[];
-  /** Type names mentioned, once per mention (sites), including a section's `includes`. */
-  mentions: string[];
-  /** Types listed below a line (used once in the tool: not sectioned there). */
-  listedInline: Set<string>;
   includes: Array<[string, string[]]>;
   scalars: Array<[string, string]>;
 }
@@ -351,17 +348,15 @@ function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[],
   const prefix = scope === "" ? "" : `${scope}.`;
   const byPath = new Map<string, MapLine>();
   for (const line of lines) byPath.set(line.path, line);
-  const withChildren = new Set<string>();
   const withBranches = new Set<string>();
   for (const line of lines) {
     for (let dot = line.path.indexOf("."); dot >= 0; dot = line.path.indexOf(".", dot + 1)) {
       const parent = line.path.slice(0, dot);
       if (!byPath.has(parent)) continue;
-      withChildren.add(parent);
       if (/^(anyOf|oneOf)\[/.test(line.path.slice(dot + 1)) && !line.path.slice(dot + 1).includes("].")) withBranches.add(parent);
     }
   }
-  const out: Container = { lines: [], mentions: [], listedInline: new Set(), includes: [], scalars: [] };
+  const out: Container = { lines: [], includes: [], scalars: [] };
   for (const line of lines) {
     const info = labels.get(line.type);
     let into = scope;
@@ -377,21 +372,53 @@ function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[],
       }
     }
     out.lines.push({ scope: into, rel, info, line: line.line, branches: withBranches.has(line.path) });
-    out.mentions.push(...info.tokens);
     out.scalars.push(...info.scalars);
-    if (info.single !== undefined && withChildren.has(line.path)) out.listedInline.add(info.single);
   }
   if ("includes" in owner) {
     const section = owner;
-    out.mentions.push(...section.includes);
     if (section.includes.length > 0) out.includes.push([section.name, section.includes]);
     if (section.type !== undefined) {
       const info = labels.get(section.type);
       out.scalars.push([section.name, info.label], ...info.scalars);
-      out.mentions.push(...info.tokens);
     }
   }
   containerCache.set(owner, out);
+  return out;
+}
+
+/** What `appliedSections` reads of a container: less than the container, so it is worked out alone (most tools' containers are never needed). */
+interface Reach {
+  /** Type names mentioned, once per mention (sites), including a section's `includes`. */
+  mentions: string[];
+  /** Types listed below a line (used once in the tool: not sectioned there). */
+  listedInline: Set<string>;
+}
+
+const reachCache = new WeakMap<object, Reach>();
+
+function reach(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], labels: LabelCache): Reach {
+  const cached = reachCache.get(owner);
+  if (cached !== undefined) return cached;
+  const paths = new Set<string>();
+  for (const line of lines) paths.add(line.path);
+  const withChildren = new Set<string>();
+  for (const line of lines) {
+    for (let dot = line.path.indexOf("."); dot >= 0; dot = line.path.indexOf(".", dot + 1)) {
+      const parent = line.path.slice(0, dot);
+      if (paths.has(parent)) withChildren.add(parent);
+    }
+  }
+  const out: Reach = { mentions: [], listedInline: new Set() };
+  for (const line of lines) {
+    const info = labels.get(line.type);
+    out.mentions.push(...info.tokens);
+    if (info.single !== undefined && withChildren.has(line.path)) out.listedInline.add(info.single);
+  }
+  if ("includes" in owner) {
+    out.mentions.push(...owner.includes);
+    if (owner.type !== undefined) out.mentions.push(...labels.get(owner.type).tokens);
+  }
+  reachCache.set(owner, out);
   return out;
 }
 
@@ -408,15 +435,15 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
   const counts = new Map<string, number>();
   const inline = new Set<string>();
   const queue: string[] = [];
-  const add = (part: Container) => {
+  const add = (part: Reach) => {
     for (const name of part.mentions) {
       counts.set(name, (counts.get(name) ?? 0) + 1);
       if (map.shared.has(name) && !sections.has(name)) queue.push(name);
     }
     for (const name of part.listedInline) inline.add(name);
   };
-  add(container(tool, tool.visible, "", labels));
-  for (const section of tool.sections.values()) add(container(section, section.members, section.name, labels));
+  add(reach(tool, tool.visible, labels));
+  for (const section of tool.sections.values()) add(reach(section, section.members, labels));
   for (let head = 0; head < queue.length; head++) {
     const name = queue[head]!;
     if (sections.has(name)) continue;
@@ -424,7 +451,7 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
     const scoped = guards.egressSectionScope;
     if (scoped && (inline.has(name) || ((counts.get(name) ?? 0) < 2 && !section.recursive))) continue;
     sections.set(name, section);
-    add(container(section, section.members, name, labels));
+    add(reach(section, section.members, labels));
   }
   return sections;
 }
