@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import type { createTwoFilesPatch as CreatePatch } from "diff";
+import type { formatPatch as FormatPatch, structuredPatch as StructuredPatch } from "diff";
 import { guards } from "./guards.ts";
 import { parseEgressMap, sourceText, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
 
@@ -67,12 +67,40 @@ export function checkEgressMap(committed: string, current: string, label = "egre
   return { same: false, widenings: result.widened.map((d) => d.subject), ...result, diff };
 }
 
-/** A unified diff of two texts (two lines of context), for a reviewer to read. */
+const CONTEXT = 2;
+
+/**
+ * A unified diff of two texts (two lines of context), for a reviewer to read: the diff
+ * package's `createTwoFilesPatch`, less the work on the lines both texts begin with. Its
+ * line diff splits both texts whole and then walks over their common start before it
+ * searches; here that start (but a few lines, more than the context) is cut off first and
+ * the hunks' line numbers moved back by as many lines. The search from there is the same
+ * steps on the same lines, so the patch is the same text.
+ */
 export function unifiedDiff(before: string, after: string, beforeLabel: string, afterLabel: string): string {
   if (before === after) return "";
   // Required when a diff is made, not when @sluice/core is imported.
-  const { createTwoFilesPatch } = createRequire(import.meta.url)("diff") as { createTwoFilesPatch: typeof CreatePatch };
-  return createTwoFilesPatch(beforeLabel, afterLabel, before, after, undefined, undefined, { context: 2 });
+  const { structuredPatch, formatPatch } = createRequire(import.meta.url)("diff") as { structuredPatch: typeof StructuredPatch; formatPatch: typeof FormatPatch };
+  const [chars, lines] = commonStart(before, after, CONTEXT + 2);
+  const patch = structuredPatch(beforeLabel, afterLabel, before.slice(chars), after.slice(chars), undefined, undefined, { context: CONTEXT });
+  for (const hunk of patch.hunks) {
+    hunk.oldStart += lines;
+    hunk.newStart += lines;
+  }
+  return formatPatch(patch);
+}
+
+/** The length (characters, lines) of the whole lines two texts begin with, less the last `keep` of them. */
+function commonStart(a: string, b: string, keep: number): [number, number] {
+  const end = Math.min(a.length, b.length);
+  let first = 0;
+  while (first < end && a.charCodeAt(first) === b.charCodeAt(first)) first++;
+  // Back to the end of the last line wholly common, then `keep` lines further.
+  let chars = first === 0 ? 0 : a.lastIndexOf("\n", first - 1) + 1;
+  for (let i = 0; i < keep && chars > 0; i++) chars = chars === 1 ? 0 : a.lastIndexOf("\n", chars - 2) + 1;
+  let lines = 0;
+  for (let at = a.indexOf("\n"); at >= 0 && at < chars; at = a.indexOf("\n", at + 1)) lines++;
+  return [chars, lines];
 }
 
 /** The comparison of two parsed maps (`before` is the committed one: line numbers point into it). */
