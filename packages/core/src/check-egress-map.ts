@@ -93,7 +93,10 @@ export function unifiedDiff(before: string, after: string, beforeLabel: string, 
 /** The length (characters, lines) of the whole lines two texts begin with, less the last `keep` of them. */
 function commonStart(a: string, b: string, keep: number): [number, number] {
   const end = Math.min(a.length, b.length);
+  // By blocks first: comparing slices is much faster than a loop over characters.
+  const BLOCK = 4096;
   let first = 0;
+  while (first + BLOCK <= end && a.slice(first, first + BLOCK) === b.slice(first, first + BLOCK)) first += BLOCK;
   while (first < end && a.charCodeAt(first) === b.charCodeAt(first)) first++;
   // Back to the end of the last line wholly common, then `keep` lines further.
   let chars = first === 0 ? 0 : a.lastIndexOf("\n", first - 1) + 1;
@@ -155,8 +158,8 @@ function unchangedTools(
   labels: LabelCache,
 ): { same: Set<string>; applied: Map<string, [Map<string, ParsedSection>, Map<string, ParsedSection>]> } {
   const touched = new Set<string>();
-  const reach = guards.egressUnchangedReach;
-  if (reach) {
+  const followSections = guards.egressUnchangedReach;
+  if (followSections) {
     for (const [name, section] of after.shared) {
       const old = before.shared.get(name);
       if (old === undefined || fingerprint(old) !== fingerprint(section)) touched.add(name);
@@ -182,12 +185,26 @@ function unchangedTools(
       }
     }
   }
+  // A part that reads the same on both sides reaches the same names: worked out once.
+  const shareReach = (old: ParsedTool | ParsedSection, now: ParsedTool | ParsedSection, lines: readonly MapLine[]) => {
+    if (!reachCache.has(old)) reachCache.set(old, reach(now, lines, labels));
+  };
+  let sharedReach = false;
   const same = new Set<string>();
   const applied = new Map<string, [Map<string, ParsedSection>, Map<string, ParsedSection>]>();
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
     if (old === undefined || fingerprint(old) !== fingerprint(tool)) continue;
     if (touched.size > 0 && toolMentions(tool, labels).some((token) => touched.has(token))) {
+      if (!sharedReach) {
+        sharedReach = true;
+        for (const [sectionName, section] of after.shared) {
+          const was = before.shared.get(sectionName);
+          if (was !== undefined && !touched.has(sectionName)) shareReach(was, section, section.members);
+        }
+      }
+      shareReach(old, tool, tool.visible);
+      for (const [sectionName, section] of tool.sections) shareReach(old.sections.get(sectionName)!, section, section.members);
       const was = appliedSections(old, before, beforeLabels);
       const now = appliedSections(tool, after, labels);
       applied.set(name, [was, now]);
@@ -429,11 +446,16 @@ function reach(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], lab
   if (cached !== undefined) return cached;
   const paths = new Set<string>();
   for (const line of lines) paths.add(line.path);
+  // The lines with a line below them. Each line marks only its nearest listed ancestor: that
+  // one marks its own when its turn comes, so every listed ancestor of a line is marked.
   const withChildren = new Set<string>();
   for (const line of lines) {
-    for (let dot = line.path.indexOf("."); dot >= 0; dot = line.path.indexOf(".", dot + 1)) {
+    for (let dot = line.path.lastIndexOf("."); dot > 0; dot = line.path.lastIndexOf(".", dot - 1)) {
       const parent = line.path.slice(0, dot);
-      if (paths.has(parent)) withChildren.add(parent);
+      if (paths.has(parent)) {
+        withChildren.add(parent);
+        break;
+      }
     }
   }
   const out: Reach = { mentions: [], listedInline: new Set() };
@@ -691,8 +713,17 @@ interface Sink {
   changed: EgressDifference[];
 }
 
+const typeCache = new WeakMap<ViewEntry, string>();
+
+/** An entry's types as one label; asked many times per entry once its view is built, so kept. */
 function typeOf(entry: ViewEntry): string {
-  return [...entry.types].sort(compare).join(" ; ");
+  if (entry.types.size === 1) for (const type of entry.types) return type;
+  let type = typeCache.get(entry);
+  if (type === undefined) {
+    type = [...entry.types].sort(compare).join(" ; ");
+    typeCache.set(entry, type);
+  }
+  return type;
 }
 
 function kindOf(rel: string): EgressDifferenceKind {
@@ -747,12 +778,13 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     return undefined;
   };
   for (const [key, entry] of after.entries) {
-    const path = after.display(entry.scope, entry.rel);
-    const old = counterpart(key, typeOf(entry), before.entries, sitesBefore, collapsedBefore, aliasesAfter);
     const type = typeOf(entry);
+    const old = counterpart(key, type, before.entries, sitesBefore, collapsedBefore, aliasesAfter);
     if (old === undefined) {
       // A type's own value appears with the line that reaches it, which is what gets named.
       if (entry.rel === "") continue;
+      // Worked out only for a difference (display does not depend on the order it is asked in).
+      const path = after.display(entry.scope, entry.rel);
       const typePath = join(entry.scope, entry.rel);
       const withheld = withheldBefore.get(path) ?? withheldBefore.get(typePath);
       const pinned = entry.scope === "" ? pinsBefore.get(entry.rel) : undefined;
@@ -763,6 +795,7 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     const oldType = typeOf(old);
     // A union listed by branch changes its label with every branch; the branches say what changed.
     if (oldType === type || (old.branches && entry.branches) || !guards.egressTypeChanges) continue;
+    const path = after.display(entry.scope, entry.rel);
     const where = { tool: name, path, line: old.line > 0 ? old.line : anchor(entry.scope, entry.rel) };
     const change = compareTypes(oldType, type, before.scalars, after.scalars);
     for (const value of change.addedValues) sink.widened.push({ ...where, kind: "enum", subject: `${prefix}${path}: enum value ${value}` });
