@@ -19,7 +19,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkEgressMap, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
+import { createRequire } from "node:module";
+import type { createTwoFilesPatch as CreatePatch } from "diff";
+import { checkEgressMap, unifiedDiff, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
@@ -32,6 +34,9 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SEED = 24_0212;
 const RUNS = LONG ? 150 : 15;
 const WINDOW = 12;
+
+// diff is core's dependency, resolved from there.
+const { createTwoFilesPatch } = createRequire(join(ROOT, "packages/core/package.json"))("diff") as { createTwoFilesPatch: typeof CreatePatch };
 
 const committed = (pack: string) => readFileSync(join(ROOT, "packs", pack, "egress_map.txt"), "utf8");
 
@@ -46,11 +51,15 @@ interface Source {
   text: () => string;
   /** Windows of this many tools (the map's own text, cut), or the whole map. */
   window?: number;
+  /** Fewer runs for a whole big map: the former check takes a second or more on each. */
+  runs?: number;
 }
+
+const BIG = new Set(["github-rest", "stripe", "linear"]);
 
 const SOURCES: Source[] = LONG
   ? [
-      ...["notion", "slack", "gdocs", "gsheets", "gmail", "github", "github-rest", "stripe", "linear"].map((pack) => ({ label: `${pack} (whole)`, text: () => committed(pack) })),
+      ...["notion", "slack", "gdocs", "gsheets", "gmail", "github", "github-rest", "stripe", "linear"].map((pack) => ({ label: `${pack} (whole)`, text: () => committed(pack), ...(BIG.has(pack) ? { runs: 12 } : {}) })),
       { label: "github-rest (windows)", text: () => committed("github-rest"), window: WINDOW },
       { label: "linear (windows)", text: () => committed("linear"), window: WINDOW },
       { label: "corpus: google calendar (whole)", text: () => corpusMap("google/calendar-v3.yaml", "calendar") },
@@ -115,19 +124,20 @@ describe("checkEgressMap finds what the former check found, on real maps with ra
     it(source.label, async () => {
       const text = source.text();
       const seen = { changed: 0, widened: 0, narrowed: 0 };
-      let runs = 0;
+      const runs = source.runs ?? RUNS;
+      let run = 0;
       await fc.assert(
         fc.asyncProperty(fc.nat(100_000), edits, async (start, list) => {
           // A long sweep yields now and then, or vitest's worker RPC times out.
-          if (++runs % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+          if (++run % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
           agrees(text, source.window, start, list, seen);
         }),
-        { seed: SEED, numRuns: RUNS },
+        { seed: SEED, numRuns: runs },
       );
       // The edits change the map, and both ways: a widening one way is a narrowing the other.
-      expect(seen.changed).toBeGreaterThan(RUNS);
-      expect(seen.widened).toBeGreaterThan(RUNS / 2);
-      expect(seen.narrowed).toBeGreaterThan(RUNS / 2);
+      expect(seen.changed).toBeGreaterThan(runs);
+      expect(seen.widened).toBeGreaterThan(runs / 2);
+      expect(seen.narrowed).toBeGreaterThan(runs / 2);
     });
   }
 });
@@ -159,5 +169,22 @@ describe("the skip of unchanged tools is what the property would catch going wro
       );
       expect(result.failed, "the property did not notice a skip that ignores the sections a tool reaches").toBe(true);
     });
+  });
+});
+
+describe("unifiedDiff, which cuts the common start before diffing, writes the diff package's patch", () => {
+  // Few distinct lines, so that runs of equal lines give the line diff ties to break.
+  const text = fc.array(fc.constantFrom("a", "b", "c", "", "  + x: string", "a\r"), { maxLength: 40 }).map((lines) => lines.join("\n"));
+  const ending = fc.constantFrom("", "\n");
+  it("on random texts and edits of them, with and without a final newline", () => {
+    fc.assert(
+      fc.property(text, text, text, text, ending, ending, (start, one, other, end, endOne, endOther) => {
+        const before = `${start}\n${one}\n${end}${endOne}`;
+        const after = `${start}\n${other}\n${end}${endOther}`;
+        const expected = before === after ? "" : createTwoFilesPatch("a (committed)", "a (current)", before, after, undefined, undefined, { context: 2 });
+        expect(unifiedDiff(before, after, "a (committed)", "a (current)")).toBe(expected);
+      }),
+      { seed: SEED, numRuns: LONG ? 5_000 : 500 },
+    );
   });
 });
