@@ -115,6 +115,7 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   const beforeCache = new LabelCache();
   const afterCache = beforeCache;
   const { same, applied } = unchangedTools(before, after, beforeCache, afterCache);
+  let twinned = false;
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
     if (old === undefined) {
@@ -123,6 +124,15 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
     }
     if (same.has(name)) continue;
     const sections = applied.get(name);
+    // A tool's own sections are part of its text: twins when the tool is.
+    if (twinOf(old, tool)) for (const [sectionName, section] of old.sections) twins.set(section, tool.sections.get(sectionName)!);
+    if (!twinned) {
+      twinned = true;
+      for (const [sectionName, section] of before.shared) {
+        const now = after.shared.get(sectionName);
+        if (now !== undefined) twinOf(section, now);
+      }
+    }
     const was = toolView(old, before, beforeCache, sections?.[0]);
     const now = toolView(tool, after, afterCache, sections?.[1]);
     compareTool(was, alignBranches(was, now), { widened, narrowed, changed });
@@ -387,9 +397,29 @@ interface ToolView {
 
 const containerCache = new WeakMap<object, Container>();
 
+/**
+ * A committed part -> the current part read from the same text starting on the same line
+ * (so every line of it, comments and blank lines included, has the same number): their
+ * containers are equal, worked out once. Returns whether they are twins.
+ */
+const twins = new WeakMap<object, ParsedTool | ParsedSection>();
+
+function twinOf(old: ParsedTool | ParsedSection, now: ParsedTool | ParsedSection): boolean {
+  const text = sourceText(old);
+  if (text === undefined || old.line !== now.line || text !== sourceText(now)) return false;
+  twins.set(old, now);
+  return true;
+}
+
 function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], scope: string, labels: LabelCache): Container {
   const cached = containerCache.get(owner);
   if (cached !== undefined) return cached;
+  const twin = twins.get(owner);
+  if (twin !== undefined) {
+    const shared = container(twin, "includes" in twin ? twin.members : twin.visible, scope, labels);
+    containerCache.set(owner, shared);
+    return shared;
+  }
   const prefix = scope === "" ? "" : `${scope}.`;
   const byPath = new Map<string, MapLine>();
   for (const line of lines) byPath.set(line.path, line);
