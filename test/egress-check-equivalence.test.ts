@@ -20,7 +20,6 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
-import type { createTwoFilesPatch as CreatePatch } from "diff";
 import { checkEgressMap, unifiedDiff, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
@@ -35,8 +34,9 @@ const SEED = 24_0212;
 const RUNS = LONG ? 150 : 15;
 const WINDOW = 12;
 
-// diff is core's dependency, resolved from there.
-const { createTwoFilesPatch } = createRequire(join(ROOT, "packages/core/package.json"))("diff") as { createTwoFilesPatch: typeof CreatePatch };
+// diff is core's dependency, resolved (and typed, as far as used here) from there.
+type CreatePatch = (oldName: string, newName: string, oldText: string, newText: string, oldHeader: undefined, newHeader: undefined, options: { context: number }) => string;
+const { createTwoFilesPatch } = createRequire(join(ROOT, "packages/core/package.json"))("diff") as { createTwoFilesPatch: CreatePatch };
 
 const committed = (pack: string) => readFileSync(join(ROOT, "packs", pack, "egress_map.txt"), "utf8");
 
