@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
-import type { createTwoFilesPatch as CreatePatch } from "diff";
+import type { formatPatch as FormatPatch, structuredPatch as StructuredPatch } from "diff";
 import { guards } from "./guards.ts";
-import { parseEgressMap, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
+import { parseEgressMap, sourceText, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
 
 export type EgressDifferenceKind =
   /** A tool served now that was not (or, narrowed, one no longer served). */
@@ -67,12 +67,44 @@ export function checkEgressMap(committed: string, current: string, label = "egre
   return { same: false, widenings: result.widened.map((d) => d.subject), ...result, diff };
 }
 
-/** A unified diff of two texts (two lines of context), for a reviewer to read. */
+const CONTEXT = 2;
+
+/**
+ * A unified diff of two texts (two lines of context), for a reviewer to read: the diff
+ * package's `createTwoFilesPatch`, less the work on the lines both texts begin with. Its
+ * line diff splits both texts whole and then walks over their common start before it
+ * searches; here that start (but a few lines, more than the context) is cut off first and
+ * the hunks' line numbers moved back by as many lines. The search from there is the same
+ * steps on the same lines, so the patch is the same text.
+ */
 export function unifiedDiff(before: string, after: string, beforeLabel: string, afterLabel: string): string {
   if (before === after) return "";
-  // Required when a diff is made, not when @sluice/core is imported.
-  const { createTwoFilesPatch } = createRequire(import.meta.url)("diff") as { createTwoFilesPatch: typeof CreatePatch };
-  return createTwoFilesPatch(beforeLabel, afterLabel, before, after, undefined, undefined, { context: 2 });
+  // Required when a diff is made, not when @sluice/core is imported; the patch module
+  // alone (and the line diff it uses), not the package's every diff: half the load.
+  const { structuredPatch, formatPatch } = createRequire(import.meta.url)("diff/lib/patch/create.js") as { structuredPatch: typeof StructuredPatch; formatPatch: typeof FormatPatch };
+  const [chars, lines] = commonStart(before, after, CONTEXT + 2);
+  const patch = structuredPatch(beforeLabel, afterLabel, before.slice(chars), after.slice(chars), undefined, undefined, { context: CONTEXT });
+  for (const hunk of patch.hunks) {
+    hunk.oldStart += lines;
+    hunk.newStart += lines;
+  }
+  return formatPatch(patch);
+}
+
+/** The length (characters, lines) of the whole lines two texts begin with, less the last `keep` of them. */
+function commonStart(a: string, b: string, keep: number): [number, number] {
+  const end = Math.min(a.length, b.length);
+  // By blocks first: comparing slices is much faster than a loop over characters.
+  const BLOCK = 4096;
+  let first = 0;
+  while (first + BLOCK <= end && a.slice(first, first + BLOCK) === b.slice(first, first + BLOCK)) first += BLOCK;
+  while (first < end && a.charCodeAt(first) === b.charCodeAt(first)) first++;
+  // Back to the end of the last line wholly common, then `keep` lines further.
+  let chars = first === 0 ? 0 : a.lastIndexOf("\n", first - 1) + 1;
+  for (let i = 0; i < keep && chars > 0; i++) chars = chars === 1 ? 0 : a.lastIndexOf("\n", chars - 2) + 1;
+  let lines = 0;
+  for (let at = a.indexOf("\n"); at >= 0 && at < chars; at = a.indexOf("\n", at + 1)) lines++;
+  return [chars, lines];
 }
 
 /** The comparison of two parsed maps (`before` is the committed one: line numbers point into it). */
@@ -80,16 +112,30 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   const widened: EgressDifference[] = [];
   const narrowed: EgressDifference[] = [];
   const changed: EgressDifference[] = [];
+  // A label reads the same in either map: one cache serves both.
   const beforeCache = new LabelCache();
-  const afterCache = new LabelCache();
+  const afterCache = beforeCache;
+  const { same, applied } = unchangedTools(before, after, beforeCache, afterCache);
+  let twinned = false;
   for (const [name, tool] of after.tools) {
     const old = before.tools.get(name);
     if (old === undefined) {
       widened.push({ tool: name, path: "", kind: "tool", subject: `tool ${name} (${tool.endpoint})` });
       continue;
     }
-    const was = toolView(old, before, beforeCache);
-    const now = toolView(tool, after, afterCache);
+    if (same.has(name)) continue;
+    const sections = applied.get(name);
+    // A tool's own sections are part of its text: twins when the tool is.
+    if (twinOf(old, tool)) for (const [sectionName, section] of old.sections) twins.set(section, tool.sections.get(sectionName)!);
+    if (!twinned) {
+      twinned = true;
+      for (const [sectionName, section] of before.shared) {
+        const now = after.shared.get(sectionName);
+        if (now !== undefined) twinOf(section, now);
+      }
+    }
+    const was = toolView(old, before, beforeCache, sections?.[0]);
+    const now = toolView(tool, after, afterCache, sections?.[1]);
     compareTool(was, alignBranches(was, now), { widened, narrowed, changed });
   }
   for (const [name, tool] of before.tools) {
@@ -97,6 +143,126 @@ export function compareEgressMaps(before: ParsedEgressMap, after: ParsedEgressMa
   }
   const order = (a: EgressDifference, b: EgressDifference) => compare(a.subject, b.subject);
   return { widened: dedupe(widened).sort(order), narrowed: dedupe(narrowed).sort(order), changed: dedupe(changed).sort(order) };
+}
+
+/**
+ * The tools whose comparison cannot find anything: the tool reads the same in both maps
+ * (line numbers aside) and so does every shared section it can reach. A tool's view is
+ * made of nothing else (its lines, its own sections, and the shared sections that its
+ * mentions lead to), so the two views are equal and compareTool of equal views is silent.
+ * This is what makes a check of a one-line change cost one tool, not every tool.
+ *
+ * A section is "touched" when its text differs between the maps (or it is in one only),
+ * or when it mentions a touched name: propagated backwards over the current map's
+ * mentions. The current map's edges suffice: an untouched section reads the same in both
+ * maps, so it mentions the same names in both, and a changed section is touched already.
+ *
+ * A tool that mentions a touched name may still not use it: a type it lists inline, or
+ * mentions once, borrows no shared section. So for those the sections that apply are
+ * worked out on both sides (kept for the comparison, which needs them anyway), and the
+ * tool is left out when they are the same sections, in the same order, reading the same.
+ */
+function unchangedTools(
+  before: ParsedEgressMap,
+  after: ParsedEgressMap,
+  beforeLabels: LabelCache,
+  labels: LabelCache,
+): { same: Set<string>; applied: Map<string, [Map<string, ParsedSection>, Map<string, ParsedSection>]> } {
+  const touched = new Set<string>();
+  const followSections = guards.egressUnchangedReach;
+  if (followSections) {
+    for (const [name, section] of after.shared) {
+      const old = before.shared.get(name);
+      if (old === undefined || fingerprint(old) !== fingerprint(section)) touched.add(name);
+    }
+    for (const name of before.shared.keys()) if (!after.shared.has(name)) touched.add(name);
+    if (touched.size > 0) {
+      const mentionedBy = new Map<string, string[]>();
+      for (const [name, section] of after.shared) {
+        for (const token of sectionMentions(section, labels)) {
+          const list = mentionedBy.get(token);
+          if (list === undefined) mentionedBy.set(token, [name]);
+          else list.push(name);
+        }
+      }
+      const queue = [...touched];
+      for (let head = 0; head < queue.length; head++) {
+        for (const by of mentionedBy.get(queue[head]!) ?? []) {
+          if (!touched.has(by)) {
+            touched.add(by);
+            queue.push(by);
+          }
+        }
+      }
+    }
+  }
+  // A part that reads the same on both sides reaches the same names: worked out once.
+  const shareReach = (old: ParsedTool | ParsedSection, now: ParsedTool | ParsedSection, lines: readonly MapLine[]) => {
+    if (!reachCache.has(old)) reachCache.set(old, reach(now, lines, labels));
+  };
+  let sharedReach = false;
+  const same = new Set<string>();
+  const applied = new Map<string, [Map<string, ParsedSection>, Map<string, ParsedSection>]>();
+  for (const [name, tool] of after.tools) {
+    const old = before.tools.get(name);
+    if (old === undefined || fingerprint(old) !== fingerprint(tool)) continue;
+    if (touched.size > 0 && toolMentions(tool, labels).some((token) => touched.has(token))) {
+      if (!sharedReach) {
+        sharedReach = true;
+        for (const [sectionName, section] of after.shared) {
+          const was = before.shared.get(sectionName);
+          if (was !== undefined && !touched.has(sectionName)) shareReach(was, section, section.members);
+        }
+      }
+      shareReach(old, tool, tool.visible);
+      for (const [sectionName, section] of tool.sections) shareReach(old.sections.get(sectionName)!, section, section.members);
+      const was = appliedSections(old, before, beforeLabels);
+      const now = appliedSections(tool, after, labels);
+      applied.set(name, [was, now]);
+      if (!sameSections(was, now, old, tool)) continue;
+    }
+    same.add(name);
+  }
+  return { same, applied };
+}
+
+/** The same sections in the same order (the view's scalars take the first), each the tool's own on both sides or reading the same. */
+function sameSections(was: Map<string, ParsedSection>, now: Map<string, ParsedSection>, old: ParsedTool, tool: ParsedTool): boolean {
+  if (was.size !== now.size) return false;
+  const a = [...was];
+  const b = [...now];
+  for (let i = 0; i < a.length; i++) {
+    const [nameWas, sectionWas] = a[i]!;
+    const [nameNow, sectionNow] = b[i]!;
+    if (nameWas !== nameNow) return false;
+    const own = old.sections.get(nameWas) === sectionWas && tool.sections.get(nameNow) === sectionNow;
+    if (!own && (old.sections.has(nameWas) || tool.sections.has(nameNow) || fingerprint(sectionWas) !== fingerprint(sectionNow))) return false;
+  }
+  return true;
+}
+
+/** Every type name a section's heading and lines mention (a superset of what `container` follows). */
+function sectionMentions(section: ParsedSection, labels: LabelCache): string[] {
+  const out = [...section.includes];
+  if (section.type !== undefined) out.push(...labels.get(section.type).tokens);
+  for (const line of section.members) out.push(...labels.get(line.type).tokens);
+  return out;
+}
+
+function toolMentions(tool: ParsedTool, labels: LabelCache): string[] {
+  const out: string[] = [];
+  for (const line of tool.visible) out.push(...labels.get(line.type).tokens);
+  for (const section of tool.sections.values()) out.push(...sectionMentions(section, labels));
+  return out;
+}
+
+/**
+ * A parsed tool or section as text without line numbers: the slice of the map it was read
+ * from, else (a part made by hand) every field but line numbers, so that a field added to
+ * the parser later is part of it without a change here.
+ */
+function fingerprint(part: ParsedTool | ParsedSection): string {
+  return sourceText(part) ?? JSON.stringify(part, (key, value: unknown) => (key === "line" ? undefined : value instanceof Map ? [...value] : value));
 }
 
 function dedupe(list: EgressDifference[]): EgressDifference[] {
@@ -206,10 +372,6 @@ interface ScopedLine {
 /** One container (a tool's own lines, or one section) with every line assigned to its scope. */
 interface Container {
   lines: ScopedLine[];
-  /** Type names mentioned, once per mention (sites), including a section's `includes`. */
-  mentions: string[];
-  /** Types listed below a line (used once in the tool: not sectioned there). */
-  listedInline: Set<string>;
   includes: Array<[string, string[]]>;
   scalars: Array<[string, string]>;
 }
@@ -236,23 +398,41 @@ interface ToolView {
 
 const containerCache = new WeakMap<object, Container>();
 
+/**
+ * A committed part -> the current part read from the same text starting on the same line
+ * (so every line of it, comments and blank lines included, has the same number): their
+ * containers are equal, worked out once. Returns whether they are twins.
+ */
+const twins = new WeakMap<object, ParsedTool | ParsedSection>();
+
+function twinOf(old: ParsedTool | ParsedSection, now: ParsedTool | ParsedSection): boolean {
+  const text = sourceText(old);
+  if (text === undefined || old.line !== now.line || text !== sourceText(now)) return false;
+  twins.set(old, now);
+  return true;
+}
+
 function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], scope: string, labels: LabelCache): Container {
   const cached = containerCache.get(owner);
   if (cached !== undefined) return cached;
+  const twin = twins.get(owner);
+  if (twin !== undefined) {
+    const shared = container(twin, "includes" in twin ? twin.members : twin.visible, scope, labels);
+    containerCache.set(owner, shared);
+    return shared;
+  }
   const prefix = scope === "" ? "" : `${scope}.`;
   const byPath = new Map<string, MapLine>();
   for (const line of lines) byPath.set(line.path, line);
-  const withChildren = new Set<string>();
   const withBranches = new Set<string>();
   for (const line of lines) {
     for (let dot = line.path.indexOf("."); dot >= 0; dot = line.path.indexOf(".", dot + 1)) {
       const parent = line.path.slice(0, dot);
       if (!byPath.has(parent)) continue;
-      withChildren.add(parent);
       if (/^(anyOf|oneOf)\[/.test(line.path.slice(dot + 1)) && !line.path.slice(dot + 1).includes("].")) withBranches.add(parent);
     }
   }
-  const out: Container = { lines: [], mentions: [], listedInline: new Set(), includes: [], scalars: [] };
+  const out: Container = { lines: [], includes: [], scalars: [] };
   for (const line of lines) {
     const info = labels.get(line.type);
     let into = scope;
@@ -268,21 +448,58 @@ function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[],
       }
     }
     out.lines.push({ scope: into, rel, info, line: line.line, branches: withBranches.has(line.path) });
-    out.mentions.push(...info.tokens);
     out.scalars.push(...info.scalars);
-    if (info.single !== undefined && withChildren.has(line.path)) out.listedInline.add(info.single);
   }
   if ("includes" in owner) {
     const section = owner;
-    out.mentions.push(...section.includes);
     if (section.includes.length > 0) out.includes.push([section.name, section.includes]);
     if (section.type !== undefined) {
       const info = labels.get(section.type);
       out.scalars.push([section.name, info.label], ...info.scalars);
-      out.mentions.push(...info.tokens);
     }
   }
   containerCache.set(owner, out);
+  return out;
+}
+
+/** What `appliedSections` reads of a container: less than the container, so it is worked out alone (most tools' containers are never needed). */
+interface Reach {
+  /** Type names mentioned, once per mention (sites), including a section's `includes`. */
+  mentions: string[];
+  /** Types listed below a line (used once in the tool: not sectioned there). */
+  listedInline: Set<string>;
+}
+
+const reachCache = new WeakMap<object, Reach>();
+
+function reach(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], labels: LabelCache): Reach {
+  const cached = reachCache.get(owner);
+  if (cached !== undefined) return cached;
+  const paths = new Set<string>();
+  for (const line of lines) paths.add(line.path);
+  // The lines with a line below them. Each line marks only its nearest listed ancestor: that
+  // one marks its own when its turn comes, so every listed ancestor of a line is marked.
+  const withChildren = new Set<string>();
+  for (const line of lines) {
+    for (let dot = line.path.lastIndexOf("."); dot > 0; dot = line.path.lastIndexOf(".", dot - 1)) {
+      const parent = line.path.slice(0, dot);
+      if (paths.has(parent)) {
+        withChildren.add(parent);
+        break;
+      }
+    }
+  }
+  const out: Reach = { mentions: [], listedInline: new Set() };
+  for (const line of lines) {
+    const info = labels.get(line.type);
+    out.mentions.push(...info.tokens);
+    if (info.single !== undefined && withChildren.has(line.path)) out.listedInline.add(info.single);
+  }
+  if ("includes" in owner) {
+    out.mentions.push(...owner.includes);
+    if (owner.type !== undefined) out.mentions.push(...labels.get(owner.type).tokens);
+  }
+  reachCache.set(owner, out);
   return out;
 }
 
@@ -299,15 +516,15 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
   const counts = new Map<string, number>();
   const inline = new Set<string>();
   const queue: string[] = [];
-  const add = (part: Container) => {
+  const add = (part: Reach) => {
     for (const name of part.mentions) {
       counts.set(name, (counts.get(name) ?? 0) + 1);
       if (map.shared.has(name) && !sections.has(name)) queue.push(name);
     }
     for (const name of part.listedInline) inline.add(name);
   };
-  add(container(tool, tool.visible, "", labels));
-  for (const section of tool.sections.values()) add(container(section, section.members, section.name, labels));
+  add(reach(tool, tool.visible, labels));
+  for (const section of tool.sections.values()) add(reach(section, section.members, labels));
   for (let head = 0; head < queue.length; head++) {
     const name = queue[head]!;
     if (sections.has(name)) continue;
@@ -315,13 +532,13 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
     const scoped = guards.egressSectionScope;
     if (scoped && (inline.has(name) || ((counts.get(name) ?? 0) < 2 && !section.recursive))) continue;
     sections.set(name, section);
-    add(container(section, section.members, name, labels));
+    add(reach(section, section.members, labels));
   }
   return sections;
 }
 
-function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache): ToolView {
-  const sections = appliedSections(tool, map, labels);
+function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache, applied?: Map<string, ParsedSection>): ToolView {
+  const sections = applied ?? appliedSections(tool, map, labels);
   const parts = [container(tool, tool.visible, "", labels), ...[...sections.values()].map((s) => container(s, s.members, s.name, labels))];
   const byScope = new Map<string, ScopedLine[]>();
   const includes = new Map<string, string[]>();
@@ -527,8 +744,17 @@ interface Sink {
   changed: EgressDifference[];
 }
 
+const typeCache = new WeakMap<ViewEntry, string>();
+
+/** An entry's types as one label; asked many times per entry once its view is built, so kept. */
 function typeOf(entry: ViewEntry): string {
-  return [...entry.types].sort(compare).join(" ; ");
+  if (entry.types.size === 1) for (const type of entry.types) return type;
+  let type = typeCache.get(entry);
+  if (type === undefined) {
+    type = [...entry.types].sort(compare).join(" ; ");
+    typeCache.set(entry, type);
+  }
+  return type;
 }
 
 function kindOf(rel: string): EgressDifferenceKind {
@@ -583,12 +809,13 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     return undefined;
   };
   for (const [key, entry] of after.entries) {
-    const path = after.display(entry.scope, entry.rel);
-    const old = counterpart(key, typeOf(entry), before.entries, sitesBefore, collapsedBefore, aliasesAfter);
     const type = typeOf(entry);
+    const old = counterpart(key, type, before.entries, sitesBefore, collapsedBefore, aliasesAfter);
     if (old === undefined) {
       // A type's own value appears with the line that reaches it, which is what gets named.
       if (entry.rel === "") continue;
+      // Worked out only for a difference (display does not depend on the order it is asked in).
+      const path = after.display(entry.scope, entry.rel);
       const typePath = join(entry.scope, entry.rel);
       const withheld = withheldBefore.get(path) ?? withheldBefore.get(typePath);
       const pinned = entry.scope === "" ? pinsBefore.get(entry.rel) : undefined;
@@ -599,6 +826,7 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     const oldType = typeOf(old);
     // A union listed by branch changes its label with every branch; the branches say what changed.
     if (oldType === type || (old.branches && entry.branches) || !guards.egressTypeChanges) continue;
+    const path = after.display(entry.scope, entry.rel);
     const where = { tool: name, path, line: old.line > 0 ? old.line : anchor(entry.scope, entry.rel) };
     const change = compareTypes(oldType, type, before.scalars, after.scalars);
     for (const value of change.addedValues) sink.widened.push({ ...where, kind: "enum", subject: `${prefix}${path}: enum value ${value}` });

@@ -50,6 +50,12 @@ export interface Guards {
   /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
   egressTypeChanges: boolean;
   /**
+   * `--check` leaves out of the comparison only a tool whose own lines and every type
+   * section it can reach (transitively, through either map) read the same in both maps;
+   * off, a tool whose own lines are the same is left out even when a section it uses changed.
+   */
+  egressUnchangedReach: boolean;
+  /**
    * A schema keyword that constrains values but that sluice cannot convert or check exactly
    * (`$dynamicRef`, `unevaluatedItems` fed by `contains`) refuses the schema with
    * KEYWORD_UNSUPPORTED, at generation and at call time, instead of being dropped or
@@ -113,6 +119,7 @@ export const guards: Guards = {
   linearPatterns: true,
   egressSectionScope: true,
   egressTypeChanges: true,
+  egressUnchangedReach: true,
   unsupportedKeywords: true,
   fixedQueryNames: true,
   quotedNames: true,

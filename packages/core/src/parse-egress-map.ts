@@ -45,6 +45,19 @@ export interface ParsedEgressMap {
   shared: Map<string, ParsedSection>;
 }
 
+/** The text each tool and shared section was read from: see `sourceText`. */
+const sources = new WeakMap<ParsedTool | ParsedSection, string>();
+
+/**
+ * The lines a tool or a shared section of a parsed map was read from, as one slice of the
+ * map's text (from its heading to its last line, comments and blank lines between included,
+ * line numbers not): two parts with the same text parse to the same content, whatever their
+ * place in the map. Undefined for a part not made by `parseEgressMap`.
+ */
+export function sourceText(part: ParsedTool | ParsedSection): string | undefined {
+  return sources.get(part);
+}
+
 const HEADING = /^type (\S+)( \(recursive\))?(?: includes (.+?))?(?:: (.*))?$/;
 
 /** Parses a map; a line it cannot place is an EGRESS_MAP_INVALID error naming the line. */
@@ -57,28 +70,44 @@ export function parseEgressMap(text: string, label = "egress map"): ParsedEgress
     throw new SluiceError("EGRESS_MAP_INVALID", `${label}, line ${line}: ${why}; write the map again with sluice egress --out.`, { line });
   };
   const lines = text.split("\n");
+  // The block being read (a tool or a shared section): where its text starts and ends.
+  let block: ParsedTool | ParsedSection | undefined;
+  let blockStart = 0;
+  let blockEnd = 0;
+  let offset = 0;
   for (let index = 0; index < lines.length; index++) {
-    const raw = lines[index]!.replace(/\r$/, "");
+    const start = offset;
+    const whole = lines[index]!;
+    offset += whole.length + 1;
+    const raw = whole.endsWith("\r") ? whole.slice(0, -1) : whole;
     const line = index + 1;
     if (raw === "" || raw.startsWith("#")) continue;
-    const indent = /^ */.exec(raw)![0].length;
-    const body = raw.slice(indent);
+    let indent = 0;
+    while (raw.charCodeAt(indent) === 32) indent++;
+    const body = indent === 0 ? raw : raw.slice(indent);
     if (indent === 0) {
       section = undefined;
       tool = undefined;
+      if (block !== undefined) sources.set(block, text.slice(blockStart, blockEnd));
+      block = undefined;
+      blockStart = start;
+      blockEnd = start + whole.length;
       if (body.startsWith("tool ")) {
         const name = body.slice(5);
         if (tools.has(name)) fail(line, `tool ${name} is listed twice`);
         tool = { name, line, endpoint: "", visible: [], pins: [], withheld: [], fetched: [], sections: new Map() };
         tools.set(name, tool);
+        block = tool;
         continue;
       }
       const heading = sectionHeading(body, line) ?? fail(line, `"${body}" is neither a tool nor a type heading`);
       if (shared.has(heading.name)) fail(line, `type ${heading.name} is listed twice`);
       section = heading;
       shared.set(heading.name, heading);
+      block = heading;
       continue;
     }
+    blockEnd = start + whole.length;
     if (tool !== undefined && indent === 2) {
       section = undefined;
       if (body.startsWith("endpoint ")) {
@@ -113,6 +142,7 @@ export function parseEgressMap(text: string, label = "egress map"): ParsedEgress
     else if (marker === "- ") tool!.withheld.push(entry);
     else tool!.pins.push(entry);
   }
+  if (block !== undefined) sources.set(block, text.slice(blockStart, blockEnd));
   return { tools, shared };
 }
 
@@ -126,6 +156,10 @@ function sectionHeading(body: string, line: number): ParsedSection | undefined {
 
 /** The first ": " of a map line's text that is not inside a quoted name (`body."a: b": string`), or -1. */
 function separatorAt(text: string): number {
+  // Most lines have no quoted name, or none before the separator.
+  const first = text.indexOf(": ");
+  const quote = text.indexOf('"');
+  if (quote < 0 || (first >= 0 && first < quote)) return first;
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
