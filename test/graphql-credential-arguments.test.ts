@@ -21,7 +21,7 @@ import { withoutGuard } from "@sluice/core/guards";
 import { loadGraphQLSchema } from "@sluice/generator-graphql";
 import { createServer, ServedCatalog } from "@sluice/mcp";
 import { buildPack, type PackJob } from "../packages/cli/src/generate-pack.ts";
-import { runChild } from "../packages/cli/test/support/run-child.ts";
+import { runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { validateConfig } from "../packages/cli/src/load-config.ts";
 import { startGraphQLServer, type GraphQLServer } from "./support/servers/index.ts";
 
@@ -314,8 +314,8 @@ describe("sluice generate with a config", () => {
       writeFileSync(join(project, "storefront.schema.json"), readFileSync(SPEC));
       const pack = { spec: "storefront.schema.json", name: "shop", out: "packs/shop", authHeader: "X-Shopify-Storefront-Access-Token", credentialArguments: JOB.credentialArguments, withhold: JOB.withhold };
       writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs: [pack] }));
-      // Children awaited, not spawnSync: a blocked worker misses vitest's RPC deadline under load.
-      const run = await runChild([fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate"], { cwd: project, env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
+      // A fresh project the worker never loaded: runSluice runs main in the worker, as the bin would.
+      const run = await runSluice(["generate"], { cwd: project, env: { GITHUB_ACTIONS: "" }, timeout: 120_000 });
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       const lines = run.stdout.split("\n");
@@ -326,7 +326,7 @@ describe("sluice generate with a config", () => {
       const map = readFileSync(join(project, "packs/shop/egress_map.txt"), "utf8").split("\n");
       expect(map.filter((line) => /customerAccessToken/.test(line) && line.startsWith("  +"))).toEqual([]);
       expect(map.filter((line) => line === "  - customerAccessToken: credential")).toHaveLength(8);
-      const again = await runChild([fileURLToPath(new URL("../packages/cli/bin/sluice.mjs", import.meta.url)), "generate", "--check"], { cwd: project, env: { ...process.env, GITHUB_ACTIONS: "" }, timeout: 120_000 });
+      const again = await runSluice(["generate", "--check"], { cwd: project, env: { GITHUB_ACTIONS: "" }, timeout: 120_000 });
       expect(again.code).toBe(0);
     } finally {
       rmSync(project, { recursive: true, force: true });

@@ -21,8 +21,13 @@ if (quick !== undefined) {
   if (argv[0] === "generate") (await import("./generate-heap.mjs")).keepYoungGenerationSmall();
   const fromSource = existsSync(new URL("../src/main.ts", import.meta.url));
   if (fromSource) {
-    const { register: registerTsx } = await import("tsx/esm/api");
-    registerTsx();
+    // tsx's hooks, registered straight into the loader thread: tsx/esm/api would first load
+    // tsx (and esbuild's API) into this thread too, for nothing a run from source uses (its
+    // namespaces and CommonJS resolve patch), 0.1-0.2 s of CPU per start (bench/TEST-TIME.md).
+    // `data` must be an object (tsx refuses to start without one); no port: nobody listens
+    // for tsx's per-module messages. Source maps on, as tsx's own register does.
+    process.setSourceMapsEnabled(true);
+    register("tsx/esm", { parentURL: import.meta.url, data: {} });
     // Registered after tsx, so they run first: a .ts file outside a typed package loads as
     // ESM, and sluice's own packages resolve to their sources (only those: a third-party
     // package may export uncompiled files under "source" too).

@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { runSluice } from "./support/run-in-process.ts";
+import { recordHeldModules, runSluice } from "./support/run-in-process.ts";
 import { childEnv } from "../../mcp/test/support.ts";
 import { LONG } from "../../../test/support/tier.ts";
 import { validateConfig } from "../src/load-config.ts";
@@ -157,6 +157,8 @@ describe("generate from an MCP server", () => {
     expect(facts.responses).toEqual({ shared: {}, tools: { notes_search: { ids: ["uri"] } } });
     // The generated pack itself, called with an upstream that answers structured content.
     const { tools } = (await import(join(project, "packs/notes/src/index.ts"))) as { tools: Array<{ name: string; call(args: object, ctx: object): Promise<unknown> }> };
+    // Loaded here, unchanged since: the --check runs below may stay in the worker.
+    recordHeldModules();
     const search = tools.find((tool) => tool.name === "notes_search")!;
     const structuredContent = { notes: [{ id: 4, uri: "/notes/4", text: "milk", tags: [] }], cursor: "" };
     const mcp = { callTool: async () => ({ content: [{ type: "text", text: JSON.stringify(structuredContent) }], structuredContent }) };

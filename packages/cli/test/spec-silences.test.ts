@@ -17,7 +17,7 @@ import { definePack, isSluiceError, type SluiceError } from "@sluice/core";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { buildPack, detectKind, type PackJob } from "../src/generate-pack.ts";
 import { specSilences } from "../src/serve.ts";
-import { runChild } from "./support/run-child.ts";
+import { runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -78,16 +78,18 @@ describe("generate says what the spec leaves unsaid, once, coded", () => {
   });
 
   it("the CLI prints skips once by code (--verbose: each with its pointer), and still fails when no operation survives", async () => {
+    // generate writes fresh pack folders the worker never loaded: runSluice runs main in the worker
+    // (support/run-in-process.ts), which prints what the bin would; `serve packs/k2` below is the child.
     const spec = write("k2.json", noServer);
-    const plain = await runChild([BIN, "generate", spec, "--name", "k2", "--out", "packs/k2"], { cwd: project, timeout: 60_000 });
+    const plain = await runSluice(["generate", spec, "--name", "k2", "--out", "packs/k2"], { cwd: project, timeout: 60_000 });
     expect(plain.code).toBe(0);
     expect(plain.stdout).toContain("  skipped 1 operation (UNRESOLVED_REF 1); --verbose lists them\n");
     expect(plain.stdout).toMatch(/^ {2}warning: NO_SERVER_URL: /m);
     expect(plain.stdout).not.toContain("POST /api/v1/pods");
-    const verbose = await runChild([BIN, "generate", spec, "--name", "k2", "--out", "packs/k2v", "--verbose"], { cwd: project, timeout: 60_000 });
+    const verbose = await runSluice(["generate", spec, "--name", "k2", "--out", "packs/k2v", "--verbose"], { cwd: project, timeout: 60_000 });
     expect(verbose.stdout).toContain("  skipped 1 operation (UNRESOLVED_REF 1):\n    POST /api/v1/pods at /definitions/Gone: UNRESOLVED_REF: $ref #/definitions/Gone points to nothing");
     const broken = { ...noServer, paths: { "/api/v1/pods": noServer.paths["/api/v1/pods"] } };
-    const none = await runChild([BIN, "generate", write("k3.json", broken), "--name", "k3", "--out", "packs/k3"], { cwd: project, timeout: 60_000 });
+    const none = await runSluice(["generate", write("k3.json", broken), "--name", "k3", "--out", "packs/k3"], { cwd: project, timeout: 60_000 });
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/^sluice: UNRESOLVED_REF: /);
   });

@@ -47,6 +47,16 @@ export async function runInProcess(args: readonly string[], options: { cwd: stri
   }
 }
 
+/**
+ * For a test that imports a pack's modules itself (not through runSluice): records them as they
+ * are on disk now, right after the import, so that a later `generate --check` of that pack can
+ * still run in the worker while they stay unchanged. Unrecorded, a held module runSluice never
+ * saw counts as changed (it cannot tell what the file was when it was loaded).
+ */
+export function recordHeldModules(): void {
+  staleHeldModules();
+}
+
 /** A module this worker loaded has changed on disk since: importing it here would give the old one. */
 function workerHoldsStaleModule(): boolean {
   return staleHeldModules().length > 0;
