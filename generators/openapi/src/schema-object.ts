@@ -95,6 +95,12 @@ export class SchemaConverter {
   readonly refusedPatterns: PatternRefusal[] = [];
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
+  /**
+   * Whether any conversion so far wrote an `unevaluatedItems`: the one keyword of
+   * packages/core/src/unsupported-keywords.ts a converted schema can hold (the dynamic
+   * references are refused while converting), so until then no tool needs searching.
+   */
+  wroteUnevaluatedItems = false;
   /** What the read-only rule reads from the whole document (computed on first need). */
   private readOnlyStructure: ReadOnlyStructure | undefined;
   private readonly nameOfKey = new Map<string, string>();
@@ -324,6 +330,7 @@ export class SchemaConverter {
         }
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
         out[key] = this.below(at, value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path);
+        if (key === "unevaluatedItems") this.wroteUnevaluatedItems = true;
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
         if (Array.isArray(value) && value.length > 0) out[key] = value.map((branch, index) => this.below(at, branch, `/${key}/${index}`));
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {
