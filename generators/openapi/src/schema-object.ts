@@ -267,7 +267,10 @@ export class SchemaConverter {
     let removed: Set<string> | undefined;
 
     // Keys, then a read: no [key, value] pair per keyword of every node (an own `__proto__` key reads as its own value).
-    for (const key of Object.keys(source)) {
+    // Indexed loops here and below: most conversions run unoptimised, where a for-of makes an iterator object.
+    const keys = Object.keys(source);
+    for (let k = 0; k < keys.length; k += 1) {
+      const key = keys[k]!;
       const value = source[key];
       if (key === "nullable" || key === "x-nullable") nullable ||= value === true;
       else if (key.startsWith("x-")) continue;
@@ -285,11 +288,12 @@ export class SchemaConverter {
         const discriminator = getOwn(source, "discriminator");
         const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
         let readOnly: Set<string> | undefined;
-        for (const name of names) if (name !== tagName && this.isReadOnly(members[name], document)) (readOnly ??= new Set()).add(name);
+        for (let n = 0; n < names.length; n += 1) if (names[n] !== tagName && this.isReadOnly(members[names[n]!], document)) (readOnly ??= new Set()).add(names[n]!);
         const offered = readOnly === undefined ? EMPTY : this.readOnlyOffered(readOnly, names.length, `${document.id}#${pointer}`, getOwn(source, "required"));
         // Spec-named keys: `__proto__` is stored as an own property (setOwn), any other plainly, in the spec's order.
         const properties: Record<string, JsonSchemaObject | boolean> = {};
-        for (const name of names) {
+        for (let n = 0; n < names.length; n += 1) {
+          const name = names[n]!;
           // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
           const memberPath = `${path}.${selectorSegment(name)}`;
           // A read-only member is never required here (its `required` is for responses).
