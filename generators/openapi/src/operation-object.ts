@@ -47,19 +47,22 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   const label = `operation ${method} ${path}`;
 
   // Path-item parameters apply unless the operation redefines the same name and location.
+  // Indexed loops and no callbacks in this function: it runs once per operation, mostly
+  // unoptimised, where each for-of, forEach and some() makes objects of its own.
   const declared = new Map<string, Located>();
-  for (const owner of [pathItem, operation]) {
+  for (let o = 0; o < 2; o += 1) {
+    const owner = o === 0 ? pathItem : operation;
     const list = getOwn(owner.value, "parameters");
     if (!Array.isArray(list)) continue;
-    list.forEach((raw, index) => {
-      const located = resolver.deref(raw, owner.document, `${owner.pointer}/parameters/${index}`);
+    for (let index = 0; index < list.length; index += 1) {
+      const located = resolver.deref(list[index], owner.document, `${owner.pointer}/parameters/${index}`);
       declared.set(`${String(getOwn(located.value, "in"))}:${String(getOwn(located.value, "name"))}`, located);
-    });
+    }
   }
   const rawParameters = [...declared.values()];
   const parameters: NormalizedParameter[] = [];
-  for (const raw of rawParameters) {
-    const normalized = normalizedParameter(raw, context);
+  for (let i = 0; i < rawParameters.length; i += 1) {
+    const normalized = normalizedParameter(rawParameters[i]!, context);
     if (normalized !== undefined) parameters.push(normalized);
   }
 
@@ -67,7 +70,9 @@ export function buildOperationTool(source: OperationSource, name: string, contex
   for (const match of path.matchAll(/\{([^}]*)\}/g)) {
     const placeholder = match[1]!;
     inTemplate.add(placeholder);
-    if (!parameters.some((p) => p.in === "path" && p.name === placeholder)) {
+    let declaredInPath = false;
+    for (let i = 0; i < parameters.length && !declaredInPath; i += 1) declaredInPath = parameters[i]!.in === "path" && parameters[i]!.name === placeholder;
+    if (!declaredInPath) {
       throw new SluiceError("SPEC_INVALID", `${label}: path parameter ${placeholder} is not declared.`, {
         pointer: `/paths/${escapePointerSegment(path)}/${method.toLowerCase()}`,
       });
@@ -92,10 +97,17 @@ export function buildOperationTool(source: OperationSource, name: string, contex
 
   const withheldParameters: WithheldParameter[] = [];
   const ordered: NormalizedParameter[] = [];
-  for (const location of LOCATION_ORDER) for (const p of parameters) if (p.in === location && (location !== "path" || inTemplate.has(p.name))) ordered.push(p);
+  for (let l = 0; l < LOCATION_ORDER.length; l += 1) {
+    const location = LOCATION_ORDER[l]!;
+    for (let i = 0; i < parameters.length; i += 1) {
+      const p = parameters[i]!;
+      if (p.in === location && (location !== "path" || inTemplate.has(p.name))) ordered.push(p);
+    }
+  }
   const auth = context.security.requirementsFor(getOwn(operation.value, "security"), getOwn(context.root, "security"));
   const unsent = unsentParameters(ordered, context, auth);
-  for (const parameter of ordered) {
+  for (let i = 0; i < ordered.length; i += 1) {
+    const parameter = ordered[i]!;
     const arg = claim(parameter.name, parameter.in, `${parameter.in}:${parameter.name}`);
     // A credential parameter is sent, but never by the model: the runtime fills it.
     const scheme = parameter.in === "path" ? undefined : getOwn(context.credentialParameters, parameter.name);

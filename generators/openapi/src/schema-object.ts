@@ -95,6 +95,12 @@ export class SchemaConverter {
   readonly refusedPatterns: PatternRefusal[] = [];
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
+  /**
+   * Whether any conversion so far wrote an `unevaluatedItems`: the one keyword of
+   * packages/core/src/unsupported-keywords.ts a converted schema can hold (the dynamic
+   * references are refused while converting), so until then no tool needs searching.
+   */
+  wroteUnevaluatedItems = false;
   /** What the read-only rule reads from the whole document (computed on first need). */
   private readOnlyStructure: ReadOnlyStructure | undefined;
   private readonly nameOfKey = new Map<string, string>();
@@ -261,7 +267,10 @@ export class SchemaConverter {
     let removed: Set<string> | undefined;
 
     // Keys, then a read: no [key, value] pair per keyword of every node (an own `__proto__` key reads as its own value).
-    for (const key of Object.keys(source)) {
+    // Indexed loops here and below: most conversions run unoptimised, where a for-of makes an iterator object.
+    const keys = Object.keys(source);
+    for (let k = 0; k < keys.length; k += 1) {
+      const key = keys[k]!;
       const value = source[key];
       if (key === "nullable" || key === "x-nullable") nullable ||= value === true;
       else if (key.startsWith("x-")) continue;
@@ -279,11 +288,12 @@ export class SchemaConverter {
         const discriminator = getOwn(source, "discriminator");
         const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
         let readOnly: Set<string> | undefined;
-        for (const name of names) if (name !== tagName && this.isReadOnly(members[name], document)) (readOnly ??= new Set()).add(name);
+        for (let n = 0; n < names.length; n += 1) if (names[n] !== tagName && this.isReadOnly(members[names[n]!], document)) (readOnly ??= new Set()).add(names[n]!);
         const offered = readOnly === undefined ? EMPTY : this.readOnlyOffered(readOnly, names.length, `${document.id}#${pointer}`, getOwn(source, "required"));
         // Spec-named keys: `__proto__` is stored as an own property (setOwn), any other plainly, in the spec's order.
         const properties: Record<string, JsonSchemaObject | boolean> = {};
-        for (const name of names) {
+        for (let n = 0; n < names.length; n += 1) {
+          const name = names[n]!;
           // Recorded as a selector reads it: a name holding selector syntax is quoted (`body."@odata.type"`).
           const memberPath = `${path}.${selectorSegment(name)}`;
           // A read-only member is never required here (its `required` is for responses).
@@ -324,6 +334,7 @@ export class SchemaConverter {
         }
       } else if (SINGLE_SCHEMA_KEYWORDS.has(key)) {
         out[key] = this.below(at, value, `/${key}`, key === "additionalProperties" ? `${path}.*` : path);
+        if (key === "unevaluatedItems") this.wroteUnevaluatedItems = true;
       } else if (SCHEMA_LIST_KEYWORDS.has(key)) {
         if (Array.isArray(value) && value.length > 0) out[key] = value.map((branch, index) => this.below(at, branch, `/${key}/${index}`));
       } else if (SCHEMA_MAP_KEYWORDS.has(key)) {

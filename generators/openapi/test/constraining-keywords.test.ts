@@ -94,3 +94,36 @@ describe("constraining keywords are converted, never dropped", () => {
     expect(await withoutGuard("unsupportedKeywords", () => tool().check({ v: [1, 2, "foo"] }))).toEqual([]);
   });
 });
+
+describe("the search for keywords the runtime refuses starts with the first conversion that writes unevaluatedItems", () => {
+  // Operations in path order: the ones before /m hold nothing to refuse; /m writes the
+  // shared definition, and /n, built later, reaches it already converted; /z holds its own.
+  const query = (schema: unknown) => ({ get: { parameters: [{ name: "v", in: "query", schema }], responses: { "200": { description: "ok" } } } });
+  const doc = oas30(
+    {
+      "/a": query({ type: "array", items: { type: "string" } }),
+      "/b": query({ $ref: "#/components/schemas/Plain" }),
+      "/m": query({ $ref: "#/components/schemas/Counted" }),
+      "/n": query({ type: "object", properties: { list: { $ref: "#/components/schemas/Counted" } } }),
+      "/p": query({ $ref: "#/components/schemas/Plain" }),
+      "/z": query({ type: "array", allOf: [{ contains: { type: "integer" } }], unevaluatedItems: false }),
+    },
+    { components: { schemas: { Plain: { type: "array", items: { type: "integer" } }, Counted: { type: "array", contains: { type: "string" }, unevaluatedItems: false } } } },
+  );
+
+  it("refuses every operation reaching one, wherever it comes in the document, and generates the rest", () => {
+    const ir = build(doc);
+    expect(ir.tools.map((t) => t.name).sort()).toEqual(["get_a", "get_b", "get_p"]);
+    expect(ir.skipped.map((s) => [s.operation, s.code, s.pointer])).toEqual([
+      ["GET /m", "KEYWORD_UNSUPPORTED", "/$defs/Counted/unevaluatedItems"],
+      ["GET /n", "KEYWORD_UNSUPPORTED", "/$defs/Counted/unevaluatedItems"],
+      ["GET /z", "KEYWORD_UNSUPPORTED", "/properties/v/unevaluatedItems"],
+    ]);
+  });
+
+  it("with the guard off, all are generated (so the refusals above are the search's)", async () => {
+    const ir = await withoutGuard("unsupportedKeywords", () => build(doc));
+    expect(ir.skipped).toEqual([]);
+    expect(ir.tools).toHaveLength(6);
+  });
+});

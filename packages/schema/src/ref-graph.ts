@@ -74,18 +74,23 @@ export function refsFrom(body: JsonSchemaObject, basePointer: string, skipDefs: 
       targets.add(target);
     }
     // The children in document order, pushed last-first so that they pop first-first, as in walkSchema.
+    // Indexed loops: most of a build runs before V8 optimises this, and unoptimised code
+    // allocates an iterator object for every for-of (Kubernetes: 2.7 MB of them here).
     children.length = 0;
-    for (const keyword of Object.keys(node)) {
+    const keywords = Object.keys(node);
+    for (let k = 0; k < keywords.length; k++) {
+      const keyword = keywords[k]!;
       if (skipDefs && keyword === "$defs") continue;
       const value = node[keyword];
       if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
         if (!isSchemaObject(value)) continue;
-        for (const key of Object.keys(value)) {
-          const child = value[key];
+        const keys = Object.keys(value);
+        for (let i = 0; i < keys.length; i++) {
+          const child = value[keys[i]!];
           if (isSchemaObject(child)) children.push(child);
         }
       } else if (SUBSCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
-        for (const child of value) if (isSchemaObject(child)) children.push(child);
+        for (let i = 0; i < value.length; i++) if (isSchemaObject(value[i])) children.push(value[i] as JsonSchemaObject);
       } else if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) && isSchemaObject(value)) {
         children.push(value);
       }

@@ -61,26 +61,45 @@ export interface WalkOptions {
  */
 export function walkSchema(root: JsonSchemaObject, visit: (v: SchemaVisit) => boolean | void, options: WalkOptions = {}): void {
   const seen = new Set<JsonSchemaObject>();
+  const skip = options.skipKeywords;
   const stack: SchemaVisit[] = [{ node: root, pointer: "", depth: 0, parent: undefined, keyword: undefined, key: undefined }];
+  // The children of one node, in document order, before they are pushed last-first. The
+  // visits are made directly, not from `subschemasOf`'s edges, and with indexed loops: a
+  // build runs this mostly unoptimised, where each edge and each for-of iterator is an
+  // object of its own.
+  const children: SchemaVisit[] = [];
   while (stack.length > 0) {
     const current = stack.pop()!;
-    if (seen.has(current.node)) continue;
-    seen.add(current.node);
+    const node = current.node;
+    if (seen.has(node)) continue;
+    seen.add(node);
     if (visit(current) === false) continue;
-    const edges = subschemasOf(current.node);
-    for (let i = edges.length - 1; i >= 0; i--) {
-      const edge = edges[i]!;
-      if (options.skipKeywords?.has(edge.keyword)) continue;
-      const suffix = edge.key === undefined ? "/" + edge.keyword : "/" + edge.keyword + "/" + escapePointerSegment(edge.key);
-      stack.push({
-        node: edge.child,
-        pointer: current.pointer + suffix,
-        depth: current.depth + 1,
-        parent: current.node,
-        keyword: edge.keyword,
-        key: edge.key,
-      });
+    const depth = current.depth + 1;
+    const keywords = Object.keys(node);
+    for (let k = 0; k < keywords.length; k++) {
+      const keyword = keywords[k]!;
+      const value = node[keyword];
+      if (SUBSCHEMA_MAP_KEYWORDS.has(keyword)) {
+        if (!isSchemaObject(value) || skip?.has(keyword) === true) continue;
+        const keys = Object.keys(value);
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!;
+          const child = value[key];
+          if (isSchemaObject(child)) children.push({ node: child, pointer: current.pointer + "/" + keyword + "/" + escapePointerSegment(key), depth, parent: node, keyword, key });
+        }
+      } else if (SUBSCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
+        if (skip?.has(keyword) === true) continue;
+        for (let i = 0; i < value.length; i++) {
+          const child: unknown = value[i];
+          if (isSchemaObject(child)) children.push({ node: child, pointer: current.pointer + "/" + keyword + "/" + i, depth, parent: node, keyword, key: i });
+        }
+      } else if (SINGLE_SUBSCHEMA_KEYWORDS.has(keyword) && isSchemaObject(value)) {
+        if (skip?.has(keyword) === true) continue;
+        children.push({ node: value, pointer: current.pointer + "/" + keyword, depth, parent: node, keyword, key: undefined });
+      }
     }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+    children.length = 0;
   }
 }
 
