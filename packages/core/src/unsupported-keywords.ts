@@ -25,6 +25,10 @@ export interface UnsupportedKeyword {
   reason: string;
 }
 
+// The OpenAPI generator searches its tools only once a conversion wrote a keyword this file
+// looks for (`wroteUnevaluatedItems` in generators/openapi/src/schema-object.ts; the dynamic
+// references are refused while converting). A keyword added here must set that flag too, or
+// the generator never searches for it.
 const DYNAMIC = ["$dynamicRef", "$recursiveRef"] as const;
 
 /** Applicators that look at the same array as the schema holding them; the conditional ones may fail without failing it. */
