@@ -107,19 +107,17 @@ async function serveAndList(args: readonly string[]): Promise<{ ms: number; tool
 
 /** What CPU profiles (`node --cpu-prof`) of `serve` showed when the table above was last read; update with the code. */
 const NOTES = [
-  "What the CPU profile shows is left (`node --cpu-prof`, 2026-12-01, after @sluice/core/pack): beyond the bare server,",
-  "loading and first-list work, all sluice's own. serve loads 237 modules (256 before the pack entry, 515 before the serve",
-  "entries); the bare server loads 138. Of the ~99 more, @sluice/core is 37 (54 before: the pack and serve imported its root",
-  "entry, with the egress map, its check and suggest, and Tool imported the request and transport half of the call runtime,",
-  "which now loads on a tool's first call), @sluice/schema 18, catalog 16, mcp 9, CLI 7, pack 7. Of the pack module, about",
-  "a third is compiling tools.gen.js (its 1.1 MB template literal), a quarter the JSON.parse of it, the rest definePack (771",
-  "Tool objects, GitHub's pagination rule per tool: about half of it the code's first, cold run) and the exports. The first",
+  "What the CPU profile shows is left (`node --cpu-prof` and a module-count hook, 2026-12-02, after the bundled build):",
+  "beyond the bare server, loading and first-list work, all sluice's own. Each package's dist/ is an esbuild bundle",
+  "(scripts/build-package.mjs), so serve loads 167 modules, 28 of them sluice's (237 and 95 before the bundle; 256 before",
+  "@sluice/core/pack, 515 before the serve entries); the bare server loads 138. Of the pack module, about a third is",
+  "compiling tools.gen.js (its 1.2 MB template literal), a quarter the JSON.parse of it, the rest definePack (771 Tool",
+  "objects, GitHub's pagination rule per tool: about half of it the code's first, cold run) and the exports. The first",
   "list's time is the two curated GitHub projections, mostly the projection code's first, cold run (~9 ms under load; 2 ms",
   "warm), then the 500 schemas: since serve-13 one walk per tool freezes it and looks for a $ref (18 of the 500 reach a",
-  "definition; refsFrom runs only for those), and the MCP entries share the frozen schema (toMCPShared). Each package's",
-  "dist/ is an esbuild bundle (scripts/build-package.mjs): serve loads 167 modules, 28 of them sluice's. Loading the MCP SDK leaves an",
-  "incremental major GC of ~15-20 ms to finish at the next yield; the steps above let it finish between the rows, the",
-  "whole-process rows pay it on both sides.",
+  "definition; refsFrom runs only for those), and the MCP entries share the frozen schema (toMCPShared). Loading the MCP",
+  "SDK leaves an incremental major GC of ~15-20 ms to finish at the next yield; the steps above let it finish between the",
+  "rows, the whole-process rows pay it on both sides.",
 ];
 
 async function main(): Promise<void> {
