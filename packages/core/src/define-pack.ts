@@ -1,4 +1,5 @@
 import { defRef, hasOwn, isSchemaObject, refsFrom, ROOT, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
+import { kindOf } from "./derive-options.ts";
 import { Tool } from "./tool.ts";
 import type { ToolIR, WithheldPath } from "./tool-ir.ts";
 import type { PackRuntime, ToolRuntime } from "./call/types.ts";
@@ -27,6 +28,7 @@ export interface Pack {
  * importing a pack builds nothing nobody asked for.
  */
 export function definePack(definition: PackDefinition): Pack {
+  checkDefinition(definition);
   const refsOfDef = new Map<string, string[]>();
   const defRefs = (name: string): string[] => {
     let refs = refsOfDef.get(name);
@@ -142,4 +144,19 @@ function mayHoldRef(root: JsonSchemaObject): boolean {
     for (const key of Object.keys(node)) stack.push((node as Record<string, unknown>)[key]);
   }
   return found;
+}
+
+/**
+ * The definition's outer shape, checked before anything reads it: generated packs always
+ * pass it right, but a hand-written or hand-edited one otherwise failed with a TypeError
+ * from deep inside (`definePack({ name: 42 })`: "reading 'map'"). Each tool's own shape is
+ * the Tool layer's to check.
+ */
+function checkDefinition(definition: unknown): asserts definition is PackDefinition {
+  const shape = "definePack() takes { name: string, defs: { [type]: schema }, tools: [...] } (what a generated pack's tools.gen.ts passes)";
+  if (typeof definition !== "object" || definition === null || Array.isArray(definition)) throw new SluiceError("INVALID_OPTION", `${shape}; got ${kindOf(definition)}.`);
+  const { name, defs, tools } = definition as Record<string, unknown>;
+  if (typeof name !== "string" || name === "") throw new SluiceError("INVALID_OPTION", `${shape}; \`name\` is ${kindOf(name)}.`);
+  if (typeof defs !== "object" || defs === null || Array.isArray(defs)) throw new SluiceError("INVALID_OPTION", `${shape}; pack ${name}: \`defs\` is ${kindOf(defs)}.`);
+  if (!Array.isArray(tools)) throw new SluiceError("INVALID_OPTION", `${shape}; pack ${name}: \`tools\` is ${kindOf(tools)}.`);
 }

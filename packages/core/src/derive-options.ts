@@ -147,8 +147,9 @@ function byCloseness(given: string, names: readonly string[]): string[] {
   return scored.map((entry) => entry.name);
 }
 
-function kindOf(value: unknown): string {
-  if (value === null) return "null";
+/** A value's kind for an error message ("an array", "the string \"x\"", "a number"). */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value)}`;
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
