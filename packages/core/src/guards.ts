@@ -90,6 +90,17 @@ export interface Guards {
    * removed one) until the snapshot is regenerated.
    */
   mcpSnapshotLock: boolean;
+  /**
+   * After `notifications/tools/list_changed`, a proxy forwards no call of any tool until a
+   * listing begun after that notice has passed the lock (MCP_LOCK_PENDING meanwhile); off,
+   * calls go out on the verdict from before the change, as they did when a re-list failed.
+   */
+  mcpLockPending: boolean;
+  /**
+   * Re-lists asked for while one is in flight are coalesced (one in flight, at most one
+   * waiting); off, each notice queues a listing of its own, one after another.
+   */
+  mcpRelistCoalesce: boolean;
   /** An OAuth 2 token URL must be https (or http on loopback): the client secret never travels in clear. */
   oauthTokenUrl: boolean;
   /** Concurrent calls that find no valid OAuth 2 token share one request to the token endpoint. */
@@ -127,6 +138,8 @@ export const guards: Guards = {
   stampOutputs: true,
   toolSelection: true,
   mcpSnapshotLock: true,
+  mcpLockPending: true,
+  mcpRelistCoalesce: true,
   oauthTokenUrl: true,
   oauthSingleFlight: true,
   oauthRedaction: true,

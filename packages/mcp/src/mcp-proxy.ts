@@ -5,10 +5,19 @@
  */
 import type { McpSnapshot } from "@sluice/generator-mcp";
 import { SluiceError, type McpUpstream, type Tool } from "@sluice/core";
+import { LockRelister } from "./lock-relister.ts";
 import { SnapshotLock, type LockOptions, type LockState } from "./snapshot-lock.ts";
 import { UpstreamManager, type UpstreamOptions, type UpstreamSource } from "./upstream.ts";
 
-export interface ProxyOptions extends Omit<UpstreamOptions, "onRestarted" | "gate" | "onToolsChanged">, LockOptions {}
+export interface ProxyOptions extends Omit<UpstreamOptions, "onRestarted" | "gate" | "onToolsChanged" | "listingMark">, LockOptions {
+  /**
+   * Milliseconds a call waits for a listing under way after the upstream said its tools
+   * changed, before it answers MCP_LOCK_PENDING (default 2 000).
+   */
+  lockWaitMs?: number;
+}
+
+const DEFAULT_LOCK_WAIT_MS = 2_000;
 
 /** What a server asks of a proxy: which served tools are held back now, and when that changes. */
 export interface ServedGate {
@@ -27,26 +36,37 @@ export interface ServedGate {
 export class McpProxy implements ServedGate {
   readonly upstream: UpstreamManager;
   readonly lock: SnapshotLock;
-  readonly #log: ((line: string) => void) | undefined;
-  /** The listing in progress: calls wait for it, so none goes out on a verdict about to change. */
-  #pending: Promise<void> | undefined;
+  /** Lists the upstream again after each change notice (coalesced, retried while it fails). */
+  readonly #relister: LockRelister;
   /** The first start, once asked for. */
   #started: Promise<LockState> | undefined;
 
   constructor(source: UpstreamSource, snapshot: McpSnapshot, options: ProxyOptions = {}) {
-    this.#log = options.log;
     this.lock = new SnapshotLock(snapshot, options.log === undefined ? {} : { log: options.log });
+    const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
     this.upstream = new UpstreamManager(source, {
       ...options,
       onToolsChanged: () => void this.recheck("the upstream sent tools/list_changed"),
-      onRestarted: (listing) => {
-        this.lock.update(listing);
+      listingMark: () => this.lock.generation,
+      onRestarted: (listing, mark) => {
+        this.lock.update(listing, mark);
       },
       gate: async (name) => {
-        await this.#pending;
+        // A listing under way usually settles in milliseconds; one that does not, refuses the call.
+        await this.lock.settled(lockWaitMs);
         return this.lock.refusalOf(name);
       },
     });
+    this.#relister = new LockRelister(this.lock, () => this.upstream.listTools(), {
+      ...(options.backoffMs === undefined ? {} : { backoffMs: options.backoffMs }),
+      ...(options.maxBackoffMs === undefined ? {} : { maxBackoffMs: options.maxBackoffMs }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
+  }
+
+  /** How many times the upstream's tools were listed again after a change notice (or `recheck`). */
+  get relistings(): number {
+    return this.#relister.listings;
   }
 
   /** The MCP upstream for call contexts: the manager, behind the lock. */
@@ -60,8 +80,9 @@ export class McpProxy implements ServedGate {
    */
   start(): Promise<LockState> {
     if (this.#started === undefined) {
+      const began = this.lock.generation;
       const started = this.upstream.listTools().then((listing) => {
-        this.lock.update(listing);
+        this.lock.update(listing, began);
         return this.lock.state;
       });
       this.#started = started;
@@ -78,23 +99,14 @@ export class McpProxy implements ServedGate {
     await (this.#started ?? this.start()).catch(() => undefined);
   }
 
-  /** Lists the upstream again (serialized with any listing in progress) and updates the lock. */
+  /**
+   * The upstream's tools may have changed: from now, no call is forwarded until a listing
+   * begun after this has passed the lock (the verdict from before is never kept). Coalesced
+   * with listings under way; a failed listing is tried again with backoff. Resolves once a
+   * listing covering this has been tried.
+   */
   recheck(why: string): Promise<void> {
-    const run = async () => {
-      this.#log?.(`snapshot lock: listing the upstream's tools again (${why})`);
-      try {
-        this.lock.update(await this.upstream.listTools());
-      } catch (error) {
-        // The next call restarts the upstream, and that listing decides again.
-        this.#log?.(`snapshot lock: could not list the upstream's tools (${(error as Error).message}); calls wait for the next listing`);
-      }
-    };
-    const next = (this.#pending ?? Promise.resolve()).then(run);
-    this.#pending = next;
-    void next.finally(() => {
-      if (this.#pending === next) this.#pending = undefined;
-    });
-    return next;
+    return this.#relister.request(why);
   }
 
   refusal(tool: Tool<object>): SluiceError | undefined {
@@ -106,6 +118,7 @@ export class McpProxy implements ServedGate {
   }
 
   close(): Promise<void> {
+    this.#relister.close();
     return this.upstream.close();
   }
 }

@@ -4,7 +4,10 @@
  * compared with the snapshot by `diffSnapshot`; a tool whose definition changed in a way
  * that blocks (a widened input schema, a rewritten text the model reads) is held back, as
  * is a tool the upstream no longer lists, until the snapshot is regenerated and reviewed.
- * Before the first listing nothing is served: the lock fails closed.
+ * Before the first listing nothing is served: the lock fails closed. So it does after the
+ * upstream says its tools changed: from that notice (`invalidate`) until a listing begun
+ * after it has passed the lock, every call is refused with MCP_LOCK_PENDING, whatever the
+ * verdict before the notice was; a listing that fails leaves it so.
  */
 import { diffSnapshot, makeSnapshot, type McpSnapshot, type McpSnapshotTool, type SnapshotDiff, type ToolChange } from "@sluice/generator-mcp";
 import { guards } from "@sluice/core/guards";
@@ -22,6 +25,8 @@ export interface LockState {
   /** Upstream tools the snapshot does not have: never served (the pack has no tool for them) until it is regenerated. */
   added: readonly McpSnapshotTool[];
   diff: SnapshotDiff | undefined;
+  /** Why calls are refused until the next listing passes (the upstream said its tools changed), or undefined. */
+  pending: string | undefined;
 }
 
 export class SnapshotLock {
@@ -32,6 +37,12 @@ export class SnapshotLock {
   #diff: SnapshotDiff | undefined;
   #checked = false;
   #listeners = new Set<() => void>();
+  /** Counts the upstream's change notices: a listing clears `pending` only when none came since it began. */
+  #generation = 0;
+  #pending: string | undefined;
+  /** The last listing that failed while pending, for the refusal's message. */
+  #lastFailure: string | undefined;
+  #settle: Array<() => void> = [];
 
   constructor(committed: McpSnapshot, options: LockOptions = {}) {
     this.committed = committed;
@@ -39,7 +50,54 @@ export class SnapshotLock {
   }
 
   get state(): LockState {
-    return { held: this.#held, added: this.#added, diff: this.#diff };
+    return { held: this.#held, added: this.#added, diff: this.#diff, pending: this.#pending };
+  }
+
+  /** A mark to take just before a listing is asked for, and give back to `update` with its answer. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /**
+   * The upstream said its tools changed (or may have): no call passes until a listing begun
+   * after this has passed the lock. The verdict from before stays for what is listed (the
+   * definitions served are the committed ones), never for what is forwarded.
+   */
+  invalidate(why: string): void {
+    this.#generation += 1;
+    this.#pending = why;
+  }
+
+  /** A listing asked for while pending failed: calls keep being refused, and say why. */
+  listingFailed(why: string, retryInMs: number | undefined): void {
+    this.#lastFailure = `${why}${retryInMs === undefined ? "" : `; listing again in ${retryInMs} ms`}`;
+  }
+
+  /** Resolves when nothing is pending (at once if nothing is), or after `ms`, whichever is first. */
+  async settled(ms: number): Promise<void> {
+    if (this.#pending === undefined) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let done: (() => void) | undefined;
+    try {
+      await new Promise<void>((resolve) => {
+        done = resolve;
+        this.#settle.push(resolve);
+        timer = setTimeout(resolve, ms);
+      });
+    } finally {
+      clearTimeout(timer);
+      this.#settle = this.#settle.filter((waiter) => waiter !== done);
+    }
+  }
+
+  /** Why no call at all may be forwarded now, or undefined. */
+  pendingRefusal(): SluiceError | undefined {
+    if (this.#pending === undefined || !guards.mcpLockPending || !guards.mcpSnapshotLock) return undefined;
+    const failed = this.#lastFailure === undefined ? "the listing is under way" : `the last listing failed: ${this.#lastFailure}`;
+    return new SluiceError(
+      "MCP_LOCK_PENDING",
+      `nothing is forwarded to the upstream until its tools have been listed again and checked against the committed snapshot (${this.#pending}; ${failed}). Retry the call in a few seconds; if this persists, the upstream server cannot list its tools: see sluice serve's stderr`,
+    );
   }
 
   /** Called when what is served changes (a tool held back or let through again). */
@@ -53,6 +111,14 @@ export class SnapshotLock {
    * refused too, so nothing reaches a tool nobody reviewed.
    */
   refusalOf(upstreamName: string): SluiceError | undefined {
+    return this.pendingRefusal() ?? this.verdictOf(upstreamName);
+  }
+
+  /**
+   * The verdict of the last listing on one upstream tool, pending or not: what a server lists
+   * (served definitions are the committed ones; a listing never reaches the upstream).
+   */
+  verdictOf(upstreamName: string): SluiceError | undefined {
     if (!guards.mcpSnapshotLock) return undefined;
     if (!this.#checked) return new SluiceError("MCP_UPSTREAM_EXITED", "the upstream's tools have not been listed yet (the proxy is starting); retry shortly");
     const held = this.#held.get(upstreamName);
@@ -63,17 +129,19 @@ export class SnapshotLock {
     return undefined;
   }
 
-  /** `refusalOf` for a served tool (its binding names the upstream tool); tools of other kinds are not the lock's. */
+  /** `verdictOf` for a served tool (its binding names the upstream tool); tools of other kinds are not the lock's. */
   refusal(tool: Tool<object>): SluiceError | undefined {
-    return tool.binding.kind === "mcp" ? this.refusalOf(tool.binding.tool) : undefined;
+    return tool.binding.kind === "mcp" ? this.verdictOf(tool.binding.tool) : undefined;
   }
 
   /**
    * Compares a listing with the snapshot and holds back what must be. Returns whether the
    * served set changed (listeners are told). A listing that is not a valid snapshot (two
-   * tools of one name, a schema that is not JSON) holds back every tool.
+   * tools of one name, a schema that is not JSON) holds back every tool. `began` is the
+   * `generation` taken before the listing was asked for: a change notice since then leaves
+   * the lock pending (the answer may predate the change).
    */
-  update(listing: UpstreamListing): boolean {
+  update(listing: UpstreamListing, began: number = this.#generation): boolean {
     const before = this.#fingerprint();
     const held = new Map<string, SluiceError>();
     let live: McpSnapshot | undefined;
@@ -99,6 +167,11 @@ export class SnapshotLock {
     }
     this.#held = held;
     this.#checked = true;
+    if (began === this.#generation && this.#pending !== undefined) {
+      this.#pending = undefined;
+      this.#lastFailure = undefined;
+      for (const resolve of this.#settle.splice(0)) resolve();
+    }
     const changed = before !== this.#fingerprint();
     if (changed) for (const listener of this.#listeners) listener();
     return changed;

@@ -23,6 +23,10 @@ export interface UpstreamOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Milliseconds to start and initialize the server (default 30 000). */
   connectTimeoutMs?: number;
+  /** Milliseconds to list every page of `tools/list` (default: `connectTimeoutMs`). */
+  listTimeoutMs?: number;
+  /** Pages of `tools/list` followed at most; a server that pages on is refused (default 1 000). */
+  maxListPages?: number;
   /** Milliseconds one `tools/call` may take before it is MCP_UPSTREAM_TIMEOUT (default 60 000). */
   callTimeoutMs?: number;
   /** The first wait before a restart, doubled per failure in a row up to `maxBackoffMs` (defaults 250 and 10 000). */
@@ -38,7 +42,9 @@ export interface UpstreamOptions {
    * After a restart, before any call goes to the new process: its listing (a new process
    * may list other tools than the old one did; the snapshot lock looks at it first).
    */
-  onRestarted?: (listing: UpstreamListing) => void | Promise<void>;
+  onRestarted?: (listing: UpstreamListing, mark: number | undefined) => void | Promise<void>;
+  /** Taken just before a restart's listing is asked for, and given to `onRestarted` with it (the lock's generation). */
+  listingMark?: () => number;
   /**
    * Asked right before a `tools/call` is sent, with the upstream tool's name: an error
    * refuses the call (nothing is sent). The snapshot lock's last word on a call.
@@ -106,8 +112,8 @@ export class UpstreamManager implements McpUpstream {
   }
 
   async #listOn(live: Live): Promise<UpstreamListing> {
-    const timeoutMs = this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const tools = (await listToolPages(live.client, this.description, { timeoutMs, maxPages: MAX_LIST_PAGES }, (cause) => this.#failure(live, cause, "tools/list"))) as McpTool[];
+    const timeoutMs = this.#options.listTimeoutMs ?? this.#options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const tools = (await listToolPages(live.client, this.description, { timeoutMs, maxPages: this.#options.maxListPages ?? MAX_LIST_PAGES }, (cause) => this.#failure(live, cause, "tools/list", timeoutMs))) as McpTool[];
     const info = live.client.getServerVersion();
     const server: UpstreamListing["server"] = { name: info?.name ?? "", version: info?.version ?? "" };
     if (typeof info?.title === "string") server.title = info.title;
@@ -231,7 +237,8 @@ export class UpstreamManager implements McpUpstream {
       const onRestarted = this.#options.onRestarted;
       if (onRestarted !== undefined) {
         try {
-          await onRestarted(await this.#listOn(live));
+          const mark = this.#options.listingMark?.();
+          await onRestarted(await this.#listOn(live), mark);
         } catch (error) {
           await client.close().catch(() => undefined);
           throw error;
@@ -262,12 +269,14 @@ export class UpstreamManager implements McpUpstream {
     }
   }
 
-  #failure(live: Live, cause: unknown, what: string): SluiceError {
+  /** `listWithinMs`: the failed request was a listing, bounded by that deadline rather than the call timeout. */
+  #failure(live: Live, cause: unknown, what: string, listWithinMs?: number): SluiceError {
     // The shared listing's own deadline (generator-mcp) says MCP_TIMEOUT; to the proxy's callers it is the upstream's.
     if (cause instanceof SluiceError && cause.code === "MCP_TIMEOUT") return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: ${cause.message} (${what})`, { cause });
     if (cause instanceof SluiceError) return cause;
     if (cause instanceof McpError && cause.code === ErrorCode.RequestTimeout) {
-      return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: no answer to ${what} within ${this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS} ms; raise --upstream-timeout-ms if the tool is slow`, { cause });
+      const hint = listWithinMs === undefined ? `${this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS} ms; raise --upstream-timeout-ms if the tool is slow` : `${listWithinMs} ms`;
+      return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: no answer to ${what} within ${hint}`, { cause });
     }
     if (live.closed !== undefined || (cause instanceof McpError && cause.code === ErrorCode.ConnectionClosed)) {
       const closed = live.closed ?? new SluiceError("MCP_UPSTREAM_EXITED", this.#exitMessage());

@@ -73,6 +73,8 @@ export type ErrorCode =
   | "MCP_UPSTREAM_TIMEOUT"
   // MCP proxy: the upstream changed the tool since the committed snapshot (the lock holds it back).
   | "MCP_TOOL_CHANGED"
+  // MCP proxy: the upstream said its tools changed and no listing since has passed the lock; nothing is forwarded meanwhile.
+  | "MCP_LOCK_PENDING"
   // MCP proxy: the upstream no longer lists the tool.
   | "MCP_TOOL_REMOVED"
   // MCP source: the server answered a tools/call with isError, or the call failed upstream.
