@@ -52,6 +52,96 @@ const object: fc.Arbitrary<Schema> = fc.letrec<{ node: Schema; obj: Schema }>((t
     ),
 })).obj;
 
+/**
+ * Schemas with the 2020-12 keywords that widen through what they let others evaluate: an
+ * object closed by `unevaluatedProperties: false` beside `anyOf` / `allOf` /
+ * `dependentSchemas` branches that name properties, and a tuple closed by
+ * `unevaluatedItems: false` beside `prefixItems` and `contains`.
+ */
+const branch: fc.Arbitrary<Schema> = fc.dictionary(names, leaf, { minKeys: 1, maxKeys: 2 }).map((properties) => ({ properties }));
+const tuple: fc.Arbitrary<Schema> = fc.record(
+  { type: fc.constant("array"), prefixItems: fc.array(leaf, { minLength: 1, maxLength: 2 }), unevaluatedItems: fc.constant(false), contains: leaf },
+  { requiredKeys: ["type", "prefixItems", "unevaluatedItems"] },
+);
+const evaluating: fc.Arbitrary<Schema> = fc.letrec<{ node: Schema; obj: Schema }>((tie) => ({
+  node: fc.oneof({ depthSize: "small" }, leaf, tie("obj"), tuple),
+  obj: fc.dictionary(names, tie("node"), { minKeys: 1, maxKeys: 2 }).chain((properties) =>
+    fc.record(
+      {
+        type: fc.constant("object"),
+        properties: fc.constant(properties),
+        required: fc.subarray(Object.keys(properties)),
+        unevaluatedProperties: fc.constant(false),
+        anyOf: fc.array(branch, { minLength: 1, maxLength: 2 }),
+        allOf: fc.array(branch, { minLength: 1, maxLength: 2 }),
+        dependentSchemas: fc.dictionary(names, branch, { minKeys: 1, maxKeys: 1 }),
+      },
+      { requiredKeys: ["type", "properties", "required", "unevaluatedProperties"] },
+    ),
+  ),
+})).obj;
+
+/** Every subschema of a generated schema, in-place applicators and item keywords included. */
+function everyLocation(schema: Schema): Schema[] {
+  const out = [schema];
+  const children: unknown[] = [
+    ...Object.values((schema["properties"] as Record<string, Schema> | undefined) ?? {}),
+    ...Object.values((schema["dependentSchemas"] as Record<string, Schema> | undefined) ?? {}),
+    ...((schema["anyOf"] as Schema[] | undefined) ?? []),
+    ...((schema["allOf"] as Schema[] | undefined) ?? []),
+    ...((schema["prefixItems"] as Schema[] | undefined) ?? []),
+    schema["items"],
+    schema["contains"],
+  ];
+  for (const child of children) if (typeof child === "object" && child !== null) out.push(...everyLocation(child as Schema));
+  return out;
+}
+
+/** Edits of the evaluating keywords, widening or not (each alone is a new constraint or an unproven change). */
+const EVALUATION_EDITS: Record<string, (node: Schema) => void> = {
+  addAnyOfBranch: (node) => node["type"] === "object" && ((node["anyOf"] = [...((node["anyOf"] as Schema[]) ?? []), { properties: { zz: {} } }])),
+  addAllOfMember: (node) => node["type"] === "object" && ((node["allOf"] = [...((node["allOf"] as Schema[]) ?? []), { properties: { zz: { type: "string" } } }])),
+  addDependentSchema: (node) => node["type"] === "object" && ((node["dependentSchemas"] = { ...((node["dependentSchemas"] as Schema) ?? {}), a: { properties: { zz: {} } } })),
+  addPatternBranch: (node) => node["type"] === "object" && ((node["anyOf"] = [{ patternProperties: { "^z": {} } }])),
+  addIfThen: (node) => node["type"] === "object" && ((node["if"] = { required: ["a"] }), (node["then"] = { properties: { zz: {} } })),
+  addContains: (node) => node["type"] === "array" && ((node["contains"] = { type: "string" })),
+  widenContains: (node) => typeof node["contains"] === "object" && ((node["contains"] = {})),
+  minContainsZero: (node) => typeof node["contains"] === "object" && ((node["minContains"] = 0)),
+  addPrefixItem: (node) => Array.isArray(node["prefixItems"]) && (node["prefixItems"] as Schema[]).push({}),
+  dropPrefixItem: (node) => Array.isArray(node["prefixItems"]) && (node["prefixItems"] as Schema[]).length > 1 && (node["prefixItems"] as Schema[]).pop(),
+  openUnevaluated: (node) => node["unevaluatedProperties"] === false && ((node["unevaluatedProperties"] = { type: "string" })),
+  removeUnevaluatedItems: (node) => node["unevaluatedItems"] === false && delete node["unevaluatedItems"],
+  dropBranch: (node) => Array.isArray(node["anyOf"]) && (node["anyOf"] as Schema[]).length > 1 && (node["anyOf"] as Schema[]).pop(),
+};
+
+/**
+ * Instances built from a schema that it (nearly) accepts, then varied one place at a time
+ * (an extra property `zz` or one a branch names, an extra item): the values where an
+ * evaluation widening shows, which random instances almost never hit.
+ */
+function near(schema: unknown, depth = 0): unknown[] {
+  if (typeof schema !== "object" || schema === null || depth > 4) return [1];
+  const s = schema as Schema;
+  if (Array.isArray(s["enum"])) return (s["enum"] as unknown[]).slice(0, 2);
+  // "ab" meets every pattern generated (^a, b$, ^[ab]*$); "a" every maxLength.
+  if (s["type"] === "string") return typeof s["pattern"] === "string" ? ["ab", "a"] : ["a", "ab"];
+  if (s["type"] === "integer") return [0, 1];
+  if (s["type"] === "boolean") return [true];
+  if (s["type"] === "array") {
+    const prefix = ((s["prefixItems"] as unknown[] | undefined) ?? []).map((item) => near(item, depth + 1)[0]);
+    return [prefix, [...prefix, 1], [...prefix, "a"], [...prefix, 1, "ab"], []];
+  }
+  if (s["type"] !== "object") return [1];
+  const properties = (s["properties"] as Record<string, unknown> | undefined) ?? {};
+  const base: Record<string, unknown> = {};
+  for (const [name, child] of Object.entries(properties)) base[name] = near(child, depth + 1)[0];
+  const out: unknown[] = [base];
+  for (const [name, child] of Object.entries(properties)) for (const other of near(child, depth + 1).slice(1)) out.push({ ...base, [name]: other });
+  const named = new Set(["zz", "zq", "a", "b", "c", "d"]);
+  for (const extra of named) for (const value of [1, "a"]) out.push({ ...base, [extra]: value });
+  return out;
+}
+
 /** Every schema location of a generated schema, as a JSON pointer and the node. */
 function locations(schema: Schema, pointer = ""): Array<{ pointer: string; node: Schema }> {
   const out = [{ pointer, node: schema }];
@@ -114,7 +204,7 @@ const snapshotOf = (inputSchema: Schema) => makeSnapshot({ name: "s", version: "
 /** Instances near the schemas: scalars, and objects / arrays of them over the names used. */
 const scalar = fc.constantFrom<unknown>(null, true, false, 0, 1, 2, 3, 5, 13, -5, -12, 2.5, "", "a", "ab", "b", "x", "y", "z", "new-value", "aaaaaaaaaaaa");
 const instance: fc.Arbitrary<unknown> = fc.letrec<{ v: unknown }>((tie) => ({
-  v: fc.oneof({ depthSize: "small" }, scalar, fc.dictionary(fc.constantFrom("a", "b", "c", "d", "zz"), tie("v"), { maxKeys: 4 }), fc.array(tie("v"), { maxLength: 4 })),
+  v: fc.oneof({ depthSize: "small" }, scalar, fc.dictionary(fc.constantFrom("a", "b", "c", "d", "zz", "zq"), tie("v"), { maxKeys: 4 }), fc.array(tie("v"), { maxLength: 4 })),
 })).v;
 
 describe("diffSnapshot as a lock", () => {
@@ -164,6 +254,34 @@ describe("diffSnapshot as a lock", () => {
         const before = ajv.compile(schema);
         const after = ajv.compile(live);
         for (const value of instances) if (after(value)) expect(before(value), JSON.stringify({ schema, live, value })).toBe(true);
+      }),
+      { seed: SEED, numRuns: SOUND_RUNS },
+    );
+  });
+
+  it("is sound for unevaluatedProperties / unevaluatedItems beside anyOf, allOf, dependentSchemas, if/then, prefixItems and contains (Ajv)", async () => {
+    const edits = { ...ANY_EDITS, ...EVALUATION_EDITS };
+    const names = Object.keys(edits);
+    const bias = Object.keys(EVALUATION_EDITS);
+    await fc.assert(
+      fc.asyncProperty(evaluating, fc.array(fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...bias), fc.constantFrom(...names))), { minLength: 1, maxLength: 3 }), fc.array(instance, { minLength: 30, maxLength: 30 }), async (schema, changes, instances) => {
+        await breathe();
+        const live = structuredClone(schema);
+        for (const [pick, edit] of changes) {
+          // The first place, from the picked one on, where the edit does something.
+          const places = everyLocation(live);
+          for (let i = 0; i < places.length; i++) {
+            const place = places[(pick + i) % places.length]!;
+            const was = JSON.stringify(place);
+            edits[edit]!(place);
+            if (JSON.stringify(place) !== was) break;
+          }
+        }
+        const diff = diffSnapshot(snapshotOf(schema), snapshotOf(live));
+        if ((diff.changed[0]?.widenings.length ?? 0) > 0) return;
+        const before = ajv.compile(schema);
+        const after = ajv.compile(live);
+        for (const value of [...near(live), ...instances]) if (after(value)) expect(before(value), JSON.stringify({ schema, live, value })).toBe(true);
       }),
       { seed: SEED, numRuns: SOUND_RUNS },
     );

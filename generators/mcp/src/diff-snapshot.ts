@@ -87,6 +87,7 @@ function diffTool(before: McpSnapshotTool, after: McpSnapshotTool): ToolChange {
   compareAnnotations(before.annotations ?? {}, after.annotations ?? {}, found);
   const comparer = new SchemaComparer(before.inputSchema, after.inputSchema, "/inputSchema");
   comparer.compare(before.inputSchema, after.inputSchema, "/inputSchema", found);
+  comparer.compareDefinitionTexts(found);
   const other: string[] = [];
   if (canonicalJson(before.outputSchema ?? null) !== canonicalJson(after.outputSchema ?? null)) other.push("/outputSchema");
   const change: ToolChange = {
@@ -235,6 +236,36 @@ class SchemaComparer {
     }
   }
 
+  /**
+   * Texts inside root `$defs` / `definitions` entries that no `$ref` reaches (the walk above
+   * meets only those it reaches): a model reading the schema reads them all. A whole entry
+   * added or removed is a text change at its pointer.
+   */
+  compareDefinitionTexts(found: Findings): void {
+    const seen = new Set(found.texts.map((text) => text.pointer));
+    for (const container of ["$defs", "definitions"]) {
+      const was = typeof this.beforeRoot === "object" ? recordOf(this.beforeRoot[container]) ?? {} : {};
+      const now = typeof this.afterRoot === "object" ? recordOf(this.afterRoot[container]) ?? {} : {};
+      for (const name of [...new Set([...Object.keys(was), ...Object.keys(now)])].sort()) {
+        const pointer = `${this.rootPointer}/${container}/${escapePointer(name)}`;
+        const inWas = Object.prototype.hasOwnProperty.call(was, name);
+        const inNow = Object.prototype.hasOwnProperty.call(now, name);
+        if (inWas !== inNow) {
+          if (!seen.has(pointer)) found.text(pointer, inWas ? was[name] : undefined, inNow ? now[name] : undefined);
+          continue;
+        }
+        if (canonicalJson(was[name]) === canonicalJson(now[name])) continue;
+        const scratch = new Findings();
+        this.compare(was[name], now[name], pointer, scratch);
+        for (const text of scratch.texts) {
+          if (seen.has(text.pointer)) continue;
+          seen.add(text.pointer);
+          found.texts.push(text);
+        }
+      }
+    }
+  }
+
   /** Whether `after` is proven to accept no more than `before` (memoised; texts do not count). */
   #within(before: unknown, after: unknown): boolean {
     if (typeof before === "object" && before !== null && typeof after === "object" && after !== null) {
@@ -281,7 +312,11 @@ class SchemaComparer {
     this.#compareTypes(b, a, at, found);
     this.#compareValues(b, a, at, found);
     for (const key of UPPER) this.#bound(key, b[key], a[key], at, found, (was, now) => now > was);
-    for (const key of LOWER) this.#bound(key, b[key], a[key], at, found, (was, now) => now < was);
+    for (const key of LOWER) {
+      // Beside `contains`, an absent minContains is 1: `minContains: 0` added lets every array through.
+      const implied = (s: Record<string, unknown>) => (key === "minContains" && s[key] === undefined && "contains" in s ? 1 : s[key]);
+      this.#bound(key, implied(b), implied(a), at, found, (was, now) => now < was);
+    }
     this.#compareMultipleOf(b, a, at, found);
     this.#compareFlags(b, a, at, found);
     this.#compareObjectKeys(b, a, at, found);
@@ -289,6 +324,7 @@ class SchemaComparer {
     this.#compareArrays(b, a, at, found);
     this.#compareCombinators(b, a, at, found);
     for (const key of ["then", "else"]) this.#optionalSubschema(key, b[key], a[key], at, found);
+    this.#compareEvaluation(b, a, at, found);
     // Anything else (pattern, format, not, if, contains, propertyNames, dependentSchemas,
     // unevaluated*, $schema, vendor keywords): unchanged, or added (a new constraint), or wider.
     const keys = new Set([...Object.keys(b), ...Object.keys(a)]);
@@ -506,6 +542,74 @@ class SchemaComparer {
   }
 
   /**
+   * `unevaluatedProperties` / `unevaluatedItems` of the committed schema constrain only what
+   * no sibling keyword (through `allOf`, `anyOf`, `oneOf`, `if`/`then`/`else`,
+   * `dependentSchemas`, `$ref`) evaluated: a live schema that evaluates more (a branch that
+   * names a new property, a `contains` or `prefixItems` that reaches more items) lets more
+   * through, even where each of those edits alone would narrow. Proven no wider only when
+   * the live schema evaluates the same way: the same property names, patterns and catch-alls
+   * (the same item positions) at every place, and every subschema whose success decides
+   * what is evaluated is within its committed counterpart, place by place.
+   */
+  #compareEvaluation(b: Record<string, unknown>, a: Record<string, unknown>, at: string, found: Findings): void {
+    for (const [keyword, kind] of [["unevaluatedProperties", "properties"], ["unevaluatedItems", "items"]] as const) {
+      if (!constrains(b[keyword])) continue;
+      if (!this.#evaluatesWithin(b, a, kind, 0)) found.widen(`${at}/${keyword}`, `what the keywords beside ${keyword} evaluate changed; the live schema may leave fewer ${kind} to it (not proven narrower)`);
+    }
+  }
+
+  /** Whether `after` evaluates (properties or items) only where `before` does, on every instance both accept. */
+  #evaluatesWithin(beforeIn: unknown, afterIn: unknown, kind: "properties" | "items", depth: number): boolean {
+    if (depth > 24 || ++this.#spent > BUDGET) return false;
+    const before = this.#resolve(beforeIn, this.beforeRoot)?.schema;
+    const after = this.#resolve(afterIn, this.afterRoot)?.schema;
+    if (before === undefined || after === undefined) return false;
+    // A boolean schema evaluates nothing; nor does an object schema without evaluating keywords.
+    const b = typeof before === "boolean" ? {} : before;
+    const a = typeof after === "boolean" ? {} : after;
+    const keys = kind === "properties" ? PROPERTY_EVALUATORS : ITEM_EVALUATORS;
+    for (const key of keys) if ((key in b) !== (key in a)) return false;
+    if (kind === "properties") {
+      for (const key of ["properties", "patternProperties"]) {
+        const was = recordOf(b[key]);
+        const now = recordOf(a[key]);
+        if (was === undefined || now === undefined || canonicalJson(Object.keys(was).sort()) !== canonicalJson(Object.keys(now).sort())) return false;
+      }
+      // Which properties a catch-all evaluates does not depend on its subschema, only on its success.
+    } else {
+      const was = b["prefixItems"];
+      const now = a["prefixItems"];
+      if ((Array.isArray(was) ? was.length : -1) !== (Array.isArray(now) ? now.length : -1)) return false;
+      // The items `contains` evaluates are those it accepts: a wider `contains` evaluates more.
+      if ("contains" in b && !this.#within(b["contains"], a["contains"])) return false;
+      if (Array.isArray(b["items"]) || Array.isArray(a["items"])) return canonicalJson(b["items"] ?? null) === canonicalJson(a["items"] ?? null);
+    }
+    // In-place subschemas: what each evaluates counts when it succeeds, so each must succeed
+    // no more often than its committed counterpart at the same place, and evaluate no more.
+    const place = (was: unknown, now: unknown) => this.#within(was, now) && this.#evaluatesWithin(was, now, kind, depth + 1);
+    for (const key of ["allOf", "anyOf", "oneOf"]) {
+      const was = b[key];
+      const now = a[key];
+      if (was === undefined && now === undefined) continue;
+      if (!Array.isArray(was) || !Array.isArray(now) || was.length !== now.length) return false;
+      if (!was.every((member, i) => place(member, now[i]))) return false;
+    }
+    if ("if" in b || "if" in a) {
+      // `then` or `else` applies by whether `if` succeeds: the same `if`, or nothing is proven.
+      if (!this.#same(b["if"], a["if"]) || !this.#evaluatesWithin(b["if"], a["if"], kind, depth + 1)) return false;
+    }
+    for (const key of ["then", "else"]) {
+      if (!(key in b) && !(key in a)) continue;
+      if (!(key in b) || !(key in a) || !place(b[key], a[key])) return false;
+    }
+    const wasDeps = recordOf(b["dependentSchemas"]);
+    const nowDeps = recordOf(a["dependentSchemas"]);
+    if (wasDeps === undefined || nowDeps === undefined) return false;
+    if (canonicalJson(Object.keys(wasDeps).sort()) !== canonicalJson(Object.keys(nowDeps).sort())) return false;
+    return Object.keys(wasDeps).every((name) => place(wasDeps[name], nowDeps[name]));
+  }
+
+  /**
    * Follows local `$ref`s (chains included) to the schema they name. A `$ref` with sibling
    * keywords is the target and the siblings together (2020-12); when a sibling repeats one
    * of the target's keywords with another value, the two cannot be merged and the result is
@@ -540,6 +644,17 @@ class SchemaComparer {
     }
     return undefined;
   }
+}
+
+/** Keywords whose presence decides which properties a schema evaluates (beside their own names and patterns). */
+const PROPERTY_EVALUATORS = ["properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"];
+/** Keywords whose presence decides which items a schema evaluates. */
+const ITEM_EVALUATORS = ["prefixItems", "items", "contains", "unevaluatedItems", "allOf", "anyOf", "oneOf", "if", "then", "else", "dependentSchemas"];
+
+/** Whether a schema value constrains anything: not absent, not `true`, not `{}`. */
+function constrains(schema: unknown): boolean {
+  if (schema === undefined || schema === true) return false;
+  return !(typeof schema === "object" && schema !== null && !Array.isArray(schema) && Object.keys(schema).length === 0);
 }
 
 /** A local JSON pointer reference (`#/$defs/Name`, `#/definitions/Name`, `#`) in its document. */
