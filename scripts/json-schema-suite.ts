@@ -21,6 +21,7 @@ const LABEL: Record<SuitePath, string> = {
   "openapi-3.1": "draft 2020-12 through the OpenAPI 3.1 generator",
   "openapi-3.0": "draft 4 through the OpenAPI 3.0 generator",
   "swagger-2.0": "draft 4 through the Swagger 2.0 generator",
+  mcp: "draft 2020-12 as an MCP tool's input schema, snapshotted and generated",
 };
 
 /**

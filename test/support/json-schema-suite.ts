@@ -11,7 +11,10 @@
  * - `openapi-3.1`: the 2020-12 schema as a component of an OpenAPI 3.1 document, the
  *   request body `{ v: <schema> }` of one operation, generated;
  * - `openapi-3.0` and `swagger-2.0`: the same with a draft-04 schema (OpenAPI 3.0 and
- *   Swagger 2.0 Schema Objects are an extended subset of draft 4).
+ *   Swagger 2.0 Schema Objects are an extended subset of draft 4);
+ * - `mcp`: the 2020-12 schema as the argument `v` of an MCP server's tool (its definitions
+ *   in the input schema's `$defs`), snapshotted and generated as `sluice generate` does
+ *   (test/mcp-json-schema-suite.test.ts).
  *
  * A schema sluice refuses (a coded error from generate or from the first check) refuses
  * every instance; a case is then "refused" like any other.
@@ -20,10 +23,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { definePack, isSluiceError, type JsonSchemaObject, Tool, type PackIR } from "@sluice/core";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
+import { makeSnapshot } from "@sluice/generator-mcp";
+import { buildMcpPackIR } from "../../generators/mcp/src/build-pack-ir.ts";
 import { screenArguments } from "../../packages/core/src/call/screen-arguments.ts";
 import { validateArguments } from "../../packages/core/src/call/validate-arguments.ts";
 
-export type SuitePath = "direct" | "openapi-3.1" | "openapi-3.0" | "swagger-2.0";
+export type SuitePath = "direct" | "openapi-3.1" | "openapi-3.0" | "swagger-2.0" | "mcp";
 export const PATHS_OF_DRAFT: Readonly<Record<string, readonly SuitePath[]>> = {
   "draft2020-12": ["direct", "openapi-3.1"],
   draft4: ["openapi-3.0", "swagger-2.0"],
@@ -75,7 +80,7 @@ export interface CaseResult {
 /** The tool a path makes of a group's schema, or the coded error sluice refused it with. */
 export function toolFor(path: SuitePath, schema: unknown): { tool: Tool } | { refused: string } {
   try {
-    return path === "direct" ? { tool: directTool(schema) } : generatedTool(path, schema);
+    return path === "direct" ? { tool: directTool(schema) } : path === "mcp" ? mcpTool(schema) : generatedTool(path, schema);
   } catch (error) {
     if (isSluiceError(error)) return { refused: error.code };
     throw error;
@@ -171,8 +176,21 @@ function directTool(schema: unknown): Tool {
   return Tool.create({ name: "suite", description: "suite", inputSchema, binding: BINDING });
 }
 
+/** The tool generated from an MCP snapshot whose one tool takes `{ v: <schema> }` (v required), or the code it was skipped or refused with. */
+function mcpTool(schema: unknown): { tool: Tool } | { refused: string } {
+  const { defs, body, name } = hoist(schema, "#/$defs/{name}", (def) => `#/$defs/${escape(def)}`, suiteNameFor);
+  const inputSchema = { type: "object", properties: { v: { $ref: `#/$defs/${name}` } }, required: ["v"], $defs: { ...defs, [name]: body } };
+  const snapshot = makeSnapshot({ name: "suite", version: "1" }, "2025-06-18", [{ name: "suite", inputSchema }]);
+  const ir = buildMcpPackIR(snapshot, { name: "suite", file: "tools.snapshot.json", sha256: "0".repeat(64) });
+  const tool = definePack(ir).tools.find((t) => t.name === "suite");
+  if (tool !== undefined) return { tool: tool as unknown as Tool };
+  const code = /^([A-Z_]+):/.exec(ir.skipped[0]?.reason ?? "")?.[1];
+  if (code === undefined) throw new Error(`no tool generated and no coded reason: ${JSON.stringify(ir.skipped)}`);
+  return { refused: code };
+}
+
 /** An OpenAPI document with one operation whose JSON body is `{ v: <schema> }` (v required). */
-export function suiteDocument(path: Exclude<SuitePath, "direct">, schema: unknown): unknown {
+export function suiteDocument(path: Exclude<SuitePath, "direct" | "mcp">, schema: unknown): unknown {
   const where = path === "swagger-2.0" ? "#/definitions/" : "#/components/schemas/";
   const { defs, body, name } = hoist(schema, `${where}{name}`, (def) => `${where}${escape(def)}`, suiteNameFor);
   const components = { ...defs, [name]: body };
@@ -197,12 +215,12 @@ export function suiteDocument(path: Exclude<SuitePath, "direct">, schema: unknow
 }
 
 /** The generated IR of a group's document (for tests that look at what the generator reported). */
-export function suiteIR(path: Exclude<SuitePath, "direct">, schema: unknown): PackIR {
+export function suiteIR(path: Exclude<SuitePath, "direct" | "mcp">, schema: unknown): PackIR {
   return buildOpenAPIPackIR(suiteDocument(path, schema), { name: "suite", file: "suite.json", sha256: "0".repeat(64) });
 }
 
 /** The generated tool, or the code of the reason the generator skipped the operation (`EXTERNAL_REF: ...`). */
-function generatedTool(path: Exclude<SuitePath, "direct">, schema: unknown): { tool: Tool } | { refused: string } {
+function generatedTool(path: Exclude<SuitePath, "direct" | "mcp">, schema: unknown): { tool: Tool } | { refused: string } {
   const ir = suiteIR(path, schema);
   const tool = definePack(ir).tools.find((t) => t.name === "suite");
   if (tool !== undefined) return { tool: tool as unknown as Tool };
