@@ -112,6 +112,14 @@ export interface Guards {
   oauthRedaction: boolean;
   /** `serve --http` gives a call the credentials of the caller whose MCP token made it, never another caller's. */
   callerCredentials: boolean;
+  /** `serve --http` refuses `Origin: null` (a sandboxed frame, a file: page, a redirect): a browser page it cannot place. */
+  httpNullOrigin: boolean;
+  /**
+   * `serve --http` answers a request whose JSON-RPC id is already in flight on the same
+   * session with a JSON-RPC error, instead of handing it to the SDK transport (which keeps
+   * one stream per id: one of the two would never be answered).
+   */
+  httpDuplicateIds: boolean;
 }
 
 export const guards: Guards = {
@@ -144,6 +152,8 @@ export const guards: Guards = {
   oauthSingleFlight: true,
   oauthRedaction: true,
   callerCredentials: true,
+  httpNullOrigin: true,
+  httpDuplicateIds: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -84,6 +84,8 @@ interface Session {
   lastUsed: number;
   /** Index into the accepted tokens of the token that opened it: the operator's is -1. */
   owner: number;
+  /** JSON-RPC ids of the requests this session is answering now (`number:1`, `string:1`: distinct ids). */
+  inFlight: Set<string>;
 }
 
 
@@ -140,6 +142,9 @@ function requestIdsOf(body: unknown): Array<string | number> {
   }
   return ids;
 }
+
+/** A JSON-RPC id as a key: 1 and "1" are different ids. */
+const idKey = (id: string | number): string => `${typeof id}:${String(id)}`;
 
 /**
  * What an OAuth client asks for after a 401: the metadata documents (RFC 9728 protected
@@ -263,6 +268,12 @@ export async function serveHttp(newServer: (caller: SessionCaller) => Server, op
       return;
     }
     const origin = req.headers.origin;
+    if (origin === "null" && guards.httpNullOrigin) {
+      // Sent by sandboxed frames, file: pages and some redirects: no page this server can tell is local.
+      jsonRpcError(res, 403, -32000, "Forbidden: Origin null (a sandboxed frame, a file: page or a redirect) is refused: a browser page cannot be told apart from any other. MCP clients that are not browsers send no Origin header.", {}, { code: "ORIGIN_REFUSED" });
+      req.resume();
+      return;
+    }
     if (origin !== undefined && origin !== "null" && loopbackOnly) {
       let originHost = "";
       try {
@@ -271,7 +282,7 @@ export async function serveHttp(newServer: (caller: SessionCaller) => Server, op
         originHost = "";
       }
       if (!isLoopbackHost(originHost)) {
-        jsonRpcError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not a loopback origin.`);
+        jsonRpcError(res, 403, -32000, `Forbidden: Origin ${JSON.stringify(origin)} is not a loopback origin.`, {}, { code: "ORIGIN_REFUSED" });
         return;
       }
     }
@@ -328,6 +339,23 @@ export async function serveHttp(newServer: (caller: SessionCaller) => Server, op
         return;
       }
       session.lastUsed = Date.now();
+      // The SDK transport keeps one response stream per request id: a second request with an
+      // id still in flight would take the first one's stream, and one of them would never be answered.
+      const ids = requestIdsOf(parsed).map(idKey);
+      if (guards.httpDuplicateIds && ids.length > 0) {
+        const clash = ids.find((id, index) => session.inFlight.has(id) || ids.indexOf(id) !== index);
+        if (clash !== undefined) {
+          const shown = clash.slice(clash.indexOf(":") + 1);
+          const id = clash.startsWith("number:") ? Number(shown) : shown;
+          res.writeHead(409, { "content-type": "application/json" });
+          res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: `Invalid Request: id ${JSON.stringify(id)} is already used by a request in flight on this session; give each request an id of its own.`, data: { code: "REQUEST_ID_IN_USE" } } }));
+          return;
+        }
+        for (const id of ids) session.inFlight.add(id);
+        res.once("close", () => {
+          for (const id of ids) session.inFlight.delete(id);
+        });
+      }
       cancelOnHangUp(session.transport, res, parsed);
       await session.transport.handleRequest(req, res, parsed);
       return;
@@ -343,7 +371,7 @@ export async function serveHttp(newServer: (caller: SessionCaller) => Server, op
       maxRequestBodySize: maxBytes,
     });
     const server = newServer(callerOf(owner));
-    const session: Session = { transport, server, lastUsed: Date.now(), owner };
+    const session: Session = { transport, server, lastUsed: Date.now(), owner, inFlight: new Set() };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id !== undefined && sessions.get(id) === session) {
