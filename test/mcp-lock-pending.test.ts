@@ -82,7 +82,7 @@ async function rig(options: ProxyOptions = {}): Promise<Rig> {
     received: () => readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as Entry),
     async call(name, args) {
       try {
-        await proxy.mcp.callTool({ name, arguments: args });
+        await proxy.mcp.callTool({ name, arguments: args }, {});
         return { message: "forwarded" };
       } catch (error) {
         if (!isSluiceError(error)) throw error;
