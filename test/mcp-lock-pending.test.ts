@@ -17,10 +17,10 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { definePack, isSluiceError, type Tool } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
-import { makeSnapshot } from "@sluice/generator-mcp";
+import { listMcpTools, makeSnapshot } from "@sluice/generator-mcp";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { createServer, McpProxy, ServedCatalog, type ProxyOptions } from "@sluice/mcp";
-import { ROOT } from "./support/mcp-pack.ts";
+import { ROOT, serverBin } from "./support/mcp-pack.ts";
 import { LONG, sweep } from "./support/tier.ts";
 
 // Each test starts the hostile server (a plain node script, no SDK: quick to start). The
@@ -209,5 +209,21 @@ describe("the snapshot lock after tools/list_changed", () => {
     expect(result._meta?.["sluice/error"]).toEqual({ code: "MCP_LOCK_PENDING" });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["echo", "note"]);
     expect(calls(r, "note")).toBe(0);
+  });
+
+  // Long tier: the protocol's reference server, which registers some tools once a client
+  // has initialized and so sends tools/list_changed right after the proxy's first listing.
+  it.runIf(LONG)("server-everything: its list_changed after initialize is listed through the lock before a call goes out", async () => {
+    const source = { command: process.execPath, args: [serverBin("server-everything"), "stdio"] };
+    const snapshot = await listMcpTools(source);
+    const lines: string[] = [];
+    const proxy = new McpProxy(source, snapshot, { log: (line) => lines.push(line), lockWaitMs: 10_000 });
+    opened.push(() => proxy.close());
+    await proxy.start();
+    const result = (await proxy.mcp.callTool({ name: "echo", arguments: { message: "through the lock" } }, {})) as { content: Array<{ text?: string }> };
+    expect(result.content[0]?.text).toContain("through the lock");
+    await until(() => proxy.relistings >= 1 && proxy.lock.state.pending === undefined, "the notice listed and passed");
+    expect(lines.some((line) => line.includes("listing the upstream's tools again (the upstream sent tools/list_changed)"))).toBe(true);
+    expect(proxy.lock.state.held.size).toBe(0);
   });
 });
