@@ -191,6 +191,13 @@ const HANDLED = new Set([
   "readOnly",
 ]);
 
+/**
+ * Keywords added that count as wider: `if` and `not` (the comparer does not reason about
+ * them, so they are not proven narrower), and those that move what a reference resolves to
+ * (a new base URI or anchor can redirect a `$ref` / `$dynamicRef` elsewhere in the document).
+ */
+const ADDED_MAY_WIDEN = new Set(["if", "not", "$schema", "$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$dynamicRef", "$recursiveRef", "$vocabulary"]);
+
 /** Past this many schema comparisons the rest is reported as wider, never left unchecked. */
 const BUDGET = 100_000;
 
@@ -334,7 +341,7 @@ class SchemaComparer {
       if (!(key in a)) found.widen(pointer, `${key} removed`);
       else if (!(key in b)) {
         // A constraint added narrows, except where a keyword's presence alone can admit more.
-        if (key === "if" || key === "not" || key === "$schema" || key === "$id" || key === "$dynamicRef" || key === "$recursiveRef") found.widen(pointer, `${key} added; not proven narrower`);
+        if (ADDED_MAY_WIDEN.has(key)) found.widen(pointer, `${key} added; not proven narrower`);
         else found.narrow(pointer, `${key} added`);
       } else if (canonicalJson(b[key]) !== canonicalJson(a[key])) found.widen(pointer, `${key} changed; not proven narrower`);
     }
