@@ -7,6 +7,10 @@
  *  - soundness against a validator that is not sluice's (Ajv, 2020-12): for random edits of
  *    any kind that the diff calls not wider, no random instance is accepted by the live
  *    schema and refused by the committed one;
+ *  - the same with the 2020-12 keywords that widen through evaluation: a branch added to
+ *    anyOf / allOf / dependentSchemas / if-then beside `unevaluatedProperties: false`, a
+ *    `contains` added or widened beside `unevaluatedItems: false`, is reported there; and the
+ *    Ajv soundness property over schemas built with them and instances built near each one;
  *  - with the guard `mcpSnapshotLock` off, a widening no longer blocks (the mutation check).
  *
  * Quick tier: 150 runs per property (40 for soundness); `pnpm test:long` (support/tier.ts) runs 3,000.
@@ -256,6 +260,32 @@ describe("diffSnapshot as a lock", () => {
         for (const value of instances) if (after(value)) expect(before(value), JSON.stringify({ schema, live, value })).toBe(true);
       }),
       { seed: SEED, numRuns: SOUND_RUNS },
+    );
+  });
+
+  it("every branch, dependent schema or contains added (or widened) beside unevaluated* is reported there and blocks", async () => {
+    // [edit, what it applies to, the keyword the widening is reported at]
+    const evaluationWidenings: Array<[string, (node: Schema) => boolean, string]> = [
+      ["addAnyOfBranch", (node) => node["unevaluatedProperties"] === false, "unevaluatedProperties"],
+      ["addAllOfMember", (node) => node["unevaluatedProperties"] === false, "unevaluatedProperties"],
+      ["addDependentSchema", (node) => node["unevaluatedProperties"] === false, "unevaluatedProperties"],
+      ["addIfThen", (node) => node["unevaluatedProperties"] === false && !("if" in node), "unevaluatedProperties"],
+      ["addContains", (node) => node["unevaluatedItems"] === false && !("contains" in node), "unevaluatedItems"],
+      ["widenContains", (node) => node["unevaluatedItems"] === false && typeof node["contains"] === "object" && Object.keys(node["contains"] as Schema).length > 0, "unevaluatedItems"],
+    ];
+    await fc.assert(
+      fc.asyncProperty(evaluating, fc.nat(), fc.constantFrom(...evaluationWidenings), async (schema, pick, [edit, applies, keyword]) => {
+        await breathe();
+        const live = structuredClone(schema);
+        const places = locations(live).filter(({ node }) => applies(node));
+        fc.pre(places.length > 0);
+        const place = places[pick % places.length]!;
+        EVALUATION_EDITS[edit]!(place.node);
+        const diff = diffSnapshot(snapshotOf(schema), snapshotOf(live));
+        expect(diff.changed[0]?.widenings).toContain(`/inputSchema${place.pointer}/${keyword}`);
+        expect(diffBlocks(diff)).toBe(true);
+      }),
+      { seed: SEED, numRuns: RUNS },
     );
   });
 
