@@ -8,7 +8,7 @@
  *
  *   node --conditions=@sluice/source --import tsx scripts/bench-lock-storm.ts [notices] [rounds]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,7 +33,8 @@ async function once(): Promise<{ listings: number; callMs: number; settleMs: num
     await proxy.start();
     const before = readFileSync(log, "utf8").split("\n").filter((line) => line.includes('"tools/list"')).length;
     const sent = Date.now();
-    writeFileSync(control, JSON.stringify({ list: "ok", tools: [ECHO], notify: notices, seq: 1 }));
+    writeFileSync(`${control}.next`, JSON.stringify({ list: "ok", tools: [ECHO], notify: notices, seq: 1 }));
+    renameSync(`${control}.next`, control);
     while (proxy.lock.state.pending === undefined) await new Promise((resolve) => setTimeout(resolve, 1));
     const asked = Date.now();
     let seenMs = -1;

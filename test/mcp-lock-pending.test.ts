@@ -8,7 +8,7 @@
  * of 3,000 notices costs at most two listings. The guards `mcpLockPending` and `mcpRelistCoalesce`
  * are switched off once each to show what they stop.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -64,7 +64,11 @@ async function rig(options: ProxyOptions = {}): Promise<Rig> {
   const log = join(dir, "requests.jsonl");
   writeFileSync(log, "");
   let seq = 0;
-  const set = (list: Shape, tools: object[], notify: number) => writeFileSync(control, JSON.stringify({ list, tools, notify, seq: ++seq }));
+  // Written whole and renamed in: the server never reads half a file.
+  const set = (list: Shape, tools: object[], notify: number) => {
+    writeFileSync(`${control}.next`, JSON.stringify({ list, tools, notify, seq: ++seq }));
+    renameSync(`${control}.next`, control);
+  };
   set("ok", [ECHO, NOTE], 0);
   const snapshot = makeSnapshot({ name: "hostile", version: "1.0.0" }, LATEST_PROTOCOL_VERSION, [ECHO, NOTE]);
   const lines: string[] = [];
