@@ -97,26 +97,6 @@ describe("serve of a server-filesystem pack", () => {
     await expect(client.callTool({ name: "write_file", arguments: { path: join(files, "new.txt"), content: "x" } })).rejects.toThrow(/Unknown tool: write_file/);
     expect(existsSync(join(files, "new.txt"))).toBe(false);
     expect(stderr()).toMatch(/proxying .*server-filesystem.* every tool as committed/);
-    // The count before the lock's verdict is a bound; after it, what is served.
-    expect(stderr()).toMatch(/serving up to 3 tools from .*\(the snapshot lock decides which once the upstream is listed\)/);
-    expect(stderr()).toContain("serving all 3 tools (the upstream matches the snapshot)");
-  });
-
-  it.runIf(LONG)("says which tools the lock holds back at start, and how many are served", async () => {
-    // The committed snapshot says another description for list_directory than the server lists.
-    const held = join(dir, "held");
-    const { formatSnapshot } = await import("@sluice/generator-mcp");
-    const snapshot = await snapshotInto(held, { command: upstream[0]!, args: upstream.slice(1) });
-    const tools = snapshot.tools.map((tool) => (tool.name === "list_directory" ? { ...tool, description: "Lists a directory." } : tool));
-    writeFileSync(join(held, "spec/tools.snapshot.json"), formatSnapshot({ ...snapshot, tools }));
-    writePackModule(held, `export const tools = [tool("list_directory"), tool("read_text_file")];`);
-    const second = await stdioClient([held, "--", ...upstream]);
-    try {
-      expect((await second.client.listTools()).tools.map((tool) => tool.name)).toEqual(["read_text_file"]);
-      expect(second.stderr()).toContain("serving 1 of 2 tools; held back by the snapshot lock: list_directory");
-    } finally {
-      await second.client.close();
-    }
   });
 
   it("ends with the upstream's coded error when the upstream cannot start, having listed nothing", async () => {

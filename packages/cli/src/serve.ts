@@ -420,8 +420,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       : catalog.includeFull
         ? ` (${twins} *_full twin${twins === 1 ? "" : "s"} included)`
         : ` (${twins} *_full twin${twins === 1 ? "" : "s"} left out; --include-full serves them)`;
-  // A proxy's count is an upper bound until the lock has seen the upstream (upstreamStarted says the rest).
-  say(`serving ${proxy === undefined ? "" : "up to "}${catalog.tools.length} tools from ${spec}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}${proxy === undefined ? "" : " (the snapshot lock decides which once the upstream is listed)"}`);
+  say(`serving ${catalog.tools.length} tools from ${spec}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
   for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
   for (const finding of catalog.findings) {
     if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
@@ -475,7 +474,6 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       onProblem: (problem) => say(problem),
     });
     await upstreamStarted(proxied, () => handle.close());
-    sayHeld(proxy, catalog, say);
     say("ready on stdio");
     const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
     await handle.close();
@@ -493,7 +491,6 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       ...(values.verbose ? { log: say } : {}),
     });
     await upstreamStarted(proxied, () => handle.close());
-    sayHeld(proxy, catalog, say);
     if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
     if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
     else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);
@@ -506,14 +503,6 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
   setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
   return 0;
-}
-
-/** After the lock's first verdict: how many of the pack's tools are served, and which are held back. */
-function sayHeld(proxy: McpProxy | undefined, catalog: ServedCatalog, say: (line: string) => void): void {
-  if (proxy === undefined) return;
-  const held = catalog.tools.filter((tool) => proxy.refusal(catalog.original(tool.name) ?? tool) !== undefined).map((tool) => tool.name);
-  const total = catalog.tools.length;
-  say(held.length === 0 ? `serving all ${total} tools (the upstream matches the snapshot)` : `serving ${total - held.length} of ${total} tools; held back by the snapshot lock: ${held.join(", ")}`);
 }
 
 /** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */
