@@ -36,14 +36,15 @@ export interface ServedGate {
 export class McpProxy implements ServedGate {
   readonly upstream: UpstreamManager;
   readonly lock: SnapshotLock;
+  readonly #log: ((line: string) => void) | undefined;
   /** Lists the upstream again after each change notice (coalesced, retried while it fails). */
   readonly #relister: LockRelister;
   /** The first start, once asked for. */
   #started: Promise<LockState> | undefined;
 
   constructor(source: UpstreamSource, snapshot: McpSnapshot, options: ProxyOptions = {}) {
+    this.#log = options.log;
     this.lock = new SnapshotLock(snapshot, options.log === undefined ? {} : { log: options.log });
-    const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
     this.upstream = new UpstreamManager(source, {
       ...options,
       onToolsChanged: () => void this.recheck("the upstream sent tools/list_changed"),
@@ -53,14 +54,14 @@ export class McpProxy implements ServedGate {
       },
       gate: async (name) => {
         // A listing under way usually settles in milliseconds; one that does not, refuses the call.
-        await this.lock.settled(lockWaitMs);
+        await this.lock.settled(options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS);
         return this.lock.refusalOf(name);
       },
     });
     this.#relister = new LockRelister(this.lock, () => this.upstream.listTools(), {
       ...(options.backoffMs === undefined ? {} : { backoffMs: options.backoffMs }),
       ...(options.maxBackoffMs === undefined ? {} : { maxBackoffMs: options.maxBackoffMs }),
-      ...(options.log === undefined ? {} : { log: options.log }),
+      ...(this.#log === undefined ? {} : { log: this.#log }),
     });
   }
 
