@@ -25,8 +25,8 @@ export class LockRelister {
   #wanted = false;
   #why = "";
   #loop: Promise<void> | undefined;
-  /** Callers of `request` waiting for the listing that covers them. */
-  #waiters: Array<() => void> = [];
+  /** What callers of `request` since the last listing began wait for: one promise however many notices (a storm costs no memory). */
+  #next: { covered: Promise<void>; resolve: () => void } | undefined;
   #failures = 0;
   #closed = false;
   #sleeping: { timer: ReturnType<typeof setTimeout>; wake: () => void } | undefined;
@@ -60,7 +60,12 @@ export class LockRelister {
     }
     this.#wanted = true;
     this.#why = why;
-    const covered = new Promise<void>((resolve) => this.#waiters.push(resolve));
+    if (this.#next === undefined) {
+      let resolve!: () => void;
+      const covered = new Promise<void>((done) => (resolve = done));
+      this.#next = { covered, resolve };
+    }
+    const { covered } = this.#next;
     if (this.#loop === undefined) {
       this.#loop = this.#run().finally(() => {
         this.#loop = undefined;
@@ -77,15 +82,17 @@ export class LockRelister {
       clearTimeout(this.#sleeping.timer);
       this.#sleeping.wake();
     }
-    for (const resolve of this.#waiters.splice(0)) resolve();
+    this.#next?.resolve();
+    this.#next = undefined;
   }
 
   async #run(): Promise<void> {
     while (this.#wanted && !this.#closed) {
       this.#wanted = false;
-      const covered = this.#waiters.splice(0);
+      const covered = this.#next;
+      this.#next = undefined;
       const passed = await this.#listOnce(this.#why);
-      for (const resolve of covered) resolve();
+      covered?.resolve();
       if (passed || this.#lock.state.pending === undefined || this.#closed) continue;
       // Failed, and still pending: try again after the backoff. Notices meanwhile do not cut the wait short.
       this.#wanted = true;
