@@ -116,6 +116,11 @@ describe.each(Object.entries(PACKS))("egress conformance: pack %s", (name, plan)
     });
     reports.push({ label: `${name} request`, report });
     expect(report.attempts).toBeGreaterThanOrEqual(tools.length);
+    // Floors on work done, not on attempts (counted before a projection is derived): most
+    // attempts derive a projection, canaries were placed, and each projection built requests.
+    expect(report.projections, "projections derived").toBeGreaterThanOrEqual(Math.ceil(tools.length * 0.6));
+    expect(report.canaries, "canaries placed").toBeGreaterThanOrEqual(Math.ceil(tools.length / 2));
+    expect(report.requests.built, "requests built").toBeGreaterThanOrEqual(report.projections);
     expectNoFindings(report);
     // A full round over Linear's 569 tools takes about three minutes on two cores.
   }, FULL ? 600_000 : undefined);
@@ -125,6 +130,7 @@ describe.each(Object.entries(PACKS))("egress conformance: pack %s", (name, plan)
     const before = server.received.length;
     const report = await fuzzEgress({ tools, seed: SEED, runs: scale(3), mode: "call", server });
     reports.push({ label: `${name} call`, report });
+    expect(report.projections, "projections derived").toBeGreaterThanOrEqual(tools.length);
     expect(report.calls.made).toBeGreaterThan(0);
     expect(server.received.length - before).toBeGreaterThanOrEqual(report.calls.sent);
     expectNoFindings(report);
