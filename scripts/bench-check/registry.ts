@@ -1,0 +1,63 @@
+/**
+ * Every bench/*.md, the one command that regenerates it from a fresh clone (with ../shared
+ * beside it), and how `pnpm bench:check` treats it: `rerun` names the quick rerun whose
+ * counts must equal the file's; a file without one says why it is not rerun (a timing-only
+ * bench, an input no clone has, a record of a one-off comparison). A bench file missing
+ * from this list, or not naming its command, fails bench:check.
+ */
+const NODE = "node --conditions=@sluice/source --import tsx";
+
+export interface BenchEntry {
+  file: string;
+  /** The command, as the file names it (verbatim), that regenerates the file; null when none can. */
+  command: string | null;
+  /** The quick rerun bench:check runs: arguments after `node --conditions=@sluice/source --import tsx`, files it writes (restored after). */
+  rerun?: { args: string[]; writes: string[]; complete: boolean };
+  /** Why bench:check does not rerun it (when `rerun` is absent). */
+  notRerun?: string;
+}
+
+/** The specs of bench/REFERENCE-BUILDER.md that the quick rerun takes whole: every rule's cases, a few seconds. */
+const REFERENCE_QUICK = [
+  "(serialization cases)",
+  "../shared/specs/petstore/petstore-3.0.json",
+  "../shared/specs/petstore/swagger-petstore-3.0.yaml",
+  "../shared/specs/notion/notion-openapi.json",
+  "../shared/specs/google/calendar-v3.yaml",
+  "test/fixtures/outside/box.yaml",
+  "test/fixtures/outside/spotify.yaml",
+];
+
+const TIMINGS = "timings only (its counts are the inputs' sizes): reported by its command, never compared, and too slow for CI";
+
+export const BENCHES: readonly BenchEntry[] = [
+  { file: "bench/REFERENCE-BUILDER.md", command: `${NODE} scripts/reference-builder.ts --out bench/REFERENCE-BUILDER.md`, rerun: { args: ["scripts/reference-builder.ts", "--out", "bench/REFERENCE-BUILDER.md", "--only", REFERENCE_QUICK.join(",")], writes: ["bench/REFERENCE-BUILDER.md"], complete: false } },
+  { file: "bench/DISPATCH.md", command: `${NODE} scripts/bench-dispatch.ts`, rerun: { args: ["scripts/bench-dispatch.ts"], writes: ["bench/DISPATCH.md"], complete: true } },
+  { file: "bench/COMPACTION.md", command: `${NODE} scripts/bench-compaction.ts`, rerun: { args: ["scripts/bench-compaction.ts"], writes: ["bench/COMPACTION.md"], complete: true } },
+  { file: "bench/JSON-SCHEMA-SUITE.md", command: `${NODE} scripts/json-schema-suite.ts`, rerun: { args: ["scripts/json-schema-suite.ts"], writes: ["bench/JSON-SCHEMA-SUITE.md", "docs/json-schema.md"], complete: true } },
+  { file: "bench/CORPUS-PACKS.md", command: `${NODE} scripts/corpus-packs.ts`, notRerun: "`pnpm corpus-packs` (run by .ci/run) rewrites it; several minutes of generation and tsc" },
+  { file: "bench/NEVER-WIDEN.md", command: `${NODE} scripts/bench-never-widen.ts`, notRerun: TIMINGS },
+  { file: "bench/REDACTION.md", command: `${NODE} scripts/bench-redaction.ts`, notRerun: TIMINGS },
+  { file: "bench/DEFAULT-HANDLER.md", command: `${NODE} scripts/bench-default-handler.ts --per-kind 5 --list-length 10`, notRerun: "not yet in bench:check: every spec of ../shared generated and served (minutes)" },
+  { file: "bench/CALLS.md", command: "node --import tsx scripts/bench-calls.ts --list-length 10", notRerun: "not yet in bench:check: local servers for 40 calls" },
+  { file: "bench/MCP-PROXY.md", command: `${NODE} scripts/bench-mcp-proxy.ts --rounds 1000 --starts 7`, notRerun: TIMINGS },
+  { file: "bench/MCP-SOURCE.md", command: `${NODE} scripts/bench-mcp-source.ts`, notRerun: "not yet in bench:check: starts the MCP servers" },
+  { file: "bench/TSC.md", command: `${NODE} scripts/bench-tsc.ts --rounds 3 --before DIR`, notRerun: TIMINGS },
+  { file: "bench/GENERATE-IR.md", command: `${NODE} scripts/bench-generate-ir.ts --rounds 5 --baseline a9dbd45 --corpus`, notRerun: TIMINGS },
+  { file: "bench/GENERATE.md", command: "npx pnpm -r build && node --import tsx scripts/bench-generate.ts --rounds 3 --scaling-rounds 1", notRerun: TIMINGS },
+  { file: "bench/SERVE-MEMORY.md", command: `${NODE} scripts/bench-serve-memory.ts --calls 600 --size 3900000`, notRerun: TIMINGS },
+  { file: "bench/FIT.md", command: "node --import tsx scripts/bench-fit.ts", notRerun: TIMINGS },
+  { file: "bench/REPORT.md", command: "node --import tsx scripts/bench-report.ts", notRerun: TIMINGS },
+  { file: "bench/STARTUP.md", command: "node --import tsx scripts/bench-startup.ts", notRerun: TIMINGS },
+  { file: "bench/PATHS.md", command: `${NODE} scripts/bench-paths.ts`, notRerun: TIMINGS },
+  { file: "bench/MCP.md", command: "node --import tsx scripts/bench-mcp.ts", notRerun: TIMINGS },
+  { file: "bench/RESULTS.md", command: "node --import tsx scripts/bench.ts", notRerun: TIMINGS },
+  { file: "bench/PATTERNS.md", command: null, notRerun: "its before/after rows need a build of the RegExp engine's base (RE2_BENCH_DIR), which no clone has" },
+  { file: "bench/CONFIG-CHOICES.md", command: `${NODE} scripts/bench-config-choices.ts`, notRerun: "not yet in bench:check" },
+  { file: "bench/BREADTH.md", command: null, notRerun: "reads a local copy of APIs-guru/openapi-directory that no clone has" },
+  { file: "bench/BODY-FIDELITY.md", command: null, notRerun: "reads okta.yaml, a spec that is not in the repository" },
+  { file: "bench/EXAMPLES.md", command: `${NODE} scripts/bench-examples.ts`, notRerun: "owned by the readonly-graphql branch (its oracle is being rewritten there); two of its rows read local mirrors" },
+  { file: "bench/EGRESS-MAP-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison (a9dbd45 checked out beside the tree)" },
+  { file: "bench/EMIT-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison" },
+  { file: "bench/TEST-TIME.md", command: null, notRerun: "a record of the quick tier's wall and CPU time on a loaded machine" },
+];
