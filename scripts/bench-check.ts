@@ -50,10 +50,11 @@ export function rerunAndCompare(root: string, bench: BenchEntry): { differences:
   const started = Date.now();
   const run = spawnSync(process.execPath, ["--conditions=@sluice/source", "--import", "tsx", ...rerun.args], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   const seconds = (Date.now() - started) / 1000;
-  const fresh = readFileSync(join(root, bench.file), "utf8");
+  const fresh = rerun.writes.length === 0 ? (run.stdout ?? "") : readFileSync(join(root, bench.file), "utf8");
   for (const [file, text] of saved) if (text !== undefined) writeFileSync(join(root, file), text);
   if (run.status !== 0) return { differences: [], seconds, failed: `exit ${run.status ?? run.signal}: ${(run.stderr ?? "").trim().split("\n").slice(-5).join(" | ")}` };
-  return { differences: countDifferences(saved.get(bench.file) ?? "", fresh, { complete: rerun.complete }), seconds };
+  const committed = saved.get(bench.file) ?? readFileSync(join(root, bench.file), "utf8");
+  return { differences: countDifferences(committed, fresh, { complete: rerun.complete }), seconds };
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

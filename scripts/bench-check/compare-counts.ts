@@ -66,7 +66,9 @@ export function countDifferences(committed: string, rerun: string, options: Comp
   const theirs = keyed(tablesOf(committed), tableKey);
   const out: string[] = [];
   for (const [key, table] of keyed(tablesOf(rerun), tableKey)) {
-    const held = theirs.get(key);
+    // A rerun that prints only its table (no heading) is matched by the header alone, when one table of the file has it.
+    const byHeader = table.heading === "" ? [...theirs.values()].filter((t) => t.header.join(" | ") === table.header.join(" | ")) : [];
+    const held = theirs.get(key) ?? (byHeader.length === 1 ? byHeader[0] : undefined);
     if (held === undefined) {
       out.push(`table "${key}": in the rerun, not in the file`);
       continue;
