@@ -1,7 +1,7 @@
 /**
  * Every conditional skip says why, and none hides a missing module: a test file skips
  * (or runs only) on the tier flag (`LONG`: the long tier runs it), on the skip helper of
- * test/support/skip-reason.ts (a missing input, named in the title; a missing module,
+ * test/support/skip-when-absent.ts (a missing input, named in the title; a missing module,
  * refused in CI), or on one of the conditions listed below with its reason. A skip on a
  * file's presence written by hand (`existsSync` in the condition) fails here.
  */
@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { skipWhenAbsent } from "./support/skip-reason.ts";
+import { skipWhenAbsent } from "./support/skip-when-absent.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -73,10 +73,10 @@ describe("conditional skips", () => {
     const input = skipWhenAbsent({ absentInput: absent });
     expect(input.skip).toBe(true);
     expect(input.title("reads it")).toMatch(/^reads it \(skipped: input .*no-such-input\.json is absent\)$/);
-    const present = skipWhenAbsent({ absentModule: new URL("./support/skip-reason.ts", import.meta.url) });
+    const present = skipWhenAbsent({ absentModule: new URL("./support/skip-when-absent.ts", import.meta.url) });
     expect([present.skip, present.title("t")]).toEqual([false, "t"]);
     const { spawnSync } = await import("node:child_process");
-    const helper = fileURLToPath(new URL("./support/skip-reason.ts", import.meta.url));
+    const helper = fileURLToPath(new URL("./support/skip-when-absent.ts", import.meta.url));
     const script = `const { skipWhenAbsent } = await import(${JSON.stringify(helper)}); skipWhenAbsent({ absentModule: new URL("file:///no/such/module.ts") });`;
     const run = (ci: string) => spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", env: { ...process.env, SLUICE_CI: ci } });
     const refused = run("1");

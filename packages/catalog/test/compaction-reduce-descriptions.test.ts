@@ -7,7 +7,7 @@ import { tools as stripe } from "@sluice/pack-stripe";
 import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "@sluice/schema";
 import { describe, expect, it } from "vitest";
 import { reduceDescription, reduceDescriptions, splitSentences, statesConstraint } from "../src/compaction/index.ts";
-import { skipWhenAnyAbsent } from "../../../test/support/skip-reason.ts";
+import { skipWhenAnyAbsent } from "../../../test/support/skip-when-absent.ts";
 
 interface PackTool {
   name: string;
