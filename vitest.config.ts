@@ -31,6 +31,7 @@ export default defineConfig({
     env: { NODE_OPTIONS: nodeOptions },
     // Does nothing unless SLUICE_CPU_LOG names a file: then CPU seconds per test file (bench/TEST-TIME.md).
     // The second fails a file that leaves a changed module in the worker (test/support/stale-module-guard.ts).
-    setupFiles: ["test/support/cpu-per-file.ts", "test/support/stale-module-guard.ts"],
+    // The third names a test that holds its worker's event loop past a third of vitest's RPC deadline (test/support/event-loop-blocks.ts).
+    setupFiles: ["test/support/cpu-per-file.ts", "test/support/stale-module-guard.ts", "test/support/event-loop-blocks.ts"],
   },
 });

@@ -7,7 +7,7 @@
  * next call needs must still be in what the model gets, and each paginated call is
  * followed by the next page's call built from `nextPageArgs`.
  *
- *   node --import tsx scripts/bench-calls.ts [--list-length N] [--out bench/CALLS.md]
+ *   node --conditions=@sluice/source --import tsx scripts/bench-calls.ts [--list-length N] [--out bench/CALLS.md]
  */
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -152,7 +152,7 @@ async function main(): Promise<void> {
   const lines = [
     "# Calls: payload bytes against context bytes",
     "",
-    `Command: \`node --import tsx scripts/bench-calls.ts --list-length ${listLength}\``,
+    `Command: \`node --conditions=@sluice/source --import tsx scripts/bench-calls.ts --list-length ${listLength}\``,
     "",
     `${summary.calls} calls (${rows.filter((r) => r.page === 2).length} of them next-page calls built from \`nextPageArgs\`) against local servers on 127.0.0.1:`,
     "GraphQL schemas executed with deterministic mocks, OpenAPI mocks validating every request",

@@ -1,6 +1,6 @@
 /**
  * Catalog compaction measured on real catalogs; writes bench/COMPACTION.md (overwritten).
- *   node --import tsx scripts/bench-compaction.ts
+ *   node --conditions=@sluice/source --import tsx scripts/bench-compaction.ts
  * Catalogs are Anthropic-shape tool arrays (`{name, description, input_schema}`) in
  * compact JSON, as a client sends them, so the annotation strip's savings are annotations
  * only (it re-serializes compactly; on pretty-printed input it would also drop whitespace).
@@ -20,7 +20,7 @@ import { tools as notion } from "../packs/notion/src/index.ts";
 import { tools as slack } from "../packs/slack/src/index.ts";
 import { tools as stripe } from "../packs/stripe/src/index.ts";
 
-const COMMAND = "node --import tsx scripts/bench-compaction.ts";
+const COMMAND = "node --conditions=@sluice/source --import tsx scripts/bench-compaction.ts";
 const resultsFile = new URL("../bench/COMPACTION.md", import.meta.url);
 
 interface PackTool {

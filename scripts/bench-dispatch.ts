@@ -1,6 +1,6 @@
 /**
  * Dispatcher levels measured on real catalogs; writes bench/DISPATCH.md (overwritten).
- *   node --import tsx scripts/bench-dispatch.ts
+ *   node --conditions=@sluice/source --import tsx scripts/bench-dispatch.ts
  * Tokens are counted (o200k_base, canonical compact JSON of the tools array as sent),
  * never estimated. Not a test: it asserts nothing.
  */
@@ -18,7 +18,7 @@ import { tools as notion } from "../packs/notion/src/index.ts";
 import { tools as slack } from "../packs/slack/src/index.ts";
 import { tools as stripe } from "../packs/stripe/src/index.ts";
 
-const COMMAND = "node --import tsx scripts/bench-dispatch.ts";
+const COMMAND = "node --conditions=@sluice/source --import tsx scripts/bench-dispatch.ts";
 const resultsFile = new URL("../bench/DISPATCH.md", import.meta.url);
 
 function byName(tools: readonly Tool[]): Tool[] {
@@ -33,7 +33,7 @@ function assembled(packs: readonly (readonly Tool[])[]): Tool[] {
 
 const catalogs: [string, Tool[]][] = [
   ["github-rest, first 149 tools by name (the published figure's tool count)", byName(githubRest).slice(0, 149)],
-  ["slack, all 221 tools", [...slack]],
+  [`slack, all ${slack.length} tools`, [...slack]],
   ["github-rest + stripe + slack + gmail + notion + gsheets + gdocs", assembled([githubRest, stripe, slack, gmail, notion, gsheets, gdocs])],
   ["all nine packs (adds linear and github GraphQL)", assembled([githubRest, stripe, slack, gmail, notion, gsheets, gdocs, github, linear])],
 ];

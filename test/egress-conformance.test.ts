@@ -27,6 +27,7 @@ import * as notion from "@sluice/pack-notion";
 import { describeFinding, egressAgreement, fuzzEgress, seededSample, summarize, type AgreementReport, type FuzzReport } from "./support/egress-fuzz.ts";
 import { startRecordingServer, type RecordingServer } from "./support/recording-server.ts";
 import { syntheticTools } from "./support/synthetic-shapes.ts";
+import { cpuSecondsOf } from "./support/child-cpu.ts";
 
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20_261_130);
 const FULL = process.env.SLUICE_FUZZ_FULL === "1";
@@ -116,6 +117,11 @@ describe.each(Object.entries(PACKS))("egress conformance: pack %s", (name, plan)
     });
     reports.push({ label: `${name} request`, report });
     expect(report.attempts).toBeGreaterThanOrEqual(tools.length);
+    // Floors on work done, not on attempts (counted before a projection is derived): most
+    // attempts derive a projection, canaries were placed, and each projection built requests.
+    expect(report.projections, "projections derived").toBeGreaterThanOrEqual(Math.ceil(tools.length * 0.6));
+    expect(report.canaries, "canaries placed").toBeGreaterThanOrEqual(Math.ceil(tools.length / 2));
+    expect(report.requests.built, "requests built").toBeGreaterThanOrEqual(report.projections);
     expectNoFindings(report);
     // A full round over Linear's 569 tools takes about three minutes on two cores.
   }, FULL ? 600_000 : undefined);
@@ -125,6 +131,7 @@ describe.each(Object.entries(PACKS))("egress conformance: pack %s", (name, plan)
     const before = server.received.length;
     const report = await fuzzEgress({ tools, seed: SEED, runs: scale(3), mode: "call", server });
     reports.push({ label: `${name} call`, report });
+    expect(report.projections, "projections derived").toBeGreaterThanOrEqual(tools.length);
     expect(report.calls.made).toBeGreaterThan(0);
     expect(server.received.length - before).toBeGreaterThanOrEqual(report.calls.sent);
     expectNoFindings(report);
@@ -192,7 +199,7 @@ describe("egress map and screening agree", () => {
 describe("egress conformance: hostile shapes", () => {
   /**
    * Pure `allOf` cycles and mutually recursive unions, fuzzed in a child process: a hang
-   * there is a failure with a time limit, not a stuck test run.
+   * there is a failure at a CPU budget (not wall time, which grows with the load), not a stuck test run.
    */
   it("terminates on cycles without properties between them, and leaks nothing", async () => {
     const engine = fileURLToPath(new URL("./support/egress-fuzz.ts", import.meta.url));
@@ -203,8 +210,8 @@ describe("egress conformance: hostile shapes", () => {
       `const report = await fuzzEgress({ tools: hostileShapeTools(), seed: ${SEED}, runs: ${scale(30)}, mode: "both" });`,
       `process.stdout.write(JSON.stringify(report));`,
     ].join("\n");
-    const outcome = await runNode(["--import", "tsx", "--input-type=module", "-e", script], 30_000);
-    expect(outcome.timedOut, "fuzzing the hostile shapes did not finish within 30 s (a hang)").toBe(false);
+    const outcome = await runNode(["--import", "tsx", "--input-type=module", "-e", script], 30);
+    expect(outcome.timedOut, "fuzzing the hostile shapes did not finish within 30 CPU seconds (a hang)").toBe(false);
     expect(outcome.code, outcome.stderr.slice(0, 2000)).toBe(0);
     const report = JSON.parse(outcome.stdout) as FuzzReport;
     reports.push({ label: "hostile", report });
@@ -213,7 +220,8 @@ describe("egress conformance: hostile shapes", () => {
   });
 });
 
-function runNode(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
+/** Runs `node <args>`; stopped (timedOut) once it has burnt `cpuSeconds` of CPU, a count of work that does not grow with the machine's load (wall time stands in where /proc is missing; ten idle minutes are a backstop). */
+function runNode(args: string[], cpuSeconds: number): Promise<{ code: number | null; stdout: string; stderr: string; timedOut: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, args, { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -221,12 +229,17 @@ function runNode(args: string[], timeoutMs: number): Promise<{ code: number | nu
     let timedOut = false;
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeoutMs);
+    const started = performance.now();
+    const watching = setInterval(() => {
+      const wall = (performance.now() - started) / 1000;
+      const used = cpuSecondsOf(child.pid) ?? wall;
+      if (used > cpuSeconds || wall > 600) {
+        timedOut = true;
+        child.kill("SIGKILL");
+      }
+    }, 500);
     child.on("close", (code) => {
-      clearTimeout(timer);
+      clearInterval(watching);
       resolve({ code, stdout, stderr, timedOut });
     });
   });

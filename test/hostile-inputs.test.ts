@@ -7,7 +7,7 @@
  *
  * A hang or a runaway allocation cannot be interrupted inside a test worker, so each
  * input runs in a child process (test/support/hostile-runner.ts) with a heap cap and a
- * deadline per step; a step that misses its deadline is recorded as a hang and the
+ * CPU budget per step (CPU seconds, not wall time); a step that exceeds it is recorded as a hang and the
  * remaining steps run in a fresh child. Peak memory per input is the child's maxRSS.
  */
 import { spawn } from "node:child_process";
@@ -19,15 +19,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../packages/cli/src/main.ts";
 import { CASES, STEPS, type Step, type StepReport } from "./support/hostile-runner.ts";
 import { sweep } from "./support/tier.ts";
+import { cpuSecondsOf } from "./support/child-cpu.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RUNNER = fileURLToPath(new URL("./support/hostile-runner.ts", import.meta.url));
 /** Heap cap for the child: a runaway allocation ends in an out-of-memory exit, not in swapping the CI machine. */
 const HEAP_MB = 3072;
-/** A step is a hang when it has not ended after this long (real runs take seconds). */
-const STEP_DEADLINE_MS = 60_000;
-/** Known hangs (see KNOWN below) are given less time, so that the file stays fast. */
-const KNOWN_HANG_DEADLINE_MS = 10_000;
+/**
+ * A step is a hang when it has burnt this much CPU without ending (real steps take a few CPU
+ * seconds): a count of work done, read from the child's /proc entry, which does not grow with
+ * the machine's load as wall time does. Where /proc is missing, wall time stands in.
+ */
+const STEP_CPU_SECONDS = 60;
+/** Known hangs (see KNOWN below) are given less, so that the file stays fast. */
+const KNOWN_HANG_CPU_SECONDS = 10;
+/** A child that burns no CPU and ends no step (stuck waiting) is stopped after this long: a backstop, not the measure. */
+const IDLE_BACKSTOP_MS = 10 * 60_000;
 
 type Outcome = StepReport | { step: Step; outcome: "hang" | "crash"; message: string };
 
@@ -55,7 +62,7 @@ async function runCase(name: string): Promise<CaseRun> {
     const generated = outcomes.get("generate");
     const remaining = STEPS.filter((step) => step !== "generate" && !outcomes.has(step));
     if (generated !== undefined && (generated.outcome !== "ok" || remaining.length === 0)) break;
-    const child = await runChild(name, remaining, (step) => (KNOWN[name]?.[step] === undefined ? STEP_DEADLINE_MS : KNOWN_HANG_DEADLINE_MS));
+    const child = await runChild(name, remaining, (step) => (KNOWN[name]?.[step] === undefined ? STEP_CPU_SECONDS : KNOWN_HANG_CPU_SECONDS));
     peakRssMb = Math.max(peakRssMb, child.peakRssMb);
     startRssMb ||= child.startRssMb;
     // Generation is repeated by every child; the first one's report is kept.
@@ -73,7 +80,7 @@ interface ChildRun {
   startRssMb: number;
 }
 
-function runChild(name: string, steps: readonly Step[], deadlineOf: (step: Step) => number): Promise<ChildRun> {
+function runChild(name: string, steps: readonly Step[], budgetOf: (step: Step) => number): Promise<ChildRun> {
   return new Promise((resolve) => {
     const args = [`--max-old-space-size=${HEAP_MB}`, "--import", "tsx", RUNNER, name, steps.join(",")];
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
@@ -81,16 +88,27 @@ function runChild(name: string, steps: readonly Step[], deadlineOf: (step: Step)
     const order: Step[] = ["generate", ...steps];
     let buffered = "";
     let stderr = "";
-    let timer: NodeJS.Timeout | undefined;
+    let watching: NodeJS.Timeout | undefined;
     const current = (): Step | undefined => order[run.reports.length];
+    const stop = (step: Step, message: string) => {
+      run.stopped = { step, outcome: "hang", message };
+      clearInterval(watching);
+      child.kill("SIGKILL");
+    };
+    // Each step starts a new count: the CPU the child has used since, polled twice a second.
     const arm = () => {
-      clearTimeout(timer);
+      clearInterval(watching);
       const step = current();
       if (step === undefined) return;
-      timer = setTimeout(() => {
-        run.stopped = { step, outcome: "hang", message: `no result after ${deadlineOf(step) / 1000} s` };
-        child.kill("SIGKILL");
-      }, deadlineOf(step));
+      const cpuAtStart = cpuSecondsOf(child.pid);
+      const wallAtStart = performance.now();
+      watching = setInterval(() => {
+        const cpu = cpuSecondsOf(child.pid);
+        const wall = (performance.now() - wallAtStart) / 1000;
+        const used = cpu !== undefined && cpuAtStart !== undefined ? cpu - cpuAtStart : wall;
+        if (used > budgetOf(step)) stop(step, `no result after ${used.toFixed(1)} ${cpu === undefined ? "s" : "CPU-s"} (budget ${budgetOf(step)})`);
+        else if (wall * 1000 > IDLE_BACKSTOP_MS) stop(step, `no result after ${wall.toFixed(0)} s, ${used.toFixed(1)} CPU-s of it (stuck waiting)`);
+      }, 500);
     };
     child.stdout.on("data", (chunk: Buffer) => {
       buffered += chunk.toString("utf8");
@@ -104,7 +122,7 @@ function runChild(name: string, steps: readonly Step[], deadlineOf: (step: Step)
           arm();
         } else if ("end" in parsed) {
           run.peakRssMb = parsed.peakRssMb;
-          clearTimeout(timer);
+          clearInterval(watching);
         } else {
           run.reports.push(parsed);
           arm();
@@ -113,7 +131,7 @@ function runChild(name: string, steps: readonly Step[], deadlineOf: (step: Step)
     });
     child.stderr.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString("utf8")).slice(-4000)));
     child.on("close", (code, signal) => {
-      clearTimeout(timer);
+      clearInterval(watching);
       const step = current();
       if (run.stopped === undefined && run.peakRssMb === 0 && step !== undefined) {
         const oom = /heap out of memory|Allocation failed/i.test(stderr);

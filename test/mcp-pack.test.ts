@@ -13,6 +13,7 @@ import { check, fit, profile, stripAnnotations, toMCP, ToolSession } from "@slui
 import { emitPackSources } from "@sluice/generator-mcp";
 import { buildMcpPackIR, parseSnapshot } from "@sluice/generator-mcp";
 import { buildPack } from "../packages/cli/src/generate-pack.ts";
+import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/mcp/server-${name}.snapshot.json`, import.meta.url), "utf8");
 
@@ -41,9 +42,19 @@ describe("a pack from an MCP snapshot", () => {
 
   it("egress map: the upstream tool as endpoint, withheld and pinned paths, and --check names a widening", () => {
     const narrowed = byName("edit_file").derived({ name: "edit_dry", pin: { dryRun: true } });
-    const map = formatEgressMap(egressMap([byName("edit_file"), narrowed]));
-    expect(map).toContain("tool edit_dry\n  endpoint MCP tools/call edit_file\n");
-    expect(map).toContain("= dryRun: true");
+    const entries = egressMap([byName("edit_file"), narrowed]);
+    const parsed = parseEgressMap(formatEgressMap(entries));
+    // Read back by the map's own parser, not by substrings: both tools, each with the upstream
+    // tool as its endpoint, the pin as a pin line, and no visible line for the pinned member.
+    expect([...parsed.tools.keys()].sort()).toEqual(["edit_dry", "edit_file"]);
+    const full = parsed.tools.get("edit_file")!;
+    const dry = parsed.tools.get("edit_dry")!;
+    expect([full.endpoint, dry.endpoint]).toEqual(["MCP tools/call edit_file", "MCP tools/call edit_file"]);
+    expect(dry.pins.map(({ path, type }) => [path, type])).toEqual([["dryRun", "true"]]);
+    expect(full.pins).toEqual([]);
+    expect(dry.visible.map((line) => line.path).sort()).toEqual(full.visible.map((line) => line.path).filter((path) => path !== "dryRun").sort());
+    expect(full.visible.map((line) => line.path)).toContain("dryRun");
+    expect(entries.find((entry) => entry.name === "edit_dry")!.pins).toEqual({ dryRun: true });
     const before = formatEgressMap(egressMap([narrowed]));
     expect(checkEgressMap(before, before).same).toBe(true);
     const wider = checkEgressMap(before, formatEgressMap(egressMap([byName("edit_file").derived({ name: "edit_dry" })])));

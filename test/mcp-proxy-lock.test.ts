@@ -194,6 +194,35 @@ describe("the snapshot lock", () => {
 });
 
 describe("the upstream manager", () => {
+  // The quick tier's two rigs for what the long tier tests one by one below: two upstreams
+  // started (one restarted) instead of four. The first has no short call deadline, so the
+  // cancellation it sees upstream can only be the client's (a deadline cancels too).
+  it("in two sessions: progress passes through, a cancellation goes upstream, a hung call is MCP_UPSTREAM_TIMEOUT, an exit is MCP_UPSTREAM_EXITED and the next call restarts it", async () => {
+    const r = await rig([SLOW, HANG, ECHO]);
+    const progress: unknown[] = [];
+    const slow = await r.client.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
+    expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+    expect(JSON.parse(textOf(slow))).toEqual({ done: true, steps: 3 });
+
+    const stop = new AbortController();
+    const cancelled = r.client.callTool({ name: "hang", arguments: {} }, undefined, { signal: stop.signal });
+    await until(() => r.received().some((entry) => entry.name === "hang"), "the call upstream");
+    stop.abort();
+    await expect(cancelled).rejects.toThrow();
+    await until(() => r.received().some((entry) => entry.cancelled === "hang"), "the cancellation upstream");
+
+    const d = await rig([HANG, EXIT, ECHO], { callTimeoutMs: 1_000 });
+    const pid = d.proxy.upstream.pid;
+    expect(textOf(await d.client.callTool({ name: "hang", arguments: {} }))).toMatch(/^MCP_UPSTREAM_TIMEOUT: /);
+    expect((await d.client.callTool({ name: "echo", arguments: { text: "after" } })).isError).toBeFalsy();
+    expect(d.proxy.upstream.pid).toBe(pid);
+
+    expect(textOf(await d.client.callTool({ name: "exit", arguments: {} }))).toMatch(/^MCP_UPSTREAM_EXITED: .*the MCP server process exited/);
+    expect((await d.client.callTool({ name: "echo", arguments: { text: "back" } })).isError).toBeFalsy();
+    expect(d.proxy.upstream.restarts).toBe(1);
+    expect(d.proxy.upstream.pid).not.toBe(pid);
+  });
+
   long("passes progress through and returns structured content through the handler", async () => {
     const r = await rig([SLOW, ECHO]);
     const progress: unknown[] = [];

@@ -100,10 +100,21 @@ describe("serve of a server-filesystem pack", () => {
   });
 
   it("ends with the upstream's coded error when the upstream cannot start, having listed nothing", async () => {
-    const { spawnSync } = await import("node:child_process");
+    const { spawn } = await import("node:child_process");
     const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
     const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
-    const run = spawnSync(process.execPath, [BIN, "serve", pack, "--", join(dir, "no-such-server")], { input: `${init}\n${list}\n`, env: childEnv(), encoding: "utf8", timeout: 60_000 });
+    // Awaited, not spawnSync: a blocked worker misses vitest's RPC deadline (test/support/event-loop-blocks.ts).
+    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, "serve", pack, "--", join(dir, "no-such-server")], { env: childEnv() });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      child.on("error", reject);
+      child.on("close", (status) => resolve({ status, stdout, stderr }));
+      child.stdin.on("error", () => undefined); // the child may exit before reading it all
+      child.stdin.end(`${init}\n${list}\n`);
+    });
     // 2: an error (main.ts), with its code on stderr.
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/sluice: MCP_UPSTREAM_EXITED: .*no-such-server: could not start or reach the MCP server/);

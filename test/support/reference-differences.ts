@@ -53,17 +53,48 @@ function property(d: Difference, c: DifferenceContext): { name: string; value: u
   return out;
 }
 
+/** `!'()*` percent-encoded, as sluice writes them in a path and the reference does not. */
+const encodeSubDelims = (text: string): string => text.replace(/[!'()*]/g, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase());
+
 const encoding = (c: DifferenceContext): string | undefined => c.binding.body?.encoding;
 
 /** Rules by the table's ids, in the order they are tried; the first that applies names the difference. */
 export const RULES: Record<string, (d: Difference, c: DifferenceContext) => boolean> = {
   "path-empty": (d) => d.part === "build" && /must not be empty/.test(d.sluice),
   "path-dot-segment": (d) => d.part === "build" && /"\." or "\.\."/.test(d.sluice),
-  "path-fragment-in-key": (d, c) => (d.part === "path" || d.part === "query") && c.binding.path.includes("#"),
+  // Only what a fragment in the key explains: the reference's path is the key's template left
+  // unexpanded, or a query value sluice sends is missing from the reference (it went into the fragment).
+  "path-fragment-in-key": (d, c) => {
+    const hash = c.binding.path.indexOf("#");
+    if (hash < 0) return false;
+    if (d.part === "path") return d.reference.endsWith(c.binding.path.slice(0, hash).replace(/\{/g, "%7B").replace(/\}/g, "%7D"));
+    return d.part === "query" && d.reference === "" && d.sluice !== "";
+  },
   "label-flat-delimiter": (d, c) =>
     d.part === "path" && c.binding.parameters.some((p) => p.in === "path" && p.style === "label" && !p.explode && (Array.isArray(argOf(c, p)) || isObject(argOf(c, p)))),
-  "path-raw-brackets": (d) => d.part === "path" && /[[\]]/.test(d.reference),
-  "path-raw-sub-delims": (d) => d.part === "path" && d.reference.replace(/[!'()*]/g, (ch) => "%" + ch.charCodeAt(0).toString(16).toUpperCase()) === d.sluice,
+  // Only raw brackets: percent-encoding the reference's `[` and `]` (and the sub-delims of the
+  // next rule, which a path may hold too) gives sluice's path exactly.
+  "path-raw-brackets": (d) => d.part === "path" && /[[\]]/.test(d.reference) && encodeSubDelims(d.reference.replace(/\[/g, "%5B").replace(/\]/g, "%5D")) === d.sluice,
+  "path-raw-sub-delims": (d) => d.part === "path" && encodeSubDelims(d.reference) === d.sluice,
+  // Segment by segment: each of the key's `{name}` segments is either left unexpanded by the
+  // reference or equal once its raw brackets and sub-delims are encoded; some value holds a bracket.
+  "path-brackets-unexpanded": (d, c) => {
+    if (d.part !== "path") return false;
+    const values = c.binding.parameters.filter((p) => p.in === "path").flatMap((p) => strings(argOf(c, p)));
+    if (!values.some((v) => /[[\]]/.test(v))) return false;
+    const template = c.binding.path.split("/");
+    const theirs = d.reference.split("/");
+    const ours = d.sluice.split("/");
+    if (theirs.length !== ours.length || ours.length < template.length) return false;
+    const offset = ours.length - template.length;
+    let unexpanded = 0;
+    for (let i = 0; i < ours.length; i++) {
+      const name = i >= offset ? /^\{([^{}]+)\}$/.exec(template[i - offset]!)?.[1] : undefined;
+      if (name !== undefined && theirs[i] === `%7B${name}%7D` && ours[i] !== theirs[i]) unexpanded++;
+      else if (encodeSubDelims(theirs[i]!.replace(/\[/g, "%5B").replace(/\]/g, "%5D")) !== ours[i]) return false;
+    }
+    return unexpanded > 0;
+  },
   "allow-reserved-delimiters": (d, c) =>
     (d.part === "query" || d.part === "body") &&
     (c.binding.parameters.some((p) => p.allowReserved === true && strings(argOf(c, p)).some((s) => /[#&=+%]/.test(s))) ||

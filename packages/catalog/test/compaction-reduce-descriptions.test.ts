@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tools as githubRest } from "@sluice/pack-github-rest";
 import { allTools as gsheets } from "@sluice/pack-gsheets";
 import { allTools as linear } from "@sluice/pack-linear";
@@ -7,6 +7,7 @@ import { tools as stripe } from "@sluice/pack-stripe";
 import { SINGLE_SUBSCHEMA_KEYWORDS, SUBSCHEMA_LIST_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "@sluice/schema";
 import { describe, expect, it } from "vitest";
 import { reduceDescription, reduceDescriptions, splitSentences, statesConstraint } from "../src/compaction/index.ts";
+import { skipWhenAnyAbsent } from "../../../test/support/skip-when-absent.ts";
 
 interface PackTool {
   name: string;
@@ -175,7 +176,8 @@ describe("reduceDescriptions over the packs", () => {
 
 describe("reduceDescription over the vendored specs", () => {
   const specs = ["../../../../shared/specs/sendgrid/oai_v3_stoplight.json", "../../../../shared/specs/kubernetes/swagger.json", "../../../../shared/specs/notion/notion-openapi.json"].map((path) => new URL(path, import.meta.url));
-  it.skipIf(!specs.every((url) => existsSync(url)))("keeps every constraint sentence of every description in sendgrid, kubernetes and notion", () => {
+  const inputs = skipWhenAnyAbsent(specs);
+  it.skipIf(inputs.skip)(inputs.title("keeps every constraint sentence of every description in sendgrid, kubernetes and notion"), () => {
     const seen = new Set<string>();
     const collect = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(collect);

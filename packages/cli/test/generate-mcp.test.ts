@@ -213,7 +213,8 @@ describe("generate from an MCP server", () => {
     }
   });
 
-  it.skipIf(!LONG)("refuses a server whose tool definitions carry a configured secret, writing nothing", async () => {
+  // Both tiers: one short-lived child each, about a second of CPU.
+  it("refuses a server whose tool definitions carry a configured secret, writing nothing", async () => {
     const leaky = structuredClone(TOOLS) as any[];
     leaky[1].description = "Reads one note with key $SECRET.";
     writeFileSync(join(project, "tools.json"), JSON.stringify(leaky));
@@ -234,7 +235,8 @@ describe("generate from an MCP server", () => {
   });
 
   // Not a hang: only the --timeout deadline gives MCP_TIMEOUT; a hang would run into the test's own deadline instead.
-  it.skipIf(!LONG)("a server that never answers is MCP_TIMEOUT within --timeout, not a hang", async () => {
+  // Both tiers: one short-lived child each, about a second of CPU.
+  it("a server that never answers is MCP_TIMEOUT within --timeout, not a hang", async () => {
     writeFileSync(join(project, "silent.mjs"), "setInterval(() => {}, 1000);\n");
     const run = await sluice(["generate", "mcp", "--name", "silent", "--out", "packs/silent", "--timeout", "1500", "--", process.execPath, "silent.mjs"]);
     expect(run.code).not.toBe(0);

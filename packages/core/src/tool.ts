@@ -323,7 +323,10 @@ export class Tool<Args extends object = ToolArgs> {
     const projected = projectSchema(parentSchema, this.#s.origins, projection, projectOptions);
     screenPins(this, projected.pins);
     const before = Object.keys((parentSchema.properties as object | undefined) ?? {});
-    const after = new Set(Object.keys((projected.schema.properties as object | undefined) ?? {}));
+    // A dropped member of an open object stays in `properties` as `false` (so the opening
+    // cannot re-admit it): that is removed too, not kept.
+    const projectedProperties = (projected.schema.properties ?? {}) as Record<string, unknown>;
+    const after = new Set(Object.keys(projectedProperties).filter((arg) => projectedProperties[arg] !== false));
     const removedArgs = new Set(before.filter((arg) => !after.has(arg) && !hasOwn(projected.pins, arg)));
     // Frozen: `tool.pins` is what every call sends; nobody may change it after derive.
     const pins = Object.freeze({ ...this.#s.pins, ...projected.pins });

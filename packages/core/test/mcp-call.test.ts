@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { isSluiceError, Tool, type JsonSchemaObject, type McpToolResult, type McpUpstream } from "../src/index.ts";
 import { withoutGuard } from "../src/guards.ts";
+import { mcpArguments } from "../src/call/mcp-call.ts";
+import type { McpBinding } from "../src/tool-ir.ts";
 
 const schema: JsonSchemaObject = {
   type: "object",
@@ -163,17 +165,26 @@ describe("call() of an MCP-bound tool", () => {
     expect(JSON.parse(request.body as string)).toEqual({ name: "read_file", arguments: { path: "/a", mode: "read" } });
   });
 
-  it("forwards only the binding's arguments: a dropped argument stays home with screening off", async () => {
+  it.each([
+    ["an object without additionalProperties", {}],
+    ["an open object (the dropped member stays as `false`)", { additionalProperties: true }],
+  ])("forwards only the binding's arguments after a drop, of %s", async (_, openness) => {
     const { client, seen } = upstream(() => ({ content: [] }));
     const open = Tool.create({
       name: "search",
       description: "Searches.",
-      inputSchema: { type: "object", properties: { query: { type: "string" }, scope: { type: "string" } } },
+      inputSchema: { type: "object", properties: { query: { type: "string" }, scope: { type: "string" } }, ...openness },
       binding: { kind: "mcp", tool: "search", arguments: ["query", "scope"] },
     });
-    await open.call({ query: "a" }, { mcp: client });
+    await open.call({ query: "a", scope: "mine" }, { mcp: client });
     const narrowed = open.derived({ name: "search_any", drop: ["scope"] });
-    await withoutGuard("withheldScreening", () => withoutGuard("parentCheck", () => narrowed.call({ query: "b", scope: "all" }, { mcp: client }).catch(() => undefined)));
-    expect(seen.map((call) => call.arguments)).toEqual([{ query: "a" }, ...seen.slice(1).map(() => ({ query: "b" }))]);
+    // The binding follows the projection, so the last filter before the wire sends only `query`
+    // even when everything in front of it (screening, the request filter) let `scope` through.
+    expect(narrowed.binding).toEqual({ kind: "mcp", tool: "search", arguments: ["query"] });
+    expect(mcpArguments(narrowed.binding as McpBinding, { query: "b", scope: "all" })).toEqual({ query: "b" });
+    // With screening off the projected schema still refuses the dropped member: nothing is sent.
+    expect(await codeOf(withoutGuard("withheldScreening", () => narrowed.call({ query: "b", scope: "all" }, { mcp: client })))).toBe("EGRESS_DENIED");
+    await narrowed.call({ query: "c" }, { mcp: client });
+    expect(seen.map((call) => call.arguments)).toEqual([{ query: "a", scope: "mine" }, { query: "c" }]);
   });
 });
