@@ -66,6 +66,11 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
         const list = getOwn(place.node, keyword);
         if (Array.isArray(list)) list.forEach((branch, index) => queue.push({ node: branch, document: place.document, pointer: `${place.pointer}/${keyword}/${index}` }));
       }
+      // A discriminator base stands for the subtypes its mapping names: their members are sent under it.
+      const mapping = getOwn(getOwn(place.node, "discriminator"), "mapping");
+      if (typeof mapping === "object" && mapping !== null) {
+        for (const target of Object.values(mapping)) if (typeof target === "string" && target.includes("#")) queue.push({ node: { $ref: target }, document: place.document, pointer: place.pointer });
+      }
     }
     return out;
   };
