@@ -41,8 +41,9 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
  *   are dropped rather than producing a schema that does not compile;
- * - a `pattern` or `patternProperties` key the linear-time engine cannot run (lookaround,
- *   backreferences, counts above 1000) is removed and recorded in `refusedPatterns`: it is
+ * - a `pattern` or `patternProperties` key the linear-time engine cannot run (lookaround other
+ *   than look-aheads at the start anchor, backreferences, counts above 1000) is removed and
+ *   recorded in `refusedPatterns`: it is
  *   never checked with a backtracking engine (see packages/core/src/spec-pattern.ts).
  */
 export type Dialect = "2.0" | "3.0" | "3.1";
