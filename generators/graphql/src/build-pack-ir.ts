@@ -155,6 +155,7 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: Bui
   const withheldMembers: Record<string, WithheldPath[]> = Object.fromEntries(
     [...inputs.withheldMembers.entries()].filter(([name]) => Object.hasOwn(defs, name)).sort(([a], [b]) => compareText(a, b)),
   );
+  const notices = secretOutputNotice(filled);
   return {
     name: source.name,
     source: { kind: "graphql", file: source.file, sha256: source.sha256 },
@@ -162,7 +163,17 @@ function buildPackIR(schema: GraphQLSchema, source: PackSourceInfo, options: Bui
     ...(Object.keys(withheldMembers).length > 0 ? { withheldMembers } : {}),
     tools: filled,
     skipped,
+    ...(notices.length > 0 ? { notices } : {}),
   };
+}
+
+/** One line for the whole pack: how many tools leave secret-looking response fields out, a few named, and how to fetch one. */
+function secretOutputNotice(tools: readonly ToolIR[]): string[] {
+  const left = tools.flatMap((tool) => (tool.binding.kind === "graphql" ? (tool.binding.secretOutputs ?? []).map((path) => `${tool.name}: ${path}`) : []));
+  if (left.length === 0) return [];
+  const names = [...new Set(left.map((entry) => entry.slice(entry.lastIndexOf(".") + 1).replace(/^.*: /, "")))].sort(compareText);
+  const shown = names.slice(0, 6).join(", ") + (names.length > 6 ? ` and ${names.length - 6} more names` : "");
+  return [`SECRET_OUTPUT_LEFT_OUT: ${left.length} secret-looking response fields (${shown}) are left out of the default selections of ${new Set(left.map((e) => e.split(":")[0])).size} tools; name one in a tool's returns (e.g. ${left[0]!.replace(": ", " returns ")}) to fetch it`];
 }
 
 function rootFields(root: GraphQLObjectType | null | undefined): GraphQLField<unknown, unknown>[] {

@@ -15,6 +15,7 @@ import {
 } from "graphql";
 import type { WithheldPath, WithheldReason } from "@sluice/core";
 import type { JsonSchemaObject } from "@sluice/schema";
+import { isSecretScalarName } from "./selection-set.ts";
 
 /** Why the config withholds one member of an input type, if it does (`credentialArguments` / `withhold` with a `Type.member` selector). */
 export type MemberRule = (type: GraphQLInputObjectType, field: GraphQLInputField) => WithheldReason | undefined;
@@ -160,6 +161,8 @@ export function scalarSchema(type: GraphQLScalarType): JsonSchemaObject {
   if (name === "JSONObject") return { type: "object" };
   if (name === "JSONString") return { type: "string", description: type.description ?? "A JSON value serialized as a string." };
   const description = type.description != null && type.description !== "" ? type.description : `Custom scalar ${name}`;
+  // A scalar named like a secret (`SecureValue`, `Password`): `format: password` marks every member of its type for secret detection.
+  if (isSecretScalarName(name)) return { type: "string", format: "password", description };
   return { type: "string", description };
 }
 

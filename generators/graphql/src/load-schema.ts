@@ -124,10 +124,69 @@ function fromIntrospection(text: string, fileName: string): GraphQLSchema {
     throw new SluiceError("SPEC_INVALID", `${fileName}: JSON input has no __schema (expected {"data":{"__schema":...}}, {"__schema":...} or the __schema object itself)`);
   }
   try {
-    return buildClientSchema({ __schema: schemaNode } as IntrospectionQuery);
+    return buildClientSchema({ __schema: normalisedIntrospection(schemaNode, fileName) } as IntrospectionQuery);
   } catch (cause) {
-    throw toSpecError(cause, fileName);
+    throw introspectionError(cause, fileName);
   }
+}
+
+/** The list members each kind of introspected type carries (https://spec.graphql.org/October2021/#sec-The-__Type-Type). */
+const LISTS_BY_KIND: Readonly<Record<string, readonly string[]>> = {
+  OBJECT: ["fields", "interfaces"],
+  INTERFACE: ["fields", "interfaces", "possibleTypes"],
+  UNION: ["possibleTypes"],
+  ENUM: ["enumValues"],
+  INPUT_OBJECT: ["inputFields"],
+};
+
+/**
+ * An introspection result with the empty lists some servers and tools leave out (an object's
+ * `interfaces`, a field's `args`, a directive's `args`) written back as `[]`: graphql-js
+ * requires them present, though an absent list and an empty one say the same. Only absent
+ * lists are filled; a wrong value is left for graphql-js to refuse. Copies, never edits the input.
+ */
+function normalisedIntrospection(node: object, fileName: string): object {
+  const schema = { ...(node as Record<string, unknown>) };
+  const unreadable = (what: string) => new SluiceError("SPEC_INVALID", `${fileName}: introspection result cannot be read: ${what}; regenerate it with the standard introspection query (graphql-js getIntrospectionQuery) or give the SDL`);
+  if (!Array.isArray(schema.types)) throw unreadable("__schema.types is not a list");
+  for (const type of schema.types) {
+    const { kind, name } = (typeof type === "object" && type !== null ? type : {}) as Record<string, unknown>;
+    if (typeof kind !== "string" || typeof name !== "string") throw unreadable("a type without a kind or name");
+    for (const list of LISTS_BY_KIND[kind] ?? []) {
+      const value = (type as Record<string, unknown>)[list];
+      if (value !== undefined && value !== null && !Array.isArray(value)) throw unreadable(`${name}.${list} is not a list`);
+    }
+  }
+  const withArgs = (field: unknown) => (typeof field === "object" && field !== null && !Array.isArray(field) && (field as { args?: unknown }).args === undefined ? { ...field, args: [] } : field);
+  if (Array.isArray(schema.types)) {
+    schema.types = schema.types.map((type: unknown) => {
+      if (typeof type !== "object" || type === null || Array.isArray(type)) return type;
+      const out: Record<string, unknown> = { ...(type as Record<string, unknown>) };
+      for (const list of LISTS_BY_KIND[String(out.kind)] ?? []) if (out[list] === undefined) out[list] = [];
+      if (Array.isArray(out.fields)) out.fields = out.fields.map(withArgs);
+      return out;
+    });
+  }
+  if (schema.directives === undefined) schema.directives = [];
+  else if (Array.isArray(schema.directives)) {
+    schema.directives = schema.directives.map((directive: unknown) => {
+      const out = withArgs(directive);
+      return typeof out === "object" && out !== null && !Array.isArray(out) && (out as { locations?: unknown }).locations === undefined ? { ...out, locations: [] } : out;
+    });
+  }
+  return schema;
+}
+
+/**
+ * graphql-js ends its introspection errors with a dump of the node it could not read; the
+ * message keeps what is wrong and names the type, field or directive, nothing more.
+ */
+function introspectionError(cause: unknown, fileName: string): SluiceError {
+  if (!(cause instanceof Error) || cause instanceof SluiceError || cause instanceof RangeError) return toSpecError(cause, fileName);
+  const [what] = cause.message.split(/:\s*[{[]/, 1);
+  const named = /name: "([^"]+)"/.exec(cause.message)?.[1];
+  const text = `${fileName}: introspection result cannot be read: ${what!.trim()}${named === undefined || what!.includes(named) ? "" : ` (at ${named})`}; regenerate it with the standard introspection query (graphql-js getIntrospectionQuery) or give the SDL`;
+  return new SluiceError("SPEC_INVALID", text, { cause });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { relayPagination, type CredentialFact, type PackIR, type Pagination, type RuntimeFacts } from "@sluice/core";
-import { compareText, envVariableNames, secretLookingArguments } from "@sluice/emit";
+import { compareText, envVariableNames, looksSecret, secretLookingArguments, squashName } from "@sluice/emit";
+import { refsFrom, ROOT } from "@sluice/schema";
 
 /** The scheme name of a GraphQL pack's default credential (a schema declares no authentication). */
 export const GRAPHQL_TOKEN_SCHEME = "token";
@@ -43,6 +44,66 @@ export function graphqlRuntimeFacts(ir: PackIR): RuntimeFacts {
     credentials,
     pagination,
     credentialArguments: Object.fromEntries([...credentialArguments].sort(([a], [b]) => compareText(a, b))),
-    secretLooking: secretLookingArguments(ir.tools),
+    secretLooking: [...secretLookingArguments(ir.tools), ...secretLookingMembers(ir)].sort((a, b) => compareText(a.tool, b.tool) || compareText(a.argument, b.argument)),
   };
+}
+
+/** Card verification codes: secrets by what they are, though no word in them says so. */
+const CARD_CODES = new Set(["cvv", "cvc", "cvv2", "cvc2", "cid", "securitycode", "cardsecuritycode", "cardverificationcode"]);
+
+function isBoolean(schema: unknown): boolean {
+  const type = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>).type : undefined;
+  return type === "boolean" || (Array.isArray(type) && type.every((t) => t === "boolean" || t === "null"));
+}
+
+/** A member schema of a secret-named custom scalar (input-schema.ts marks it `format: password`), directly or through `$ref`. */
+function secretTyped(schema: unknown, defs: PackIR["defs"]): boolean {
+  if (typeof schema !== "object" || schema === null) return false;
+  const node = schema as Record<string, unknown>;
+  if (node.format === "password") return true;
+  if (typeof node.$ref === "string") return secretTyped(defs[node.$ref.replace(/^#\/\$defs\//, "")], defs);
+  const items = node.items;
+  if (items !== undefined) return secretTyped(items, defs);
+  const variants = Array.isArray(node.anyOf) ? node.anyOf : [];
+  return variants.some((variant) => secretTyped(variant, defs));
+}
+
+/**
+ * Secret-looking input members at any depth (`CreditCardInput.cvv`, `UserUpdateInput.newPassword`,
+ * a member typed `SecureValue`), named as `Type.member`, the selector `withhold` and
+ * `credentialArguments` take, once per tool that reaches the type. Arguments typed with a
+ * secret-named scalar are added by their own name.
+ */
+function secretLookingMembers(ir: PackIR): { tool: string; argument: string }[] {
+  const secretMembers = new Map<string, string[]>();
+  for (const [type, def] of Object.entries(ir.defs)) {
+    const properties = (def.properties ?? {}) as Record<string, unknown>;
+    // A boolean says whether, never what (`noSecret`, `isSecret`): no secret rides in it.
+    const members = Object.keys(properties).filter((member) => !isBoolean(properties[member]) && (looksSecret(member) || CARD_CODES.has(squashName(member)) || secretTyped(properties[member], ir.defs)));
+    if (members.length > 0) secretMembers.set(type, members);
+  }
+  const out: { tool: string; argument: string }[] = [];
+  const reachCache = new Map<string, Set<string>>();
+  const reach = (name: string): Set<string> => {
+    const known = reachCache.get(name);
+    if (known !== undefined) return known;
+    const seen = new Set<string>();
+    const queue = [name];
+    while (queue.length > 0) {
+      const next = queue.pop()!;
+      if (seen.has(next) || ir.defs[next] === undefined) continue;
+      seen.add(next);
+      for (const target of refsFrom(ir.defs[next]!, `/$defs/${next}`, false)) if (target !== ROOT) queue.push(target);
+    }
+    reachCache.set(name, seen);
+    return seen;
+  };
+  for (const tool of ir.tools) {
+    const properties = tool.parameters.properties as Record<string, unknown>;
+    const types = new Set<string>();
+    for (const target of refsFrom({ type: "object", properties: tool.parameters.properties }, "", true)) if (target !== ROOT) for (const type of reach(target)) types.add(type);
+    for (const type of types) for (const member of secretMembers.get(type) ?? []) out.push({ tool: tool.name, argument: `${type}.${member}` });
+    for (const [argument, schema] of Object.entries(properties)) if (!looksSecret(argument) && (CARD_CODES.has(squashName(argument)) || secretTyped(schema, ir.defs))) out.push({ tool: tool.name, argument });
+  }
+  return out;
 }

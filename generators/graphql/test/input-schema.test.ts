@@ -139,10 +139,10 @@ describe("buildGraphQLPackIR arguments", () => {
     expect(tool("issue_create").annotations).toEqual({ readOnly: false, destructive: false });
   });
 
-  it("declares variables exactly as the schema types them, without defaults", () => {
+  it("declares variables exactly as the schema types them, with the schema's defaults", () => {
     expect(tool("issues").binding).toMatchObject({
       variables: { filter: "IssueFilter", first: "Int" },
-      document: "query Issues($filter: IssueFilter, $first: Int) {\n  issues(filter: $filter, first: $first) {\n    id\n    title\n  }\n}",
+      document: "query Issues($filter: IssueFilter, $first: Int = 50) {\n  issues(filter: $filter, first: $first) {\n    id\n    title\n  }\n}",
     });
   });
 });

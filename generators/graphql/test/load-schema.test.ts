@@ -68,3 +68,45 @@ describe("loadGraphQLSchema", () => {
     expect(Object.keys(schema.getQueryType()!.getFields())).toEqual(["a"]);
   });
 });
+
+describe("introspection results that leave empty lists out", () => {
+  const RICH = `
+    interface Node { id: ID! }
+    type Query { node(id: ID!): Node  items: [Item!]! ping: String }
+    type Item implements Node { id: ID! name: String kind: Kind }
+    type Plain { at: String }
+    union Found = Item | Plain
+    enum Kind { A B }
+    input Filter { kind: Kind }
+    type Mutation { tag(filter: Filter): Found }
+  `;
+  /** The standard result with every empty list removed, as some servers and tools save it. */
+  function withoutEmptyLists(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(withoutEmptyLists);
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(Object.entries(value).filter(([, member]) => !(Array.isArray(member) && member.length === 0)).map(([key, member]) => [key, withoutEmptyLists(member)]));
+  }
+  const trimmed = withoutEmptyLists(JSON.parse(introspectionJson(RICH))) as { data: { __schema: { types: { name: string; interfaces?: unknown }[] } } };
+
+  it.each([
+    ["wrapped {data:{__schema}}", JSON.stringify(trimmed)],
+    ["{__schema}", JSON.stringify(trimmed.data)],
+    ["bare __schema", JSON.stringify(trimmed.data.__schema)],
+  ])("reads %s as the schema it describes", (_name, given) => {
+    // The trimming really removed the lists graphql-js needs (Plain has no interfaces, ping no args).
+    expect(trimmed.data.__schema.types.find((type) => type.name === "Plain")!.interfaces).toBeUndefined();
+    expect(printSchema(loadGraphQLSchema(given))).toBe(printSchema(buildSchema(RICH)));
+  });
+
+  it("one it still cannot read is SPEC_INVALID in one line naming the place, with no dump of the node", () => {
+    const broken = JSON.parse(introspectionJson(RICH)) as { data: { __schema: { types: Record<string, unknown>[] } } };
+    const item = broken.data.__schema.types.find((type) => type.name === "Item")!;
+    item.fields = "not a list";
+    const error = specError(() => loadGraphQLSchema(JSON.stringify(broken), { fileName: "intro.json" }));
+    expect(error.code).toBe("SPEC_INVALID");
+    expect(error.message).toMatch(/^intro\.json: introspection result cannot be read: /);
+    expect(error.message).toMatch(/Item/);
+    expect(error.message).not.toMatch(/[{}]/);
+    expect(error.message.split("\n")).toHaveLength(1);
+  });
+});

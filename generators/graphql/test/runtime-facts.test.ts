@@ -18,11 +18,12 @@ function build(file: string, name: string, base = specs): PackIR {
 
 /** Every GraphQL schema of the shared corpus, with the counts the facts must show. */
 const CORPUS: readonly { name: string; file: string; connections: number; secretLooking: number }[] = [
-  { name: "linear", file: "linear/schema.graphql", connections: 56, secretLooking: 3 },
-  { name: "github", file: "github-graphql/schema.graphql", connections: 5, secretLooking: 0 },
-  { name: "shopify-admin", file: "shopify-admin/admin_schema_2025-01.json.gz", connections: 89, secretLooking: 2 },
-  { name: "shopify-storefront", file: "shopify-storefront/storefront.schema.json", connections: 9, secretLooking: 11 },
-  { name: "saleor", file: "saleor/schema.graphql", connections: 37, secretLooking: 36 },
+  // secretLooking counts top-level arguments and, since nested members are walked, `Type.member` once per tool reaching it.
+  { name: "linear", file: "linear/schema.graphql", connections: 56, secretLooking: 12 },
+  { name: "github", file: "github-graphql/schema.graphql", connections: 5, secretLooking: 3 },
+  { name: "shopify-admin", file: "shopify-admin/admin_schema_2025-01.json.gz", connections: 89, secretLooking: 5 },
+  { name: "shopify-storefront", file: "shopify-storefront/storefront.schema.json", connections: 9, secretLooking: 19 },
+  { name: "saleor", file: "saleor/schema.graphql", connections: 37, secretLooking: 41 },
 ];
 
 describe("GraphQL runtime facts on the corpus", () => {
@@ -61,7 +62,11 @@ describe("GraphQL runtime facts on the corpus", () => {
       hasMore: "data.issues.pageInfo.hasNextPage",
       items: "data.issues.nodes",
     });
-    expect(facts.secretLooking.map((s) => s.argument).sort()).toEqual(["accessToken", "accessToken", "apiKey"]);
+    const named = facts.secretLooking.map((s) => s.argument);
+    expect(named.filter((argument) => !argument.includes(".")).sort()).toEqual(["accessToken", "accessToken", "apiKey"]);
+    // Nested input members, by the `Type.member` selector withhold takes; a boolean (`JiraUpdateInput.noSecret`) is none.
+    expect(named).toEqual(expect.arrayContaining(["WebhookCreateInput.secret", "JiraUpdateInput.webhookSecret", "AirbyteConfigurationInput.apiKey"]));
+    expect(named).not.toContain("JiraUpdateInput.noSecret");
   });
 
   it.each([

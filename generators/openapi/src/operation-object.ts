@@ -285,11 +285,12 @@ function bodyArguments(
     if (body.required) required.push(arg);
     return { ...base, wholeBodyArg: arg, ...encoding };
   }
-  const requiredMembers = new Set((getOwn(shape, "required") as unknown[] | undefined)?.filter((m): m is string => typeof m === "string") ?? []);
-  // Convert the object as a whole (readOnly members are withheld there), then lift its members out.
+  // Convert the object as a whole (readOnly members are withheld there, and never required), then lift its members out.
   const memberWithheld: WithheldPath[] = [];
   // A body schema many operations send (Kubernetes' DeleteOptions, a create and a replace of one type) is converted once.
-  const converted = asObject(converter.convertShared(shape as object, "flattened body", () => ({ ...(shape as object), required: [] }), schema.document, "", memberWithheld, schema.pointer));
+  // Converted as written: the read-only rule reads the schema's own `required` by the schema's identity.
+  const converted = asObject(converter.convertShared(shape as object, "flattened body", () => shape, schema.document, "", memberWithheld, schema.pointer));
+  const requiredMembers = new Set(Array.isArray(converted.required) ? (converted.required as unknown[]).filter((m): m is string => typeof m === "string") : []);
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
   const memberArgs: string[] = [];
   const requiredArgs: string[] = [];

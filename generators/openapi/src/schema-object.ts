@@ -3,6 +3,7 @@ import { shortHash } from "@sluice/emit";
 import { selectorSegment, translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
+import { isIdentifierName, reachedFromResponses, readOnlyNeeds } from "./read-only-needs.ts";
 import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 
 /**
@@ -23,27 +24,26 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  *   operation and the pointer (the generator skips the operation); see
  *   packages/core/src/unsupported-keywords.ts;
  * - `readOnly` properties (https://spec.openapis.org/oas/v3.1.0#fixed-fields-20: a read-only
- *   property SHOULD NOT be sent, and `required` on it applies to responses only) are read by
- *   structure, never by what examples happen to send, so that no call the API takes becomes
- *   impossible:
- *   1. a read-only member is never required by the schema that declares it read-only;
+ *   property SHOULD NOT be sent, and `required` on it applies to responses only) are offered,
+ *   optional, where the request needs them and withheld elsewhere, read from the whole document
+ *   (docs/openapi-read-only.md states the rules with the specs that need them):
+ *   1. a read-only member is never required, by its schema or by any schema of its `allOf` group;
  *   2. it is withheld (reason `read_only`), except
  *   3. where every member of its `properties` is read-only and the schema, or one composing
  *      it with `allOf`, requires some of them, or an `allOf` uses it with nothing of its own
- *      beside it: withholding them would leave an object that must say something, or was
- *      written only to say these, and can say nothing (PagerDuty's `Reference` base, `{id,
- *      type}`, which the references built on it require; DigitalOcean's migration `source`);
- *      there they are offered, not required by it;
- *   4. and where another branch of a `oneOf` / `anyOf` this schema is a branch of (through
- *      `$ref`s and `allOf` parts) declares the same member without `readOnly`: a union
- *      offers what any branch offers, so it is offered here too, not required.
- *   a member withheld by 2 is refused in every branch, as every withheld path is
- *   (docs/openapi-read-only.md says why, with the specs that need 3 and 4);
+ *      beside it (PagerDuty's `Reference` base, DigitalOcean's migration `source`);
+ *   4. where another branch of a `oneOf` / `anyOf` this schema is a branch of declares the
+ *      same member without `readOnly`;
+ *   5. where a `required` on a schema no response reaches names it;
+ *   6. where the spec's own request examples send it;
+ *   7. where it is an identifier of a request body's array item or reference-shaped object.
+ *   a member withheld by 2 is refused in every branch, as every withheld path is;
  * - annotations a model does not need (`example(s)`, `xml`, `externalDocs`, `x-*`) are dropped;
  * - values a 2020-12 validator would reject (a non-number `minimum`, an invalid `pattern`)
  *   are dropped rather than producing a schema that does not compile;
- * - a `pattern` or `patternProperties` key the linear-time engine cannot run (lookaround,
- *   backreferences, counts above 1000) is removed and recorded in `refusedPatterns`: it is
+ * - a `pattern` or `patternProperties` key the linear-time engine cannot run (lookaround other
+ *   than look-aheads at the start anchor, backreferences, counts above 1000) is removed and
+ *   recorded in `refusedPatterns`: it is
  *   never checked with a backtracking engine (see packages/core/src/spec-pattern.ts).
  */
 export type Dialect = "2.0" | "3.0" | "3.1";
@@ -103,6 +103,7 @@ export class SchemaConverter {
   wroteUnevaluatedItems = false;
   /** What the read-only rule reads from the whole document (computed on first need). */
   private readOnlyStructure: ReadOnlyStructure | undefined;
+  private hasReadOnly: boolean | undefined;
   private readonly nameOfKey = new Map<string, string>();
   private readonly patternVerdicts = new Map<string, ReturnType<typeof translateSpecPattern>>();
   /** Discriminator bases by location key: the union each stands for, or null when it is none. */
@@ -289,7 +290,7 @@ export class SchemaConverter {
         const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
         let readOnly: Set<string> | undefined;
         for (let n = 0; n < names.length; n += 1) if (names[n] !== tagName && this.isReadOnly(members[names[n]!], document)) (readOnly ??= new Set()).add(names[n]!);
-        const offered = readOnly === undefined ? EMPTY : this.readOnlyOffered(readOnly, names.length, `${document.id}#${pointer}`, getOwn(source, "required"));
+        const offered = readOnly === undefined ? EMPTY : this.readOnlyOffered(readOnly, names.length, `${document.id}#${pointer}`, source);
         // Spec-named keys: `__proto__` is stored as an own property (setOwn), any other plainly, in the spec's order.
         const properties: Record<string, JsonSchemaObject | boolean> = {};
         for (let n = 0; n < names.length; n += 1) {
@@ -310,7 +311,12 @@ export class SchemaConverter {
         }
         out.properties = properties;
       } else if (key === "required") {
-        if (Array.isArray(value)) out.required = value.filter((name): name is string => typeof name === "string");
+        if (Array.isArray(value)) {
+          const notRequired = this.readOnlyNotRequired(`${document.id}#${pointer}`);
+          const names = value.filter((name): name is string => typeof name === "string");
+          const kept = notRequired === undefined ? names : names.filter((name) => !notRequired.has(name));
+          if (kept.length > 0 || kept.length === names.length) out.required = kept;
+        }
       } else if (key === "items") {
         if (Array.isArray(value)) out.prefixItems = value.map((item, index) => this.below(at, item, `/items/${index}`));
         else out.items = this.below(at, value, "/items");
@@ -460,14 +466,36 @@ export class SchemaConverter {
    * offered all the same (see the file header): all of them where every member is
    * read-only, else those another branch of a union this schema is a branch of offers.
    */
-  private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string, required: unknown): ReadonlySet<string> {
+  private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string, source: object): ReadonlySet<string> {
     if (readOnly.size === 0) return readOnly;
     this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
-    if (readOnly.size === members) {
-      const requiredHere = [...(Array.isArray(required) ? required : []), ...(this.readOnlyStructure.requiredByComposers.get(key) ?? [])];
-      if (requiredHere.some((name) => typeof name === "string" && readOnly.has(name)) || this.readOnlyStructure.composedAlone.has(key)) return readOnly;
-    }
-    return this.readOnlyStructure.offeredInUnions.get(key) ?? EMPTY;
+    const structure = this.readOnlyStructure;
+    const required = getOwn(source, "required");
+    const own = Array.isArray(required) ? required : [];
+    const requiredHere = [...own, ...(structure.requiredByComposers.get(key) ?? [])].filter((name): name is string => typeof name === "string" && readOnly.has(name));
+    if (readOnly.size === members && (requiredHere.length > 0 || structure.composedAlone.has(key))) return readOnly;
+    // Required where no response reaches the `required`: a request's own requirement (rule 5).
+    const offered = new Set<string>([...(structure.reachedFromResponses.has(source) ? [] : own), ...(structure.requiredByRequests.get(key) ?? [])].filter((name): name is string => typeof name === "string" && readOnly.has(name)));
+    for (const name of structure.offeredInUnions.get(key) ?? EMPTY) offered.add(name);
+    for (const name of structure.sentByExamples.get(key) ?? EMPTY) if (readOnly.has(name)) offered.add(name);
+    if (structure.identifierHolders.has(key)) for (const name of readOnly) if (isIdentifierName(name)) offered.add(name);
+    return offered;
+  }
+
+  /**
+   * Names a `required` at `document#pointer` lists that are read-only members of the `allOf`
+   * group it belongs to: required of a response only (rule 1 of the file header, across parts).
+   */
+  private readOnlyNotRequired(key: string): ReadonlySet<string> | undefined {
+    if (!this.documentHasReadOnly()) return undefined;
+    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
+    return this.readOnlyStructure.notRequired.get(key);
+  }
+
+  /** Whether the main document marks anything `readOnly: true` (most do not: then no structure is computed for them). */
+  private documentHasReadOnly(): boolean {
+    if (this.hasReadOnly === undefined) this.hasReadOnly = containsReadOnly(this.resolver.main.root);
+    return this.hasReadOnly;
   }
 
   /** A property withheld from requests: `readOnly: true` on it or on the schema it refers to. */
@@ -749,12 +777,28 @@ interface ReadOnlyStructure {
    * `allOf: [connection]`, so the object it sends is that part's members or nothing.
    */
   composedAlone: Set<string>;
+  /** Read-only members the document's own request examples send, by declaring schema. */
+  sentByExamples: Map<string, Set<string>>;
+  /** Schemas met in a request body as an array item or a reference-shaped object: their read-only identifiers are offered. */
+  identifierHolders: Set<string>;
+  /**
+   * For each schema of an `allOf` group (the composer and its parts, by key): the names that are
+   * read-only in the group and writable nowhere in it; its `required` of them is a response's.
+   */
+  notRequired: Map<string, Set<string>>;
+  /** Schema objects a response reaches: their `required` may be a response's. */
+  reachedFromResponses: WeakSet<object>;
+  /** As `requiredByComposers`, counting only the `required` of schemas no response reaches. */
+  requiredByRequests: Map<string, Set<string>>;
 }
 
 function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): ReadOnlyStructure {
   const out = new Map<string, Set<string>>();
   const requiredByComposers = new Map<string, Set<string>>();
   const composedAlone = new Set<string>();
+  const notRequired = new Map<string, Set<string>>();
+  const requiredByRequests = new Map<string, Set<string>>();
+  const responses = reachedFromResponses(resolver);
   const declaresMembers = (schema: unknown) => {
     const properties = getOwn(schema, "properties");
     return typeof properties === "object" && properties !== null && Object.keys(properties).length > 0;
@@ -810,11 +854,19 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
     const parts = getOwn(node, "allOf");
     if (Array.isArray(parts)) {
       const located = parts.map((part, index) => keyOf(part, `${pointer}/allOf/${index}`));
-      const names = [node, ...located.map((part) => part.node)].flatMap((schema) => {
+      const namesOf = (schema: unknown) => {
         const list = getOwn(schema, "required");
         return Array.isArray(list) ? list.filter((name): name is string => typeof name === "string") : [];
-      });
+      };
+      const carriers = [node, ...located.map((part) => part.node)];
+      const names = carriers.flatMap(namesOf);
       if (names.length > 0) for (const { key } of located) if (key !== "") requiredByComposers.set(key, new Set([...(requiredByComposers.get(key) ?? []), ...names]));
+      const requestNames = carriers.filter((schema) => typeof schema !== "object" || schema === null || !responses.has(schema)).flatMap(namesOf);
+      if (requestNames.length > 0) for (const { key } of located) if (key !== "") requiredByRequests.set(key, new Set([...(requiredByRequests.get(key) ?? []), ...requestNames]));
+      const readOnlyOnly = [...declared(node, pointer)].filter(([, entry]) => entry.readOnlyAt.length > 0 && !entry.writable).map(([name]) => name);
+      if (readOnlyOnly.length > 0) {
+        for (const key of [`${main.id}#${pointer}`, ...located.map((part) => part.key)]) if (key !== "" && key !== "#") notRequired.set(key, new Set([...(notRequired.get(key) ?? []), ...readOnlyOnly]));
+      }
       located.forEach(({ key }, index) => {
         if (key !== "" && !declaresMembers(node) && located.every((other, j) => j === index || !declaresMembers(other.node))) composedAlone.add(key);
       });
@@ -832,7 +884,19 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
     }
     for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
   }
-  return { offeredInUnions: out, requiredByComposers, composedAlone };
+  return { offeredInUnions: out, requiredByComposers, composedAlone, notRequired, reachedFromResponses: responses, requiredByRequests, ...readOnlyNeeds(resolver, isReadOnly) };
+}
+
+/** Whether a document holds `readOnly: true` anywhere (an iterative walk: documents nest deep). */
+function containsReadOnly(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== "object" || node === null) continue;
+    if (getOwn(node, "readOnly") === true) return true;
+    for (const child of Object.values(node)) if (typeof child === "object" && child !== null) stack.push(child);
+  }
+  return false;
 }
 
 /** `#/components/schemas/Pet` -> `Pet`; other pointers -> their segments joined. */

@@ -59,8 +59,10 @@ describe("Schema Object conversion to 2020-12", () => {
             post: {
               requestBody: {
                 required: true,
-                content: { "application/json": { schema: { type: "object", required: ["id", "name"], properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, owner: { $ref: "#/components/schemas/Customer" } } } } },
+                content: { "application/json": { schema: { type: "object", required: ["name"], properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, owner: { $ref: "#/components/schemas/Customer" } } } } },
               },
+              // Customer comes back: its `required: [id]` is a response's (docs/openapi-read-only.md rule 5).
+              responses: { "201": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Customer" } } } } },
             },
           },
         },

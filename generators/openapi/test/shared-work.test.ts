@@ -138,7 +138,7 @@ describe("a parameter many operations share is converted once, recording what it
       {
         components: {
           parameters: {
-            thing: { name: "thing", in: "query", style: "deepObject", schema: { type: "object", properties: { id: { type: "string", readOnly: true }, name: { type: "string" } }, required: ["id", "name"] } },
+            thing: { name: "thing", in: "query", style: "deepObject", schema: { type: "object", properties: { id: { type: "string", readOnly: true }, name: { type: "string" } }, required: ["name"] } },
           },
         },
       },

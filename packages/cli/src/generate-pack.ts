@@ -237,10 +237,13 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   }
   if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
   else if (kind === "openapi") warnings.push(...specSilences(ir, facts));
-  // Coded, one per pattern: the operation, where the spec has it, and the pattern itself.
-  for (const refused of ir.refusedPatterns ?? []) {
-    const fate = refused.code === "PATTERN_UNSUPPORTED" ? "needs a backtracking engine" : "is not an ECMA-262 regular expression";
-    warnings.push(`${refused.code}: ${refused.operation || "(shared type)"} ${refused.pointer}: pattern ${JSON.stringify(refused.pattern)} ${fate} (${refused.reason}); removed from the tool, not checked by sluice`);
+  warnings.push(...(ir.notices ?? []));
+  // Coded, one line per distinct pattern (a spec repeats one in many operations): the pattern, why, and where first.
+  const byPattern = new Map<string, NonNullable<PackIR["refusedPatterns"]>>();
+  for (const refused of ir.refusedPatterns ?? []) byPattern.set(refused.pattern, [...(byPattern.get(refused.pattern) ?? []), refused]);
+  for (const [pattern, [first, ...more]] of byPattern) {
+    const fate = first!.code === "PATTERN_UNSUPPORTED" ? "needs a backtracking engine" : "is not an ECMA-262 regular expression";
+    warnings.push(`${first!.code}: pattern ${JSON.stringify(pattern)} ${fate} (${first!.reason}); removed, not checked: ${first!.operation || "(shared type)"} ${first!.pointer}${more.length > 0 ? ` and ${more.length} more` : ""}`);
   }
   const report: PackReport = {
     name: job.name,

@@ -21,9 +21,10 @@ function re2(): typeof RE2JSClass {
  * (https://json-schema.org/draft/2020-12/json-schema-validation#section-6.3.3), and validators
  * compile them with the `u` flag. RE2 reads several constructs differently (`\s`, `.`, `[^]`,
  * `\p{..}` names, `\uXXXX`), so each pattern is parsed as ECMA syntax and written out again
- * in RE2 syntax with the ECMA meaning spelled out; what RE2 cannot run in linear time
- * (backreferences, lookaround) or cannot express (a repetition count above 1000) is refused
- * with a reason, never handed to a backtracking engine.
+ * in RE2 syntax with the ECMA meaning spelled out; look-aheads at the start anchor
+ * (`^(?!A)(?=B)C`) become a conjunction of linear-time checks (`anchoredLookaheads`); what
+ * RE2 cannot run in linear time (backreferences, any other lookaround) or cannot express (a
+ * repetition count above 1000) is refused with a reason, never handed to a backtracking engine.
  */
 
 /** What a pattern needs that the engine cannot do, or why it is not a pattern at all. */
@@ -359,7 +360,7 @@ export function translateSpecPattern(pattern: string): { ok: true; re2: string }
   return verdict.ok ? { ok: true, re2: verdict.re2 } : verdict;
 }
 
-type Compiled = ReturnType<typeof RE2JSClass.compile>;
+type Compiled = { test(text: string): boolean };
 
 function compileSpecPattern(pattern: string): { ok: true; re2: string; compiled: Compiled } | ({ ok: false } & SpecPatternProblem) {
   try {
@@ -372,9 +373,78 @@ function compileSpecPattern(pattern: string): { ok: true; re2: string; compiled:
     const source = new Translator(pattern).translate();
     return { ok: true, re2: source, compiled: re2().compile(source) };
   } catch (error) {
-    if (error instanceof Refusal) return { ok: false, code: error.code, reason: error.message };
+    if (error instanceof Refusal) {
+      const decomposed = error.message.startsWith("lookahead") ? anchoredLookaheads(pattern) : undefined;
+      if (decomposed !== undefined) return decomposed;
+      return { ok: false, code: error.code, reason: error.message };
+    }
     return { ok: false, code: "PATTERN_UNSUPPORTED", reason: `the linear-time engine cannot compile it (${(error as Error).message})` };
   }
+}
+
+/**
+ * `^(?!A)(?=B)...C`, look-aheads at the start anchor and nowhere else, is a conjunction that
+ * needs no look-around: the text matches `^C`, and `^(?:B)`, and not `^(?:A)` (a look-ahead at
+ * position 0 asks exactly whether its body matches from the start). Each part runs on the
+ * linear-time engine, so the whole stays linear. Sentry's slugs: `^(?![0-9]+$)[a-z0-9_\-]+$`.
+ * Undefined when the pattern is of another shape (a look-ahead elsewhere, a top-level `|`
+ * after the anchor, which would take the look-aheads into one branch only): it is refused.
+ */
+function anchoredLookaheads(pattern: string): { ok: true; re2: string; compiled: Compiled } | undefined {
+  if (!pattern.startsWith("^")) return undefined;
+  const checks: { negated: boolean; body: string }[] = [];
+  let at = 1;
+  while (pattern.startsWith("(?=", at) || pattern.startsWith("(?!", at)) {
+    const close = closingParen(pattern, at);
+    if (close === undefined) return undefined;
+    checks.push({ negated: pattern[at + 2] === "!", body: pattern.slice(at + 3, close) });
+    at = close + 1;
+  }
+  const rest = pattern.slice(at);
+  if (checks.length === 0 || hasTopLevelBar(rest)) return undefined;
+  try {
+    const main = new Translator(`^${rest}`).translate();
+    const parts = checks.map(({ negated, body }) => ({ negated, source: new Translator(`^(?:${body})`).translate() }));
+    const compiledMain = re2().compile(main);
+    const compiledParts = parts.map(({ negated, source }) => ({ negated, compiled: re2().compile(source) }));
+    return {
+      ok: true,
+      re2: [main, ...parts.map(({ negated, source }) => `${negated ? "!" : ""}${source}`)].join(" && "),
+      compiled: { test: (text) => compiledMain.test(text) && compiledParts.every(({ negated, compiled }) => compiled.test(text) !== negated) },
+    };
+  } catch {
+    return undefined; // a part holds what the engine cannot run (another look-around, a backreference): refused as a whole
+  }
+}
+
+/** Index of the `)` closing the group opened at `open`, skipping escapes and character classes. */
+function closingParen(pattern: string, open: number): number | undefined {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < pattern.length; i += 1) {
+    const c = pattern[i];
+    if (c === "\\") i += 1;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth += 1;
+    else if (c === ")" && (depth -= 1) === 0) return i;
+  }
+  return undefined;
+}
+
+function hasTopLevelBar(pattern: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const c = pattern[i];
+    if (c === "\\") i += 1;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") depth += 1;
+    else if (c === ")") depth -= 1;
+    else if (c === "|" && depth === 0) return true;
+  }
+  return false;
 }
 
 const CACHE_LIMIT = 512;

@@ -27,6 +27,8 @@ export interface PackIR {
   skipped: SkippedOperation[];
   /** Spec patterns the generator removed (not ECMA-262, or not runnable in linear time), in spec order. */
   refusedPatterns?: PatternRefusal[];
+  /** What the generator decided that a person should hear once, at generate (one line each). */
+  notices?: string[];
 }
 
 /**
@@ -167,6 +169,11 @@ export interface GraphQLBinding {
   variables: Record<string, string>;
   /** Selectors a projection's `returns` narrowed the selection set with, in order (absent: as generated). */
   returns?: string[];
+  /**
+   * Secret-looking scalars (`nodes.apiKey`) the generated selection leaves out, as dotted paths
+   * below the root field: never fetched unless a `returns` selector names one.
+   */
+  secretOutputs?: string[];
   /**
    * Variables filled from a security scheme's credential by the call runtime (variable ->
    * scheme), e.g. Shopify Storefront's `customerAccessToken`: declared in the document,

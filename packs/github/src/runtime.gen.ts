@@ -55,5 +55,18 @@ export const facts: RuntimeFacts = JSON.parse(`{
     }
   },
   "credentialArguments": {},
-  "secretLooking": []
+  "secretLooking": [
+    {
+      "tool": "create_migration_source",
+      "argument": "CreateMigrationSourceInput.accessToken"
+    },
+    {
+      "tool": "start_organization_migration",
+      "argument": "StartOrganizationMigrationInput.sourceAccessToken"
+    },
+    {
+      "tool": "start_repository_migration",
+      "argument": "StartRepositoryMigrationInput.accessToken"
+    }
+  ]
 }`);

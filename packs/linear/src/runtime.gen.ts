@@ -414,6 +414,18 @@ export const facts: RuntimeFacts = JSON.parse(`{
   "credentialArguments": {},
   "secretLooking": [
     {
+      "tool": "airbyte_integration_connect",
+      "argument": "AirbyteConfigurationInput.apiKey"
+    },
+    {
+      "tool": "email_token_user_account_auth",
+      "argument": "TokenUserAccountAuthInput.token"
+    },
+    {
+      "tool": "email_unsubscribe",
+      "argument": "EmailUnsubscribeInput.token"
+    },
+    {
       "tool": "integration_gitlab_connect",
       "argument": "accessToken"
     },
@@ -422,8 +434,32 @@ export const facts: RuntimeFacts = JSON.parse(`{
       "argument": "accessToken"
     },
     {
+      "tool": "integration_jira_update",
+      "argument": "JiraUpdateInput.accessToken"
+    },
+    {
+      "tool": "integration_jira_update",
+      "argument": "JiraUpdateInput.webhookSecret"
+    },
+    {
       "tool": "integration_opsgenie_connect",
       "argument": "apiKey"
+    },
+    {
+      "tool": "jira_integration_connect",
+      "argument": "JiraConfigurationInput.accessToken"
+    },
+    {
+      "tool": "saml_token_user_account_auth",
+      "argument": "TokenUserAccountAuthInput.token"
+    },
+    {
+      "tool": "webhook_create",
+      "argument": "WebhookCreateInput.secret"
+    },
+    {
+      "tool": "webhook_update",
+      "argument": "WebhookUpdateInput.secret"
     }
   ]
 }`);

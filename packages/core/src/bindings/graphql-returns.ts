@@ -11,7 +11,8 @@ import { nearestNames, withSuggestion } from "../edit-distance.ts";
  * selector names, only the named fields stay (their ancestors too); selection sets no
  * selector names are left whole, and a selector that names an object field keeps all of
  * it. Inline fragments are passed through (a path reaches a field in any of them), and
- * `__typename` always stays. Unknown paths are errors listing what is there.
+ * `__typename` and a fetched `id` always stay (a narrowed list of nodes without their ids
+ * leaves the next call nothing to name them by). Unknown paths are errors listing what is there.
  */
 
 interface ReturnsNode {
@@ -94,7 +95,8 @@ function narrow(set: SelectionSetNode, tree: ReturnsNode, path: string): Selecti
       const key = keyOf(selection);
       const child = tree.children.get(key);
       if (child === undefined) {
-        if (!tree.named || key === "__typename") out.push(selection);
+        // An object's `id` stays with it, as `__typename` does: the next call names the object by it.
+        if (!tree.named || key === "__typename" || (key === "id" && selection.selectionSet === undefined)) out.push(selection);
         continue;
       }
       if (child.children.size === 0 || selection.selectionSet === undefined) out.push(selection);
@@ -103,6 +105,30 @@ function narrow(set: SelectionSetNode, tree: ReturnsNode, path: string): Selecti
     return out;
   };
   return { ...set, selections: rewrite(set.selections) };
+}
+
+/**
+ * The selection set with each secret-looking scalar the generator left out put back where a
+ * selector names it exactly: the one way such a field is fetched is by asking for it.
+ */
+function withAskedSecrets(set: SelectionSetNode, secrets: readonly string[], selectors: readonly string[]): SelectionSetNode {
+  const asked = secrets.filter((path) => selectors.includes(path));
+  if (asked.length === 0) return set;
+  const add = (at: SelectionSetNode, segments: readonly string[]): SelectionSetNode => {
+    const [head, ...rest] = segments;
+    if (rest.length === 0) {
+      if (fieldsOf(at).some((field) => keyOf(field) === head)) return at;
+      const field: FieldNode = { kind: graphql().Kind.FIELD, name: { kind: graphql().Kind.NAME, value: head! } };
+      return { ...at, selections: [...at.selections, field] };
+    }
+    return {
+      ...at,
+      selections: at.selections.map((selection) =>
+        selection.kind === graphql().Kind.FIELD && keyOf(selection) === head && selection.selectionSet !== undefined ? { ...selection, selectionSet: add(selection.selectionSet, rest) } : selection,
+      ),
+    };
+  };
+  return asked.reduce((current, path) => add(current, path.split(".")), set);
 }
 
 /** The binding with its root field's selection set narrowed to `selectors`. */
@@ -116,14 +142,16 @@ export function narrowReturns(binding: GraphQLBinding, selectors: readonly strin
   if (root.selectionSet === undefined) {
     throw new SluiceError("INVALID_OPTION", `returns: ${binding.field} returns a scalar; there is nothing to narrow.`);
   }
-  const narrowed = narrow(root.selectionSet, returnsTree(selectors), "");
+  const narrowed = narrow(withAskedSecrets(root.selectionSet, binding.secretOutputs ?? [], selectors), returnsTree(selectors), "");
   const rootField: FieldNode = { ...root, selectionSet: narrowed };
   const next: OperationDefinitionNode = {
     ...operation,
     selectionSet: { ...operation.selectionSet, selections: operation.selectionSet.selections.map((s) => (s === root ? rootField : s)) },
   };
   const printed = graphql().print({ ...document, definitions: document.definitions.map((d) => (d === operation ? next : d)) });
-  return { ...binding, document: printed, returns: [...(binding.returns ?? []), ...selectors] };
+  const secretOutputs = (binding.secretOutputs ?? []).filter((path) => !selectors.includes(path));
+  const { secretOutputs: _before, ...rest } = binding;
+  return { ...rest, ...(secretOutputs.length > 0 ? { secretOutputs } : {}), document: printed, returns: [...(binding.returns ?? []), ...selectors] };
 }
 
 /**
