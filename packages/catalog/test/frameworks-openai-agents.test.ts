@@ -32,7 +32,6 @@ class ScriptedModel implements Model {
     return { usage: new Usage(), output };
   }
 
-  // eslint-disable-next-line require-yield
   async *getStreamedResponse(): AsyncIterable<StreamEvent> {
     throw new Error("not streamed in these tests");
   }
