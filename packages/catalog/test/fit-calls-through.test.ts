@@ -37,6 +37,14 @@ describe("fit() output calls through to the original tool", () => {
     expect(fitted!.check({ title: { no: 1 } }).map((issue) => issue.path)).toEqual(["/title"]);
   });
 
+  it("dropping nulls never turns a hostile key into something else: __proto__ stays a member and is refused", async () => {
+    const [fitted] = fit([pinned], profile("openai-strict"), { allowLossy: true }).tools;
+    // JSON.parse makes __proto__ an own member, as a model's arguments would arrive.
+    const args = JSON.parse('{"title": "x", "body": null, "__proto__": {"owner": "evil", "assignees": ["mallory"]}}') as Record<string, unknown>;
+    const error: unknown = await fitted!.request(args).catch((e: unknown) => e);
+    expect(isSluiceError(error, "EGRESS_DENIED")).toBe(true);
+  });
+
   it("keeps the pins of a renamed tool too (a profile whose names are shorter)", async () => {
     const long = pinned.derived({ name: `create_issue_${"x".repeat(47)}` });
     const result = fit([long], profile("claude-code"), { allowLossy: true });
