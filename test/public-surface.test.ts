@@ -194,7 +194,7 @@ it("@sluice/catalog exports", () => {
 
 describe("agent-framework helpers: one entry point each, the framework an optional peer", () => {
   it("each entry exports its helper, and the root entry reaches no framework", async () => {
-    expect(Object.keys(await import("@sluice/catalog/ai-sdk")).sort()).toEqual(["SluiceToolCallError", "toAISDKTools"]);
+    expect(Object.keys(await import("@sluice/catalog/ai-sdk")).sort()).toEqual(["SluiceToolCallError", "toAISDKSession", "toAISDKTools"]);
     expect(Object.keys(await import("@sluice/catalog/langchain")).sort()).toEqual(["SluiceStructuredTool", "toLangChainTools"]);
     expect(Object.keys(await import("@sluice/catalog/openai-agents")).sort()).toEqual(["toOpenAIAgentsTools"]);
     const root = staticClosure("packages/catalog/src/index.ts");

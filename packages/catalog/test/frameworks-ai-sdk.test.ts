@@ -5,7 +5,10 @@
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { toAISDKTools } from "@sluice/catalog/ai-sdk";
+import { ToolSession } from "@sluice/catalog";
+import { toAISDKSession, toAISDKTools } from "@sluice/catalog/ai-sdk";
+import { schemaTokens } from "@sluice/core/tokens";
+import { tools as githubRest } from "@sluice/pack-github-rest";
 import { CALLS, contextFor, createIssueTool, startMockGitHub, TOKEN, type MockGitHub } from "./frameworks-fixture.ts";
 
 let api: MockGitHub;
@@ -97,4 +100,39 @@ it("passes the SDK's abort signal to the request", async () => {
   const call = tools["create_issue"]!.execute!(JSON.parse(CALLS.valid), { toolCallId: "x", messages: [], abortSignal: controller.signal });
   await expect(call).rejects.toMatchObject({ name: "SluiceToolCallError", code: "ABORTED", message: expect.stringMatching(/^ABORTED: /) });
   expect(api.requests.length).toBe(before);
+});
+
+it("deferred loading: a ToolSession drives activeTools, the model starts with the search tool alone", async () => {
+  const tool = createIssueTool();
+  // The curated tool among every github-rest tool but the one it narrows.
+  const catalog = [tool, ...githubRest.filter((t) => t.name !== "issues_create")];
+  const session = new ToolSession(catalog);
+  const { tools, prepareStep } = toAISDKSession(session, contextFor(api));
+  const model = new MockLanguageModelV3({
+    doGenerate: [
+      // A catalog tool before it is loaded: not active, so the SDK refuses it itself.
+      toolCallTurn("s0", CALLS.valid),
+      { content: [{ type: "tool-call", toolCallId: "s1", toolName: session.searchTool.name, input: JSON.stringify({ query: "select:create_issue" }) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+      toolCallTurn("s2", CALLS.valid),
+      { content: [{ type: "text", text: "Filed." }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] },
+    ],
+  });
+  const before = api.requests.length;
+  const result = await generateText({ model, tools, prepareStep, prompt: "File the bug.", stopWhen: stepCountIs(6) });
+  expect(result.text).toBe("Filed.");
+
+  const sentNames = model.doGenerateCalls.map((call) => (call.tools ?? []).map((t) => t.name));
+  expect(sentNames[0]).toEqual([session.searchTool.name]);
+  expect(sentNames[1]).toEqual([session.searchTool.name]);
+  expect(sentNames[2]).toEqual([session.searchTool.name, "create_issue"]);
+  const refused = toolResults(model.doGenerateCalls[1]!.prompt).get("s0")!;
+  expect(refused).toMatchObject({ type: "error-text", value: expect.stringContaining("unavailable tool 'create_issue'") });
+  // Called around the SDK's check (a direct execute), the session refuses it with the query that loads it.
+  const fresh = toAISDKSession(new ToolSession(catalog), contextFor(api));
+  await expect(fresh.tools["create_issue"]!.execute!(JSON.parse(CALLS.valid), { toolCallId: "x", messages: [] })).rejects.toMatchObject({ code: "TOOL_NOT_LOADED", message: expect.stringMatching(/^TOOL_NOT_LOADED: .*select:create_issue/) });
+  expect(api.requests.length - before).toBe(1);
+  expect(api.requests.at(-1)!.url).toBe("/repos/acme/widgets/issues");
+
+  // What it saves: the first step's tool list against sending the whole catalog.
+  expect(schemaTokens(session.visibleTools().slice(0, 1))).toBeLessThan(schemaTokens(catalog) / 100);
 });
