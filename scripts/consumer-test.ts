@@ -15,7 +15,7 @@
  *    run their own loops on the helpers against a mock API on 127.0.0.1.
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
- *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve) and @sluice/generator-mcp (the MCP SDK's types need DOM).
+ *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve), @sluice/generator-mcp (the MCP SDK's types need DOM), and the AI SDK and Agents SDK helper entries (their frameworks' types need DOM).
  * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
  *    pack by short name, egress --out / --check, generate from a spec into the project and
  *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
@@ -190,7 +190,9 @@ try {
       ].join("\n");
     writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
     // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp (both entries) and @sluice/generator-mcp (its client connection) carry them.
-    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || entry === "@sluice/generator-mcp";
+    // So do the AI SDK's (HeadersInit, FileList) and the Agents SDK's (RTCPeerConnection), which their helper entries carry; LangChain's do not.
+    const domTyped = new Set(["@sluice/generator-mcp", "@sluice/catalog/ai-sdk", "@sluice/catalog/openai-agents"]);
+    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || domTyped.has(entry);
     writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => !sdkTyped(entry))));
     // resolveJsonModule: the config schema is a JSON export a user imports too.
     const base = { strict: true, noEmit: true, types: ["node"], resolveJsonModule: true };
