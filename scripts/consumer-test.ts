@@ -10,10 +10,12 @@
  * 3. A project in a temporary folder outside the repository `npm install`s the tarballs
  *    (third-party dependencies from the registry), then, with plain `node` (no loader),
  *    runs scripts/consumer/run.mjs: derive a Linear tool and call it, directly and over
- *    MCP, against a local server on 127.0.0.1.
+ *    MCP, against a local server on 127.0.0.1; and scripts/consumer/frameworks.mjs: the AI
+ *    SDK, LangChain and the OpenAI Agents SDK (installed beside, as their optional peers)
+ *    run their own loops on the helpers against a mock API on 127.0.0.1.
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
- *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve) and @sluice/generator-mcp (the MCP SDK's types need DOM).
+ *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve), @sluice/generator-mcp (the MCP SDK's types need DOM), and the AI SDK and Agents SDK helper entries (their frameworks' types need DOM).
  * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
  *    pack by short name, egress --out / --check, generate from a spec into the project and
  *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
@@ -139,6 +141,10 @@ try {
     for (const { name, file } of packed) dependencies[name] = `file:${file}`;
     // The MCP client for run.mjs, and Node's types for tsc: from the registry.
     dependencies["@modelcontextprotocol/sdk"] = rootManifest.devDependencies["@modelcontextprotocol/sdk"]!;
+    // The agent frameworks @sluice/catalog's helper entries are written for (optional peers),
+    // as a user installs them: the entries type-check against them and frameworks.mjs runs their loops.
+    const catalogManifest = JSON.parse(readFileSync(join(ROOT, "packages", "catalog", "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    for (const framework of ["ai", "@langchain/core", "langchain", "@openai/agents", "zod"]) dependencies[framework] = catalogManifest.devDependencies[framework]!;
     const manifest = {
       name: "sluice-consumer",
       private: true,
@@ -153,6 +159,11 @@ try {
   step("plain node: derive a tool and call it (directly and over MCP) against 127.0.0.1", () => {
     copyFileSync(join(ROOT, "scripts", "consumer", "run.mjs"), join(project, "run.mjs"));
     check("node run.mjs", process.execPath, ["run.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
+  });
+
+  step("agent frameworks: the AI SDK, LangChain and the OpenAI Agents SDK run their own loops on the installed helpers", () => {
+    copyFileSync(join(ROOT, "scripts", "consumer", "frameworks.mjs"), join(project, "frameworks.mjs"));
+    check("node frameworks.mjs", process.execPath, ["frameworks.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
   });
 
   step("tsc --noEmit on every entry point (nodenext; bundler; nodenext without DOM)", () => {
@@ -179,7 +190,9 @@ try {
       ].join("\n");
     writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
     // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp (both entries) and @sluice/generator-mcp (its client connection) carry them.
-    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || entry === "@sluice/generator-mcp";
+    // So do the AI SDK's (HeadersInit, FileList) and the Agents SDK's (RTCPeerConnection), which their helper entries carry; LangChain's do not.
+    const domTyped = new Set(["@sluice/generator-mcp", "@sluice/catalog/ai-sdk", "@sluice/catalog/openai-agents"]);
+    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || domTyped.has(entry);
     writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => !sdkTyped(entry))));
     // resolveJsonModule: the config schema is a JSON export a user imports too.
     const base = { strict: true, noEmit: true, types: ["node"], resolveJsonModule: true };

@@ -2,7 +2,9 @@
  * The public surface is explicit: these lists change only on purpose. Internal
  * helpers (the schema workspace, selector resolution) are not exported.
  */
-import { expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { staticClosure } from "./support/static-imports.ts";
 import * as schema from "@sluice/schema";
 import * as core from "@sluice/core";
 import * as tokens from "@sluice/core/tokens";
@@ -65,11 +67,13 @@ it("@sluice/core exports", () => {
       "allToolsOf",
       "anyFailure",
       "apiMessage",
+      "argumentRefusal",
       "at",
       "authAdditions",
       "bindingArguments",
       "bindingResponseHints",
       "buildHttpRequest",
+      "callErrorText",
       "checkEgressMap",
       "collapseHandles",
       "collecting",
@@ -186,4 +190,23 @@ it("@sluice/catalog exports", () => {
       "toolCallRouter",
     ]
   `);
+});
+
+describe("agent-framework helpers: one entry point each, the framework an optional peer", () => {
+  it("each entry exports its helper, and the root entry reaches no framework", async () => {
+    expect(Object.keys(await import("@sluice/catalog/ai-sdk")).sort()).toEqual(["SluiceToolCallError", "toAISDKSession", "toAISDKTools"]);
+    expect(Object.keys(await import("@sluice/catalog/langchain")).sort()).toEqual(["SluiceStructuredTool", "toLangChainTools"]);
+    expect(Object.keys(await import("@sluice/catalog/openai-agents")).sort()).toEqual(["toOpenAIAgentsTools"]);
+    const root = staticClosure("packages/catalog/src/index.ts");
+    expect(root.filter((module) => module.includes("/frameworks/") || /^(ai|@langchain\/|langchain|@openai\/agents)/.test(module))).toEqual([]);
+  });
+
+  it("the frameworks are optional peer dependencies of @sluice/catalog", () => {
+    const manifest = JSON.parse(readFileSync(new URL("../packages/catalog/package.json", import.meta.url), "utf8")) as { peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }>; dependencies: Record<string, string> };
+    for (const framework of ["ai", "@langchain/core", "@openai/agents"]) {
+      expect(manifest.peerDependencies[framework]).toBeDefined();
+      expect(manifest.peerDependenciesMeta[framework]?.optional).toBe(true);
+      expect(manifest.dependencies[framework]).toBeUndefined();
+    }
+  });
 });

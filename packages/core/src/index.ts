@@ -24,7 +24,7 @@ export type {
   WithheldReason,
   WithheldParameter,
 } from "./tool-ir.ts";
-export { Tool, TOOL_NAME_PATTERN, type DeriveOptions, type ToolArgs, type ToolCallSettings, type ToolInit } from "./tool.ts";
+export { Tool, TOOL_NAME_PATTERN, type CallsThrough, type DeriveOptions, type ToolArgs, type ToolCallSettings, type ToolInit } from "./tool.ts";
 export type {
   ApiFailure,
   CallContext,
@@ -43,6 +43,7 @@ export type {
   ToolRuntime,
 } from "./call/types.ts";
 export { type CallResult, type CallableTool } from "./call/call.ts";
+export { argumentRefusal, callErrorText } from "./call/call-error-text.ts";
 export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options, type OAuth2Credential } from "./call/oauth2.ts";
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";

@@ -96,6 +96,19 @@ interface ToolState {
   settings: ToolCallSettings;
   /** The tool this one narrows (drop, keep or pin); calls are checked against it too. */
   derivedFrom: Tool<object> | undefined;
+  /** A wire form of another tool (see `ToolInit.callsThrough`): calls go to that tool. */
+  callsThrough: CallsThrough | undefined;
+}
+
+/**
+ * A tool that is another tool's wire form (`fit()`'s output: renamed, keywords rewritten for
+ * a provider): it is called as that tool, so the tool's pins, withheld paths, handler and
+ * validation apply, not the rewritten schema's.
+ */
+export interface CallsThrough {
+  tool: Tool<object>;
+  /** Turns what the model sent against the wire schema into the tool's arguments (strict mode's nulls for omitted members). */
+  prepareArguments?: (args: unknown) => unknown;
 }
 
 export interface ToolInit {
@@ -112,6 +125,11 @@ export interface ToolInit {
   responseHandler?: ResponseHandler;
   pagination?: Pagination;
   settings?: ToolCallSettings;
+  /**
+   * This tool is a wire form of another (a different name or schema for one provider):
+   * `call`, `invoke`, `request` and `check` go to that tool, and its pins are this tool's.
+   */
+  callsThrough?: CallsThrough;
 }
 
 /**
@@ -178,12 +196,13 @@ export class Tool<Args extends object = ToolArgs> {
       annotations: { ...init.annotations },
       withheld: [...(init.withheld ?? [])],
       typeWithheld: init.typeWithheld ?? (() => []),
-      pins: {},
+      pins: init.callsThrough?.tool.pins ?? {},
       origins: new Map(),
       responseHandler: init.responseHandler,
       pagination: init.pagination,
       settings: { ...init.settings },
       derivedFrom: undefined,
+      callsThrough: init.callsThrough === undefined ? undefined : { ...init.callsThrough },
     }, init.name);
   }
 
@@ -292,6 +311,11 @@ export class Tool<Args extends object = ToolArgs> {
   project(options: DeriveOptions<Args>, projectOptions: ProjectOptions): Tool<Args> {
     // Checked at run time (unknown keys, types), own properties only; pins copied and frozen.
     const given = checkDeriveOptions(options);
+    if (this.#s.callsThrough !== undefined) {
+      // Its schema is a provider's rewrite, not what calls are checked against: a derive of it
+      // would narrow the wrong schema.
+      throw new SluiceError("INVALID_OPTION", `derived(): ${this.name} is a wire form of ${this.#s.callsThrough.tool.name} (fit()'s output); derive ${this.#s.callsThrough.tool.name} and fit the result.`);
+    }
     const name = given.name ?? this.name;
     assertToolName(name);
     const projection: SchemaProjection = {};
@@ -365,11 +389,13 @@ export class Tool<Args extends object = ToolArgs> {
    * as SluiceError with a code, the HTTP status and `retryAfterSeconds` where known.
    */
   async call(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<unknown> {
-    return (await (await loadCallRuntime()).invoke(this, args, ctx)).output;
+    return (await this.invoke(args, ctx)).output;
   }
 
   /** Like `call`, with everything about the exchange: raw body, status, headers, byte counts, next page. */
   async invoke(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<CallResult> {
+    const through = this.#s.callsThrough;
+    if (through !== undefined) return through.tool.invoke(throughArguments(through, args), ctx);
     return (await loadCallRuntime()).invoke(this, args, ctx);
   }
 
@@ -380,11 +406,15 @@ export class Tool<Args extends object = ToolArgs> {
    * Credential values read `[redacted]` unless `ctx.revealCredentials` is true.
    */
   async request(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<HttpRequest> {
+    const through = this.#s.callsThrough;
+    if (through !== undefined) return through.tool.request(throughArguments(through, args), ctx);
     return (await loadCallRuntime()).prepareRequest(this, args, ctx);
   }
 
   /** Every problem `call` would refuse these arguments for (empty when none), without calling. */
   check(args: unknown): readonly ArgumentIssue[] {
+    const through = this.#s.callsThrough;
+    if (through !== undefined) return through.tool.check(through.prepareArguments === undefined ? args : through.prepareArguments(args));
     return withinLimits(`check() of ${this.name}`, () => argumentIssues(this, args).issues);
   }
 
@@ -392,6 +422,12 @@ export class Tool<Args extends object = ToolArgs> {
   canonical(): string {
     return canonicalJson(this.toJSON());
   }
+}
+
+function throughArguments(through: CallsThrough, args: unknown): Record<string, unknown> {
+  const prepared = through.prepareArguments === undefined ? args : through.prepareArguments(args);
+  // What is not an object goes on as it is: the tool's own screening refuses it with its code.
+  return prepared as Record<string, unknown>;
 }
 
 /** Pagination of a GraphQL tool survives `returns` only while the cursor and flag are still fetched. */

@@ -289,7 +289,9 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     }
     let result: CallResult;
     try {
-      result = await tool.invoke(args, ctx);
+      // The wire tool: the one given, renamed, or fit's rewrite, which calls through to it (its
+      // pins, withheld paths and validation) once a strict client's nulls for what it leaves out are dropped.
+      result = await wire.invoke(args, ctx);
     } catch (error) {
       if (isSluiceError(error)) {
         log?.(`call ${wire.name} ${error.code}${error.status === undefined ? "" : ` ${error.status}`}`);

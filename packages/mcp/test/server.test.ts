@@ -137,6 +137,19 @@ describe("tools/list", () => {
     expect(textOf(refused)).toMatch(/^EGRESS_DENIED: .*pinned/s);
   });
 
+  it("under openai-strict, a client's nulls for members it leaves out are dropped before the original is called", async () => {
+    const catalog = new ServedCatalog([httpTool("things_get").derived({ name: "things_get" })], { profile: "openai-strict", allowLossy: true });
+    const listed = catalog.tools[0]!.inputSchema as { required?: string[] };
+    expect(listed.required).toEqual(["id", "mode"]);
+    const { fetch, sent } = fakeFetch();
+    const client = await connect(catalog, { call: { fetch } });
+    const answer = await client.callTool({ name: "things_get", arguments: { id: "42", mode: null } });
+    expect(answer.isError).toBeUndefined();
+    expect(sent[0]!.url).toBe("https://api.example.test/things/42");
+    const refused = await client.callTool({ name: "things_get", arguments: { id: "42", mode: "c" } });
+    expect(textOf(refused)).toMatch(/^INVALID_ARGUMENTS: /);
+  });
+
   it("refuses a lossy fit unless allowed, and reports what a client would still reject", () => {
     expect(() => new ServedCatalog([httpTool("t")], { profile: "no-such-client" })).toThrow(/Unknown provider profile/);
     const many = Array.from({ length: 45 }, (_, i) => httpTool(`tool_${String(i).padStart(2, "0")}`));

@@ -155,7 +155,8 @@ export function fit(tools: readonly Tool<object>[], profile: Profile, options: F
       });
     }
     changes.push(...own);
-    fitted.push(buildTool(tool, name, schema, description));
+    const nullsForOmitted = own.some((change) => change.action === "require-as-nullable");
+    fitted.push(buildTool(tool, name, schema, description, nullsForOmitted));
     nameMap[name] = tool.name;
   });
   const lossy = changes.filter((c) => c.kind === "lossy" && c.action !== "unroll-cycle");
@@ -191,7 +192,12 @@ export class LossyFitRefusedError extends SluiceError {
   }
 }
 
-function buildTool(tool: Tool<object>, name: string, schema: JsonSchemaObject | undefined, description: string = tool.description): Tool<object> {
+/**
+ * The fitted tool: with the original schema, a renamed derive; with a rewritten one, a wire
+ * form that calls through to the original (its pins, withheld paths, handler and validation),
+ * turning strict mode's nulls for omitted members back into omissions first.
+ */
+function buildTool(tool: Tool<object>, name: string, schema: JsonSchemaObject | undefined, description: string = tool.description, nullsForOmitted = false): Tool<object> {
   if (schema === undefined) return name === tool.name && description === tool.description ? tool : tool.derived({ name, description });
   return Tool.create({
     name,
@@ -201,7 +207,33 @@ function buildTool(tool: Tool<object>, name: string, schema: JsonSchemaObject | 
     annotations: tool.annotations,
     withheld: tool.withheld,
     ...(tool.responseHandler ? { responseHandler: tool.responseHandler } : {}),
+    callsThrough: { tool, ...(nullsForOmitted ? { prepareArguments: (args: unknown) => omittedForNull(tool, args) } : {}) },
   });
+}
+
+/**
+ * Strict mode makes every member required and the optional ones nullable, so the model
+ * sends null for what it means to leave out. Arguments the tool takes as sent stay as they
+ * are (a null the tool accepts is meant); otherwise every null member is dropped, at any
+ * depth, and the tool's own validation judges what is left.
+ */
+function omittedForNull(tool: Tool<object>, args: unknown): unknown {
+  if (!isSchemaObject(args) || tool.check(args).length === 0) return args;
+  return withoutNullMembers(args, 0);
+}
+
+function withoutNullMembers(value: unknown, depth: number): unknown {
+  // Screening refuses arguments deeper than this anyway; stopping keeps a hostile value from recursing without end.
+  if (depth > 64) return value;
+  if (Array.isArray(value)) return value.map((item) => withoutNullMembers(item, depth + 1));
+  if (!isSchemaObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, member] of Object.entries(value)) {
+    if (member === null) continue;
+    // defineProperty: a member named __proto__ stays a member (and screening refuses it), never the prototype.
+    Object.defineProperty(out, key, { value: withoutNullMembers(member, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------- names
@@ -486,7 +518,8 @@ function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Prof
         record("lossless", "fold-into-description", `${key} moved into the description text.`, at);
       } else if (key === "oneOf" && accepts("anyOf") && !hasOwn(node, "anyOf")) {
         node.anyOf = value as never;
-        record("lossy", "convert-keyword", "oneOf written as anyOf (exclusivity is no longer enforced).", at);
+        if (Array.isArray(value) && disjointBranches(value, schema)) record("lossless", "convert-keyword", "oneOf written as anyOf (no value can match two of its branches, so exclusivity holds as it is).", at);
+        else record("lossy", "convert-keyword", "oneOf written as anyOf (exclusivity is no longer enforced).", at);
       } else {
         if (value === null || typeof value !== "object") fold(node, `(${key}: ${canonicalJson(value)})`);
         record("lossy", "remove-keyword", `Removed ${key}: ${profile.label} does not accept it, so the provider no longer enforces it.`, at);
@@ -618,6 +651,69 @@ function samePathState(a: JsonSchemaObject, b: JsonSchemaObject): boolean {
     } else if (x !== y) return false;
   }
   return true;
+}
+
+/**
+ * Whether no value can match two of these branches, proved from what each branch pins down:
+ * its JSON types (integer counted inside number), or, for object branches, a member every
+ * branch requires whose const/enum values differ between branches (a discriminator). Local
+ * refs are followed; anything not provable this way counts as overlapping.
+ */
+function disjointBranches(branches: readonly unknown[], root: JsonSchemaObject): boolean {
+  const resolved = branches.map((branch) => followRef(branch, root));
+  if (resolved.some((branch) => branch === undefined)) return false;
+  const schemas = resolved as JsonSchemaObject[];
+  const types = schemas.map(typesOf);
+  const pairs = (test: (a: number, b: number) => boolean) => schemas.every((_, a) => schemas.every((__, b) => a >= b || test(a, b)));
+  if (types.every((t) => t !== undefined) && pairs((a, b) => !overlaps(types[a]!, types[b]!))) return true;
+  // Objects told apart by a discriminating member.
+  if (!schemas.every((s, i) => types[i] !== undefined && types[i]!.size === 1 && types[i]!.has("object") && isSchemaObject(s.properties))) return false;
+  const candidates = Object.keys(schemas[0]!.properties as object).filter((name) => schemas.every((s) => Array.isArray(s.required) && (s.required as unknown[]).includes(name)));
+  return candidates.some((name) => {
+    const values = schemas.map((s) => constantsOf(followRef((s.properties as JsonSchemaObject)[name], root)));
+    if (values.some((v) => v === undefined)) return false;
+    return pairs((a, b) => values[a]!.every((x) => !values[b]!.includes(x)));
+  });
+}
+
+/** The schema a branch stands for, through local `#/$defs/` refs (a sibling keyword beside a ref makes it unknown). */
+function followRef(branch: unknown, root: JsonSchemaObject): JsonSchemaObject | undefined {
+  let node = branch;
+  for (let hops = 0; hops < 32; hops++) {
+    if (!isSchemaObject(node)) return undefined;
+    if (!hasOwn(node, "$ref")) return node;
+    const ref = node.$ref;
+    if (typeof ref !== "string" || !ref.startsWith("#/$defs/") || Object.keys(node).some((k) => k !== "$ref" && k !== "description")) return undefined;
+    const defs = root.$defs;
+    const name = ref.slice("#/$defs/".length);
+    node = isSchemaObject(defs) && hasOwn(defs, name) ? defs[name] : undefined;
+  }
+  return undefined;
+}
+
+/** The JSON types a schema admits, when it says (type, or const/enum values); undefined when it does not. */
+function typesOf(schema: JsonSchemaObject): Set<string> | undefined {
+  if (typeof schema.type === "string") return new Set([schema.type]);
+  if (Array.isArray(schema.type) && schema.type.every((t) => typeof t === "string")) return new Set(schema.type as string[]);
+  const values = constantsOf(schema);
+  if (values === undefined) return undefined;
+  return new Set(values.map((v) => JSON.parse(v) as unknown).map((v) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v === "number" ? (Number.isInteger(v) ? "integer" : "number") : typeof v)));
+}
+
+function overlaps(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const type of a) {
+    if (b.has(type)) return true;
+    if ((type === "integer" && b.has("number")) || (type === "number" && b.has("integer"))) return true;
+  }
+  return false;
+}
+
+/** A schema's allowed values as canonical JSON texts, when it lists them (const or enum). */
+function constantsOf(schema: JsonSchemaObject | undefined): string[] | undefined {
+  if (schema === undefined) return undefined;
+  if (hasOwn(schema, "const")) return [canonicalJson(schema.const)];
+  if (Array.isArray(schema.enum)) return schema.enum.map((v) => canonicalJson(v));
+  return undefined;
 }
 
 function nullableOf(schema: JsonSchemaObject): JsonSchemaObject {

@@ -21,8 +21,11 @@ const BASE: ProfileLimits = {
 
 // OpenAI Structured Outputs, "Supported schemas"
 // (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas): composition
-// keywords are not supported in strict mode in either limit set.
-const OPENAI_STRICT_COMPOSITION = ["allOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else"];
+// keywords are not supported in strict mode in either limit set. Of the unions only anyOf is
+// listed as supported; oneOf is refused (the OpenAI Agents SDK's strict conversion:
+// "Cannot convert a JSON schema using unsupported keyword `oneOf` to strict mode"), and fit
+// writes it as anyOf, losslessly where no value can match two branches.
+const OPENAI_STRICT_COMPOSITION = ["allOf", "oneOf", "not", "dependentRequired", "dependentSchemas", "if", "then", "else"];
 
 /**
  * OpenAI strict mode, dated. The launch set (Structured Outputs, 2024-08-06): at most 100

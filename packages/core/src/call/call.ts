@@ -16,6 +16,7 @@ import { withheldPointers } from "./screen-arguments.ts";
 import { callMcpUpstream, mcpArguments, mcpResultBody, resultText } from "./mcp-call.ts";
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
 import { argumentIssues, checkArguments, NO_ISSUES, ownArgumentIssues, withoutPins, type CallableTool } from "./arguments.ts";
+import { argumentRefusal } from "./call-error-text.ts";
 import {
   DEFAULT_MAX_ARGUMENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -60,22 +61,9 @@ export interface CallResult {
   mcpResult?: McpToolResult;
 }
 
-/**
- * Issues that make a call EGRESS_DENIED rather than INVALID_ARGUMENTS: something withheld,
- * pinned, a wire name the argument does not own (`reserved`), or a prototype key.
- */
-const DENIED_CODES: ReadonlySet<string> = new Set(["withheld", "pinned", "reserved", "prototype_key"]);
-
 /** Throws the call error for a list of issues: EGRESS_DENIED when anything withheld was sent, else INVALID_ARGUMENTS. */
 export function refuse(tool: string, issues: readonly ArgumentIssue[]): never {
-  const denied = issues.some((issue) => DENIED_CODES.has(issue.code));
-  const shown = issues.slice(0, 20);
-  const lines = shown.map((issue) => `- ${issue.path === "" ? "(arguments)" : issue.path}: ${issue.message}`);
-  if (issues.length > shown.length) lines.push(`- ... and ${issues.length - shown.length} more`);
-  const head = denied
-    ? `${tool} refused the call: it sends fields this tool withholds. Remove them and call again.`
-    : `${tool} refused the call: the arguments do not match the tool's schema. Fix them and call again.`;
-  throw new SluiceError(denied ? "EGRESS_DENIED" : "INVALID_ARGUMENTS", `${head}\n${lines.join("\n")}`, { tool, issues });
+  throw argumentRefusal(tool, issues);
 }
 
 /**
