@@ -141,6 +141,8 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
     const request = buildHttpRequest(binding, allowed, {
       ...(ctx.baseUrl === undefined ? {} : { baseUrl: ctx.baseUrl }),
       ...(tool.auth === undefined ? {} : { schemes: tool.auth }),
+      ...withheldBodyMembers(tool, binding),
+      ...(Object.keys(tool.pins).length === 0 ? {} : { pinnedArguments: Object.keys(tool.pins) }),
       additions: { headers, query: auth.query ?? [], cookies: auth.cookies ?? [] },
     });
     if (checked) addContextHeaders(tool, request, ctx.headers, auth);
@@ -168,6 +170,15 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
   request.headers["accept"] = "application/json";
   if (checked) addContextHeaders(tool, request, ctx.headers, auth);
   return request;
+}
+
+/** The top-level members of a body sent whole that the tool withholds, for the builder's own wire-name check. */
+function withheldBodyMembers(tool: CallableTool, binding: HttpBinding): { withheldBodyMembers?: string[] } {
+  const whole = binding.body?.wholeBodyArg;
+  if (whole === undefined) return {};
+  const prefix = `${whole}.`;
+  const members = tool.withheld.filter((w) => w.path.startsWith(prefix) && !w.path.slice(prefix.length).includes(".")).map((w) => w.path.slice(prefix.length));
+  return members.length === 0 ? {} : { withheldBodyMembers: members };
 }
 
 /**
