@@ -101,6 +101,12 @@ export interface Guards {
   oauthRedaction: boolean;
   /** `serve --http` gives a call the credentials of the caller whose MCP token made it, never another caller's. */
   callerCredentials: boolean;
+  /**
+   * The OpenAPI generator withholds a member named like a credential argument wherever it
+   * sits (a body kept whole, a nested object, a union branch), not only where a body is
+   * flattened into arguments.
+   */
+  credentialMembers: boolean;
 }
 
 export const guards: Guards = {
@@ -131,6 +137,7 @@ export const guards: Guards = {
   oauthSingleFlight: true,
   oauthRedaction: true,
   callerCredentials: true,
+  credentialMembers: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
