@@ -211,6 +211,23 @@ describe("names as servers fold them", () => {
     expect(tool().check({ filter: { "color red": "x", "a-b": "y" } })).toEqual([]);
   });
 
+  it("an exploded query key never re-creates a withheld body member (PHP's $_REQUEST, Rails' params read the body with the query)", async () => {
+    const spec = structuredClone(filterSpec) as Record<string, any>;
+    delete spec.security;
+    spec.paths["/items"].post = {
+      operationId: "postItems",
+      parameters: [spec.paths["/items"].get.parameters[0]],
+      requestBody: { content: { "application/json": { schema: { type: "object", properties: { secret: { type: "string" }, note: { type: "string" } } } } } },
+      responses: { "200": { description: "ok" } },
+    };
+    const post = toolsOf(spec).find((t) => t.name === "post_items")!.derived({ name: "post_no_secret", drop: ["secret"] });
+    for (const key of ["secret", " secret", "SECRET", "secret\u0000"]) {
+      expect(post.check({ filter: { [key]: CANARY } }), JSON.stringify(key)).toEqual([expect.objectContaining({ code: "reserved", path: `/filter/${key}` })]);
+      await withoutGuard("wireNameScreening", async () => expect((await refusal(post.request({ filter: { [key]: CANARY } }))).code).toBe("EGRESS_DENIED"));
+    }
+    expect(post.check({ filter: { note: "n" }, note: "n" })).toEqual([]);
+  });
+
   it("the rule list: each rule has an id and its servers, and every id is distinct", () => {
     const ids = WIRE_NAME_RULES.map((rule) => rule.id);
     expect(new Set(ids).size).toBe(ids.length);

@@ -203,7 +203,8 @@ function project(tool: Tool<object>, random: () => number, run: number): Tool<ob
   const binding = tool.binding as HttpBinding;
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
   const required = new Set((tool.inputSchema.required ?? []) as string[]);
-  const optional = binding.parameters.filter((p) => p.in !== "path" && Object.prototype.hasOwnProperty.call(properties, p.arg) && !required.has(p.arg));
+  const fields = Object.keys(binding.body?.fields ?? {}).map((arg) => ({ arg }));
+  const optional = [...binding.parameters.filter((p) => p.in !== "path"), ...fields].filter((p) => Object.prototype.hasOwnProperty.call(properties, p.arg) && !required.has(p.arg));
   const drop: string[] = [];
   const pin: Record<string, unknown> = {};
   for (const p of optional) {
@@ -213,7 +214,7 @@ function project(tool: Tool<object>, random: () => number, run: number): Tool<ob
     else if (roll < 0.45 && schema.type === "string" && schema.enum === undefined && schema.format === undefined && schema.pattern === undefined && Object.keys(pin).length === 0) pin[p.arg] = `pin${run}`;
   }
   const body = binding.body;
-  if (body?.wholeBodyArg !== undefined && body.encoding === "form" && random() < 0.7) {
+  if (body?.wholeBodyArg !== undefined && random() < 0.7) {
     const members = bodyMembers(tool, body.wholeBodyArg);
     const member = members[Math.floor(random() * members.length)];
     if (member !== undefined) drop.push(`${body.wholeBodyArg}.${member}`);
@@ -426,8 +427,8 @@ function bodyMembers(tool: Tool<object>, arg: string): string[] {
 
 /**
  * Names a canary must never be read under: the withheld and pinned parameters' and the
- * apiKey schemes' names by location, the path's fixed query names, and for a form body
- * also its withheld members (servers read a form body with the query).
+ * apiKey schemes' names by location, the path's fixed query names, and the body's withheld
+ * and credential-filled members (servers read a body with the query).
  */
 export function protectedNames(tool: Tool<object>): { query: string[]; cookie: string[]; form: string[] } {
   const binding = tool.binding as HttpBinding;
@@ -440,8 +441,13 @@ export function protectedNames(tool: Tool<object>): { query: string[]; cookie: s
   for (const s of schemes) if (s.type === "apiKey") add(s.in, s.name);
   const at = binding.path.indexOf("?");
   if (at >= 0) for (const pair of binding.path.slice(at + 1).split("&")) if (pair.split("=")[0]) query.add(decodeURIComponent(pair.split("=")[0]!));
-  const form = new Set(query);
+  // Withheld body members: PHP's $_REQUEST and Rails' params read them with the query.
   const whole = binding.body?.wholeBodyArg;
-  if (whole !== undefined) for (const w of tool.withheld) if (w.path.startsWith(`${whole}.`) && !w.path.slice(whole.length + 1).includes(".")) form.add(w.path.slice(whole.length + 1));
-  return { query: [...query].sort(), cookie: [...cookie].sort(), form: [...form].sort() };
+  const fields = binding.body?.fields ?? {};
+  for (const w of tool.withheld) {
+    if (whole !== undefined && w.path.startsWith(`${whole}.`) && !w.path.slice(whole.length + 1).includes(".")) query.add(w.path.slice(whole.length + 1));
+    else if (Object.prototype.hasOwnProperty.call(fields, w.path)) query.add(fields[w.path]!);
+  }
+  for (const arg of Object.keys(binding.body?.credentialFields ?? {})) query.add(fields[arg] ?? arg);
+  return { query: [...query].sort(), cookie: [...cookie].sort(), form: [...query].sort() };
 }

@@ -173,12 +173,19 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
 }
 
 /** The top-level members of a body sent whole that the tool withholds, for the builder's own wire-name check. */
-function withheldBodyMembers(tool: CallableTool, binding: HttpBinding): { withheldBodyMembers?: string[] } {
+function withheldBodyMembers(tool: CallableTool, binding: HttpBinding): { withheldBodyMembers?: string[]; withheldArguments?: string[] } {
   const whole = binding.body?.wholeBodyArg;
-  if (whole === undefined) return {};
+  if (whole === undefined) return withheldBodyFields(tool, binding);
   const prefix = `${whole}.`;
   const members = tool.withheld.filter((w) => w.path.startsWith(prefix) && !w.path.slice(prefix.length).includes(".")).map((w) => w.path.slice(prefix.length));
   return members.length === 0 ? {} : { withheldBodyMembers: members };
+}
+
+/** Withheld top-level arguments of a tool with a flattened body: those that are body fields keep their names reserved on the wire (see withheldBodyNames). */
+function withheldBodyFields(tool: CallableTool, binding: HttpBinding): { withheldArguments?: string[] } {
+  if (binding.body?.fields === undefined) return {};
+  const args = tool.withheld.map((w) => w.path).filter((path) => !path.includes("."));
+  return args.length === 0 ? {} : { withheldArguments: args };
 }
 
 /**

@@ -5,7 +5,7 @@ import { encodePathValue, encodeUnreserved } from "./encode.ts";
 import { bodyValue, buildBody, isJsonMediaType } from "./body.ts";
 import { isPlainObject, ownEntries, ownValue, scalarText } from "./scalar.ts";
 import { checkHeaderText, isUndefinedValue, serializeCookiePieces, serializeHeaderValue, serializePathValue, serializeQueryPieces } from "./style.ts";
-import { clashOf, reservedNames, schemesOf, unreadableName, wireNameForms, writesCredentialName, type Reservation, type WireLocation } from "./wire-names.ts";
+import { clashOf, reservedNames, schemesOf, unreadableName, wireNameForms, withheldBodyNames, writesCredentialName, type Reservation, type WireLocation } from "./wire-names.ts";
 
 /**
  * One HTTP request, ready for `fetch`. Header names are lower case. A multipart body is
@@ -38,6 +38,8 @@ export interface BuildHttpRequestOptions {
   withheldBodyMembers?: readonly string[];
   /** Arguments a projection pins: a form body's key read as a pinned query parameter's name is refused. */
   pinnedArguments?: readonly string[];
+  /** Top-level arguments the tool withholds: a flattened body field among them is a name no exploded query key may write. */
+  withheldArguments?: readonly string[];
 }
 
 function contentText(parameter: HttpParameter, value: unknown): string {
@@ -163,11 +165,13 @@ class WireNameCheck {
   readonly #headers = new Map<string, string>();
   readonly #withheldBodyMembers: readonly string[];
   readonly #pinned: ReadonlySet<string>;
+  readonly #bodyNames: string[];
 
   constructor(binding: HttpBinding, options: BuildHttpRequestOptions) {
     this.#binding = binding;
     this.#withheldBodyMembers = options.withheldBodyMembers ?? [];
     this.#pinned = new Set(options.pinnedArguments ?? []);
+    this.#bodyNames = withheldBodyNames(binding, [...(options.withheldBodyMembers ?? []).map((member) => `${binding.body?.wholeBodyArg ?? ""}.${member}`), ...(options.withheldArguments ?? [])]);
     this.#schemes = schemesOf(binding, options.schemes);
     // Query and cookie additions come from authentication only: credentials, whatever the schemes say.
     // (Header additions may also be the caller's own headers, which are checked where they join.)
@@ -199,9 +203,9 @@ class WireNameCheck {
     const unreadable = unreadableName(name, location);
     if (unreadable !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which ${unreadable}`);
     let reserved = this.#reserved.get(location);
-    if (reserved === undefined) this.#reserved.set(location, (reserved = reservedNames(this.#binding, this.#schemes, location)));
+    if (reserved === undefined) this.#reserved.set(location, (reserved = reservedNames(this.#binding, this.#schemes, location, location === "query" ? this.#bodyNames : [])));
     const clash = clashOf(reserved, name, parameter.arg, location);
-    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : clash.why === "fixed" ? "fixed by the operation's path" : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
+    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : clash.why === "fixed" ? "fixed by the operation's path" : clash.why === "body" ? `the withheld body field ${clash.name}` : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
     return piece;
   }
 
@@ -216,11 +220,11 @@ class WireNameCheck {
     const members = new Map<string, string>();
     for (const member of this.#withheldBodyMembers) for (const form of wireNameForms(member)) members.set(form, member);
     let query = this.#reserved.get("query");
-    if (query === undefined) this.#reserved.set("query", (query = reservedNames(this.#binding, this.#schemes, "query")));
+    if (query === undefined) this.#reserved.set("query", (query = reservedNames(this.#binding, this.#schemes, "query", this.#bodyNames)));
     for (const [key] of ownEntries(value)) {
       const forms = wireNameForms(key);
       const member = forms.map((form) => members.get(form)).find((m) => m !== undefined);
-      const clash = forms.map((form) => query.get(form)).find((r) => r !== undefined && (r.why !== "parameter" || (r.arg !== undefined && this.#pinned.has(r.arg))));
+      const clash = forms.map((form) => query.get(form)).find((r) => r !== undefined && r.why !== "body" && (r.why !== "parameter" || (r.arg !== undefined && this.#pinned.has(r.arg))));
       if ((member === undefined || member === key) && clash === undefined) continue;
       const message = `the body key ${JSON.stringify(key)} would be read as ${member !== undefined && member !== key ? `the withheld body field ${member}` : `the query name ${clash!.name}, which is ${clash!.why === "credential" ? "a credential" : clash!.why === "fixed" ? "fixed by the operation's path" : `the name of ${clash!.why === "withheld" ? "withheld" : "pinned"} argument ${clash!.arg}`}`}`;
       throw new SluiceError("EGRESS_DENIED", `${this.#binding.method} ${this.#binding.path}: refused to build the request: ${message}. Remove it and call again.`, {

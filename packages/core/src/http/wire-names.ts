@@ -21,7 +21,8 @@ export type WireLocation = "query" | "header" | "cookie";
 export interface Reservation {
   /** The wire name as declared. */
   name: string;
-  why: "parameter" | "withheld" | "credential" | "fixed";
+  /** `body`: a withheld member of the request body, which PHP ($_REQUEST) and Rails (params) read with the query. */
+  why: "parameter" | "withheld" | "credential" | "fixed" | "body";
   /** The argument whose own name this is (parameters and withheld parameters). */
   arg?: string;
 }
@@ -62,7 +63,7 @@ function schemeName(scheme: HttpAuthScheme, location: WireLocation): string | un
  * every form of the name: the binding's parameters, the parameters it withholds, the
  * security schemes' names and, for headers, the credential headers.
  */
-export function reservedNames(binding: HttpBinding, schemes: readonly HttpAuthScheme[], location: WireLocation): Map<string, Reservation> {
+export function reservedNames(binding: HttpBinding, schemes: readonly HttpAuthScheme[], location: WireLocation, bodyNames: readonly string[] = []): Map<string, Reservation> {
   const out = new Map<string, Reservation>();
   const add = (name: string, reservation: Reservation): void => {
     for (const form of wireNameForms(name, location)) if (!out.has(form)) out.set(form, reservation);
@@ -80,7 +81,32 @@ export function reservedNames(binding: HttpBinding, schemes: readonly HttpAuthSc
     if (parameter.in === location) add(parameter.name, { name: parameter.name, why: "withheld", arg: parameter.arg });
   }
   if (location === "query" && guards.fixedQueryNames) for (const name of fixedQueryNames(binding.path)) add(name, { name, why: "fixed" });
+  if (location === "query") for (const name of bodyNames) add(name, { name, why: "body" });
   return out;
+}
+
+/**
+ * The names of the body members a call never lets the model send: withheld top-level members
+ * of a body sent whole (`body.secret`), withheld flattened body fields, and fields filled
+ * from a credential. PHP's $_REQUEST (form bodies) and Rails' params (form and JSON bodies)
+ * read them with the query, so an exploded query key must not re-create one.
+ */
+export function withheldBodyNames(binding: HttpBinding, withheld: Iterable<string>): string[] {
+  const body = binding.body;
+  if (body === undefined) return [];
+  const out = new Set<string>();
+  const fields = body.fields ?? {};
+  for (const arg of Object.keys(body.credentialFields ?? {})) out.add(Object.prototype.hasOwnProperty.call(fields, arg) ? fields[arg]! : arg);
+  const prefix = body.wholeBodyArg === undefined ? undefined : `${body.wholeBodyArg}.`;
+  // A projection takes a dropped field out of `fields`; a withheld top-level path that is no parameter is then a field under its argument name.
+  const parameters = new Set([...binding.parameters, ...(binding.withheldParameters ?? [])].map((p) => p.arg));
+  for (const path of withheld) {
+    if (prefix !== undefined) {
+      if (path.startsWith(prefix) && !path.slice(prefix.length).includes(".")) out.add(path.slice(prefix.length));
+    } else if (Object.prototype.hasOwnProperty.call(fields, path)) out.add(fields[path]!);
+    else if (!path.includes(".") && !parameters.has(path)) out.add(path);
+  }
+  return [...out].sort();
 }
 
 /**
@@ -130,6 +156,7 @@ function describe(reservation: Reservation, pins: Readonly<Record<string, unknow
   if (reservation.why === "credential") return "carries a credential";
   if (reservation.why === "withheld") return `belongs to the withheld argument ${reservation.arg}`;
   if (reservation.why === "fixed") return "is fixed by the operation's path";
+  if (reservation.why === "body") return `is the withheld body field ${reservation.name}, which servers such as PHP and Rails read with the query`;
   if (reservation.arg !== undefined && Object.prototype.hasOwnProperty.call(pins, reservation.arg)) return `belongs to the pinned argument ${reservation.arg}`;
   return `belongs to the argument ${reservation.arg}`;
 }
@@ -152,7 +179,7 @@ export function wireNameIssues(
   const reserved = new Map<WireLocation, Map<string, Reservation>>();
   const reservedIn = (location: WireLocation) => {
     let names = reserved.get(location);
-    if (names === undefined) reserved.set(location, (names = reservedNames(binding, schemes, location)));
+    if (names === undefined) reserved.set(location, (names = reservedNames(binding, schemes, location, location === "query" ? withheldBodyNames(binding, withheld) : [])));
     return names;
   };
   const headers = new Map<string, string>();
@@ -257,7 +284,7 @@ function formBodyIssues(
       issues.push({ code: "reserved", path: `${bodyPath}/${escapePointerSegment(key)}`, message: `"${key}" would be read as the withheld body field "${member}" on the wire; remove it` });
       continue;
     }
-    const clash = forms.map((form) => query.get(form)).find((r) => r !== undefined && (r.why !== "parameter" || (r.arg !== undefined && Object.prototype.hasOwnProperty.call(pins, r.arg))));
+    const clash = forms.map((form) => query.get(form)).find((r) => r !== undefined && r.why !== "body" && (r.why !== "parameter" || (r.arg !== undefined && Object.prototype.hasOwnProperty.call(pins, r.arg))));
     if (clash === undefined) continue;
     issues.push({
       code: "reserved",
