@@ -166,9 +166,14 @@ describe("the wire-name fuzzer notices the guards", () => {
     // With both off, listed servers read folded keys as the withheld, pinned and credential names.
     const readers = new Set(bothOff.findings.filter((f) => f.kind === "readable").map((f) => f.detail.split(" ")[0]));
     expect([...readers].sort()).toEqual(expect.arrayContaining(["aspnet-core", "django", "express-qs", "php", "rack", "spring"]));
+    // The rule list alone: with wireNameFolding off (both checks on, comparing as before the list), folded keys reach the wire and listed servers read them.
+    const foldingOff = await withoutGuard("wireNameFolding", run);
+    expect(foldingOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "folded").length).toBeGreaterThan(0);
+    expect(foldingOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "form_folded").length).toBeGreaterThan(0);
+    expect(foldingOff.readable).toBeGreaterThan(0);
     const protoOff = await withoutGuard("prototypeKeys", () => withoutGuard("requestFilter", run));
     expect(protoOff.findings.filter((f) => f.kind === "leak" && f.shape === "proto").length).toBeGreaterThan(0);
-    expect(guards.wireNameScreening && guards.wireNames && guards.prototypeKeys && guards.requestFilter).toBe(true);
+    expect(guards.wireNameScreening && guards.wireNames && guards.wireNameFolding && guards.prototypeKeys && guards.requestFilter).toBe(true);
   });
 });
 

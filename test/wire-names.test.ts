@@ -193,6 +193,16 @@ describe("names as servers fold them", () => {
     await withoutGuard("wireNameScreening", async () => expect((await refusal(tool().request({ filter: { [key]: CANARY } }, { credentials }))).code).toBe("EGRESS_DENIED"));
   });
 
+  it.each(cases.filter(([, c]) => c.reader !== undefined))("guard wireNameFolding: off, %s passes screening and the builder and the server named reads it", async (_, { key, reader }) => {
+    const given = { filter: { [key]: CANARY } };
+    await withoutGuard("wireNameFolding", async () => {
+      expect(tool().check(given)).toEqual([]);
+      const request = await tool().request(given, { credentials, revealCredentials: true });
+      expect(readableCanary(request, { query: ["admin", "pinme", "api_key", "page_size"], cookie: [], form: [] }, CANARY).map((r) => r.server)).toContain(reader);
+    });
+    expect(guards.wireNameFolding).toBe(true);
+  });
+
   it("with the pin, PHP keeps the last pair: the model's value would replace the pin, so the key is refused", async () => {
     const request = await withoutGuard("wireNameScreening", () => withoutGuard("wireNames", () => tool().request({ filter: { " pinme": "MODEL" } }, { credentials })));
     expect(request.url).toContain("?%20pinme=MODEL&pinme=PINNED");

@@ -13,6 +13,8 @@
  * that only refuses more.
  */
 
+import { guards } from "../guards.ts";
+
 export type WireNameLocation = "query" | "header" | "cookie";
 
 export interface WireNameRule {
@@ -139,7 +141,7 @@ const CONTROL = /\p{Cc}/u;
 
 /** Whether a name holds a character no name on the wire may hold. */
 export function hasControlCharacter(name: string): boolean {
-  return CONTROL.test(name);
+  return guards.wireNameFolding && CONTROL.test(name);
 }
 
 // A declared name has a handful of forms; a key with more is built to confuse, and is refused (see wireNameReading).
@@ -156,6 +158,7 @@ export interface WireNameReading {
 
 /** Every form one name may be read as by a server applying the rules above, to a fixed point. */
 export function wireNameReading(name: string, location: WireNameLocation = "query"): WireNameReading {
+  if (!guards.wireNameFolding) return legacyReading(name);
   const key = `${location}\u0000${name}`;
   const cached = cache.get(key);
   if (cached !== undefined) return cached;
@@ -194,4 +197,14 @@ export function wireNameReading(name: string, location: WireNameLocation = "quer
 /** The forms of {@link wireNameReading}. */
 export function wireNameForms(name: string, location: WireNameLocation = "query"): string[] {
   return wireNameReading(name, location).forms;
+}
+
+/** With the wireNameFolding guard off (tests only): the forms before the rule list, case, `a[b]` and `.` / space. */
+function legacyReading(name: string): WireNameReading {
+  const lower = name.toLowerCase();
+  const forms = new Set([lower]);
+  const bracket = lower.indexOf("[");
+  if (bracket > 0) forms.add(lower.slice(0, bracket));
+  for (const form of [...forms]) forms.add(form.replace(/[. ]/g, "_"));
+  return { forms: [...forms], overflow: false };
 }
