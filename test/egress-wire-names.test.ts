@@ -90,6 +90,21 @@ function shapeTools(): Tool<object>[] {
             responses: ok,
           },
         },
+        // A free-form form body (kept whole) beside a query parameter and the query apiKey: servers read both as one set of names.
+        "/free-forms": {
+          post: {
+            operationId: "freeFormBody",
+            parameters: [{ name: "account_id", in: "query", schema: { type: "string" } }, { name: "mode", in: "query", schema: { type: "string" } }],
+            requestBody: {
+              content: {
+                "application/x-www-form-urlencoded": {
+                  schema: { allOf: [{ type: "object", properties: { client_secret: { type: "string" }, is_admin: { type: "string" }, note: { type: "string" } } }], additionalProperties: { type: "string" } },
+                },
+              },
+            },
+            responses: ok,
+          },
+        },
       },
       {
         components: {
@@ -109,7 +124,10 @@ describe("wire-name conformance: shapes made for it", () => {
     expect(report.shapes["exploded"]).toBeGreaterThan(30);
     expect(report.shapes["header_case"]).toBeGreaterThan(5);
     expect(report.shapes["proto"]).toBeGreaterThan(10);
+    expect(report.shapes["folded"]).toBeGreaterThan(30);
+    expect(report.shapes["form_folded"]).toBeGreaterThan(10);
     expect(report.cleanAccepted).toBeGreaterThan(20);
+    expect(report.readable).toBe(0);
     expect(report.calls).toBeGreaterThan(20);
     expectClean("shapes", report);
   });
@@ -133,17 +151,29 @@ describe("egress map and screening agree on the made shapes", () => {
 });
 
 describe("the wire-name fuzzer notices the guards", () => {
-  it("with wireNameScreening off it finds unrefused keys; with wireNames off too, canaries on the wire; with prototypeKeys and requestFilter off, __proto__ on the wire", async () => {
+  it("with wireNameScreening off it finds unrefused keys (folded ones too); with wireNames off too, canaries on the wire, read by every listed server as a protected name; with prototypeKeys and requestFilter off, __proto__ on the wire", async () => {
     const run = () => fuzzWireNames({ tools: shapeTools(), seed: SEED, runs: 2, server, calls: 10 });
     const screeningOff = await withoutGuard("wireNameScreening", run);
     expect(screeningOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "exploded").length).toBeGreaterThan(0);
+    // Behind screening, the builder refuses the same keys on its own (exploded objects and whole form bodies).
     expect(screeningOff.withheldBytesOnWire).toBe(0);
+    expect(screeningOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "folded").length).toBeGreaterThan(0);
+    expect(screeningOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "form_folded").length).toBeGreaterThan(0);
+    expect(screeningOff.readable).toBe(0);
     const bothOff = await withoutGuard("wireNameScreening", () => withoutGuard("wireNames", run));
     expect(bothOff.findings.filter((f) => f.kind === "leak" && f.shape === "exploded").length).toBeGreaterThan(0);
     expect(bothOff.withheldBytesOnWire).toBeGreaterThan(0);
+    // With both off, listed servers read folded keys as the withheld, pinned and credential names.
+    const readers = new Set(bothOff.findings.filter((f) => f.kind === "readable").map((f) => f.detail.split(" ")[0]));
+    expect([...readers].sort()).toEqual(expect.arrayContaining(["aspnet-core", "django", "express-qs", "php", "rack", "spring"]));
+    // The rule list alone: with wireNameFolding off (both checks on, comparing as before the list), folded keys reach the wire and listed servers read them.
+    const foldingOff = await withoutGuard("wireNameFolding", run);
+    expect(foldingOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "folded").length).toBeGreaterThan(0);
+    expect(foldingOff.findings.filter((f) => f.kind === "unrefused" && f.shape === "form_folded").length).toBeGreaterThan(0);
+    expect(foldingOff.readable).toBeGreaterThan(0);
     const protoOff = await withoutGuard("prototypeKeys", () => withoutGuard("requestFilter", run));
     expect(protoOff.findings.filter((f) => f.kind === "leak" && f.shape === "proto").length).toBeGreaterThan(0);
-    expect(guards.wireNameScreening && guards.wireNames && guards.prototypeKeys && guards.requestFilter).toBe(true);
+    expect(guards.wireNameScreening && guards.wireNames && guards.wireNameFolding && guards.prototypeKeys && guards.requestFilter).toBe(true);
   });
 });
 

@@ -9,9 +9,11 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHttpRequest, definePack, egressMap, formatEgressMap, isSluiceError, type HttpBinding, type Tool } from "@sluice/core";
+import { WIRE_NAME_RULES } from "../packages/core/src/http/wire-name-rules.ts";
 import { guards, withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { startRecordingServer, wireText, type RecordingServer } from "./support/recording-server.ts";
+import { readableCanary } from "./support/server-name-readers.ts";
 
 const CANARY = "CANARY_wire_7f3a";
 
@@ -143,6 +145,103 @@ describe("exploded objects never re-create another name", () => {
     expect(text).not.toContain("+ filter.limit");
     expect(text).toContain("  + filter.color: string\n");
     expect(text).toContain("  + filter.*: string\n");
+  });
+});
+
+/**
+ * Issue 39 item 3: the spellings servers fold. Each key below is read by some server as a
+ * withheld, pinned or credential name (test/support/server-name-readers.ts says which and
+ * why); the rule list is packages/core/src/http/wire-name-rules.ts.
+ */
+describe("names as servers fold them", () => {
+  // `reader`: a listed server that reads the key as the protected name; refused either way.
+  const cases: Array<[string, { key: string; reader?: string }]> = [
+    ["a leading space (PHP)", { key: " admin", reader: "php" }],
+    ["leading spaces (PHP)", { key: "   admin", reader: "php" }],
+    ["a tab (a control character: never written)", { key: "\tadmin" }],
+    ["a trailing NUL (PHP ends the name there)", { key: "admin\u0000", reader: "php" }],
+    ["NUL and more", { key: "admin\u0000junk", reader: "php" }],
+    ["a trailing space (cookie parsers trim names)", { key: "admin " }],
+    ["a no-break space (Python's strip, JavaScript's trim)", { key: "\u00a0admin" }],
+    ["a leading bracket (Rack 2)", { key: "]admin", reader: "rack" }],
+    ["all in brackets (qs)", { key: "[admin]", reader: "express-qs" }],
+    ["a dotted member (qs allowDots, Spring, ASP.NET)", { key: "admin.x", reader: "express-qs-dots" }],
+    ["Spring's field default prefix", { key: "!admin", reader: "spring" }],
+    ["Spring's field marker prefix", { key: "_pinme", reader: "spring" }],
+    ["an unmatched bracket (PHP reads `_`)", { key: "page[size", reader: "php" }],
+    ["a dotless i (ASP.NET upper-cases it to I)", { key: "adm\u0131n", reader: "aspnet-core" }],
+    ["the apiKey with a leading space", { key: " api_key", reader: "php" }],
+    ["the pin with a leading space", { key: " pinme", reader: "php" }],
+  ];
+  const tool = () => {
+    const spec = structuredClone(filterSpec) as typeof filterSpec;
+    (spec.paths["/items"].get.parameters as Array<Record<string, unknown>>).push({ name: "page_size", in: "query", schema: { type: "string" } });
+    return toolsOf(spec)[0]!.derived({ name: "list_items_folded", drop: ["admin", "session", "page_size"], pin: { pinme: "PINNED" } });
+  };
+
+  it.each(cases)("refuses %s in an exploded object: check() and request(), EGRESS_DENIED at the key", async (_, { key }) => {
+    const given = { filter: { [key]: CANARY } };
+    expect(tool().check(given)).toEqual([expect.objectContaining({ code: "reserved", path: `/filter/${key}` })]);
+    expect(await refusal(tool().request(given, { credentials }))).toEqual({ code: "EGRESS_DENIED", paths: [`/filter/${key}`] });
+  });
+
+  it.each(cases.filter(([, c]) => c.reader !== undefined))("guards off, %s reaches the wire and the server named reads the canary as the protected name", async (_, { key, reader }) => {
+    const request = await withoutGuard("wireNameScreening", () => withoutGuard("wireNames", () => tool().request({ filter: { [key]: CANARY } }, { credentials, revealCredentials: true })));
+    const read = readableCanary(request, { query: ["admin", "pinme", "api_key", "page_size"], cookie: [], form: [] }, CANARY);
+    expect(read.map((r) => r.server)).toContain(reader);
+    // Screening alone off: the builder refuses it on its own.
+    await withoutGuard("wireNameScreening", async () => expect((await refusal(tool().request({ filter: { [key]: CANARY } }, { credentials }))).code).toBe("EGRESS_DENIED"));
+  });
+
+  it.each(cases.filter(([, c]) => c.reader !== undefined))("guard wireNameFolding: off, %s passes screening and the builder and the server named reads it", async (_, { key, reader }) => {
+    const given = { filter: { [key]: CANARY } };
+    await withoutGuard("wireNameFolding", async () => {
+      expect(tool().check(given)).toEqual([]);
+      const request = await tool().request(given, { credentials, revealCredentials: true });
+      expect(readableCanary(request, { query: ["admin", "pinme", "api_key", "page_size"], cookie: [], form: [] }, CANARY).map((r) => r.server)).toContain(reader);
+    });
+    expect(guards.wireNameFolding).toBe(true);
+  });
+
+  it("with the pin, PHP keeps the last pair: the model's value would replace the pin, so the key is refused", async () => {
+    const request = await withoutGuard("wireNameScreening", () => withoutGuard("wireNames", () => tool().request({ filter: { " pinme": "MODEL" } }, { credentials })));
+    expect(request.url).toContain("?%20pinme=MODEL&pinme=PINNED");
+    // Here the key's piece comes first: PHP reads it (it drops the leading space), and a server that keeps the first value would read the model's.
+    expect(readableCanary(request, { query: ["pinme"], cookie: [], form: [] }, "MODEL").map((r) => r.server)).toContain("php");
+  });
+
+  it("a control character anywhere a key becomes a name is refused, even clashing with nothing; so are keys deep inside a deepObject", async () => {
+    expect(tool().check({ filter: { "zz\u0001": "x" } })).toEqual([expect.objectContaining({ code: "reserved", path: "/filter/zz\u0001" })]);
+    const spec = structuredClone(filterSpec) as typeof filterSpec;
+    (spec.paths["/items"].get.parameters as Array<Record<string, unknown>>)[0] = { ...spec.paths["/items"].get.parameters[0], style: "deepObject", explode: true };
+    const deep = toolsOf(spec)[0]!;
+    expect(deep.check({ filter: { "color\u0000": "x" } })).toEqual([expect.objectContaining({ code: "reserved", path: "/filter/color\u0000" })]);
+    await withoutGuard("wireNameScreening", async () => expect((await refusal(deep.request({ filter: { "color\u0000": "x" } }, { credentials }))).code).toBe("EGRESS_DENIED"));
+    // Keys that only look odd are still fine.
+    expect(tool().check({ filter: { "color red": "x", "a-b": "y" } })).toEqual([]);
+  });
+
+  it("an exploded query key never re-creates a withheld body member (PHP's $_REQUEST, Rails' params read the body with the query)", async () => {
+    const spec = structuredClone(filterSpec) as Record<string, any>;
+    delete spec.security;
+    spec.paths["/items"].post = {
+      operationId: "postItems",
+      parameters: [spec.paths["/items"].get.parameters[0]],
+      requestBody: { content: { "application/json": { schema: { type: "object", properties: { secret: { type: "string" }, note: { type: "string" } } } } } },
+      responses: { "200": { description: "ok" } },
+    };
+    const post = toolsOf(spec).find((t) => t.name === "post_items")!.derived({ name: "post_no_secret", drop: ["secret"] });
+    for (const key of ["secret", " secret", "SECRET", "secret\u0000"]) {
+      expect(post.check({ filter: { [key]: CANARY } }), JSON.stringify(key)).toEqual([expect.objectContaining({ code: "reserved", path: `/filter/${key}` })]);
+      await withoutGuard("wireNameScreening", async () => expect((await refusal(post.request({ filter: { [key]: CANARY } }))).code).toBe("EGRESS_DENIED"));
+    }
+    expect(post.check({ filter: { note: "n" }, note: "n" })).toEqual([]);
+  });
+
+  it("the rule list: each rule has an id and its servers, and every id is distinct", () => {
+    const ids = WIRE_NAME_RULES.map((rule) => rule.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const rule of WIRE_NAME_RULES) expect(rule.servers.length, rule.id).toBeGreaterThan(20);
   });
 });
 
@@ -330,6 +429,25 @@ describe("form bodies", () => {
       expect(narrowed.check({ body: { [key]: CANARY } }), key).toEqual([expect.objectContaining({ code: "reserved", path: `/body/${key}` })]);
       expect((await refusal(narrowed.request({ body: { [key]: CANARY } }))).code).toBe("EGRESS_DENIED");
     }
+    expect(narrowed.check({ body: { note: "n", other: "o" } })).toEqual([]);
+  });
+
+  it("a whole free-form body refuses the folded spellings of a withheld member and of withheld, pinned and credential query names; screening off, the builder does; both off, PHP reads them", async () => {
+    const spec = formSpec({ allOf: [{ type: "object", properties: { secret: { type: "string" }, note: { type: "string" } } }], additionalProperties: { type: "string" } }) as Record<string, any>;
+    spec.paths["/f"].post.parameters = [{ name: "admin", in: "query", schema: { type: "string" } }, { name: "mode", in: "query", schema: { type: "string" } }];
+    spec.components = { securitySchemes: { key: { type: "apiKey", in: "query", name: "api_key" } } };
+    spec.security = [{ key: [] }];
+    const narrowed = toolsOf(spec)[0]!.derived({ name: "no_secret", drop: ["body.secret", "admin"], pin: { mode: "safe" } });
+    const auth = { credentials: { key: { token: "k" } } };
+    for (const key of [" secret", "secret\u0000", "!secret", " admin", "admin\u0000", "[admin]", " mode", " api_key"]) {
+      const given = { body: { [key]: CANARY } };
+      expect(narrowed.check(given), JSON.stringify(key)).toEqual([expect.objectContaining({ code: "reserved", path: `/body/${key}` })]);
+      expect((await refusal(narrowed.request(given, auth))).code).toBe("EGRESS_DENIED");
+      await withoutGuard("wireNameScreening", async () => expect((await refusal(narrowed.request(given, auth))).code).toBe("EGRESS_DENIED"));
+    }
+    const sent = await withoutGuard("wireNameScreening", () => withoutGuard("wireNames", () => narrowed.request({ body: { " secret": CANARY } }, auth)));
+    expect(readableCanary(sent, { query: ["admin", "mode", "api_key"], cookie: [], form: ["secret", "admin", "mode", "api_key"] }, CANARY)).toEqual([expect.objectContaining({ server: "php", where: "form", target: "secret" })]);
+    // A visible query parameter's name is the model's to send either way.
     expect(narrowed.check({ body: { note: "n", other: "o" } })).toEqual([]);
   });
 });

@@ -22,6 +22,7 @@
 import { isSluiceError, type HttpAuthScheme, type HttpBinding, type HttpParameter, type Tool } from "@sluice/core";
 import { minimalArguments, seededSample } from "./egress-fuzz.ts";
 import { wireText, type RecordingServer } from "./recording-server.ts";
+import { readableCanary } from "./server-name-readers.ts";
 
 export interface WireFuzzOptions {
   tools: readonly Tool<object>[];
@@ -33,10 +34,10 @@ export interface WireFuzzOptions {
   calls?: number;
 }
 
-export type WireShape = "exploded" | "header_case" | "credential_header" | "proto";
+export type WireShape = "exploded" | "header_case" | "credential_header" | "proto" | "folded" | "form_folded";
 
 export interface WireFinding {
-  kind: "leak" | "unrefused" | "false_refusal" | "uncoded_error";
+  kind: "leak" | "unrefused" | "false_refusal" | "uncoded_error" | "readable";
   tool: string;
   shape: WireShape | "clean";
   seed: number;
@@ -56,6 +57,8 @@ export interface WireFuzzReport {
   calls: number;
   cleanAccepted: number;
   withheldBytesOnWire: number;
+  /** Canaries a listed server (server-name-readers.ts) reads under a withheld, pinned or credential name. */
+  readable: number;
   findings: WireFinding[];
 }
 
@@ -111,7 +114,7 @@ interface Attempt {
 }
 
 export async function fuzzWireNames(options: WireFuzzOptions): Promise<WireFuzzReport> {
-  const report: WireFuzzReport = { tools: 0, projections: 0, attempts: 0, shapes: {}, canaries: 0, refusals: {}, built: 0, calls: 0, cleanAccepted: 0, withheldBytesOnWire: 0, findings: [] };
+  const report: WireFuzzReport = { tools: 0, projections: 0, attempts: 0, shapes: {}, canaries: 0, refusals: {}, built: 0, calls: 0, cleanAccepted: 0, withheldBytesOnWire: 0, readable: 0, findings: [] };
   let counter = 0;
   const canary = () => `CANARY_W${++counter}_${(counter * 2654435761) % 100000}`;
   for (const tool of options.tools) {
@@ -153,6 +156,10 @@ export async function fuzzWireNames(options: WireFuzzOptions): Promise<WireFuzzR
             report.withheldBytesOnWire += occurrences(text, attempt.canary) * attempt.canary.length;
             finding("leak", attempt.shape, `request() built ${text.slice(0, 300)}`, attempt.args);
           }
+          for (const read of readableCanary(request, protectedNames(derived), attempt.canary)) {
+            report.readable++;
+            finding("readable", attempt.shape, `${read.server} reads the ${read.where} name ${JSON.stringify(read.name)} as ${read.target}: ${request.url.slice(0, 200)}`, attempt.args);
+          }
         } catch (error) {
           if (!isSluiceError(error)) finding("uncoded_error", attempt.shape, `request threw ${String(error)}`, attempt.args);
           else report.refusals[error.code] = (report.refusals[error.code] ?? 0) + 1;
@@ -167,6 +174,10 @@ export async function fuzzWireNames(options: WireFuzzOptions): Promise<WireFuzzR
             if (!isSluiceError(error)) finding("uncoded_error", attempt.shape, `call threw ${String(error)}`, attempt.args);
           }
           for (const received of options.server.received.slice(before)) {
+            for (const read of readableCanary({ url: received.path, headers: received.headers as Record<string, string>, body: received.body }, protectedNames(derived), attempt.canary)) {
+              report.readable++;
+              finding("readable", attempt.shape, `${read.server} reads the ${read.where} name ${JSON.stringify(read.name)} as ${read.target} (sent by call())`, attempt.args);
+            }
             const text = wireText(received);
             if (text.includes(attempt.canary)) {
               report.withheldBytesOnWire += occurrences(text, attempt.canary) * attempt.canary.length;
@@ -192,7 +203,8 @@ function project(tool: Tool<object>, random: () => number, run: number): Tool<ob
   const binding = tool.binding as HttpBinding;
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
   const required = new Set((tool.inputSchema.required ?? []) as string[]);
-  const optional = binding.parameters.filter((p) => p.in !== "path" && Object.prototype.hasOwnProperty.call(properties, p.arg) && !required.has(p.arg));
+  const fields = Object.keys(binding.body?.fields ?? {}).map((arg) => ({ arg }));
+  const optional = [...binding.parameters.filter((p) => p.in !== "path"), ...fields].filter((p) => Object.prototype.hasOwnProperty.call(properties, p.arg) && !required.has(p.arg));
   const drop: string[] = [];
   const pin: Record<string, unknown> = {};
   for (const p of optional) {
@@ -200,6 +212,12 @@ function project(tool: Tool<object>, random: () => number, run: number): Tool<ob
     const roll = random();
     if (roll < 0.3) drop.push(p.arg);
     else if (roll < 0.45 && schema.type === "string" && schema.enum === undefined && schema.format === undefined && schema.pattern === undefined && Object.keys(pin).length === 0) pin[p.arg] = `pin${run}`;
+  }
+  const body = binding.body;
+  if (body?.wholeBodyArg !== undefined && random() < 0.7) {
+    const members = bodyMembers(tool, body.wholeBodyArg);
+    const member = members[Math.floor(random() * members.length)];
+    if (member !== undefined) drop.push(`${body.wholeBodyArg}.${member}`);
   }
   if (drop.length === 0 && Object.keys(pin).length === 0) return tool;
   try {
@@ -239,6 +257,40 @@ function* attemptsFor(tool: Tool<object>, base: Record<string, unknown>, random:
       const value: Record<string, unknown> = {};
       Object.defineProperty(value, key, { value: c, enumerable: true, writable: true, configurable: true });
       yield { shape: "exploded", args: with_(p.arg, value), canary: c, ...(open ? { clean } : {}) };
+    }
+  }
+
+  // folded: the same targets in the spellings servers fold (server-name-readers.ts), into open exploded objects
+  const protect = protectedNames(tool);
+  for (const p of binding.parameters) {
+    if (!explodes(p) || !visible(p.arg)) continue;
+    const clean = with_(p.arg, { [HARMLESS]: "v" });
+    if (tool.check(clean).length > 0) continue;
+    const targets = (p.in === "cookie" ? protect.cookie : protect.query).filter((name) => name !== p.name);
+    for (const target of targets.slice(0, 8)) {
+      for (let i = 0; i < 2; i++) {
+        const c = canary();
+        const value: Record<string, unknown> = {};
+        Object.defineProperty(value, folding(target, random), { value: c, enumerable: true, writable: true, configurable: true });
+        yield { shape: "folded", args: with_(p.arg, value), canary: c, clean };
+      }
+    }
+  }
+
+  // form_folded: a whole form body's keys, folded onto its withheld members and the protected query names
+  const body = binding.body;
+  if (body?.wholeBodyArg !== undefined && (body.encoding === "form" || body.encoding === "multipart") && visible(body.wholeBodyArg)) {
+    const bodyBase = isObject(base[body.wholeBodyArg]) ? (base[body.wholeBodyArg] as Record<string, unknown>) : {};
+    const clean = with_(body.wholeBodyArg, { ...bodyBase, [HARMLESS]: "v" });
+    if (tool.check(clean).length === 0) {
+      for (const target of protect.form.slice(0, 10)) {
+        for (let i = 0; i < 2; i++) {
+          const c = canary();
+          const value: Record<string, unknown> = { ...bodyBase };
+          Object.defineProperty(value, folding(target, random), { value: c, enumerable: true, writable: true, configurable: true });
+          yield { shape: "form_folded", args: with_(body.wholeBodyArg, value), canary: c, clean };
+        }
+      }
     }
   }
 
@@ -294,7 +346,7 @@ function safeJson(value: unknown): string {
 export function summarizeWire(label: string, report: WireFuzzReport): string {
   const shapes = Object.entries(report.shapes).sort().map(([k, v]) => `${k} ${v}`).join(", ");
   const refusals = Object.entries(report.refusals).sort().map(([k, v]) => `${k} ${v}`).join(", ");
-  return `${label}: ${report.tools} tools, ${report.projections} projections, ${report.attempts} attempts (${shapes}), refused (${refusals}), ${report.built} built, ${report.calls} calls, ${report.cleanAccepted} clean accepted, withheld bytes on the wire ${report.withheldBytesOnWire}, findings ${report.findings.length}`;
+  return `${label}: ${report.tools} tools, ${report.projections} projections, ${report.attempts} attempts (${shapes}), refused (${refusals}), ${report.built} built, ${report.calls} calls, ${report.cleanAccepted} clean accepted, withheld bytes on the wire ${report.withheldBytesOnWire}, readable by a listed server ${report.readable}, findings ${report.findings.length}`;
 }
 
 export function describeWireFinding(f: WireFinding): string {
@@ -319,3 +371,83 @@ export function pickWireTools(tools: readonly Tool<object>[], count: number, see
   return [...first, ...rest];
 }
 
+
+function isObject(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A spelling of `name` that some listed server folds back to it: leading or trailing white
+ * space or control characters, NUL and what follows it, brackets around or after it, `.`
+ * after it, Spring's `!` and `_` prefixes, `.` or space where PHP reads `_`, dotless i and
+ * long s, case.
+ */
+export function folding(name: string, random: () => number): string {
+  const forms = [
+    ` ${name}`,
+    `   ${name}`,
+    `${name} `,
+    `\t${name}`,
+    `${name}\t`,
+    `\u00a0${name}`,
+    `${name}\u0000`,
+    `${name}\u0000x`,
+    `\u001f${name}`,
+    `[${name}]`,
+    `]${name}`,
+    `${name}]x`,
+    `${name}.x`,
+    `!${name}`,
+    `_${name}`,
+    `${name}[`,
+    name.includes("_") ? name.replace(/_/g, ".") : `${name} `,
+    name.includes("_") ? name.replace(/_/g, " ") : ` ${name}`,
+    name.replace(/i/g, "\u0131"),
+    name.replace(/s/g, "\u017f"),
+    name.toUpperCase(),
+    ` ${name.toUpperCase()}\u0000`,
+  ];
+  return forms[Math.floor(random() * forms.length)]!;
+}
+
+/** Members a body argument declares (its properties and those of its allOf branches, through local refs). */
+function bodyMembers(tool: Tool<object>, arg: string): string[] {
+  const defs = ((tool.inputSchema as Record<string, unknown>).$defs ?? {}) as Record<string, unknown>;
+  const out = new Set<string>();
+  const walk = (schema: unknown, depth: number): void => {
+    if (!isObject(schema) || depth > 6) return;
+    const s = schema as Record<string, unknown>;
+    if (typeof s.$ref === "string" && s.$ref.startsWith("#/$defs/")) walk(defs[s.$ref.slice(8)], depth + 1);
+    for (const key of Object.keys((s.properties ?? {}) as object)) if (/^[A-Za-z0-9_-]+$/.test(key)) out.add(key);
+    for (const branch of (s.allOf ?? []) as unknown[]) walk(branch, depth + 1);
+  };
+  walk(((tool.inputSchema.properties ?? {}) as Record<string, unknown>)[arg], 0);
+  return [...out].sort();
+}
+
+/**
+ * Names a canary must never be read under: the withheld and pinned parameters' and the
+ * apiKey schemes' names by location, the path's fixed query names, and the body's withheld
+ * and credential-filled members (servers read a body with the query).
+ */
+export function protectedNames(tool: Tool<object>): { query: string[]; cookie: string[]; form: string[] } {
+  const binding = tool.binding as HttpBinding;
+  const schemes = [...(binding.auth ?? []).flat(), ...(tool.auth ?? []).flat()];
+  const query = new Set<string>();
+  const cookie = new Set<string>();
+  const add = (where: string, name: string) => (where === "query" ? query.add(name) : where === "cookie" ? cookie.add(name) : undefined);
+  for (const p of binding.withheldParameters ?? []) add(p.in, p.name);
+  for (const p of binding.parameters) if (Object.prototype.hasOwnProperty.call(tool.pins, p.arg) || p.credential !== undefined) add(p.in, p.name);
+  for (const s of schemes) if (s.type === "apiKey") add(s.in, s.name);
+  const at = binding.path.indexOf("?");
+  if (at >= 0) for (const pair of binding.path.slice(at + 1).split("&")) if (pair.split("=")[0]) query.add(decodeURIComponent(pair.split("=")[0]!));
+  // Withheld body members: PHP's $_REQUEST and Rails' params read them with the query.
+  const whole = binding.body?.wholeBodyArg;
+  const fields = binding.body?.fields ?? {};
+  for (const w of tool.withheld) {
+    if (whole !== undefined && w.path.startsWith(`${whole}.`) && !w.path.slice(whole.length + 1).includes(".")) query.add(w.path.slice(whole.length + 1));
+    else if (Object.prototype.hasOwnProperty.call(fields, w.path)) query.add(fields[w.path]!);
+  }
+  for (const arg of Object.keys(binding.body?.credentialFields ?? {})) query.add(fields[arg] ?? arg);
+  return { query: [...query].sort(), cookie: [...cookie].sort(), form: [...query].sort() };
+}

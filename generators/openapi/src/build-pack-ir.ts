@@ -3,6 +3,7 @@ import { guards } from "@sluice/core/guards";
 import { compareText } from "@sluice/emit";
 import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { detectedCredentialParameters } from "./credential-arguments.ts";
+import { withholdCredentialMembers } from "./credential-members.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
 import { RefResolver } from "./reference-object.ts";
@@ -66,9 +67,10 @@ export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", 
 export function buildOpenAPIPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions = {}): PackIR {
   return withinLimits(`generating pack ${source.name} from ${source.file}`, () => {
     const ir = buildPackIR(document, source, options);
-    if (options.detectCredentialParameters !== true) return ir;
-    const merged = detectedCredentialParameters(document, ir, options.credentialParameters ?? {});
-    return merged === undefined ? ir : buildPackIR(document, source, { ...options, credentialParameters: merged });
+    const merged = options.detectCredentialParameters === true ? detectedCredentialParameters(document, ir, options.credentialParameters ?? {}) : undefined;
+    const rebuilt = merged === undefined ? ir : buildPackIR(document, source, { ...options, credentialParameters: merged });
+    // Flattened members and parameters carrying a credential are lifted out above; the same names anywhere else in a schema are withheld here.
+    return guards.credentialMembers ? withholdCredentialMembers(rebuilt, merged ?? options.credentialParameters ?? {}) : rebuilt;
   });
 }
 

@@ -135,12 +135,35 @@ function sentNames(tool: ToolIR): string[] {
 }
 
 /**
- * Arguments that duplicate a declared apiKey credential: name on the wire -> scheme.
- * An argument duplicates a key when their names agree modulo case, `-`/`_` and leading
+ * Member names at any depth of a schema (properties of objects, through unions and items),
+ * without following `$ref`s: a body that stays whole or a nested object sends these too.
+ */
+function memberNames(schema: unknown, out: Set<string>, depth = 0): void {
+  if (typeof schema !== "object" || schema === null || depth > 200) return;
+  if (Array.isArray(schema)) {
+    for (const item of schema) memberNames(item, out, depth + 1);
+    return;
+  }
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword === "properties" && typeof value === "object" && value !== null) {
+      for (const [member, sub] of Object.entries(value)) {
+        out.add(member);
+        memberNames(sub, out, depth + 1);
+      }
+    } else if (keyword === "allOf" || keyword === "anyOf" || keyword === "oneOf" || keyword === "items" || keyword === "prefixItems" || keyword === "contains" || keyword === "not" || keyword === "if" || keyword === "then" || keyword === "else") {
+      memberNames(value, out, depth + 1);
+    }
+  }
+}
+
+/**
+ * Arguments that duplicate a declared apiKey credential: name on the wire -> scheme, for
+ * parameters, body members at any depth (a body kept whole, a nested object, a union
+ * branch; `defs` are the pack's shared definitions). An argument duplicates a key when their names agree modulo case, `-`/`_` and leading
  * vendor words (`client_id` ~ `PLAID-CLIENT-ID`, `api_key` ~ `X-Api-Key`). Where two
  * schemes fit, the first by name wins.
  */
-export function credentialArguments(tools: readonly ToolIR[], schemes: readonly DeclaredScheme[], pack: string): Record<string, string> {
+export function credentialArguments(tools: readonly ToolIR[], schemes: readonly DeclaredScheme[], pack: string, defs: Readonly<Record<string, unknown>> = {}): Record<string, string> {
   const apiKeys = schemes.filter((s) => s.type === "apiKey" && s.name !== undefined);
   if (apiKeys.length === 0) return {};
   const vendor = vendorWords(pack, apiKeys);
@@ -151,14 +174,22 @@ export function credentialArguments(tools: readonly ToolIR[], schemes: readonly 
   const found = new Map<string, string>();
   // Operations send the same few names again and again (Kubernetes: `pretty`, `dryRun` on a thousand operations): each is looked at once.
   const seen = new Set<string>();
+  const consider = (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const scheme = byForm.get(squashName(name));
+    if (scheme !== undefined) found.set(name, scheme);
+  };
   for (const tool of tools) {
-    for (const name of sentNames(tool)) {
-      if (seen.has(name)) continue;
-      seen.add(name);
-      const scheme = byForm.get(squashName(name));
-      if (scheme !== undefined) found.set(name, scheme);
-    }
+    for (const name of sentNames(tool)) consider(name);
+    // Members of bodies kept whole, nested members and union branches (credential-members.ts withholds them).
+    const nested = new Set<string>();
+    for (const schema of Object.values(tool.parameters.properties)) memberNames(schema, nested);
+    for (const name of nested) consider(name);
   }
+  const inDefs = new Set<string>();
+  for (const schema of Object.values(defs)) memberNames(schema, inDefs);
+  for (const name of inDefs) consider(name);
   const out: Record<string, string> = {};
   for (const name of [...found.keys()].sort(compareText)) Object.defineProperty(out, name, { value: found.get(name), enumerable: true, writable: true, configurable: true });
   return out;
@@ -169,7 +200,7 @@ export function credentialArguments(tools: readonly ToolIR[], schemes: readonly 
  * (`explicit` entries win), or undefined when detection adds nothing.
  */
 export function detectedCredentialParameters(document: unknown, ir: PackIR, explicit: Readonly<Record<string, string>>): Record<string, string> | undefined {
-  const detected = credentialArguments(ir.tools, declaredSchemes(document), ir.name);
+  const detected = credentialArguments(ir.tools, declaredSchemes(document), ir.name, ir.defs);
   const added = Object.keys(detected).filter((name) => !Object.prototype.hasOwnProperty.call(explicit, name));
   if (added.length === 0) return undefined;
   const merged: Record<string, string> = {};

@@ -23,7 +23,7 @@ export function openapiRuntimeFacts(document: unknown, ir: PackIR, options: Open
   const resolver = new RefResolver(document, options.externalRefs);
   const schemes = declaredSchemes(document, resolver);
   const envNames = envVariableNames(ir.name, schemes.map((s) => s.scheme));
-  const duplicates = credentialArguments(ir.tools, schemes, ir.name);
+  const duplicates = credentialArguments(ir.tools, schemes, ir.name, ir.defs);
   // Arguments already filled from a credential (explicit `credentialParameters`) are not warned about.
   const filled = new Set(Object.keys(duplicates));
   for (const tool of ir.tools) {

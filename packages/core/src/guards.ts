@@ -30,6 +30,12 @@ export interface Guards {
   wireNameScreening: boolean;
   /** The request builder refuses the same wire-name clashes after serialization (a second check behind screening). */
   wireNames: boolean;
+  /**
+   * Wire names are compared in every form of http/wire-name-rules.ts (edge white space, NUL,
+   * `[a]`, `a.b`, Spring's prefixes, Unicode case) and a key with a control character is
+   * never written; off, only case, `a[b]` and `.` / space are folded, as before the list.
+   */
+  wireNameFolding: boolean;
   /** Screening refuses `__proto__` at any depth, and `constructor` / `prototype` where only an open object would admit them. */
   prototypeKeys: boolean;
   /**
@@ -120,6 +126,12 @@ export interface Guards {
    * one stream per id: one of the two would never be answered).
    */
   httpDuplicateIds: boolean;
+  /**
+   * The OpenAPI generator withholds a member named like a credential argument wherever it
+   * sits (a body kept whole, a nested object, a union branch), not only where a body is
+   * flattened into arguments.
+   */
+  credentialMembers: boolean;
 }
 
 export const guards: Guards = {
@@ -132,6 +144,7 @@ export const guards: Guards = {
   credentialVariables: true,
   wireNameScreening: true,
   wireNames: true,
+  wireNameFolding: true,
   prototypeKeys: true,
   parentCheck: true,
   pinScreening: true,
@@ -154,6 +167,7 @@ export const guards: Guards = {
   callerCredentials: true,
   httpNullOrigin: true,
   httpDuplicateIds: true,
+  credentialMembers: true,
 };
 
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */

@@ -129,6 +129,8 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
     const request = buildHttpRequest(binding, allowed, {
       ...(ctx.baseUrl === undefined ? {} : { baseUrl: ctx.baseUrl }),
       ...(tool.auth === undefined ? {} : { schemes: tool.auth }),
+      ...withheldBodyMembers(tool, binding),
+      ...(Object.keys(tool.pins).length === 0 ? {} : { pinnedArguments: Object.keys(tool.pins) }),
       additions: { headers, query: auth.query ?? [], cookies: auth.cookies ?? [] },
     });
     if (checked) addContextHeaders(tool, request, ctx.headers, auth);
@@ -156,6 +158,22 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
   request.headers["accept"] = "application/json";
   if (checked) addContextHeaders(tool, request, ctx.headers, auth);
   return request;
+}
+
+/** The top-level members of a body sent whole that the tool withholds, for the builder's own wire-name check. */
+function withheldBodyMembers(tool: CallableTool, binding: HttpBinding): { withheldBodyMembers?: string[]; withheldArguments?: string[] } {
+  const whole = binding.body?.wholeBodyArg;
+  if (whole === undefined) return withheldBodyFields(tool, binding);
+  const prefix = `${whole}.`;
+  const members = tool.withheld.filter((w) => w.path.startsWith(prefix) && !w.path.slice(prefix.length).includes(".")).map((w) => w.path.slice(prefix.length));
+  return members.length === 0 ? {} : { withheldBodyMembers: members };
+}
+
+/** Withheld top-level arguments of a tool with a flattened body: those that are body fields keep their names reserved on the wire (see withheldBodyNames). */
+function withheldBodyFields(tool: CallableTool, binding: HttpBinding): { withheldArguments?: string[] } {
+  if (binding.body?.fields === undefined) return {};
+  const args = tool.withheld.map((w) => w.path).filter((path) => !path.includes("."));
+  return args.length === 0 ? {} : { withheldArguments: args };
 }
 
 /**

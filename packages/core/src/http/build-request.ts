@@ -3,9 +3,9 @@ import { guards } from "../guards.ts";
 import type { HttpAuthScheme, HttpBinding, HttpParameter } from "../tool-ir.ts";
 import { encodePathValue, encodeUnreserved } from "./encode.ts";
 import { bodyValue, buildBody, isJsonMediaType } from "./body.ts";
-import { ownValue, scalarText } from "./scalar.ts";
+import { isPlainObject, ownEntries, ownValue, scalarText } from "./scalar.ts";
 import { checkHeaderText, isUndefinedValue, serializeCookiePieces, serializeHeaderValue, serializePathValue, serializeQueryPieces } from "./style.ts";
-import { clashOf, reservedNames, schemesOf, writesCredentialName, type Reservation, type WireLocation } from "./wire-names.ts";
+import { clashOf, reservedNames, schemesOf, unreadableName, wireNameForms, withheldBodyNames, writesCredentialName, type Reservation, type WireLocation } from "./wire-names.ts";
 
 /**
  * One HTTP request, ready for `fetch`. Header names are lower case. A multipart body is
@@ -34,6 +34,12 @@ export interface BuildHttpRequestOptions {
   additions?: HttpRequestAdditions;
   /** Security schemes beside the binding's own `auth` (the pack runtime's): their names are never written by a parameter. */
   schemes?: readonly (readonly HttpAuthScheme[])[];
+  /** Members of a body sent whole that the tool withholds: a form body's key read as one of them is refused. */
+  withheldBodyMembers?: readonly string[];
+  /** Arguments a projection pins: a form body's key read as a pinned query parameter's name is refused. */
+  pinnedArguments?: readonly string[];
+  /** Top-level arguments the tool withholds: a flattened body field among them is a name no exploded query key may write. */
+  withheldArguments?: readonly string[];
 }
 
 function contentText(parameter: HttpParameter, value: unknown): string {
@@ -132,6 +138,10 @@ export function buildHttpRequest(binding: HttpBinding, args: Record<string, unkn
   if (binding.body !== undefined) {
     const value = bodyValue(binding.body, args);
     if (value !== undefined) {
+      if (wire !== undefined && (binding.body.encoding === "form" || binding.body.encoding === "multipart")) {
+        wire.bodyNames(value);
+        if (binding.body.wholeBodyArg !== undefined) wire.wholeFormBody(binding.body.wholeBodyArg, value);
+      }
       const built = buildBody(binding.body, value);
       headers["content-type"] = built.contentType;
       request.body = built.body;
@@ -153,9 +163,15 @@ class WireNameCheck {
   readonly #schemes: HttpAuthScheme[];
   readonly #reserved = new Map<WireLocation, Map<string, Reservation>>();
   readonly #headers = new Map<string, string>();
+  readonly #withheldBodyMembers: readonly string[];
+  readonly #pinned: ReadonlySet<string>;
+  readonly #bodyNames: string[];
 
   constructor(binding: HttpBinding, options: BuildHttpRequestOptions) {
     this.#binding = binding;
+    this.#withheldBodyMembers = options.withheldBodyMembers ?? [];
+    this.#pinned = new Set(options.pinnedArguments ?? []);
+    this.#bodyNames = withheldBodyNames(binding, [...(options.withheldBodyMembers ?? []).map((member) => `${binding.body?.wholeBodyArg ?? ""}.${member}`), ...(options.withheldArguments ?? [])]);
     this.#schemes = schemesOf(binding, options.schemes);
     // Query and cookie additions come from authentication only: credentials, whatever the schemes say.
     // (Header additions may also be the caller's own headers, which are checked where they join.)
@@ -184,11 +200,54 @@ class WireNameCheck {
     }
     if (name === parameter.name) return piece;
     const location = parameter.in as WireLocation;
+    const unreadable = unreadableName(name, location);
+    if (unreadable !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which ${unreadable}`);
     let reserved = this.#reserved.get(location);
-    if (reserved === undefined) this.#reserved.set(location, (reserved = reservedNames(this.#binding, this.#schemes, location)));
-    const clash = clashOf(reserved, name, parameter.arg);
-    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : clash.why === "fixed" ? "fixed by the operation's path" : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
+    if (reserved === undefined) this.#reserved.set(location, (reserved = reservedNames(this.#binding, this.#schemes, location, location === "query" ? this.#bodyNames : [])));
+    const clash = clashOf(reserved, name, parameter.arg, location);
+    if (clash !== undefined) this.#deny(parameter, `a key of ${parameter.arg} would be sent as the ${parameter.in} name ${JSON.stringify(name)}, which is ${clash.why === "credential" ? "a credential" : clash.why === "fixed" ? "fixed by the operation's path" : clash.why === "body" ? `the withheld body field ${clash.name}` : `the name of ${clash.why === "withheld" ? "withheld " : ""}argument ${clash.arg}`}`);
     return piece;
+  }
+
+  /**
+   * A form body sent whole writes its keys as top-level names, read with the query by many
+   * servers: a key that is a withheld member of the body in another form, or a withheld,
+   * credential, fixed or pinned query name in any form, is refused. (The exact withheld key
+   * is the request filter's.)
+   */
+  wholeFormBody(arg: string, value: unknown): void {
+    if (!isPlainObject(value)) return;
+    const members = new Map<string, string>();
+    for (const member of this.#withheldBodyMembers) for (const form of wireNameForms(member)) members.set(form, member);
+    let query = this.#reserved.get("query");
+    if (query === undefined) this.#reserved.set("query", (query = reservedNames(this.#binding, this.#schemes, "query", this.#bodyNames)));
+    for (const [key] of ownEntries(value)) {
+      const forms = wireNameForms(key);
+      const member = forms.map((form) => members.get(form)).find((m) => m !== undefined);
+      const clash = forms.map((form) => query.get(form)).find((r) => r !== undefined && r.why !== "body" && (r.why !== "parameter" || (r.arg !== undefined && this.#pinned.has(r.arg))));
+      if ((member === undefined || member === key) && clash === undefined) continue;
+      const message = `the body key ${JSON.stringify(key)} would be read as ${member !== undefined && member !== key ? `the withheld body field ${member}` : `the query name ${clash!.name}, which is ${clash!.why === "credential" ? "a credential" : clash!.why === "fixed" ? "fixed by the operation's path" : `the name of ${clash!.why === "withheld" ? "withheld" : "pinned"} argument ${clash!.arg}`}`}`;
+      throw new SluiceError("EGRESS_DENIED", `${this.#binding.method} ${this.#binding.path}: refused to build the request: ${message}. Remove it and call again.`, {
+        issues: [{ code: "reserved", path: `/${escapePointerSegment(arg)}/${escapePointerSegment(key)}`, message }],
+      });
+    }
+  }
+
+  /** A form or multipart body writes every key, at any depth, into a name: each must be readable one way. */
+  bodyNames(value: unknown, path = "", depth = 0): void {
+    if (depth > 64) return;
+    if (Array.isArray(value)) value.forEach((item, i) => this.bodyNames(item, `${path}/${i}`, depth + 1));
+    if (!isPlainObject(value)) return;
+    for (const [key, inner] of ownEntries(value)) {
+      const unreadable = unreadableName(key);
+      if (unreadable !== undefined) {
+        const message = `the body key ${JSON.stringify(key)} ${unreadable}`;
+        throw new SluiceError("EGRESS_DENIED", `${this.#binding.method} ${this.#binding.path}: refused to build the request: ${message}. Remove it and call again.`, {
+          issues: [{ code: "reserved", path: `${path}/${escapePointerSegment(key)}`, message }],
+        });
+      }
+      this.bodyNames(inner, `${path}/${escapePointerSegment(key)}`, depth + 1);
+    }
   }
 
   #deny(parameter: HttpParameter, message: string): never {

@@ -9,11 +9,12 @@ export function encodeUnreserved(value: string): string {
 
 /**
  * OpenAPI `allowReserved`: RFC 3986 reserved characters pass unencoded, except the few
- * that would change the meaning of a query string (`# & = +`), which stay encoded so a
- * value can never add or split a parameter.
+ * that would change the meaning of a query string (`# & = +`, and `;`, a pair separator to
+ * Rack / Rails and older Python: NEVER_WRITTEN in wire-name-rules.ts), which stay encoded
+ * so a value can never add or split a parameter.
  */
 export function encodeAllowReserved(value: string): string {
-  return encodeUnreserved(value).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C|3B)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return encodeUnreserved(value).replace(/%(3A|2F|3F|5B|5D|40|21|24|27|28|29|2A|2C)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 /** Path values: like {@link encodeUnreserved} (the builder refuses `.` and `..` segments). */
