@@ -11,6 +11,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ProgressNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
+import { upstreamSecrets } from "./upstream-secrets.ts";
 import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, type McpSource, type McpTransport } from "@sluice/generator-mcp";
 
 export type { SecretValue } from "@sluice/generator-mcp";
@@ -74,6 +75,8 @@ export class UpstreamManager implements McpUpstream {
   readonly #options: UpstreamOptions;
   /** The transport of the latest start, live or not: its stderr and secrets are what messages use. */
   #open: McpTransport | undefined;
+  /** `secrets()` of the transport it was worked out for (a restart reads the environment again). */
+  #secrets: { of: McpTransport | undefined; values: readonly string[] } | undefined;
   #live: Live | undefined;
   #connecting: Promise<Live> | undefined;
   #failures = 0;
@@ -153,6 +156,16 @@ export class UpstreamManager implements McpUpstream {
     const live = this.#live ?? (await this.#connecting?.catch(() => undefined));
     this.#live = undefined;
     if (live !== undefined) await live.client.close().catch(() => undefined);
+  }
+
+  /**
+   * What the upstream was given that a model must never read (see upstream-secrets.ts):
+   * core's call runtime redacts these from every result, error and progress message.
+   */
+  secrets(): readonly string[] {
+    const open = this.#open;
+    if (this.#secrets === undefined || this.#secrets.of !== open) this.#secrets = { of: open, values: upstreamSecrets(this.source, open?.secrets ?? []) };
+    return this.#secrets.values;
   }
 
   /** The last lines the upstream wrote on stderr, secrets redacted, for messages. */
@@ -269,7 +282,9 @@ export class UpstreamManager implements McpUpstream {
     if (cause instanceof McpError && cause.code === ErrorCode.RequestTimeout) {
       return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: no answer to ${what} within ${this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS} ms; raise --upstream-timeout-ms if the tool is slow`, { cause });
     }
-    if (live.closed !== undefined || (cause instanceof McpError && cause.code === ErrorCode.ConnectionClosed)) {
+    // The SDK sets `live.closed` (onclose) before it fails the requests in flight. An McpError
+    // code alone says nothing: ConnectionClosed is -32000, which servers use for their own errors.
+    if (live.closed !== undefined) {
       const closed = live.closed ?? new SluiceError("MCP_UPSTREAM_EXITED", this.#exitMessage());
       return new SluiceError(closed.code, `${closed.message} (during ${what})`, { cause });
     }

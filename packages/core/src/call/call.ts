@@ -13,7 +13,7 @@ import { withCredentialVariables } from "./credential-variables.ts";
 import { CallSecrets } from "./redact.ts";
 import { isOAuth2Credential } from "./oauth2.ts";
 import { withheldPointers } from "./screen-arguments.ts";
-import { callMcpUpstream, mcpArguments, mcpResultBody, resultText } from "./mcp-call.ts";
+import { callMcpUpstream, mcpArguments, mcpResultBody, resultText, withoutSecretBinaries } from "./mcp-call.ts";
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
 import { argumentIssues, checkArguments, NO_ISSUES, ownArgumentIssues, withoutPins, type CallableTool } from "./arguments.ts";
 import {
@@ -430,7 +430,25 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
 
     if (tool.binding.kind === "mcp") {
       assertNothingWithheld(tool, allowed);
-      const result = await callMcpUpstream(tool.name, tool.binding, mcpArguments(tool.binding, allowed), ctx, ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      // The upstream's own secrets (its API key): recorded before the call and again after it
+      // (an upstream reads them when it first connects), so the answer, an error from any
+      // layer and every progress message are redacted of them like a credential of this call.
+      const upstreamSecrets = () => {
+        for (const value of ctx.mcp?.secrets?.() ?? []) secrets.addUpstreamSecret(value);
+      };
+      upstreamSecrets();
+      const onProgress = ctx.onProgress;
+      const forward: CallContext =
+        onProgress === undefined
+          ? ctx
+          : { ...ctx, onProgress: (progress) => onProgress(progress.message === undefined ? progress : { ...progress, message: secrets.redact(progress.message) }) };
+      let result: McpToolResult;
+      try {
+        result = await callMcpUpstream(tool.name, tool.binding, mcpArguments(tool.binding, allowed), forward, ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      } finally {
+        upstreamSecrets();
+      }
+      result = withoutSecretBinaries(result, secrets);
       payloadBytes = contextBytesOf(result);
       status = 200;
       if (result.isError === true) {
