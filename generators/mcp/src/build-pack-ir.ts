@@ -122,6 +122,9 @@ function isBareObject(schema: Record<string, unknown>): boolean {
 function toolOf(upstream: McpSnapshotTool, name: string, generated: ToolIR): ToolIR {
   const binding: McpBinding = { kind: "mcp", tool: upstream.name, arguments: Object.keys(generated.parameters.properties) };
   if (upstream.annotations !== undefined) binding.annotations = { ...upstream.annotations };
+  // Kept as listed, so the proxy serves them as the upstream declared them.
+  if (upstream.title !== undefined) binding.title = upstream.title;
+  if (upstream.outputSchema !== undefined) binding.outputSchema = upstream.outputSchema;
   const tool: ToolIR = {
     name,
     description: upstream.description ?? upstream.title ?? upstream.annotations?.title ?? "",

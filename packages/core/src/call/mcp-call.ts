@@ -92,15 +92,16 @@ export function resultText(result: McpToolResult): string {
 /**
  * What a response handler reads of an MCP result, as it reads a parsed HTTP body: the
  * structured content when there is some; else a lone text block's JSON (many servers send
- * JSON as text), or its text; else several text blocks as a list of those; else the
- * content blocks as sent (images, resources); an empty result is null.
+ * JSON as text), or its text; else several text blocks as a list of those; null when there
+ * is no text at all. Other blocks (images, audio, resource links, embedded resources) are
+ * never a handler's to read: they pass to the client as the server sent them, so no handler
+ * can turn a binary into text.
  */
 export function mcpResultBody(result: McpToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
-  const blocks = result.content;
-  if (blocks.length === 0) return null;
-  if (!blocks.every((block) => block.type === "text" && typeof block["text"] === "string")) return blocks;
-  const values = blocks.map((block) => jsonOrText(block["text"] as string));
+  const texts = result.content.filter((block) => block.type === "text" && typeof block["text"] === "string");
+  if (texts.length === 0) return null;
+  const values = texts.map((block) => jsonOrText(block["text"] as string));
   return values.length === 1 ? values[0] : values;
 }
 
