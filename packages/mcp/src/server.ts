@@ -15,6 +15,7 @@ import { isSluiceError, SluiceError, type CallContext, type CallResult, type Mcp
 import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
+import { boundResult, DEFAULT_MAX_RESULT_BYTES } from "./result-bounds.ts";
 
 export const SERVER_VERSION = "0.1.0";
 export const DEFAULT_PAGE_SIZE = 100;
@@ -61,6 +62,12 @@ export interface SessionOptions {
    */
   callSlots?: CallSlots;
   instructions?: string;
+  /**
+   * The most bytes of content (and, on its own, of structuredContent) one call's result puts
+   * in front of the model; more is cut at a boundary with a note (see result-bounds.ts).
+   * Default {@link DEFAULT_MAX_RESULT_BYTES}.
+   */
+  maxResultBytes?: number;
   /**
    * A proxy's snapshot lock: tools it holds back are left out of tools/list and their calls
    * answer its coded error; when its verdict changes, the client gets tools/list_changed.
@@ -196,6 +203,8 @@ function unknownTool(catalog: ServedCatalog, name: string, base: string): Protoc
 export function createServer(catalog: ServedCatalog, options: SessionOptions = {}): Server {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new SluiceError("INVALID_OPTION", `pageSize must be a positive integer, got ${String(pageSize)}.`);
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1) throw new SluiceError("INVALID_OPTION", `maxResultBytes must be a positive integer, got ${String(maxResultBytes)}.`);
   const session =
     options.defer === undefined || options.defer === false
       ? undefined
@@ -333,7 +342,9 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       out.structuredContent = result.output;
     }
     if (result.nextPageArgs !== undefined) out._meta = { "sluice/nextPageArgs": result.nextPageArgs };
-    return out;
+    const bounded = boundResult(out, maxResultBytes);
+    if (bounded !== out) log?.(`call ${wire.name} result cut to --max-result-bytes ${maxResultBytes}`);
+    return bounded;
   };
   // Registered through Protocol's method: Server's override would parse the request with
   // the SDK's schema first, and a bad `arguments` would never reach `callParams`.

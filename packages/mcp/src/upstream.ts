@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ProgressNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
 import { upstreamSecrets } from "./upstream-secrets.ts";
-import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, type McpSource, type McpTransport } from "@sluice/generator-mcp";
+import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, OVERSIZED_ERROR_CODE, type McpSource, type McpTransport } from "@sluice/generator-mcp";
 
 export type { SecretValue } from "@sluice/generator-mcp";
 
@@ -279,6 +279,10 @@ export class UpstreamManager implements McpUpstream {
     // The shared listing's own deadline (generator-mcp) says MCP_TIMEOUT; to the proxy's callers it is the upstream's.
     if (cause instanceof SluiceError && cause.code === "MCP_TIMEOUT") return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: ${cause.message} (${what})`, { cause });
     if (cause instanceof SluiceError) return cause;
+    if (cause instanceof McpError && cause.code === OVERSIZED_ERROR_CODE) {
+      // The transport dropped an answer too large to read (generator-mcp's read buffer); the connection is still up.
+      return new SluiceError("MCP_RESULT_TOO_LARGE", `${this.description}: ${what} failed: ${cause.message.replace(/^MCP error -?\d+: /, "")}; ask for less (a narrower query, a page, a range)`, { cause });
+    }
     if (cause instanceof McpError && cause.code === ErrorCode.RequestTimeout) {
       return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: no answer to ${what} within ${this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS} ms; raise --upstream-timeout-ms if the tool is slow`, { cause });
     }
