@@ -163,6 +163,11 @@ for (const server of SERVERS) {
   say(`| ${server.name} (${server.origin}) | ${snapshot.tools.length} | ${upstream.toLocaleString("en-US")} | ${whole.toLocaleString("en-US")} | ${curated.length} tools | ${narrow.toLocaleString("en-US")} | ${((100 * narrow) / upstream).toFixed(0)} % | ${server.why} |`);
 }
 say();
+say("Since issue 34 a served definition carries what its server declared and nothing else: its `title` and `outputSchema`");
+say("as listed (the filesystem server declares an output schema for each read tool, so its curated set counts them: 553");
+say("tokens before, when they were left out) and its annotations as listed (before, a tool the server listed without any was");
+say("served with an invented `{\"readOnlyHint\":false,\"destructiveHint\":true}`, about 14 tokens a tool).");
+say();
 say("### Unprojected: never larger than the server");
 say();
 say("Every tool of each server, served as generated (no projection): what sluice adds to a definition is only what the");
