@@ -2,7 +2,8 @@
  * The values sluice gives an upstream MCP server that a model must never read back: every
  * `{ fromEnv }` value of `mcp.env` / `mcp.headers` (read at connect time), and the literal
  * ones whose name says they are credentials (an `Authorization` header written in the
- * config, a `GITHUB_TOKEN` passed on by `serve -- <command>`), plus the user info and the
+ * config, a `GITHUB_TOKEN` passed on by `serve -- <command>`), the value of a credential flag
+ * on the command line (`--api-key=...`, `--token ...`), plus the user info and the
  * credential-named query values of a server URL. Core's call runtime records each and
  * redacts it from everything the upstream answers, in every spelling.
  */
@@ -19,6 +20,15 @@ export function upstreamSecrets(source: UpstreamSource, resolved: readonly strin
   const named = "command" in source ? source.env : source.headers;
   for (const [name, value] of Object.entries(named ?? {})) {
     if (typeof value === "string" && CREDENTIAL_NAME.test(name) && !NOT_A_VALUE.test(value.trim())) out.add(value);
+  }
+  if ("command" in source && Array.isArray(source.args)) {
+    // A credential given on the command line: `--api-key=VALUE`, or `--token VALUE`.
+    source.args.forEach((arg, i) => {
+      const flag = /^--?([A-Za-z][\w-]*)(?:=(.*))?$/s.exec(typeof arg === "string" ? arg : "");
+      if (flag === null || !CREDENTIAL_NAME.test(flag[1]!)) return;
+      const value = flag[2] ?? source.args![i + 1];
+      if (typeof value === "string" && value !== "" && !value.startsWith("-") && !NOT_A_VALUE.test(value.trim())) out.add(value);
+    });
   }
   if ("url" in source && typeof source.url === "string") {
     try {
