@@ -455,7 +455,10 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
         const text = secrets.redact(resultText(result)).slice(0, 500);
         throw new SluiceError("MCP_TOOL_ERROR", `${tool.name}: the tool reported an error${text === "" ? "" : `: ${text}`}`, { tool: tool.name });
       }
-      const body = mcpResultBody(result);
+      // A handler reads text and structured content only; without one, an answer with neither
+      // (an image alone) is its blocks as sent, for code that calls the tool (a server passes blocks anyway).
+      const read = mcpResultBody(result);
+      const body = read === null && tool.responseHandler === undefined && result.content.length > 0 ? result.content : read;
       const info: ResponseInfo = { tool: tool.name, status: 200, headers: {}, args: allowed };
       const failure = tool.failure?.(body, info);
       if (failure !== undefined) throw new SluiceError("API_ERROR", `${tool.name}: the tool reported a failure${failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`}: ${failure.message}`, { tool: tool.name });
