@@ -220,14 +220,15 @@ describe("what a response handler of an MCP tool reads", () => {
   const image = { type: "image", data: Buffer.from("png bytes").toString("base64"), mimeType: "image/png" };
   const answering = (result: McpToolResult): McpUpstream => ({ callTool: async () => result });
 
-  it.each([
+  const cases: Array<[string, McpToolResult, unknown]> = [
     ["text and an image: the text only", { content: [{ type: "text", text: '{"a":1}' }, image] }, { a: 1 }],
     ["an image alone: nothing (null), never the image", { content: [image] }, null],
     ["structured content beside an image: the structured content", { content: [image], structuredContent: { b: 2 } }, { b: 2 }],
-  ] as const)("%s", async (_name, result, want) => {
+  ];
+  it.each(cases)("%s", async (_name, result, want) => {
     const seen: unknown[] = [];
     const tool = readTool().derived({ name: "read_seen", responseHandler: (body) => (seen.push(body), body) });
-    await tool.invoke({ path: "/a" }, { mcp: answering(result as McpToolResult) });
+    await tool.invoke({ path: "/a" }, { mcp: answering(result) });
     expect(seen).toEqual([want]);
   });
 
