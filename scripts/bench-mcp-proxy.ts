@@ -83,6 +83,19 @@ const SERVERS: Array<{ name: string; file: string; origin: string; curated: Proj
   },
 ];
 
+/** Every server whose tools/list is committed: the whole pack, unprojected, must never be larger than what the server sends. */
+const UNPROJECTED: Array<{ name: string; file: string; origin: string }> = [
+  ...SERVERS.map(({ name, file, origin }) => ({ name, file, origin })),
+  { name: "everything", file: "server-everything.snapshot.json", origin: "@modelcontextprotocol/server-everything 2026.8.31" },
+  { name: "memory", file: "server-memory.snapshot.json", origin: "@modelcontextprotocol/server-memory 2026.8.31" },
+  { name: "sequential-thinking", file: "sequential-thinking.snapshot.json", origin: "@modelcontextprotocol/server-sequential-thinking 2026.8.31" },
+  { name: "postgres", file: "postgres.snapshot.json", origin: "@modelcontextprotocol/server-postgres 0.6.2" },
+  { name: "google-maps", file: "google-maps.snapshot.json", origin: "@modelcontextprotocol/server-google-maps 0.6.2" },
+  { name: "tavily", file: "tavily.snapshot.json", origin: "tavily-mcp 0.2.22" },
+  { name: "circleci", file: "circleci.snapshot.json", origin: "@circleci/mcp-server-circleci 0.20.0" },
+  { name: "slack", file: "slack.snapshot.json", origin: "@modelcontextprotocol/server-slack 2025.4.25" },
+];
+
 function packOf(snapshot: McpSnapshot): (name: string) => Tool<object> {
   const pack = definePack(buildMcpPackIR(snapshot, { name: "bench", file: "tools.snapshot.json", sha256: "" }));
   return (name) => pack.tool(name) as Tool<object>;
@@ -149,6 +162,32 @@ for (const server of SERVERS) {
   const narrow = listTokens(served(curated));
   say(`| ${server.name} (${server.origin}) | ${snapshot.tools.length} | ${upstream.toLocaleString("en-US")} | ${whole.toLocaleString("en-US")} | ${curated.length} tools | ${narrow.toLocaleString("en-US")} | ${((100 * narrow) / upstream).toFixed(0)} % | ${server.why} |`);
 }
+say();
+say("Since issue 34 a served definition carries what its server declared and nothing else: its `title` and `outputSchema`");
+say("as listed (the filesystem server declares an output schema for each read tool, so its curated set counts them: 553");
+say("tokens before, when they were left out) and its annotations as listed (before, a tool the server listed without any was");
+say("served with an invented `{\"readOnlyHint\":false,\"destructiveHint\":true}`, about 14 tokens a tool).");
+say();
+say("### Unprojected: never larger than the server");
+say();
+say("Every tool of each server, served as generated (no projection): what sluice adds to a definition is only what the");
+say("server declared (its title, output schema and annotations as listed, none invented), and what the conversion to");
+say("2020-12 changes (`$schema` and the root's `additionalProperties: false` dropped, since screening closes the root anyway;");
+say("refs into a tool's own properties written out in place) may not make it larger.");
+say();
+say("| server | tools | upstream tools/list | sluice serves | of upstream |");
+say("| --- | ---: | ---: | ---: | ---: |");
+let larger = 0;
+for (const server of UNPROJECTED) {
+  const snapshot = parseSnapshot(readFileSync(join(ROOT, "test/fixtures/mcp", server.file), "utf8"));
+  const tool = packOf(snapshot);
+  const upstream = listTokens(snapshot.tools);
+  const whole = listTokens(served(snapshot.tools.map((t) => tool(t.name.replace(/[^a-zA-Z0-9_-]/g, "_")))));
+  if (whole > upstream) larger++;
+  say(`| ${server.name} (${server.origin}) | ${snapshot.tools.length} | ${upstream.toLocaleString("en-US")} | ${whole.toLocaleString("en-US")} | ${((100 * whole) / upstream).toFixed(1)} % |`);
+}
+say();
+say(larger === 0 ? `None of the ${UNPROJECTED.length} is larger through sluice than straight.` : `**${larger} of the ${UNPROJECTED.length} are larger through sluice than straight.**`);
 say();
 
 // A pack of server-filesystem in a temporary folder, served by the CLI in front of the real server.

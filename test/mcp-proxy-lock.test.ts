@@ -223,12 +223,13 @@ describe("the upstream manager", () => {
     expect(d.proxy.upstream.pid).not.toBe(pid);
   });
 
-  long("passes progress through and returns structured content through the handler", async () => {
+  long("passes progress through, and the text and structured content as the upstream sent them", async () => {
     const r = await rig([SLOW, ECHO]);
     const progress: unknown[] = [];
     const result = await r.client.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
     expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
-    expect(JSON.parse(textOf(result))).toEqual({ done: true, steps: 3 });
+    expect(JSON.parse(textOf(result))).toEqual({ done: true });
+    expect(result.structuredContent).toEqual({ done: true, steps: 3 });
   });
 
   long("forwards cancellation upstream", async () => {

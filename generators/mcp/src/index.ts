@@ -5,5 +5,5 @@ export { buildMcpPackIR, mcpToolNames, type BuildMcpOptions, type McpPackSourceI
 export { emitPackFiles, emitPackSources, mcpRuntimeFacts } from "./emit-pack-sources.ts";
 export { mcpResponseHints } from "./response-hints.ts";
 export { MCP_GENERATOR } from "./generator-info.ts";
-export { openMcpTransport, connectWithin, withDeadline, describeMcpSource, ChildTransport, type ConnectingClient, type McpTransport, type OpenOptions } from "./mcp-transport.ts";
+export { openMcpTransport, connectWithin, withDeadline, describeMcpSource, ChildTransport, OVERSIZED_ERROR_CODE, type ConnectingClient, type McpTransport, type OpenOptions } from "./mcp-transport.ts";
 export { parseJsonRpcMessage, deserializeJsonRpc, type JsonRpcParse } from "./jsonrpc-message.ts";

@@ -249,34 +249,109 @@ export class ChildTransport extends StdioClientTransport {
   }
 }
 
-/** The SDK's line buffer, each line read with the fast JSON-RPC check (same messages, same errors). */
+/** Bytes kept of each end of a message too large to read: enough to find its id. */
+const OVERSIZED_ENDS = 512;
+
+/** A message left out for its size: its length and its two ends. */
+interface Oversized {
+  bytes: number;
+  head: Buffer;
+  tail: Buffer;
+}
+
+/**
+ * The SDK's line buffer, each line read with the fast JSON-RPC check (same messages, same
+ * errors), and two differences. A line is gathered from its pieces once, when it ends (the
+ * SDK concatenates the whole buffer on every chunk: quadratic in a message's size). A line
+ * longer than the maximum is not an error that ends the connection (the SDK clears the
+ * buffer and closes the transport, which stops the server): its bytes are counted and
+ * dropped as they come, and when it ends the request it answers gets a JSON-RPC error
+ * saying how large it was, so that one call fails and the server goes on serving.
+ */
 class FastReadBuffer extends ReadBuffer {
-  #buffer: Buffer | undefined;
+  /** The line in progress, as the pieces that came (none holds a newline). */
+  #parts: Buffer[] = [];
+  #open = 0;
+  /** The line in progress when it is too large to keep. */
+  #skipping: Oversized | undefined;
+  /** Complete lines (or the error standing for one left out), oldest first. */
+  readonly #ready: Array<Buffer | Oversized> = [];
   readonly #max: number;
   constructor(max: number) {
     super({ maxBufferSize: max });
     this.#max = max;
   }
   override append(chunk: Buffer): void {
-    if ((this.#buffer?.length ?? 0) + chunk.length > this.#max) {
-      this.clear();
-      throw new Error(`ReadBuffer exceeded maximum size of ${this.#max} bytes`);
+    let from = 0;
+    while (from < chunk.length) {
+      const newline = chunk.indexOf(0x0a, from);
+      const piece = chunk.subarray(from, newline === -1 ? chunk.length : newline);
+      const skipping = this.#skipping;
+      if (skipping !== undefined) {
+        skipping.bytes += piece.length;
+        skipping.tail = lastBytes([skipping.tail, piece]);
+      } else if (this.#open + piece.length > this.#max) {
+        const line = [...this.#parts, piece];
+        this.#skipping = { bytes: this.#open + piece.length, head: Buffer.concat(line).subarray(0, OVERSIZED_ENDS), tail: lastBytes(line) };
+        this.#parts = [];
+        this.#open = 0;
+      } else if (piece.length > 0) {
+        this.#parts.push(piece);
+        this.#open += piece.length;
+      }
+      if (newline === -1) return;
+      if (this.#skipping !== undefined) this.#ready.push(this.#skipping);
+      else this.#ready.push(this.#parts.length === 1 ? this.#parts[0]! : Buffer.concat(this.#parts, this.#open));
+      this.#skipping = undefined;
+      this.#parts = [];
+      this.#open = 0;
+      from = newline + 1;
     }
-    this.#buffer = this.#buffer === undefined || this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
   }
   override readMessage(): JSONRPCMessage | null {
-    const buffer = this.#buffer;
-    if (buffer === undefined) return null;
-    const index = buffer.indexOf(0x0a);
-    if (index === -1) return null;
-    const line = buffer.toString("utf8", 0, index).replace(/\r$/, "");
-    this.#buffer = buffer.subarray(index + 1);
+    const next = this.#ready.shift();
+    if (next === undefined) return null;
+    if (!Buffer.isBuffer(next)) return oversizedAnswer(next, this.#max);
+    const line = next.toString("utf8").replace(/\r$/, "");
     return deserializeJsonRpc(line);
   }
   override clear(): void {
-    this.#buffer = undefined;
+    this.#parts = [];
+    this.#open = 0;
+    this.#skipping = undefined;
+    this.#ready.length = 0;
   }
 }
+
+function lastBytes(pieces: readonly Buffer[]): Buffer {
+  const out: Buffer[] = [];
+  let length = 0;
+  for (let i = pieces.length - 1; i >= 0 && length < OVERSIZED_ENDS; i--) {
+    out.unshift(pieces[i]!);
+    length += pieces[i]!.length;
+  }
+  const joined = Buffer.concat(out);
+  return joined.subarray(Math.max(0, joined.length - OVERSIZED_ENDS));
+}
+
+/** A JSON-RPC id written as the last member of the message (the MCP SDK's order), or as the first after `jsonrpc`. */
+const ID_AT_END = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*\r?$/;
+const ID_AT_START = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*,/;
+
+/**
+ * The error answer standing for a message too large to read, for the request it answered
+ * (its id read from either end); a message whose id cannot be found is an error of the
+ * transport (its request then times out), never the end of the connection.
+ */
+function oversizedAnswer(message: Oversized, max: number): JSONRPCMessage {
+  const id = ID_AT_END.exec(message.tail.toString("utf8"))?.[1] ?? ID_AT_START.exec(message.head.toString("latin1"))?.[1];
+  const what = `the server's answer was ${message.bytes} bytes, more than the ${max} bytes one message may have; it was left out (the connection stays open)`;
+  if (id === undefined) throw new Error(`${what}, and no request id was found in it`);
+  return { jsonrpc: "2.0", id: JSON.parse(id) as string | number, error: { code: OVERSIZED_ERROR_CODE, message: what } };
+}
+
+/** The JSON-RPC error code of {@link oversizedAnswer} (implementation-defined server error range). */
+export const OVERSIZED_ERROR_CODE = -32_099;
 
 /** Passes everything through, and keeps the protocol version the client agreed on (the client tells HTTP transports only). */
 class ProtocolPeek implements Transport {

@@ -5,7 +5,10 @@
  * into the snapshot, never the server.
  */
 import { describe, expect, it } from "vitest";
+import Ajv from "ajv";
+import type { JsonSchemaObject } from "@sluice/schema";
 import { buildMcpPackIR, makeSnapshot, mcpToolNames } from "../src/index.ts";
+import { hoistPropertyRefs } from "../src/build-pack-ir.ts";
 
 const source = { name: "t", file: "tools.snapshot.json", sha256: "0" };
 const build = (tools: unknown[]) => buildMcpPackIR(makeSnapshot({ name: "s", version: "1" }, "2025-06-18", tools), source);
@@ -36,8 +39,50 @@ describe("buildMcpPackIR", () => {
     expect(tool.parameters.properties["owner"]).toEqual({ $ref: "#/$defs/User" });
     expect(tool.parameters.properties["point"]).toEqual({ type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false });
     expect(ir.defs["User"]).toEqual({ type: "object", properties: { login: { type: "string" } }, required: ["login"], additionalProperties: false });
-    expect(Object.keys(ir.defs)).toHaveLength(2);
+    // A ref into a property is that property's schema: written out in place, no definition named after its path.
+    expect(tool.parameters.properties["reviewer"]).toEqual({ $ref: "#/$defs/User" });
+    expect(Object.keys(ir.defs)).toEqual(["User"]);
     expect(tool.binding).toEqual({ kind: "mcp", tool: "draft7", arguments: ["owner", "reviewer", "point", "card", "cvc"] });
+  });
+
+  it("refs into properties: a chain beside annotations written out in place, a recursive one a definition named after the property; both accept what the original accepts", () => {
+    const input = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: {
+        next: { description: "Another step?", type: ["boolean", "string"] },
+        isRevision: { $ref: "#/properties/next", description: "A revision?" },
+        needsMore: { $ref: "#/properties/isRevision", description: "More?" },
+        node: { type: "object", properties: { label: { type: "string" }, child: { $ref: "#/properties/node" } }, additionalProperties: false },
+        limited: { $ref: "#/properties/next", maxLength: 3 },
+      },
+      additionalProperties: false,
+    };
+    const hoisted = hoistPropertyRefs(input as JsonSchemaObject) as Record<string, Record<string, unknown>>;
+    expect(hoisted["properties"]!["isRevision"]).toEqual({ description: "A revision?", type: ["boolean", "string"] });
+    expect(hoisted["properties"]!["needsMore"]).toEqual({ description: "More?", type: ["boolean", "string"] });
+    expect(hoisted["properties"]!["limited"]).toEqual({ $ref: "#/$defs/next", maxLength: 3 });
+    expect(Object.keys(hoisted["$defs"]!).sort()).toEqual(["next", "node"]);
+    expect(JSON.stringify(hoisted)).not.toContain("#/properties/");
+    // The oracle: Ajv (draft-07 reads $defs refs by pointer alike) gives the same verdicts on both.
+    const ajv = new Ajv({ strict: false });
+    const before = ajv.compile(input);
+    const { $schema: _schema, ...draftless } = hoisted as Record<string, unknown>;
+    const after = ajv.compile(draftless);
+    const samples = [
+      { next: true },
+      { next: 3 },
+      { isRevision: "x", needsMore: false },
+      { needsMore: 1 },
+      { limited: "abcd" },
+      { limited: "ab" },
+      { node: { label: "a", child: { label: "b", child: {} } } },
+      { node: { label: "a", child: { label: 2 } } },
+      { node: { child: { extra: 1 } } },
+      { other: 1 },
+    ];
+    expect(samples.map((sample) => after(sample))).toEqual(samples.map((sample) => before(sample)));
+    expect(samples.map((sample) => before(sample))).toContain(false);
   });
 
   it("gives a definition one name when every tool defines it alike, and qualifies it where they differ", () => {

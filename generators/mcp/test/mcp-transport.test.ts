@@ -13,7 +13,7 @@ import { join } from "node:path";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { isSluiceError } from "@sluice/schema";
-import { ChildTransport, openMcpTransport, withDeadline } from "../src/mcp-transport.ts";
+import { ChildTransport, openMcpTransport, OVERSIZED_ERROR_CODE, withDeadline } from "../src/mcp-transport.ts";
 import { LONG } from "../../../test/support/tier.ts";
 
 const node = (script: string, env?: Record<string, { fromEnv: string } | string>) => ({ command: process.execPath, args: ["-e", script], ...(env === undefined ? {} : { env }) });
@@ -87,6 +87,30 @@ describe("openMcpTransport", () => {
       { jsonrpc: "2.0", id: 3, error: { code: -1, message: "no" } },
     ]);
     expect(errors).toHaveLength(1);
+  });
+
+  it("a message past the 10 MiB read limit fails its own request (id found at either end); the connection and the messages around it stay", async () => {
+    const script = `
+      const big = "x".repeat(11 * 1024 * 1024);
+      const out = [
+        '{"jsonrpc":"2.0","id":1,"result":{}}',
+        '{"result":{"content":[{"type":"text","text":"' + big + '"}]},"jsonrpc":"2.0","id":7}',
+        '{"jsonrpc":"2.0","id":"s-1","result":{"text":"' + big + '"}}',
+        '{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"' + big + '"}}',
+        '{"jsonrpc":"2.0","id":2,"result":{}}',
+      ].join("\\n") + "\\n";
+      // Written in uneven pieces, as a pipe delivers them.
+      for (let at = 0; at < out.length; at += 65_521) process.stdout.write(out.slice(at, at + 65_521));`;
+    const { messages, errors } = await run(openMcpTransport(node(script)));
+    expect(messages.map((message) => ("error" in message ? { id: message.id, code: message.error.code } : { id: (message as { id: unknown }).id }))).toEqual([
+      { id: 1 },
+      { id: 7, code: OVERSIZED_ERROR_CODE },
+      { id: "s-1", code: OVERSIZED_ERROR_CODE },
+      { id: 2 },
+    ]);
+    expect((messages[1] as { error: { message: string } }).error.message).toMatch(/^the server's answer was 11534\d{3} bytes, more than the 10485760 bytes one message may have/);
+    // The notification has no id to answer: an error of the transport, not its end.
+    expect(errors).toEqual([expect.stringMatching(/no request id was found/)]);
   });
 
   it("replaces the SDK's line buffer (a private field of its stdio transport: an SDK upgrade that renames it fails here)", () => {

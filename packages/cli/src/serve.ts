@@ -16,6 +16,7 @@ import {
   DEFAULT_MAX_CONCURRENT_CALLS,
   DEFAULT_MAX_QUEUED_CALLS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_RESULT_BYTES,
   type CallerCredentials,
   type SessionCaller,
 } from "@sluice/mcp/serve";
@@ -28,7 +29,7 @@ import type { Io } from "./io.ts";
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
-               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N]
+               [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--max-result-bytes N]
                [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--callers FILE] [--verbose]
                MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
@@ -53,6 +54,7 @@ async function help(): Promise<string> {
     "  --allow-lossy, --unroll N   accept lossy fitting / unroll recursive schemas for the profile",
     "  --timeout-ms N, --max-argument-bytes N   call deadline and argument size limit",
     `  --max-message-bytes N   largest JSON-RPC message (stdio line, HTTP body; default ${DEFAULT_MAX_MESSAGE_BYTES}); larger: HTTP 413`,
+    `  --max-result-bytes N   most bytes of one call's result put before the model (default ${DEFAULT_MAX_RESULT_BYTES}); more is cut with a note`,
     `  --max-concurrent-calls N   tools/call (and, over HTTP, request bodies) handled at once (default ${DEFAULT_MAX_CONCURRENT_CALLS})`,
     `  --max-queued-calls N   waiting beyond those (default ${DEFAULT_MAX_QUEUED_CALLS}); more are refused with SERVER_BUSY (HTTP 503)`,
     "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
@@ -361,6 +363,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   const timeoutMs = integer(values["timeout-ms"], "--timeout-ms", 1);
   const maxArgumentBytes = integer(values["max-argument-bytes"], "--max-argument-bytes", 1);
   const maxMessageBytes = integer(values["max-message-bytes"], "--max-message-bytes", 1024);
+  const maxResultBytes = integer(values["max-result-bytes"], "--max-result-bytes", 1024);
   const maxConcurrentCalls = integer(values["max-concurrent-calls"], "--max-concurrent-calls", 1) ?? DEFAULT_MAX_CONCURRENT_CALLS;
   const maxQueuedCalls = integer(values["max-queued-calls"], "--max-queued-calls", 0) ?? DEFAULT_MAX_QUEUED_CALLS;
   // One set of call slots for every session: the bound is the server's, not each client's.
@@ -420,7 +423,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       : catalog.includeFull
         ? ` (${twins} *_full twin${twins === 1 ? "" : "s"} included)`
         : ` (${twins} *_full twin${twins === 1 ? "" : "s"} left out; --include-full serves them)`;
-  say(`serving ${catalog.tools.length} tools from ${spec}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
+  // What is really served: for a proxy, once the lock has looked at the upstream (a tool it holds back is not).
+  const sayServing = () => {
+    const held = proxy === undefined ? 0 : catalog.tools.filter((tool) => proxy.refusal(catalog.original(tool.name) ?? tool) !== undefined).length;
+    const heldNote = held === 0 ? "" : ` (${held} more held back by the snapshot lock)`;
+    say(`serving ${catalog.tools.length - held} tools from ${spec}${heldNote}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
+  };
+  if (proxy === undefined) sayServing();
   for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
   for (const finding of catalog.findings) {
     if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
@@ -456,6 +465,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
         ...(caller.kind === "caller" ? { env: caller.env } : {}),
       },
       callSlots,
+      ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
       ...(values.verbose ? { log: say } : {}),
       ...(proxy === undefined ? {} : { gate: proxy }),
     });
@@ -474,6 +484,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       onProblem: (problem) => say(problem),
     });
     await upstreamStarted(proxied, () => handle.close());
+    if (proxy !== undefined) sayServing();
     say("ready on stdio");
     const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
     await handle.close();
@@ -491,6 +502,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       ...(values.verbose ? { log: say } : {}),
     });
     await upstreamStarted(proxied, () => handle.close());
+    if (proxy !== undefined) sayServing();
     if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
     if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
     else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);

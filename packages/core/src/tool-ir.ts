@@ -147,6 +147,10 @@ export interface McpBinding {
   arguments: string[];
   /** The upstream's own annotations as listed (hints, not guarantees: MCP says a client must not trust them from an untrusted server). */
   annotations?: McpToolAnnotations;
+  /** The upstream tool's `title` as listed: served as it is, never made up. */
+  title?: string;
+  /** The upstream tool's `outputSchema` as listed: what its `structuredContent` is, served with it. */
+  outputSchema?: JsonSchemaObject;
 }
 
 /** MCP `ToolAnnotations` (2025-06-18 schema): hints the server gives about a tool. */

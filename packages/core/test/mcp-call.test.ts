@@ -188,3 +188,63 @@ describe("call() of an MCP-bound tool", () => {
     expect(seen.map((call) => call.arguments)).toEqual([{ query: "a", scope: "mine" }, { query: "c" }]);
   });
 });
+
+describe("an upstream's own secrets (McpUpstream.secrets)", () => {
+  const KEY = "uk_9Zq+b/Xy=kLm2";
+  const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
+  const secretive = (answer: McpToolResult, given: readonly string[] = [KEY]): McpUpstream => ({
+    async callTool(_request, options) {
+      options.onProgress?.({ progress: 1, message: `with ${KEY}` });
+      return answer;
+    },
+    secrets: () => given,
+  });
+
+  it("a binary block holding the key (at any byte alignment) is left out whole, a clean one passes as sent", async () => {
+    const clean = { type: "image", data: b64("\x89PNG clean bytes"), mimeType: "image/png" };
+    const answer: McpToolResult = {
+      content: [
+        clean,
+        { type: "image", data: b64(`xy${KEY}`), mimeType: "image/png" },
+        { type: "resource", resource: { uri: "file:///b", blob: b64(`z${KEY}`) } },
+        { type: "text", text: `key ${KEY}` },
+      ],
+    };
+    const progress: string[] = [];
+    const result = await readTool().invoke({ path: "/a" }, { mcp: secretive(answer), onProgress: (p) => progress.push(p.message ?? "") });
+    const content = result.mcpResult!.content;
+    expect(content[0]).toEqual(clean);
+    expect(content.slice(1, 3).map((block) => block.type)).toEqual(["text", "text"]);
+    expect(JSON.stringify(result)).not.toContain(KEY);
+    expect(JSON.stringify(result)).not.toContain(b64(KEY).slice(4, 16));
+    expect(progress).toEqual(["with [redacted]"]);
+  });
+
+  it("a secret given as an Authorization value is redacted by its token, not by its scheme word", async () => {
+    const answer: McpToolResult = { content: [{ type: "text", text: `Bearer tokens: you sent Bearer ${KEY}` }] };
+    const result = await readTool().invoke({ path: "/a" }, { mcp: secretive(answer, [`Bearer ${KEY}`]) });
+    expect(result.output).toBe("Bearer tokens: you sent Bearer [redacted]");
+  });
+});
+
+describe("what a response handler of an MCP tool reads", () => {
+  const image = { type: "image", data: Buffer.from("png bytes").toString("base64"), mimeType: "image/png" };
+  const answering = (result: McpToolResult): McpUpstream => ({ callTool: async () => result });
+
+  const cases: Array<[string, McpToolResult, unknown]> = [
+    ["text and an image: the text only", { content: [{ type: "text", text: '{"a":1}' }, image] }, { a: 1 }],
+    ["an image alone: nothing (null), never the image", { content: [image] }, null],
+    ["structured content beside an image: the structured content", { content: [image], structuredContent: { b: 2 } }, { b: 2 }],
+  ];
+  it.each(cases)("%s", async (_name, result, want) => {
+    const seen: unknown[] = [];
+    const tool = readTool().derived({ name: "read_seen", responseHandler: (body) => (seen.push(body), body) });
+    await tool.invoke({ path: "/a" }, { mcp: answering(result) });
+    expect(seen).toEqual([want]);
+  });
+
+  it("without a handler, an image-only answer's output is its blocks as sent", async () => {
+    const result = await readTool().invoke({ path: "/a" }, { mcp: answering({ content: [image] }) });
+    expect(result.output).toEqual([image]);
+  });
+});

@@ -14,6 +14,7 @@ export {
   type ToolAuth,
 } from "./credentials.ts";
 export { serveStdio, type StdioHandle } from "./serve-stdio.ts";
+export { DEFAULT_MAX_RESULT_BYTES } from "./result-bounds.ts";
 export { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";
 export { UpstreamManager, DEFAULT_UPSTREAM_CALL_TIMEOUT_MS, describeUpstream, type SecretValue, type UpstreamListing, type UpstreamOptions, type UpstreamSource } from "./upstream.ts";
 export { SnapshotLock, type LockOptions, type LockState } from "./snapshot-lock.ts";

@@ -7,6 +7,7 @@ import type { McpSnapshot } from "@sluice/generator-mcp";
 import { SluiceError, type McpUpstream, type Tool } from "@sluice/core";
 import { LockRelister } from "./lock-relister.ts";
 import { SnapshotLock, type LockOptions, type LockState } from "./snapshot-lock.ts";
+import { summarisedLog } from "./summarised-log.ts";
 import { UpstreamManager, type UpstreamOptions, type UpstreamSource } from "./upstream.ts";
 
 export interface ProxyOptions extends Omit<UpstreamOptions, "onRestarted" | "gate" | "onToolsChanged" | "listingMark">, LockOptions {
@@ -44,7 +45,9 @@ export class McpProxy implements ServedGate {
 
   constructor(source: UpstreamSource, snapshot: McpSnapshot, options: ProxyOptions = {}) {
     this.#log = options.log;
-    this.lock = new SnapshotLock(snapshot, options.log === undefined ? {} : { log: options.log });
+    // The lock logs texts of the upstream's definitions (a changed description before and after): summarised.
+    const lockLog = summarisedLog(options.log);
+    this.lock = new SnapshotLock(snapshot, lockLog === undefined ? {} : { log: lockLog });
     this.upstream = new UpstreamManager(source, {
       ...options,
       onToolsChanged: () => void this.recheck("the upstream sent tools/list_changed"),

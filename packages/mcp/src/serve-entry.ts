@@ -19,3 +19,4 @@ export {
 } from "./credentials.ts";
 export { serveStdio, type StdioHandle } from "./serve-stdio.ts";
 export { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } from "./call-slots.ts";
+export { DEFAULT_MAX_RESULT_BYTES } from "./result-bounds.ts";

@@ -15,6 +15,7 @@ import { isSluiceError, SluiceError, type CallContext, type CallResult, type Mcp
 import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
+import { boundResult, DEFAULT_MAX_RESULT_BYTES } from "./result-bounds.ts";
 
 export const SERVER_VERSION = "0.1.0";
 export const DEFAULT_PAGE_SIZE = 100;
@@ -61,6 +62,12 @@ export interface SessionOptions {
    */
   callSlots?: CallSlots;
   instructions?: string;
+  /**
+   * The most bytes of content (and, on its own, of structuredContent) one call's result puts
+   * in front of the model; more is cut at a boundary with a note (see result-bounds.ts).
+   * Default {@link DEFAULT_MAX_RESULT_BYTES}.
+   */
+  maxResultBytes?: number;
   /**
    * A proxy's snapshot lock: tools it holds back are left out of tools/list and their calls
    * answer its coded error; when its verdict changes, the client gets tools/list_changed.
@@ -121,14 +128,30 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * An MCP upstream's own content blocks, when they are not text (an image, a resource) and
- * no handler of the pack rewrote them: a model can read those as they are, not as JSON.
+ * The content of a forwarded call's answer, as the upstream sent it (redacted): images,
+ * audio, resource links and embedded resources pass as they are, in their places. Without
+ * a response handler the text blocks pass too; with one, its output (read from the text
+ * and structured content only, see core's mcpResultBody) stands in for the text blocks:
+ * item by item when it is a list as long as they are, else as one block at the first one's
+ * place. An answer without text gets no text block made up for it.
  */
-function passThrough(tool: Tool<object>, result: CallResult): CallToolResult["content"] | undefined {
+function upstreamContent(tool: Tool<object>, result: CallResult): CallToolResult["content"] | undefined {
   const blocks = result.mcpResult?.content;
-  if (tool.binding.kind !== "mcp" || blocks === undefined || tool.responseHandler !== undefined) return undefined;
-  if (blocks.every((block) => block.type === "text")) return undefined;
-  return blocks as CallToolResult["content"];
+  if (tool.binding.kind !== "mcp" || blocks === undefined) return undefined;
+  if (tool.responseHandler === undefined) return blocks as CallToolResult["content"];
+  const texts = blocks.filter((block) => block.type === "text").length;
+  // Several text blocks are read as a list; a handler that keeps the list's length (the
+  // default one does) gives each block its own item back, in its own place.
+  const output = result.output;
+  const each = texts > 1 && result.mcpResult?.structuredContent === undefined && Array.isArray(output) && output.length === texts ? output : undefined;
+  const out: CallToolResult["content"] = [];
+  let seen = 0;
+  for (const block of blocks) {
+    if (block.type !== "text") out.push(block as CallToolResult["content"][number]);
+    else if (each !== undefined) out.push({ type: "text", text: textOf(each[seen++]) });
+    else if (seen++ === 0) out.push({ type: "text", text: textOf(output) });
+  }
+  return out;
 }
 
 /**
@@ -180,6 +203,8 @@ function unknownTool(catalog: ServedCatalog, name: string, base: string): Protoc
 export function createServer(catalog: ServedCatalog, options: SessionOptions = {}): Server {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new SluiceError("INVALID_OPTION", `pageSize must be a positive integer, got ${String(pageSize)}.`);
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1) throw new SluiceError("INVALID_OPTION", `maxResultBytes must be a positive integer, got ${String(maxResultBytes)}.`);
   const session =
     options.defer === undefined || options.defer === false
       ? undefined
@@ -307,7 +332,11 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       return errorResult(`INTERNAL_ERROR: ${wire.name} failed inside the server (${(error as Error)?.message ?? String(error)}); the API may not have been called.`);
     }
     log?.(`call ${wire.name} ok ${result.status} ${Math.round(result.durationMs)} ms payload ${result.payloadBytes} B context ${result.contextBytes} B`);
-    const out: CallToolResult = { content: passThrough(tool, result) ?? [{ type: "text", text: textOf(result.output) }] };
+    const out: CallToolResult = { content: upstreamContent(tool, result) ?? [{ type: "text", text: textOf(result.output) }] };
+    // The upstream's structured content passes as it came (redacted): it is what the output
+    // schema served beside the tool (the upstream's) describes, so a handler does not reshape it.
+    const structured = tool.binding.kind === "mcp" ? result.mcpResult?.structuredContent : undefined;
+    if (structured !== undefined) out.structuredContent = structured;
     if (catalog.outputSchema(wire.name) !== undefined) {
       if (!isPlainObject(result.output)) {
         return errorResult(`RESPONSE_INVALID: ${wire.name} declares an output schema, but its response handler returned ${Array.isArray(result.output) ? "an array" : typeof result.output}, not an object.`);
@@ -315,7 +344,9 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       out.structuredContent = result.output;
     }
     if (result.nextPageArgs !== undefined) out._meta = { "sluice/nextPageArgs": result.nextPageArgs };
-    return out;
+    const bounded = boundResult(out, maxResultBytes);
+    if (bounded !== out) log?.(`call ${wire.name} result cut to --max-result-bytes ${maxResultBytes}`);
+    return bounded;
   };
   // Registered through Protocol's method: Server's override would parse the request with
   // the SDK's schema first, and a bad `arguments` would never reach `callParams`.

@@ -11,7 +11,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ProgressNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
-import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, type McpSource, type McpTransport } from "@sluice/generator-mcp";
+import { upstreamSecrets } from "./upstream-secrets.ts";
+import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, OVERSIZED_ERROR_CODE, type McpSource, type McpTransport } from "@sluice/generator-mcp";
 
 export type { SecretValue } from "@sluice/generator-mcp";
 
@@ -80,6 +81,8 @@ export class UpstreamManager implements McpUpstream {
   readonly #options: UpstreamOptions;
   /** The transport of the latest start, live or not: its stderr and secrets are what messages use. */
   #open: McpTransport | undefined;
+  /** `secrets()` of the transport it was worked out for (a restart reads the environment again). */
+  #secrets: { of: McpTransport | undefined; values: readonly string[] } | undefined;
   #live: Live | undefined;
   #connecting: Promise<Live> | undefined;
   #failures = 0;
@@ -159,6 +162,16 @@ export class UpstreamManager implements McpUpstream {
     const live = this.#live ?? (await this.#connecting?.catch(() => undefined));
     this.#live = undefined;
     if (live !== undefined) await live.client.close().catch(() => undefined);
+  }
+
+  /**
+   * What the upstream was given that a model must never read (see upstream-secrets.ts):
+   * core's call runtime redacts these from every result, error and progress message.
+   */
+  secrets(): readonly string[] {
+    const open = this.#open;
+    if (this.#secrets === undefined || this.#secrets.of !== open) this.#secrets = { of: open, values: upstreamSecrets(this.source, open?.secrets ?? []) };
+    return this.#secrets.values;
   }
 
   /** The last lines the upstream wrote on stderr, secrets redacted, for messages. */
@@ -274,11 +287,17 @@ export class UpstreamManager implements McpUpstream {
     // The shared listing's own deadline (generator-mcp) says MCP_TIMEOUT; to the proxy's callers it is the upstream's.
     if (cause instanceof SluiceError && cause.code === "MCP_TIMEOUT") return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: ${cause.message} (${what})`, { cause });
     if (cause instanceof SluiceError) return cause;
+    if (cause instanceof McpError && cause.code === OVERSIZED_ERROR_CODE) {
+      // The transport dropped an answer too large to read (generator-mcp's read buffer); the connection is still up.
+      return new SluiceError("MCP_RESULT_TOO_LARGE", `${this.description}: ${what} failed: ${cause.message.replace(/^MCP error -?\d+: /, "")}; ask for less (a narrower query, a page, a range)`, { cause });
+    }
     if (cause instanceof McpError && cause.code === ErrorCode.RequestTimeout) {
       const hint = listWithinMs === undefined ? `${this.#options.callTimeoutMs ?? DEFAULT_UPSTREAM_CALL_TIMEOUT_MS} ms; raise --upstream-timeout-ms if the tool is slow` : `${listWithinMs} ms`;
       return new SluiceError("MCP_UPSTREAM_TIMEOUT", `${this.description}: no answer to ${what} within ${hint}`, { cause });
     }
-    if (live.closed !== undefined || (cause instanceof McpError && cause.code === ErrorCode.ConnectionClosed)) {
+    // The SDK sets `live.closed` (onclose) before it fails the requests in flight. An McpError
+    // code alone says nothing: ConnectionClosed is -32000, which servers use for their own errors.
+    if (live.closed !== undefined) {
       const closed = live.closed ?? new SluiceError("MCP_UPSTREAM_EXITED", this.#exitMessage());
       return new SluiceError(closed.code, `${closed.message} (during ${what})`, { cause });
     }

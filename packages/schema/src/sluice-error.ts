@@ -71,6 +71,8 @@ export type ErrorCode =
   | "MCP_UPSTREAM_EXITED"
   // MCP proxy: the upstream did not answer a call in time.
   | "MCP_UPSTREAM_TIMEOUT"
+  // MCP proxy: the upstream's answer was larger than one message may be (its connection stays up).
+  | "MCP_RESULT_TOO_LARGE"
   // MCP proxy: the upstream changed the tool since the committed snapshot (the lock holds it back).
   | "MCP_TOOL_CHANGED"
   // MCP proxy: the upstream said its tools changed and no listing since has passed the lock; nothing is forwarded meanwhile.

@@ -30,12 +30,42 @@ export function toMCPShared(tool: AdapterTool, options: McpOptions = {}): McpToo
   return mcpEntry(tool, objectRootSchema(tool), options);
 }
 
+/** What the entry of a tool made from an MCP server reads of its binding: the upstream's own declarations. */
+interface UpstreamDeclared {
+  kind: string;
+  annotations?: McpToolAnnotations;
+  title?: string;
+  outputSchema?: object;
+}
+
 function mcpEntry(tool: AdapterTool, inputSchema: Readonly<ObjectRootSchema>, options: McpOptions): McpTool {
+  const binding = (tool as { binding?: UpstreamDeclared }).binding;
+  if (binding?.kind === "mcp") return upstreamEntry(tool, binding, inputSchema, options);
   const annotations = mcpAnnotations(tool, options);
   return {
     name: tool.name,
     description: tool.description,
     inputSchema: inputSchema as McpTool["inputSchema"],
+    ...(annotations === undefined ? {} : { annotations }),
+  };
+}
+
+/**
+ * A tool made from an MCP server is listed with what its server declared: its `title`,
+ * `outputSchema` and annotations as they were listed, and no hint the server did not give
+ * (sluice's own reading of a missing hint is cautious, `destructive`, but that is a default
+ * for sluice's filters, not something to tell a client: it costs tokens and says nothing
+ * the spec's defaults do not). `openWorldHint` is added only when the caller asks.
+ */
+function upstreamEntry(tool: AdapterTool, binding: UpstreamDeclared, inputSchema: Readonly<ObjectRootSchema>, options: McpOptions): McpTool {
+  const annotations: McpToolAnnotations | undefined =
+    options.openWorldHint === undefined ? binding.annotations : { ...binding.annotations, openWorldHint: options.openWorldHint };
+  return {
+    name: tool.name,
+    ...(binding.title === undefined ? {} : { title: binding.title }),
+    description: tool.description,
+    inputSchema: inputSchema as McpTool["inputSchema"],
+    ...(binding.outputSchema === undefined ? {} : { outputSchema: binding.outputSchema as McpTool["outputSchema"] }),
     ...(annotations === undefined ? {} : { annotations }),
   };
 }

@@ -13,7 +13,7 @@ import { withCredentialVariables } from "./credential-variables.ts";
 import { CallSecrets } from "./redact.ts";
 import { isOAuth2Credential } from "./oauth2.ts";
 import { withheldPointers } from "./screen-arguments.ts";
-import { callMcpUpstream, mcpArguments, mcpResultBody, resultText } from "./mcp-call.ts";
+import { callMcpUpstream, mcpArguments, mcpResultBody, resultText, withoutSecretBinaries } from "./mcp-call.ts";
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
 import { argumentIssues, checkArguments, NO_ISSUES, ownArgumentIssues, withoutPins, type CallableTool } from "./arguments.ts";
 import { argumentRefusal } from "./call-error-text.ts";
@@ -436,14 +436,35 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
 
     if (tool.binding.kind === "mcp") {
       assertNothingWithheld(tool, allowed);
-      const result = await callMcpUpstream(tool.name, tool.binding, mcpArguments(tool.binding, allowed), ctx, ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      // The upstream's own secrets (its API key): recorded before the call and again after it
+      // (an upstream reads them when it first connects), so the answer, an error from any
+      // layer and every progress message are redacted of them like a credential of this call.
+      const upstreamSecrets = () => {
+        for (const value of ctx.mcp?.secrets?.() ?? []) secrets.addUpstreamSecret(value);
+      };
+      upstreamSecrets();
+      const onProgress = ctx.onProgress;
+      const forward: CallContext =
+        onProgress === undefined
+          ? ctx
+          : { ...ctx, onProgress: (progress) => onProgress(progress.message === undefined ? progress : { ...progress, message: secrets.redact(progress.message) }) };
+      let result: McpToolResult;
+      try {
+        result = await callMcpUpstream(tool.name, tool.binding, mcpArguments(tool.binding, allowed), forward, ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      } finally {
+        upstreamSecrets();
+      }
+      result = withoutSecretBinaries(result, secrets);
       payloadBytes = contextBytesOf(result);
       status = 200;
       if (result.isError === true) {
         const text = secrets.redact(resultText(result)).slice(0, 500);
         throw new SluiceError("MCP_TOOL_ERROR", `${tool.name}: the tool reported an error${text === "" ? "" : `: ${text}`}`, { tool: tool.name });
       }
-      const body = mcpResultBody(result);
+      // A handler reads text and structured content only; without one, an answer with neither
+      // (an image alone) is its blocks as sent, for code that calls the tool (a server passes blocks anyway).
+      const read = mcpResultBody(result);
+      const body = read === null && tool.responseHandler === undefined && result.content.length > 0 ? result.content : read;
       const info: ResponseInfo = { tool: tool.name, status: 200, headers: {}, args: allowed };
       const failure = tool.failure?.(body, info);
       if (failure !== undefined) throw new SluiceError("API_ERROR", `${tool.name}: the tool reported a failure${failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`}: ${failure.message}`, { tool: tool.name });

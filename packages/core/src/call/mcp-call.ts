@@ -1,6 +1,7 @@
 import { SluiceError } from "@sluice/schema";
 import type { McpBinding } from "../tool-ir.ts";
-import type { CallContext, McpToolResult } from "./types.ts";
+import type { CallSecrets } from "./redact.ts";
+import type { CallContext, McpContentBlock, McpToolResult } from "./types.ts";
 
 /**
  * The arguments an MCP-bound tool forwards: the screened arguments (pins included) cut down
@@ -91,15 +92,16 @@ export function resultText(result: McpToolResult): string {
 /**
  * What a response handler reads of an MCP result, as it reads a parsed HTTP body: the
  * structured content when there is some; else a lone text block's JSON (many servers send
- * JSON as text), or its text; else several text blocks as a list of those; else the
- * content blocks as sent (images, resources); an empty result is null.
+ * JSON as text), or its text; else several text blocks as a list of those; null when there
+ * is no text at all. Other blocks (images, audio, resource links, embedded resources) are
+ * never a handler's to read: they pass to the client as the server sent them, so no handler
+ * can turn a binary into text.
  */
 export function mcpResultBody(result: McpToolResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
-  const blocks = result.content;
-  if (blocks.length === 0) return null;
-  if (!blocks.every((block) => block.type === "text" && typeof block["text"] === "string")) return blocks;
-  const values = blocks.map((block) => jsonOrText(block["text"] as string));
+  const texts = result.content.filter((block) => block.type === "text" && typeof block["text"] === "string");
+  if (texts.length === 0) return null;
+  const values = texts.map((block) => jsonOrText(block["text"] as string));
   return values.length === 1 ? values[0] : values;
 }
 
@@ -111,4 +113,32 @@ function jsonOrText(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/** Where a content block carries base64 bytes: redacting inside them would break the encoding. */
+function binaryOf(block: McpContentBlock): string | undefined {
+  if ((block.type === "image" || block.type === "audio") && typeof block["data"] === "string") return block["data"];
+  const resource = block.type === "resource" ? block["resource"] : undefined;
+  if (typeof resource === "object" && resource !== null && typeof (resource as Record<string, unknown>)["blob"] === "string") return (resource as Record<string, unknown>)["blob"] as string;
+  return undefined;
+}
+
+/**
+ * A result whose binary blocks (image, audio, embedded blob) hold a recorded secret, found
+ * in the base64 text (the secret's own base64 at each alignment, see credential-pattern.ts),
+ * has each such block replaced by a text block saying so; the result itself when none does.
+ * A secret cannot be cut out of base64 without breaking the bytes, so the block goes whole;
+ * texts are redacted afterwards by the JSON walk.
+ */
+export function withoutSecretBinaries(result: McpToolResult, secrets: CallSecrets): McpToolResult {
+  if (secrets.size === 0) return result;
+  let changed = false;
+  const content = result.content.map((block): McpContentBlock => {
+    const bytes = binaryOf(block);
+    if (bytes === undefined || !secrets.mentions(bytes)) return block;
+    changed = true;
+    const mime = block.type === "resource" ? (block["resource"] as Record<string, unknown>)["mimeType"] : block["mimeType"];
+    return { type: "text", text: `[redacted: the upstream's ${block.type} block${typeof mime === "string" ? ` (${mime.slice(0, 80)})` : ""} held a secret it was given; it was left out]` };
+  });
+  return changed ? { ...result, content } : result;
 }

@@ -67,7 +67,17 @@ export class OAuth2Client {
     this.#url = tokenEndpoint(options.tokenUrl);
     this.#options = options;
     this.#refreshToken = options.refreshToken === "" ? undefined : options.refreshToken;
-    if (options.clientSecret !== undefined && options.clientSecret !== "") this.#secrets.add(options.clientSecret);
+    if (options.clientSecret !== undefined && options.clientSecret !== "") {
+      this.#secrets.add(options.clientSecret);
+      if ((options.clientAuth ?? "basic") === "basic") {
+        // sluice encodes the secret itself for the Basic header (see #fetchToken), so it knows
+        // those spellings too: the form-encoded secret (whose base64 inside the pair is found at
+        // any alignment) and the header's base64 whole (for a pair too short for that).
+        const encoded = encodeURIComponent(options.clientSecret);
+        if (encoded !== options.clientSecret) this.#secrets.add(encoded);
+        this.#secrets.add(basicPair(options.clientId, options.clientSecret));
+      }
+    }
     if (this.#refreshToken !== undefined) this.#secrets.add(this.#refreshToken);
   }
 
@@ -120,9 +130,7 @@ export class OAuth2Client {
     if (options.scopes !== undefined && options.scopes.length > 0) form.set("scope", options.scopes.join(" "));
     const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
     if ((options.clientAuth ?? "basic") === "basic") {
-      // RFC 6749 2.3.1: both parts form-encoded before they are joined.
-      const pair = `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret ?? "")}`;
-      headers["authorization"] = "Basic " + Buffer.from(pair, "utf8").toString("base64");
+      headers["authorization"] = "Basic " + basicPair(options.clientId, options.clientSecret ?? "");
     } else {
       form.set("client_id", options.clientId);
       if (options.clientSecret !== undefined) form.set("client_secret", options.clientSecret);
@@ -221,4 +229,9 @@ async function readLimited(response: Response): Promise<string> {
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The credentials of an HTTP Basic client authentication: RFC 6749 2.3.1 form-encodes both parts before they are joined. */
+function basicPair(clientId: string, clientSecret: string): string {
+  return Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`, "utf8").toString("base64");
 }

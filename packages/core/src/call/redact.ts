@@ -44,6 +44,18 @@ export class CallSecrets {
     }
   }
 
+  /**
+   * Records a secret given to an MCP upstream. A value written as `<scheme> <rest>` (an
+   * `Authorization` header's) is recorded by its rest, the scheme word being no secret, and
+   * a Basic pair by its parts too.
+   */
+  addUpstreamSecret(value: string): void {
+    if (typeof value !== "string") return;
+    const scheme = /^\s*(Bearer|Basic|Token|Bot|Digest|ApiKey)\s+(\S.*?)\s*$/i.exec(value);
+    if (scheme === null) return this.#add(value);
+    this.addHeader("authorization", value);
+  }
+
   /** Records the value of a `ctx.headers` entry when its name says it carries a credential. */
   addHeader(name: string, value: string): void {
     if (typeof value !== "string" || !CREDENTIAL_HEADER.test(name)) return;

@@ -176,6 +176,13 @@ export interface McpUpstream {
     request: { name: string; arguments: Record<string, unknown> },
     options: { signal?: AbortSignal; onProgress?: (progress: McpProgress) => void },
   ): Promise<McpToolResult>;
+  /**
+   * The secrets this upstream was given (its API keys: `fromEnv` values, credential headers
+   * of a URL server, `Authorization: Bearer ...` values whole). A call redacts each from
+   * everything the upstream returns (content, structured content, errors, progress), in
+   * every spelling `credential-pattern.ts` finds, before a model or a log can see it.
+   */
+  secrets?(): readonly string[];
 }
 
 export interface CallContext {
