@@ -202,7 +202,8 @@ describe("the upstream manager", () => {
     const progress: unknown[] = [];
     const slow = await r.client.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => progress.push(p) });
     expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
-    expect(JSON.parse(textOf(slow))).toEqual({ done: true, steps: 3 });
+    expect(JSON.parse(textOf(slow))).toEqual({ done: true });
+    expect(slow.structuredContent).toEqual({ done: true, steps: 3 });
 
     const stop = new AbortController();
     const cancelled = r.client.callTool({ name: "hang", arguments: {} }, undefined, { signal: stop.signal });
