@@ -14,7 +14,7 @@ import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/e
 import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
 import { globPattern, OperationFilter, type UnmatchedEntry } from "./select-operations.ts";
-import { applyToolChoices, keepReadOnly, selectionRecord } from "./tool-choices.ts";
+import { applyToolChoices, keepReadOnly, noChoicesApplied, selectionRecord } from "./tool-choices.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
@@ -132,15 +132,15 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   const kind = job.kind ?? detectKind(bytes, file);
   const source = { name: job.name, file, sha256: createHash("sha256").update(bytes).digest("hex") };
   const filter = new OperationFilter(job.include, job.exclude);
-  // Generated name -> name in the pack (prefixed, renamed), for the selection record.
-  let named = new Map<string, string>();
+  refuseUnsupported(kind, job, file);
+  // What the passes did, for the selection record (never read back from the config).
+  const applied = noChoicesApplied();
   /** readOnly, then prefix and withholdings, then the per-tool choices: before the facts, which are keyed by final names. */
   const choose = (built: PackIR, transformJob: PackJob): PackIR => {
-    const selected = keepReadOnly(built, job, filter);
+    const selected = keepReadOnly(built, job, filter, applied);
     const transformed = transform(selected, transformJob);
     const prefixed = new Map(selected.tools.map((tool, i) => [tool.name, transformed.tools[i]!.name]));
-    named = prefixed;
-    return applyToolChoices(transformed, job, filter, prefixed);
+    return applyToolChoices(transformed, job, filter, prefixed, applied);
   };
 
   // Its own scope: the parsed spec (the largest thing in memory until then) is garbage once
@@ -151,19 +151,16 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     let generator: GeneratorInfo;
     let emit: (ir: PackIR) => EmittedFile[];
     if (kind === "mcp") {
-      if (job.authHeader !== undefined || job.baseUrl !== undefined || job.endpoint !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader, baseUrl and endpoint apply to spec packs only; ${file} is an MCP snapshot.`);
       const mcp = await import("@sluice/generator-mcp");
       const snapshot = mcp.parseSnapshot(new TextDecoder().decode(bytes), file);
       ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
-      ir = transform(ir, job);
+      ir = choose(ir, job);
       facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp, job));
       // As for OpenAPI: the default handler's hints, here from each tool's outputSchema (what its structuredContent is).
       if (job.responses !== "off") facts = { ...facts, responses: { shared: {}, tools: mcp.mcpResponseHints(snapshot, ir.tools) } };
       generator = mcp.MCP_GENERATOR;
       emit = (pack) => mcp.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
     } else if (kind === "openapi") {
-      // Known only now when the kind was read from the file.
-      if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
       step(`parsing ${file}`);
       const openapi = await import("@sluice/generator-openapi");
       const document = openapi.loadDocument(bytes, file);
@@ -224,7 +221,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const more = strayExcludes.length > 1 ? ` (and ${strayExcludes.slice(1).map((entry) => entry.label).join(", ")})` : "";
     throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${unmatchedText(first)}${more}; an exclude entry that matches nothing excludes nothing, so fix or remove it.`, first.candidates.length > 0 ? { candidates: first.candidates } : undefined);
   }
-  const selection = selectionRecord(job, filter, named, ir);
+  const selection = selectionRecord(job, filter, applied, ir);
   if (selection !== undefined) facts = { ...facts, selection };
   const warnings: string[] = [];
   for (const entry of filter.unmatchedIncludes()) warnings.push(unmatchedText(entry));
@@ -379,6 +376,51 @@ function withEnvNames(facts: RuntimeFacts, job: PackJob): RuntimeFacts {
     credentials: facts.credentials.map((credential) => (hasOwn(names, credential.scheme) ? { ...credential, env: names[credential.scheme]! } : credential)),
     ...(facts.endpoint !== undefined && hasOwn(names, "endpoint") ? { endpoint: { ...facts.endpoint, env: names["endpoint"]! } } : {}),
   };
+}
+
+/**
+ * The config choices a source kind cannot carry out, each with what to do instead. Checked
+ * before anything is built (known only now when the kind was read from the file): a
+ * choice that silently did nothing would leave the pack wider, or differently wired, than
+ * its config says.
+ */
+const UNSUPPORTED: Record<"openapi" | "graphql" | "mcp", Partial<Record<keyof PackConfig | "include.tags" | "include.paths" | "exclude.tags" | "exclude.paths", string>>> = {
+  openapi: {
+    authHeader: "its credentials come from the spec's security schemes (rename the variable with env)",
+    endpoint: "an OpenAPI pack's server is baseUrl",
+  },
+  graphql: {
+    baseUrl: "a GraphQL pack's server is endpoint",
+    detectCredentialArguments: "name credential arguments in credentialArguments",
+    externalRefs: "a GraphQL schema has no $ref",
+    "include.tags": "a GraphQL schema has no tags; select by operations or tools",
+    "include.paths": "a GraphQL schema has no paths; select by operations or tools",
+    "exclude.tags": "a GraphQL schema has no tags; select by operations or tools",
+    "exclude.paths": "a GraphQL schema has no paths; select by operations or tools",
+  },
+  mcp: {
+    authHeader: "secrets reach the server through mcp.env or mcp.headers",
+    baseUrl: "the server is the mcp source",
+    endpoint: "the server is the mcp source",
+    credentialArguments: "an MCP snapshot declares no security schemes; give the server its secret through mcp.env or mcp.headers, and withhold the argument with withhold",
+    detectCredentialArguments: "an MCP snapshot declares no security schemes",
+    externalRefs: "an MCP snapshot's schemas are self-contained",
+    "include.tags": "MCP tools have no tags; select by operations or tools",
+    "include.paths": "MCP tools have no paths; select by operations or tools",
+    "exclude.tags": "MCP tools have no tags; select by operations or tools",
+    "exclude.paths": "MCP tools have no paths; select by operations or tools",
+  },
+};
+
+function refuseUnsupported(kind: "openapi" | "graphql" | "mcp", job: PackJob, file: string): void {
+  const asked: string[] = [];
+  for (const key of ["authHeader", "baseUrl", "endpoint", "credentialArguments", "detectCredentialArguments", "externalRefs"] as const) if (job[key] !== undefined) asked.push(key);
+  for (const which of ["include", "exclude"] as const) for (const key of ["tags", "paths"] as const) if ((job[which]?.[key]?.length ?? 0) > 0) asked.push(`${which}.${key}`);
+  const table = UNSUPPORTED[kind] as Record<string, string | undefined>;
+  const refused = asked.filter((key) => table[key] !== undefined);
+  if (refused.length === 0) return;
+  const what = kind === "mcp" ? "an MCP snapshot" : kind === "graphql" ? "a GraphQL schema" : "an OpenAPI document";
+  throw new SluiceError("CONFIG_UNSUPPORTED", `pack ${job.name}: ${file} is ${what}, which cannot honour ${refused.map((key) => `${key} (${table[key]})`).join("; ")}; remove ${refused.length === 1 ? "it" : "them"} from the config.`, { candidates: refused });
 }
 
 /** The config's tool prefix and withheld arguments, applied to the IR before anything is emitted. */

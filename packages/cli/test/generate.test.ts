@@ -358,7 +358,7 @@ describe("GraphQL credentials", () => {
   });
 
   it("authHeader is refused on an OpenAPI pack and when it is no header name", async () => {
-    await expect(buildPack({ name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "", authHeader: "X-Key" }, "0.0.0")).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+    await expect(buildPack({ name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "", authHeader: "X-Key" }, "0.0.0")).rejects.toMatchObject({ code: "CONFIG_UNSUPPORTED" });
     const pack = { spec: "s.graphql", name: "lin3", out: "packs/lin3" };
     expect(() => validateConfig({ packs: [{ ...pack, authHeader: "X Key" }] }, "sluice.config.json")).toThrow(/^sluice\.config\.json: packs\[0\]\.authHeader: "X Key" is not an HTTP header name$/);
     expect(() => validateConfig({ packs: [{ ...pack, kind: "openapi", authHeader: "X-Key" }] }, "sluice.config.json")).toThrow(/authHeader: applies to GraphQL packs only/);

@@ -81,11 +81,11 @@ describe("readOnly", () => {
     const { OperationFilter } = await import("../src/select-operations.ts");
     const base = (await build({})).ir;
     // As an MCP pack's tools would come: a binding of another kind, readOnlyHint as the annotation.
-    const tools = base.tools.slice(0, 2).map((tool, i) => ({ ...tool, name: `tool_${i}`, binding: { kind: "mcp" } as never, annotations: { readOnly: i === 0 } }));
+    const tools = base.tools.slice(0, 2).map((tool, i) => ({ ...tool, name: `tool_${i}`, binding: { kind: "mcp" as const, tool: `upstream.${i}`, arguments: [] }, annotations: { readOnly: i === 0 } }));
     const filter = new OperationFilter(undefined, undefined);
     const kept = keepReadOnly({ ...base, tools }, { name: "x", readOnly: true }, filter);
     expect(kept.tools.map((tool) => tool.name)).toEqual(["tool_0"]);
-    expect([...filter.leftOut]).toEqual([["tool_1", "not read-only"]]);
+    expect([...filter.leftOut]).toEqual([["tool_1", "not read-only (tools/call upstream.1)"]]);
     // include/exclude by name apply to tools no generator asked about.
     const named = new OperationFilter({ tools: ["tool_*"] }, { operations: ["tool_1"] });
     expect(keepReadOnly({ ...base, tools }, { name: "x" }, named).tools.map((tool) => tool.name)).toEqual(["tool_0"]);
