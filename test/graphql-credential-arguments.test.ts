@@ -20,7 +20,7 @@ import { credentialsFromEnv, credentialStatus, definePack, egressMap, formatEgre
 import { withoutGuard } from "@sluice/core/guards";
 import { loadGraphQLSchema } from "@sluice/generator-graphql";
 import { createServer, ServedCatalog } from "@sluice/mcp";
-import { buildPack, type PackJob } from "../packages/cli/src/generate-pack.ts";
+import { buildPack, type PackJob } from "@sluice/pipeline";
 import { runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { validateConfig } from "../packages/cli/src/load-config.ts";
 import { startGraphQLServer, type GraphQLServer } from "./support/servers/index.ts";

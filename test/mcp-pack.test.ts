@@ -12,7 +12,7 @@ import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, 
 import { check, fit, profile, stripAnnotations, toMCP, ToolSession } from "@sluice/catalog";
 import { emitPackSources } from "@sluice/generator-mcp";
 import { buildMcpPackIR, parseSnapshot } from "@sluice/generator-mcp";
-import { buildPack } from "../packages/cli/src/generate-pack.ts";
+import { buildPack } from "@sluice/pipeline";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/mcp/server-${name}.snapshot.json`, import.meta.url), "utf8");
 

@@ -7,3 +7,4 @@ export { mcpResponseHints } from "./response-hints.ts";
 export { MCP_GENERATOR } from "./generator-info.ts";
 export { openMcpTransport, connectWithin, withDeadline, describeMcpSource, ChildTransport, type ConnectingClient, type McpTransport, type OpenOptions } from "./mcp-transport.ts";
 export { parseJsonRpcMessage, deserializeJsonRpc, type JsonRpcParse } from "./jsonrpc-message.ts";
+export { mcpSource } from "./pack-source.ts";

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { validateConfig } from "../src/load-config.ts";
 import { buildConfigSchema, SCHEMA_FILE } from "./support/config-schema.ts";
 
-const CONFIG_TS = fileURLToPath(new URL("../src/config.ts", import.meta.url));
+const CONFIG_TS = fileURLToPath(new URL("../../../generators/pipeline/src/config.ts", import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { files: string[]; exports: Record<string, unknown> };
 const committed = readFileSync(SCHEMA_FILE, "utf8");
 const schema = JSON.parse(committed) as { properties: Record<string, unknown>; definitions: Record<string, { properties: Record<string, unknown> }> };

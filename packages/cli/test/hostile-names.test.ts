@@ -13,7 +13,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSluiceError } from "@sluice/core";
 import { commentText } from "@sluice/emit";
-import { buildPack, type PackJob } from "../src/generate-pack.ts";
+import { buildPack, type PackJob } from "@sluice/pipeline";
 import { validateConfig } from "../src/load-config.ts";
 import { packNameProblem, suggestPackName } from "../src/pack-name.ts";
 

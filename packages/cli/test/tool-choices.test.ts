@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
-import { buildPack, type PackJob } from "../src/generate-pack.ts";
+import { buildPack, type PackJob } from "@sluice/pipeline";
 import { runInProcess, runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
@@ -77,8 +77,8 @@ describe("readOnly", () => {
   });
 
   it("keys off annotations, not methods or operation kinds: a source of tools gets it unchanged", async () => {
-    const { keepReadOnly } = await import("../src/tool-choices.ts");
-    const { OperationFilter } = await import("../src/select-operations.ts");
+    const { keepReadOnly } = await import("../../../generators/pipeline/src/tool-choices.ts");
+    const { OperationFilter } = await import("../../../generators/pipeline/src/select-operations.ts");
     const base = (await build({})).ir;
     // As an MCP pack's tools would come: a binding of another kind, readOnlyHint as the annotation.
     const tools = base.tools.slice(0, 2).map((tool, i) => ({ ...tool, name: `tool_${i}`, binding: { kind: "mcp" as const, tool: `upstream.${i}`, arguments: [] }, annotations: { readOnly: i === 0 } }));

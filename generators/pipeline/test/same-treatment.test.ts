@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { definePack, egressMap, formatEgressMap } from "@sluice/core";
 import { formatSnapshot, listMcpTools } from "@sluice/generator-mcp";
-import { buildPack, type PackJob } from "../src/generate-pack.ts";
+import { buildPack, type PackJob } from "../src/build-pack.ts";
 import { serverBin } from "../../../test/support/mcp-pack.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-same-treatment-"));

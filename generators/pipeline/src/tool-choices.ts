@@ -7,7 +7,7 @@
  */
 import { SluiceError, TOOL_NAME_PATTERN, type PackIR, type PackSelection, type ToolIR } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
-import { closest } from "./args.ts";
+import { closest } from "@sluice/core/edit-distance";
 import type { OperationSelection, PackConfig } from "./config.ts";
 import type { OperationFilter } from "./select-operations.ts";
 
@@ -27,7 +27,7 @@ function notReadOnly(tool: ToolIR): string {
  */
 export function keepReadOnly(ir: PackIR, job: Choices, filter: OperationFilter, applied?: AppliedChoices): PackIR {
   const unasked = ir.tools.filter((tool) => !filter.asked(tool.name));
-  const selected = unasked.length === 0 ? ir.tools : ir.tools.filter((tool) => filter.asked(tool.name) || filter.accepts({ kind: "tool", info: { tool: tool.name } }));
+  const selected = unasked.length === 0 ? ir.tools : ir.tools.filter((tool) => filter.asked(tool.name) || filter.accepts({ tool: tool.name }));
   if (job.readOnly !== true || !guards.toolSelection) return selected === ir.tools ? ir : { ...ir, tools: selected };
   const kept: ToolIR[] = [];
   for (const tool of selected) {
