@@ -10,7 +10,8 @@
  * 3. A project in a temporary folder outside the repository `npm install`s the tarballs
  *    (third-party dependencies from the registry), then, with plain `node` (no loader),
  *    runs scripts/consumer/run.mjs: derive a Linear tool and call it, directly and over
- *    MCP, against a local server on 127.0.0.1.
+ *    MCP, against a local server on 127.0.0.1; and scripts/consumer/guards.mjs: the installed
+ *    guards are frozen and withoutGuard refuses, so an echoed credential is still redacted.
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
  *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve) and @sluice/generator-mcp (the MCP SDK's types need DOM).
@@ -153,6 +154,11 @@ try {
   step("plain node: derive a tool and call it (directly and over MCP) against 127.0.0.1", () => {
     copyFileSync(join(ROOT, "scripts", "consumer", "run.mjs"), join(project, "run.mjs"));
     check("node run.mjs", process.execPath, ["run.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
+  });
+
+  step("plain node: the installed guards cannot be switched off (redaction of an echoed credential holds)", () => {
+    copyFileSync(join(ROOT, "scripts", "consumer", "guards.mjs"), join(project, "guards.mjs"));
+    check("node guards.mjs", process.execPath, ["guards.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
   });
 
   step("tsc --noEmit on every entry point (nodenext; bundler; nodenext without DOM)", () => {

@@ -187,3 +187,13 @@ it("@sluice/catalog exports", () => {
     ]
   `);
 });
+
+it("@sluice/core/guards exports: read-only switches, fixed in the published build", async () => {
+  const guards = await import("@sluice/core/guards");
+  expect(Object.keys(guards).sort()).toEqual(["guards", "guardsFixed", "withoutGuard"]);
+});
+
+it("@sluice/pipeline exports", async () => {
+  const pipeline = await import("@sluice/pipeline");
+  expect(Object.keys(pipeline).sort()).toEqual(["SNAPSHOT_PATH", "asScaffolded", "buildPack", "defineConfig", "detectKind", "generatePack", "generatedEgressMap", "installedPackage", "packJob", "pipelineVersion", "withLiveSnapshot", "writePackFiles"]);
+});
