@@ -14,7 +14,7 @@
  *    guards are frozen and withoutGuard refuses, so an echoed credential is still redacted.
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
- *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve) and @sluice/generator-mcp (the MCP SDK's types need DOM).
+ *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve), @sluice/mcp-client and @sluice/generator-mcp (the MCP SDK's types need DOM).
  * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
  *    pack by short name, egress --out / --check, generate from a spec into the project and
  *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
@@ -184,8 +184,8 @@ try {
         ``,
       ].join("\n");
     writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
-    // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp (both entries) and @sluice/generator-mcp (its client connection) carry them.
-    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || entry === "@sluice/generator-mcp";
+    // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp (both entries), @sluice/mcp-client (its connection) and @sluice/generator-mcp (through the client's snapshot types) carry them.
+    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || entry === "@sluice/mcp-client" || entry.startsWith("@sluice/mcp-client/") || entry === "@sluice/generator-mcp";
     writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => !sdkTyped(entry))));
     // resolveJsonModule: the config schema is a JSON export a user imports too.
     const base = { strict: true, noEmit: true, types: ["node"], resolveJsonModule: true };

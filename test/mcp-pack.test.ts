@@ -11,7 +11,8 @@ import { describe, expect, it } from "vitest";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, suggestProjection, type McpUpstream, type Tool } from "@sluice/core";
 import { check, fit, profile, stripAnnotations, toMCP, ToolSession } from "@sluice/catalog";
 import { emitPackSources } from "@sluice/generator-mcp";
-import { buildMcpPackIR, parseSnapshot } from "@sluice/generator-mcp";
+import { buildMcpPackIR } from "@sluice/generator-mcp";
+import { parseSnapshot } from "@sluice/mcp-client";
 import { buildPack } from "@sluice/pipeline";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/mcp/server-${name}.snapshot.json`, import.meta.url), "utf8");

@@ -11,7 +11,7 @@ import { buildMcpPackIR } from "./build-pack-ir.ts";
 import { emitPackSources, mcpRuntimeFacts } from "./emit-pack-sources.ts";
 import { MCP_GENERATOR } from "./generator-info.ts";
 import { mcpResponseHints } from "./response-hints.ts";
-import { parseSnapshot } from "./snapshot.ts";
+import { parseSnapshot } from "@sluice/mcp-client";
 
 const NO_TAGS = "MCP tools have no tags; select by operations or tools";
 const NO_PATHS = "MCP tools have no paths; select by operations or tools";

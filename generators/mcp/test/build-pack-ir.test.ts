@@ -5,7 +5,8 @@
  * into the snapshot, never the server.
  */
 import { describe, expect, it } from "vitest";
-import { buildMcpPackIR, makeSnapshot, mcpToolNames } from "../src/index.ts";
+import { buildMcpPackIR, mcpToolNames } from "../src/index.ts";
+import { makeSnapshot } from "@sluice/mcp-client";
 
 const source = { name: "t", file: "tools.snapshot.json", sha256: "0" };
 const build = (tools: unknown[]) => buildMcpPackIR(makeSnapshot({ name: "s", version: "1" }, "2025-06-18", tools), source);

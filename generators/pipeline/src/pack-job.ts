@@ -26,7 +26,7 @@ export function packJob(pack: PackConfig, configDir: string, configFile: string)
 
 /** Lists the job's MCP server (a started child is always stopped) and carries the snapshot it gives. */
 export async function withLiveSnapshot(job: PackJob, options: { timeoutMs?: number } = {}): Promise<PackJob> {
-  const mcp = await import("@sluice/generator-mcp");
+  const mcp = await import("@sluice/mcp-client");
   const source = job.mcp!;
   // A stdio command runs in the config's folder (or the folder sluice was asked from), not in
   // whatever the process's own cwd is: the pipeline may run inside another program (a test, an editor).

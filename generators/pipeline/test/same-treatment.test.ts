@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { definePack, egressMap, formatEgressMap } from "@sluice/core";
-import { formatSnapshot, listMcpTools } from "@sluice/generator-mcp";
+import { formatSnapshot, listMcpTools } from "@sluice/mcp-client";
 import { buildPack, type PackJob } from "../src/build-pack.ts";
 import { serverBin } from "../../../test/support/mcp-pack.ts";
 

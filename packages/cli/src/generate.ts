@@ -14,7 +14,7 @@ import type { Io } from "./io.ts";
 import { packNameProblem, suggestPackName } from "./pack-name.ts";
 import { upToDateReport, writeStamp } from "./generate-stamp.ts";
 import { counted, progressOn } from "./progress.ts";
-import type { SnapshotDiff } from "@sluice/generator-mcp";
+import type { SnapshotDiff } from "@sluice/mcp-client";
 
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */
@@ -229,7 +229,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed };
   if (job.liveSnapshot !== undefined) {
     // The lock: the live server against the committed snapshot, by what a model could be made to send.
-    const mcp = await import("@sluice/generator-mcp");
+    const mcp = await import("@sluice/mcp-client");
     const text = await readFile(job.spec, "utf8").catch(() => undefined);
     if (text !== undefined) {
       const diff = mcp.diffSnapshot(mcp.parseSnapshot(text, relative(io.cwd, job.spec)), mcp.parseSnapshot(job.liveSnapshot));

@@ -22,7 +22,7 @@ import { LONG } from "../../../test/support/tier.ts";
 import { validateConfig } from "../src/load-config.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const SDK = realpathSync(join(ROOT, "generators/mcp/node_modules/@modelcontextprotocol/sdk"));
+const SDK = realpathSync(join(ROOT, "packages/mcp-client/node_modules/@modelcontextprotocol/sdk"));
 const SECRET = "s3cr3t-value-for-the-tiny-server";
 
 const project = mkdtempSync(join(tmpdir(), "sluice-generate-mcp-"));

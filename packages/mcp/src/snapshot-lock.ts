@@ -6,7 +6,7 @@
  * is a tool the upstream no longer lists, until the snapshot is regenerated and reviewed.
  * Before the first listing nothing is served: the lock fails closed.
  */
-import { diffSnapshot, makeSnapshot, type McpSnapshot, type McpSnapshotTool, type SnapshotDiff, type ToolChange } from "@sluice/generator-mcp";
+import { diffSnapshot, makeSnapshot, type McpSnapshot, type McpSnapshotTool, type SnapshotDiff, type ToolChange } from "@sluice/mcp-client";
 import { guards } from "@sluice/core/guards";
 import { isSluiceError, SluiceError, type Tool } from "@sluice/core";
 import type { UpstreamListing } from "./upstream.ts";
