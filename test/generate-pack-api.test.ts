@@ -65,3 +65,10 @@ it("generatePack(config) writes what sluice generate writes", async () => {
   expect(api.get("packs/files/egress_map.txt")).not.toContain("tool write_file\n");
   expect(api.get("packs/store/egress_map.txt")).toContain("#   renamed ps_get_pet_by_id -> pet\n");
 }, 300_000);
+
+it("generatePack checks the config as the command does: a misspelt choice is refused, never ignored", async () => {
+  const dir = project("typo");
+  const config = { packs: [{ name: "store", spec: "store.yaml", out: "packs/store", readonly: true }] } as unknown as SluiceConfig;
+  await expect(generatePack(config, { cwd: dir })).rejects.toMatchObject({ code: "CONFIG_INVALID", candidates: ["readOnly"] });
+  expect(readdirSync(dir)).not.toContain("packs");
+});

@@ -195,5 +195,5 @@ it("@sluice/core/guards exports: read-only switches, fixed in the published buil
 
 it("@sluice/pipeline exports", async () => {
   const pipeline = await import("@sluice/pipeline");
-  expect(Object.keys(pipeline).sort()).toEqual(["SNAPSHOT_PATH", "asScaffolded", "buildPack", "defineConfig", "detectKind", "generatePack", "generatedEgressMap", "installedPackage", "packJob", "pipelineVersion", "withLiveSnapshot", "writePackFiles"]);
+  expect(Object.keys(pipeline).sort()).toEqual(["SNAPSHOT_PATH", "asScaffolded", "buildPack", "defineConfig", "detectKind", "generatePack", "generatedEgressMap", "installedPackage", "packJob", "pipelineVersion", "validateConfig", "withLiveSnapshot", "writePackFiles"]);
 });

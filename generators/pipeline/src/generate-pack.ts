@@ -12,6 +12,7 @@ import { SluiceError } from "@sluice/schema";
 import { buildPack, type PackReport } from "./build-pack.ts";
 import type { SluiceConfig } from "./config.ts";
 import { packJob, withLiveSnapshot } from "./pack-job.ts";
+import { validateConfig } from "./validate-config.ts";
 import { writePackFiles } from "./write-pack-files.ts";
 
 export interface GeneratePackOptions {
@@ -35,9 +36,11 @@ export interface GeneratePackResult {
   scaffolded: string[];
 }
 
-export async function generatePack(config: SluiceConfig, options: GeneratePackOptions = {}): Promise<GeneratePackResult[]> {
+/** Every pack of `config` (checked as sluice generate checks a config file: CONFIG_INVALID naming the place), written under `cwd`. */
+export async function generatePack(given: SluiceConfig, options: GeneratePackOptions = {}): Promise<GeneratePackResult[]> {
   const cwd = options.cwd ?? process.cwd();
   const configFile = options.configFile ?? "sluice.config.ts";
+  const config = validateConfig(given, configFile);
   const known = config.packs.map((pack) => pack.name);
   const unknown = (options.only ?? []).filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `the config has no pack named ${unknown.join(", ")}.`, { candidates: known });

@@ -3,3 +3,4 @@ export { generatePack, pipelineVersion, type GeneratePackOptions, type GenerateP
 export { packJob, SNAPSHOT_PATH, withLiveSnapshot } from "./pack-job.ts";
 export { asScaffolded, generatedEgressMap, installedPackage, writePackFiles, type WritePackOptions, type WrittenPack } from "./write-pack-files.ts";
 export { defineConfig, type PackConfig, type SluiceConfig } from "./config.ts";
+export { validateConfig } from "./validate-config.ts";

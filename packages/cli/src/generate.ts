@@ -11,7 +11,7 @@ import { differenceLines, differenceSummary, egressReport, wideningAnnotations }
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./io.ts";
-import { packNameProblem, suggestPackName } from "./pack-name.ts";
+import { packNameProblem, suggestPackName } from "@sluice/pipeline/config-check";
 import { upToDateReport, writeStamp } from "./generate-stamp.ts";
 import { counted, progressOn } from "./progress.ts";
 import type { SnapshotDiff } from "@sluice/mcp-client";

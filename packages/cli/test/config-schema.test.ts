@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { afterAll, describe, expect, it } from "vitest";
-import { validateConfig } from "../src/load-config.ts";
+import { validateConfig } from "@sluice/pipeline/config-check";
 import { buildConfigSchema, SCHEMA_FILE } from "./support/config-schema.ts";
 
 const CONFIG_TS = fileURLToPath(new URL("../../../generators/pipeline/src/config.ts", import.meta.url));

@@ -20,7 +20,7 @@ import { runSluice } from "./support/run-in-process.ts";
 import { credentialsFromEnv, definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildPack, detectKind } from "@sluice/pipeline";
-import { validateConfig } from "../src/load-config.ts";
+import { validateConfig } from "@sluice/pipeline/config-check";
 import { globPattern, OperationFilter } from "../../../generators/pipeline/src/select-operations.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
