@@ -6,7 +6,7 @@
 import { fileURLToPath } from "node:url";
 import { definePack } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
-import { buildPack } from "../packages/cli/src/generate-pack.ts";
+import { buildPack } from "@sluice/pipeline";
 
 const at = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const specs: Array<[string, string]> = [

@@ -44,7 +44,7 @@ const ir = generator.buildOpenAPIPackIR(document, { name: "bench", file: basenam
 phase("ir");
 const facts = generator.openapiRuntimeFacts(document, ir, {});
 phase("facts");
-// As packages/cli/src/generate-pack.ts asks for them.
+// As generators/pipeline/src/build-pack.ts asks for them.
 const tools: Record<string, ResponseHints> = {};
 for (const tool of ir.tools) {
   const pagination = Object.prototype.hasOwnProperty.call(facts.pagination, tool.name) ? facts.pagination[tool.name] : undefined;

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { withoutGuard } from "@sluice/core/guards";
-import { makeSnapshot } from "@sluice/generator-mcp";
+import { makeSnapshot } from "@sluice/mcp-client";
 import { McpProxy } from "@sluice/mcp";
 
 const SERVER = fileURLToPath(new URL("../test/fixtures/mcp/hostile-lister.mjs", import.meta.url));

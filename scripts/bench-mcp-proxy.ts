@@ -16,7 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { definePack, type Tool } from "@sluice/core";
 import { textTokens } from "@sluice/core/tokens";
-import { parseSnapshot, type McpSnapshot } from "@sluice/generator-mcp";
+import { parseSnapshot, type McpSnapshot } from "@sluice/mcp-client";
 import { ServedCatalog } from "@sluice/mcp";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { spawnSync } from "node:child_process";

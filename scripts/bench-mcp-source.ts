@@ -12,7 +12,8 @@ import { performance } from "node:perf_hooks";
 import { definePack } from "@sluice/core";
 import { schemaTokens, textTokens } from "@sluice/core/tokens";
 import { canonicalJson } from "@sluice/schema";
-import { buildMcpPackIR, emitPackSources, parseSnapshot } from "@sluice/generator-mcp";
+import { buildMcpPackIR, emitPackSources } from "@sluice/generator-mcp";
+import { parseSnapshot } from "@sluice/mcp-client";
 
 const rows: string[] = [];
 for (const name of ["filesystem", "memory", "everything"]) {

@@ -91,6 +91,8 @@ const result = await build({
   // banner or timestamp: the same sources give the same bytes (two builds' dist/ compare equal;
   // test/build-package.test.ts builds the CLI twice).
   legalComments: "none",
+  // The published build: guards frozen, withoutGuard refused (packages/core/src/guards.ts).
+  define: { __SLUICE_PUBLISHED__: "true" },
   metafile: true,
   logLevel: "warning",
 });

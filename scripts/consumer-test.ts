@@ -10,12 +10,14 @@
  * 3. A project in a temporary folder outside the repository `npm install`s the tarballs
  *    (third-party dependencies from the registry), then, with plain `node` (no loader),
  *    runs scripts/consumer/run.mjs: derive a Linear tool and call it, directly and over
- *    MCP, against a local server on 127.0.0.1; and scripts/consumer/frameworks.mjs: the AI
- *    SDK, LangChain and the OpenAI Agents SDK (installed beside, as their optional peers)
- *    run their own loops on the helpers against a mock API on 127.0.0.1.
+ *    MCP, against a local server on 127.0.0.1; scripts/consumer/guards.mjs: the installed
+ *    guards are frozen and withoutGuard refuses, so an echoed credential is still redacted;
+ *    and scripts/consumer/frameworks.mjs: the AI SDK, LangChain and the OpenAI Agents SDK
+ *    (installed beside, as their optional peers) run their own loops on the helpers against
+ *    a mock API on 127.0.0.1.
  * 4. `tsc --noEmit` (strict, types ["node"]) on a file importing every entry point of every
  *    package, under nodenext and under bundler resolution; and under nodenext with ES2023
- *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve), @sluice/generator-mcp (the MCP SDK's types need DOM), and the AI SDK and Agents SDK helper entries (their frameworks' types need DOM).
+ *    libs only (no DOM) on every package but @sluice/mcp (and @sluice/mcp/serve), @sluice/mcp-client and @sluice/generator-mcp (the MCP SDK's types need DOM), and the AI SDK and Agents SDK helper entries (their frameworks' types need DOM).
  * 5. The CLI from the installed tarball (`cliChecks`): --version, survey of an installed
  *    pack by short name, egress --out / --check, generate from a spec into the project and
  *    survey of that directory, user TypeScript modules (a "type": "commonjs" folder, a
@@ -161,6 +163,11 @@ try {
     check("node run.mjs", process.execPath, ["run.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
   });
 
+  step("plain node: the installed guards cannot be switched off (redaction of an echoed credential holds)", () => {
+    copyFileSync(join(ROOT, "scripts", "consumer", "guards.mjs"), join(project, "guards.mjs"));
+    check("node guards.mjs", process.execPath, ["guards.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
+  });
+
   step("agent frameworks: the AI SDK, LangChain and the OpenAI Agents SDK run their own loops on the installed helpers", () => {
     copyFileSync(join(ROOT, "scripts", "consumer", "frameworks.mjs"), join(project, "frameworks.mjs"));
     check("node frameworks.mjs", process.execPath, ["frameworks.mjs"], { cwd: project, env: { ...process.env, NODE_OPTIONS: "" } });
@@ -189,10 +196,10 @@ try {
         ``,
       ].join("\n");
     writeFileSync(join(project, "every-package.ts"), sourceOf(entries));
-    // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp (both entries) and @sluice/generator-mcp (its client connection) carry them.
+    // The MCP SDK's declarations need DOM (HeadersInit): @sluice/mcp (both entries), @sluice/mcp-client (its connection) and @sluice/generator-mcp (through the client's snapshot types) carry them.
     // So do the AI SDK's (HeadersInit, FileList) and the Agents SDK's (RTCPeerConnection), which their helper entries carry; LangChain's do not.
-    const domTyped = new Set(["@sluice/generator-mcp", "@sluice/catalog/ai-sdk", "@sluice/catalog/openai-agents"]);
-    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || domTyped.has(entry);
+    const domTyped = new Set(["@sluice/mcp-client", "@sluice/generator-mcp", "@sluice/catalog/ai-sdk", "@sluice/catalog/openai-agents"]);
+    const sdkTyped = (entry: string) => entry === "@sluice/mcp" || entry.startsWith("@sluice/mcp/") || entry.startsWith("@sluice/mcp-client/") || domTyped.has(entry);
     writeFileSync(join(project, "without-dom.ts"), sourceOf(entries.filter((entry) => !sdkTyped(entry))));
     // resolveJsonModule: the config schema is a JSON export a user imports too.
     const base = { strict: true, noEmit: true, types: ["node"], resolveJsonModule: true };

@@ -17,7 +17,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { definePack, isSluiceError, type Tool } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
-import { listMcpTools, makeSnapshot } from "@sluice/generator-mcp";
+import { listMcpTools, makeSnapshot } from "@sluice/mcp-client";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { createServer, McpProxy, ServedCatalog, type ProxyOptions } from "@sluice/mcp";
 import { ROOT, serverBin } from "./support/mcp-pack.ts";

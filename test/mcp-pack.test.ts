@@ -11,8 +11,9 @@ import { describe, expect, it } from "vitest";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, isSluiceError, suggestProjection, type McpUpstream, type Tool } from "@sluice/core";
 import { check, fit, profile, stripAnnotations, toMCP, ToolSession } from "@sluice/catalog";
 import { emitPackSources } from "@sluice/generator-mcp";
-import { buildMcpPackIR, parseSnapshot } from "@sluice/generator-mcp";
-import { buildPack } from "../packages/cli/src/generate-pack.ts";
+import { buildMcpPackIR } from "@sluice/generator-mcp";
+import { parseSnapshot } from "@sluice/mcp-client";
+import { buildPack } from "@sluice/pipeline";
 import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/mcp/server-${name}.snapshot.json`, import.meta.url), "utf8");

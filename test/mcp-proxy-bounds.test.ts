@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { definePack, type Tool } from "@sluice/core";
-import { makeSnapshot, type McpSnapshot } from "@sluice/generator-mcp";
+import { makeSnapshot, type McpSnapshot } from "@sluice/mcp-client";
 import { createServer, McpProxy, ServedCatalog, UpstreamManager, type UpstreamSource } from "@sluice/mcp";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { childEnv } from "../packages/mcp/test/support.ts";

@@ -13,7 +13,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { LATEST_PROTOCOL_VERSION, type Tool as ListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { definePack, generatedRuntime, type Tool } from "@sluice/core";
-import { buildMcpPackIR, makeSnapshot, mcpResponseHints, mcpRuntimeFacts, type McpSnapshot } from "@sluice/generator-mcp";
+import { buildMcpPackIR, mcpResponseHints, mcpRuntimeFacts } from "@sluice/generator-mcp";
+import { makeSnapshot, type McpSnapshot } from "@sluice/mcp-client";
 import { createServer, McpProxy, ServedCatalog, UpstreamManager, type UpstreamSource } from "@sluice/mcp";
 import { ROOT, serverBin } from "./support/mcp-pack.ts";
 

@@ -16,7 +16,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { definePack, type Tool } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
-import { makeSnapshot, type McpSnapshot } from "@sluice/generator-mcp";
+import { makeSnapshot, type McpSnapshot } from "@sluice/mcp-client";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { createServer, McpProxy, ServedCatalog, type ProxyOptions } from "@sluice/mcp";

@@ -20,7 +20,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { definePack, type Tool } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
-import { makeSnapshot } from "@sluice/generator-mcp";
+import { makeSnapshot } from "@sluice/mcp-client";
 import { createServer, McpProxy, ServedCatalog, UpstreamManager, type UpstreamSource } from "@sluice/mcp";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { ROOT } from "./support/mcp-pack.ts";

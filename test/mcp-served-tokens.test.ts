@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { definePack, type Tool } from "@sluice/core";
 import { textTokens } from "@sluice/core/tokens";
-import { parseSnapshot } from "@sluice/generator-mcp";
+import { parseSnapshot } from "@sluice/mcp-client";
 import { ServedCatalog } from "@sluice/mcp";
 import { buildMcpPackIR } from "../generators/mcp/src/build-pack-ir.ts";
 import { ROOT } from "./support/mcp-pack.ts";

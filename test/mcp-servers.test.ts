@@ -19,7 +19,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { defaultResponseHandler, definePack, isSluiceError, type Tool } from "@sluice/core";
-import { buildMcpPackIR, connectMcp, formatSnapshot, listConnected, listMcpTools, mcpResponseHints, upstreamOf, type McpConnection, type McpSnapshot } from "@sluice/generator-mcp";
+import { buildMcpPackIR, mcpResponseHints } from "@sluice/generator-mcp";
+import { connectMcp, formatSnapshot, listConnected, listMcpTools, upstreamOf, type McpConnection, type McpSnapshot } from "@sluice/mcp-client";
 import { LONG } from "./support/tier.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

@@ -20,7 +20,7 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
-import { diffBlocks, diffSnapshot, formatSnapshot, makeSnapshot, parseSnapshot } from "@sluice/generator-mcp";
+import { diffBlocks, diffSnapshot, formatSnapshot, makeSnapshot, parseSnapshot } from "@sluice/mcp-client";
 import { LONG } from "./support/tier.ts";
 
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 20_261_201);

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { definePack, generatedRuntime, missingMarkers, pageMarkers, relayPagination, type CallResult, type Pagination, type Tool } from "@sluice/core";
-import { buildPack } from "../packages/cli/src/generate-pack.ts";
+import { buildPack } from "@sluice/pipeline";
 import * as linear from "@sluice/pack-linear";
 import * as github from "@sluice/pack-github";
 import * as stripe from "@sluice/pack-stripe";

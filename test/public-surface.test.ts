@@ -210,3 +210,13 @@ describe("agent-framework helpers: one entry point each, the framework an option
     }
   });
 });
+
+it("@sluice/core/guards exports: read-only switches, fixed in the published build", async () => {
+  const guards = await import("@sluice/core/guards");
+  expect(Object.keys(guards).sort()).toEqual(["guards", "guardsFixed", "withoutGuard"]);
+});
+
+it("@sluice/pipeline exports", async () => {
+  const pipeline = await import("@sluice/pipeline");
+  expect(Object.keys(pipeline).sort()).toEqual(["SNAPSHOT_PATH", "asScaffolded", "buildPack", "defineConfig", "detectKind", "generatePack", "generatedEgressMap", "installedPackage", "packJob", "pipelineVersion", "validateConfig", "withLiveSnapshot", "writePackFiles"]);
+});

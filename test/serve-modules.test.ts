@@ -14,9 +14,10 @@ const serve = staticClosure("packages/cli/src/serve.ts");
 
 describe("sluice serve's static imports", () => {
   it("reach no generator, no MCP proxy module and no SDK client", () => {
-    // The one exception: generator-mcp's check of the common JSON-RPC shapes, a leaf that imports nothing.
-    expect(serve.filter((module) => module.startsWith("generators/"))).toEqual(["generators/mcp/src/jsonrpc-shape.ts"]);
-    expect(staticClosure("generators/mcp/src/jsonrpc-shape.ts")).toEqual(["generators/mcp/src/jsonrpc-shape.ts"]);
+    expect(serve.filter((module) => module.startsWith("generators/"))).toEqual([]);
+    // Of the MCP client, only its check of the common JSON-RPC shapes, a leaf that imports nothing.
+    expect(serve.filter((module) => module.startsWith("packages/mcp-client/"))).toEqual(["packages/mcp-client/src/jsonrpc-shape.ts"]);
+    expect(staticClosure("packages/mcp-client/src/jsonrpc-shape.ts")).toEqual(["packages/mcp-client/src/jsonrpc-shape.ts"]);
     expect(serve.filter((module) => /^packages\/mcp\/src\/(mcp-proxy|upstream|snapshot-lock)\.ts$/.test(module))).toEqual([]);
     expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/sdk/client"))).toEqual([]);
   });
@@ -29,7 +30,7 @@ describe("sluice serve's static imports", () => {
 
   it("are followed through @sluice packages (the root entries do reach what serve leaves out)", () => {
     const root = staticClosure("packages/mcp/src/upstream.ts");
-    expect(root).toContain("generators/mcp/src/connect.ts");
+    expect(root).toContain("packages/mcp-client/src/connect.ts");
     expect(root).toContain("@modelcontextprotocol/sdk/client/index.js");
     expect(staticClosure("packages/catalog/src/index.ts")).toContain("packages/catalog/src/dispatch/tool-call-router.ts");
     expect(staticClosure("packages/mcp/src/index.ts")).toContain("packages/mcp/src/mcp-proxy.ts");

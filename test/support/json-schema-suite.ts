@@ -23,7 +23,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { definePack, isSluiceError, type JsonSchemaObject, Tool, type PackIR } from "@sluice/core";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
-import { makeSnapshot } from "@sluice/generator-mcp";
+import { makeSnapshot } from "@sluice/mcp-client";
 import { buildMcpPackIR } from "../../generators/mcp/src/build-pack-ir.ts";
 import { screenArguments } from "../../packages/core/src/call/screen-arguments.ts";
 import { validateArguments } from "../../packages/core/src/call/validate-arguments.ts";

@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { formatSnapshot, listMcpTools, type McpSnapshot, type McpSource } from "@sluice/generator-mcp";
+import { formatSnapshot, listMcpTools, type McpSnapshot, type McpSource } from "@sluice/mcp-client";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export const BIN = join(ROOT, "packages/cli/bin/sluice.mjs");
@@ -43,7 +43,7 @@ export function writePackModule(dir: string, body: string): string {
     [
       `import { readFileSync } from "node:fs";`,
       `import { definePack } from ${JSON.stringify(join(ROOT, "packages/core/src/index.ts"))};`,
-      `import { parseSnapshot } from ${JSON.stringify(join(ROOT, "generators/mcp/src/snapshot.ts"))};`,
+      `import { parseSnapshot } from ${JSON.stringify(join(ROOT, "packages/mcp-client/src/snapshot.ts"))};`,
       `import { buildMcpPackIR } from ${JSON.stringify(join(ROOT, "generators/mcp/src/build-pack-ir.ts"))};`,
       `const snapshot = parseSnapshot(readFileSync(new URL("../spec/tools.snapshot.json", import.meta.url), "utf8"));`,
       `const pack = definePack(buildMcpPackIR(snapshot, { name: "mcptest", file: "tools.snapshot.json", sha256: "" }));`,

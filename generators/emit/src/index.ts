@@ -4,3 +4,4 @@ export { generatorInfoFrom } from "./generator-info.ts";
 export { writePack } from "./write-pack.ts";
 export { compareText, fitToolName, groupBy, shortHash, snakeCase, TOOL_NAME_PATTERN } from "./tool-name-helpers.ts";
 export { emitRuntimeFactsSource, envVariableNames, looksSecret, secretLookingArguments, squashName, upperSnake } from "./runtime-facts.ts";
+export type { PackSource, SelectableOperation, SourceChoices, SourceInput, SourceKind, SourceRead } from "./pack-source.ts";

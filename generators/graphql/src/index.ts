@@ -10,3 +10,4 @@ export {
 } from "./generate-graphql-pack.ts";
 export { graphqlRuntimeFacts, GRAPHQL_TOKEN_SCHEME } from "./runtime-facts.ts";
 export { GRAPHQL_GENERATOR } from "./generator-info.ts";
+export { graphqlSource } from "./pack-source.ts";

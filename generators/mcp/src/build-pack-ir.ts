@@ -13,7 +13,7 @@ import { canonicalJson, SluiceError, type JsonSchemaObject } from "@sluice/schem
 import type { McpBinding, PackIR, PatternRefusal, SkippedOperation, ToolAnnotations, ToolIR } from "@sluice/core";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { definitionsOf, rewriteRefs, withoutDefinitions } from "./schema-definitions.ts";
-import { escapePointer, type McpSnapshot, type McpSnapshotTool } from "./snapshot.ts";
+import { escapePointer, type McpSnapshot, type McpSnapshotTool } from "@sluice/mcp-client";
 
 export interface BuildMcpOptions {
   /** Which tools become tools of the pack (default: all), asked with the pack's tool name and the upstream's. */

@@ -11,7 +11,7 @@
 import type { ResponseHints, ToolIR } from "@sluice/core";
 import { openapiResponseHints } from "@sluice/generator-openapi";
 import { definitionsOf, rewriteRefs, withoutDefinitions } from "./schema-definitions.ts";
-import { escapePointer, type McpSnapshot } from "./snapshot.ts";
+import { escapePointer, type McpSnapshot } from "@sluice/mcp-client";
 
 /**
  * Tool name -> hints, for the pack's tools (`tools`: the IR after selection, prefix and

@@ -5,7 +5,7 @@
  * schemas through the OpenAPI generator this way.
  */
 import type { JsonSchemaObject } from "@sluice/schema";
-import { escapePointer } from "./snapshot.ts";
+import { escapePointer } from "@sluice/mcp-client";
 
 export function definitionsOf(schema: JsonSchemaObject): Array<[string, unknown]> {
   const out: Array<[string, unknown]> = [];

@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import Ajv from "ajv";
 import type { JsonSchemaObject } from "@sluice/schema";
-import { buildMcpPackIR, makeSnapshot, mcpToolNames } from "../src/index.ts";
+import { buildMcpPackIR, mcpToolNames } from "../src/index.ts";
+import { makeSnapshot } from "@sluice/mcp-client";
 import { hoistPropertyRefs } from "../src/build-pack-ir.ts";
 
 const source = { name: "t", file: "tools.snapshot.json", sha256: "0" };

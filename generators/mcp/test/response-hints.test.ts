@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { defaultResponseHandler, type ResponseHints } from "@sluice/core";
 import { openapiResponseHints } from "@sluice/generator-openapi";
-import { buildMcpPackIR, makeSnapshot, mcpResponseHints, parseSnapshot, type McpSnapshot } from "../src/index.ts";
+import { buildMcpPackIR, mcpResponseHints } from "../src/index.ts";
+import { makeSnapshot, parseSnapshot, type McpSnapshot } from "@sluice/mcp-client";
 
 const FIXTURES = fileURLToPath(new URL("../../../test/fixtures/mcp/", import.meta.url));
 const source = { name: "t", file: "tools.snapshot.json", sha256: "0" };

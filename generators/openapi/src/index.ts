@@ -10,3 +10,4 @@ export {
 } from "./generate-openapi-pack.ts";
 export { openapiRuntimeFacts, type OpenAPIRuntimeFactsOptions } from "./runtime-facts.ts";
 export { OPENAPI_GENERATOR } from "./generator-info.ts";
+export { openapiSource } from "./pack-source.ts";

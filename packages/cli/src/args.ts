@@ -1,19 +1,10 @@
 import { parseArgs } from "node:util";
 // The light entries: every command parses its arguments, and most load @sluice/core only when they need it.
-import { editDistance } from "@sluice/core/edit-distance";
+import { closest } from "@sluice/core/edit-distance";
 import { SluiceError } from "@sluice/schema";
 import { commandTable } from "./commands.ts";
 
-/** Names within a third of their length (at least 2 edits) of `given`, nearest first. */
-export function closest(given: string, names: readonly string[], max = 3): string[] {
-  const limit = Math.max(2, Math.floor(given.length / 3));
-  return names
-    .map((name) => ({ name, distance: editDistance(given, name, limit) }))
-    .filter((entry) => entry.distance <= limit || (given.length >= 3 && entry.name.startsWith(given)))
-    .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
-    .slice(0, max)
-    .map((entry) => entry.name);
-}
+export { closest };
 
 /** A usage problem as one line, with the command's help as the hint. */
 export function usageError(command: string, problem: string, candidates?: readonly string[]): SluiceError {

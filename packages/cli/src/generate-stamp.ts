@@ -19,7 +19,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { guards } from "@sluice/core/guards";
-import type { PackJob, PackReport } from "./generate-pack.ts";
+import type { PackJob, PackReport } from "@sluice/pipeline";
 
 export const STAMP_FILE = ".sluice-stamp.json";
 const STAMP_FORMAT = 1;
@@ -120,7 +120,7 @@ export function installedPackage(from: string, name: string): string | undefined
 
 const fingerprints = new Map<string, string>();
 /** The CLI's @sluice dependencies whose code decides what generate writes (the rest serve, report, fit). */
-const GENERATING = new Set(["@sluice/core", "@sluice/schema", "@sluice/emit", "@sluice/generator-openapi", "@sluice/generator-graphql"]);
+const GENERATING = new Set(["@sluice/core", "@sluice/schema", "@sluice/emit", "@sluice/generator-openapi", "@sluice/generator-graphql", "@sluice/pipeline"]);
 
 /**
  * The digest of the sluice code that generates and maps a pack: the CLI, every @sluice

@@ -15,7 +15,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { checkEgressMap, isSluiceError } from "@sluice/core";
 import { differenceLines, differenceSummary } from "./egress-report.ts";
-import type { Jobs } from "./generate-pack.ts";
+import type { Jobs } from "@sluice/pipeline";
 import type { Io } from "./io.ts";
 
 /** Editors write a file in several steps (truncate, write, rename): changes closer than this are one change. */

@@ -1,24 +1,21 @@
 import { existsSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { EgressMapCheck } from "@sluice/core";
 import { SluiceError } from "@sluice/schema";
 import { parseCommand, stringOption, usageError, type OptionValues } from "./args.ts";
 import { cliVersion } from "./commands.ts";
-import type { PackConfig } from "./config.ts";
-import type { GeneratedPack, Jobs, PackJob, PackReport } from "./generate-pack.ts";
+import type { GeneratedPack, Jobs, PackJob, PackReport } from "@sluice/pipeline";
+import { packJob, SNAPSHOT_PATH } from "@sluice/pipeline/jobs";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { loadConfig } from "./load-config.ts";
 import type { Io } from "./io.ts";
-import { packNameProblem, suggestPackName } from "./pack-name.ts";
-import { installedPackage, upToDateReport, writeStamp } from "./generate-stamp.ts";
+import { packNameProblem, suggestPackName } from "@sluice/pipeline/config-check";
+import { upToDateReport, writeStamp } from "./generate-stamp.ts";
 import { counted, progressOn } from "./progress.ts";
-import type { SnapshotDiff } from "@sluice/generator-mcp";
+import type { SnapshotDiff } from "@sluice/mcp-client";
 
-/** Where an MCP pack keeps the snapshot of its server, inside the pack. */
-const SNAPSHOT_PATH = "spec/tools.snapshot.json";
 
 /** One pack's outcome: its report, and what was written or (with --check) found out of date. */
 interface PackOutcome extends PackReport {
@@ -80,7 +77,7 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
         if (job.mcp !== undefined) step("listing the MCP server's tools");
         const live = job.mcp === undefined ? job : await withLiveSnapshot(job, values);
         // Loaded here, not on top: a check the stamp answers never loads the generators.
-        const { buildPack } = await import("./generate-pack.ts");
+        const { buildPack } = await import("@sluice/pipeline");
         const pack = await buildPack(live, cliVersion(), step);
         return check ? await checkPack(pack, live, io, step) : { outcome: await writePackFiles(pack, live, io, step), map: undefined };
       })();
@@ -113,16 +110,11 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
 
 /** Lists the job's MCP server (the child always stopped) and carries the snapshot it gives. */
 async function withLiveSnapshot(job: PackJob, values: OptionValues): Promise<PackJob> {
-  const mcp = await import("@sluice/generator-mcp");
-  const source = job.mcp!;
   const timeout = stringOption(values, "timeout");
   const timeoutMs = timeout === undefined ? undefined : Number(timeout);
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw usageError("generate", "--timeout takes milliseconds (a positive integer)");
-  // A stdio command runs in the config's folder (or the folder sluice was asked from), not in
-  // whatever the process's own cwd is: main() may run inside another program (a test, an editor).
-  const connect = "command" in source && job.configDir !== undefined ? { ...source, cwd: resolve(job.configDir, source.cwd ?? ".") } : source;
-  const snapshot = await mcp.listMcpTools(connect, timeoutMs === undefined ? {} : { timeoutMs });
-  return { ...job, liveSnapshot: mcp.formatSnapshot(snapshot) };
+  const pipeline = await import("@sluice/pipeline");
+  return pipeline.withLiveSnapshot(job, timeoutMs === undefined ? {} : { timeoutMs });
 }
 
 /** `generate mcp --name N --out DIR (--url URL | -- command args...)`, with `--env NAME` and `--header Name=VARIABLE` read from the environment. */
@@ -188,20 +180,7 @@ async function jobsFrom(values: OptionValues, positionals: readonly string[], io
   const unknown = positionals.filter((wanted) => !known.includes(wanted));
   if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `${relative(io.cwd, loaded.file)} has no pack named ${unknown.join(", ")}.`, { candidates: known });
   const configName = relative(io.cwd, loaded.file) || loaded.file;
-  const jobs: Jobs = loaded.config.packs
-    .filter((pack) => positionals.length === 0 || positionals.includes(pack.name))
-    .map((pack: PackConfig): PackJob => {
-      const { spec, ...rest } = pack;
-      const out = resolve(loaded.dir, pack.out);
-      return {
-        ...rest,
-        // validateConfig made sure there is exactly one of spec and mcp.
-        spec: spec === undefined ? join(out, SNAPSHOT_PATH) : resolve(loaded.dir, spec),
-        ...(pack.mcp === undefined ? {} : { kind: "mcp" as const, configDir: loaded.dir }),
-        out,
-        regenerate: `sluice generate ${pack.name} (pack "${pack.name}" of ${configName.split(/[\\/]/).pop()})`,
-      };
-    });
+  const jobs: Jobs = loaded.config.packs.filter((pack) => positionals.length === 0 || positionals.includes(pack.name)).map((pack) => packJob(pack, loaded.dir, configName));
   jobs.configFile = loaded.file;
   return jobs;
 }
@@ -226,43 +205,8 @@ function missingNameOrOut(specArgs: readonly string[], name: unknown, out: unkno
 }
 
 async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (label: string) => void): Promise<PackOutcome> {
-  step("writing files");
-  const written: string[] = [];
-  const scaffolded: string[] = [];
-  /** What this run wrote, for the stamp (hashed from memory, not read back). */
-  const bytes = new Map<string, string | Uint8Array>();
-  const put = async (path: string, text: string | Uint8Array) => {
-    const target = join(job.out, path);
-    // Encoded once, for the file and for the stamp's digest (Kubernetes writes 15 MB of text).
-    const data = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, data);
-    bytes.set(path, data);
-  };
-  for (const file of pack.generated) {
-    await put(file.path, file.text);
-    written.push(file.path);
-  }
-  // The spec may already be the copy (a config pointing at <out>/spec/<file>); an MCP pack's snapshot is new each time.
-  if (resolve(job.out, pack.spec.path) !== job.spec || job.liveSnapshot !== undefined) {
-    await put(pack.spec.path, pack.spec.bytes);
-    written.push(pack.spec.path);
-  }
-  for (const file of pack.scaffolds) {
-    if (existsSync(join(job.out, file.path))) continue;
-    await put(file.path, file.text);
-    scaffolded.push(file.path);
-  }
-  // The egress map of the pack as it now is on disk: its diff is what a reviewer reads. A
-  // pack whose scaffolds were all just written is exactly its generated tools: mapped in
-  // memory, so that a project that has not installed @sluice/core yet still gets its map.
-  // So is one whose scaffolds are as generate writes them (nobody edited curated.ts):
-  // importing the sources just written would only parse them again.
-  const fresh = pack.scaffolds.every((file) => scaffolded.includes(file.path)) || (await asScaffolded(pack, job));
-  step("egress map");
-  const map = fresh ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
-  await put("egress_map.txt", map);
-  written.push("egress_map.txt");
+  const pipeline = await import("@sluice/pipeline");
+  const { written, scaffolded, bytes } = await pipeline.writePackFiles(pack, job, { step, mapFromDisk: (dir) => egressMapText(dir, io) });
   step("recording the stamp");
   // Last, so that it records the files as they now are: --check can then skip generating.
   await writeStamp(job, pack.spec.bytes, pack.report, bytes);
@@ -285,7 +229,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed };
   if (job.liveSnapshot !== undefined) {
     // The lock: the live server against the committed snapshot, by what a model could be made to send.
-    const mcp = await import("@sluice/generator-mcp");
+    const mcp = await import("@sluice/mcp-client");
     const text = await readFile(job.spec, "utf8").catch(() => undefined);
     if (text !== undefined) {
       const diff = mcp.diffSnapshot(mcp.parseSnapshot(text, relative(io.cwd, job.spec)), mcp.parseSnapshot(job.liveSnapshot));
@@ -298,6 +242,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   }
   const { checkEgressMap } = await import("@sluice/core");
   step("egress map");
+  const { asScaffolded, generatedEgressMap } = await import("@sluice/pipeline");
   const now = changed.length > 0 ? await regeneratedEgressMap(pack, job, io) : (await asScaffolded(pack, job)) ? await generatedEgressMap(pack) : await egressMapText(job.out, io);
   const map = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")));
   if (!map.same) changed.push("egress_map.txt");
@@ -310,7 +255,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
  * the generated files are written into the copy, and the copy is mapped and removed.
  */
 async function regeneratedEgressMap(pack: GeneratedPack, job: PackJob, io: Io): Promise<string> {
-  if (pack.scaffolds.every((file) => !existsSync(join(job.out, file.path)))) return generatedEgressMap(pack);
+  if (pack.scaffolds.every((file) => !existsSync(join(job.out, file.path)))) return (await import("@sluice/pipeline")).generatedEgressMap(pack);
   const copy = await mkdtemp(join(dirname(job.out), `.${basename(job.out)}.sluice-check-`));
   try {
     for (const entry of await readdir(job.out)) {
@@ -329,30 +274,6 @@ async function regeneratedEgressMap(pack: GeneratedPack, job: PackJob, io: Io): 
   } finally {
     await rm(copy, { recursive: true, force: true });
   }
-}
-
-/**
- * Whether the pack's hand-written files are byte for byte the scaffolds generate writes,
- * and the @sluice/core they import is the one this CLI runs (or none is installed, as in a
- * pack just scaffolded): then the pack's tools are its generated tools, and its egress map
- * is the one computed in memory. Any edit, or another copy of @sluice/core, and the pack is
- * loaded from disk as before.
- */
-async function asScaffolded(pack: GeneratedPack, job: PackJob): Promise<boolean> {
-  for (const file of pack.scaffolds) {
-    const current = await readFile(join(job.out, file.path)).catch(() => undefined);
-    if (current === undefined || !current.equals(Buffer.from(file.text, "utf8"))) return false;
-  }
-  const packCore = installedPackage(job.out, "@sluice/core");
-  return packCore === undefined || packCore === installedPackage(fileURLToPath(new URL(".", import.meta.url)), "@sluice/core");
-}
-
-async function generatedEgressMap(pack: GeneratedPack): Promise<string> {
-  const { definePack, egressMap, formatEgressMap } = await import("@sluice/core");
-  const { name, defs, withheldMembers, tools } = pack.ir;
-  const { selection } = pack.facts;
-  const generated = definePack({ name, defs, ...(withheldMembers === undefined ? {} : { withheldMembers }), tools }).tools;
-  return formatEgressMap(egressMap(generated), { selections: selection === undefined ? [] : [selection] });
 }
 
 async function egressMapText(dir: string, io: Io): Promise<string> {

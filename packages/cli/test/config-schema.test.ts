@@ -10,10 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { afterAll, describe, expect, it } from "vitest";
-import { validateConfig } from "../src/load-config.ts";
+import { validateConfig } from "@sluice/pipeline/config-check";
 import { buildConfigSchema, SCHEMA_FILE } from "./support/config-schema.ts";
 
-const CONFIG_TS = fileURLToPath(new URL("../src/config.ts", import.meta.url));
+const CONFIG_TS = fileURLToPath(new URL("../../../generators/pipeline/src/config.ts", import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), "utf8")) as { files: string[]; exports: Record<string, unknown> };
 const committed = readFileSync(SCHEMA_FILE, "utf8");
 const schema = JSON.parse(committed) as { properties: Record<string, unknown>; definitions: Record<string, { properties: Record<string, unknown> }> };

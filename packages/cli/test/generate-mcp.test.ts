@@ -19,10 +19,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { recordHeldModules, runSluice } from "./support/run-in-process.ts";
 import { childEnv } from "../../mcp/test/support.ts";
 import { LONG } from "../../../test/support/tier.ts";
-import { validateConfig } from "../src/load-config.ts";
+import { validateConfig } from "@sluice/pipeline/config-check";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-const SDK = realpathSync(join(ROOT, "generators/mcp/node_modules/@modelcontextprotocol/sdk"));
+const SDK = realpathSync(join(ROOT, "packages/mcp-client/node_modules/@modelcontextprotocol/sdk"));
 const SECRET = "s3cr3t-value-for-the-tiny-server";
 
 const project = mkdtempSync(join(tmpdir(), "sluice-generate-mcp-"));

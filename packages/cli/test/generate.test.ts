@@ -19,9 +19,9 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { runSluice } from "./support/run-in-process.ts";
 import { credentialsFromEnv, definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
-import { buildPack, detectKind } from "../src/generate-pack.ts";
-import { validateConfig } from "../src/load-config.ts";
-import { globPattern, OperationFilter } from "../src/select-operations.ts";
+import { buildPack, detectKind } from "@sluice/pipeline";
+import { validateConfig } from "@sluice/pipeline/config-check";
+import { globPattern, OperationFilter } from "../../../generators/pipeline/src/select-operations.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -358,7 +358,7 @@ describe("GraphQL credentials", () => {
   });
 
   it("authHeader is refused on an OpenAPI pack and when it is no header name", async () => {
-    await expect(buildPack({ name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "", authHeader: "X-Key" }, "0.0.0")).rejects.toMatchObject({ code: "CONFIG_INVALID" });
+    await expect(buildPack({ name: "pets", spec: join(SPECS, "petstore/petstore-expanded-3.0.json"), out: "/nonexistent", regenerate: "", authHeader: "X-Key" }, "0.0.0")).rejects.toMatchObject({ code: "CONFIG_UNSUPPORTED" });
     const pack = { spec: "s.graphql", name: "lin3", out: "packs/lin3" };
     expect(() => validateConfig({ packs: [{ ...pack, authHeader: "X Key" }] }, "sluice.config.json")).toThrow(/^sluice\.config\.json: packs\[0\]\.authHeader: "X Key" is not an HTTP header name$/);
     expect(() => validateConfig({ packs: [{ ...pack, kind: "openapi", authHeader: "X-Key" }] }, "sluice.config.json")).toThrow(/authHeader: applies to GraphQL packs only/);
@@ -376,7 +376,7 @@ describe("selection and kind detection", () => {
   });
 
   it("include by tag (any case), by method and path, by operationId; exclude wins", async () => {
-    const op = (tool: string, method: string, path: string, tags: string[], operationId?: string) => ({ kind: "openapi" as const, info: { tool, method, path, tags, ...(operationId === undefined ? {} : { operationId }) } });
+    const op = (tool: string, method: string, path: string, tags: string[], operationId?: string) => ({ tool, method, path, tags, ...(operationId === undefined ? {} : { names: [operationId], suggest: [operationId] }) });
     const filter = new OperationFilter({ tags: ["Issues"], paths: ["GET /users/**"], operations: ["repos/get"] }, { operations: ["issues_delete*"] });
     expect(filter.accepts(op("issues_list", "GET", "/issues", ["issues"]))).toBe(true);
     expect(filter.accepts(op("issues_delete_comment", "DELETE", "/x", ["issues"]))).toBe(false);

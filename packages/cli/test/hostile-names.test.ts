@@ -13,9 +13,9 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSluiceError } from "@sluice/core";
 import { commentText } from "@sluice/emit";
-import { buildPack, type PackJob } from "../src/generate-pack.ts";
-import { validateConfig } from "../src/load-config.ts";
-import { packNameProblem, suggestPackName } from "../src/pack-name.ts";
+import { buildPack, type PackJob } from "@sluice/pipeline";
+import { validateConfig } from "@sluice/pipeline/config-check";
+import { packNameProblem, suggestPackName } from "@sluice/pipeline/config-check";
 
 const dir = mkdtempSync(join(tmpdir(), "sluice-hostile-names-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

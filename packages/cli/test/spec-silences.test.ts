@@ -15,7 +15,7 @@ import { buildSchema, introspectionFromSchema } from "graphql";
 import { afterAll, describe, expect, it } from "vitest";
 import { definePack, isSluiceError, type SluiceError } from "@sluice/core";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
-import { buildPack, detectKind, type PackJob } from "../src/generate-pack.ts";
+import { buildPack, detectKind, type PackJob } from "@sluice/pipeline";
 import { specSilences } from "../src/serve.ts";
 import { runSluice } from "./support/run-in-process.ts";
 

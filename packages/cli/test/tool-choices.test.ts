@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
-import { buildPack, type PackJob } from "../src/generate-pack.ts";
+import { buildPack, type PackJob } from "@sluice/pipeline";
 import { runInProcess, runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
@@ -77,15 +77,15 @@ describe("readOnly", () => {
   });
 
   it("keys off annotations, not methods or operation kinds: a source of tools gets it unchanged", async () => {
-    const { keepReadOnly } = await import("../src/tool-choices.ts");
-    const { OperationFilter } = await import("../src/select-operations.ts");
+    const { keepReadOnly } = await import("../../../generators/pipeline/src/tool-choices.ts");
+    const { OperationFilter } = await import("../../../generators/pipeline/src/select-operations.ts");
     const base = (await build({})).ir;
     // As an MCP pack's tools would come: a binding of another kind, readOnlyHint as the annotation.
-    const tools = base.tools.slice(0, 2).map((tool, i) => ({ ...tool, name: `tool_${i}`, binding: { kind: "mcp" } as never, annotations: { readOnly: i === 0 } }));
+    const tools = base.tools.slice(0, 2).map((tool, i) => ({ ...tool, name: `tool_${i}`, binding: { kind: "mcp" as const, tool: `upstream.${i}`, arguments: [] }, annotations: { readOnly: i === 0 } }));
     const filter = new OperationFilter(undefined, undefined);
     const kept = keepReadOnly({ ...base, tools }, { name: "x", readOnly: true }, filter);
     expect(kept.tools.map((tool) => tool.name)).toEqual(["tool_0"]);
-    expect([...filter.leftOut]).toEqual([["tool_1", "not read-only"]]);
+    expect([...filter.leftOut]).toEqual([["tool_1", "not read-only (tools/call upstream.1)"]]);
     // include/exclude by name apply to tools no generator asked about.
     const named = new OperationFilter({ tools: ["tool_*"] }, { operations: ["tool_1"] });
     expect(keepReadOnly({ ...base, tools }, { name: "x" }, named).tools.map((tool) => tool.name)).toEqual(["tool_0"]);

@@ -20,6 +20,20 @@ export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFIN
   return previous[b.length]!;
 }
 
+/**
+ * Names within a third of `given`'s length in edits (at least 2), or starting with it,
+ * nearest first, at most `max`: the command line's and the config's did-you-mean.
+ */
+export function closest(given: string, names: readonly string[], max = 3): string[] {
+  const limit = Math.max(2, Math.floor(given.length / 3));
+  return names
+    .map((name) => ({ name, distance: editDistance(given, name, limit) }))
+    .filter((entry) => entry.distance <= limit || (given.length >= 3 && entry.name.startsWith(given)))
+    .sort((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : 1))
+    .slice(0, max)
+    .map((entry) => entry.name);
+}
+
 /** Edits between two short strings, an adjacent swap counting as one (`nmae` is one from `name`). */
 function typoDistance(a: string, b: string): number {
   const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];

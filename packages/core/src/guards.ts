@@ -2,7 +2,18 @@
  * The egress guards, each of which can be switched off by a mutation test to prove that
  * some test notices. Nothing in sluice switches them off; production code only reads them.
  * Tests import this module through `@sluice/core/guards` and restore every flag they change.
+ *
+ * Only the sources can be switched: the published build (scripts/build-package.mjs defines
+ * __SLUICE_PUBLISHED__) freezes the object and refuses withoutGuard, so no module in a
+ * user's process can turn redaction, screening or the snapshot lock off through this entry.
  */
+import { SluiceError } from "@sluice/schema";
+
+declare const __SLUICE_PUBLISHED__: boolean | undefined;
+
+/** True in the built packages users install; false when running from source (tests, this repository). */
+export const guardsFixed: boolean = typeof __SLUICE_PUBLISHED__ !== "undefined" && __SLUICE_PUBLISHED__ === true;
+
 export interface Guards {
   /** Screening refuses withheld paths by the tool's withheld list, whatever the schema's openness. */
   withheldScreening: boolean;
@@ -134,7 +145,7 @@ export interface Guards {
   credentialMembers: boolean;
 }
 
-export const guards: Guards = {
+const allOn: Guards = {
   withheldScreening: true,
   requestFilter: true,
   freezePins: true,
@@ -170,8 +181,11 @@ export const guards: Guards = {
   credentialMembers: true,
 };
 
+export const guards: Guards = guardsFixed ? Object.freeze(allOn) : allOn;
+
 /** Runs `fn` with one guard switched off, restoring it afterwards (tests only). */
 export async function withoutGuard<T>(name: keyof Guards, fn: () => T | Promise<T>): Promise<T> {
+  if (guardsFixed) throw new SluiceError("INVALID_OPTION", `the ${name} guard cannot be switched off: guards are switchable only in sluice's own tests, run from source.`);
   const before = guards[name];
   guards[name] = false;
   try {

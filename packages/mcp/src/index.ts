@@ -19,4 +19,4 @@ export { CallSlots, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } fro
 export { UpstreamManager, DEFAULT_UPSTREAM_CALL_TIMEOUT_MS, describeUpstream, type SecretValue, type UpstreamListing, type UpstreamOptions, type UpstreamSource } from "./upstream.ts";
 export { SnapshotLock, type LockOptions, type LockState } from "./snapshot-lock.ts";
 export { McpProxy, type ProxyOptions, type ServedGate } from "./mcp-proxy.ts";
-export { readSnapshot, SNAPSHOT_FILE, type McpSnapshot } from "@sluice/generator-mcp";
+export { readSnapshot, SNAPSHOT_FILE, type McpSnapshot } from "@sluice/mcp-client";

@@ -3,7 +3,7 @@
  * forward) and the snapshot lock (what may be listed and called), wired so that every
  * listing of the upstream goes through the lock before a call can use it.
  */
-import type { McpSnapshot } from "@sluice/generator-mcp";
+import type { McpSnapshot } from "@sluice/mcp-client";
 import { SluiceError, type McpUpstream, type Tool } from "@sluice/core";
 import { LockRelister } from "./lock-relister.ts";
 import { SnapshotLock, type LockOptions, type LockState } from "./snapshot-lock.ts";

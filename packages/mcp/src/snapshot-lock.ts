@@ -9,7 +9,7 @@
  * after it has passed the lock, every call is refused with MCP_LOCK_PENDING, whatever the
  * verdict before the notice was; a listing that fails leaves it so.
  */
-import { diffSnapshot, makeSnapshot, type McpSnapshot, type McpSnapshotTool, type SnapshotDiff, type ToolChange } from "@sluice/generator-mcp";
+import { diffSnapshot, makeSnapshot, type McpSnapshot, type McpSnapshotTool, type SnapshotDiff, type ToolChange } from "@sluice/mcp-client";
 import { guards } from "@sluice/core/guards";
 import { isSluiceError, SluiceError, type Tool } from "@sluice/core";
 import type { UpstreamListing } from "./upstream.ts";

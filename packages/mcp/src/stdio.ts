@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 // A subpath: serving a pack that proxies nothing need not load the MCP generator.
-import { isCommonJsonRpcMessage } from "@sluice/generator-mcp/jsonrpc-shape";
+import { isCommonJsonRpcMessage } from "@sluice/mcp-client/jsonrpc-shape";
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 

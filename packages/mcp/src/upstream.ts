@@ -12,9 +12,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ErrorCode, McpError, ProgressNotificationSchema, ResultSchema, ToolListChangedNotificationSchema, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError, type McpProgress, type McpToolResult, type McpUpstream } from "@sluice/core";
 import { upstreamSecrets } from "./upstream-secrets.ts";
-import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, OVERSIZED_ERROR_CODE, type McpSource, type McpTransport } from "@sluice/generator-mcp";
+import { connectWithin, describeMcpSource, listToolPages, openMcpTransport, OVERSIZED_ERROR_CODE, type McpSource, type McpTransport } from "@sluice/mcp-client";
 
-export type { SecretValue } from "@sluice/generator-mcp";
+export type { SecretValue } from "@sluice/mcp-client";
 
 /** How to reach the upstream: a command sluice starts (stdio), or a Streamable HTTP URL (generator-mcp's McpSource). */
 export type UpstreamSource = McpSource;

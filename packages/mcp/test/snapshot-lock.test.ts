@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
-import { makeSnapshot } from "@sluice/generator-mcp";
+import { makeSnapshot } from "@sluice/mcp-client";
 import { SnapshotLock } from "../src/snapshot-lock.ts";
 
 const ECHO = { name: "echo", description: "Echoes.", inputSchema: { type: "object", properties: { text: { type: "string" } }, additionalProperties: false } };

@@ -1,6 +1,6 @@
 /**
  * Writes (or, with --check, compares) `packages/cli/config.schema.json`, the JSON schema of
- * `sluice.config.json`, from the TypeScript types in `packages/cli/src/config.ts`: each
+ * `sluice.config.json`, from the TypeScript types in `generators/pipeline/src/config.ts`: each
  * interface becomes a definition, each property keeps its doc comment as `description`,
  * optional properties stay optional, and no other key is allowed (sluice refuses unknown
  * keys too). One source of truth: a field added to config.ts and not to the schema fails
@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Node, Project, SyntaxKind, type InterfaceDeclaration, type JSDocTag, type PropertySignature, type TypeNode } from "ts-morph";
 
-const CONFIG = fileURLToPath(new URL("../../src/config.ts", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../../../../generators/pipeline/src/config.ts", import.meta.url));
 export const SCHEMA_FILE = fileURLToPath(new URL("../../config.schema.json", import.meta.url));
 
 type Schema = Record<string, unknown>;

@@ -1,6 +1,5 @@
-import type { GraphQLFieldInfo } from "@sluice/generator-graphql";
-import type { OpenAPIOperationInfo } from "@sluice/generator-openapi";
 import { editDistance } from "@sluice/core";
+import type { SelectableOperation } from "@sluice/emit";
 import type { OperationSelection } from "./config.ts";
 
 /**
@@ -22,15 +21,11 @@ export function globPattern(glob: string, caseInsensitive = false): RegExp {
 }
 
 /**
- * What a selection is matched against: an OpenAPI operation, a GraphQL root field, an MCP
- * server's tool (by its pack name or the upstream's), or a generated tool known only by its
- * name (only `tools` and `operations` entries can match those two).
+ * What a selection is matched against: an operation as its source describes it (tags and
+ * path where it has them, other names an `operations` glob may use), or a generated tool
+ * known only by its name (only `tools` and `operations` entries can match that).
  */
-export type Operation =
-  | { kind: "openapi"; info: OpenAPIOperationInfo }
-  | { kind: "graphql"; info: GraphQLFieldInfo }
-  | { kind: "mcp"; info: { tool: string; upstream: string } }
-  | { kind: "tool"; info: { tool: string } };
+export type Operation = SelectableOperation;
 
 type SelectionKey = keyof Required<OperationSelection>;
 const SELECTION_KEYS: readonly SelectionKey[] = ["tags", "paths", "operations", "tools"];
@@ -42,30 +37,25 @@ function matches(selection: OperationSelection, operation: Operation): boolean {
 
 /** The first entry of a selection that matches the operation, as `tags "pet"`, or undefined. */
 function matchingEntry(selection: OperationSelection, operation: Operation): string | undefined {
-  const names: string[] = [operation.info.tool];
-  if (operation.kind === "openapi") {
-    const { info } = operation;
-    if (info.operationId !== undefined) names.push(info.operationId);
-    const tags = new Set(info.tags.map((tag) => tag.toLowerCase()));
+  const names: string[] = [operation.tool, ...(operation.names ?? [])];
+  if (operation.tags !== undefined) {
+    const tags = new Set(operation.tags.map((tag) => tag.toLowerCase()));
     for (const tag of selection.tags ?? []) if (tags.has(tag.toLowerCase())) return entryLabel("tags", tag);
+  }
+  const { method, path } = operation;
+  if (path !== undefined) {
     for (const glob of selection.paths ?? []) {
       const spaced = /^([A-Za-z]+)\s+(\S.*)$/.exec(glob);
       if (spaced !== null) {
-        if (spaced[1]!.toUpperCase() === info.method && globPattern(spaced[2]!).test(info.path)) return entryLabel("paths", glob);
-      } else if (globPattern(glob).test(info.path)) return entryLabel("paths", glob);
+        if (spaced[1]!.toUpperCase() === method && globPattern(spaced[2]!).test(path)) return entryLabel("paths", glob);
+      } else if (globPattern(glob).test(path)) return entryLabel("paths", glob);
     }
-  } else if (operation.kind === "mcp") {
-    // An MCP tool by its pack name or the upstream's.
-    names.push(operation.info.upstream);
-  } else if (operation.kind === "graphql") {
-    const { info } = operation;
-    names.push(info.field, `${info.operationType === "query" ? "Query" : "Mutation"}.${info.field}`);
   }
   for (const glob of selection.operations ?? []) {
     const pattern = globPattern(glob);
     if (names.some((name) => pattern.test(name))) return entryLabel("operations", glob);
   }
-  for (const glob of selection.tools ?? []) if (globPattern(glob).test(operation.info.tool)) return entryLabel("tools", glob);
+  for (const glob of selection.tools ?? []) if (globPattern(glob).test(operation.tool)) return entryLabel("tools", glob);
   return undefined;
 }
 
@@ -114,12 +104,12 @@ export class OperationFilter {
 
   accepts(operation: Operation): boolean {
     // A generator may ask about one operation more than once; it counts once.
-    this.seen.set(operation.info.tool, operation);
+    this.seen.set(operation.tool, operation);
     const included = this.include === undefined || matches(this.include, operation);
     const excludedBy = included && this.exclude !== undefined ? matchingEntry(this.exclude, operation) : undefined;
-    if (!included) this.leftOut.set(operation.info.tool, "not in include");
-    else if (excludedBy !== undefined) this.leftOut.set(operation.info.tool, `exclude ${excludedBy}`);
-    else this.leftOut.delete(operation.info.tool);
+    if (!included) this.leftOut.set(operation.tool, "not in include");
+    else if (excludedBy !== undefined) this.leftOut.set(operation.tool, `exclude ${excludedBy}`);
+    else this.leftOut.delete(operation.tool);
     return included && excludedBy === undefined;
   }
 
@@ -150,15 +140,10 @@ export class OperationFilter {
 
 /** What an entry of a list could have named, for did-you-mean. */
 function candidatesOf(key: SelectionKey, operation: Operation): string[] {
-  const { info } = operation;
-  if (key === "tools") return [info.tool];
-  if (operation.kind === "openapi") {
-    if (key === "tags") return operation.info.tags;
-    if (key === "paths") return [operation.info.path, `${operation.info.method} ${operation.info.path}`];
-    return [operation.info.tool, ...(operation.info.operationId === undefined ? [] : [operation.info.operationId])];
-  }
-  if (operation.kind === "graphql" && key === "operations") return [operation.info.tool, operation.info.field];
-  return key === "operations" ? [info.tool] : [];
+  if (key === "tools") return [operation.tool];
+  if (key === "tags") return operation.tags ?? [];
+  if (key === "paths") return operation.path === undefined ? [] : [operation.path, `${operation.method} ${operation.path}`];
+  return [operation.tool, ...(operation.suggest ?? [])];
 }
 
 /** Every candidate, nearest first (edit distance, case-insensitive, then name), the first `max`. */

@@ -7,7 +7,7 @@
  */
 import { SluiceError, TOOL_NAME_PATTERN, type PackIR, type PackSelection, type ToolIR } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
-import { closest } from "./args.ts";
+import { closest } from "@sluice/core/edit-distance";
 import type { OperationSelection, PackConfig } from "./config.ts";
 import type { OperationFilter } from "./select-operations.ts";
 
@@ -16,7 +16,7 @@ type Choices = Pick<PackConfig, "name" | "include" | "exclude" | "readOnly" | "t
 /** What `readOnly` calls a tool that can change something, with what it does (`POST /pet`, `mutation addPet`). */
 function notReadOnly(tool: ToolIR): string {
   const { binding } = tool;
-  const what = binding.kind === "http" ? `${binding.method} ${binding.path}` : binding.kind === "graphql" ? `${binding.operationType} ${binding.field}` : undefined;
+  const what = binding.kind === "http" ? `${binding.method} ${binding.path}` : binding.kind === "graphql" ? `${binding.operationType} ${binding.field}` : binding.kind === "mcp" ? `tools/call ${binding.tool}` : undefined;
   return `not read-only${what === undefined ? "" : ` (${what})`}`;
 }
 
@@ -25,16 +25,32 @@ function notReadOnly(tool: ToolIR): string {
  * operations: only `tools` and `operations` entries can match them), then `readOnly`; before
  * any name changes, so left-out tools are named as the generator named them.
  */
-export function keepReadOnly(ir: PackIR, job: Choices, filter: OperationFilter): PackIR {
+export function keepReadOnly(ir: PackIR, job: Choices, filter: OperationFilter, applied?: AppliedChoices): PackIR {
   const unasked = ir.tools.filter((tool) => !filter.asked(tool.name));
-  const selected = unasked.length === 0 ? ir.tools : ir.tools.filter((tool) => filter.asked(tool.name) || filter.accepts({ kind: "tool", info: { tool: tool.name } }));
+  const selected = unasked.length === 0 ? ir.tools : ir.tools.filter((tool) => filter.asked(tool.name) || filter.accepts({ tool: tool.name }));
   if (job.readOnly !== true || !guards.toolSelection) return selected === ir.tools ? ir : { ...ir, tools: selected };
   const kept: ToolIR[] = [];
   for (const tool of selected) {
     if (tool.annotations.readOnly === true) kept.push(tool);
     else filter.leftOut.set(tool.name, notReadOnly(tool));
   }
+  if (applied !== undefined) applied.readOnly = true;
   return { ...ir, tools: kept };
+}
+
+/**
+ * What the tool-level passes did, recorded as they do it: the egress map's selection
+ * header is made from this, never from the config's wording (a choice a pass did not
+ * carry out must not read as done).
+ */
+export interface AppliedChoices {
+  readOnly: boolean;
+  renamed: { from: string; to: string }[];
+  described: { tool: string; description: string }[];
+}
+
+export function noChoicesApplied(): AppliedChoices {
+  return { readOnly: false, renamed: [], described: [] };
 }
 
 /**
@@ -42,7 +58,7 @@ export function keepReadOnly(ir: PackIR, job: Choices, filter: OperationFilter):
  * generated name to its name in `ir`). Every key must name a generated tool the selection
  * kept; every new name must be a wire name no other tool has.
  */
-export function applyToolChoices(ir: PackIR, job: Choices, filter: OperationFilter, prefixed: ReadonlyMap<string, string>): PackIR {
+export function applyToolChoices(ir: PackIR, job: Choices, filter: OperationFilter, prefixed: ReadonlyMap<string, string>, applied?: AppliedChoices): PackIR {
   const choices = Object.entries(job.tools ?? {});
   const fail = (where: string, problem: string, candidates?: string[]): never => {
     throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: tools.${where}: ${problem}`, candidates === undefined || candidates.length === 0 ? undefined : { candidates });
@@ -81,13 +97,19 @@ export function applyToolChoices(ir: PackIR, job: Choices, filter: OperationFilt
     const name = renamed.get(tool.name);
     const description = described.get(tool.name);
     if (name === undefined && description === undefined) return tool;
-    return { ...tool, ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
+    const after = { ...tool, ...(name === undefined ? {} : { name }), ...(description === undefined ? {} : { description }) };
+    // Recorded from the tool as it now is, so the map can only show a change that happened.
+    if (applied !== undefined) {
+      if (after.name !== tool.name) applied.renamed.push({ from: tool.name, to: after.name });
+      if (description !== undefined) applied.described.push({ tool: after.name, description: after.description });
+    }
+    return after;
   });
   return { ...ir, tools };
 }
 
 /** The record the egress map shows, or undefined when the config chose nothing at tool level or by operation. */
-export function selectionRecord(job: Choices, filter: OperationFilter, before: ReadonlyMap<string, string>, ir: PackIR): PackSelection | undefined {
+export function selectionRecord(job: Choices, filter: OperationFilter, applied: AppliedChoices, ir: PackIR): PackSelection | undefined {
   const rules: string[] = [];
   const describeSelection = (which: string, selection: OperationSelection | undefined) => {
     for (const key of ["tags", "paths", "operations", "tools"] as const) {
@@ -97,21 +119,15 @@ export function selectionRecord(job: Choices, filter: OperationFilter, before: R
   };
   describeSelection("include", job.include);
   describeSelection("exclude", job.exclude);
-  if (job.readOnly === true) rules.push("readOnly");
-  const renamed: PackSelection["renamed"] = [];
-  const described: PackSelection["described"] = [];
-  for (const [generated, choice] of Object.entries(job.tools ?? {})) {
-    const from = before.get(generated)!;
-    if (choice.name !== undefined) renamed.push({ from, to: choice.name });
-    if (choice.description !== undefined) described.push({ tool: choice.name ?? from, description: choice.description });
-  }
+  if (applied.readOnly) rules.push("readOnly");
+  const { renamed, described } = applied;
   if (rules.length === 0 && renamed.length === 0 && described.length === 0) return undefined;
   const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
     rules,
     tools: ir.tools.length,
     leftOut: [...filter.leftOut].map(([tool, reason]) => ({ tool, reason })).sort((a, b) => compare(a.tool, b.tool)),
-    renamed: renamed.sort((a, b) => compare(a.to, b.to)),
-    described: described.sort((a, b) => compare(a.tool, b.tool)),
+    renamed: [...renamed].sort((a, b) => compare(a.to, b.to)),
+    described: [...described].sort((a, b) => compare(a.tool, b.tool)),
   };
 }

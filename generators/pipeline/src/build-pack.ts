@@ -1,20 +1,23 @@
 /**
- * One pack from one spec, in memory: the IR with the config's selection, withholdings and
- * prefix applied, the generated sources, the runtime facts, the spec copy, and the
- * scaffolds a new pack starts with. Nothing here writes: generate.ts decides what goes to
- * disk (and `--check` compares instead).
+ * One pack from one spec, in memory, the same way for every kind of source: the source
+ * reads its input (PackSource, @sluice/emit), then every config pass runs in one order
+ * (include/exclude as the source asks, readOnly, prefix and withholdings, per-tool names and
+ * descriptions), then the source's facts and hints of the final tools, the environment
+ * names, the selection record, the report and the emitted sources. Nothing here writes:
+ * write-pack-files.ts does (and `--check` compares instead).
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { nearestNames, SluiceError, withSuggestion, type McpServerFact, type PackIR, type ResponseHints, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
+import { nearestNames, SluiceError, withSuggestion, type McpServerFact, type PackIR, type RuntimeFacts, type SkippedOperation } from "@sluice/core";
 import { getOwn, hasOwn } from "@sluice/schema";
 import { guards } from "@sluice/core/guards";
-import { generatedHeader, type EmittedFile, type GeneratorInfo } from "@sluice/emit";
+import { emitRuntimeFactsSource, generatedHeader, type EmittedFile, type PackSource, type SourceChoices, type SourceKind } from "@sluice/emit";
 import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
 import { globPattern, OperationFilter, type UnmatchedEntry } from "./select-operations.ts";
-import { applyToolChoices, keepReadOnly, selectionRecord } from "./tool-choices.ts";
+import { packSource } from "./sources.ts";
+import { applyToolChoices, keepReadOnly, noChoicesApplied, selectionRecord } from "./tool-choices.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
@@ -37,7 +40,7 @@ export interface Jobs extends Array<PackJob> {
 
 export interface PackReport {
   name: string;
-  kind: "openapi" | "graphql" | "mcp";
+  kind: SourceKind;
   out: string;
   tools: number;
   /** Operations the generator could not turn into tools, each with the reason. */
@@ -80,7 +83,7 @@ const GRAPHQL_FILE = /\.(graphql|graphqls|gql|sdl)$/i;
  * `openapi` key comes after megabytes of `components`, so no prefix tells); YAML with a
  * top-level `openapi:`/`swagger:` line (Google's start with `basePath:`); else SDL.
  */
-export function detectKind(bytes: Uint8Array, file: string): "openapi" | "graphql" | "mcp" {
+export function detectKind(bytes: Uint8Array, file: string): SourceKind {
   if (GRAPHQL_FILE.test(file)) return "graphql";
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   const start = text.trimStart();
@@ -130,90 +133,28 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     throw new SluiceError("INVALID_NAME", `the spec file name ${JSON.stringify(file)} of pack ${job.name} holds a line break or control character; rename it (for example to ${JSON.stringify(suggestion)}).`, { candidates: [suggestion] });
   }
   const kind = job.kind ?? detectKind(bytes, file);
-  const source = { name: job.name, file, sha256: createHash("sha256").update(bytes).digest("hex") };
+  const source = await packSource(kind);
+  refuseUnsupported(source, job, file);
+  const withhold = Object.fromEntries(Object.entries(job.withhold ?? {}).map(([selector, reason]) => [selector, withheldReason(reason, job.name)]));
   const filter = new OperationFilter(job.include, job.exclude);
-  // Generated name -> name in the pack (prefixed, renamed), for the selection record.
-  let named = new Map<string, string>();
-  /** readOnly, then prefix and withholdings, then the per-tool choices: before the facts, which are keyed by final names. */
-  const choose = (built: PackIR, transformJob: PackJob): PackIR => {
-    const selected = keepReadOnly(built, job, filter);
-    const transformed = transform(selected, transformJob);
+
+  // Its own scope: what the source parsed (the largest thing in memory until then) is
+  // garbage once the IR, the facts and the hints exist, before the map and the sources are made.
+  const built = await (async () => {
+    const read = await source.read({ name: job.name, file, bytes, sha256: createHash("sha256").update(bytes).digest("hex"), select: (operation) => filter.accepts(operation), choices: sourceChoices(job, source, withhold), step });
+    // The passes, in one order for every source: readOnly (include/exclude ran as the source
+    // asked), then prefix and withholdings, then per-tool names and descriptions; before the
+    // facts, which are keyed by final names. What each did is recorded for the map.
+    const applied = noChoicesApplied();
+    const selected = keepReadOnly(read.ir, job, filter, applied);
+    const transformed = transform(selected, job.toolPrefix ?? "", source.withholdsItself ? {} : withhold, job.name);
     const prefixed = new Map(selected.tools.map((tool, i) => [tool.name, transformed.tools[i]!.name]));
-    named = prefixed;
-    return applyToolChoices(transformed, job, filter, prefixed);
-  };
-
-  // Its own scope: the parsed spec (the largest thing in memory until then) is garbage once
-  // the IR, the facts and the hints exist, before the map and the sources are made.
-  const built = await (async (): Promise<{ ir: PackIR; facts: RuntimeFacts; generator: GeneratorInfo; emit: (ir: PackIR) => EmittedFile[] }> => {
-    let ir: PackIR;
-    let facts: RuntimeFacts;
-    let generator: GeneratorInfo;
-    let emit: (ir: PackIR) => EmittedFile[];
-    if (kind === "mcp") {
-      if (job.authHeader !== undefined || job.baseUrl !== undefined || job.endpoint !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader, baseUrl and endpoint apply to spec packs only; ${file} is an MCP snapshot.`);
-      const mcp = await import("@sluice/generator-mcp");
-      const snapshot = mcp.parseSnapshot(new TextDecoder().decode(bytes), file);
-      ir = mcp.buildMcpPackIR(snapshot, source, { select: (info) => filter.accepts({ kind: "mcp", info }) });
-      ir = transform(ir, job);
-      facts = mcp.mcpRuntimeFacts(ir, job.mcp === undefined ? undefined : serverFact(job.mcp, job));
-      // As for OpenAPI: the default handler's hints, here from each tool's outputSchema (what its structuredContent is).
-      if (job.responses !== "off") facts = { ...facts, responses: { shared: {}, tools: mcp.mcpResponseHints(snapshot, ir.tools) } };
-      generator = mcp.MCP_GENERATOR;
-      emit = (pack) => mcp.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
-    } else if (kind === "openapi") {
-      // Known only now when the kind was read from the file.
-      if (job.authHeader !== undefined) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: authHeader applies to GraphQL packs only; ${file} is an OpenAPI document (its credentials come from its security schemes).`);
-      step(`parsing ${file}`);
-      const openapi = await import("@sluice/generator-openapi");
-      const document = openapi.loadDocument(bytes, file);
-      step("building tools");
-      const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
-      ir = openapi.buildOpenAPIPackIR(document, source, {
-        ...(job.credentialArguments === undefined ? {} : { credentialParameters: job.credentialArguments }),
-        detectCredentialParameters: job.detectCredentialArguments ?? true,
-        ...(externalRefs === undefined ? {} : { externalRefs }),
-        select: (info) => filter.accepts({ kind: "openapi", info }),
-      });
-      ir = choose(ir, job);
-      step("runtime facts and pagination");
-      facts = openapi.openapiRuntimeFacts(document, ir, externalRefs === undefined ? {} : { externalRefs });
-      if (job.baseUrl !== undefined) facts = { ...facts, server: { url: job.baseUrl, from: "config", variables: [] } };
-      if (job.responses !== "off") {
-        step("response hints");
-        // Only tools whose answers say more than the defaults carry hints: the file stays small.
-        const tools: Record<string, ResponseHints> = {};
-        for (const tool of ir.tools) {
-          const pagination = hasOwn(facts.pagination, tool.name) ? facts.pagination[tool.name] : undefined;
-          const hints = openapi.openapiResponseHints(document, tool, pagination === undefined ? {} : { pagination });
-          if (Object.keys(hints).length > 0) Object.defineProperty(tools, tool.name, { value: hints, enumerable: true, writable: true, configurable: true });
-        }
-        facts = { ...facts, responses: { shared: openapi.openapiPackResponseHints(document), tools } };
-      }
-      generator = openapi.OPENAPI_GENERATOR;
-      emit = (pack) => openapi.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
-    } else {
-      step(`parsing ${file}`);
-      const graphql = await import("@sluice/generator-graphql");
-      const schema = graphql.loadGraphQLSchema(bytes, { fileName: file });
-      step("building tools");
-      // The generator applies withhold and credentialArguments: its selectors reach input members, and a withheld variable leaves the document.
-      ir = graphql.buildGraphQLPackIR(schema, source, {
-        select: (info) => filter.accepts({ kind: "graphql", info }),
-        ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
-        ...(job.withhold === undefined ? {} : { withhold: Object.fromEntries(Object.entries(job.withhold).map(([selector, reason]) => [selector, withheldReason(reason, job.name)])) }),
-      });
-      ir = choose(ir, { ...job, withhold: {} });
-      facts = graphql.graphqlRuntimeFacts(ir);
-      // Only the bearer token moves into the header; a credential argument's own scheme stays in the variables.
-      if (job.authHeader !== undefined) facts = { ...facts, credentials: facts.credentials.map((credential) => (credential.argumentOnly === true ? credential : { ...credential, type: "apiKey", in: "header", name: job.authHeader! })) };
-      generator = graphql.GRAPHQL_GENERATOR;
-      emit = (pack) => graphql.emitPackSources(pack, { runtimeModule: "./runtime.ts", regenerate: job.regenerate });
-    }
-
-    return { ir, facts, generator, emit };
+    const ir = applyToolChoices(transformed, job, filter, prefixed, applied);
+    let facts = read.facts(ir);
+    if (job.responses !== "off" && read.responseHints !== undefined) facts = { ...facts, responses: read.responseHints(ir, facts) };
+    return { ir, facts, applied, generator: read.generator, emit: read.emit, warnings: read.warnings?.(ir, facts) ?? [] };
   })();
-  const { ir, generator, emit } = built;
+  const { ir, generator, emit, applied } = built;
   let { facts } = built;
   if (job.endpoint !== undefined && facts.endpoint !== undefined) facts = { ...facts, endpoint: { ...facts.endpoint, url: job.endpoint } };
   facts = withEnvNames(facts, job);
@@ -224,7 +165,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const more = strayExcludes.length > 1 ? ` (and ${strayExcludes.slice(1).map((entry) => entry.label).join(", ")})` : "";
     throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${unmatchedText(first)}${more}; an exclude entry that matches nothing excludes nothing, so fix or remove it.`, first.candidates.length > 0 ? { candidates: first.candidates } : undefined);
   }
-  const selection = selectionRecord(job, filter, named, ir);
+  const selection = selectionRecord(job, filter, applied, ir);
   if (selection !== undefined) facts = { ...facts, selection };
   const warnings: string[] = [];
   for (const entry of filter.unmatchedIncludes()) warnings.push(unmatchedText(entry));
@@ -235,8 +176,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const where = tools.length <= 3 ? tools.join(", ") : `${tools.slice(0, 3).join(", ")} and ${tools.length - 3} more tools`;
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
   }
-  if (kind === "graphql") warnings.push(...visibleCredentialMembers(ir));
-  else if (kind === "openapi") warnings.push(...specSilences(ir, facts));
+  warnings.push(...built.warnings);
   warnings.push(...(ir.notices ?? []));
   // Coded, one line per distinct pattern (a spec repeats one in many operations): the pattern, why, and where first.
   const byPattern = new Map<string, NonNullable<PackIR["refusedPatterns"]>>();
@@ -275,9 +215,36 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   if (job.responses === "off") facts = { ...facts, responses: "off" };
   step("emitting sources");
   const header = generatedHeader(ir, generator, job.regenerate);
-  // An MCP snapshot is what a reviewer must read when the server changes: it is not collapsed.
-  const generated: EmittedFile[] = [...emit(ir), { path: "src/runtime.gen.ts", text: (await import("@sluice/emit")).emitRuntimeFactsSource(facts, header) }, gitattributes(kind === "mcp" ? undefined : file)];
+  const generated: EmittedFile[] = [...emit(ir, { regenerate: job.regenerate }), { path: "src/runtime.gen.ts", text: emitRuntimeFactsSource(facts, header) }, gitattributes(source.collapseSpec ? file : undefined)];
   return { report, ir, facts, generated, spec: { path: `spec/${file}`, bytes }, scaffolds: scaffoldFiles(job.name, file, coreVersion, facts.credentials) };
+}
+
+/** The config choices the source reads itself, resolved: paths absolute, the MCP server as its facts keep it. */
+function sourceChoices(job: PackJob, source: PackSource, withhold: NonNullable<SourceChoices["withhold"]>): SourceChoices {
+  const externalRefs = job.externalRefs === undefined ? undefined : Object.fromEntries(Object.entries(job.externalRefs).map(([ref, path]) => [ref, resolve(job.spec, "..", path)]));
+  return {
+    ...(job.credentialArguments === undefined ? {} : { credentialArguments: job.credentialArguments }),
+    ...(job.detectCredentialArguments === undefined ? {} : { detectCredentialArguments: job.detectCredentialArguments }),
+    ...(externalRefs === undefined ? {} : { externalRefs }),
+    ...(source.withholdsItself && job.withhold !== undefined ? { withhold } : {}),
+    ...(job.authHeader === undefined ? {} : { authHeader: job.authHeader }),
+    ...(job.baseUrl === undefined ? {} : { baseUrl: job.baseUrl }),
+    ...(job.mcp === undefined ? {} : { mcpServer: serverFact(job.mcp, job) }),
+  };
+}
+
+/**
+ * The config choices the source cannot carry out, refused before anything is built: a
+ * choice that silently did nothing would leave the pack wider, or wired otherwise, than its
+ * config says. Each source lists its own, with what to do instead.
+ */
+function refuseUnsupported(source: PackSource, job: PackJob, file: string): void {
+  const asked: string[] = [];
+  for (const key of ["authHeader", "baseUrl", "endpoint", "credentialArguments", "detectCredentialArguments", "externalRefs"] as const) if (job[key] !== undefined) asked.push(key);
+  for (const which of ["include", "exclude"] as const) for (const key of ["tags", "paths"] as const) if ((job[which]?.[key]?.length ?? 0) > 0) asked.push(`${which}.${key}`);
+  const refused = asked.filter((key) => hasOwn(source.unsupported, key));
+  if (refused.length === 0) return;
+  throw new SluiceError("CONFIG_UNSUPPORTED", `pack ${job.name}: ${file} is ${source.kind === "mcp" ? "an MCP snapshot" : `a${source.kind === "openapi" ? "n OpenAPI document" : " GraphQL schema"}`}, which cannot honour ${refused.map((key) => `${key} (${source.unsupported[key]})`).join("; ")}; remove ${refused.length === 1 ? "it" : "them"} from the config.`, { candidates: refused });
 }
 
 /** `include tags "nosuchtag" matched no operation; the spec's 3 tags, nearest first: pet, store, user`. */
@@ -316,53 +283,6 @@ function packRelativeCwd(given: string | undefined, job: Pick<PackJob, "configDi
   return relative(job.out, folder).split(sep).join("/") || ".";
 }
 
-const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
-const SET_BASE_URL =
-  'set baseUrl: "https://..." in this pack\'s sluice.config entry and regenerate (or pass ctx.baseUrl on a call, or sluice serve --base-url URL / SLUICE_BASE_URL)';
-
-/**
- * What an OpenAPI spec leaves unsaid and the user has to supply, each once, coded: no server
- * URL (Kubernetes), a relative one (`/api/v3`, relative to wherever the spec was served), no
- * security at all. Without these warnings generate is silent and calls fail far from the cause.
- */
-function specSilences(ir: PackIR, facts: RuntimeFacts): string[] {
-  const warnings: string[] = [];
-  const http = ir.tools.flatMap((tool) => (tool.binding.kind === "http" ? [tool.binding] : []));
-  const unset = http.filter((binding) => binding.server === undefined || binding.server === "");
-  const relative = http.filter((binding) => binding.server !== undefined && binding.server !== "" && !ABSOLUTE_URL.test(binding.server));
-  const of = (n: number) => (n === http.length ? `all ${n} tools` : `${n} of ${http.length} tools`);
-  if (unset.length > 0) warnings.push(`NO_SERVER_URL: the spec names no server URL (${facts.server?.from === "host+basePath" ? "no host" : "no servers"}) for ${of(unset.length)}; their calls answer NO_BASE_URL until one is set: ${SET_BASE_URL}`);
-  if (relative.length > 0) {
-    const urls = [...new Set(relative.map((binding) => binding.server!))].sort();
-    warnings.push(`RELATIVE_SERVER_URL: the spec's server URL ${urls.slice(0, 3).map((url) => JSON.stringify(url)).join(", ")} is relative (to wherever the spec was served, which sluice does not know) for ${of(relative.length)}; their calls answer NO_BASE_URL until one is set: ${SET_BASE_URL}`);
-  }
-  const secured = facts.credentials.length > 0 || http.some((binding) => (binding.auth ?? []).some((alternative) => alternative.length > 0));
-  if (!secured) {
-    warnings.push("NO_SECURITY: the spec declares no security scheme and no operation requires one, so calls go out without a credential; if the API needs one, declare it in the spec copy (securitySchemes and security) and regenerate, or give it in the pack's runtime (src/runtime.ts: auth) with its variable in credentialEnv");
-  }
-  return warnings;
-}
-
-/**
- * A GraphQL credential argument given by name covers root field arguments only; an input
- * member of the same name (Storefront's `CartBuyerIdentityInput.customerAccessToken` beside
- * the `customerAccessToken` argument) is still shown to the model, so say so and how to cover it.
- */
-function visibleCredentialMembers(ir: PackIR): string[] {
-  const names = new Map<string, string>();
-  for (const tool of ir.tools) {
-    if (tool.binding.kind === "graphql") for (const [name, scheme] of Object.entries(tool.binding.credentialVariables ?? {})) names.set(name, scheme);
-  }
-  const warnings: string[] = [];
-  for (const [name, scheme] of names) {
-    const members = Object.keys(ir.defs).filter((type) => hasOwn(getOwn(ir.defs[type], "properties") ?? {}, name)).map((type) => `${type}.${name}`);
-    if (members.length === 0) continue;
-    const entries = members.map((member) => `"${member}": "${scheme}"`).join(", ");
-    warnings.push(`credential argument "${name}" is also an input member the model still sees (${members.join(", ")}); withhold ${members.length === 1 ? "it" : "them"} too with credentialArguments: { ${entries} }`);
-  }
-  return warnings;
-}
-
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** The config's variable names in place of the derived ones; a scheme the spec does not declare is an error, not a silent no-op. */
@@ -384,39 +304,31 @@ function withEnvNames(facts: RuntimeFacts, job: PackJob): RuntimeFacts {
   };
 }
 
-/** The config's tool prefix and withheld arguments, applied to the IR before anything is emitted. */
-function transform(ir: PackIR, job: PackJob): PackIR {
-  const prefix = job.toolPrefix ?? "";
-  const withhold = Object.entries(job.withhold ?? {});
-  const server = job.baseUrl;
-  if (prefix === "" && withhold.length === 0 && server === undefined) return ir;
-  if (server !== undefined && !/^https?:\/\/[^\s/]+/.test(server)) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: baseUrl must be an http(s) URL, got "${server}".`);
+/** The config's tool prefix and withheld arguments, applied to the IR of any source before anything is emitted. */
+function transform(ir: PackIR, prefix: string, withholding: Readonly<Record<string, (typeof REASONS)[number]>>, pack: string): PackIR {
+  const withhold = Object.entries(withholding);
+  if (prefix === "" && withhold.length === 0) return ir;
   const tools = ir.tools.map((tool) => {
     const name = prefix + tool.name;
-    if (name.length > 64) throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: toolPrefix "${prefix}" makes ${tool.name} longer than 64 characters.`);
+    if (name.length > 64) throw new SluiceError("CONFIG_INVALID", `pack ${pack}: toolPrefix "${prefix}" makes ${tool.name} longer than 64 characters.`);
     const properties = { ...tool.parameters.properties };
     const dependentRequired = tool.parameters.dependentRequired === undefined ? undefined : { ...tool.parameters.dependentRequired };
     const withheld = [...(tool.withheld ?? [])];
     for (const [argument, reason] of withhold) {
       if (!Object.hasOwn(properties, argument)) continue;
       if (tool.parameters.required.includes(argument)) {
-        throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${tool.name} requires "${argument}", so it cannot be withheld; pin it in curated.ts, or declare it in credentialArguments if it carries a credential.`);
+        throw new SluiceError("CONFIG_INVALID", `pack ${pack}: ${tool.name} requires "${argument}", so it cannot be withheld; pin it in curated.ts, or declare it in credentialArguments if it carries a credential.`);
       }
       const needs = Object.entries(dependentRequired ?? {}).find(([key, names]) => key !== argument && names.includes(argument));
       if (needs !== undefined) {
-        throw new SluiceError("CONFIG_INVALID", `pack ${job.name}: ${tool.name} needs "${argument}" whenever "${needs[0]}" is sent (a required member of its request body), so it cannot be withheld alone; pin it in curated.ts.`);
+        throw new SluiceError("CONFIG_INVALID", `pack ${pack}: ${tool.name} needs "${argument}" whenever "${needs[0]}" is sent (a required member of its request body), so it cannot be withheld alone; pin it in curated.ts.`);
       }
       delete properties[argument];
       if (dependentRequired !== undefined) delete dependentRequired[argument];
-      withheld.push({ path: argument, reason: withheldReason(reason, job.name) });
+      withheld.push({ path: argument, reason });
     }
-    // An MCP tool forwards only its binding's arguments: a withheld one leaves that list too.
-    const binding =
-      server !== undefined && tool.binding.kind === "http"
-        ? { ...tool.binding, server }
-        : tool.binding.kind === "mcp"
-          ? { ...tool.binding, arguments: tool.binding.arguments.filter((arg) => Object.hasOwn(properties, arg)) }
-          : tool.binding;
+    // A binding that lists the arguments it forwards (an MCP tool's) never forwards a withheld one.
+    const binding = tool.binding.kind === "mcp" ? { ...tool.binding, arguments: tool.binding.arguments.filter((arg) => Object.hasOwn(properties, arg)) } : tool.binding;
     const { dependentRequired: _before, ...parameters } = tool.parameters;
     const kept = dependentRequired !== undefined && Object.keys(dependentRequired).length > 0 ? { dependentRequired } : {};
     return { ...tool, name, binding, parameters: { ...parameters, properties, ...kept }, ...(withheld.length > 0 ? { withheld } : {}) };
@@ -426,7 +338,7 @@ function transform(ir: PackIR, job: PackJob): PackIR {
       if (ir.tools.some((tool) => Object.hasOwn(tool.parameters.properties, argument))) continue;
       const names = [...new Set(ir.tools.flatMap((tool) => Object.keys(tool.parameters.properties)))].sort();
       const near = nearestNames(argument, names);
-      throw new SluiceError("UNKNOWN_SELECTOR", withSuggestion(`pack ${job.name}: withhold "${argument}": no tool has an argument "${argument}", so nothing would be withheld.`, near), { candidates: near.length > 0 ? near : names.slice(0, 20) });
+      throw new SluiceError("UNKNOWN_SELECTOR", withSuggestion(`pack ${pack}: withhold "${argument}": no tool has an argument "${argument}", so nothing would be withheld.`, near), { candidates: near.length > 0 ? near : names.slice(0, 20) });
     }
   }
   return { ...ir, tools };

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { definePack, egressMap, formatEgressMap, packSelections, generatedRuntime, type PackIR } from "@sluice/core";
-import { buildPack, type PackJob } from "../src/generate-pack.ts";
+import { buildPack, type PackJob } from "../src/build-pack.ts";
 import { LONG, sweep } from "../../../test/support/tier.ts";
 
 const SPECS = fileURLToPath(new URL("../../../../shared/specs/", import.meta.url));

@@ -1,0 +1,164 @@
+/**
+ * A config as a value, checked before anything of it is trusted: by sluice generate after it
+ * loads the file, and by generatePack() given an object. A misspelt key is refused, never
+ * ignored (a `readonly: true` that did nothing would serve write tools).
+ */
+import { SluiceError, TOOL_NAME_PATTERN } from "@sluice/schema";
+import { closest } from "@sluice/core/edit-distance";
+import type { PackConfig, SluiceConfig } from "./config.ts";
+import { packNameProblem } from "./pack-name.ts";
+
+export { packNameProblem, suggestPackName } from "./pack-name.ts";
+
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "toolChoices" | "mcp">> = {
+  spec: "string",
+  mcp: "mcp",
+  name: "string",
+  out: "string",
+  kind: "kind",
+  include: "selection",
+  exclude: "selection",
+  readOnly: "boolean",
+  tools: "toolChoices",
+  withhold: "record",
+  credentialArguments: "record",
+  detectCredentialArguments: "boolean",
+  baseUrl: "string",
+  endpoint: "string",
+  authHeader: "string",
+  env: "record",
+  toolPrefix: "string",
+  responses: "responses",
+  externalRefs: "record",
+};
+const SELECTION_KEYS = ["tags", "paths", "operations", "tools"] as const;
+const TOOL_CHOICE_KEYS = ["name", "description"] as const;
+const CONFIG_KEYS = ["$schema", "packs"] as const;
+// Path Item Object methods (https://spec.openapis.org/oas/v3.1.0#path-item-object).
+const HTTP_METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
+const TOOL_PREFIX = /^[a-zA-Z0-9_-]{0,20}$/;
+// An HTTP field name (RFC 9110 token).
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Checks a loaded config and returns it typed: an unknown key, a wrong type or a duplicate
+ * pack is CONFIG_INVALID naming the place (`packs[2].include.tag`) and, for a misspelt
+ * key, the nearest one. Nothing of a config is trusted before this.
+ */
+export function validateConfig(value: unknown, file: string): SluiceConfig {
+  const fail = (where: string, problem: string, candidates?: string[]): never => {
+    throw new SluiceError("CONFIG_INVALID", `${file}: ${where}: ${problem}`, candidates === undefined ? undefined : { candidates });
+  };
+  if (!isPlainObject(value)) return fail("the config", "must be an object with a `packs` array (export default defineConfig({ packs: [...] }))");
+  for (const key of Object.keys(value)) if (!(CONFIG_KEYS as readonly string[]).includes(key)) fail(key, "unknown key", closest(key, CONFIG_KEYS));
+  if (Object.hasOwn(value, "$schema") && (typeof value["$schema"] !== "string" || value["$schema"] === "")) fail("$schema", "must be a non-empty string (the schema's path or URL)");
+  const packs = value["packs"];
+  if (!Array.isArray(packs) || packs.length === 0) return fail("packs", "must be a non-empty array");
+  const names = new Set<string>();
+  const outs = new Set<string>();
+  packs.forEach((pack: unknown, i: number) => {
+    const at = `packs[${i}]`;
+    if (!isPlainObject(pack)) return fail(at, "must be an object");
+    for (const [key, given] of Object.entries(pack)) {
+      if (!Object.hasOwn(PACK_KEYS, key)) return fail(`${at}.${key}`, "unknown key", closest(key, Object.keys(PACK_KEYS)));
+      const expected = PACK_KEYS[key as keyof PackConfig];
+      const where = `${at}.${key}`;
+      if (expected === "string" && (typeof given !== "string" || given === "")) fail(where, "must be a non-empty string");
+      if (expected === "boolean" && typeof given !== "boolean") fail(where, "must be true or false");
+      if (expected === "kind" && given !== "openapi" && given !== "graphql" && given !== "mcp") fail(where, 'must be "openapi", "graphql" or "mcp"');
+      if (expected === "mcp") validateMcpSource(given, where, fail);
+      if (expected === "responses" && given !== "default" && given !== "off") fail(where, 'must be "default" or "off"');
+      if (expected === "record" && (!isPlainObject(given) || Object.values(given).some((v) => typeof v !== "string" || v === ""))) fail(where, "must map names to non-empty strings");
+      if (expected === "selection") {
+        if (!isPlainObject(given)) return fail(where, "must be an object with tags, paths, operations or tools");
+        for (const [sub, list] of Object.entries(given)) {
+          if (!(SELECTION_KEYS as readonly string[]).includes(sub)) fail(`${where}.${sub}`, "unknown key", closest(sub, SELECTION_KEYS));
+          if (!Array.isArray(list) || list.some((item) => typeof item !== "string" || item === "")) fail(`${where}.${sub}`, "must be an array of non-empty strings");
+          if (sub !== "paths") continue;
+          (list as string[]).forEach((glob, j) => {
+            // `DELTE /**` would match nothing, silently: a word before the path must be a method.
+            const method = /^([A-Za-z]+)\s+\S/.exec(glob)?.[1];
+            if (method !== undefined && !HTTP_METHODS.includes(method.toUpperCase())) fail(`${where}.paths[${j}]`, `"${method}" is not an HTTP method`, closest(method.toUpperCase(), HTTP_METHODS));
+            if (method === undefined && !glob.startsWith("/") && !glob.startsWith("*")) fail(`${where}.paths[${j}]`, `"${glob}" is neither a path ("/pets/**") nor a method and a path ("GET /pets/**")`);
+          });
+        }
+      }
+      if (expected === "toolChoices") {
+        if (!isPlainObject(given)) return fail(where, 'must map generated tool names to { name, description } ({ "find_pets": { "name": "search_pets" } })');
+        for (const [tool, choice] of Object.entries(given)) {
+          const at = `${where}.${tool}`;
+          if (!isPlainObject(choice)) return fail(at, "must be an object with name and/or description");
+          if (Object.keys(choice).length === 0) fail(at, "is empty: give name, description or both");
+          for (const [sub, text] of Object.entries(choice)) {
+            if (!(TOOL_CHOICE_KEYS as readonly string[]).includes(sub)) fail(`${at}.${sub}`, "unknown key", closest(sub, TOOL_CHOICE_KEYS));
+            if (typeof text !== "string" || text.trim() === "") fail(`${at}.${sub}`, "must be a non-empty string");
+            if (sub === "name" && !TOOL_NAME_PATTERN.test(text as string)) fail(`${at}.name`, `"${text as string}" is not a tool name (1 to 64 letters, digits, _ and -)`, [(text as string).replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64)]);
+          }
+        }
+      }
+    }
+    for (const required of ["name", "out"] as const) if (!Object.hasOwn(pack, required)) fail(`${at}.${required}`, "is required");
+    if (Object.hasOwn(pack, "spec") === Object.hasOwn(pack, "mcp")) fail(at, Object.hasOwn(pack, "spec") ? "give either spec or mcp, not both" : "needs spec (a spec file) or mcp (an MCP server)");
+    if (Object.hasOwn(pack, "mcp")) {
+      if (Object.hasOwn(pack, "kind") && pack["kind"] !== "mcp") fail(`${at}.kind`, 'must be "mcp" (or absent) for a pack with an mcp source');
+      for (const specOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs"]) {
+        if (Object.hasOwn(pack, specOnly)) fail(`${at}.${specOnly}`, "applies to spec packs only (an MCP server's own credentials go in mcp.env or mcp.headers as { fromEnv })");
+      }
+    } else if (pack["kind"] === "mcp") fail(`${at}.kind`, '"mcp" needs an mcp source');
+    const name = pack["name"] as string;
+    const problem = typeof name === "string" ? packNameProblem(name) : undefined;
+    if (problem !== undefined) fail(`${at}.name`, problem);
+    if (names.has(name)) fail(`${at}.name`, `a second pack is named "${name}"`);
+    names.add(name);
+    const out = pack["out"] as string;
+    if (outs.has(out)) fail(`${at}.out`, `a second pack writes to "${out}"`);
+    outs.add(out);
+    const prefix = pack["toolPrefix"];
+    if (typeof prefix === "string" && !TOOL_PREFIX.test(prefix)) fail(`${at}.toolPrefix`, "may hold up to 20 letters, digits, _ and -");
+    const authHeader = pack["authHeader"];
+    if (typeof authHeader === "string" && !HEADER_NAME.test(authHeader)) fail(`${at}.authHeader`, `"${authHeader}" is not an HTTP header name`);
+    const kind = pack["kind"];
+    if (kind === "graphql") {
+      for (const openapiOnly of ["detectCredentialArguments", "baseUrl", "externalRefs"]) {
+        if (Object.hasOwn(pack, openapiOnly)) fail(`${at}.${openapiOnly}`, "applies to OpenAPI packs only");
+      }
+    }
+    if (kind === "openapi" && Object.hasOwn(pack, "endpoint")) fail(`${at}.endpoint`, "applies to GraphQL packs only (an OpenAPI pack takes baseUrl)");
+    if (kind === "openapi" && Object.hasOwn(pack, "authHeader")) fail(`${at}.authHeader`, "applies to GraphQL packs only (an OpenAPI pack's credentials come from its security schemes)");
+  });
+  return value as unknown as SluiceConfig;
+}
+
+const MCP_KEYS = { stdio: ["command", "args", "env", "cwd"], http: ["url", "headers"] } as const;
+
+/** `mcp: { command, args?, env?, cwd? }` or `mcp: { url, headers? }`; values of env and headers a string or `{ fromEnv: "NAME" }`. */
+function validateMcpSource(given: unknown, where: string, fail: (where: string, problem: string, candidates?: string[]) => never): void {
+  if (!isPlainObject(given)) fail(where, "must be { command, args?, env?, cwd? } (stdio) or { url, headers? } (Streamable HTTP)");
+  const source = given as Record<string, unknown>;
+  const stdio = Object.hasOwn(source, "command");
+  if (stdio === Object.hasOwn(source, "url")) fail(where, "needs either command (stdio) or url (Streamable HTTP)");
+  const keys: readonly string[] = stdio ? MCP_KEYS.stdio : MCP_KEYS.http;
+  for (const key of Object.keys(source)) if (!keys.includes(key)) fail(`${where}.${key}`, `unknown key for ${stdio ? "a stdio" : "an HTTP"} server`, closest(key, keys));
+  for (const key of ["command", "url", "cwd"]) {
+    if (Object.hasOwn(source, key) && (typeof source[key] !== "string" || source[key] === "")) fail(`${where}.${key}`, "must be a non-empty string");
+  }
+  if (typeof source["url"] === "string" && !/^https?:\/\//i.test(source["url"])) fail(`${where}.url`, "must be an http(s) URL");
+  if (Object.hasOwn(source, "args") && (!Array.isArray(source["args"]) || source["args"].some((arg) => typeof arg !== "string"))) fail(`${where}.args`, "must be an array of strings");
+  for (const key of ["env", "headers"]) {
+    if (!Object.hasOwn(source, key)) continue;
+    const record = source[key];
+    if (!isPlainObject(record)) fail(`${where}.${key}`, 'must map names to strings or { fromEnv: "NAME" }');
+    for (const [name, value] of Object.entries(record as Record<string, unknown>)) {
+      if (key === "headers" && !HEADER_NAME.test(name)) fail(`${where}.headers.${name}`, "is not an HTTP header name");
+      const fromEnv = isPlainObject(value) ? value["fromEnv"] : undefined;
+      const ok = typeof value === "string" || (isPlainObject(value) && Object.keys(value).length === 1 && typeof fromEnv === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(fromEnv));
+      if (!ok) fail(`${where}.${key}.${name}`, 'must be a string or { fromEnv: "NAME" } with an environment variable name');
+    }
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
