@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { formatPatch as FormatPatch, structuredPatch as StructuredPatch } from "diff";
+import { compareLimits } from "./compare-limits.ts";
 import { guards } from "./guards.ts";
 import { parseEgressMap, sourceText, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
 
@@ -16,6 +17,12 @@ export type EgressDifferenceKind =
   | "pattern"
   /** A visible path whose type changed (a wider one, or a bound the map shows removed). */
   | "type"
+  /** A limit of a visible path (a bound, length, count, pattern, `uniqueItems`, a subschema shown whole). */
+  | "limit"
+  /** Whether a member must be sent (`required`; GraphQL non-null without a default). */
+  | "required"
+  /** A default value (the server fills it in; reported as a change). */
+  | "default"
   /** An enum value. */
   | "enum"
   /** A response field a GraphQL tool narrowed with `returns` asks for. */
@@ -367,6 +374,7 @@ interface ScopedLine {
   line: number;
   /** The line has union branches listed below it: they, not its label, say where it continues. */
   branches: boolean;
+  limits: readonly string[];
 }
 
 /** One container (a tool's own lines, or one section) with every line assigned to its scope. */
@@ -378,6 +386,8 @@ interface Container {
 
 interface ViewEntry {
   types: Set<string>;
+  /** The limits of every line that reads so (all hold). */
+  limits: Set<string>;
   /** The union's branches are listed below it (and compared there). */
   branches: boolean;
   /** The one type the line's label names, if it names one. */
@@ -397,6 +407,7 @@ interface ToolView {
 }
 
 const containerCache = new WeakMap<object, Container>();
+const NO_LIMITS: readonly string[] = [];
 
 /**
  * A committed part -> the current part read from the same text starting on the same line
@@ -447,7 +458,7 @@ function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[],
         break;
       }
     }
-    out.lines.push({ scope: into, rel, info, line: line.line, branches: withBranches.has(line.path) });
+    out.lines.push({ scope: into, rel, info, line: line.line, branches: withBranches.has(line.path), limits: line.limits ?? NO_LIMITS });
     out.scalars.push(...info.scalars);
   }
   if ("includes" in owner) {
@@ -587,12 +598,13 @@ function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache, ap
   const sites = new Map<string, Set<string>>();
   const reached = new Set<string>([""]);
   const queue = [""];
-  const record = (scope: string, rel: string, type: string, line: number, branches = false, single?: string) => {
+  const record = (scope: string, rel: string, type: string, line: number, branches = false, single?: string, limits: readonly string[] = NO_LIMITS) => {
     const key = `${scope}\u0000${rel}`;
     const entry = entries.get(key);
-    if (entry === undefined) entries.set(key, { types: new Set([type]), branches, single, line, scope, rel });
+    if (entry === undefined) entries.set(key, { types: new Set([type]), limits: new Set(limits), branches, single, line, scope, rel });
     else {
       entry.types.add(type);
+      for (const limit of limits) entry.limits.add(limit);
       entry.branches ||= branches;
       entry.line = Math.min(entry.line, line);
     }
@@ -600,7 +612,7 @@ function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache, ap
   for (let head = 0; head < queue.length; head++) {
     const scope = queue[head]!;
     for (const line of resolve(scope)) {
-      record(scope, line.rel, line.info.label, line.line, line.branches, line.info.single);
+      record(scope, line.rel, line.info.label, line.line, line.branches, line.info.single, line.limits);
       for (const token of line.info.tokens) {
         // A union listed by branch is reached through its branch lines, not its label.
         if (!line.branches || token === line.info.single) {
@@ -824,6 +836,16 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
       continue;
     }
     const oldType = typeOf(old);
+    if (guards.egressLimitChanges && (old.limits.size > 0 || entry.limits.size > 0)) {
+      const limits = compareLimits([...old.limits].sort(compare), [...entry.limits].sort(compare));
+      if (limits.wider.length + limits.narrower.length + limits.changed.length > 0) {
+        const path = after.display(entry.scope, entry.rel);
+        const where = { tool: name, path, line: old.line > 0 ? old.line : anchor(entry.scope, entry.rel) };
+        for (const change of limits.wider) sink.widened.push({ ...where, kind: change.kind, subject: `${prefix}${path}: ${change.text}` });
+        for (const change of limits.narrower) sink.narrowed.push({ ...where, kind: change.kind, subject: `${prefix}${path}: ${change.text}` });
+        for (const change of limits.changed) sink.changed.push({ ...where, kind: change.kind, subject: `${prefix}${path}: ${change.text}` });
+      }
+    }
     // A union listed by branch changes its label with every branch; the branches say what changed.
     if (oldType === type || (old.branches && entry.branches) || !guards.egressTypeChanges) continue;
     const path = after.display(entry.scope, entry.rel);

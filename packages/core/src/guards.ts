@@ -49,6 +49,8 @@ export interface Guards {
   egressSectionScope: boolean;
   /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
   egressTypeChanges: boolean;
+  /** `--check` compares the limits of every visible path (bounds, lengths, pattern, `required` ...) and names a loosened one. */
+  egressLimitChanges: boolean;
   /**
    * `--check` leaves out of the comparison only a tool whose own lines and every type
    * section it can reach (transitively, through either map) read the same in both maps;
@@ -119,6 +121,7 @@ export const guards: Guards = {
   linearPatterns: true,
   egressSectionScope: true,
   egressTypeChanges: true,
+  egressLimitChanges: true,
   egressUnchangedReach: true,
   unsupportedKeywords: true,
   fixedQueryNames: true,
