@@ -318,7 +318,8 @@ function analyzeLabel(raw: string): LabelInfo {
   const tokens = isValueLabel(label)
     ? []
     : [...new Set(label.split(/[\s()|&]+/).map((token) => token.replace(/(\[\])+$/, "")).filter((token) => token !== "" && !BASE_TYPES.has(token) && token !== "…"))];
-  const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label)?.[1];
+  // `Item[] | null`: the value is that one type when it is not null, so its members continue there too.
+  const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label.replace(/^null \| | \| null$/, ""))?.[1];
   return { label, scalars, tokens, single: single === undefined || BASE_TYPES.has(single) ? undefined : single };
 }
 
@@ -1048,7 +1049,14 @@ function noWider(was: string, now: string): boolean {
   if (now.startsWith(`${was} (`) && BASE_TYPES.has(was)) return true;
   const partsWas = unionParts(was);
   const partsNow = unionParts(now);
-  return partsNow.length < partsWas.length && partsNow.every((part) => partsWas.includes(part));
+  if (partsWas.length === 1 && partsNow.length === 1) return integerWithin(was, now);
+  // Each part now admits nothing some part before did not: fewer parts, or an integer for a number.
+  return partsNow.every((part) => partsWas.some((old) => old === part || integerWithin(old, part) || (old !== was && noWider(old, part))));
+}
+
+/** `integer` (any format) where `number` was: every integer is a number. */
+function integerWithin(was: string, now: string): boolean {
+  return was === "number" && (now === "integer" || now.startsWith("integer ("));
 }
 
 function compare(a: string, b: string): number {

@@ -684,7 +684,8 @@ function typeLabel(node: JsonSchemaObject, ctx: MapContext, level = 0): string {
     const item = isSchemaObject(node.items) ? nested(node.items) : "any";
     return /[ |&]/.test(item) ? `(${item})[]` : `${item}[]`;
   }
-  const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";
+  // A nullable array (`["array", "null"]`) reads as its items, `Item[] | null`, as a plain one does.
+  const base = Array.isArray(type) ? type.map((one) => (one === "array" ? typeLabel({ ...node, type: "array" }, ctx, level + 1) : String(one))).join(" | ") : typeof type === "string" ? type : "any";
   return typeof node.format === "string" ? `${base} (${node.format})` : base;
 }
 
