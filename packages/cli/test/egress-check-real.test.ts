@@ -273,3 +273,28 @@ describe("a loosened limit is a widening and a tightened one a narrowing, in bot
     SLOW,
   );
 });
+
+describe("generate --check compares the served set, as egress --served --check does", () => {
+  it(
+    "a curate() drop is a narrowing of the curated tool; its *_full twin is no widening",
+    async () => {
+      const spec = join(project, "specs", "launchdarkly-copy.yaml");
+      const whole = readFileSync(join(OUTSIDE, "launchdarkly.yaml"), "utf8");
+      const operation = whole.slice(whole.indexOf(`  "/flags/{projectKey}/{featureFlagKey}/copy":`), whole.indexOf('  "/flags/{projectKey}/{featureFlagKey}/dependent-flags":'));
+      writeFileSync(spec, whole.slice(0, whole.indexOf("\npaths:\n") + 8) + operation + whole.slice(whole.indexOf("\ndefinitions:") + 1));
+      expect((await sluice(["generate", "ldl"])).code).toBe(0);
+      const curatedFile = join(project, "packs/ldl/src/curated.ts");
+      const scaffold = readFileSync(curatedFile, "utf8");
+      try {
+        writeFileSync(curatedFile, scaffold.replace("export const curated: readonly Tool<object>[] = [];", 'export const curated: readonly Tool<object>[] = [curate(generated.copyFeatureFlag, { drop: ["comment"] })];'));
+        const json = JSON.parse((await sluice(["generate", "ldl", "--check", "--json"])).stdout) as { packs: Array<JsonCheck & { changed: string[] }> };
+        expect(json.packs[0]!.changed).toContain("egress_map.txt");
+        expect(json.packs[0]!.widenings).toEqual([]);
+        expect(json.packs[0]!.narrowings.map((n) => [n.tool, n.path, n.kind])).toEqual([["copy_feature_flag", "comment", "member"]]);
+      } finally {
+        writeFileSync(curatedFile, scaffold);
+      }
+    },
+    SLOW,
+  );
+});

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type { formatPatch as FormatPatch, structuredPatch as StructuredPatch } from "diff";
 import { compareLimits } from "./compare-limits.ts";
+import { fullNameOf } from "./with-curated.ts";
 import { guards } from "./guards.ts";
 import { parseEgressMap, sourceText, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
 
@@ -67,11 +68,36 @@ export interface EgressMapCheck {
  * wider type is named. Both sides are read from text, the committed one being all a
  * check has of the past.
  */
-export function checkEgressMap(committed: string, current: string, label = "egress_map.txt"): EgressMapCheck {
+export function checkEgressMap(committed: string, current: string, label = "egress_map.txt", options: EgressCheckOptions = {}): EgressMapCheck {
   if (committed === current) return { same: true, widenings: [], widened: [], narrowed: [], changed: [], diff: "" };
-  const result = compareEgressMaps(parseEgressMap(committed, `${label} (committed)`), parseEgressMap(current, `${label} (current)`));
+  const before = parseEgressMap(committed, `${label} (committed)`);
+  const after = parseEgressMap(current, `${label} (current)`);
+  if (options.served === true) {
+    leaveOutTwins(before);
+    leaveOutTwins(after);
+  }
+  const result = compareEgressMaps(before, after);
   const diff = unifiedDiff(committed, current, `${label} (committed)`, `${label} (current)`);
   return { same: false, widenings: result.widened.map((d) => d.subject), ...result, diff };
+}
+
+export interface EgressCheckOptions {
+  /**
+   * Compare what is served: the `*_full` twins of each map (a tool named `fullNameOf(x)` for
+   * another tool x of the same map, the rule of `defaultServedSet`) are left out of the
+   * comparison on both sides, as `egress --served` leaves them out of the map. A `curate()`
+   * that narrows a tool then reads as the narrowing it is, not as a new twin. The diff and
+   * `same` are still of the whole texts.
+   */
+  served?: boolean;
+}
+
+/** Drops the twins from a parsed map's tools (see EgressCheckOptions.served). */
+function leaveOutTwins(map: ParsedEgressMap): void {
+  for (const name of [...map.tools.keys()]) {
+    const twin = fullNameOf(name);
+    if (twin !== name && map.tools.has(twin)) map.tools.delete(twin);
+  }
 }
 
 const CONTEXT = 2;
