@@ -277,14 +277,22 @@ function sameSections(was: Map<string, ParsedSection>, now: Map<string, ParsedSe
 /** Every type name a section's heading and lines mention (a superset of what `container` follows). */
 function sectionMentions(section: ParsedSection, labels: LabelCache): string[] {
   const out = [...section.includes];
-  if (section.type !== undefined) out.push(...labels.get(section.type).tokens);
-  for (const line of section.members) out.push(...labels.get(line.type).tokens);
+  const add = (info: LabelInfo) => {
+    out.push(...info.tokens);
+    for (const [, tokens] of info.inner) out.push(...tokens);
+  };
+  if (section.type !== undefined) add(labels.get(section.type));
+  for (const line of section.members) add(labels.get(line.type));
   return out;
 }
 
 function toolMentions(tool: ParsedTool, labels: LabelCache): string[] {
   const out: string[] = [];
-  for (const line of tool.visible) out.push(...labels.get(line.type).tokens);
+  for (const line of tool.visible) {
+    const info = labels.get(line.type);
+    out.push(...info.tokens);
+    for (const [, tokens] of info.inner) out.push(...tokens);
+  }
   for (const section of tool.sections.values()) out.push(...sectionMentions(section, labels));
   return out;
 }
@@ -318,6 +326,11 @@ interface LabelInfo {
   scalars: Array<[string, string]>;
   /** Type names the label mentions. */
   tokens: string[];
+  /**
+   * Type names the values of its by-value types mention (`A (Base & object)`: A -> [Base]): a
+   * type listed by value names the sections it includes only there.
+   */
+  inner: Array<[string, string[]]>;
   /** The type when the label is that one type (or an array of it): its members continue there. */
   single: string | undefined;
 }
@@ -346,7 +359,12 @@ function analyzeLabel(raw: string): LabelInfo {
     : [...new Set(label.split(/[\s()|&]+/).map((token) => token.replace(/(\[\])+$/, "")).filter((token) => token !== "" && !BASE_TYPES.has(token) && token !== "…"))];
   // `Item[] | null`: the value is that one type when it is not null, so its members continue there too.
   const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label.replace(/^null \| | \| null$/, ""))?.[1];
-  return { label, scalars, tokens, single: single === undefined || BASE_TYPES.has(single) ? undefined : single };
+  const inner = scalars.filter(([, value]) => !isValueLabel(value)).map(([name, value]): [string, string[]] => [name, labelTokens(value)]);
+  return { label, scalars, tokens, inner, single: single === undefined || BASE_TYPES.has(single) ? undefined : single };
+}
+
+function labelTokens(label: string): string[] {
+  return [...new Set(label.split(/[\s()|&]+/).map((token) => token.replace(/(\[\])+$/, "")).filter((token) => token !== "" && !BASE_TYPES.has(token) && token !== "…"))];
 }
 
 /** `Status (enum: a | b)[]` -> `Status[]`, remembering Status's value; base types keep their format (`string (date-time)`). */
@@ -506,6 +524,8 @@ interface Reach {
   mentions: string[];
   /** Types listed below a line (used once in the tool: not sectioned there). */
   listedInline: Set<string>;
+  /** By-value types and the type names their values mention (each is one use of those, however often it is written). */
+  inner: Array<[string, string[]]>;
 }
 
 const reachCache = new WeakMap<object, Reach>();
@@ -527,10 +547,11 @@ function reach(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], lab
       }
     }
   }
-  const out: Reach = { mentions: [], listedInline: new Set() };
+  const out: Reach = { mentions: [], listedInline: new Set(), inner: [] };
   for (const line of lines) {
     const info = labels.get(line.type);
     out.mentions.push(...info.tokens);
+    out.inner.push(...info.inner);
     if (info.single !== undefined && withChildren.has(line.path)) out.listedInline.add(info.single);
   }
   if ("includes" in owner) {
@@ -554,10 +575,18 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
   const counts = new Map<string, number>();
   const inline = new Set<string>();
   const queue: string[] = [];
+  const valued = new Set<string>();
+  const mention = (name: string) => {
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    if (map.shared.has(name) && !sections.has(name)) queue.push(name);
+  };
   const add = (part: Reach) => {
-    for (const name of part.mentions) {
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      if (map.shared.has(name) && !sections.has(name)) queue.push(name);
+    for (const name of part.mentions) mention(name);
+    // A type listed by value (`A (Base & object)`, written on every line that reaches A) refers to Base once.
+    for (const [name, tokens] of part.inner) {
+      if (valued.has(name)) continue;
+      valued.add(name);
+      for (const token of tokens) mention(token);
     }
     for (const name of part.listedInline) inline.add(name);
   };
@@ -837,13 +866,15 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
   const collapsedBefore = reverseIndex(before.entries, aliasesBefore);
   const collapsedAfter = reverseIndex(after.entries, aliasesAfter);
   const counterpart = (key: string, type: string, other: ReadonlyMap<string, ViewEntry>, otherSites: ReadonlySet<string>, otherCollapsed: ReadonlyMap<string, ViewEntry[]>, own: ReadonlyMap<string, string[]>) => {
-    const found = other.get(key) ?? other.get(collapse(key, otherSites));
-    if (found !== undefined) return found;
+    const direct = other.get(key);
+    if (direct !== undefined) return direct;
+    const found = other.get(collapse(key, otherSites));
+    if (found !== undefined && !otherBranch(key, found)) return found;
     const several = otherCollapsed.get(key);
     if (several !== undefined) return several.find((entry) => typeOf(entry) === type) ?? several[0];
     for (const alias of own.get(key) ?? []) {
       const hit = other.get(alias);
-      if (hit !== undefined) return hit;
+      if (hit !== undefined && !otherBranch(key, hit)) return hit;
     }
     return undefined;
   };
@@ -863,6 +894,9 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
       continue;
     }
     const oldType = typeOf(old);
+    // A branch read against its union listed without branches (one branch with members left): the
+    // union's label names the branch among others; the branch's members, not the labels, say what changed.
+    if (branchAgainstUnion(entry, old) || branchAgainstUnion(old, entry)) continue;
     if (guards.egressLimitChanges && (old.limits.size > 0 || entry.limits.size > 0)) {
       const limits = compareLimits([...old.limits].sort(compare), [...entry.limits].sort(compare));
       if (limits.wider.length + limits.narrower.length + limits.changed.length > 0) {
@@ -913,6 +947,28 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
   }
   for (const field of fetchedBefore) if (fetchedAfter.size > 0 && !fetchedAfter.has(field)) sink.narrowed.push({ tool: name, path: `< ${field}`, kind: "fetched", subject: `tool ${name}: < ${field}`, line: lineOf(before.tool.fetched, field) ?? before.tool.line });
   if (fetchedBefore.size === 0 && fetchedAfter.size > 0) sink.narrowed.push({ tool: name, path: "<", kind: "fetched", subject: `tool ${name}: < (narrowed by returns to ${fetchedAfter.size} fields)`, line: before.tool.line });
+}
+
+const BRANCH_END = /(?:^|\.)(?:anyOf|oneOf)\[[^\]]*\]$/;
+
+/** `branch` is a branch line (or a branch type's own value) and `union` a union line whose parts name its type. */
+function branchAgainstUnion(branch: ViewEntry, union: ViewEntry): boolean {
+  const isBranch = BRANCH_END.test(branch.rel) || (branch.rel === "" && branch.scope !== "");
+  if (!isBranch || BRANCH_END.test(union.rel) || union.rel === "") return false;
+  const parts = unionParts(typeOf(union));
+  return parts.length > 1 && (parts.includes(typeOf(branch)) || parts.includes(branch.scope));
+}
+
+/**
+ * Whether a branch line (`body.oneOf[Card]`) read where the other side lists the union with one
+ * branch left (`body: Bank`) stands for another branch than that one: the branch was dropped
+ * (or restored), not collapsed into its union. Positional labels cannot tell, and match.
+ */
+function otherBranch(key: string, collapsed: ViewEntry): boolean {
+  // A branch line, or a branch type's own value (its scope's root, `Card\u0000`).
+  const label = /(?:anyOf|oneOf)\[([^\]]*)\]$/.exec(key)?.[1] ?? (key.endsWith("\u0000") && !key.includes(".") ? key.slice(0, -1) : undefined);
+  if (label === undefined || /^\d/.test(label) || collapsed.single === undefined) return false;
+  return collapsed.single !== label;
 }
 
 const BRANCH_SEGMENT = /(^|\.|\u0000)(?:anyOf|oneOf)\[[^\]]*\](?=$|\.)/g;
@@ -1061,9 +1117,22 @@ function compareTypes(before: string, after: string, beforeScalars: ReadonlyMap<
     change.removedValues = oldValues.filter((value) => !newValues.includes(value));
     return change;
   }
-  change.narrower = noWider(was, now);
+  // Object types named inside a union or `&` label have their members compared under the line
+  // (copied there from their sections, or listed below it): a split copy (`Base_2`) or a renamed
+  // type in such a label is no change by itself, and what it changed is named member by member.
+  if (!isValueLabel(was) && !isValueLabel(now) && objectsUnnamed(was, beforeScalars) === objectsUnnamed(now, afterScalars)) return change;
+  // By name first: a union left with fewer of the same types (`A | B` -> `A`, A listed by value) is narrower whatever A's value reads.
+  change.narrower = noWider(before, after) || noWider(was, now);
   change.wider = !change.narrower;
   return change;
+}
+
+/** A label of several parts with each object type's name (a type that is not a by-value scalar) as `T`; a one-type label as it is. */
+function objectsUnnamed(label: string, scalars: ReadonlyMap<string, string>): string {
+  // Values (an enum's, a const's) and one type are compared as written.
+  if (/^[^\s()|&]+$/.test(label.replace(/^null \| | \| null$/, "")) || label.includes("enum: ") || label.includes("const ")) return label;
+  // A base type's format (`string (date-time)`) is part of the type, not a name.
+  return label.replace(/\b(?:string|number|integer|boolean|array|object|any) \([^()]*\)|[^\s()|&[\]]+/g, (token) => (token.includes(" (") || BASE_TYPES.has(token) || token === "…" || scalars.has(token) ? token : "T"));
 }
 
 function noWider(was: string, now: string): boolean {
@@ -1077,7 +1146,7 @@ function noWider(was: string, now: string): boolean {
   const partsNow = unionParts(now);
   if (partsWas.length === 1 && partsNow.length === 1) return integerWithin(was, now);
   // Each part now admits nothing some part before did not: fewer parts, or an integer for a number.
-  return partsNow.every((part) => partsWas.some((old) => old === part || integerWithin(old, part) || (old !== was && noWider(old, part))));
+  return partsNow.length <= partsWas.length && partsNow.every((part) => partsWas.some((old) => old === part || integerWithin(old, part) || (old !== was && noWider(old, part))));
 }
 
 /** `integer` (any format) where `number` was: every integer is a number. */
