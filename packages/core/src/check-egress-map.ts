@@ -878,9 +878,36 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     }
     return undefined;
   };
+  // Types split or renamed at a site (`filter: Filter` -> `filter: Filter_2`, the copy a path
+  // projection makes, or back): the two types' members are compared at that site, not named anew.
+  const pairs = renamedScopes(before, after, (key, type) => counterpart(key, type, before.entries, sitesBefore, collapsedBefore, aliasesAfter));
+  const reachedBefore = scopesWithMembers(before);
+  const reachedAfter = scopesWithMembers(after);
+  // A type the committed map does not reach reads against the one it was split from; the other way, the site alone.
+  const redirect = new Map(pairs.filter((pair) => !reachedBefore.has(pair.now)).map((pair) => [pair.now, pair.was]));
+  const vanished = new Set(pairs.filter((pair) => !reachedAfter.has(pair.was)).map((pair) => pair.was));
+  const inRenamed = (entry: ViewEntry, key: string) => {
+    const was = redirect.get(entry.scope);
+    return was === undefined ? counterpart(key, typeOf(entry), before.entries, sitesBefore, collapsedBefore, aliasesAfter) : before.entries.get(`${was}\u0000${entry.rel}`);
+  };
+  for (const { was, now, site, line } of pairs) {
+    for (const entry of after.entries.values()) {
+      if (entry.scope !== now || entry.rel === "" || before.entries.has(`${was}\u0000${entry.rel}`)) continue;
+      const path = join(site, entry.rel);
+      const withheld = withheldBefore.get(path);
+      sink.widened.push({ tool: name, path, kind: kindOf(entry.rel), subject: `${prefix}${path}: ${typeOf(entry)}${withheld === undefined ? "" : ` (was withheld: ${withheld})`}`, line });
+    }
+    for (const entry of before.entries.values()) {
+      if (entry.scope !== was || entry.rel === "" || after.entries.has(`${now}\u0000${entry.rel}`)) continue;
+      const path = join(site, entry.rel);
+      sink.narrowed.push({ tool: name, path, kind: kindOf(entry.rel), subject: `${prefix}${path}: ${typeOf(entry)}`, line: entry.line });
+    }
+  }
   for (const [key, entry] of after.entries) {
     const type = typeOf(entry);
-    const old = counterpart(key, type, before.entries, sitesBefore, collapsedBefore, aliasesAfter);
+    const old = inRenamed(entry, key);
+    // Named at the site of the split, above.
+    if (old === undefined && redirect.has(entry.scope)) continue;
     if (old === undefined) {
       // A type's own value appears with the line that reaches it, which is what gets named.
       if (entry.rel === "") continue;
@@ -909,6 +936,8 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
     }
     // A union listed by branch changes its label with every branch; the branches say what changed.
     if (oldType === type || (old.branches && entry.branches) || !guards.egressTypeChanges) continue;
+    // A split or renamed type at this site: its members were compared above.
+    if (old.single !== undefined && entry.single !== undefined && pairs.some((pair) => pair.was === old.single && pair.now === entry.single) && oldType.split(old.single).join(entry.single) === type) continue;
     const path = after.display(entry.scope, entry.rel);
     const where = { tool: name, path, line: old.line > 0 ? old.line : anchor(entry.scope, entry.rel) };
     const change = compareTypes(oldType, type, before.scalars, after.scalars);
@@ -919,6 +948,8 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
   }
   for (const [key, entry] of before.entries) {
     if (entry.rel === "" || counterpart(key, typeOf(entry), after.entries, sitesAfter, collapsedAfter, aliasesBefore) !== undefined) continue;
+    // Named above, at the site of the type it was split into (or renamed to).
+    if (vanished.has(entry.scope)) continue;
     const path = before.display(entry.scope, entry.rel);
     sink.narrowed.push({ tool: name, path, kind: kindOf(entry.rel), subject: `${prefix}${path}: ${typeOf(entry)}`, line: entry.line });
   }
@@ -957,6 +988,55 @@ function branchAgainstUnion(branch: ViewEntry, union: ViewEntry): boolean {
   if (!isBranch || BRANCH_END.test(union.rel) || union.rel === "") return false;
   const parts = unionParts(typeOf(union));
   return parts.length > 1 && (parts.includes(typeOf(branch)) || parts.includes(branch.scope));
+}
+
+/** Scopes of a view that hold members (a type reached, its members listed). */
+function scopesWithMembers(view: ToolView): Set<string> {
+  const scopes = new Set<string>();
+  for (const entry of view.entries.values()) if (entry.rel !== "") scopes.add(entry.scope);
+  return scopes;
+}
+
+interface RenamedScope {
+  was: string;
+  now: string;
+  /** The path (display) of the line where the type changed name. */
+  site: string;
+  line: number;
+}
+
+/**
+ * Types split or renamed at a site: a line both maps list (matched as the comparison matches
+ * lines) whose one type has another name now, both types with members, and one of them not
+ * reached at all by the other map (the split copy `Filter_2` the committed map lacks, or,
+ * undoing the split, the copy the current map lacks). Found from the tool's root down: a
+ * split inside a split type is found through the outer pair. Two types both maps reach are
+ * no rename: the line takes the other type's members, which its type change names.
+ */
+function renamedScopes(before: ToolView, after: ToolView, counterpart: (key: string, type: string) => ViewEntry | undefined): RenamedScope[] {
+  const scopesBefore = scopesWithMembers(before);
+  const scopesAfter = scopesWithMembers(after);
+  const pairs: RenamedScope[] = [];
+  const seen = new Set<string>();
+  for (let round = 0; round < 8; round++) {
+    let found = false;
+    for (const [key, entry] of after.entries) {
+      const now = entry.single;
+      if (now === undefined || !scopesAfter.has(now)) continue;
+      const outer = pairs.find((pair) => pair.now === entry.scope && !scopesBefore.has(pair.now));
+      const old = outer === undefined ? counterpart(key, typeOf(entry)) : before.entries.get(`${outer.was}\u0000${entry.rel}`);
+      const was = old?.single;
+      if (old === undefined || was === undefined || was === now || !scopesBefore.has(was)) continue;
+      if (scopesBefore.has(now) && scopesAfter.has(was)) continue;
+      const id = `${was}\u0000${now}\u0000${key}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      pairs.push({ was, now, site: after.display(entry.scope, entry.rel), line: old.line });
+      found = true;
+    }
+    if (!found) break;
+  }
+  return pairs;
 }
 
 /**

@@ -2,7 +2,8 @@
  * A diff by meaning, not by layout: seeded random unions whose branches share `allOf` bases
  * (listed once under `type Base` while two branches use them, inline once one does), and
  * random drops through them (a whole branch, a member of a branch that splits a shared
- * base into `Base_2`, a base member everywhere by type selector). Every drop is named as
+ * base into `Base_2`, a member below an argument whose type is shared, a base member
+ * everywhere by type selector). Every drop is named as
  * narrowings only, each naming a path the drop really withheld; undoing it is widenings only.
  */
 import fc from "fast-check";
@@ -22,6 +23,8 @@ interface Shape {
   keyword: "oneOf" | "anyOf";
   /** A second tool reaching the first base too, so that sections are shared between tools. */
   neighbour: boolean;
+  /** Two more arguments of the tool whose type is the first base: a path drop below one splits it (`Base0_2`). */
+  direct: boolean;
 }
 
 const shape: fc.Arbitrary<Shape> = fc.record({
@@ -29,6 +32,7 @@ const shape: fc.Arbitrary<Shape> = fc.record({
   branches: fc.array(fc.record({ bases: fc.uniqueArray(fc.integer({ min: 0, max: 2 }), { maxLength: 2 }), own: fc.integer({ min: 1, max: 2 }) }), { minLength: 2, maxLength: 4 }),
   keyword: fc.constantFrom("oneOf", "anyOf"),
   neighbour: fc.boolean(),
+  direct: fc.boolean(),
 });
 
 function toolsOf(s: Shape): Tool<object>[] {
@@ -40,7 +44,8 @@ function toolsOf(s: Shape): Tool<object>[] {
     defs[`Branch${i}`] = bases.length === 0 ? { type: "object", properties: own } : { allOf: [...bases, { type: "object", properties: own }] };
   });
   const union = { [s.keyword]: s.branches.map((_, i) => ({ $ref: `#/$defs/Branch${i}` })) };
-  const tools: ToolIR[] = [{ name: "pay", description: "pay", parameters: { properties: { body: union }, required: [] }, binding } as unknown as ToolIR];
+  const direct = s.direct ? { first: { $ref: "#/$defs/Base0" }, second: { $ref: "#/$defs/Base0" } } : {};
+  const tools: ToolIR[] = [{ name: "pay", description: "pay", parameters: { properties: { body: union, ...direct }, required: [] }, binding } as unknown as ToolIR];
   if (s.neighbour) tools.push({ name: "peek", description: "peek", parameters: { properties: { base: { $ref: "#/$defs/Base0" }, again: { $ref: "#/$defs/Base0" } }, required: [] }, binding } as unknown as ToolIR);
   return [...definePack({ name: "t", defs, tools }).tools] as Tool<object>[];
 }
