@@ -22,7 +22,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { checkEgressMap, unifiedDiff, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
-import { withoutGuard } from "@sluice/core/guards";
+import { guards, withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
 import { parseEgressMap as referenceParse } from "../packages/core/test/support/reference-parse-egress-map.ts";
@@ -90,6 +90,21 @@ function outcome(check: typeof checkEgressMap, before: string, after: string): O
 
 const edits = fc.array(mapEdit, { minLength: 1, maxLength: 4 });
 
+/**
+ * The check with its by-meaning rules of issue 39 switched off (guard egressByMeaning: shared
+ * bases, split and renamed types, collapsed unions, integer within number), which the frozen
+ * copy predates and which have their own property tests (egress-check-shared-bases.test.ts,
+ * egress-limits-property.test.ts): the rest of the check must still find what it found.
+ */
+function asFormer<T>(run: () => T): T {
+  guards.egressByMeaning = false;
+  try {
+    return run();
+  } finally {
+    guards.egressByMeaning = true;
+  }
+}
+
 /** Both directions of one edited map, the new check against the frozen one; counts what the cases covered. */
 function agrees(text: string, window: number | undefined, start: number, list: readonly MapEdit[], seen: { changed: number; widened: number; narrowed: number }): void {
   const base = window === undefined ? text : mapWindow(text, start, window);
@@ -111,7 +126,7 @@ function agrees(text: string, window: number | undefined, start: number, list: r
     [base, edited],
     [edited, base],
   ] as const) {
-    const now = outcome(checkEgressMap, before, after);
+    const now = asFormer(() => outcome(checkEgressMap, before, after));
     expect(now).toEqual(outcome(referenceCheck, before, after));
     if ("check" in now && !now.check.same) {
       seen.changed++;

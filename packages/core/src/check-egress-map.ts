@@ -584,7 +584,7 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
     for (const name of part.mentions) mention(name);
     // A type listed by value (`A (Base & object)`, written on every line that reaches A) refers to Base once.
     for (const [name, tokens] of part.inner) {
-      if (valued.has(name)) continue;
+      if (valued.has(name) || !guards.egressByMeaning) continue;
       valued.add(name);
       for (const token of tokens) mention(token);
     }
@@ -984,6 +984,7 @@ const BRANCH_END = /(?:^|\.)(?:anyOf|oneOf)\[[^\]]*\]$/;
 
 /** `branch` is a branch line (or a branch type's own value) and `union` a union line whose parts name its type. */
 function branchAgainstUnion(branch: ViewEntry, union: ViewEntry): boolean {
+  if (!guards.egressByMeaning) return false;
   const isBranch = BRANCH_END.test(branch.rel) || (branch.rel === "" && branch.scope !== "");
   if (!isBranch || BRANCH_END.test(union.rel) || union.rel === "") return false;
   const parts = unionParts(typeOf(union));
@@ -1014,6 +1015,7 @@ interface RenamedScope {
  * no rename: the line takes the other type's members, which its type change names.
  */
 function renamedScopes(before: ToolView, after: ToolView, counterpart: (key: string, type: string) => ViewEntry | undefined): RenamedScope[] {
+  if (!guards.egressByMeaning) return [];
   const scopesBefore = scopesWithMembers(before);
   const scopesAfter = scopesWithMembers(after);
   const pairs: RenamedScope[] = [];
@@ -1045,6 +1047,7 @@ function renamedScopes(before: ToolView, after: ToolView, counterpart: (key: str
  * (or restored), not collapsed into its union. Positional labels cannot tell, and match.
  */
 function otherBranch(key: string, collapsed: ViewEntry): boolean {
+  if (!guards.egressByMeaning) return false;
   // A branch line, or a branch type's own value (its scope's root, `Card\u0000`).
   const label = /(?:anyOf|oneOf)\[([^\]]*)\]$/.exec(key)?.[1] ?? (key.endsWith("\u0000") && !key.includes(".") ? key.slice(0, -1) : undefined);
   if (label === undefined || /^\d/.test(label) || collapsed.single === undefined) return false;
@@ -1200,9 +1203,9 @@ function compareTypes(before: string, after: string, beforeScalars: ReadonlyMap<
   // Object types named inside a union or `&` label have their members compared under the line
   // (copied there from their sections, or listed below it): a split copy (`Base_2`) or a renamed
   // type in such a label is no change by itself, and what it changed is named member by member.
-  if (!isValueLabel(was) && !isValueLabel(now) && objectsUnnamed(was, beforeScalars) === objectsUnnamed(now, afterScalars)) return change;
+  if (guards.egressByMeaning && !isValueLabel(was) && !isValueLabel(now) && objectsUnnamed(was, beforeScalars) === objectsUnnamed(now, afterScalars)) return change;
   // By name first: a union left with fewer of the same types (`A | B` -> `A`, A listed by value) is narrower whatever A's value reads.
-  change.narrower = noWider(before, after) || noWider(was, now);
+  change.narrower = (guards.egressByMeaning && noWider(before, after)) || noWider(was, now);
   change.wider = !change.narrower;
   return change;
 }
@@ -1224,6 +1227,7 @@ function noWider(was: string, now: string): boolean {
   if (now.startsWith(`${was} (`) && BASE_TYPES.has(was)) return true;
   const partsWas = unionParts(was);
   const partsNow = unionParts(now);
+  if (!guards.egressByMeaning) return partsNow.length < partsWas.length && partsNow.every((part) => partsWas.includes(part));
   if (partsWas.length === 1 && partsNow.length === 1) return integerWithin(was, now);
   // Each part now admits nothing some part before did not: fewer parts, or an integer for a number.
   return partsNow.length <= partsWas.length && partsNow.every((part) => partsWas.some((old) => old === part || integerWithin(old, part) || (old !== was && noWider(old, part))));

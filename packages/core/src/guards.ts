@@ -52,6 +52,13 @@ export interface Guards {
   /** `--check` compares the limits of every visible path (bounds, lengths, pattern, `required` ...) and names a loosened one. */
   egressLimitChanges: boolean;
   /**
+   * `--check` resolves layout before comparing: a base named inside a by-value type applies to
+   * each branch including it, a type split or renamed at a site is compared member by member
+   * there, a branch is not read against a union left with another branch, `integer` is within
+   * `number`. Off, the check reads these as the former check did (new members, type changes).
+   */
+  egressByMeaning: boolean;
+  /**
    * `--check` leaves out of the comparison only a tool whose own lines and every type
    * section it can reach (transitively, through either map) read the same in both maps;
    * off, a tool whose own lines are the same is left out even when a section it uses changed.
@@ -122,6 +129,7 @@ export const guards: Guards = {
   egressSectionScope: true,
   egressTypeChanges: true,
   egressLimitChanges: true,
+  egressByMeaning: true,
   egressUnchangedReach: true,
   unsupportedKeywords: true,
   fixedQueryNames: true,

@@ -8,6 +8,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { withoutGuard } from "@sluice/core/guards";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, type JsonSchemaObject, type Tool, type ToolIR } from "@sluice/core";
 import { LONG } from "../../../test/support/tier.ts";
 
@@ -50,11 +51,9 @@ function toolsOf(s: Shape): Tool<object>[] {
   return [...definePack({ name: "t", defs, tools }).tools] as Tool<object>[];
 }
 
-describe("narrowings through shared bases, splits and unions name no widening, and only paths really withheld", () => {
-  it("seeded random shapes and drops", () => {
-    let checked = 0;
-    fc.assert(
-      fc.property(shape, fc.nat(1_000), (s, pick) => {
+/** The property: `count` is called for each drop that changed the map. */
+function property(count: () => void) {
+  return fc.property(shape, fc.nat(1_000), (s, pick) => {
         const tools = toolsOf(s);
         const pay = tools[0]!;
         const paths = egressMap([pay])[0]!.visible.map((p) => p.path).filter((p) => p !== "body");
@@ -70,7 +69,7 @@ describe("narrowings through shared bases, splits and unions name no widening, a
         const before = formatEgressMap(egressMap(tools));
         const after = formatEgressMap(egressMap([narrowed, ...tools.slice(1)]));
         if (before === after) return;
-        checked++;
+        count();
         const forward = checkEgressMap(before, after);
         expect(forward.widened.map((d) => d.subject), `${selector}\n${after}`).toEqual([]);
         expect(forward.narrowed.length).toBeGreaterThan(0);
@@ -80,9 +79,22 @@ describe("narrowings through shared bases, splits and unions name no widening, a
         const undo = checkEgressMap(after, before);
         expect(undo.narrowed.map((d) => d.subject), `${selector}\n${after}`).toEqual([]);
         expect(undo.widened.map((d) => d.path).sort()).toEqual(forward.narrowed.map((d) => d.path).sort());
-      }),
-      { seed: 39_2, numRuns: LONG ? 600 : 80 },
-    );
+      });
+}
+
+describe("narrowings through shared bases, splits and unions name no widening, and only paths really withheld", () => {
+  it("seeded random shapes and drops", () => {
+    let checked = 0;
+    fc.assert(property(() => checked++), { seed: 39_2, numRuns: LONG ? 600 : 80 });
     expect(checked).toBeGreaterThan(LONG ? 300 : 40);
+  });
+});
+
+describe("the resolution is what the property catches going wrong (guard egressByMeaning)", () => {
+  it("with shared bases, splits and collapsed unions read by layout, the property fails", async () => {
+    await withoutGuard("egressByMeaning", () => {
+      const result = fc.check(property(() => {}), { seed: 39_2, numRuns: 80, endOnFailure: true });
+      expect(result.failed, "the property did not notice a check that reads splits and shared bases by layout").toBe(true);
+    });
   });
 });
