@@ -69,7 +69,8 @@ const LOOSENINGS: Loosening[] = [
   { name: "minItems lowered", kinds: LIMIT, apply: (n) => num(n.minItems) && n.minItems > 0 && ((n.minItems = n.minItems - 1), true) },
   { name: "uniqueItems removed", kinds: LIMIT, apply: (n) => n.uniqueItems === true && remove("uniqueItems")(n) },
   { name: "maxProperties removed", kinds: LIMIT, apply: (n) => num(n.maxProperties) && remove("maxProperties")(n) },
-  { name: "enum value added", kinds: ["enum"], apply: (n) => Array.isArray(n.enum) && n.enum.every((v) => typeof v === "string") && (n.enum.push("sluice_added_value"), true) },
+  // Named as an enum value where the label is the enum; inside an array or a union label (`(enum: a | b)[]`), as a wider type.
+  { name: "enum value added", kinds: ["enum", "type"], apply: (n) => Array.isArray(n.enum) && n.enum.every((v) => typeof v === "string") && (n.enum.push("sluice_added_value"), true) },
   // Not on an enum or const: their values decide, and null is not among them.
   { name: "null admitted", kinds: ["type"], apply: (n) => typeof n.type === "string" && n.type !== "null" && n.enum === undefined && n.const === undefined && ((n.type = [n.type, "null"]), true) },
   { name: "propertyNames removed", kinds: LIMIT, apply: (n) => n.propertyNames !== undefined && remove("propertyNames")(n) },
@@ -310,7 +311,8 @@ const INPUT_EDITS: InputEdit[] = [
   // A default makes a non-null input optional: the server fills it in when the model leaves it out.
   { name: "default given to a required input", widens: true, kinds: ["required"], changes: true, apply: (v) => (isNonNullType(v.type) && v.defaultValue === undefined && String(getNullableType(v.type)) === "String" ? { defaultValue: "sluice", astNode: undefined } : undefined) },
   { name: "default changed", widens: false, kinds: [], changes: true, apply: (v) => (v.defaultValue !== undefined && typeof v.defaultValue !== "object" && String(getNullableType(v.type)) !== "Boolean" ? { defaultValue: typeof v.defaultValue === "number" ? v.defaultValue + 1 : `${String(v.defaultValue)}_other`, astNode: undefined } : undefined) },
-  { name: "nullable made non-null", widens: false, kinds: ["required"], changes: false, apply: (v) => (!isNonNullType(v.type) && v.defaultValue === undefined ? { type: new GraphQLNonNull(v.type) } : undefined) },
+  // Not on an `[INTERNAL]` input: the generator withholds those only while optional, so a required one becomes visible (a widening, rightly).
+  { name: "nullable made non-null", widens: false, kinds: ["required"], changes: false, apply: (v) => (!isNonNullType(v.type) && v.defaultValue === undefined && !/^\s*\[internal\]/i.test(v.description ?? "") ? { type: new GraphQLNonNull(v.type) } : undefined) },
 ];
 
 describe("GraphQL: nullability and defaults of arguments and input fields are named (Linear schema)", () => {

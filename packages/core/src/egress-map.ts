@@ -647,13 +647,28 @@ function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, 
   for (const keyword of BRANCH_KEYWORDS) {
     const branches = node[keyword];
     if (!Array.isArray(branches)) continue;
-    // Listed branch by branch (positionEntries): each branch line shows its own limits.
-    if (branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2) continue;
+    // Listed branch by branch (positionEntries) when two or more have members: those branch lines
+    // show their own limits; a branch without members has no line, so its limits are shown here.
+    const listed = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2;
     branches.forEach((branch, index) => {
-      if (isSchemaObject(branch)) collectLimits(branch, `${prefix}${keyword}[${branchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
+      if (!isSchemaObject(branch) || (listed && hasMembers(branch, ctx))) return;
+      collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
     });
   }
   open.delete(node);
+}
+
+/**
+ * A branch without members, as its limits name it: the type it refers to, else its short type
+ * without spaces (`oneOf[string[]].minItems 1`), so that dropping another branch, which
+ * renumbers the positions, does not read as a limit moving; the position when the type says
+ * too little to be written so.
+ */
+function limitBranchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): string {
+  const named = branchLabel(branch, index, ctx);
+  if (named !== String(index)) return named;
+  const short = typeLabel(branch, ctx).replace(/\s+/g, "");
+  return /^[A-Za-z0-9_.:|()[\]-]+$/.test(short) && short !== "any" ? short : named;
 }
 
 /** Labels nest (arrays of unions of arrays ...); past this many levels the rest is elided. */
