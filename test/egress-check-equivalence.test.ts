@@ -1,6 +1,7 @@
 /**
  * The egress map check, made proportional to what changed, finds exactly what it found
- * before: on real maps (the committed packs' and a corpus pack's) with random widening and
+ * before: on real maps (read without the limits after their types, which the former check
+ * did not know: it would read a limit as part of the type) (the committed packs' and a corpus pack's) with random widening and
  * narrowing edits, `checkEgressMap` gives the same widenings, narrowings, changes, order,
  * lines and diff as the frozen copy of the former check
  * (packages/core/test/support/reference-check-egress-map.ts), in both directions, and the
@@ -21,12 +22,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { checkEgressMap, unifiedDiff, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
-import { withoutGuard } from "@sluice/core/guards";
+import { guards, withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
 import { parseEgressMap as referenceParse } from "../packages/core/test/support/reference-parse-egress-map.ts";
 import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
-import { editMap, mapEdit, mapWindow, type MapEdit } from "../packages/core/test/support/map-edits.ts";
+import { editMap, mapEdit, mapWindow, withoutLimits, type MapEdit } from "../packages/core/test/support/map-edits.ts";
 import { LONG } from "./support/tier.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -38,12 +39,13 @@ const WINDOW = 12;
 type CreatePatch = (oldName: string, newName: string, oldText: string, newText: string, oldHeader: undefined, newHeader: undefined, options: { context: number }) => string;
 const { createTwoFilesPatch } = createRequire(join(ROOT, "packages/core/package.json"))("diff") as { createTwoFilesPatch: CreatePatch };
 
-const committed = (pack: string) => readFileSync(join(ROOT, "packs", pack, "egress_map.txt"), "utf8");
+// Without the limits after the types: the frozen check predates them (see withoutLimits).
+const committed = (pack: string) => withoutLimits(readFileSync(join(ROOT, "packs", pack, "egress_map.txt"), "utf8"));
 
 function corpusMap(file: string, name: string): string {
   const document = loadDocument(readFileSync(join(ROOT, "../shared/specs", file)), file);
   const ir = buildOpenAPIPackIR(document, { name, file, sha256: "0".repeat(64) });
-  return formatEgressMap(egressMap(definePack(ir as unknown as PackDefinition).tools));
+  return withoutLimits(formatEgressMap(egressMap(definePack(ir as unknown as PackDefinition).tools)));
 }
 
 interface Source {
@@ -88,6 +90,21 @@ function outcome(check: typeof checkEgressMap, before: string, after: string): O
 
 const edits = fc.array(mapEdit, { minLength: 1, maxLength: 4 });
 
+/**
+ * The check with its by-meaning rules of issue 39 switched off (guard egressByMeaning: shared
+ * bases, split and renamed types, collapsed unions, integer within number), which the frozen
+ * copy predates and which have their own property tests (egress-check-shared-bases.test.ts,
+ * egress-limits-property.test.ts): the rest of the check must still find what it found.
+ */
+function asFormer<T>(run: () => T): T {
+  guards.egressByMeaning = false;
+  try {
+    return run();
+  } finally {
+    guards.egressByMeaning = true;
+  }
+}
+
 /** Both directions of one edited map, the new check against the frozen one; counts what the cases covered. */
 function agrees(text: string, window: number | undefined, start: number, list: readonly MapEdit[], seen: { changed: number; widened: number; narrowed: number }): void {
   const base = window === undefined ? text : mapWindow(text, start, window);
@@ -109,7 +126,7 @@ function agrees(text: string, window: number | undefined, start: number, list: r
     [base, edited],
     [edited, base],
   ] as const) {
-    const now = outcome(checkEgressMap, before, after);
+    const now = asFormer(() => outcome(checkEgressMap, before, after));
     expect(now).toEqual(outcome(referenceCheck, before, after));
     if ("check" in now && !now.check.same) {
       seen.changed++;

@@ -18,15 +18,27 @@ export function egressReport(check: EgressMapCheck | undefined): EgressReport {
   return check === undefined ? { widenings: [], narrowings: [], changes: [] } : { widenings: check.widened, narrowings: check.narrowed, changes: check.changed };
 }
 
+/** Differences in what a visible path accepts (its type or a limit), not in which paths are visible. */
+const VALUE_KINDS: ReadonlySet<string> = new Set(["type", "limit", "required"]);
+
+/** The words after a widening's subject: a new path is visible, a loosened value sends more. */
+function widensBy(difference: EgressDifference): string {
+  return VALUE_KINDS.has(difference.kind) ? "loosens what the model can send" : "is newly visible to the model";
+}
+
 export function wideningMessage(difference: EgressDifference): string {
-  return `${difference.subject} is newly visible to the model`;
+  return `${difference.subject} ${widensBy(difference)}`;
+}
+
+export function narrowingMessage(difference: EgressDifference): string {
+  return `${difference.subject} ${VALUE_KINDS.has(difference.kind) ? "tightens what the model can send" : "is no longer visible to the model"}`;
 }
 
 /** One line per difference: `WIDENING: ...`, `NARROWING: ...`, `CHANGED: ...`. */
 export function differenceLines(check: EgressMapCheck): string {
   return [
     ...check.widened.map((d) => `WIDENING: ${wideningMessage(d)}\n`),
-    ...check.narrowed.map((d) => `NARROWING: ${d.subject} is no longer visible to the model\n`),
+    ...check.narrowed.map((d) => `NARROWING: ${narrowingMessage(d)}\n`),
     ...check.changed.map((d) => `CHANGED: ${d.subject}\n`),
   ].join("");
 }
@@ -63,7 +75,7 @@ export function wideningAnnotations(check: EgressMapCheck, file: string): string
     }
     const tools = group.map((d) => d.tool);
     const named = tools.slice(0, TOOLS_NAMED).join(", ") + (tools.length > TOOLS_NAMED ? ` and ${tools.length - TOOLS_NAMED} more` : "");
-    out += annotation("warning", file, `${key.slice(key.indexOf("\u0000") + 1)} is newly visible to the model in ${tools.length} tools (${named}).`, "egress widening", first.line);
+    out += annotation("warning", file, `${key.slice(key.indexOf("\u0000") + 1)} ${widensBy(first)} in ${tools.length} tools (${named}).`, "egress widening", first.line);
   }
   return out;
 }

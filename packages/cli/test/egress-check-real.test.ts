@@ -10,7 +10,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sym
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { sweep } from "../../../test/support/tier.ts";
+import { LONG, sweep } from "../../../test/support/tier.ts";
 import { afterAll, describe, expect, it } from "vitest";
 import { runSluice } from "./support/run-in-process.ts";
 
@@ -66,6 +66,8 @@ function sluice(args: string[], env: Record<string, string> = {}) {
 
 function config(cases: readonly Case[]) {
   const packs = cases.map((c) => ({ spec: `specs/${c.spec.split("/").pop()}`, name: c.name, out: `packs/${c.name}`, include: c.include }));
+  // One operation of the LaunchDarkly spec, for the limit edits (a pack of one tool is quick to generate and check).
+  packs.push({ spec: "specs/launchdarkly-copy.yaml", name: "ldl", out: "packs/ldl", include: { operations: ["copyFeatureFlag"] } });
   writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs }));
 }
 config(CASES.map(([, c]) => c));
@@ -193,6 +195,104 @@ describe("generate --check names a widening from a spec edit, with the generated
         expect(spawnSync("ls", ["-a", join(project, "packs")], { encoding: "utf8" }).stdout).not.toMatch(/sluice-check/);
       } finally {
         writeFileSync(spec, original);
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("a loosened limit is a widening and a tightened one a narrowing, in both checks and all three formats", () => {
+  const after = "      operationId: copyFeatureFlag\n      parameters:\n";
+  const parameter = (limits: string) => `        - name: sluiceLimit\n          in: query\n          type: string\n${limits}`;
+  const TIGHT = parameter("          required: true\n          maxLength: 5\n");
+  const LOOSE = parameter("          maxLength: 50\n");
+  const WIDER = ["tool copy_feature_flag: sluiceLimit: maxLength 50 (was 5)", "tool copy_feature_flag: sluiceLimit: no longer required"];
+
+  it(
+    "LaunchDarkly (Swagger 2.0): maxLength raised and required dropped, then the reverse",
+    async () => {
+      // The operation alone with what it refers to: the limit edits need no more, and a 1 MB spec read per command made this 30 s.
+      const spec = join(project, "specs", "launchdarkly-copy.yaml");
+      const whole = readFileSync(join(OUTSIDE, "launchdarkly.yaml"), "utf8");
+      const operation = whole.slice(whole.indexOf(`  "/flags/{projectKey}/{featureFlagKey}/copy":`), whole.indexOf('  "/flags/{projectKey}/{featureFlagKey}/dependent-flags":'));
+      writeFileSync(spec, whole.slice(0, whole.indexOf("\npaths:\n") + 8) + operation + whole.slice(whole.indexOf("\ndefinitions:") + 1));
+      const original = readFileSync(spec, "utf8");
+      expect(original).toContain(after);
+      const write = (insert: string) => writeFileSync(spec, original.replace(after, after + insert));
+      try {
+        write(TIGHT);
+        expect((await sluice(["generate", "ldl"])).code).toBe(0);
+        expect(read("packs/ldl/egress_map.txt")).toContain("  + sluiceLimit: string  {required, maxLength 5}\n");
+        expect((await sluice(["egress", "packs/ldl", "--served", "--out", "ld-tight.txt"])).code).toBe(0);
+        write(LOOSE);
+
+        // generate --check: the committed map has the tight limits, the spec the loose ones.
+        const text = await sluice(["generate", "ldl", "--check"]);
+        expect(text.code).toBe(1);
+        expect(text.stdout.match(/^(WIDENING|NARROWING): .*$/gm)).toEqual(WIDER.map((subject) => `WIDENING: ${subject} loosens what the model can send`));
+        expect(text.stdout).toMatch(/egress_map\.txt: 2 widenings, 0 narrowings, 0 other changes/);
+        const json = JSON.parse((await sluice(["generate", "ldl", "--check", "--json"])).stdout) as { packs: JsonCheck[] };
+        expect(json.packs[0]!.widenings.map(({ kind, subject }) => [kind, subject])).toEqual([
+          ["limit", WIDER[0]],
+          ["required", WIDER[1]],
+        ]);
+        expect(json.packs[0]!.narrowings).toEqual([]);
+        const line = json.packs[0]!.widenings[0]!.line!;
+        expect(read("packs/ldl/egress_map.txt").split("\n")[line - 1]).toBe("  + sluiceLimit: string  {required, maxLength 5}");
+        const github = (await sluice(["generate", "ldl", "--check", "--format", "github"])).stdout;
+        for (const subject of WIDER) expect(github).toContain(`::warning file=packs/ldl/egress_map.txt,line=${line},title=egress widening::${subject} loosens what the model can send.\n`);
+
+        // egress --check of the regenerated (loose) pack against the tight map: the same two.
+        expect((await sluice(["generate", "ldl"])).code).toBe(0);
+        expect(read("packs/ldl/egress_map.txt")).toContain("  + sluiceLimit: string  {maxLength 50}\n");
+        const egress = await sluice(["egress", "packs/ldl", "--served", "--check", "ld-tight.txt"]);
+        expect(egress.code).toBe(1);
+        expect(egress.stdout.match(/^(WIDENING|NARROWING): .*$/gm)).toEqual(WIDER.map((subject) => `WIDENING: ${subject} loosens what the model can send`));
+        const egressJson = JSON.parse((await sluice(["egress", "packs/ldl", "--served", "--check", "ld-tight.txt", "--json"])).stdout) as JsonCheck;
+        expect(egressJson.widenings.map((w) => w.subject)).toEqual(WIDER);
+        expect((await sluice(["egress", "packs/ldl", "--served", "--check", "ld-tight.txt", "--format", "github"])).stdout).toContain(`title=egress widening::${WIDER[0]} loosens what the model can send.\n`);
+
+        // The reverse: tightening names only narrowings, and no warning annotation (long tier: four more commands, each a process).
+        if (!LONG) return;
+        expect((await sluice(["egress", "packs/ldl", "--served", "--out", "ld-loose.txt"])).code).toBe(0);
+        write(TIGHT);
+        const tightened = await sluice(["generate", "ldl", "--check", "--format", "github"]);
+        expect(tightened.stdout.match(/^(WIDENING|NARROWING): .*$/gm)).toEqual([
+          "NARROWING: tool copy_feature_flag: sluiceLimit: maxLength 5 (was 50) tightens what the model can send",
+          "NARROWING: tool copy_feature_flag: sluiceLimit: now required tightens what the model can send",
+        ]);
+        expect(tightened.stdout).not.toMatch(/^::warning /m);
+        expect((await sluice(["generate", "ldl"])).code).toBe(0);
+        const back = JSON.parse((await sluice(["egress", "packs/ldl", "--served", "--check", "ld-loose.txt", "--json"])).stdout) as JsonCheck;
+        expect(back.widenings).toEqual([]);
+        expect(back.narrowings.map((n) => n.kind)).toEqual(["limit", "required"]);
+      } finally {
+        writeFileSync(spec, original);
+      }
+    },
+    SLOW,
+  );
+});
+
+describe("generate --check compares the served set, as egress --served --check does", () => {
+  it(
+    "a curate() drop is a narrowing of the curated tool; its *_full twin is no widening",
+    async () => {
+      const spec = join(project, "specs", "launchdarkly-copy.yaml");
+      const whole = readFileSync(join(OUTSIDE, "launchdarkly.yaml"), "utf8");
+      const operation = whole.slice(whole.indexOf(`  "/flags/{projectKey}/{featureFlagKey}/copy":`), whole.indexOf('  "/flags/{projectKey}/{featureFlagKey}/dependent-flags":'));
+      writeFileSync(spec, whole.slice(0, whole.indexOf("\npaths:\n") + 8) + operation + whole.slice(whole.indexOf("\ndefinitions:") + 1));
+      expect((await sluice(["generate", "ldl"])).code).toBe(0);
+      const curatedFile = join(project, "packs/ldl/src/curated.ts");
+      const scaffold = readFileSync(curatedFile, "utf8");
+      try {
+        writeFileSync(curatedFile, scaffold.replace("export const curated: readonly Tool<object>[] = [];", 'export const curated: readonly Tool<object>[] = [curate(generated.copyFeatureFlag, { drop: ["comment"] })];'));
+        const json = JSON.parse((await sluice(["generate", "ldl", "--check", "--json"])).stdout) as { packs: Array<JsonCheck & { changed: string[] }> };
+        expect(json.packs[0]!.changed).toContain("egress_map.txt");
+        expect(json.packs[0]!.widenings).toEqual([]);
+        expect(json.packs[0]!.narrowings.map((n) => [n.tool, n.path, n.kind])).toEqual([["copy_feature_flag", "comment", "member"]]);
+      } finally {
+        writeFileSync(curatedFile, scaffold);
       }
     },
     SLOW,

@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
 import type { formatPatch as FormatPatch, structuredPatch as StructuredPatch } from "diff";
+import { compareLimits } from "./compare-limits.ts";
+import { fullNameOf } from "./with-curated.ts";
 import { guards } from "./guards.ts";
 import { parseEgressMap, sourceText, type MapLine, type ParsedEgressMap, type ParsedSection, type ParsedTool } from "./parse-egress-map.ts";
 
@@ -16,6 +18,12 @@ export type EgressDifferenceKind =
   | "pattern"
   /** A visible path whose type changed (a wider one, or a bound the map shows removed). */
   | "type"
+  /** A limit of a visible path (a bound, length, count, pattern, `uniqueItems`, a subschema shown whole). */
+  | "limit"
+  /** Whether a member must be sent (`required`; GraphQL non-null without a default). */
+  | "required"
+  /** A default value (the server fills it in; reported as a change). */
+  | "default"
   /** An enum value. */
   | "enum"
   /** A response field a GraphQL tool narrowed with `returns` asks for. */
@@ -60,11 +68,36 @@ export interface EgressMapCheck {
  * wider type is named. Both sides are read from text, the committed one being all a
  * check has of the past.
  */
-export function checkEgressMap(committed: string, current: string, label = "egress_map.txt"): EgressMapCheck {
+export function checkEgressMap(committed: string, current: string, label = "egress_map.txt", options: EgressCheckOptions = {}): EgressMapCheck {
   if (committed === current) return { same: true, widenings: [], widened: [], narrowed: [], changed: [], diff: "" };
-  const result = compareEgressMaps(parseEgressMap(committed, `${label} (committed)`), parseEgressMap(current, `${label} (current)`));
+  const before = parseEgressMap(committed, `${label} (committed)`);
+  const after = parseEgressMap(current, `${label} (current)`);
+  if (options.served === true) {
+    leaveOutTwins(before);
+    leaveOutTwins(after);
+  }
+  const result = compareEgressMaps(before, after);
   const diff = unifiedDiff(committed, current, `${label} (committed)`, `${label} (current)`);
   return { same: false, widenings: result.widened.map((d) => d.subject), ...result, diff };
+}
+
+export interface EgressCheckOptions {
+  /**
+   * Compare what is served: the `*_full` twins of each map (a tool named `fullNameOf(x)` for
+   * another tool x of the same map, the rule of `defaultServedSet`) are left out of the
+   * comparison on both sides, as `egress --served` leaves them out of the map. A `curate()`
+   * that narrows a tool then reads as the narrowing it is, not as a new twin. The diff and
+   * `same` are still of the whole texts.
+   */
+  served?: boolean;
+}
+
+/** Drops the twins from a parsed map's tools (see EgressCheckOptions.served). */
+function leaveOutTwins(map: ParsedEgressMap): void {
+  for (const name of [...map.tools.keys()]) {
+    const twin = fullNameOf(name);
+    if (twin !== name && map.tools.has(twin)) map.tools.delete(twin);
+  }
 }
 
 const CONTEXT = 2;
@@ -244,14 +277,22 @@ function sameSections(was: Map<string, ParsedSection>, now: Map<string, ParsedSe
 /** Every type name a section's heading and lines mention (a superset of what `container` follows). */
 function sectionMentions(section: ParsedSection, labels: LabelCache): string[] {
   const out = [...section.includes];
-  if (section.type !== undefined) out.push(...labels.get(section.type).tokens);
-  for (const line of section.members) out.push(...labels.get(line.type).tokens);
+  const add = (info: LabelInfo) => {
+    out.push(...info.tokens);
+    for (const [, tokens] of info.inner) out.push(...tokens);
+  };
+  if (section.type !== undefined) add(labels.get(section.type));
+  for (const line of section.members) add(labels.get(line.type));
   return out;
 }
 
 function toolMentions(tool: ParsedTool, labels: LabelCache): string[] {
   const out: string[] = [];
-  for (const line of tool.visible) out.push(...labels.get(line.type).tokens);
+  for (const line of tool.visible) {
+    const info = labels.get(line.type);
+    out.push(...info.tokens);
+    for (const [, tokens] of info.inner) out.push(...tokens);
+  }
   for (const section of tool.sections.values()) out.push(...sectionMentions(section, labels));
   return out;
 }
@@ -285,6 +326,11 @@ interface LabelInfo {
   scalars: Array<[string, string]>;
   /** Type names the label mentions. */
   tokens: string[];
+  /**
+   * Type names the values of its by-value types mention (`A (Base & object)`: A -> [Base]): a
+   * type listed by value names the sections it includes only there.
+   */
+  inner: Array<[string, string[]]>;
   /** The type when the label is that one type (or an array of it): its members continue there. */
   single: string | undefined;
 }
@@ -311,8 +357,14 @@ function analyzeLabel(raw: string): LabelInfo {
   const tokens = isValueLabel(label)
     ? []
     : [...new Set(label.split(/[\s()|&]+/).map((token) => token.replace(/(\[\])+$/, "")).filter((token) => token !== "" && !BASE_TYPES.has(token) && token !== "…"))];
-  const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label)?.[1];
-  return { label, scalars, tokens, single: single === undefined || BASE_TYPES.has(single) ? undefined : single };
+  // `Item[] | null`: the value is that one type when it is not null, so its members continue there too.
+  const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label.replace(/^null \| | \| null$/, ""))?.[1];
+  const inner = scalars.filter(([, value]) => !isValueLabel(value)).map(([name, value]): [string, string[]] => [name, labelTokens(value)]);
+  return { label, scalars, tokens, inner, single: single === undefined || BASE_TYPES.has(single) ? undefined : single };
+}
+
+function labelTokens(label: string): string[] {
+  return [...new Set(label.split(/[\s()|&]+/).map((token) => token.replace(/(\[\])+$/, "")).filter((token) => token !== "" && !BASE_TYPES.has(token) && token !== "…"))];
 }
 
 /** `Status (enum: a | b)[]` -> `Status[]`, remembering Status's value; base types keep their format (`string (date-time)`). */
@@ -367,6 +419,7 @@ interface ScopedLine {
   line: number;
   /** The line has union branches listed below it: they, not its label, say where it continues. */
   branches: boolean;
+  limits: readonly string[];
 }
 
 /** One container (a tool's own lines, or one section) with every line assigned to its scope. */
@@ -378,6 +431,8 @@ interface Container {
 
 interface ViewEntry {
   types: Set<string>;
+  /** The limits of every line that reads so (all hold). */
+  limits: Set<string>;
   /** The union's branches are listed below it (and compared there). */
   branches: boolean;
   /** The one type the line's label names, if it names one. */
@@ -397,6 +452,7 @@ interface ToolView {
 }
 
 const containerCache = new WeakMap<object, Container>();
+const NO_LIMITS: readonly string[] = [];
 
 /**
  * A committed part -> the current part read from the same text starting on the same line
@@ -447,7 +503,7 @@ function container(owner: ParsedTool | ParsedSection, lines: readonly MapLine[],
         break;
       }
     }
-    out.lines.push({ scope: into, rel, info, line: line.line, branches: withBranches.has(line.path) });
+    out.lines.push({ scope: into, rel, info, line: line.line, branches: withBranches.has(line.path), limits: line.limits ?? NO_LIMITS });
     out.scalars.push(...info.scalars);
   }
   if ("includes" in owner) {
@@ -468,6 +524,8 @@ interface Reach {
   mentions: string[];
   /** Types listed below a line (used once in the tool: not sectioned there). */
   listedInline: Set<string>;
+  /** By-value types and the type names their values mention (each is one use of those, however often it is written). */
+  inner: Array<[string, string[]]>;
 }
 
 const reachCache = new WeakMap<object, Reach>();
@@ -489,10 +547,11 @@ function reach(owner: ParsedTool | ParsedSection, lines: readonly MapLine[], lab
       }
     }
   }
-  const out: Reach = { mentions: [], listedInline: new Set() };
+  const out: Reach = { mentions: [], listedInline: new Set(), inner: [] };
   for (const line of lines) {
     const info = labels.get(line.type);
     out.mentions.push(...info.tokens);
+    out.inner.push(...info.inner);
     if (info.single !== undefined && withChildren.has(line.path)) out.listedInline.add(info.single);
   }
   if ("includes" in owner) {
@@ -516,10 +575,18 @@ function appliedSections(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCa
   const counts = new Map<string, number>();
   const inline = new Set<string>();
   const queue: string[] = [];
+  const valued = new Set<string>();
+  const mention = (name: string) => {
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+    if (map.shared.has(name) && !sections.has(name)) queue.push(name);
+  };
   const add = (part: Reach) => {
-    for (const name of part.mentions) {
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-      if (map.shared.has(name) && !sections.has(name)) queue.push(name);
+    for (const name of part.mentions) mention(name);
+    // A type listed by value (`A (Base & object)`, written on every line that reaches A) refers to Base once.
+    for (const [name, tokens] of part.inner) {
+      if (valued.has(name) || !guards.egressByMeaning) continue;
+      valued.add(name);
+      for (const token of tokens) mention(token);
     }
     for (const name of part.listedInline) inline.add(name);
   };
@@ -587,12 +654,13 @@ function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache, ap
   const sites = new Map<string, Set<string>>();
   const reached = new Set<string>([""]);
   const queue = [""];
-  const record = (scope: string, rel: string, type: string, line: number, branches = false, single?: string) => {
+  const record = (scope: string, rel: string, type: string, line: number, branches = false, single?: string, limits: readonly string[] = NO_LIMITS) => {
     const key = `${scope}\u0000${rel}`;
     const entry = entries.get(key);
-    if (entry === undefined) entries.set(key, { types: new Set([type]), branches, single, line, scope, rel });
+    if (entry === undefined) entries.set(key, { types: new Set([type]), limits: new Set(limits), branches, single, line, scope, rel });
     else {
       entry.types.add(type);
+      for (const limit of limits) entry.limits.add(limit);
       entry.branches ||= branches;
       entry.line = Math.min(entry.line, line);
     }
@@ -600,7 +668,7 @@ function toolView(tool: ParsedTool, map: ParsedEgressMap, labels: LabelCache, ap
   for (let head = 0; head < queue.length; head++) {
     const scope = queue[head]!;
     for (const line of resolve(scope)) {
-      record(scope, line.rel, line.info.label, line.line, line.branches, line.info.single);
+      record(scope, line.rel, line.info.label, line.line, line.branches, line.info.single, line.limits);
       for (const token of line.info.tokens) {
         // A union listed by branch is reached through its branch lines, not its label.
         if (!line.branches || token === line.info.single) {
@@ -798,19 +866,48 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
   const collapsedBefore = reverseIndex(before.entries, aliasesBefore);
   const collapsedAfter = reverseIndex(after.entries, aliasesAfter);
   const counterpart = (key: string, type: string, other: ReadonlyMap<string, ViewEntry>, otherSites: ReadonlySet<string>, otherCollapsed: ReadonlyMap<string, ViewEntry[]>, own: ReadonlyMap<string, string[]>) => {
-    const found = other.get(key) ?? other.get(collapse(key, otherSites));
-    if (found !== undefined) return found;
+    const direct = other.get(key);
+    if (direct !== undefined) return direct;
+    const found = other.get(collapse(key, otherSites));
+    if (found !== undefined && !otherBranch(key, found)) return found;
     const several = otherCollapsed.get(key);
     if (several !== undefined) return several.find((entry) => typeOf(entry) === type) ?? several[0];
     for (const alias of own.get(key) ?? []) {
       const hit = other.get(alias);
-      if (hit !== undefined) return hit;
+      if (hit !== undefined && !otherBranch(key, hit)) return hit;
     }
     return undefined;
   };
+  // Types split or renamed at a site (`filter: Filter` -> `filter: Filter_2`, the copy a path
+  // projection makes, or back): the two types' members are compared at that site, not named anew.
+  const pairs = renamedScopes(before, after, (key, type) => counterpart(key, type, before.entries, sitesBefore, collapsedBefore, aliasesAfter));
+  const reachedBefore = scopesWithMembers(before);
+  const reachedAfter = scopesWithMembers(after);
+  // A type the committed map does not reach reads against the one it was split from; the other way, the site alone.
+  const redirect = new Map(pairs.filter((pair) => !reachedBefore.has(pair.now)).map((pair) => [pair.now, pair.was]));
+  const vanished = new Set(pairs.filter((pair) => !reachedAfter.has(pair.was)).map((pair) => pair.was));
+  const inRenamed = (entry: ViewEntry, key: string) => {
+    const was = redirect.get(entry.scope);
+    return was === undefined ? counterpart(key, typeOf(entry), before.entries, sitesBefore, collapsedBefore, aliasesAfter) : before.entries.get(`${was}\u0000${entry.rel}`);
+  };
+  for (const { was, now, site, line } of pairs) {
+    for (const entry of after.entries.values()) {
+      if (entry.scope !== now || entry.rel === "" || before.entries.has(`${was}\u0000${entry.rel}`)) continue;
+      const path = join(site, entry.rel);
+      const withheld = withheldBefore.get(path);
+      sink.widened.push({ tool: name, path, kind: kindOf(entry.rel), subject: `${prefix}${path}: ${typeOf(entry)}${withheld === undefined ? "" : ` (was withheld: ${withheld})`}`, line });
+    }
+    for (const entry of before.entries.values()) {
+      if (entry.scope !== was || entry.rel === "" || after.entries.has(`${now}\u0000${entry.rel}`)) continue;
+      const path = join(site, entry.rel);
+      sink.narrowed.push({ tool: name, path, kind: kindOf(entry.rel), subject: `${prefix}${path}: ${typeOf(entry)}`, line: entry.line });
+    }
+  }
   for (const [key, entry] of after.entries) {
     const type = typeOf(entry);
-    const old = counterpart(key, type, before.entries, sitesBefore, collapsedBefore, aliasesAfter);
+    const old = inRenamed(entry, key);
+    // Named at the site of the split, above.
+    if (old === undefined && redirect.has(entry.scope)) continue;
     if (old === undefined) {
       // A type's own value appears with the line that reaches it, which is what gets named.
       if (entry.rel === "") continue;
@@ -824,8 +921,23 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
       continue;
     }
     const oldType = typeOf(old);
+    // A branch read against its union listed without branches (one branch with members left): the
+    // union's label names the branch among others; the branch's members, not the labels, say what changed.
+    if (branchAgainstUnion(entry, old) || branchAgainstUnion(old, entry)) continue;
+    if (guards.egressLimitChanges && (old.limits.size > 0 || entry.limits.size > 0)) {
+      const limits = compareLimits([...old.limits].sort(compare), [...entry.limits].sort(compare));
+      if (limits.wider.length + limits.narrower.length + limits.changed.length > 0) {
+        const path = after.display(entry.scope, entry.rel);
+        const where = { tool: name, path, line: old.line > 0 ? old.line : anchor(entry.scope, entry.rel) };
+        for (const change of limits.wider) sink.widened.push({ ...where, kind: change.kind, subject: `${prefix}${path}: ${change.text}` });
+        for (const change of limits.narrower) sink.narrowed.push({ ...where, kind: change.kind, subject: `${prefix}${path}: ${change.text}` });
+        for (const change of limits.changed) sink.changed.push({ ...where, kind: change.kind, subject: `${prefix}${path}: ${change.text}` });
+      }
+    }
     // A union listed by branch changes its label with every branch; the branches say what changed.
     if (oldType === type || (old.branches && entry.branches) || !guards.egressTypeChanges) continue;
+    // A split or renamed type at this site: its members were compared above.
+    if (old.single !== undefined && entry.single !== undefined && pairs.some((pair) => pair.was === old.single && pair.now === entry.single) && oldType.split(old.single).join(entry.single) === type) continue;
     const path = after.display(entry.scope, entry.rel);
     const where = { tool: name, path, line: old.line > 0 ? old.line : anchor(entry.scope, entry.rel) };
     const change = compareTypes(oldType, type, before.scalars, after.scalars);
@@ -836,6 +948,8 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
   }
   for (const [key, entry] of before.entries) {
     if (entry.rel === "" || counterpart(key, typeOf(entry), after.entries, sitesAfter, collapsedAfter, aliasesBefore) !== undefined) continue;
+    // Named above, at the site of the type it was split into (or renamed to).
+    if (vanished.has(entry.scope)) continue;
     const path = before.display(entry.scope, entry.rel);
     sink.narrowed.push({ tool: name, path, kind: kindOf(entry.rel), subject: `${prefix}${path}: ${typeOf(entry)}`, line: entry.line });
   }
@@ -864,6 +978,80 @@ function compareTool(before: ToolView, after: ToolView, sink: Sink): void {
   }
   for (const field of fetchedBefore) if (fetchedAfter.size > 0 && !fetchedAfter.has(field)) sink.narrowed.push({ tool: name, path: `< ${field}`, kind: "fetched", subject: `tool ${name}: < ${field}`, line: lineOf(before.tool.fetched, field) ?? before.tool.line });
   if (fetchedBefore.size === 0 && fetchedAfter.size > 0) sink.narrowed.push({ tool: name, path: "<", kind: "fetched", subject: `tool ${name}: < (narrowed by returns to ${fetchedAfter.size} fields)`, line: before.tool.line });
+}
+
+const BRANCH_END = /(?:^|\.)(?:anyOf|oneOf)\[[^\]]*\]$/;
+
+/** `branch` is a branch line (or a branch type's own value) and `union` a union line whose parts name its type. */
+function branchAgainstUnion(branch: ViewEntry, union: ViewEntry): boolean {
+  if (!guards.egressByMeaning) return false;
+  const isBranch = BRANCH_END.test(branch.rel) || (branch.rel === "" && branch.scope !== "");
+  if (!isBranch || BRANCH_END.test(union.rel) || union.rel === "") return false;
+  const parts = unionParts(typeOf(union));
+  return parts.length > 1 && (parts.includes(typeOf(branch)) || parts.includes(branch.scope));
+}
+
+/** Scopes of a view that hold members (a type reached, its members listed). */
+function scopesWithMembers(view: ToolView): Set<string> {
+  const scopes = new Set<string>();
+  for (const entry of view.entries.values()) if (entry.rel !== "") scopes.add(entry.scope);
+  return scopes;
+}
+
+interface RenamedScope {
+  was: string;
+  now: string;
+  /** The path (display) of the line where the type changed name. */
+  site: string;
+  line: number;
+}
+
+/**
+ * Types split or renamed at a site: a line both maps list (matched as the comparison matches
+ * lines) whose one type has another name now, both types with members, and one of them not
+ * reached at all by the other map (the split copy `Filter_2` the committed map lacks, or,
+ * undoing the split, the copy the current map lacks). Found from the tool's root down: a
+ * split inside a split type is found through the outer pair. Two types both maps reach are
+ * no rename: the line takes the other type's members, which its type change names.
+ */
+function renamedScopes(before: ToolView, after: ToolView, counterpart: (key: string, type: string) => ViewEntry | undefined): RenamedScope[] {
+  if (!guards.egressByMeaning) return [];
+  const scopesBefore = scopesWithMembers(before);
+  const scopesAfter = scopesWithMembers(after);
+  const pairs: RenamedScope[] = [];
+  const seen = new Set<string>();
+  for (let round = 0; round < 8; round++) {
+    let found = false;
+    for (const [key, entry] of after.entries) {
+      const now = entry.single;
+      if (now === undefined || !scopesAfter.has(now)) continue;
+      const outer = pairs.find((pair) => pair.now === entry.scope && !scopesBefore.has(pair.now));
+      const old = outer === undefined ? counterpart(key, typeOf(entry)) : before.entries.get(`${outer.was}\u0000${entry.rel}`);
+      const was = old?.single;
+      if (old === undefined || was === undefined || was === now || !scopesBefore.has(was)) continue;
+      if (scopesBefore.has(now) && scopesAfter.has(was)) continue;
+      const id = `${was}\u0000${now}\u0000${key}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      pairs.push({ was, now, site: after.display(entry.scope, entry.rel), line: old.line });
+      found = true;
+    }
+    if (!found) break;
+  }
+  return pairs;
+}
+
+/**
+ * Whether a branch line (`body.oneOf[Card]`) read where the other side lists the union with one
+ * branch left (`body: Bank`) stands for another branch than that one: the branch was dropped
+ * (or restored), not collapsed into its union. Positional labels cannot tell, and match.
+ */
+function otherBranch(key: string, collapsed: ViewEntry): boolean {
+  if (!guards.egressByMeaning) return false;
+  // A branch line, or a branch type's own value (its scope's root, `Card\u0000`).
+  const label = /(?:anyOf|oneOf)\[([^\]]*)\]$/.exec(key)?.[1] ?? (key.endsWith("\u0000") && !key.includes(".") ? key.slice(0, -1) : undefined);
+  if (label === undefined || /^\d/.test(label) || collapsed.single === undefined) return false;
+  return collapsed.single !== label;
 }
 
 const BRANCH_SEGMENT = /(^|\.|\u0000)(?:anyOf|oneOf)\[[^\]]*\](?=$|\.)/g;
@@ -1012,9 +1200,22 @@ function compareTypes(before: string, after: string, beforeScalars: ReadonlyMap<
     change.removedValues = oldValues.filter((value) => !newValues.includes(value));
     return change;
   }
-  change.narrower = noWider(was, now);
+  // Object types named inside a union or `&` label have their members compared under the line
+  // (copied there from their sections, or listed below it): a split copy (`Base_2`) or a renamed
+  // type in such a label is no change by itself, and what it changed is named member by member.
+  if (guards.egressByMeaning && !isValueLabel(was) && !isValueLabel(now) && objectsUnnamed(was, beforeScalars) === objectsUnnamed(now, afterScalars)) return change;
+  // By name first: a union left with fewer of the same types (`A | B` -> `A`, A listed by value) is narrower whatever A's value reads.
+  change.narrower = (guards.egressByMeaning && noWider(before, after)) || noWider(was, now);
   change.wider = !change.narrower;
   return change;
+}
+
+/** A label of several parts with each object type's name (a type that is not a by-value scalar) as `T`; a one-type label as it is. */
+function objectsUnnamed(label: string, scalars: ReadonlyMap<string, string>): string {
+  // Values (an enum's, a const's) and one type are compared as written.
+  if (/^[^\s()|&]+$/.test(label.replace(/^null \| | \| null$/, "")) || label.includes("enum: ") || label.includes("const ")) return label;
+  // A base type's format (`string (date-time)`) is part of the type, not a name.
+  return label.replace(/\b(?:string|number|integer|boolean|array|object|any) \([^()]*\)|[^\s()|&[\]]+/g, (token) => (token.includes(" (") || BASE_TYPES.has(token) || token === "…" || scalars.has(token) ? token : "T"));
 }
 
 function noWider(was: string, now: string): boolean {
@@ -1026,7 +1227,15 @@ function noWider(was: string, now: string): boolean {
   if (now.startsWith(`${was} (`) && BASE_TYPES.has(was)) return true;
   const partsWas = unionParts(was);
   const partsNow = unionParts(now);
-  return partsNow.length < partsWas.length && partsNow.every((part) => partsWas.includes(part));
+  if (!guards.egressByMeaning) return partsNow.length < partsWas.length && partsNow.every((part) => partsWas.includes(part));
+  if (partsWas.length === 1 && partsNow.length === 1) return integerWithin(was, now);
+  // Each part now admits nothing some part before did not: fewer parts, or an integer for a number.
+  return partsNow.length <= partsWas.length && partsNow.every((part) => partsWas.some((old) => old === part || integerWithin(old, part) || (old !== was && noWider(old, part))));
+}
+
+/** `integer` (any format) where `number` was: every integer is a number. */
+function integerWithin(was: string, now: string): boolean {
+  return was === "number" && (now === "integer" || now.startsWith("integer ("));
 }
 
 function compare(a: string, b: string): number {

@@ -37,6 +37,12 @@ export interface EgressPath {
   type: string;
   /** Type sections (in `types`) where this value's members continue, when it reaches any. */
   continues?: string[];
+  /**
+   * The limits screening enforces on the value, one constraint an item, sorted (see
+   * `valueLimits`): `required`, `maxLength 255`, `pattern "^[a-z]+$"`, `items.minimum 0`.
+   * Absent when there are none. A loosened limit is a widening, as a new path is.
+   */
+  limits?: string[];
 }
 
 export interface EgressTypeSection {
@@ -331,6 +337,8 @@ interface PositionEntry {
   segments: string[];
   schema: JsonSchemaObject;
   descend: boolean;
+  /** A member every object at the position must hold (`required` of a part that always applies). */
+  required?: boolean;
 }
 
 /**
@@ -356,6 +364,8 @@ function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext)
       const line: EgressPath = { path: text, segments: path, type: typeLabel(entry.schema, ctx) };
       const continues = sectionsReached(entry.schema, ctx);
       if (continues.length > 0) line.continues = continues;
+      const limits = valueLimits(entry.schema, entry.required === true, ctx);
+      if (limits.length > 0) line.limits = limits;
       out.push(line);
       if (entry.descend) stack.push({ node: entry.schema, segments: path });
     }
@@ -385,6 +395,11 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
   const entries: PositionEntry[] = [];
   const open: JsonSchemaObject[] = [];
   const requiredOnly = new Set<string>();
+  // Keys some part that always applies requires: the node, its refs and `allOf` parts, array
+  // items, and the one branch of a union that can hold an object. Another branch's `required`
+  // binds only when that branch is the one matched.
+  const required = new Set<string>();
+  const always = new Set<JsonSchemaObject>([node]);
   const seen = new Set<JsonSchemaObject>();
   const queue = [node];
   const add = (key: string, schema: JsonSchemaObject) => {
@@ -396,6 +411,8 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
     const current = queue[head]!;
     if (seen.has(current)) continue;
     seen.add(current);
+    const binding = always.has(current);
+    if (binding && Array.isArray(current.required)) for (const key of current.required) if (typeof key === "string") required.add(formatSegment(key));
     const properties = current.properties;
     if (isSchemaObject(properties)) {
       for (const key of Object.keys(properties)) {
@@ -418,14 +435,24 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
     if (typeof current.$ref === "string" && hasOwn(current, "$ref")) {
       const target = refTarget(current.$ref);
       const body = target === ROOT ? undefined : defOf(ctx, target);
-      if (body !== undefined && !isSectioned(ctx, target)) queue.push(body);
+      if (body !== undefined && !isSectioned(ctx, target)) {
+        if (binding) always.add(body);
+        queue.push(body);
+      }
     }
     for (const keyword of ["items", "prefixItems", "allOf"]) {
       const value = current[keyword];
+      // A tuple's positions each hold their own value: only `items` and `allOf` bind every one.
+      const binds = binding && keyword !== "prefixItems";
       if (Array.isArray(value)) {
-        for (const part of value) if (isSchemaObject(part)) queue.push(part);
+        for (const part of value) {
+          if (!isSchemaObject(part)) continue;
+          queue.push(part);
+          if (binds) always.add(part);
+        }
       } else if (isSchemaObject(value)) {
         queue.push(value);
+        if (binds) always.add(value);
       }
     }
     for (const keyword of BRANCH_KEYWORDS) {
@@ -433,7 +460,9 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
       if (!Array.isArray(branches)) continue;
       const contributing = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx));
       if (contributing.length < 2) {
+        const objects = branches.filter((branch) => isSchemaObject(branch) && mayHoldObject(branch, ctx));
         for (const branch of branches) if (isSchemaObject(branch)) queue.push(branch);
+        if (binding && objects.length === 1) always.add(objects[0] as JsonSchemaObject);
         continue;
       }
       branches.forEach((branch, index) => {
@@ -444,7 +473,11 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
   }
   // A schema naming members only in `required` lets them through (screening does too).
   for (const key of requiredOnly) if (!members.has(key)) add(key, ANY_SCHEMA);
-  for (const [key, schemas] of members) entries.push({ segments: [key], schema: merged(schemas), descend: !schemas.every(isFreeForm) });
+  for (const [key, schemas] of members) {
+    const entry: PositionEntry = { segments: [key], schema: merged(schemas), descend: !schemas.every(isFreeForm) };
+    if (required.has(key)) entry.required = true;
+    entries.push(entry);
+  }
   // `*: any` says it all: nothing below it needs listing.
   if (open.length > 0) entries.push({ segments: ["*"], schema: merged(open), descend: !open.every(isFreeForm) });
   return entries;
@@ -545,6 +578,99 @@ function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
   return [...found].sort(compare);
 }
 
+/** Whether a value may be an object: no `type` that leaves objects out (through refs). */
+function mayHoldObject(node: JsonSchemaObject, ctx: MapContext, depth = 0): boolean {
+  if (typeof node.$ref === "string" && hasOwn(node, "$ref") && depth < 8) {
+    const target = refTarget(node.$ref);
+    const body = target === ROOT ? undefined : defOf(ctx, target);
+    if (body !== undefined && isSchemaObject(body) && !mayHoldObject(body, ctx, depth + 1)) return false;
+  }
+  const type = node.type;
+  if (typeof type === "string") return type === "object";
+  if (Array.isArray(type)) return type.includes("object");
+  if (hasOwn(node, "const")) return isSchemaObject(node.const);
+  if (Array.isArray(node.enum)) return node.enum.some((value) => isSchemaObject(value));
+  return true;
+}
+
+/** Keywords whose number bounds a value: `maximum 10`. */
+const NUMBER_LIMITS = ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties"];
+/** Keywords whose subschema or list constrains a value in ways the map does not unfold: shown whole, as canonical JSON. */
+const WHOLE_LIMITS = ["contains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas"];
+/** Refs followed and subschemas entered, at most, for one value's limits (the types of real APIs stay far below it). */
+const LIMIT_DEPTH = 12;
+
+/**
+ * The limits screening enforces on a value, as the map shows them: one constraint an item
+ * (`maxLength 255`, `pattern "^a"`, `uniqueItems`, `default 30`; `required` for a member
+ * its parent requires), each of a nested value under its place (`items.maxLength 5`,
+ * `propertyNames.pattern "^x"`, `anyOf[Card].minimum 1`, a branch by its label). Collected
+ * through refs (sectioned types too: a type's limits read the same wherever it is listed),
+ * `allOf` parts, items and union branches; not below a union whose branches the map lists
+ * one by one (each branch line carries its own). Type, format, enum and nullability are in
+ * the type label already. Sorted: `required` first, then by text.
+ */
+function valueLimits(schema: JsonSchemaObject, required: boolean, ctx: MapContext): string[] {
+  const found = new Set<string>();
+  collectLimits(schema, "", ctx, found, new Set(), 0);
+  const sorted = [...found].sort(compare);
+  return required ? ["required", ...sorted] : sorted;
+}
+
+function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, found: Set<string>, open: Set<JsonSchemaObject>, depth: number): void {
+  // A cycle or a deep nesting: what lies further is listed where the cycle's type is.
+  if (depth > LIMIT_DEPTH || open.has(node)) return;
+  open.add(node);
+  for (const keyword of NUMBER_LIMITS) {
+    const value = node[keyword];
+    if (typeof value === "number" && hasOwn(node, keyword)) found.add(`${prefix}${keyword} ${canonicalJson(value)}`);
+  }
+  if (typeof node.pattern === "string" && hasOwn(node, "pattern")) found.add(`${prefix}pattern ${JSON.stringify(node.pattern)}`);
+  if (node.uniqueItems === true && hasOwn(node, "uniqueItems")) found.add(`${prefix}uniqueItems`);
+  if (hasOwn(node, "default")) found.add(`${prefix}default ${canonicalJson(node.default)}`);
+  for (const keyword of WHOLE_LIMITS) if (hasOwn(node, keyword) && node[keyword] !== undefined) found.add(`${prefix}${keyword} ${canonicalJson(node[keyword])}`);
+  if (node.propertyNames === false && hasOwn(node, "propertyNames")) found.add(`${prefix}propertyNames false`);
+  else if (isSchemaObject(node.propertyNames)) collectLimits(node.propertyNames, `${prefix}propertyNames.`, ctx, found, open, depth + 1);
+  if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
+    const target = refTarget(node.$ref);
+    const body = target === ROOT ? undefined : defOf(ctx, target);
+    if (body !== undefined && isSchemaObject(body)) collectLimits(body, prefix, ctx, found, open, depth + 1);
+  }
+  if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isSchemaObject(part)) collectLimits(part, prefix, ctx, found, open, depth + 1);
+  if (node.items === false && hasOwn(node, "items")) found.add(`${prefix}items false`);
+  else if (isSchemaObject(node.items)) collectLimits(node.items, `${prefix}items.`, ctx, found, open, depth + 1);
+  if (Array.isArray(node.prefixItems)) {
+    node.prefixItems.forEach((part, index) => {
+      if (isSchemaObject(part)) collectLimits(part, `${prefix}prefixItems[${index}].`, ctx, found, open, depth + 1);
+    });
+  }
+  for (const keyword of BRANCH_KEYWORDS) {
+    const branches = node[keyword];
+    if (!Array.isArray(branches)) continue;
+    // Listed branch by branch (positionEntries) when two or more have members: those branch lines
+    // show their own limits; a branch without members has no line, so its limits are shown here.
+    const listed = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2;
+    branches.forEach((branch, index) => {
+      if (!isSchemaObject(branch) || (listed && hasMembers(branch, ctx))) return;
+      collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
+    });
+  }
+  open.delete(node);
+}
+
+/**
+ * A branch without members, as its limits name it: the type it refers to, else its short type
+ * without spaces (`oneOf[string[]].minItems 1`), so that dropping another branch, which
+ * renumbers the positions, does not read as a limit moving; the position when the type says
+ * too little to be written so.
+ */
+function limitBranchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): string {
+  const named = branchLabel(branch, index, ctx);
+  if (named !== String(index)) return named;
+  const short = typeLabel(branch, ctx).replace(/\s+/g, "");
+  return /^[A-Za-z0-9_.:|()[\]-]+$/.test(short) && short !== "any" ? short : named;
+}
+
 /** Labels nest (arrays of unions of arrays ...); past this many levels the rest is elided. */
 const LABEL_DEPTH = 8;
 
@@ -560,7 +686,7 @@ function typeLabel(node: JsonSchemaObject, ctx: MapContext, level = 0): string {
     if (body && !isSectioned(ctx, target) && !isSchemaObject(body.properties)) return `${target} (${nested(body)})`;
     return target;
   }
-  if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" ? v : canonicalJson(v))).join(" | ");
+  if (Array.isArray(node.enum)) return "enum: " + node.enum.map((v) => (typeof v === "string" && plainValue(v) ? v : canonicalJson(v))).join(" | ");
   if (hasOwn(node, "const")) return "const " + canonicalJson(node.const);
   for (const keyword of UNION_KEYWORDS) {
     if (Array.isArray(node[keyword])) {
@@ -573,8 +699,17 @@ function typeLabel(node: JsonSchemaObject, ctx: MapContext, level = 0): string {
     const item = isSchemaObject(node.items) ? nested(node.items) : "any";
     return /[ |&]/.test(item) ? `(${item})[]` : `${item}[]`;
   }
-  const base = Array.isArray(type) ? type.join(" | ") : typeof type === "string" ? type : "any";
+  // A nullable array (`["array", "null"]`) reads as its items, `Item[] | null`, as a plain one does.
+  const base = Array.isArray(type) ? type.map((one) => (one === "array" ? typeLabel({ ...node, type: "array" }, ctx, level + 1) : String(one))).join(" | ") : typeof type === "string" ? type : "any";
   return typeof node.format === "string" ? `${base} (${node.format})` : base;
+}
+
+/**
+ * An enum string written as it is: one that cannot read as the label's own syntax (` | `,
+ * `&`, brackets, braces, quotes) nor as the limits after it; any other is JSON-quoted.
+ */
+function plainValue(value: string): boolean {
+  return value !== "" && !/[\u0000-\u001f"(){}|&]|^\s|\s$|\s\s/.test(value);
 }
 
 function endpointOf(binding: Binding): string {
@@ -647,7 +782,7 @@ export function formatEgressMap(entries: readonly EgressToolEntry[], options: Eg
   ];
   for (const entry of entries) {
     lines.push("", `tool ${entry.name}`, `  endpoint ${entry.endpoint}`);
-    for (const { path, type } of entry.visible) lines.push(`  + ${path}: ${type}`);
+    for (const path of entry.visible) lines.push(`  + ${path.path}: ${path.type}${limitsText(path.limits)}`);
     for (const key of Object.keys(entry.pins).sort(compare)) lines.push(`  = ${key}: ${canonicalJson(entry.pins[key])}`);
     for (const w of entry.withheld) if (w.reason !== "pinned") lines.push(`  - ${w.path}: ${w.reason}`);
     for (const r of entry.reserved ?? []) lines.push(`  - ${r.path}: ${r.reason}`);
@@ -664,6 +799,11 @@ export function formatEgressMap(entries: readonly EgressToolEntry[], options: Eg
 function sectionLines(section: EgressTypeSection, indent: string): string[] {
   return [
     `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.includes === undefined ? "" : ` includes ${section.includes.join(", ")}`}${section.type === undefined ? "" : `: ${section.type}`}`,
-    ...section.members.map(({ path, type }) => `${indent}  + ${path}: ${type}`),
+    ...section.members.map(({ path, type, limits }) => `${indent}  + ${path}: ${type}${limitsText(limits)}`),
   ];
+}
+
+/** The limits after a line's type: two spaces and a brace, which no type label holds (`string  {required, maxLength 255}`). */
+function limitsText(limits: readonly string[] | undefined): string {
+  return limits === undefined || limits.length === 0 ? "" : `  {${limits.join(", ")}}`;
 }

@@ -66,6 +66,15 @@ export interface Guards {
   egressSectionScope: boolean;
   /** `--check` names a visible path whose type changed to one it cannot prove no wider. */
   egressTypeChanges: boolean;
+  /** `--check` compares the limits of every visible path (bounds, lengths, pattern, `required` ...) and names a loosened one. */
+  egressLimitChanges: boolean;
+  /**
+   * `--check` resolves layout before comparing: a base named inside a by-value type applies to
+   * each branch including it, a type split or renamed at a site is compared member by member
+   * there, a branch is not read against a union left with another branch, `integer` is within
+   * `number`. Off, the check reads these as the former check did (new members, type changes).
+   */
+  egressByMeaning: boolean;
   /**
    * `--check` leaves out of the comparison only a tool whose own lines and every type
    * section it can reach (transitively, through either map) read the same in both maps;
@@ -162,6 +171,8 @@ const allOn: Guards = {
   linearPatterns: true,
   egressSectionScope: true,
   egressTypeChanges: true,
+  egressLimitChanges: true,
+  egressByMeaning: true,
   egressUnchangedReach: true,
   unsupportedKeywords: true,
   fixedQueryNames: true,

@@ -54,7 +54,7 @@ export type { PathCost, PathsOptions } from "./tool-paths.ts";
 export { formatSegment as selectorSegment, splitSelector } from "./selectors.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
 export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
-export { checkEgressMap, unifiedDiff, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";
+export { checkEgressMap, unifiedDiff, type EgressCheckOptions, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";
 export { recursionCuts } from "./recursion-cuts.ts";
 export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";
 export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./with-curated.ts";

@@ -5,6 +5,7 @@
  * works on what this recovers; the current side goes through the same text.
  */
 import { SluiceError } from "@sluice/schema";
+import { splitLimits } from "./compare-limits.ts";
 
 export interface MapLine {
   /** Selector spelling as written: `filter.title`, `IssueFilter.and` inside a section. */
@@ -13,6 +14,8 @@ export interface MapLine {
   type: string;
   /** 1-based line number in the map text. */
   line: number;
+  /** A `+` line's limits, as listed after its type (`{required, maxLength 255}`), when it has any. */
+  limits?: string[];
 }
 
 export interface ParsedSection {
@@ -135,6 +138,13 @@ export function parseEgressMap(text: string, label = "egress map"): ParsedEgress
     const rest = body.slice(2);
     const split = separatorAt(rest);
     const entry: MapLine = split < 0 ? { path: rest, type: "", line } : { path: rest.slice(0, split), type: rest.slice(split + 2), line };
+    if (marker === "+ ") {
+      const limited = splitLimits(entry.type);
+      if (limited !== undefined) {
+        entry.type = limited.type;
+        entry.limits = limited.limits;
+      }
+    }
     if (section !== undefined) {
       if (marker !== "+ ") fail(line, `a type section lists only + lines`);
       section.members.push(entry);

@@ -4,6 +4,11 @@
  * note, so that the property test in test/egress-check-equivalence.test.ts can compare the
  * faster check's findings with the ones the old one gave. Do not change it to follow the
  * source: a difference between the two is what the test exists to find.
+ *
+ * One deliberate change since (issue 39, branch egress-limits): a label `X | null` (a nullable
+ * value of one type, now written for nullable arrays too) hands the lines below it to X's
+ * scope, as `X` does; before, a type made nullable read as all its members moved. The test
+ * compares the two on maps without limits (`withoutLimits`), which this copy predates.
  */
 import { createRequire } from "node:module";
 import type { createTwoFilesPatch as CreatePatch } from "diff";
@@ -152,7 +157,8 @@ function analyzeLabel(raw: string): LabelInfo {
   const tokens = isValueLabel(label)
     ? []
     : [...new Set(label.split(/[\s()|&]+/).map((token) => token.replace(/(\[\])+$/, "")).filter((token) => token !== "" && !BASE_TYPES.has(token) && token !== "…"))];
-  const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label)?.[1];
+  // Deliberate change (issue 39), the one rule both checks share anew: `Item[] | null` continues in Item.
+  const single = /^([^\s()|&]+?)(?:\[\])*$/.exec(label.replace(/^null \| | \| null$/, ""))?.[1];
   return { label, scalars, tokens, single: single === undefined || BASE_TYPES.has(single) ? undefined : single };
 }
 
