@@ -63,12 +63,12 @@ describe("a build reuses verdicts without losing a refusal", () => {
   const get = (operationId: string, schema: unknown) => ({ get: { operationId, parameters: [{ name: "v", in: "query", schema }], responses: { "200": { description: "ok" } } } });
 
   it("a pattern refused in two operations is recorded for each, with its own operation", () => {
-    const lookahead = { type: "string", pattern: "^(?=a)\\w+$" };
+    const lookahead = { type: "string", pattern: "^\\w(?=a)\\w+$" };
     const pack = build(oas30({ "/a": get("first", lookahead), "/b": get("second", lookahead) }));
     expect(pack.tools.map((tool) => tool.name)).toEqual(["first", "second"]);
     expect(pack.refusedPatterns?.map((refusal) => [refusal.operation, refusal.pointer, refusal.pattern])).toEqual([
-      ["GET /a", "/paths/~1a/get/parameters/0/schema/pattern", "^(?=a)\\w+$"],
-      ["GET /b", "/paths/~1b/get/parameters/0/schema/pattern", "^(?=a)\\w+$"],
+      ["GET /a", "/paths/~1a/get/parameters/0/schema/pattern", "^\\w(?=a)\\w+$"],
+      ["GET /b", "/paths/~1b/get/parameters/0/schema/pattern", "^\\w(?=a)\\w+$"],
     ]);
     for (const tool of pack.tools) expect(tool.parameters.properties.v).toEqual({ type: "string" });
   });
@@ -107,7 +107,7 @@ describe("a parameter many operations share is converted once, recording what it
       },
       {
         parameters: {
-          filter: { name: "filter", in: "query", type: "string", pattern: "^(?=a)\\w+$", maxLength: 10, description: "Which items." },
+          filter: { name: "filter", in: "query", type: "string", pattern: "^\\w(?=a)\\w+$", maxLength: 10, description: "Which items." },
           pretty: { name: "pretty", in: "query", type: "string", enum: ["true", "false"], description: "Indent the answer." },
         },
       },
@@ -164,7 +164,7 @@ describe("a parameter many operations share is converted once, recording what it
       {
         components: {
           schemas: {
-            Thing: { type: "object", required: ["name"], properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, code: { type: "string", pattern: "^(?=a)\\w+$" } } },
+            Thing: { type: "object", required: ["name"], properties: { id: { type: "string", readOnly: true }, name: { type: "string" }, code: { type: "string", pattern: "^\\w(?=a)\\w+$" } } },
           },
         },
       },

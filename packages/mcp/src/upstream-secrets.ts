@@ -7,7 +7,7 @@
  * credential-named query values of a server URL. Core's call runtime records each and
  * redacts it from everything the upstream answers, in every spelling.
  */
-import type { UpstreamSource } from "./upstream.ts";
+import type { McpSource as UpstreamSource } from "@sluice/mcp-client";
 
 /** Names of variables and headers whose values are credentials. */
 const CREDENTIAL_NAME = /authorization|cookie|api[-_]?key|apikey|token|secret|password|passwd|credential|session|private[-_]?key|access[-_]?key|(?:^|[-_])(?:key|pat|auth)(?:$|[-_])/i;
