@@ -17,6 +17,7 @@ import { definePack, egressMap, formatEgressMap } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { sweep } from "./support/tier.ts";
+import { hashSeed, mulberry32 } from "./support/wire-fuzz.ts";
 
 const specsDir = new URL("../../shared/specs/", import.meta.url);
 const SEED = Number(process.env.SLUICE_FUZZ_SEED ?? 40_2026);
@@ -43,22 +44,6 @@ const CORPUS = [
 ];
 const QUICK = new Set(["petstore/petstore-expanded-3.0.json", "notion/notion-openapi.json"]);
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function hashSeed(seed: number, text: string): number {
-  let hash = seed | 0;
-  for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-  return hash;
-}
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);

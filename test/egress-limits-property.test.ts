@@ -236,14 +236,17 @@ function packIR(file: string, name: string): ReturnType<typeof buildOpenAPIPackI
 }
 
 /** Each edit in turn, `rounds` times, on random tools of one spec: what the check named, missed or got wrong. */
-function sweepSpec(file: string, name: string, rounds: number): Tally {
+async function sweepSpec(file: string, name: string, rounds: number): Promise<Tally> {
     const ir = packIR(file, name);
     const tally: Tally = { runs: 0, edits: new Map(), missed: [], wrong: [], inapplicable: new Set() };
     const edits = [...LOOSENINGS.map((e) => ({ e, tighten: false })), ...TIGHTENINGS.map((e) => ({ e, tighten: true }))];
     const RUNS = edits.length * rounds;
     let run = 0;
-    fc.assert(
-      fc.property(fc.noBias(fc.nat(ir.tools.length - 1)), fc.noBias(fc.nat(1_000_000)), (toolIndex, pick) => {
+    await fc.assert(
+      fc.asyncProperty(fc.noBias(fc.nat(ir.tools.length - 1)), fc.noBias(fc.nat(1_000_000)), async (toolIndex, pick) => {
+        // A macrotask between edits: a whole spec's sweep held the worker's event loop past
+        // vitest's 60 s RPC deadline in the long tier (Kubernetes alone takes about a minute).
+        await new Promise((resolve) => setImmediate(resolve));
         // The edit first, each in turn, then the first node (from `pick` on, in this tool or the next ones) it applies to.
         const { e, tighten } = edits[run++ % edits.length]!;
         for (let t = 0; t < Math.min(ir.tools.length, 300); t++) {
@@ -278,8 +281,8 @@ function sweepSpec(file: string, name: string, rounds: number): Tally {
 }
 
 describe("every loosened limit is a named widening, every tightened one a named narrowing (corpus specs)", () => {
-  it.each(OPENAPI)("$name", ({ file, name }) => {
-    const tally = sweepSpec(file, name, ROUNDS);
+  it.each(OPENAPI)("$name", async ({ file, name }) => {
+    const tally = await sweepSpec(file, name, ROUNDS);
     console.log(`  ${name}: ${tally.runs} edits (${[...tally.edits].map(([k, n]) => `${k} ${n}`).join(", ")}), missed ${tally.missed.length}, wrong ${tally.wrong.length}; not in the spec: ${[...tally.inapplicable].sort().join(", ") || "none"}`);
     expect(tally.missed).toEqual([]);
     expect(tally.wrong).toEqual([]);
@@ -289,8 +292,8 @@ describe("every loosened limit is a named widening, every tightened one a named 
 
 describe("the limits are what the property catches going wrong (guard egressLimitChanges)", () => {
   it("with the check of limits off, loosened limits go unnamed and the property fails", async () => {
-    await withoutGuard("egressLimitChanges", () => {
-      const tally = sweepSpec("google/calendar-v3.yaml", "calendar", 1);
+    await withoutGuard("egressLimitChanges", async () => {
+      const tally = await sweepSpec("google/calendar-v3.yaml", "calendar", 1);
       expect(tally.wrong.filter((w) => w.includes("no widening named")).length).toBeGreaterThan(3);
     });
   });
@@ -316,7 +319,7 @@ const INPUT_EDITS: InputEdit[] = [
 ];
 
 describe("GraphQL: nullability and defaults of arguments and input fields are named (Linear schema)", () => {
-  it("each edit in turn on random root fields: made nullable or given a default is a widening, a changed default a change", () => {
+  it("each edit in turn on random root fields: made nullable or given a default is a widening, a changed default a change", async () => {
     const schema: GraphQLSchema = loadGraphQLSchema(readFileSync(join(SPECS, "linear/schema.graphql")), { fileName: "schema.graphql" });
     const roots = [...Object.values(schema.getQueryType()!.getFields()).map((f) => ["query", f] as const), ...Object.values(schema.getMutationType()!.getFields()).map((f) => ["mutation", f] as const)].filter(([, f]) => f.args.length > 0);
     const tally = { runs: 0, wrong: [] as string[], missed: [] as string[], edits: new Map<string, number>() };
@@ -325,8 +328,9 @@ describe("GraphQL: nullability and defaults of arguments and input fields are na
       return formatEgressMap(egressMap(definePack(ir as unknown as PackDefinition).tools));
     };
     let run = 0;
-    fc.assert(
-      fc.property(fc.noBias(fc.nat(roots.length - 1)), fc.noBias(fc.nat(1_000)), (rootIndex, pick) => {
+    await fc.assert(
+      fc.asyncProperty(fc.noBias(fc.nat(roots.length - 1)), fc.noBias(fc.nat(1_000)), async (rootIndex, pick) => {
+        await new Promise((resolve) => setImmediate(resolve));
         const edit = INPUT_EDITS[run++ % INPUT_EDITS.length]!;
         for (let t = 0; t < 200; t++) {
           const [, field] = roots[(rootIndex + t) % roots.length]!;

@@ -36,7 +36,7 @@ const NOTE = { name: "note", description: "Keeps a note.", inputSchema: { type: 
 /** echo as the upstream rewrites it: a second argument the snapshot never had. */
 const WIDE_ECHO = { ...ECHO, inputSchema: { ...ECHO.inputSchema, properties: { ...ECHO.inputSchema.properties, path: { type: "string" } } } };
 
-type Shape = "ok" | "error" | "not-array" | "endless" | "hang";
+type Shape = "ok" | "slow" | "error" | "not-array" | "endless" | "hang";
 interface Entry {
   method: string;
   name?: string;
@@ -163,8 +163,9 @@ describe("the snapshot lock after tools/list_changed", () => {
   });
 
   it.runIf(LONG)("a call made during a healthy re-list waits for its verdict instead of being refused", async () => {
-    const r = await rig({ lockWaitMs: 5_000 });
-    r.set("ok", [ECHO, NOTE], 1);
+    // The listing takes half a second, so the wait below sees it under way however loaded the machine (a fast one could begin and pass between two polls).
+    const r = await rig({ lockWaitMs: 5_000, listTimeoutMs: 5_000 });
+    r.set("slow", [ECHO, NOTE], 1);
     await until(() => r.proxy.lock.state.pending !== undefined, "the notice");
     expect((await r.call("echo", { text: "hi" })).message).toBe("forwarded");
   });

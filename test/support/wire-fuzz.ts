@@ -66,7 +66,8 @@ const credentials = (scheme: HttpAuthScheme) => (scheme.type === "basic" ? { use
 const DENIALS = new Set(["withheld", "pinned", "reserved", "prototype_key"]);
 const HARMLESS = "zz_fuzz_harmless";
 
-function mulberry32(seed: number): () => number {
+/** A small seeded generator: the same seed draws the same sequence in every process. */
+export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -77,7 +78,8 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-function hashSeed(seed: number, text: string): number {
+/** A per-item seed from the run's seed and the item's name, so one item replays alone. */
+export function hashSeed(seed: number, text: string): number {
   let hash = seed | 0;
   for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
   return hash;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Tool } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { createServer, serveHttp, ServedCatalog, type HttpHandle } from "../src/index.ts";
+import { heldFetch } from "./support.ts";
 
 function heldTool(): Tool<object> {
   return Tool.create({
@@ -27,18 +28,6 @@ function heldTool(): Tool<object> {
   });
 }
 
-/** A fetch that answers only once `release` is called (never touches the network). */
-function heldFetch(): { fetch: typeof globalThis.fetch; started: () => number; release: () => void } {
-  let started = 0;
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const fetch = (async () => {
-    started++;
-    await gate;
-    return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { "content-type": "application/json" } });
-  }) as unknown as typeof globalThis.fetch;
-  return { fetch, started: () => started, release: () => open() };
-}
 
 const handles: HttpHandle[] = [];
 const aborts: AbortController[] = [];

@@ -13,6 +13,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Tool } from "@sluice/core";
 import { CallSlots, createServer, serveHttp, ServedCatalog, type SessionOptions } from "../src/index.ts";
+import { heldFetch } from "./support.ts";
 
 function patternTool(): Tool<object> {
   return Tool.create({
@@ -30,18 +31,6 @@ function patternTool(): Tool<object> {
   });
 }
 
-/** A fetch that answers only when `release` is called (never touches the network). */
-function heldFetch(): { fetch: typeof globalThis.fetch; started: () => number; release: () => void } {
-  let started = 0;
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const fetch = (async () => {
-    started++;
-    await gate;
-    return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { "content-type": "application/json" } });
-  }) as unknown as typeof globalThis.fetch;
-  return { fetch, started: () => started, release: () => open() };
-}
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {

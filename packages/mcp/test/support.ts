@@ -179,3 +179,16 @@ export async function startHangingServer(): Promise<{ url: string; received: str
     },
   };
 }
+
+/** A fetch that answers only when `release` is called (never touches the network). */
+export function heldFetch(): { fetch: typeof globalThis.fetch; started: () => number; release: () => void } {
+  let started = 0;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const fetch = (async () => {
+    started++;
+    await gate;
+    return new Response(JSON.stringify({ ok: true }), { status: 200, headers: { "content-type": "application/json" } });
+  }) as unknown as typeof globalThis.fetch;
+  return { fetch, started: () => started, release: () => open() };
+}
