@@ -276,7 +276,9 @@ describe("a loosened limit is a widening and a tightened one a narrowing, in bot
 });
 
 describe("generate --check compares the served set, as egress --served --check does", () => {
-  it(
+  // Long tier: two CLI generates of a project (the quick tier is at its budget); the served-set
+  // comparison itself is checkEgressMap on the served tools, held in the quick tier by egress --served.
+  it.runIf(LONG)(
     "a curate() drop is a narrowing of the curated tool; its *_full twin is no widening",
     async () => {
       const spec = join(project, "specs", "launchdarkly-copy.yaml");
