@@ -3,12 +3,12 @@
  *
  *   pnpm consumer-test   (run by .ci/run after the tests)
  *
- * 1. `pnpm -r build`, then `pnpm -r pack` every published package into a temporary folder;
- *    each tarball's package.json has no `workspace:` ranges and nothing private, and the
+ * 1. scripts/pack-tarballs.mjs (the documented install path: `pnpm -r build`, then
+ *    `pnpm -r pack` of every published package) into a temporary folder; each tarball's package.json has no `workspace:` ranges and nothing private, and the
  *    tarball holds dist/, LICENSE and no sources, tests, fixtures or benches.
  * 2. publint and @arethetypeswrong/cli (`--profile esm-only`) on each tarball.
- * 3. A project in a temporary folder outside the repository `npm install`s the tarballs
- *    (third-party dependencies from the registry), then, with plain `node` (no loader),
+ * 3. A project in a temporary folder outside the repository installs the tarballs with the
+ *    one `npm install` the README gives (third-party dependencies from the registry), then, with plain `node` (no loader),
  *    runs scripts/consumer/run.mjs: derive a Linear tool and call it, directly and over
  *    MCP, against a local server on 127.0.0.1; scripts/consumer/guards.mjs: the installed
  *    guards are frozen and withoutGuard refuses, so an echoed credential is still redacted;
@@ -67,11 +67,6 @@ function check(what: string, command: string, args: readonly string[], options: 
   return false;
 }
 
-// The pnpm that runs this script (`pnpm consumer-test`), else the pinned one through npx.
-const execpath = process.env["npm_execpath"];
-const pnpm: [string, ...string[]] = execpath !== undefined && /pnpm/.test(execpath) ? [process.execPath, execpath] : ["npx", "--yes", "pnpm@10.34.8"];
-const runPnpm = (args: readonly string[], cwd = ROOT) => sh(pnpm[0], [...pnpm.slice(1), ...args], { cwd });
-
 const work = mkdtempSync(join(tmpdir(), "sluice-consumer-"));
 if (!relative(ROOT, work).startsWith("..")) throw new Error(`the temporary folder ${work} is inside the repository; set TMPDIR elsewhere`);
 const tarballs = join(work, "tarballs");
@@ -89,8 +84,8 @@ interface Packed {
 }
 
 try {
-  step("build (pnpm -r build)", () => runPnpm(["-r", "build"]));
-  step("pack (pnpm -r pack)", () => runPnpm(["-r", "pack", "--pack-destination", tarballs]));
+  // The script the README tells a user to run, so the documented path is the tested one.
+  step("build and pack (scripts/pack-tarballs.mjs)", () => sh(process.execPath, [join(ROOT, "scripts", "pack-tarballs.mjs"), "--out", tarballs], { cwd: ROOT }));
 
   const packed: Packed[] = step("tarball contents", () =>
     readdirSync(tarballs)
@@ -137,25 +132,19 @@ try {
     }
   });
 
-  step("npm install the tarballs into a project outside the repository", () => {
+  step("npm install the tarballs into a project outside the repository, in one command as the README says", () => {
     const rootManifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
-    const dependencies: Record<string, string> = {};
-    for (const { name, file } of packed) dependencies[name] = `file:${file}`;
-    // The MCP client for run.mjs, and Node's types for tsc: from the registry.
-    dependencies["@modelcontextprotocol/sdk"] = rootManifest.devDependencies["@modelcontextprotocol/sdk"]!;
-    // The agent frameworks @sluice/catalog's helper entries are written for (optional peers),
-    // as a user installs them: the entries type-check against them and frameworks.mjs runs their loops.
+    // The MCP client for run.mjs, and the agent frameworks @sluice/catalog's helper entries are
+    // written for (optional peers), as a user adds them: from the registry, in the same command.
     const catalogManifest = JSON.parse(readFileSync(join(ROOT, "packages", "catalog", "package.json"), "utf8")) as { devDependencies: Record<string, string> };
-    for (const framework of ["ai", "@langchain/core", "langchain", "@openai/agents", "zod"]) dependencies[framework] = catalogManifest.devDependencies[framework]!;
-    const manifest = {
-      name: "sluice-consumer",
-      private: true,
-      type: "module",
-      dependencies,
-      devDependencies: { "@types/node": rootManifest.devDependencies["@types/node"]! },
-    };
+    const extras = [
+      `@modelcontextprotocol/sdk@${rootManifest.devDependencies["@modelcontextprotocol/sdk"]!}`,
+      ...["ai", "@langchain/core", "langchain", "@openai/agents", "zod"].map((framework) => `${framework}@${catalogManifest.devDependencies[framework]!}`),
+    ];
+    // Node's types for tsc.
+    const manifest = { name: "sluice-consumer", private: true, type: "module", devDependencies: { "@types/node": rootManifest.devDependencies["@types/node"]! } };
     writeFileSync(join(project, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: project });
+    sh("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...packed.map(({ file }) => file), ...extras], { cwd: project });
   });
 
   step("plain node: derive a tool and call it (directly and over MCP) against 127.0.0.1", () => {
