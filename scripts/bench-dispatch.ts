@@ -7,7 +7,8 @@
 import { writeFile } from "node:fs/promises";
 import { cpus } from "node:os";
 import type { Tool } from "../packages/core/src/index.ts";
-import { cacheBreakEven, measureLevels, recommendLevel, type LevelTokens } from "../packages/catalog/src/dispatch/index.ts";
+import { cacheBreakEven, dispatchLevel3, measureLevels, recommendLevel, type DispatchLevel3Options, type LevelTokens } from "../packages/catalog/src/dispatch/index.ts";
+import { textTokens } from "../packages/core/src/tokens.ts";
 import { tools as gdocs } from "../packs/gdocs/src/index.ts";
 import { tools as github } from "../packs/github/src/index.ts";
 import { tools as githubRest } from "../packs/github-rest/src/index.ts";
@@ -44,6 +45,7 @@ const ratio = (after: number, before: number): string => `${((after / before) * 
 const rows: string[] = [];
 const breakEvenRows: string[] = [];
 const recommendations: string[] = [];
+const styleRows: string[] = [];
 for (const [label, catalog] of catalogs) {
   const started = performance.now();
   const tokens: LevelTokens = measureLevels(catalog);
@@ -58,6 +60,16 @@ for (const [label, catalog] of catalogs) {
     breakEvenRows.push(`| ${label} | ${level} | ${n(prefix)} | ${n(saved)} | ${n(warm.oneTimeCost)} | ${n(warm.perRequestGain)} | ${n(warm.breakEvenRequests)} | ${n(cold.breakEvenRequests)} |`);
   }
   recommendations.push(`- ${label}: ${recommendLevel(catalog, { provider: "anthropic", turns: 20 }).reason}`);
+  // The map alone, per tool, in each style (the dispatcher tools and the legend lines are
+  // the same for every catalog, so the fixed part is the map of an empty catalog).
+  const mapTokens = (tools: readonly Tool[], options: DispatchLevel3Options): number => textTokens(dispatchLevel3(tools, options).system);
+  const fixed = mapTokens([], {});
+  const styleRow = [`| ${label} | ${catalog.length}`];
+  for (const options of [{}, { sentenceChars: 0 }, { mapStyle: "compact" as const }]) {
+    const system = mapTokens(catalog, options);
+    styleRow.push(`${n(system)} (${((system - fixed) / catalog.length).toFixed(1)})`);
+  }
+  styleRows.push(`${styleRow.join(" | ")} |`);
 }
 
 const published = cacheBreakEven({ prefixTokens: 3_022, savedTokens: 68_536 - 3_022, warm: true });
@@ -88,6 +100,20 @@ Published figure, for comparison: level 3 on 149 tools, 68,536 -> 3,022 tokens (
 Our 149-tool catalog is smaller to begin with (the github-rest pack's generated tools are
 already compact: ${n(measureLevels(catalogs[0]![1]).native)} tokens natively), and our code map lines carry
 required arguments with types, so level 3 here is a larger share of native.
+
+## Code map styles
+
+Tokens of the code map (the system text) for each \`mapStyle\`, and in brackets per tool
+(the map less the map of an empty catalog, over the tools). \`summary\` is the default
+(required arguments with types, first sentence cut at 80 characters); \`summary,
+sentenceChars: 0\` drops the sentence; \`compact\` is \`code name required,args\`. Anchor: the
+catalog proxies' \`code name required,args\` maps cost about 13-20 tokens a tool (issue 35's
+figure, measured on their catalogs, not these), and level 3 here cost 26.5 a tool on the
+149-tool catalog before this option.
+
+| catalog | tools | summary | summary, sentenceChars: 0 | compact |
+| --- | --- | --- | --- | --- |
+${styleRows.join("\n")}
 
 ## Cache break-even of switching from the native catalog
 

@@ -112,6 +112,7 @@ export {
   type ToolChoice,
   type SystemPrompt,
   type DispatchLevel3Options,
+  type DispatchMapStyle,
   type DispatchedTool,
   type ModelCall,
   type ResolveResult,

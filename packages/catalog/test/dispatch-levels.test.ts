@@ -115,6 +115,32 @@ describe("level 3", () => {
     expect(dispatchLevel3([...sample].reverse()).system).toBe(dispatcher.system);
   });
 
+  it("writes the compact map style as code, name and required argument names, and resolves calls the same way", () => {
+    const compact = dispatchLevel3(sample, { mapStyle: "compact" });
+    expect(compact.system.split("\n").slice(2)).toStrictEqual([
+      "Tools (code name required,arguments; optional arguments and types are not listed, describe_tool has them):",
+      "t1 chat_post_ephemeral channel,user",
+      "t2 issue_create input",
+      "t3 issues_create owner,repo,title",
+      "t4 post_customers",
+    ]);
+    const call = resolve({ name: "call_tool", args: { code: "t3", args: { owner: "o", repo: "r", title: "t" } } }, compact);
+    expect(call.ok && call.kind === "call" && call.tool).toBe("issues_create");
+    // The same catalog costs fewer tokens a tool in the compact style (measured, o200k).
+    const summary = measureLevels([...slack]).level3.system;
+    const lean = measureLevels([...slack], { mapStyle: "compact" }).level3.system;
+    expect(lean).toBeLessThan(summary * 0.75);
+  });
+
+  it("leaves the summary out with sentenceChars: 0 (it used to emit the whole sentence)", () => {
+    expect(firstSentence("Creates a new issue. Then more.", 0)).toBe("");
+    expect(dispatchLevel3(sample, { sentenceChars: 0 }).system.split("\n")[4]).toBe("t2 issue_create(input: IssueCreateInput)");
+  });
+
+  it("refuses an unknown map style with a coded error", () => {
+    expect(() => dispatchLevel3(sample, { mapStyle: "terse" as never })).toThrow(expect.objectContaining({ code: "INVALID_OPTION" }));
+  });
+
   it("answers describe_tool with the full original definition", () => {
     const result = resolve({ name: "describe_tool", args: { code: "t2" } }, dispatcher);
     expect(result.ok && result.kind === "describe" && JSON.parse(result.text)).toStrictEqual({ code: "t2", name: "issue_create", description: sample[2]!.description, input_schema: sample[2]!.inputSchema });

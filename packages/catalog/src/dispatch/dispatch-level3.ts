@@ -1,7 +1,7 @@
 import { canonicalJson, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { compileArgumentCheck, type ArgumentCheck } from "./argument-validator.ts";
 import { toolInShape, viewCatalog, type CatalogShape, type CatalogTool, type CatalogToolView } from "./catalog-tool.ts";
-import { argumentList, signatureLine, type SignatureOptions } from "./signature.ts";
+import { argumentList, requiredNames, signatureLine, type SignatureOptions } from "./signature.ts";
 
 /**
  * Level 3: the catalog becomes two tools, a dispatcher `call_tool(code, args)` and a lookup
@@ -10,8 +10,21 @@ import { argumentList, signatureLine, type SignatureOptions } from "./signature.
  * behind a cache breakpoint (`systemBlock` carries one); the full schemas are read only
  * for the tools the model asks about. `resolve` maps the model's calls back.
  */
+/**
+ * How each tool is written in the code map.
+ * - `"summary"` (the default): `t1 name(arg: type, …) — First sentence.`, required
+ *   arguments with their types, `…` when there are optional ones, the description's first
+ *   sentence cut at `sentenceChars` (80 here; 0 leaves it out).
+ * - `"compact"`: `t1 name arg,arg`, the required arguments' names only. About half the
+ *   tokens a tool; the model leans on `describe_tool` for types, optional arguments and
+ *   what a tool is for, so it suits catalogs whose tool names already say what they do.
+ */
+export type DispatchMapStyle = "summary" | "compact";
+
 /** Signature options apply to the code map lines; here they default to `requiredOnly: true, sentenceChars: 80`. */
 export interface DispatchLevel3Options extends SignatureOptions {
+  /** How each tool is written in the code map. Default `"summary"`. */
+  readonly mapStyle?: DispatchMapStyle;
   /** Name of the dispatcher tool. Default `call_tool`. */
   readonly callToolName?: string;
   /** Name of the lookup tool. Default `describe_tool`. */
@@ -26,7 +39,7 @@ export interface DispatchedTool {
   readonly inputSchema: JsonSchemaObject;
   /** `(arg: type, arg?: type, …)` as in the code map line. */
   readonly argumentList: string;
-  /** The code map line. */
+  /** The code map line, in the dispatcher's map style. */
   readonly signature: string;
 }
 
@@ -120,17 +133,24 @@ export function dispatchLevel3(catalog: readonly CatalogTool[], options: Dispatc
   // The code map is paid on every request for every tool; the describe_tool answer on
   // demand carries the rest. So lines list required arguments only, and a short summary.
   const lineOptions: SignatureOptions = { requiredOnly: true, sentenceChars: 80, ...options };
+  const mapStyle = options.mapStyle ?? "summary";
+  if (mapStyle !== "summary" && mapStyle !== "compact") throw new SluiceError("INVALID_OPTION", `mapStyle is "summary" or "compact", not ${JSON.stringify(mapStyle)}.`);
   const codes = assignCodes(schemaTools.map((view) => view.name));
   const dispatched: DispatchedTool[] = schemaTools.map((view, index) => {
     const code = codes[index]!;
-    const signature = `${code} ${signatureLine(view.name, view.description, view.inputSchema!, lineOptions)}`;
-    return { code, name: view.name, description: view.description, inputSchema: view.inputSchema!, argumentList: argumentList(view.inputSchema!, lineOptions.maxArgs, lineOptions.requiredOnly), signature };
+    const required = requiredNames(view.inputSchema!);
+    const line = mapStyle === "compact" ? (required.length === 0 ? view.name : `${view.name} ${required.join(",")}`) : signatureLine(view.name, view.description, view.inputSchema!, lineOptions);
+    return { code, name: view.name, description: view.description, inputSchema: view.inputSchema!, argumentList: argumentList(view.inputSchema!, lineOptions.maxArgs, lineOptions.requiredOnly), signature: `${code} ${line}` };
   });
   const example = dispatched[0]?.code ?? "t1";
+  const legend =
+    mapStyle === "compact"
+      ? `Tools (code name required,arguments; optional arguments and types are not listed, ${describeToolName} has them):`
+      : "Tools (code name(required arguments, … when there are optional ones) — summary):";
   const system = [
     `Tools are called through ${callToolName}(code, args): code from the list below, args an object of the tool's arguments. ${describeToolName}(code) returns a tool's full argument schema; use it when the line below is not enough.`,
     `Example: ${callToolName}({"code": "${example}", "args": {...}})`,
-    "Tools (code name(required arguments, … when there are optional ones) — summary):",
+    legend,
     ...dispatched.map((tool) => tool.signature),
   ].join("\n");
 

@@ -11,7 +11,7 @@ export type {
 export { filterTools, toolChoiceNames, type FilterToolsOptions, type FilterToolsResult, type FilterRefusal, type FilterRefusalReason, type SystemPrompt, type ToolChoice } from "./filter-tools.ts";
 export { signatureLine, firstSentence, typeLabel, type SignatureOptions } from "./signature.ts";
 export { dispatchLevel1 } from "./dispatch-level1.ts";
-export { dispatchLevel3, Dispatcher, type DispatchLevel3Options, type DispatchedTool } from "./dispatch-level3.ts";
+export { dispatchLevel3, Dispatcher, type DispatchLevel3Options, type DispatchedTool, type DispatchMapStyle } from "./dispatch-level3.ts";
 export { resolve, type ModelCall, type ResolveResult, type Slip, type SlipKind } from "./resolve.ts";
 export type { ArgumentProblem } from "./argument-validator.ts";
 export { measureLevels, catalogTokens, type LevelTokens } from "./measure-levels.ts";

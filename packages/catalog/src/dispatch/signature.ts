@@ -8,7 +8,7 @@ import { isSchemaObject, parseLocalRef, type JsonSchemaObject } from "@sluice/sc
 export interface SignatureOptions {
   /** Arguments listed before `…`; required ones first. Default 8. */
   readonly maxArgs?: number;
-  /** The first sentence is cut to this many characters. Default 100. */
+  /** The first sentence is cut to this many characters; 0 leaves the sentence out. Default 100. */
   readonly sentenceChars?: number;
   /** List only the required arguments, then `…` when there are optional ones. Default false. */
   readonly requiredOnly?: boolean;
@@ -56,6 +56,7 @@ export function typeLabel(schema: unknown): string {
  * descriptions often start with a summary line without a period.
  */
 export function firstSentence(text: string, maxChars = 100): string {
+  if (!(maxChars > 0)) return "";
   const paragraph = text.trim().split(/\n\s*\n/)[0] ?? "";
   const flat = paragraph.replace(/<\/?[a-z][^>]*>/gi, "").replace(/\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\s+/g, " ").trim();
   let end = flat.length;
@@ -68,6 +69,13 @@ export function firstSentence(text: string, maxChars = 100): string {
   }
   const sentence = [...flat.slice(0, end)];
   return sentence.length <= maxChars ? sentence.join("") : sentence.slice(0, maxChars - 1).join("").trimEnd() + "…";
+}
+
+/** The required arguments' names, in schema order. */
+export function requiredNames(inputSchema: JsonSchemaObject): string[] {
+  const properties = isSchemaObject(inputSchema.properties) ? inputSchema.properties : {};
+  const required = new Set(Array.isArray(inputSchema.required) ? inputSchema.required.filter((r): r is string => typeof r === "string") : []);
+  return Object.keys(properties).filter((name) => required.has(name));
 }
 
 /** `(arg: type, arg?: type, …)`: required arguments first, each group in schema order. */
