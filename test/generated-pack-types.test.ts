@@ -42,6 +42,21 @@ function compileOnly(): void {
   const derived = stripe.getCustomers.derived({ name: "narrow", drop: ["created"] });
   // @ts-expect-error still a number after a derive
   derived.derived({ name: "wrong", pin: { limit: "ten" } });
+
+  // call, request and invoke take the tool's arguments, not any record.
+  void github.reposListForOrg.request({ org: "acme", type: "public" });
+  // @ts-expect-error org is a string
+  void github.reposListForOrg.request({ org: 1 });
+  // @ts-expect-error reposListForOrg has no argument orgg
+  void github.reposListForOrg.call({ orgg: "acme" });
+  // @ts-expect-error org is required
+  void github.reposListForOrg.invoke({});
+  // A pinned argument leaves the type as it leaves the schema: the derived tool's call does
+  // not ask for it, and sending it is a compile error (and EGRESS_DENIED at run time).
+  const acme = github.reposListForOrg.derived({ name: "acme_repos", pin: { org: "acme" } });
+  void acme.call({ type: "public" });
+  // @ts-expect-error org is pinned
+  void acme.call({ org: "other" });
 }
 
 describe("generated tool exports are typed by their generated interfaces", () => {
@@ -56,5 +71,15 @@ describe("generated tool exports are typed by their generated interfaces", () =>
     expect(stripe.getCustomers.derived({ name: "ten_customers", pin: { limit: 10 } }).pins).toEqual({ limit: 10 });
     expect(() => stripe.getCustomers.derived({ name: "wrong", pin: { limit: "ten" } as never })).toThrow(expect.objectContaining({ code: expect.any(String) }));
     expect(() => github.reposListForOrg.derived({ name: "wrong", pin: { type: "everything" } as never })).toThrow(expect.objectContaining({ code: expect.any(String) }));
+  });
+
+  it("arguments the types accept build a request, ones they refuse are refused at run time (the same values)", async () => {
+    const ctx = { baseUrl: "http://127.0.0.1:9" };
+    expect((await github.reposListForOrg.request({ org: "acme", type: "public" }, ctx)).url).toBe("http://127.0.0.1:9/orgs/acme/repos?type=public");
+    await expect(github.reposListForOrg.request({ org: 1 } as never, ctx)).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    await expect(github.reposListForOrg.request({} as never, ctx)).rejects.toMatchObject({ code: "INVALID_ARGUMENTS" });
+    const acme = github.reposListForOrg.derived({ name: "acme_repos", pin: { org: "acme" } });
+    expect((await acme.request({ type: "public" }, ctx)).url).toBe("http://127.0.0.1:9/orgs/acme/repos?type=public");
+    await expect(acme.request({ org: "other" } as never, ctx)).rejects.toMatchObject({ code: "EGRESS_DENIED" });
   });
 });

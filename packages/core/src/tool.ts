@@ -303,8 +303,9 @@ export class Tool<Args extends object = ToolArgs> {
    * Options are checked at run time too: an unknown key is INVALID_OPTION naming the
    * nearest valid one (a typo must never leave the tool wider than meant).
    */
-  derived(options: DeriveOptions<Args> = {}): Tool<Args> {
-    return withinLimits(`derived() of ${this.name}`, () => this.project(options, {}));
+  derived<const Pinned extends { readonly [K in keyof Args]?: Args[K] } = {}>(options: DeriveOptions<Args> & { pin?: Pinned } = {}): Tool<Omit<Args, keyof Pinned>> {
+    // A pinned argument leaves the schema (sending it is refused), so it leaves the type.
+    return withinLimits(`derived() of ${this.name}`, () => this.project(options, {})) as unknown as Tool<Omit<Args, keyof Pinned>>;
   }
 
   /** @internal measurement hook for `paths({ byCost })`. */
@@ -388,12 +389,12 @@ export class Tool<Args extends object = ToolArgs> {
    * and the request is built only from what the schema lets through. Failures come back
    * as SluiceError with a code, the HTTP status and `retryAfterSeconds` where known.
    */
-  async call(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<unknown> {
+  async call(args: Args, ctx?: CallContext): Promise<unknown> {
     return (await this.invoke(args, ctx)).output;
   }
 
   /** Like `call`, with everything about the exchange: raw body, status, headers, byte counts, next page. */
-  async invoke(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<CallResult> {
+  async invoke(args: Args, ctx?: CallContext): Promise<CallResult> {
     const through = this.#s.callsThrough;
     if (through !== undefined) return through.tool.invoke(throughArguments(through, args), ctx);
     return (await loadCallRuntime()).invoke(this, args, ctx);
@@ -405,7 +406,7 @@ export class Tool<Args extends object = ToolArgs> {
    * and the request built from what the schema lets through.
    * Credential values read `[redacted]` unless `ctx.revealCredentials` is true.
    */
-  async request(args: Args | Record<string, unknown>, ctx?: CallContext): Promise<HttpRequest> {
+  async request(args: Args, ctx?: CallContext): Promise<HttpRequest> {
     const through = this.#s.callsThrough;
     if (through !== undefined) return through.tool.request(throughArguments(through, args), ctx);
     return (await loadCallRuntime()).prepareRequest(this, args, ctx);
