@@ -75,6 +75,7 @@ it("@sluice/core exports", () => {
       "buildHttpRequest",
       "callErrorText",
       "checkEgressMap",
+      "checkedPagination",
       "collapseHandles",
       "collecting",
       "credentialFromEnv",

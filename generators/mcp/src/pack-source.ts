@@ -25,6 +25,7 @@ export const mcpSource: PackSource = {
     credentialArguments: "an MCP snapshot declares no security schemes; give the server its secret through mcp.env or mcp.headers, and withhold the argument with withhold",
     detectCredentialArguments: "an MCP snapshot declares no security schemes",
     externalRefs: "an MCP snapshot's schemas are self-contained",
+    pagination: "sluice reads next-page markers from HTTP answers, and passes an MCP server's results on as it sends them",
     "include.tags": NO_TAGS,
     "include.paths": NO_PATHS,
     "exclude.tags": NO_TAGS,

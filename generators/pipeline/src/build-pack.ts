@@ -17,6 +17,7 @@ import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
 import { globPattern, OperationFilter, type UnmatchedEntry } from "./select-operations.ts";
 import { packSource } from "./sources.ts";
+import { applyPaginationChoices } from "./pagination-choices.ts";
 import { applyToolChoices, keepReadOnly, noChoicesApplied, selectionRecord } from "./tool-choices.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
@@ -152,12 +153,14 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const ir = applyToolChoices(transformed, job, filter, prefixed, applied);
     let facts = read.facts(ir);
     if (job.responses !== "off" && read.responseHints !== undefined) facts = { ...facts, responses: read.responseHints(ir, facts) };
-    return { ir, facts, applied, generator: read.generator, emit: read.emit, warnings: read.warnings?.(ir, facts) ?? [] };
+    return { ir, facts, applied, prefixed, generator: read.generator, emit: read.emit, warnings: read.warnings?.(ir, facts) ?? [] };
   })();
   const { ir, generator, emit, applied } = built;
   let { facts } = built;
   if (job.endpoint !== undefined && facts.endpoint !== undefined) facts = { ...facts, endpoint: { ...facts.endpoint, url: job.endpoint } };
   facts = withEnvNames(facts, job);
+  const declaredPagination = applyPaginationChoices(facts, ir, job, built.prefixed);
+  facts = declaredPagination.facts;
   // A typo in exclude generates more than the author meant: fail closed, naming what it could have meant.
   const strayExcludes = filter.unmatchedExcludes();
   if (strayExcludes.length > 0) {
@@ -175,6 +178,10 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   for (const [argument, tools] of secretTools) {
     const where = tools.length <= 3 ? tools.join(", ") : `${tools.slice(0, 3).join(", ")} and ${tools.length - 3} more tools`;
     warnings.push(`argument "${argument}" (${where}) looks like a secret and is shown to the model; withhold it with credentialArguments: { "${argument}": "<security scheme>" } or withhold: { "${argument}": "internal" }`);
+  }
+  if (declaredPagination.replaced.length > 0) {
+    const [first, ...more] = declaredPagination.replaced;
+    warnings.push(`pagination: the config's declaration replaces the one found in the spec for ${first}${more.length > 0 ? ` and ${more.length} more` : ""}`);
   }
   warnings.push(...built.warnings);
   warnings.push(...(ir.notices ?? []));
@@ -240,7 +247,7 @@ function sourceChoices(job: PackJob, source: PackSource, withhold: NonNullable<S
  */
 function refuseUnsupported(source: PackSource, job: PackJob, file: string): void {
   const asked: string[] = [];
-  for (const key of ["authHeader", "baseUrl", "endpoint", "credentialArguments", "detectCredentialArguments", "externalRefs"] as const) if (job[key] !== undefined) asked.push(key);
+  for (const key of ["authHeader", "baseUrl", "endpoint", "credentialArguments", "detectCredentialArguments", "externalRefs", "pagination"] as const) if (job[key] !== undefined) asked.push(key);
   for (const which of ["include", "exclude"] as const) for (const key of ["tags", "paths"] as const) if ((job[which]?.[key]?.length ?? 0) > 0) asked.push(`${which}.${key}`);
   const refused = asked.filter((key) => hasOwn(source.unsupported, key));
   if (refused.length === 0) return;

@@ -121,7 +121,32 @@ export interface PackConfig {
   responses?: "default" | "off";
   /** External `$ref` targets -> local files, relative to the config file. Nothing is ever fetched. */
   externalRefs?: Record<string, string>;
+  /**
+   * Pagination the spec does not show (sluice finds it only where a success response declares
+   * the cursor or the `Link` header): generated tool name (before `toolPrefix`, as `tools`
+   * takes it) or a glob of names (`list_*`) -> which argument carries the next page's marker
+   * and where the marker is read. Body paths are dotted paths into the answer as the API sends
+   * it (a GraphQL answer starts at `data`). A declaration replaces what was found in the spec;
+   * a key that matches no tool, a tool without the argument, and two keys matching one tool
+   * are CONFIG_INVALID. OpenAPI and GraphQL packs; an MCP pack refuses it.
+   * `{ "list_*": { style: "link", arg: "cursor" } }`,
+   * `{ "items_page": { style: "cursor", arg: "cursor", cursor: "data.items_page.cursor" } }`.
+   */
+  pagination?: Record<string, PaginationChoice>;
 }
+
+/**
+ * A pagination declaration: the same styles and fields as `derived({ pagination })` takes
+ * (`Pagination` in @sluice/core, which a test keeps equal to this), written out here because
+ * this module imports nothing.
+ */
+export type PaginationChoice =
+  | { style: "cursor"; arg: string; cursor: string; hasMore?: string; items?: string }
+  | { style: "lastItemId"; arg: string; items: string; hasMore?: string; idField?: string; pageSizeArg?: string; defaultPageSize?: number }
+  | { style: "link"; arg: string; param?: string; items?: string }
+  | { style: "nextUrl"; arg: string; next: string; param?: string; items?: string }
+  | { style: "offset"; arg: string; items: string; total?: string; isLast?: string; hasMore?: string; pageSizeArg?: string; defaultPageSize?: number }
+  | { style: "page"; arg: string; items: string; hasMore?: string; pageSizeArg?: string; defaultPageSize?: number; firstPage?: number };
 
 /** `sluice.config.*`: the packs `sluice generate` writes. */
 export interface SluiceConfig {

@@ -4,13 +4,14 @@
  * ignored (a `readonly: true` that did nothing would serve write tools).
  */
 import { SluiceError, TOOL_NAME_PATTERN } from "@sluice/schema";
+import { checkedPagination } from "@sluice/core";
 import { closest } from "@sluice/core/edit-distance";
 import type { PackConfig, SluiceConfig } from "./config.ts";
 import { packNameProblem } from "./pack-name.ts";
 
 export { packNameProblem, suggestPackName } from "./pack-name.ts";
 
-const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "toolChoices" | "mcp">> = {
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "toolChoices" | "mcp" | "pagination">> = {
   spec: "string",
   mcp: "mcp",
   name: "string",
@@ -30,6 +31,7 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   toolPrefix: "string",
   responses: "responses",
   externalRefs: "record",
+  pagination: "pagination",
 };
 const SELECTION_KEYS = ["tags", "paths", "operations", "tools"] as const;
 const TOOL_CHOICE_KEYS = ["name", "description"] as const;
@@ -96,6 +98,18 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
           }
         }
       }
+      if (expected === "pagination") {
+        if (!isPlainObject(given)) return fail(where, 'must map tool names or globs to a pagination ({ "list_*": { "style": "link", "arg": "cursor" } })');
+        for (const [tool, declaration] of Object.entries(given)) {
+          if (tool === "") fail(where, "has an empty tool name");
+          try {
+            checkedPagination(declaration, `${where}.${tool}`);
+          } catch (error) {
+            if (!(error instanceof SluiceError)) throw error;
+            throw new SluiceError("CONFIG_INVALID", `${file}: ${error.message}`, error.candidates === undefined ? undefined : { candidates: [...error.candidates] });
+          }
+        }
+      }
     }
     for (const required of ["name", "out"] as const) if (!Object.hasOwn(pack, required)) fail(`${at}.${required}`, "is required");
     if (Object.hasOwn(pack, "spec") === Object.hasOwn(pack, "mcp")) fail(at, Object.hasOwn(pack, "spec") ? "give either spec or mcp, not both" : "needs spec (a spec file) or mcp (an MCP server)");
@@ -104,6 +118,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
       for (const specOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs"]) {
         if (Object.hasOwn(pack, specOnly)) fail(`${at}.${specOnly}`, "applies to spec packs only (an MCP server's own credentials go in mcp.env or mcp.headers as { fromEnv })");
       }
+      if (Object.hasOwn(pack, "pagination")) fail(`${at}.pagination`, MCP_PAGINATION);
     } else if (pack["kind"] === "mcp") fail(`${at}.kind`, '"mcp" needs an mcp source');
     const name = pack["name"] as string;
     const problem = typeof name === "string" ? packNameProblem(name) : undefined;
@@ -128,6 +143,9 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
   });
   return value as unknown as SluiceConfig;
 }
+
+/** Why an MCP pack refuses `pagination` (here and as the MCP source's unsupported choice). */
+export const MCP_PAGINATION = "applies to OpenAPI and GraphQL packs: sluice reads next-page markers from HTTP answers, and passes an MCP server's results on as it sends them";
 
 const MCP_KEYS = { stdio: ["command", "args", "env", "cwd"], http: ["url", "headers"] } as const;
 

@@ -107,6 +107,7 @@ describe("a choice the source cannot carry out", () => {
     ["mcp", 2, { credentialArguments: { path: "token" } }, ["credentialArguments"]],
     ["mcp", 2, { include: { tags: ["files"] } }, ["include.tags"]],
     ["mcp", 2, { baseUrl: "https://x.example" }, ["baseUrl"]],
+    ["mcp", 2, { pagination: { list_directory: { style: "link", arg: "path" } } }, ["pagination"]],
     ["graphql", 1, { exclude: { paths: ["/files"] } }, ["exclude.paths"]],
     ["graphql", 1, { baseUrl: "https://x.example", externalRefs: {} }, ["baseUrl", "externalRefs"]],
     ["openapi", 0, { endpoint: "https://x.example/graphql" }, ["endpoint"]],

@@ -55,6 +55,7 @@ describe("config.schema.json", () => {
       kind: "openapi", include: { tags: ["t"], paths: ["GET /x/**"], operations: ["op"], tools: ["t_*"] }, exclude: { tools: ["x"] }, readOnly: true,
       tools: { t: { name: "u", description: "d" } }, withhold: { a: "internal" }, credentialArguments: { a: "s" }, detectCredentialArguments: false,
       baseUrl: "https://x", endpoint: "https://y", authHeader: "X-Key", env: { s: "S" }, toolPrefix: "p_", responses: "off", externalRefs: { "a.json": "b.json" },
+      pagination: { "list_*": { style: "link", arg: "cursor" }, items_page: { style: "cursor", arg: "cursor", cursor: "data.items_page.cursor" } },
     };
     const keys = Object.keys(schema.definitions["PackConfig"]!.properties);
     // mcp replaces spec (validateConfig takes exactly one of them), so its sample has no spec.

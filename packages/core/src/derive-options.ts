@@ -88,16 +88,19 @@ function checkedPins(pin: unknown): Readonly<Record<string, unknown>> {
   return Object.freeze(out);
 }
 
-/** A pagination declaration checked against its style's fields, copied and frozen. */
-function checkedPagination(value: unknown): Pagination {
-  if (!isSchemaObject(value)) throw new SluiceError("INVALID_OPTION", `derived(): \`pagination\` must be an object { style, arg, ... }, got ${kindOf(value)}.`);
+/**
+ * A pagination declaration checked against its style's fields, copied and frozen; `where`
+ * starts each message (`derived()`, or the config entry that declared it).
+ */
+export function checkedPagination(value: unknown, where = "derived()"): Pagination {
+  if (!isSchemaObject(value)) throw new SluiceError("INVALID_OPTION", `${where}: \`pagination\` must be an object { style, arg, ... }, got ${kindOf(value)}.`);
   const styles = Object.keys(PAGINATION_FIELDS);
   const style = getOwn(value, "style");
   if (typeof style !== "string" || !hasOwn(PAGINATION_FIELDS, style)) {
     const ranked = typeof style === "string" ? byCloseness(style, styles) : styles;
     throw new SluiceError(
       "INVALID_OPTION",
-      `derived(): pagination.style ${JSON.stringify(style) ?? "undefined"} is not a pagination style${typeof style === "string" ? `; did you mean "${ranked[0]}"?` : "."} The styles are ${styles.join(", ")}.`,
+      `${where}: pagination.style ${JSON.stringify(style) ?? "undefined"} is not a pagination style${typeof style === "string" ? `; did you mean "${ranked[0]}"?` : "."} The styles are ${styles.join(", ")}.`,
       { candidates: ranked },
     );
   }
@@ -107,7 +110,7 @@ function checkedPagination(value: unknown): Pagination {
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
       const ranked = byCloseness(key, known);
-      throw new SluiceError("INVALID_OPTION", `derived(): pagination (style ${style}) has no field "${key}"; did you mean "${ranked[0]}"? Its fields are ${known.join(", ")}.`, {
+      throw new SluiceError("INVALID_OPTION", `${where}: pagination (style ${style}) has no field "${key}"; did you mean "${ranked[0]}"? Its fields are ${known.join(", ")}.`, {
         candidates: ranked,
       });
     }
@@ -118,7 +121,7 @@ function checkedPagination(value: unknown): Pagination {
       if (field === undefined && !required) continue;
       const fits = type === "string" ? typeof field === "string" && field !== "" : typeof field === "number" && Number.isInteger(field);
       if (!fits) {
-        throw new SluiceError("INVALID_OPTION", `derived(): pagination (style ${style}) ${required ? "needs" : "takes"} "${key}" as ${type === "string" ? "a non-empty string" : "an integer"}, got ${kindOf(field)}.`);
+        throw new SluiceError("INVALID_OPTION", `${where}: pagination (style ${style}) ${required ? "needs" : "takes"} "${key}" as ${type === "string" ? "a non-empty string" : "an integer"}, got ${kindOf(field)}.`);
       }
       out[key] = field;
     }

@@ -43,6 +43,7 @@ export type {
   ToolRuntime,
 } from "./call/types.ts";
 export { type CallResult, type CallableTool } from "./call/call.ts";
+export { checkedPagination } from "./derive-options.ts";
 export { argumentRefusal, callErrorText } from "./call/call-error-text.ts";
 export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options, type OAuth2Credential } from "./call/oauth2.ts";
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
