@@ -119,7 +119,7 @@ describe("pagination declared in the config", () => {
     ["two keys for one tool", { "list_*": { style: "link", arg: "cursor" }, list_projects: { style: "link", arg: "cursor" } }, /list_projects is also matched by pagination\.list_\*/, undefined],
     ["a withheld argument", { list_projects: { style: "link", arg: "cursor" } }, /list_projects has no argument "cursor".*\(it is withheld\)/, undefined],
   ] as const)("refuses %s (CONFIG_INVALID)", async (what, pagination, message, candidates) => {
-    const extra: Partial<PackJob> = { pagination: pagination as PackJob["pagination"], ...(what === "a withheld argument" ? { withhold: { cursor: "internal" } } : {}) };
+    const extra: Partial<PackJob> = { pagination: pagination as NonNullable<PackJob["pagination"]>, ...(what === "a withheld argument" ? { withhold: { cursor: "internal" } } : {}) };
     const refusal = buildPack(openapi(extra), "0.0.0");
     await expect(refusal).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringMatching(message) });
     if (candidates !== undefined) await expect(refusal).rejects.toMatchObject({ candidates: expect.arrayContaining([...candidates]) });
