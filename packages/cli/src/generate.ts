@@ -49,11 +49,16 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   if (serverCommand.length > 0 && positionals[0] !== "mcp") throw usageError("generate", "a command after -- is an MCP server's: sluice generate mcp --name N --out DIR -- <command> [args...]");
   const check = values.check === true;
   const json = values.json === true;
+  const watchTimeout = stringOption(values, "watch-timeout");
+  if (watchTimeout !== undefined && values.watch !== true) throw usageError("generate", "--watch-timeout bounds each round of --watch; give --watch too");
   if (values.watch === true) {
     if (check || json) throw usageError("generate", `--watch keeps regenerating; it takes neither --check nor --json`);
+    const timeoutMs = watchTimeout === undefined ? undefined : Number(watchTimeout);
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw usageError("generate", "--watch-timeout takes milliseconds (a positive integer)");
     const { watchGenerate } = await import("./generate-watch.ts");
-    // The rounds run generate without the flag (a child that watched too would never return).
-    return watchGenerate(args.filter((arg) => arg !== "--watch" && arg !== "-w"), (fresh) => jobsFrom(values, positionals, io, serverCommand, fresh), io);
+    // The rounds run generate without the watch's own flags (a child that watched too would never return).
+    const roundArgs = args.filter((arg, i) => arg !== "--watch" && arg !== "-w" && arg !== "--watch-timeout" && args[i - 1] !== "--watch-timeout" && !arg.startsWith("--watch-timeout="));
+    return watchGenerate(roundArgs, (fresh) => jobsFrom(values, positionals, io, serverCommand, fresh), io, timeoutMs === undefined ? {} : { roundTimeoutMs: timeoutMs });
   }
   const github = annotationsWanted(stringOption(values, "format"));
   const jobs = await jobsFrom(values, positionals, io, serverCommand);
