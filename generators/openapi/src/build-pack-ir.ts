@@ -146,7 +146,17 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     tools,
     skipped,
     ...(converter.refusedPatterns.length > 0 ? { refusedPatterns: converter.refusedPatterns } : {}),
+    ...(converter.undeclaredRequired.size > 0 ? { notices: [undeclaredRequiredNotice([...converter.undeclaredRequired.values()])] } : {}),
   };
+}
+
+/** One line for the pack: which request schemas require members they never declare, and what was done (schema-object.ts `declareRequiredMembers`). */
+function undeclaredRequiredNotice(repairs: readonly { operation: string; pointer: string; members: string[] }[]): string {
+  const members = repairs.reduce((n, repair) => n + repair.members.length, 0);
+  const [first, ...more] = repairs;
+  const where = `${first!.operation || "(shared type)"} ${first!.members.join(", ")} (${first!.pointer})${more.length > 0 ? ` and ${more.length} more schema${more.length === 1 ? "" : "s"}` : ""}`;
+  const [them, are, args] = members === 1 ? ["it", "is", "a required argument"] : ["them", "are", "required arguments"];
+  return `SPEC_REPAIRED: ${members === 1 ? "a member" : `${members} members`} the spec requires in a request schema without declaring ${them} ${are} offered as ${args} of any type (so that the call the API demands can be made): ${where}; declare ${them} in the spec copy to type ${them}`;
 }
 
 /**

@@ -50,6 +50,46 @@ function job(spec: string, name: string, extra: Partial<PackJob> = {}): PackJob 
 
 const codes = (warnings: readonly string[]) => warnings.map((warning) => warning.split(":")[0]);
 
+describe("a request body that requires a member it does not declare (a webhook body requiring team_id, which its properties never list)", () => {
+  const hook = { type: "object", properties: { endpoint: { type: "string" }, passcode: { type: "string" } }, required: ["endpoint", "team_id"] };
+  const spec = {
+    openapi: "3.0.3",
+    info: { title: "hooks", version: "1" },
+    servers: [{ url: "https://hooks.example.com" }],
+    components: {
+      securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } },
+      schemas: { Hook: hook, Tagged: { allOf: [{ $ref: "#/components/schemas/Hook" }, { type: "object", properties: { tag: { type: "string" } }, required: ["endpoint"] }] } },
+    },
+    security: [{ key: [] }],
+    paths: {
+      "/webhooks": {
+        post: { operationId: "createWebhook", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Hook" } } } }, ...ok },
+        put: { operationId: "replaceWebhook", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Hook" } } } }, ...ok },
+      },
+      "/tagged": { post: { operationId: "createTagged", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Tagged" } } } }, ...ok } },
+    },
+  };
+
+  it("is said once at generate, and the member is offered as the spec says: required, of any type, sent in the body", async () => {
+    const { report, ir } = await buildPack(job(write("hooks.json", spec), "hooks"), "0.0.0");
+    // Two operations share the schema: one line, naming the first and the member.
+    expect(report.warnings).toEqual([
+      "SPEC_REPAIRED: a member the spec requires in a request schema without declaring it is offered as a required argument of any type (so that the call the API demands can be made): PUT /webhooks team_id (/components/schemas/Hook); declare it in the spec copy to type it",
+    ]);
+    const create = ir.tools.find((tool) => tool.name === "create_webhook")!;
+    expect(create.parameters.required).toEqual(["endpoint", "team_id"]);
+    expect(create.parameters.properties["team_id"]).toEqual({ description: "Required by the API; the spec does not declare this member, so its type is not known." });
+    const pack = definePack({ name: "hooks", defs: ir.defs, tools: ir.tools });
+    const refused = await pack.tool("create_webhook").request({ endpoint: "https://me.example.com" }).then(() => undefined, (error: unknown) => error as SluiceError);
+    expect(refused?.code).toBe("INVALID_ARGUMENTS");
+    const sent = await pack.tool("create_webhook").request({ endpoint: "https://me.example.com", team_id: "123" });
+    expect(JSON.parse(String(sent.body))).toEqual({ endpoint: "https://me.example.com", team_id: "123" });
+    // In an allOf the other part declares (here: endpoint, declared by Hook), nothing is added to the part that requires it.
+    const tagged = ir.tools.find((tool) => tool.name === "create_tagged")!;
+    expect(JSON.stringify(tagged.parameters)).not.toContain('"endpoint":{"description"');
+  });
+});
+
 describe("generate says what the spec leaves unsaid, once, coded", () => {
   it("no server URL and no security: NO_SERVER_URL and NO_SECURITY, each saying how to set it; the broken operation is one coded skip", async () => {
     const { report } = await buildPack(job(write("k.json", noServer), "k"), "0.0.0");
