@@ -85,6 +85,14 @@ interface Site {
  */
 export const MAX_INLINE_DEPTH = MAX_DOCUMENT_DEPTH;
 
+/** Members a request schema requires without declaring them: declared (an open object) or the requirement dropped (`closed`: the object forbids other members). */
+export interface UndeclaredRequired {
+  operation: string;
+  pointer: string;
+  members: string[];
+  closed: boolean;
+}
+
 /** A schema that is one branch of a union or an `allOf`: what it requires, another part may declare. */
 const BRANCH_POINTER = /\/(?:allOf|anyOf|oneOf)\/\d+$/;
 /** What the model reads of a member the spec requires without declaring it. */
@@ -102,7 +110,7 @@ export class SchemaConverter {
    * Members a request schema requires without declaring them, declared here (see
    * `declareRequiredMembers`), by the schema's place: said once at generate.
    */
-  readonly undeclaredRequired = new Map<string, { operation: string; pointer: string; members: string[] }>();
+  readonly undeclaredRequired = new Map<string, UndeclaredRequired>();
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
   /** Converting the siblings of a 3.1 `$ref`: the target may declare what they require. */
@@ -426,22 +434,32 @@ export class SchemaConverter {
   }
 
   /**
-   * A member an object's `required` names and its `properties` do not declare (Figma's
-   * webhook body requires `team_id` and lists no such property). Read as JSON Schema reads
-   * it, the object must carry the member, of any type; dropped, the tool could never make
-   * the call the API demands. So it is declared, required, accepting any JSON value, and
-   * said once at generate. Left alone where the schema may declare it elsewhere: a union or
-   * `allOf` branch (the parent or a sibling may), beside a composition or a 3.1 `$ref`, or
-   * where `patternProperties` or an `additionalProperties` schema types undeclared members.
+   * A member an object's `required` names and its `properties` do not declare (a webhook
+   * body requiring `team_id` it never lists). JSON Schema reads it two ways, and so does this:
+   * - the object admits other members (no `additionalProperties: false`): it must carry the
+   *   member, of any type. Dropped, the tool could never make the call the API demands; so
+   *   the member is declared, required, accepting any JSON value;
+   * - the object forbids other members: no value satisfies it, the spec contradicts itself
+   *   (Jira's ScreenTypes requires `defaultScreen` and declares `default`). The declared
+   *   members win and the requirement is dropped.
+   * Either is said once at generate. Left alone where the schema may declare the member
+   * elsewhere: a union or `allOf` branch (the parent or a sibling may), beside a composition
+   * or a 3.1 `$ref`, or where `patternProperties` or an `additionalProperties` schema types
+   * undeclared members.
    */
   private declareRequiredMembers(out: JsonSchemaObject, document: SourceDocument, pointer: string): void {
     if (BRANCH_POINTER.test(pointer) || out.allOf !== undefined || out.anyOf !== undefined || out.oneOf !== undefined || out.patternProperties !== undefined || isSchemaObject(out.additionalProperties)) return;
     const properties = out.properties as Record<string, JsonSchemaObject | boolean>;
     const missing = (out.required as string[]).filter((name) => !hasOwn(properties, name));
     if (missing.length === 0) return;
-    for (const name of missing) setOwn(properties, name, { description: UNDECLARED_REQUIRED });
+    const closed = out.additionalProperties === false;
+    if (closed) {
+      const kept = (out.required as string[]).filter((name) => hasOwn(properties, name));
+      if (kept.length > 0) out.required = kept;
+      else delete out.required;
+    } else for (const name of missing) setOwn(properties, name, { description: UNDECLARED_REQUIRED });
     const key = `${document.id}#${pointer}`;
-    if (!this.undeclaredRequired.has(key)) this.undeclaredRequired.set(key, { operation: this.operation, pointer, members: missing });
+    if (!this.undeclaredRequired.has(key)) this.undeclaredRequired.set(key, { operation: this.operation, pointer, members: missing, closed });
   }
 
   /**

@@ -50,15 +50,18 @@ function job(spec: string, name: string, extra: Partial<PackJob> = {}): PackJob 
 
 const codes = (warnings: readonly string[]) => warnings.map((warning) => warning.split(":")[0]);
 
-describe("a request body that requires a member it does not declare (a webhook body requiring team_id, which its properties never list)", () => {
+describe("a request schema that requires a member it does not declare", () => {
+  // Open, as a webhook body requiring team_id that its properties never list; closed, as a screen
+  // scheme requiring defaultScreen where it declares default and forbids any other member.
   const hook = { type: "object", properties: { endpoint: { type: "string" }, passcode: { type: "string" } }, required: ["endpoint", "team_id"] };
+  const screens = { type: "object", additionalProperties: false, properties: { default: { type: "integer" }, edit: { type: "integer" } }, required: ["defaultScreen"] };
   const spec = {
     openapi: "3.0.3",
     info: { title: "hooks", version: "1" },
     servers: [{ url: "https://hooks.example.com" }],
     components: {
       securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } },
-      schemas: { Hook: hook, Tagged: { allOf: [{ $ref: "#/components/schemas/Hook" }, { type: "object", properties: { tag: { type: "string" } }, required: ["endpoint"] }] } },
+      schemas: { Hook: hook, Screens: screens, Tagged: { allOf: [{ $ref: "#/components/schemas/Hook" }, { type: "object", properties: { tag: { type: "string" } }, required: ["endpoint"] }] } },
     },
     security: [{ key: [] }],
     paths: {
@@ -67,14 +70,15 @@ describe("a request body that requires a member it does not declare (a webhook b
         put: { operationId: "replaceWebhook", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Hook" } } } }, ...ok },
       },
       "/tagged": { post: { operationId: "createTagged", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Tagged" } } } }, ...ok } },
+      "/schemes": { post: { operationId: "createScheme", requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" }, screens: { $ref: "#/components/schemas/Screens" } }, required: ["name", "screens"] } } } }, ...ok } },
     },
   };
 
-  it("is said once at generate, and the member is offered as the spec says: required, of any type, sent in the body", async () => {
+  it("is said once at generate; an open object offers the member as required, a closed one drops the requirement", async () => {
     const { report, ir } = await buildPack(job(write("hooks.json", spec), "hooks"), "0.0.0");
-    // Two operations share the schema: one line, naming the first and the member.
+    // Two operations share Hook: one line for the pack, naming each schema once.
     expect(report.warnings).toEqual([
-      "SPEC_REPAIRED: a member the spec requires in a request schema without declaring it is offered as a required argument of any type (so that the call the API demands can be made): PUT /webhooks team_id (/components/schemas/Hook); declare it in the spec copy to type it",
+      "SPEC_REPAIRED: request schemas require members they do not declare: offered as required arguments of any type, so that the call the API demands can be made (PUT /webhooks team_id at /components/schemas/Hook); not required where the object forbids undeclared members (additionalProperties: false), so that it can be sent at all (POST /schemes defaultScreen at /components/schemas/Screens); declare them in the spec copy (or drop the requirement) and regenerate",
     ]);
     const create = ir.tools.find((tool) => tool.name === "create_webhook")!;
     expect(create.parameters.required).toEqual(["endpoint", "team_id"]);
@@ -84,9 +88,13 @@ describe("a request body that requires a member it does not declare (a webhook b
     expect(refused?.code).toBe("INVALID_ARGUMENTS");
     const sent = await pack.tool("create_webhook").request({ endpoint: "https://me.example.com", team_id: "123" });
     expect(JSON.parse(String(sent.body))).toEqual({ endpoint: "https://me.example.com", team_id: "123" });
-    // In an allOf the other part declares (here: endpoint, declared by Hook), nothing is added to the part that requires it.
+    // The closed object: callable with what it declares (before, no value could satisfy it).
+    const scheme = await pack.tool("create_scheme").request({ name: "s", screens: { default: 1 } });
+    expect(JSON.parse(String(scheme.body))).toEqual({ name: "s", screens: { default: 1 } });
+    expect(ir.defs["Screens"]).not.toHaveProperty("required");
+    // In an allOf whose other part declares the member (endpoint, declared by Hook), nothing is added.
     const tagged = ir.tools.find((tool) => tool.name === "create_tagged")!;
-    expect(JSON.stringify(tagged.parameters)).not.toContain('"endpoint":{"description"');
+    expect(JSON.stringify([tagged.parameters, ir.defs])).not.toContain('"endpoint":{"description"');
   });
 });
 
