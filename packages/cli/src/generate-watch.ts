@@ -161,7 +161,9 @@ export async function watchGenerate(args: readonly string[], jobsOf: (fresh?: st
           }),
         );
       } catch (error) {
-        say(`cannot watch ${relative(io.cwd, dir) || "."}: ${(error as Error).message}`);
+        // Coded like every other line: a folder that is gone is FILE_NOT_FOUND, anything else (no permission, no more watches) INTERNAL_ERROR.
+        const code = (error as NodeJS.ErrnoException).code === "ENOENT" ? "FILE_NOT_FOUND" : "INTERNAL_ERROR";
+        say(`sluice: ${code}: cannot watch ${relative(io.cwd, dir) || "."} (${(error as Error).message}); edits there are not seen`);
       }
     }
   };
