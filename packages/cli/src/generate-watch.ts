@@ -69,13 +69,20 @@ function runChild(args: readonly string[], cwd: string, timeoutMs: number): Prom
     }, timeoutMs);
     child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    let settled = false;
     const done = (run: Omit<ChildRun, "timedOut">) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       if (running === child) running = undefined;
       resolveRun({ ...run, timedOut });
     };
     child.once("error", (error) => done({ code: 2, stdout, stderr: `${stderr}sluice: INTERNAL_ERROR: ${error.message}\n` }));
     child.once("close", (code) => done({ code, stdout, stderr }));
+    // A stopped round ends when the child does: a process that left the group could hold its pipes open, and "close" would never come.
+    child.once("exit", (code) => {
+      if (timedOut) done({ code, stdout, stderr });
+    });
   });
 }
 
