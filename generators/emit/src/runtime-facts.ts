@@ -83,8 +83,32 @@ export function looksSecret(name: string): boolean {
 }
 
 /**
+ * Whether a schema admits only booleans (and perhaps null): `type: "boolean"`, a nullable
+ * one, `const`/`enum` of booleans, a union of such branches. A flag named like a secret
+ * (`is_secret`, `isSecret`, `has_password`) says whether, never what: no secret rides in it.
+ */
+export function isBooleanSchema(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > 20) return false;
+  const node = schema as Record<string, unknown>;
+  const onlyBooleans = (values: unknown): boolean => Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === "boolean" || value === null) && values.some((value) => typeof value === "boolean");
+  if (Object.hasOwn(node, "const")) return typeof node["const"] === "boolean";
+  if (Object.hasOwn(node, "enum")) return onlyBooleans(node["enum"]);
+  const type = node["type"];
+  if (type === "boolean") return true;
+  if (Array.isArray(type)) return type.length > 0 && type.every((t) => t === "boolean" || t === "null") && type.includes("boolean");
+  if (type !== undefined) return false;
+  for (const keyword of ["anyOf", "oneOf"]) {
+    const branches = node[keyword];
+    // Each branch a boolean or a bare null: `anyOf: [{ type: "boolean" }, { type: "null" }]`.
+    if (Array.isArray(branches) && branches.length > 0) return branches.every((branch) => isBooleanSchema(branch, depth + 1) || (typeof branch === "object" && branch !== null && (branch as Record<string, unknown>)["type"] === "null")) && branches.some((branch) => isBooleanSchema(branch, depth + 1));
+  }
+  return false;
+}
+
+/**
  * Arguments the model sees whose names look like secrets, minus the `excluded` wire
- * names (those already filled from a declared credential). Sorted by tool, then argument.
+ * names (those already filled from a declared credential) and boolean flags
+ * (`is_secret: boolean`). Sorted by tool, then argument.
  */
 export function secretLookingArguments(tools: readonly ToolIR[], excluded: ReadonlySet<string> = new Set()): { tool: string; argument: string }[] {
   const out: { tool: string; argument: string }[] = [];
@@ -103,6 +127,7 @@ export function secretLookingArguments(tools: readonly ToolIR[], excluded: Reado
       const authorizationHeader = headers.has(argument) && squashName(wire.get(argument) ?? argument) === "authorization";
       if (!authorizationHeader && !secret(argument) && !secret(wire.get(argument) ?? argument)) continue;
       if (excluded.has(wire.get(argument) ?? argument)) continue;
+      if (!authorizationHeader && isBooleanSchema(tool.parameters.properties[argument])) continue;
       out.push({ tool: tool.name, argument });
     }
   }

@@ -1,5 +1,5 @@
 import { relayPagination, type CredentialFact, type PackIR, type Pagination, type RuntimeFacts } from "@sluice/core";
-import { compareText, envVariableNames, looksSecret, secretLookingArguments, squashName } from "@sluice/emit";
+import { compareText, envVariableNames, isBooleanSchema, looksSecret, secretLookingArguments, squashName } from "@sluice/emit";
 import { refsFrom, ROOT } from "@sluice/schema";
 
 /** The scheme name of a GraphQL pack's default credential (a schema declares no authentication). */
@@ -51,10 +51,6 @@ export function graphqlRuntimeFacts(ir: PackIR): RuntimeFacts {
 /** Card verification codes: secrets by what they are, though no word in them says so. */
 const CARD_CODES = new Set(["cvv", "cvc", "cvv2", "cvc2", "cid", "securitycode", "cardsecuritycode", "cardverificationcode"]);
 
-function isBoolean(schema: unknown): boolean {
-  const type = typeof schema === "object" && schema !== null ? (schema as Record<string, unknown>).type : undefined;
-  return type === "boolean" || (Array.isArray(type) && type.every((t) => t === "boolean" || t === "null"));
-}
 
 /** A member schema of a secret-named custom scalar (input-schema.ts marks it `format: password`), directly or through `$ref`. */
 function secretTyped(schema: unknown, defs: PackIR["defs"]): boolean {
@@ -79,7 +75,7 @@ function secretLookingMembers(ir: PackIR): { tool: string; argument: string }[] 
   for (const [type, def] of Object.entries(ir.defs)) {
     const properties = (def.properties ?? {}) as Record<string, unknown>;
     // A boolean says whether, never what (`noSecret`, `isSecret`): no secret rides in it.
-    const members = Object.keys(properties).filter((member) => !isBoolean(properties[member]) && (looksSecret(member) || CARD_CODES.has(squashName(member)) || secretTyped(properties[member], ir.defs)));
+    const members = Object.keys(properties).filter((member) => !isBooleanSchema(properties[member]) && (looksSecret(member) || CARD_CODES.has(squashName(member)) || secretTyped(properties[member], ir.defs)));
     if (members.length > 0) secretMembers.set(type, members);
   }
   const out: { tool: string; argument: string }[] = [];

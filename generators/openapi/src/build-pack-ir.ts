@@ -7,7 +7,7 @@ import { withholdCredentialMembers } from "./credential-members.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
 import { RefResolver } from "./reference-object.ts";
-import { SchemaConverter, type Dialect } from "./schema-object.ts";
+import { SchemaConverter, type Dialect, type UndeclaredRequired } from "./schema-object.ts";
 import { SecuritySchemes } from "./security-scheme-object.ts";
 import { assignToolNames, operationKey, type OperationRef } from "./tool-names.ts";
 
@@ -146,7 +146,26 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
     tools,
     skipped,
     ...(converter.refusedPatterns.length > 0 ? { refusedPatterns: converter.refusedPatterns } : {}),
+    ...(converter.undeclaredRequired.size > 0 ? { notices: [undeclaredRequiredNotice([...converter.undeclaredRequired.values()])] } : {}),
   };
+}
+
+/**
+ * One line for the pack: which request schemas require members they never declare, and what
+ * was done with each kind (schema-object.ts `declareRequiredMembers`), a few places named.
+ */
+function undeclaredRequiredNotice(repairs: readonly UndeclaredRequired[]): string {
+  const places = (list: readonly UndeclaredRequired[]) => {
+    const shown = list.slice(0, 2).map((repair) => `${repair.operation || "(shared type)"} ${repair.members.join(", ")} at ${repair.pointer}`);
+    return `${shown.join("; ")}${list.length > 2 ? ` and ${list.length - 2} more` : ""}`;
+  };
+  const open = repairs.filter((repair) => !repair.closed);
+  const closed = repairs.filter((repair) => repair.closed);
+  const parts = [
+    ...(open.length === 0 ? [] : [`offered as required arguments of any type, so that the call the API demands can be made (${places(open)})`]),
+    ...(closed.length === 0 ? [] : [`not required where the object forbids undeclared members (additionalProperties: false), so that it can be sent at all (${places(closed)})`]),
+  ];
+  return `SPEC_REPAIRED: request schemas require members they do not declare: ${parts.join("; ")}; declare them in the spec copy (or drop the requirement) and regenerate`;
 }
 
 /**

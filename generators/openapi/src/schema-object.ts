@@ -85,6 +85,19 @@ interface Site {
  */
 export const MAX_INLINE_DEPTH = MAX_DOCUMENT_DEPTH;
 
+/** Members a request schema requires without declaring them: declared (an open object) or the requirement dropped (`closed`: the object forbids other members). */
+export interface UndeclaredRequired {
+  operation: string;
+  pointer: string;
+  members: string[];
+  closed: boolean;
+}
+
+/** A schema that is one branch of a union or an `allOf`: what it requires, another part may declare. */
+const BRANCH_POINTER = /\/(?:allOf|anyOf|oneOf)\/\d+$/;
+/** What the model reads of a member the spec requires without declaring it. */
+export const UNDECLARED_REQUIRED = "Required by the API; the spec does not declare this member, so its type is not known.";
+
 export class SchemaConverter {
   /** Converted definitions by `$defs` name (only those some conversion reached). */
   readonly defs = new Map<string, JsonSchemaObject>();
@@ -93,8 +106,15 @@ export class SchemaConverter {
   readonly withheldMembers = new Map<string, WithheldPath[]>();
   /** Patterns removed because they are not ECMA-262 or need a backtracking engine, in the order met. */
   readonly refusedPatterns: PatternRefusal[] = [];
+  /**
+   * Members a request schema requires without declaring them, declared here (see
+   * `declareRequiredMembers`), by the schema's place: said once at generate.
+   */
+  readonly undeclaredRequired = new Map<string, UndeclaredRequired>();
   /** The operation being converted, named in refusals (a shared type's refusal names the first that reached it). */
   operation = "";
+  /** Converting the siblings of a 3.1 `$ref`: the target may declare what they require. */
+  private inRefSiblings = false;
   /**
    * Whether any conversion so far wrote an `unevaluatedItems`: the one keyword of
    * packages/core/src/unsupported-keywords.ts a converted schema can hold (the dynamic
@@ -245,7 +265,14 @@ export class SchemaConverter {
       const target = union ?? { $ref: this.refTo(this.def(ref, document, pointer + "/$ref")) };
       if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
       const { $ref: _ignored, ...siblings } = source;
-      const rest = this.inline(siblings, { ...at, depth: depth + 1 });
+      const outer = this.inRefSiblings;
+      this.inRefSiblings = true;
+      let rest: JsonSchemaObject | boolean;
+      try {
+        rest = this.inline(siblings, { ...at, depth: depth + 1 });
+      } finally {
+        this.inRefSiblings = outer;
+      }
       if (typeof rest !== "object" || Object.keys(rest).length === 0) return target;
       return union === undefined ? { ...target, ...rest } : { allOf: [target, rest] };
     }
@@ -394,6 +421,7 @@ export class SchemaConverter {
       if (required.length > 0) out.required = required;
       else delete out.required;
     }
+    if (out.properties !== undefined && Array.isArray(out.required) && !this.inRefSiblings) this.declareRequiredMembers(out, document, pointer);
     if (exclusiveMaximum === true && isFiniteNumber(out.maximum)) {
       out.exclusiveMaximum = out.maximum;
       delete out.maximum;
@@ -403,6 +431,35 @@ export class SchemaConverter {
       delete out.minimum;
     }
     return nullable && this.dialect !== "3.1" ? withNull(out) : out;
+  }
+
+  /**
+   * A member an object's `required` names and its `properties` do not declare (a webhook
+   * body requiring `team_id` it never lists). JSON Schema reads it two ways, and so does this:
+   * - the object admits other members (no `additionalProperties: false`): it must carry the
+   *   member, of any type. Dropped, the tool could never make the call the API demands; so
+   *   the member is declared, required, accepting any JSON value;
+   * - the object forbids other members: no value satisfies it, the spec contradicts itself
+   *   (Jira's ScreenTypes requires `defaultScreen` and declares `default`). The declared
+   *   members win and the requirement is dropped.
+   * Either is said once at generate. Left alone where the schema may declare the member
+   * elsewhere: a union or `allOf` branch (the parent or a sibling may), beside a composition
+   * or a 3.1 `$ref`, or where `patternProperties` or an `additionalProperties` schema types
+   * undeclared members.
+   */
+  private declareRequiredMembers(out: JsonSchemaObject, document: SourceDocument, pointer: string): void {
+    if (BRANCH_POINTER.test(pointer) || out.allOf !== undefined || out.anyOf !== undefined || out.oneOf !== undefined || out.patternProperties !== undefined || isSchemaObject(out.additionalProperties)) return;
+    const properties = out.properties as Record<string, JsonSchemaObject | boolean>;
+    const missing = (out.required as string[]).filter((name) => !hasOwn(properties, name));
+    if (missing.length === 0) return;
+    const closed = out.additionalProperties === false;
+    if (closed) {
+      const kept = (out.required as string[]).filter((name) => hasOwn(properties, name));
+      if (kept.length > 0) out.required = kept;
+      else delete out.required;
+    } else for (const name of missing) setOwn(properties, name, { description: UNDECLARED_REQUIRED });
+    const key = `${document.id}#${pointer}`;
+    if (!this.undeclaredRequired.has(key)) this.undeclaredRequired.set(key, { operation: this.operation, pointer, members: missing, closed });
   }
 
   /**

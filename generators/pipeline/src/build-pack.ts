@@ -114,6 +114,14 @@ export function detectKind(bytes: Uint8Array, file: string): SourceKind {
   throw new SluiceError("SPEC_INVALID", `${file}: neither an OpenAPI/Swagger document nor a GraphQL schema; give the kind (sluice generate openapi|graphql <spec> ...).`);
 }
 
+/** Why the spec could not be read, as what it is: missing, a directory (a pack's folder, perhaps), or unreadable. */
+function unreadableSpec(error: unknown, job: PackJob): SluiceError {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENOENT" || code === "ENOTDIR") return new SluiceError("FILE_NOT_FOUND", `the spec of pack ${job.name} does not exist (${job.spec}).`, { cause: error });
+  if (code === "EISDIR") return new SluiceError("SPEC_INVALID", `the spec of pack ${job.name} is a directory, not a spec file (${job.spec}); name the OpenAPI or GraphQL file inside it.`, { cause: error });
+  return new SluiceError("SPEC_INVALID", `the spec of pack ${job.name} cannot be read (${job.spec}): ${code ?? (error as Error)?.message ?? String(error)}.`, { cause: error });
+}
+
 /** Builds everything of one pack in memory. */
 export async function buildPack(job: PackJob, coreVersion: string, step: (label: string) => void = () => {}): Promise<GeneratedPack> {
   step(`reading ${basename(job.spec)}`);
@@ -122,8 +130,8 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   else {
     try {
       bytes = await readFile(job.spec);
-    } catch {
-      throw new SluiceError("FILE_NOT_FOUND", `the spec of pack ${job.name} does not exist (${job.spec}).`);
+    } catch (error) {
+      throw unreadableSpec(error, job);
     }
   }
   const file = basename(job.spec);

@@ -30,10 +30,7 @@ export type McpSourceConfig =
 
 /** A new wire name or description for one generated tool. */
 export interface ToolChoice {
-  /**
-   * The tool's wire name from now on, used as given: `toolPrefix` is not added to it.
-   * @pattern ^[a-zA-Z0-9_-]{1,64}$
-   */
+  /** The tool's wire name from now on (1 to 64 letters, digits, `_` and `-`), used as given: `toolPrefix` is not added to it. */
   name?: string;
   /** What the model reads instead of the generated description. */
   description?: string;
@@ -112,10 +109,7 @@ export interface PackConfig {
    * pack's endpoint variable.
    */
   env?: Record<string, string>;
-  /**
-   * Prepended to every tool name (`gh_` -> `gh_issues_list`).
-   * @pattern ^[a-zA-Z0-9_-]{0,20}$
-   */
+  /** Prepended to every tool name (`gh_` -> `gh_issues_list`): up to 20 letters, digits, `_` and `-`. */
   toolPrefix?: string;
   /** The default response handler of generated tools: on (default) or off (every byte reaches the model). */
   responses?: "default" | "off";
@@ -133,6 +127,13 @@ export interface PackConfig {
    * `{ "items_page": { style: "cursor", arg: "cursor", cursor: "data.items_page.cursor" } }`.
    */
   pagination?: Record<string, PaginationChoice>;
+  /**
+   * Lets this pack's `out`, `spec` and `externalRefs` files lie outside the config file's
+   * folder (an absolute path, or one that climbs out with `..`). Without it such a path is
+   * CONFIG_INVALID: a config copied from elsewhere cannot write or read files outside the
+   * project it sits in.
+   */
+  allowOutside?: boolean;
 }
 
 /**

@@ -40,7 +40,7 @@ export interface GeneratePackResult {
 export async function generatePack(given: SluiceConfig, options: GeneratePackOptions = {}): Promise<GeneratePackResult[]> {
   const cwd = options.cwd ?? process.cwd();
   const configFile = options.configFile ?? "sluice.config.ts";
-  const config = validateConfig(given, configFile);
+  const config = validateConfig(given, configFile, cwd);
   const known = config.packs.map((pack) => pack.name);
   const unknown = (options.only ?? []).filter((name) => !known.includes(name));
   if (unknown.length > 0) throw new SluiceError("PACK_NOT_FOUND", `the config has no pack named ${unknown.join(", ")}.`, { candidates: known });

@@ -5,8 +5,9 @@
  * single dashes, starting with a letter (`9lives` would make `9livesTypes`, which does not
  * parse, and `9LIVES_TOKEN`, which no shell can set).
  */
-const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
-const MAX_LENGTH = 64;
+export const PACK_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+export const PACK_NAME_MAX_LENGTH = 64;
+const MAX_LENGTH = PACK_NAME_MAX_LENGTH;
 
 /** Why `name` cannot name a pack, or undefined when it can. */
 export function packNameProblem(name: string): string | undefined {

@@ -3,11 +3,12 @@
  * loads the file, and by generatePack() given an object. A misspelt key is refused, never
  * ignored (a `readonly: true` that did nothing would serve write tools).
  */
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { SluiceError, TOOL_NAME_PATTERN } from "@sluice/schema";
 import { checkedPagination } from "@sluice/core";
 import { closest } from "@sluice/core/edit-distance";
 import type { PackConfig, SluiceConfig } from "./config.ts";
-import { packNameProblem } from "./pack-name.ts";
+import { PACK_NAME, PACK_NAME_MAX_LENGTH, packNameProblem } from "./pack-name.ts";
 
 export { packNameProblem, suggestPackName } from "./pack-name.ts";
 
@@ -32,22 +33,61 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   responses: "responses",
   externalRefs: "record",
   pagination: "pagination",
+  allowOutside: "boolean",
 };
 const SELECTION_KEYS = ["tags", "paths", "operations", "tools"] as const;
 const TOOL_CHOICE_KEYS = ["name", "description"] as const;
 const CONFIG_KEYS = ["$schema", "packs"] as const;
 // Path Item Object methods (https://spec.openapis.org/oas/v3.1.0#path-item-object).
 const HTTP_METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
-const TOOL_PREFIX = /^[a-zA-Z0-9_-]{0,20}$/;
-// An HTTP field name (RFC 9110 token).
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The patterns validateConfig holds strings to, as ECMA-262 source without flags (JSON
+ * Schema's `pattern` has none): the config's JSON schema (packages/cli/config.schema.json)
+ * is generated from these very values, so the two cannot drift apart.
+ */
+export const CONFIG_PATTERNS = {
+  packName: PACK_NAME.source,
+  packNameMaxLength: PACK_NAME_MAX_LENGTH,
+  toolName: TOOL_NAME_PATTERN.source,
+  toolPrefix: "^[a-zA-Z0-9_-]{0,20}$",
+  // An HTTP field name (RFC 9110 token).
+  headerName: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+  envName: "^[A-Za-z_][A-Za-z0-9_]*$",
+  // The scheme is case-insensitive; spelt out because a schema pattern takes no `i` flag.
+  httpUrl: "^[hH][tT][tT][pP][sS]?://",
+  // `include.paths`: a path (`/pets/**`), a glob (`*`), or an HTTP method (any case) and a path.
+  pathGlob: `^(?:[/*]|(?:${HTTP_METHODS.map((method) => [...method].map((c) => `[${c}${c.toLowerCase()}]`).join("")).join("|")})\\s+\\S)`,
+  // A tool choice's text: something other than white space.
+  notBlank: "\\S",
+  // A file path: the file system refuses a NUL, and Node throws an uncoded error on one.
+  filePath: "^[^\\u0000]*$",
+} as const;
+
+/** Options an MCP pack refuses: they describe a spec's security schemes, servers and documents. */
+export const SPEC_ONLY_KEYS = ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs"] as const;
+/** Options a pack of `kind: "graphql"` refuses. */
+export const OPENAPI_ONLY_KEYS = ["detectCredentialArguments", "baseUrl", "externalRefs"] as const;
+/** Options a pack of `kind: "openapi"` refuses, with why. */
+export const GRAPHQL_ONLY_KEYS = { endpoint: "an OpenAPI pack takes baseUrl", authHeader: "an OpenAPI pack's credentials come from its security schemes" } as const;
+
+const TOOL_PREFIX = new RegExp(CONFIG_PATTERNS.toolPrefix, "u");
+const HEADER_NAME = new RegExp(CONFIG_PATTERNS.headerName, "u");
+const ENV_NAME = new RegExp(CONFIG_PATTERNS.envName, "u");
+const HTTP_URL = new RegExp(CONFIG_PATTERNS.httpUrl, "u");
 
 /**
  * Checks a loaded config and returns it typed: an unknown key, a wrong type or a duplicate
  * pack is CONFIG_INVALID naming the place (`packs[2].include.tag`) and, for a misspelt
  * key, the nearest one. Nothing of a config is trusted before this.
+ *
+ * Paths are read from `dir` (default: the folder of `file`): two packs whose `out` is one
+ * folder however spelt (`o`, `./o`, `o/`) are refused, and `out`, `spec` and the files of
+ * `externalRefs` must lie inside `dir` unless the pack says `allowOutside: true`. Inside
+ * is judged on the path as written (`..` resolved, symbolic links not followed): a link
+ * the project itself keeps is the project's choice, a config that climbs out is not.
  */
-export function validateConfig(value: unknown, file: string): SluiceConfig {
+export function validateConfig(value: unknown, file: string, dir: string = dirname(resolve(file))): SluiceConfig {
   const fail = (where: string, problem: string, candidates?: string[]): never => {
     throw new SluiceError("CONFIG_INVALID", `${file}: ${where}: ${problem}`, candidates === undefined ? undefined : { candidates });
   };
@@ -57,7 +97,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
   const packs = value["packs"];
   if (!Array.isArray(packs) || packs.length === 0) return fail("packs", "must be a non-empty array");
   const names = new Set<string>();
-  const outs = new Set<string>();
+  const outs = new Map<string, number>();
   packs.forEach((pack: unknown, i: number) => {
     const at = `packs[${i}]`;
     if (!isPlainObject(pack)) return fail(at, "must be an object");
@@ -115,7 +155,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     if (Object.hasOwn(pack, "spec") === Object.hasOwn(pack, "mcp")) fail(at, Object.hasOwn(pack, "spec") ? "give either spec or mcp, not both" : "needs spec (a spec file) or mcp (an MCP server)");
     if (Object.hasOwn(pack, "mcp")) {
       if (Object.hasOwn(pack, "kind") && pack["kind"] !== "mcp") fail(`${at}.kind`, 'must be "mcp" (or absent) for a pack with an mcp source');
-      for (const specOnly of ["credentialArguments", "detectCredentialArguments", "baseUrl", "endpoint", "authHeader", "env", "externalRefs"]) {
+      for (const specOnly of SPEC_ONLY_KEYS) {
         if (Object.hasOwn(pack, specOnly)) fail(`${at}.${specOnly}`, "applies to spec packs only (an MCP server's own credentials go in mcp.env or mcp.headers as { fromEnv })");
       }
       if (Object.hasOwn(pack, "pagination")) fail(`${at}.pagination`, MCP_PAGINATION);
@@ -126,20 +166,30 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     if (names.has(name)) fail(`${at}.name`, `a second pack is named "${name}"`);
     names.add(name);
     const out = pack["out"] as string;
-    if (outs.has(out)) fail(`${at}.out`, `a second pack writes to "${out}"`);
-    outs.add(out);
+    const outDir = resolve(dir, out);
+    const first = outs.get(outDir);
+    if (first !== undefined) fail(`${at}.out`, `"${out}" is the folder packs[${first}] (${JSON.stringify((packs[first] as Record<string, unknown>)["name"])}) writes to ("${(packs[first] as Record<string, unknown>)["out"] as string}"); give each pack its own out`);
+    outs.set(outDir, i);
+    const allowOutside = pack["allowOutside"] === true;
+    const paths: Array<[string, unknown]> = [["out", out], ["spec", pack["spec"]], ...Object.entries(isPlainObject(pack["externalRefs"]) ? pack["externalRefs"] : {}).map(([ref, local]): [string, unknown] => [`externalRefs.${ref}`, local])];
+    for (const [key, path] of paths) {
+      if (typeof path !== "string") continue;
+      if (path.includes("\0")) fail(`${at}.${key}`, "holds a NUL character, which no file path can");
+      if (!allowOutside && outside(dir, path)) fail(`${at}.${key}`, `"${path}" is outside the config's folder (${dir}); keep it inside, or set allowOutside: true on this pack if it is meant to ${key === "out" ? "write" : "read"} there`);
+    }
     const prefix = pack["toolPrefix"];
     if (typeof prefix === "string" && !TOOL_PREFIX.test(prefix)) fail(`${at}.toolPrefix`, "may hold up to 20 letters, digits, _ and -");
     const authHeader = pack["authHeader"];
     if (typeof authHeader === "string" && !HEADER_NAME.test(authHeader)) fail(`${at}.authHeader`, `"${authHeader}" is not an HTTP header name`);
     const kind = pack["kind"];
     if (kind === "graphql") {
-      for (const openapiOnly of ["detectCredentialArguments", "baseUrl", "externalRefs"]) {
+      for (const openapiOnly of OPENAPI_ONLY_KEYS) {
         if (Object.hasOwn(pack, openapiOnly)) fail(`${at}.${openapiOnly}`, "applies to OpenAPI packs only");
       }
     }
-    if (kind === "openapi" && Object.hasOwn(pack, "endpoint")) fail(`${at}.endpoint`, "applies to GraphQL packs only (an OpenAPI pack takes baseUrl)");
-    if (kind === "openapi" && Object.hasOwn(pack, "authHeader")) fail(`${at}.authHeader`, "applies to GraphQL packs only (an OpenAPI pack's credentials come from its security schemes)");
+    if (kind === "openapi") {
+      for (const [graphqlOnly, why] of Object.entries(GRAPHQL_ONLY_KEYS)) if (Object.hasOwn(pack, graphqlOnly)) fail(`${at}.${graphqlOnly}`, `applies to GraphQL packs only (${why})`);
+    }
   });
   return value as unknown as SluiceConfig;
 }
@@ -160,7 +210,8 @@ function validateMcpSource(given: unknown, where: string, fail: (where: string, 
   for (const key of ["command", "url", "cwd"]) {
     if (Object.hasOwn(source, key) && (typeof source[key] !== "string" || source[key] === "")) fail(`${where}.${key}`, "must be a non-empty string");
   }
-  if (typeof source["url"] === "string" && !/^https?:\/\//i.test(source["url"])) fail(`${where}.url`, "must be an http(s) URL");
+  if (typeof source["cwd"] === "string" && source["cwd"].includes("\0")) fail(`${where}.cwd`, "holds a NUL character, which no file path can");
+  if (typeof source["url"] === "string" && !HTTP_URL.test(source["url"])) fail(`${where}.url`, "must be an http(s) URL");
   if (Object.hasOwn(source, "args") && (!Array.isArray(source["args"]) || source["args"].some((arg) => typeof arg !== "string"))) fail(`${where}.args`, "must be an array of strings");
   for (const key of ["env", "headers"]) {
     if (!Object.hasOwn(source, key)) continue;
@@ -169,10 +220,16 @@ function validateMcpSource(given: unknown, where: string, fail: (where: string, 
     for (const [name, value] of Object.entries(record as Record<string, unknown>)) {
       if (key === "headers" && !HEADER_NAME.test(name)) fail(`${where}.headers.${name}`, "is not an HTTP header name");
       const fromEnv = isPlainObject(value) ? value["fromEnv"] : undefined;
-      const ok = typeof value === "string" || (isPlainObject(value) && Object.keys(value).length === 1 && typeof fromEnv === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(fromEnv));
+      const ok = typeof value === "string" || (isPlainObject(value) && Object.keys(value).length === 1 && typeof fromEnv === "string" && ENV_NAME.test(fromEnv));
       if (!ok) fail(`${where}.${key}.${name}`, 'must be a string or { fromEnv: "NAME" } with an environment variable name');
     }
   }
+}
+
+/** Whether `path`, read from `dir`, leaves it (absolute elsewhere, or climbing above it with `..`). */
+function outside(dir: string, path: string): boolean {
+  const rel = relative(dir, resolve(dir, path));
+  return rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import type { EgressMapCheck } from "@sluice/core";
@@ -23,6 +23,8 @@ interface PackOutcome extends PackReport {
   scaffolded: string[];
   /** --check: generated files, spec copy or egress map that differ from what generate would write. */
   changed: string[];
+  /** --check: generated files that differ only in their `// Regenerate:` line (made by another command for the same pack): not drift. */
+  headerOnly?: { files: string[]; was: string; now: string };
   /** --check of an MCP pack: how the live server differs from the committed snapshot, and whether that blocks (MCP_SNAPSHOT_CHANGED). */
   snapshot?: { blocking: boolean; diff: SnapshotDiff; text: string };
 }
@@ -49,11 +51,16 @@ export async function generateCommand(args: readonly string[], io: Io): Promise<
   if (serverCommand.length > 0 && positionals[0] !== "mcp") throw usageError("generate", "a command after -- is an MCP server's: sluice generate mcp --name N --out DIR -- <command> [args...]");
   const check = values.check === true;
   const json = values.json === true;
+  const watchTimeout = stringOption(values, "watch-timeout");
+  if (watchTimeout !== undefined && values.watch !== true) throw usageError("generate", "--watch-timeout bounds each round of --watch; give --watch too");
   if (values.watch === true) {
     if (check || json) throw usageError("generate", `--watch keeps regenerating; it takes neither --check nor --json`);
+    const timeoutMs = watchTimeout === undefined ? undefined : Number(watchTimeout);
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw usageError("generate", "--watch-timeout takes milliseconds (a positive integer)");
     const { watchGenerate } = await import("./generate-watch.ts");
-    // The rounds run generate without the flag (a child that watched too would never return).
-    return watchGenerate(args.filter((arg) => arg !== "--watch" && arg !== "-w"), (fresh) => jobsFrom(values, positionals, io, serverCommand, fresh), io);
+    // The rounds run generate without the watch's own flags (a child that watched too would never return).
+    const roundArgs = args.filter((arg, i) => arg !== "--watch" && arg !== "-w" && arg !== "--watch-timeout" && args[i - 1] !== "--watch-timeout" && !arg.startsWith("--watch-timeout="));
+    return watchGenerate(roundArgs, (fresh) => jobsFrom(values, positionals, io, serverCommand, fresh), io, timeoutMs === undefined ? {} : { roundTimeoutMs: timeoutMs });
   }
   const github = annotationsWanted(stringOption(values, "format"));
   const jobs = await jobsFrom(values, positionals, io, serverCommand);
@@ -166,6 +173,7 @@ async function jobsFrom(values: OptionValues, positionals: readonly string[], io
     if (specArgs.length !== 1 || typeof name !== "string" || typeof out !== "string") throw missingNameOrOut(specArgs, name, out);
     const spec = resolve(io.cwd, specArgs[0]!);
     if (!existsSync(spec)) throw new SluiceError("FILE_NOT_FOUND", `the spec file ${specArgs[0]} does not exist (${spec}).`);
+    if (isDirectory(spec)) throw await folderGivenAsSpec(specArgs[0]!, values, io);
     const problem = packNameProblem(name);
     if (problem !== undefined) throw usageError("generate", `--name ${problem}`, [suggestPackName(name)]);
     const outDir = resolve(io.cwd, out);
@@ -174,7 +182,10 @@ async function jobsFrom(values: OptionValues, positionals: readonly string[], io
     return [{ spec, out: outDir, name, regenerate, ...(explicitKind === undefined ? {} : { kind: explicitKind }) }];
   }
   // `sluice generate specs/petstore.yaml`: a spec without --name/--out is not a pack name of a config.
-  if (positionals.length === 1 && looksLikeSpec(positionals[0]!, io.cwd)) throw missingNameOrOut(positionals, undefined, undefined);
+  if (positionals.length === 1 && looksLikeSpec(positionals[0]!, io.cwd)) {
+    if (isDirectory(resolve(io.cwd, positionals[0]!))) throw await folderGivenAsSpec(positionals[0]!, values, io);
+    throw missingNameOrOut(positionals, undefined, undefined);
+  }
   const loaded = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined, fresh);
   const known = loaded.config.packs.map((pack) => pack.name);
   const unknown = positionals.filter((wanted) => !known.includes(wanted));
@@ -190,6 +201,61 @@ const SPEC_FILE = /\.(json|ya?ml|graphqls?|gql|sdl)$/i;
 /** A file that exists, or a name only a spec file would have (a pack name has no dot or slash). */
 function looksLikeSpec(given: string, cwd: string): boolean {
   return SPEC_FILE.test(given) || /[\\/]/.test(given) || (given.includes(".") && existsSync(resolve(cwd, given)));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Files in a folder that could be a spec (not a licence note or a readme). */
+function specFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && SPEC_FILE.test(entry.name) && !/^(readme|licen[cs]e)/i.test(entry.name))
+      .map((entry) => entry.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * A folder where a spec file was expected (`generate --check packs/netlify`): said as such,
+ * with the command that works. A pack listed in the config is checked by its name; another
+ * pack by the spec copy it carries in spec/, under the name its generated headers give.
+ */
+async function folderGivenAsSpec(given: string, values: OptionValues, io: Io): Promise<SluiceError> {
+  const dir = resolve(io.cwd, given);
+  const flags = `${values.check === true ? " --check" : ""}${values.watch === true ? " --watch" : ""}`;
+  const isPack = existsSync(join(dir, "egress_map.txt")) || existsSync(join(dir, "spec"));
+  if (!isPack) {
+    const inside = specFilesIn(dir);
+    const shown = inside.length === 0 ? "it holds no spec file" : `it holds ${inside.slice(0, 3).map((file) => join(given, file)).join(", ")}${inside.length > 3 ? "..." : ""}`;
+    return usageError("generate", `${given} is a folder, not a spec file (${shown}): sluice generate <spec file> --name <name> --out <dir>`);
+  }
+  const listed = await loadConfig(io.cwd, typeof values["config"] === "string" ? values["config"] : undefined).then((loaded) => loaded.config.packs.find((pack) => resolve(loaded.dir, pack.out) === dir)?.name, () => undefined);
+  if (listed !== undefined) {
+    const command = `sluice generate ${listed}${flags}`;
+    return usageError("generate", `${given} is a pack folder, not a spec file; the config lists it as pack "${listed}": ${command}`);
+  }
+  const specs = specFilesIn(join(dir, "spec"));
+  const spec = specs.length === 1 ? join(given, "spec", specs[0]!) : join(given, "spec", "<spec file>");
+  // The name the pack was generated under, from the line its generated files end their header with.
+  const regenerate = (() => {
+    try {
+      const generated = readdirSync(join(dir, "src")).filter((file) => file.endsWith(".gen.ts")).sort()[0];
+      return generated === undefined ? undefined : /^\/\/ Regenerate: (.*)$/m.exec(readFileSync(join(dir, "src", generated), "utf8").slice(0, 2000))?.[1];
+    } catch {
+      return undefined;
+    }
+  })();
+  const name = /--name (\S+)/.exec(regenerate ?? "")?.[1] ?? /\(pack "([^"]+)"/.exec(regenerate ?? "")?.[1] ?? suggestPackName(basename(dir));
+  const command = `sluice generate ${spec} --name ${name} --out ${given}${flags}`;
+  return usageError("generate", `${given} is a pack folder, not a spec file; generate from the spec it carries: ${command}`);
 }
 
 /** What to add to `generate <spec>`: the whole command, with a name and a folder made from the spec's file name. */
@@ -216,17 +282,29 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
 async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label: string) => void): Promise<CheckedPack> {
   step("comparing files");
   const changed: string[] = [];
+  const headerOnly: { files: string[]; was: string; now: string } = { files: [], was: "", now: "" };
   const differs = async (path: string, expected: Uint8Array) => {
     const current = await readFile(join(job.out, path)).catch(() => undefined);
     if (current === undefined || !Buffer.from(expected).equals(current)) changed.push(current === undefined ? `${path} (missing)` : path);
   };
-  for (const file of pack.generated) await differs(file.path, Buffer.from(file.text, "utf8"));
+  for (const file of pack.generated) {
+    const current = await readFile(join(job.out, file.path), "utf8").catch(() => undefined);
+    if (current === file.text) continue;
+    // A pack first made by `generate <spec> --name --out` and now listed in the config: the same
+    // bytes but for the header's regenerate line, which names the command. Not drift.
+    const regenerated = current === undefined ? undefined : onlyRegenerateLineDiffers(current, file.text);
+    if (regenerated !== undefined) {
+      headerOnly.files.push(file.path);
+      headerOnly.was = regenerated.was;
+      headerOnly.now = regenerated.now;
+    } else changed.push(current === undefined ? `${file.path} (missing)` : file.path);
+  }
   if (resolve(job.out, pack.spec.path) !== job.spec || job.liveSnapshot !== undefined) await differs(pack.spec.path, pack.spec.bytes);
   for (const file of pack.scaffolds) if (!existsSync(join(job.out, file.path))) changed.push(`${file.path} (missing)`);
   // The map generate would write, compared with the committed one even when other files are
   // out of date too: a spec edit that widens is named as a widening, not only as drift.
   const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
-  const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed };
+  const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed, ...(headerOnly.files.length === 0 ? {} : { headerOnly }) };
   if (job.liveSnapshot !== undefined) {
     // The lock: the live server against the committed snapshot, by what a model could be made to send.
     const mcp = await import("@sluice/mcp-client");
@@ -248,6 +326,16 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   const map = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")), { served: true });
   if (!map.same) changed.push("egress_map.txt");
   return { outcome, map: map.same ? undefined : map };
+}
+
+/** The two `// Regenerate:` lines when `committed` and `generated` differ in that header line and nowhere else. */
+function onlyRegenerateLineDiffers(committed: string, generated: string): { was: string; now: string } | undefined {
+  // The header is the file's first lines (generatedHeader); the line is looked for there only.
+  const line = /^((?:\/\/[^\n]*\n){0,4}?)\/\/ Regenerate: ([^\n]*)\n/;
+  const was = line.exec(committed);
+  const now = line.exec(generated);
+  if (was === null || now === null || was[2] === now[2] || was[1] !== now[1]) return undefined;
+  return committed.slice(was[0].length) === generated.slice(now[0].length) ? { was: was[2]!, now: now[2]! } : undefined;
 }
 
 /**
@@ -315,6 +403,10 @@ function describe(outcome: PackOutcome, check: boolean, cwd: string, map: Egress
   if (withheld.length > 0) lines.push(`  withheld as credentials: ${withheld.map(([argument, scheme]) => `${argument} (${scheme})`).join(", ")}`);
   lines.push(`  pagination found for ${outcome.paginated} tools`);
   for (const warning of outcome.warnings) lines.push(`  warning: ${warning}`);
+  if (check && outcome.headerOnly !== undefined) {
+    const { files, was, now } = outcome.headerOnly;
+    lines.push(`  not drift: ${files.length} generated file${files.length === 1 ? "" : "s"} differ only in the "// Regenerate:" line (was "${was}", now "${now}": the pack is made another way now); sluice generate${outcome.changed.length === 0 ? "" : " (needed anyway)"} rewrites ${files.length === 1 ? "it" : "them"}`);
+  }
   if (check) lines.push(outcome.changed.length === 0 ? "  up to date" : `  OUT OF DATE: ${outcome.changed.join(", ")}`);
   else {
     lines.push(`  wrote ${outcome.written.join(", ")}`);

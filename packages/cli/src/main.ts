@@ -42,7 +42,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
 /** One line: the code, the message (its lines joined), and the candidates unless the message already names them. */
 export function errorLine(error: unknown): string {
-  if (!isSluiceError(error)) return `sluice: ${oneLine(error instanceof Error ? error.message : String(error))}`;
+  // Every line says a code, so that a script (and --watch) can tell failures apart without reading the words.
+  if (!isSluiceError(error)) return `sluice: INTERNAL_ERROR: ${oneLine(error instanceof Error ? error.message : String(error))}`;
   const candidates = error.candidates ?? [];
   const message = oneLine(error.message);
   const tail = candidates.length === 0 || message.includes("did you mean") ? "" : ` (candidates: ${candidates.join(", ")})`;

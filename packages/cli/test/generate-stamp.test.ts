@@ -203,7 +203,7 @@ describe("progress on stderr", () => {
     const dir = mkdtempSync(join(project, "config-"));
     writeFileSync(
       join(dir, "sluice.config.json"),
-      JSON.stringify({ packs: [{ spec: PETSTORE, name: "first", out: "packs/first" }, { spec: PETSTORE, name: "second", out: "packs/second" }] }),
+      JSON.stringify({ packs: [{ spec: PETSTORE, name: "first", out: "packs/first", allowOutside: true }, { spec: PETSTORE, name: "second", out: "packs/second", allowOutside: true }] }),
     );
     const run = async (args: string[]) => {
       const log: string[] = [];

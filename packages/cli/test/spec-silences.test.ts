@@ -50,6 +50,54 @@ function job(spec: string, name: string, extra: Partial<PackJob> = {}): PackJob 
 
 const codes = (warnings: readonly string[]) => warnings.map((warning) => warning.split(":")[0]);
 
+describe("a request schema that requires a member it does not declare", () => {
+  // Open, as a webhook body requiring team_id that its properties never list; closed, as a screen
+  // scheme requiring defaultScreen where it declares default and forbids any other member.
+  const hook = { type: "object", properties: { endpoint: { type: "string" }, passcode: { type: "string" } }, required: ["endpoint", "team_id"] };
+  const screens = { type: "object", additionalProperties: false, properties: { default: { type: "integer" }, edit: { type: "integer" } }, required: ["defaultScreen"] };
+  const spec = {
+    openapi: "3.0.3",
+    info: { title: "hooks", version: "1" },
+    servers: [{ url: "https://hooks.example.com" }],
+    components: {
+      securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } },
+      schemas: { Hook: hook, Screens: screens, Tagged: { allOf: [{ $ref: "#/components/schemas/Hook" }, { type: "object", properties: { tag: { type: "string" } }, required: ["endpoint"] }] } },
+    },
+    security: [{ key: [] }],
+    paths: {
+      "/webhooks": {
+        post: { operationId: "createWebhook", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Hook" } } } }, ...ok },
+        put: { operationId: "replaceWebhook", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Hook" } } } }, ...ok },
+      },
+      "/tagged": { post: { operationId: "createTagged", requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/Tagged" } } } }, ...ok } },
+      "/schemes": { post: { operationId: "createScheme", requestBody: { required: true, content: { "application/json": { schema: { type: "object", properties: { name: { type: "string" }, screens: { $ref: "#/components/schemas/Screens" } }, required: ["name", "screens"] } } } }, ...ok } },
+    },
+  };
+
+  it("is said once at generate; an open object offers the member as required, a closed one drops the requirement", async () => {
+    const { report, ir } = await buildPack(job(write("hooks.json", spec), "hooks"), "0.0.0");
+    // Two operations share Hook: one line for the pack, naming each schema once.
+    expect(report.warnings).toEqual([
+      "SPEC_REPAIRED: request schemas require members they do not declare: offered as required arguments of any type, so that the call the API demands can be made (PUT /webhooks team_id at /components/schemas/Hook); not required where the object forbids undeclared members (additionalProperties: false), so that it can be sent at all (POST /schemes defaultScreen at /components/schemas/Screens); declare them in the spec copy (or drop the requirement) and regenerate",
+    ]);
+    const create = ir.tools.find((tool) => tool.name === "create_webhook")!;
+    expect(create.parameters.required).toEqual(["endpoint", "team_id"]);
+    expect(create.parameters.properties["team_id"]).toEqual({ description: "Required by the API; the spec does not declare this member, so its type is not known." });
+    const pack = definePack({ name: "hooks", defs: ir.defs, tools: ir.tools });
+    const refused = await pack.tool("create_webhook").request({ endpoint: "https://me.example.com" }).then(() => undefined, (error: unknown) => error as SluiceError);
+    expect(refused?.code).toBe("INVALID_ARGUMENTS");
+    const sent = await pack.tool("create_webhook").request({ endpoint: "https://me.example.com", team_id: "123" });
+    expect(JSON.parse(String(sent.body))).toEqual({ endpoint: "https://me.example.com", team_id: "123" });
+    // The closed object: callable with what it declares (before, no value could satisfy it).
+    const scheme = await pack.tool("create_scheme").request({ name: "s", screens: { default: 1 } });
+    expect(JSON.parse(String(scheme.body))).toEqual({ name: "s", screens: { default: 1 } });
+    expect(ir.defs["Screens"]).not.toHaveProperty("required");
+    // In an allOf whose other part declares the member (endpoint, declared by Hook), nothing is added.
+    const tagged = ir.tools.find((tool) => tool.name === "create_tagged")!;
+    expect(JSON.stringify([tagged.parameters, ir.defs])).not.toContain('"endpoint":{"description"');
+  });
+});
+
 describe("generate says what the spec leaves unsaid, once, coded", () => {
   it("no server URL and no security: NO_SERVER_URL and NO_SECURITY, each saying how to set it; the broken operation is one coded skip", async () => {
     const { report } = await buildPack(job(write("k.json", noServer), "k"), "0.0.0");

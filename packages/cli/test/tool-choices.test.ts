@@ -226,7 +226,7 @@ describe("messages about selection and config", () => {
     const dir = join(project, "cjs");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-    writeFileSync(join(dir, "sluice.config.js"), 'const { join } = require("node:path");\nmodule.exports = { packs: [{ spec: join("..", "store.yaml"), name: "cjs", out: "out", readOnly: true }] };\n');
+    writeFileSync(join(dir, "sluice.config.js"), 'const { join } = require("node:path");\nmodule.exports = { packs: [{ spec: join("..", "store.yaml"), name: "cjs", out: "out", readOnly: true, allowOutside: true }] };\n');
     const run = await inProcess(["generate", "--json"], dir);
     expect(run.stderr).toBe("");
     expect((JSON.parse(run.stdout) as { packs: Array<{ tools: number }> }).packs[0]!.tools).toBe(8);

@@ -178,7 +178,13 @@ describe("generatedRuntime end to end", () => {
   it("without the endpoint variable a GraphQL call fails before anything is sent", async () => {
     const pack = definePack({ name: "acme", defs: {}, tools: [issues], runtime: generatedRuntime(graphqlFacts, { env: {} }) });
     received.length = 0;
-    await expect(pack.tool("issues_list").call({}, { credentials: { token: { token: "t" } } })).rejects.toThrow(/endpoint/i);
+    // The variable named, as serve names it: what a user of a generated pack sets.
+    await expect(pack.tool("issues_list").call({}, { credentials: { token: { token: "t" } } })).rejects.toMatchObject({
+      code: "INVALID_OPTION",
+      message: "issues_list: no GraphQL endpoint; set ACME_ENDPOINT to the GraphQL endpoint's URL before the pack is loaded (or endpoint in its sluice.config entry, then regenerate), or pass ctx.baseUrl on the call",
+    });
+    // A derived tool keeps its parent's settings, and so the same answer.
+    await expect(pack.tool("issues_list").derived({ name: "issues_short", drop: ["after"] }).call({}, { credentials: { token: { token: "t" } } })).rejects.toThrow(/^issues_short: no GraphQL endpoint; set ACME_ENDPOINT /);
     expect(received).toEqual([]);
   });
 });

@@ -87,7 +87,9 @@ export type ErrorCode =
   | "MCP_SNAPSHOT_INVALID"
   // MCP source: the live server's tools differ from the committed snapshot (added, widened, description changed).
   | "MCP_SNAPSHOT_CHANGED"
-  | "AUTH_FAILED";
+  | "AUTH_FAILED"
+  // The CLI: a failure that reached the top without a code of its own (a bug, or a Node error no operation turned into one).
+  | "INTERNAL_ERROR";
 
 /** One problem with a call's arguments, as the model should read it. */
 export interface ArgumentIssue {

@@ -10,11 +10,54 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Node, Project, SyntaxKind, type InterfaceDeclaration, type JSDocTag, type PropertySignature, type TypeNode } from "ts-morph";
+import { CONFIG_PATTERNS, GRAPHQL_ONLY_KEYS, OPENAPI_ONLY_KEYS, SPEC_ONLY_KEYS } from "@sluice/pipeline/config-check";
 
 const CONFIG = fileURLToPath(new URL("../../../../generators/pipeline/src/config.ts", import.meta.url));
 export const SCHEMA_FILE = fileURLToPath(new URL("../../config.schema.json", import.meta.url));
 
 type Schema = Record<string, unknown>;
+
+/**
+ * What validateConfig checks beyond the types, by place (`Interface.property`, `[]` an
+ * array's items, `.*` a record's values), each from the value validateConfig itself uses
+ * (CONFIG_PATTERNS). What a JSON schema cannot say at all is listed in
+ * packages/cli/test/config-schema.test.ts, beside configs that show it.
+ */
+const CONSTRAINTS: Record<string, Schema> = {
+  "PackConfig.name": { pattern: CONFIG_PATTERNS.packName, maxLength: CONFIG_PATTERNS.packNameMaxLength },
+  "PackConfig.toolPrefix": { pattern: CONFIG_PATTERNS.toolPrefix },
+  "PackConfig.authHeader": { pattern: CONFIG_PATTERNS.headerName },
+  "PackConfig.out": { pattern: CONFIG_PATTERNS.filePath },
+  "PackConfig.spec": { pattern: CONFIG_PATTERNS.filePath },
+  "PackConfig.externalRefs.*": { pattern: CONFIG_PATTERNS.filePath },
+  "PackConfig.mcp.cwd": { pattern: CONFIG_PATTERNS.filePath },
+  "PackConfig.mcp.url": { pattern: CONFIG_PATTERNS.httpUrl },
+  "PackConfig.mcp.headers": { propertyNames: { pattern: CONFIG_PATTERNS.headerName } },
+  "PackConfig.mcp.env.*.fromEnv": { pattern: CONFIG_PATTERNS.envName },
+  "PackConfig.mcp.headers.*.fromEnv": { pattern: CONFIG_PATTERNS.envName },
+  "ToolChoice.name": { pattern: CONFIG_PATTERNS.toolName },
+  "ToolChoice.description": { pattern: CONFIG_PATTERNS.notBlank },
+  "OperationSelection.paths[]": { pattern: CONFIG_PATTERNS.pathGlob },
+};
+/** Strings that may be empty (every other string must not be): a server's argument, an environment variable's or a header's literal value. */
+const MAY_BE_EMPTY = new Set(["PackConfig.mcp.args[]", "PackConfig.mcp.env.*", "PackConfig.mcp.headers.*"]);
+/** Objects that must not be empty: a tool choice names a new name, a description or both. */
+const NOT_EMPTY = new Set(["ToolChoice"]);
+
+/**
+ * validateConfig's rules between a pack's keys, as draft-07 `if`/`then`: an MCP source
+ * takes no spec option and no other kind; `kind: "mcp"` needs one; a kind refuses the
+ * other kind's options.
+ */
+function packRules(): Schema[] {
+  const refuse = (keys: readonly string[]) => Object.fromEntries(keys.map((key) => [key, false]));
+  return [
+    { if: { required: ["mcp"] }, then: { properties: { kind: { const: "mcp" }, ...refuse(SPEC_ONLY_KEYS) } } },
+    { if: { properties: { kind: { const: "mcp" } }, required: ["kind"] }, then: { required: ["mcp"] } },
+    { if: { properties: { kind: { const: "graphql" } }, required: ["kind"] }, then: { properties: refuse(OPENAPI_ONLY_KEYS) } },
+    { if: { properties: { kind: { const: "openapi" } }, required: ["kind"] }, then: { properties: refuse(Object.keys(GRAPHQL_ONLY_KEYS)) } },
+  ];
+}
 
 /** The schema of config.ts's `SluiceConfig`, as the text the committed file holds. */
 export function buildConfigSchema(configFile = CONFIG): string {
@@ -28,7 +71,7 @@ export function buildConfigSchema(configFile = CONFIG): string {
   // Read from the syntax, not the type checker: config.ts imports nothing, and parsing alone takes milliseconds where a checker loads the whole lib.
   const typeSchema = (node: TypeNode, at: string): Schema => {
     if (Node.isParenthesizedTypeNode(node)) return typeSchema(node.getTypeNode(), at);
-    if (node.getKind() === SyntaxKind.StringKeyword) return { type: "string", minLength: 1 };
+    if (node.getKind() === SyntaxKind.StringKeyword) return MAY_BE_EMPTY.has(at) ? { type: "string" } : { type: "string", minLength: 1 };
     if (node.getKind() === SyntaxKind.BooleanKeyword) return { type: "boolean" };
     if (Node.isLiteralTypeNode(node)) {
       const literal = node.getLiteral();
@@ -41,14 +84,17 @@ export function buildConfigSchema(configFile = CONFIG): string {
       return { anyOf: parts };
     }
     // An inline object type (`{ command: string; args?: string[] }`): as an interface would be, without a name.
-    if (Node.isTypeLiteral(node)) return objectSchema(node.getMembers(), at);
-    if (Node.isArrayTypeNode(node)) return { type: "array", items: typeSchema(node.getElementTypeNode(), `${at}[]`) };
+    if (Node.isTypeLiteral(node)) return { ...objectSchema(node.getMembers(), at), ...CONSTRAINTS[at] };
+    if (Node.isArrayTypeNode(node)) {
+      const items = typeSchema(node.getElementTypeNode(), `${at}[]`);
+      return { type: "array", items: { ...items, ...CONSTRAINTS[`${at}[]`] } };
+    }
     if (Node.isTypeReference(node)) {
       const name = node.getTypeName().getText();
       const args = node.getTypeArguments();
       if (interfaces.has(name) && args.length === 0) return { $ref: `#/definitions/${define(interfaces.get(name)!)}` };
       if (aliases.has(name) && args.length === 0) return typeSchema(aliases.get(name)!.getTypeNodeOrThrow(), at);
-      if (name === "Record" && args.length === 2 && args[0]!.getKind() === SyntaxKind.StringKeyword) return { type: "object", additionalProperties: typeSchema(args[1]!, `${at}.*`) };
+      if (name === "Record" && args.length === 2 && args[0]!.getKind() === SyntaxKind.StringKeyword) return { type: "object", additionalProperties: { ...typeSchema(args[1]!, `${at}.*`), ...CONSTRAINTS[`${at}.*`] }, ...CONSTRAINTS[at] };
     }
     throw new Error(`${at}: a type the schema generator does not handle: ${node.getText()}`);
   };
@@ -56,6 +102,8 @@ export function buildConfigSchema(configFile = CONFIG): string {
   const propertySchema = (property: PropertySignature, owner: string): Schema => {
     const at = `${owner}.${property.getName()}`;
     const schema = typeSchema(property.getTypeNodeOrThrow(), at);
+    // A record or an inline object carries its own constraints (typeSchema adds them); a string or an array here.
+    if (!Object.hasOwn(schema, "additionalProperties")) Object.assign(schema, CONSTRAINTS[at]);
     const doc = property.getJsDocs().at(-1);
     const description = oneLine(doc?.getDescription() ?? "");
     for (const tag of doc?.getTags() ?? []) {
@@ -86,7 +134,8 @@ export function buildConfigSchema(configFile = CONFIG): string {
     // The comment right above the interface (a module's own comment may precede it).
     const jsDoc = declaration.getJsDocs().at(-1);
     const doc = oneLine(jsDoc?.getDescription() ?? "");
-    definitions[name] = { ...(doc === "" ? {} : { description: doc }), ...body, ...exactlyOne(jsDoc?.getTags() ?? [], body, name) };
+    const rules = name === "PackConfig" ? { allOf: packRules() } : {};
+    definitions[name] = { ...(doc === "" ? {} : { description: doc }), ...body, ...(NOT_EMPTY.has(name) ? { minProperties: 1 } : {}), ...exactlyOne(jsDoc?.getTags() ?? [], body, name), ...rules };
     return name;
   }
 

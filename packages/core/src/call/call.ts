@@ -139,7 +139,10 @@ async function buildRequest(tool: CallableTool, screened: Record<string, unknown
   }
   const endpoint = ctx.baseUrl ?? tool.endpoint;
   if (endpoint === undefined) {
-    throw new SluiceError("INVALID_OPTION", `${tool.name}: no GraphQL endpoint; pass ctx.baseUrl or declare one in the pack runtime`, { tool: tool.name });
+    // A generated pack reads its endpoint from a variable (serve names it too): name that first, it is what a user sets.
+    const variable = (tool as { readonly callSettings?: { readonly endpointEnv?: string | undefined } }).callSettings?.endpointEnv;
+    const fix = variable === undefined ? "pass ctx.baseUrl or declare one in the pack runtime" : `set ${variable} to the GraphQL endpoint's URL before the pack is loaded (or endpoint in its sluice.config entry, then regenerate), or pass ctx.baseUrl on the call`;
+    throw new SluiceError("INVALID_OPTION", `${tool.name}: no GraphQL endpoint; ${fix}`, { tool: tool.name });
   }
   const variables: Record<string, unknown> = {};
   for (const name of Object.keys(binding.variables)) {

@@ -1,0 +1,23 @@
+/**
+ * The spec file as the pipeline reads it: what is wrong with it is said as what it is, with
+ * a code (a folder where the spec was is not "missing").
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { buildPack } from "../src/build-pack.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "sluice-spec-file-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it.each([
+  ["missing", "gone.json", { code: "FILE_NOT_FOUND", message: expect.stringMatching(/^the spec of pack p does not exist \(.*gone\.json\)\.$/) }],
+  ["under a file", "file.json/inner.json", { code: "FILE_NOT_FOUND" }],
+  ["a directory", "folder.json", { code: "SPEC_INVALID", message: expect.stringMatching(/^the spec of pack p is a directory, not a spec file \(.*folder\.json\); name the OpenAPI or GraphQL file inside it\.$/) }],
+])("a spec %s", async (_, spec, want) => {
+  mkdirSync(join(dir, "folder.json"), { recursive: true });
+  rmSync(join(dir, "file.json"), { force: true });
+  await import("node:fs").then((fs) => fs.writeFileSync(join(dir, "file.json"), "{}"));
+  await expect(buildPack({ name: "p", spec: join(dir, spec), out: join(dir, "out"), regenerate: "" }, "0.0.0")).rejects.toMatchObject(want);
+});
