@@ -9,7 +9,7 @@ import Ajv from "ajv";
 import type { JsonSchemaObject } from "@sluice/schema";
 import { buildMcpPackIR, mcpToolNames } from "../src/index.ts";
 import { makeSnapshot } from "@sluice/mcp-client";
-import { hoistPropertyRefs } from "../src/build-pack-ir.ts";
+import { hoistPropertyRefs } from "../src/hoist-property-refs.ts";
 
 const source = { name: "t", file: "tools.snapshot.json", sha256: "0" };
 const build = (tools: unknown[]) => buildMcpPackIR(makeSnapshot({ name: "s", version: "1" }, "2025-06-18", tools), source);
