@@ -154,6 +154,12 @@ describe("buildMcpPackIR", () => {
     expect(ir.skipped[1]!.reason).toContain("its root has oneOf");
   });
 
+  it("lists the tools in the code-unit order of their pack names, as the other generators list theirs", () => {
+    const names = ["getUser", "get-user", "get_user", "aB", "a-c", "notes.search"];
+    const ir = build(names.map((name) => ({ name, inputSchema: { type: "object" } })));
+    expect(ir.tools.map((tool) => tool.name)).toEqual(["a-c", "aB", "get-user", "getUser", "get_user", "notes_search"]);
+  });
+
   it("keeps valid names, and sanitises the others without clashes", () => {
     const names = mcpToolNames([
       { name: "files.read", inputSchema: {} },
