@@ -4,6 +4,10 @@
  * a dependency in its package.json. The CLI, at the top, is the one exception, and only for
  * @sluice/pipeline, the engine its generate runs. Every import counts, `import type` and
  * `import()` too: a type-only import still makes the generator a dependency to install.
+ *
+ * Among the generators, a source (openapi, graphql, mcp) never imports another: what they
+ * share lives in the shared ones (emit, schema-convert), so the MCP generator goes from its
+ * snapshot to the tool IR without building an OpenAPI document and running that generator.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -32,10 +36,22 @@ const SPECIFIER = /\bfrom\s*["']([^"']+)["']|\bimport\s*\(?\s*["']([^"']+)["']|\
 /** Where a package's code (files: absolute path -> text) and manifest reach a generator it may not import. */
 function generatorReach(pkg: Manifest, files: ReadonlyMap<string, string>): string[] {
   const allowed = new Set(ALLOWED[pkg.name] ?? []);
-  const reaches = (specifier: string) => {
-    const bare = specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/");
-    return generatorNames.has(bare) && !allowed.has(bare);
-  };
+  return reachOf(pkg, files, (bare) => generatorNames.has(bare) && !allowed.has(bare), GENERATORS);
+}
+
+/** The generators that read one kind of source; the others (emit, schema-convert, pipeline) are shared or run them. */
+const SOURCE_GENERATORS = new Set(["@sluice/generator-openapi", "@sluice/generator-graphql", "@sluice/generator-mcp"]);
+
+/** Where a source generator's code and manifest reach another source generator (by name, or by a relative path into its folder). */
+function sourceGeneratorReach(dir: string, pkg: Manifest, files: ReadonlyMap<string, string>): string[] {
+  const others = folders("generators").filter((other) => other !== dir && SOURCE_GENERATORS.has(manifest(other).name));
+  const problems = others.flatMap((other) => reachOf(pkg, files, (bare) => bare === manifest(other).name, other));
+  return [...new Set(problems)];
+}
+
+/** Imports and dependencies of `pkg` that `forbidden` names (by bare package name), and relative imports into `folder`. */
+function reachOf(pkg: Manifest, files: ReadonlyMap<string, string>, forbidden: (bare: string) => boolean, folder: string): string[] {
+  const reaches = (specifier: string) => forbidden(specifier.split("/").slice(0, specifier.startsWith("@") ? 2 : 1).join("/"));
   const problems: string[] = [];
   for (const dependency of Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies })) if (reaches(dependency)) problems.push(`${pkg.name} package.json depends on ${dependency}`);
   for (const [file, text] of files) {
@@ -43,7 +59,7 @@ function generatorReach(pkg: Manifest, files: ReadonlyMap<string, string>): stri
       const specifier = match[1] ?? match[2] ?? match[3]!;
       const where = relative(ROOT, file);
       if (reaches(specifier)) problems.push(`${where} imports ${specifier}`);
-      else if (specifier.startsWith(".") && !relative(GENERATORS, resolve(dirname(file), specifier)).startsWith("..")) problems.push(`${where} imports ${specifier} (under generators/)`);
+      else if (specifier.startsWith(".") && !relative(folder, resolve(dirname(file), specifier)).startsWith("..")) problems.push(`${where} imports ${specifier} (under ${relative(ROOT, folder)}/)`);
     }
   }
   return problems;
@@ -79,4 +95,31 @@ it("fails on every way of reaching one: a package, a type-only import, import(),
   // The CLI may run the pipeline, and nothing else of generators/.
   const cli = join(ROOT, "packages/cli/src/generate.ts");
   expect(generatorReach({ name: "@sluice/cli" }, new Map([[cli, 'import { buildPack } from "@sluice/pipeline";\nimport { x } from "@sluice/generator-mcp";']]))).toEqual(["packages/cli/src/generate.ts imports @sluice/generator-mcp"]);
+});
+
+/** An object literal that reads as an OpenAPI or Swagger document's version field. */
+const OPENAPI_DOCUMENT = /\b(?:openapi|swagger)["']?\s*:\s*["'`](?:2|3)\./;
+
+it("no source generator imports another: the MCP generator reaches neither the OpenAPI generator nor an OpenAPI document", () => {
+  const sources = folders("generators").filter((dir) => SOURCE_GENERATORS.has(manifest(dir).name));
+  expect(sources.map((dir) => manifest(dir).name).sort()).toEqual([...SOURCE_GENERATORS].sort());
+  expect(sources.flatMap((dir) => sourceGeneratorReach(dir, manifest(dir), sourcesOf(dir)))).toEqual([]);
+  // Nor does it write one of its own to hand to a converter: it calls @sluice/schema-convert with a JSON Schema bundle.
+  const mcp = join(GENERATORS, "mcp");
+  expect([...sourcesOf(mcp)].filter(([, text]) => OPENAPI_DOCUMENT.test(text)).map(([file]) => relative(ROOT, file))).toEqual([]);
+  expect(Object.keys(manifest(mcp).dependencies ?? {})).toContain("@sluice/schema-convert");
+});
+
+it("fails when the MCP generator goes back through OpenAPI: its dependency, an import, a relative path, a document literal", () => {
+  const mcp = join(GENERATORS, "mcp");
+  const at = join(mcp, "src/build-pack-ir.ts");
+  const text = ['import { buildOpenAPIPackIR } from "@sluice/generator-openapi";', 'import type { PackSourceInfo } from "../../openapi/src/build-pack-ir.ts";', 'import { emitPackSources } from "@sluice/emit";'].join("\n");
+  expect(sourceGeneratorReach(mcp, { name: "@sluice/generator-mcp", dependencies: { "@sluice/generator-openapi": "workspace:*", "@sluice/emit": "workspace:*" } }, new Map([[at, text]]))).toEqual([
+    "@sluice/generator-mcp package.json depends on @sluice/generator-openapi",
+    "generators/mcp/src/build-pack-ir.ts imports @sluice/generator-openapi",
+    "generators/mcp/src/build-pack-ir.ts imports ../../openapi/src/build-pack-ir.ts (under generators/openapi/)",
+  ]);
+  expect(OPENAPI_DOCUMENT.test('const document = { openapi: "3.1.0", info, paths, components: { schemas } };')).toBe(true);
+  expect(OPENAPI_DOCUMENT.test('{ "swagger": "2.0" }')).toBe(true);
+  expect(OPENAPI_DOCUMENT.test('const bundle = { $defs: defs, tools };')).toBe(false);
 });

@@ -1,10 +1,10 @@
 /**
  * The `$defs` / `definitions` of a tool's schema (input or output) and the rewriting that
- * moves them into an OpenAPI document's components: both the pack's IR (input schemas as
- * request bodies) and its response hints (output schemas as responses) read an MCP tool's
- * schemas through the OpenAPI generator this way.
+ * moves them into one JSON Schema bundle, a root `$defs` shared by the tools: both the
+ * pack's IR (input-bundle.ts) and its response hints (output schemas) hand the tools'
+ * schemas to @sluice/schema-convert this way, each definition at one place.
  */
-import type { JsonSchemaObject } from "@sluice/schema";
+import { getOwn, type JsonSchemaObject } from "@sluice/schema";
 import { escapePointer } from "@sluice/mcp-client";
 
 export function definitionsOf(schema: JsonSchemaObject): Array<[string, unknown]> {
@@ -21,7 +21,12 @@ export function withoutDefinitions(schema: JsonSchemaObject): JsonSchemaObject {
   return rest as JsonSchemaObject;
 }
 
-/** Copies a schema with its local `$ref`s pointed at the hoisted definitions (values under enum/const/default/examples untouched). */
+/**
+ * Copies a schema with its local `$ref`s pointed at the hoisted definitions
+ * (`#/$defs/<bundle name>`; `local`: the tool's own definition name -> its bundle name),
+ * any other local ref below `root`, the ref of the tool's whole schema in the bundle (values
+ * under enum/const/default/examples untouched).
+ */
 export function rewriteRefs(node: unknown, local: ReadonlyMap<string, string>, root: string): unknown {
   if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, local, root));
   if (typeof node !== "object" || node === null) return node;
@@ -29,11 +34,17 @@ export function rewriteRefs(node: unknown, local: ReadonlyMap<string, string>, r
   for (const [key, value] of Object.entries(node)) {
     let next: unknown;
     if (key === "$ref" && typeof value === "string") next = rewriteRef(value, local, root);
+    // An OpenAPI-style discriminator's mapping values are refs too (the converter reads them so).
+    else if (key === "discriminator" && isMapping(getOwn(value, "mapping"))) next = { ...(value as object), mapping: Object.fromEntries(Object.entries(getOwn(value, "mapping") as object).map(([tag, target]) => [tag, typeof target === "string" && target.startsWith("#") ? rewriteRef(target, local, root) : target])) };
     else if (key === "enum" || key === "const" || key === "default" || key === "examples") next = value;
     else next = rewriteRefs(value, local, root);
     Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+function isMapping(value: unknown): boolean {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function rewriteRef(ref: string, local: ReadonlyMap<string, string>, root: string): string {
@@ -48,7 +59,7 @@ function rewriteRef(ref: string, local: ReadonlyMap<string, string>, root: strin
       return ref;
     }
     const component = local.get(name);
-    if (component !== undefined) return `#/components/schemas/${encodeURIComponent(escapePointer(component))}${match[2]}`;
+    if (component !== undefined) return `#/$defs/${encodeURIComponent(escapePointer(component))}${match[2]}`;
   }
   return ref.startsWith("#/") ? `${root}${ref.slice(1)}` : ref;
 }

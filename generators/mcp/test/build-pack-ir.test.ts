@@ -9,7 +9,7 @@ import Ajv from "ajv";
 import type { JsonSchemaObject } from "@sluice/schema";
 import { buildMcpPackIR, mcpToolNames } from "../src/index.ts";
 import { makeSnapshot } from "@sluice/mcp-client";
-import { hoistPropertyRefs } from "../src/build-pack-ir.ts";
+import { hoistPropertyRefs } from "../src/hoist-property-refs.ts";
 
 const source = { name: "t", file: "tools.snapshot.json", sha256: "0" };
 const build = (tools: unknown[]) => buildMcpPackIR(makeSnapshot({ name: "s", version: "1" }, "2025-06-18", tools), source);
@@ -108,6 +108,38 @@ describe("buildMcpPackIR", () => {
     expect(byTool["tools/call remote"]).toMatchObject({ code: "EXTERNAL_REF" });
   });
 
+  it("points a refusal at the tool's own place in the snapshot, by whole segments, whatever other tools define", () => {
+    const ir = build([
+      // `item` is defined by this tool only: another tool's dangling `#/$defs/item` is that tool's, not this one's.
+      { name: "a", inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/item" } }, $defs: { item: { type: "string" }, itemized: { type: "integer" } } } },
+      { name: "b", inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/item" } } } },
+      { name: "c", inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/Deep" } }, $defs: { Deep: { type: "object", properties: { y: { type: "string", pattern: "(a+)+\\1" } } } } } },
+      { name: "d", inputSchema: { type: "object", properties: { "a.b": { type: "string" } } } },
+    ]);
+    expect(ir.tools.map((tool) => tool.name)).toEqual(["a", "c"]);
+    expect(ir.skipped.map((skip) => [skip.operation, skip.code, skip.pointer])).toEqual([
+      ["tools/call b", "UNRESOLVED_REF", "/tools/1/inputSchema/$defs/item"],
+      ["tools/call d", "INPUT_SCHEMA_UNSUPPORTED", "/tools/3/inputSchema"],
+    ]);
+    expect(ir.skipped[0]!.reason).toBe("UNRESOLVED_REF: $ref #/tools/1/inputSchema/$defs/item points to nothing: /tools/1/inputSchema/$defs/item does not exist.");
+    expect(ir.skipped[1]!.reason).toContain('its property "a.b" is no argument name');
+    // A pattern the linear engine cannot run is removed and recorded where the snapshot has it.
+    expect(ir.refusedPatterns?.map((refused) => [refused.operation, refused.pointer])).toEqual([["tools/call c", "/tools/2/inputSchema/$defs/Deep/properties/y/pattern"]]);
+  });
+
+  it("reads a discriminator's mapping through the hoisted definitions: each branch requires its mapped tag", () => {
+    const ir = build([
+      { name: "pets", inputSchema: { type: "object", properties: { pet: { oneOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }], discriminator: { propertyName: "kind", mapping: { cat: "#/$defs/Cat", dog: "#/$defs/Dog" } } } }, $defs: { Cat: { type: "object", properties: { kind: { type: "string" } } }, Dog: { type: "object", properties: { kind: { type: "string" } } } } } },
+      // Another tool defines Cat otherwise, so this tool's Cat is qualified (`pets_Cat`): the mapping follows it.
+      { name: "zoo", inputSchema: { type: "object", properties: { c: { $ref: "#/$defs/Cat" } }, $defs: { Cat: { type: "string" } } } },
+    ]);
+    const pet = ir.tools.find((tool) => tool.name === "pets")!.parameters.properties["pet"] as { oneOf: unknown[] };
+    expect(pet.oneOf).toEqual([
+      { $ref: "#/$defs/pets_Cat", properties: { kind: { const: "cat" } }, required: ["kind"] },
+      { $ref: "#/$defs/Dog", properties: { kind: { const: "dog" } }, required: ["kind"] },
+    ]);
+  });
+
   it("refuses an input schema that is not an object of named arguments; a bare object takes none", () => {
     const ir = build([
       { name: "ok", inputSchema: { type: "object" } },
@@ -120,6 +152,12 @@ describe("buildMcpPackIR", () => {
       ["tools/call union", "INPUT_SCHEMA_UNSUPPORTED", "/tools/2/inputSchema"],
     ]);
     expect(ir.skipped[1]!.reason).toContain("its root has oneOf");
+  });
+
+  it("lists the tools in the code-unit order of their pack names, as the other generators list theirs", () => {
+    const names = ["getUser", "get-user", "get_user", "aB", "a-c", "notes.search"];
+    const ir = build(names.map((name) => ({ name, inputSchema: { type: "object" } })));
+    expect(ir.tools.map((tool) => tool.name)).toEqual(["a-c", "aB", "get-user", "getUser", "get_user", "notes_search"]);
   });
 
   it("keeps valid names, and sanitises the others without clashes", () => {

@@ -1,13 +1,13 @@
-import { findUnsupportedKeyword, type PackIR, type SkippedOperation, type ToolIR, type UnsupportedKeyword, type WithheldPath } from "@sluice/core";
+import type { PackIR, SkippedOperation, ToolIR, WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { compareText } from "@sluice/emit";
-import { escapePointerSegment, getOwn, refsFrom, ROOT, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
+import { escapePointerSegment, getOwn, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { detectedCredentialParameters } from "./credential-arguments.ts";
 import { withholdCredentialMembers } from "./credential-members.ts";
 import { buildOperationTool, type OperationContext, type OperationSource } from "./operation-object.ts";
 import { UnsupportedParameter } from "./parameter-object.ts";
-import { RefResolver } from "./reference-object.ts";
-import { SchemaConverter, type Dialect, type UndeclaredRequired } from "./schema-object.ts";
+import { reachableDefs, RefResolver, refuseUnsupported, SchemaConverter, unsupportedInDefs, type Dialect, type UndeclaredRequired } from "@sluice/schema-convert";
+import { loadReferencedFile } from "./referenced-file.ts";
 import { SecuritySchemes } from "./security-scheme-object.ts";
 import { assignToolNames, operationKey, type OperationRef } from "./tool-names.ts";
 
@@ -76,7 +76,7 @@ export function buildOpenAPIPackIR(document: unknown, source: PackSourceInfo, op
 
 function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOpenAPIOptions): PackIR {
   const dialect = dialectOf(document);
-  const resolver = new RefResolver(document, options.externalRefs);
+  const resolver = new RefResolver(document, options.externalRefs, loadReferencedFile);
   const converter = new SchemaConverter(resolver, dialect);
   const context: OperationContext = { resolver, converter, security: new SecuritySchemes(document, dialect, resolver), dialect, root: document, credentialParameters: options.credentialParameters ?? {}, normalized: new WeakMap() };
 
@@ -110,7 +110,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
 
   const names = assignToolNames(operations.map((op) => op.ref));
   const tools: ToolIR[] = [];
-  const unsupportedInDefs: UnsupportedInDefs = { verdicts: new Map(), scanned: 0, any: false };
+  const unsupportedSeen = unsupportedInDefs();
   for (const { ref, source: operationSource } of operations) {
     if (options.select !== undefined && !options.select(operationInfo(ref, operationSource, names.get(ref)!))) continue;
     converter.operation = operationKey(ref);
@@ -118,7 +118,7 @@ function buildPackIR(document: unknown, source: PackSourceInfo, options: BuildOp
       const tool = buildOperationTool(withQueryTemplates(operationSource, context), names.get(ref)!, context);
       // A converted schema the call runtime would refuse (a keyword Ajv checks loosely) is refused here, naming the operation.
       // Searching every tool and definition allocated a fifth of Kubernetes' build, for a keyword no conversion wrote.
-      if (guards.unsupportedKeywords && converter.wroteUnevaluatedItems) refuseUnsupported(tool, operationKey(ref), converter.defs, unsupportedInDefs);
+      if (guards.unsupportedKeywords && converter.wroteUnevaluatedItems) refuseUnsupported(tool, operationKey(ref), converter.defs, unsupportedSeen);
       tools.push(tool);
     } catch (error) {
       // One broken operation (a dangling $ref, an undeclared placeholder, a keyword sluice
@@ -235,72 +235,4 @@ function dialectOf(document: unknown): Dialect {
   if (typeof openapi === "string" && /^3\.0\./.test(openapi)) return "3.0";
   if (typeof openapi === "string" && /^3\.[1-9]/.test(openapi)) return "3.1";
   throw new SluiceError("SPEC_INVALID", `not an OpenAPI 3.0/3.1 or Swagger 2.0 document (openapi: ${JSON.stringify(openapi)}, swagger: ${JSON.stringify(swagger)}).`, { pointer: "" });
-}
-
-/**
- * Throws KEYWORD_UNSUPPORTED when a tool's arguments or a definition they reach hold a keyword
- * the call runtime would refuse (packages/core/src/unsupported-keywords.ts). Each definition
- * is searched once per build, once the operation that reached it is converted (so are the
- * definitions it refers to: its verdict does not depend on the tool), and the tool's reach
- * is walked only when some definition has one.
- */
-function refuseUnsupported(tool: ToolIR, operation: string, defs: ReadonlyMap<string, JsonSchemaObject>, state: UnsupportedInDefs): void {
-  const definition = (name: string) => defs.get(name);
-  const cache = state.verdicts;
-  let found = findUnsupportedKeyword({ properties: tool.parameters.properties }, definition);
-  // Between two checks the converter only adds definitions (one whose conversion fails is
-  // removed before any check sees it), so an unchanged count means nothing new to search.
-  if (defs.size !== state.scanned) {
-    for (const [name, body] of defs) {
-      if (!cache.has(name)) {
-        const inDef = findUnsupportedKeyword(body, definition);
-        cache.set(name, inDef === undefined ? undefined : { ...inDef, pointer: `/$defs/${escapePointerSegment(name)}${inDef.pointer}` });
-      }
-      state.any ||= cache.get(name) !== undefined;
-    }
-    state.scanned = defs.size;
-  }
-  if (found === undefined && state.any) {
-    for (const name of [...reachableDefs([tool], defs)].sort(compareText)) {
-      found = cache.get(name);
-      if (found !== undefined) break;
-    }
-  }
-  if (found !== undefined) {
-    throw new SluiceError("KEYWORD_UNSUPPORTED", `${operation}: ${found.keyword} at ${found.pointer} of the generated arguments cannot be checked exactly (${found.reason}); the operation is skipped rather than generated wider than its spec.`, { pointer: found.pointer });
-  }
-}
-
-/** What `refuseUnsupported` knows of the definitions so far: each one's verdict, how many were searched, whether any holds one. */
-interface UnsupportedInDefs {
-  verdicts: Map<string, UnsupportedKeyword | undefined>;
-  scanned: number;
-  any: boolean;
-}
-
-/** Definitions some generated tool reaches (a skipped operation's types are left out). */
-function reachableDefs(tools: readonly ToolIR[], defs: ReadonlyMap<string, JsonSchemaObject>): Set<string> {
-  const reached = new Set<string>();
-  // One walk over every tool's arguments, then one per round of definitions newly reached,
-  // instead of one per tool and per definition: what is reached is a set, and one walk
-  // reads a schema object the tools share once (Kubernetes' 1,123 tools have some 8,000
-  // arguments, nearly all of them uses of a few hundred schemas). A list under `allOf`
-  // holds the roots of a walk: it is no schema of anyone's, so only its members' refs count.
-  let roots: JsonSchemaObject[] = [];
-  for (const tool of tools) {
-    const properties = tool.parameters.properties;
-    const names = Object.keys(properties);
-    for (let i = 0; i < names.length; i += 1) roots.push(properties[names[i]!]!);
-  }
-  while (roots.length > 0) {
-    const found = refsFrom({ allOf: roots }, "", false);
-    roots = [];
-    for (let i = 0; i < found.length; i += 1) {
-      const name = found[i]!;
-      if (name === ROOT || reached.has(name) || !defs.has(name)) continue;
-      reached.add(name);
-      roots.push(defs.get(name)!);
-    }
-  }
-  return reached;
 }

@@ -1,7 +1,7 @@
 import type { CredentialType, PackIR, ToolIR } from "@sluice/core";
 import { compareText, squashName } from "@sluice/emit";
 import { getOwn } from "@sluice/schema";
-import { RefResolver } from "./reference-object.ts";
+import { RefResolver } from "@sluice/schema-convert";
 
 /**
  * Security schemes as a generated pack's credentials see them, and the arguments that

@@ -1,7 +1,7 @@
 import type { HttpBinding, Pagination, ToolIR } from "@sluice/core";
 import { compareText } from "@sluice/emit";
 import { escapePointerSegment, getOwn } from "@sluice/schema";
-import type { Located, RefResolver } from "./reference-object.ts";
+import type { Located, RefResolver } from "@sluice/schema-convert";
 
 /**
  * Pagination a generated pack declares where the spec shows a known pattern: a page

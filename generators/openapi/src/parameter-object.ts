@@ -1,7 +1,6 @@
 import type { HttpParameterLocation, HttpParameterStyle } from "@sluice/core";
 import { getOwn } from "@sluice/schema";
-import type { Dialect } from "./schema-object.ts";
-import type { Located } from "./reference-object.ts";
+import type { Dialect, Located } from "@sluice/schema-convert";
 
 /**
  * Parameter Objects of 3.x and Swagger 2.0 (non-body) in one shape, with `style` and

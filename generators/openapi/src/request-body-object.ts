@@ -1,7 +1,7 @@
 import type { HttpBody, HttpBodyPropertyEncoding, HttpParameterStyle } from "@sluice/core";
 import { escapePointerSegment, getOwn } from "@sluice/schema";
 import { collectionFormatStyle, swagger2ParameterSchema } from "./parameter-object.ts";
-import type { Located } from "./reference-object.ts";
+import type { Located } from "@sluice/schema-convert";
 
 /**
  * Request Body Objects (3.x) and Swagger 2.0 `in: body` / `in: formData` parameters in one

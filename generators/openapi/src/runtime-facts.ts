@@ -3,7 +3,8 @@ import { envVariableNames, secretLookingArguments } from "@sluice/emit";
 import { getOwn } from "@sluice/schema";
 import { credentialArguments, declaredSchemes } from "./credential-arguments.ts";
 import { detectPagination } from "./pagination-facts.ts";
-import { RefResolver } from "./reference-object.ts";
+import { RefResolver } from "@sluice/schema-convert";
+import { loadReferencedFile } from "./referenced-file.ts";
 import { serverUrl, swagger2ServerUrl } from "./server-object.ts";
 
 export interface OpenAPIRuntimeFactsOptions {
@@ -20,7 +21,7 @@ export interface OpenAPIRuntimeFactsOptions {
  * arguments that look like secrets. `ir` is the pack built from `document`.
  */
 export function openapiRuntimeFacts(document: unknown, ir: PackIR, options: OpenAPIRuntimeFactsOptions = {}): RuntimeFacts {
-  const resolver = new RefResolver(document, options.externalRefs);
+  const resolver = new RefResolver(document, options.externalRefs, loadReferencedFile);
   const schemes = declaredSchemes(document, resolver);
   const envNames = envVariableNames(ir.name, schemes.map((s) => s.scheme));
   const duplicates = credentialArguments(ir.tools, schemes, ir.name, ir.defs);

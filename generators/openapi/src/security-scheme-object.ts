@@ -1,7 +1,6 @@
 import type { HttpAuthScheme } from "@sluice/core";
 import { getOwn } from "@sluice/schema";
-import type { Dialect } from "./schema-object.ts";
-import type { RefResolver } from "./reference-object.ts";
+import type { Dialect, RefResolver } from "@sluice/schema-convert";
 
 /**
  * Security Scheme Objects and Security Requirement Objects -> `HttpBinding.auth`.

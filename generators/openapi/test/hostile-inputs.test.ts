@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isSluiceError, type SluiceError } from "@sluice/core";
+import { MAX_SCHEMA_DEPTH } from "@sluice/schema-convert";
 import { MAX_DOCUMENT_DEPTH } from "../src/load-document.ts";
 import { build, oas30, onlyTool } from "./build.ts";
 
@@ -60,6 +61,8 @@ describe("hostile OpenAPI documents: referenced schemas are converted from a wor
   });
 
   it(`inline nesting is bounded at ${MAX_DOCUMENT_DEPTH} levels (as loading is): deeper is SPEC_INVALID with the pointer, not a stack overflow`, () => {
+    // The converter (@sluice/schema-convert) bounds inline nesting where the loader bounds a document.
+    expect(MAX_SCHEMA_DEPTH).toBe(MAX_DOCUMENT_DEPTH);
     expect(() => build(oas30(post(inlineNesting(MAX_DOCUMENT_DEPTH - 8))))).not.toThrow();
     const error = caught(() => build(oas30(post(inlineNesting(LEVELS)))));
     expect(error.code).toBe("SPEC_INVALID");

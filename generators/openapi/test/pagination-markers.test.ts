@@ -13,7 +13,7 @@ import { escapePointerSegment, getOwn } from "@sluice/schema";
 import { LONG } from "../../../test/support/tier.ts";
 import { buildOpenAPIPackIR, loadDocument, openapiRuntimeFacts } from "../src/index.ts";
 import { paginationFor, responseShape } from "../src/pagination-facts.ts";
-import { RefResolver } from "../src/reference-object.ts";
+import { RefResolver } from "@sluice/schema-convert";
 
 const specs = new URL("../../../../shared/specs/", import.meta.url);
 

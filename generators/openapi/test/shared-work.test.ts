@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isSluiceError } from "@sluice/core";
-import { RefResolver } from "../src/reference-object.ts";
+import { RefResolver } from "@sluice/schema-convert";
+import { loadReferencedFile } from "../src/referenced-file.ts";
 import { build, oas30, swagger2 } from "./build.ts";
 
 const codeOf = (run: () => unknown): string | undefined => {
@@ -48,7 +49,7 @@ describe("RefResolver answers a ref the same way every time", () => {
   });
 
   it("the same ref text means its own document's place: the main one's, or a mapped file's", () => {
-    const resolver = new RefResolver(main, { "other.json": other });
+    const resolver = new RefResolver(main, { "other.json": other }, loadReferencedFile);
     const inMain = resolver.resolve("#/components/schemas/Pet", resolver.main);
     const external = resolver.resolve("other.json#/components/schemas/Pet", resolver.main);
     expect(inMain.value).toEqual({ title: "the main Pet" });

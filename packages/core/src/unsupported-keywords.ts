@@ -26,7 +26,7 @@ export interface UnsupportedKeyword {
 }
 
 // The OpenAPI generator searches its tools only once a conversion wrote a keyword this file
-// looks for (`wroteUnevaluatedItems` in generators/openapi/src/schema-object.ts; the dynamic
+// looks for (`wroteUnevaluatedItems` in generators/schema-convert/src/schema-object.ts; the dynamic
 // references are refused while converting). A keyword added here must set that flag too, or
 // the generator never searches for it.
 const DYNAMIC = ["$dynamicRef", "$recursiveRef"] as const;

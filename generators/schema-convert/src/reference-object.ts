@@ -1,11 +1,11 @@
-import { readFileSync } from "node:fs";
 import { getOwn, pointerFrom, SluiceError, unescapePointerSegment } from "@sluice/schema";
-import { loadDocument } from "./load-document.ts";
 
 /**
  * Reference Objects and JSON Schema `$ref`s: local refs anywhere in the document
  * (`#/components/...`, `#/definitions/...`, `#/paths/...`). A ref to another file or URL is
- * never fetched: it is `EXTERNAL_REF` unless the caller maps it to a local file.
+ * never fetched: it is `EXTERNAL_REF` unless the caller maps it to a local file, which the
+ * caller's `load` reads (the OpenAPI generator parses it as JSON or YAML; a source whose
+ * schemas are self-contained, such as an MCP snapshot, gives none).
  * https://spec.openapis.org/oas/v3.1.0#reference-object
  */
 
@@ -25,6 +25,7 @@ export interface Located {
 export class RefResolver {
   readonly main: SourceDocument;
   private readonly externalRefs: Readonly<Record<string, string>>;
+  private readonly load: ((file: string) => unknown) | undefined;
   private readonly loaded = new Map<string, SourceDocument>();
   /**
    * Resolved targets by document and ref as written. A ref names one place in a document
@@ -33,9 +34,10 @@ export class RefResolver {
    */
   private readonly resolved = new Map<SourceDocument, Map<string, Located>>();
 
-  constructor(root: unknown, externalRefs: Readonly<Record<string, string>> = {}) {
+  constructor(root: unknown, externalRefs: Readonly<Record<string, string>> = {}, load?: (file: string) => unknown) {
     this.main = { id: "", root };
     this.externalRefs = externalRefs;
+    this.load = load;
   }
 
   resolve(ref: string, from: SourceDocument): Located {
@@ -90,14 +92,14 @@ export class RefResolver {
 
   private external(ref: string, target: string): SourceDocument {
     const file = this.externalRefs[ref] ?? this.externalRefs[target];
-    if (file === undefined) {
+    if (file === undefined || this.load === undefined) {
       throw new SluiceError("EXTERNAL_REF", `$ref ${ref} points outside the document; sluice never fetches it. Map it to a local file to use it.`, {
         pointer: ref,
       });
     }
     let document = this.loaded.get(file);
     if (document === undefined) {
-      document = { id: file, root: loadDocument(readFileSync(file), file) };
+      document = { id: file, root: this.load(file) };
       this.loaded.set(file, document);
     }
     return document;

@@ -2,8 +2,8 @@ import { defRef, escapePointerSegment, getOwn, hasOwn, isSchemaObject, refsFrom,
 import { shortHash } from "@sluice/emit";
 import { selectorSegment, translateSpecPattern, type PatternRefusal, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
-import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
-import { isIdentifierName, reachedFromResponses, readOnlyNeeds } from "./read-only-needs.ts";
+import { MAX_SCHEMA_DEPTH } from "./max-schema-depth.ts";
+import { isIdentifierName, reachedFromResponses, readOnlyNeeds, type RequestBodySchema } from "./read-only-needs.ts";
 import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 
 /**
@@ -48,6 +48,25 @@ import type { Located, RefResolver, SourceDocument } from "./reference-object.ts
  */
 export type Dialect = "2.0" | "3.0" | "3.1";
 
+/**
+ * Where a document keeps its named schemas, the ones a `$ref` is named after: an OpenAPI
+ * document's `components/schemas` (3.x) or `definitions` (2.0), or, for a JSON Schema
+ * bundle that is no OpenAPI document (the MCP generator's: each tool's definitions hoisted
+ * into one root `$defs`), `$defs`.
+ */
+export type NamedSchemas = "openapi" | "$defs";
+
+export interface SchemaConverterOptions {
+  /** Default `openapi`: `components/schemas`, or `definitions` in 2.0. */
+  namedSchemas?: NamedSchemas;
+  /**
+   * The request bodies the read-only rule reads (docs/openapi-read-only.md: the schemas a
+   * request sends, and the examples it gives of them); by default every operation's, found
+   * under the document's `paths`.
+   */
+  requestBodies?: readonly RequestBodySchema[];
+}
+
 const SCALAR_KEYWORDS = new Set([
   "title", "description", "default", "format", "const", "deprecated", "writeOnly", "uniqueItems",
   "contentMediaType", "contentEncoding",
@@ -83,7 +102,7 @@ interface Site {
  * converted from a work list, not by recursion). As deep as a loaded document may nest,
  * so only a document built in memory past that limit meets it.
  */
-export const MAX_INLINE_DEPTH = MAX_DOCUMENT_DEPTH;
+export const MAX_INLINE_DEPTH = MAX_SCHEMA_DEPTH;
 
 /** Members a request schema requires without declaring them: declared (an open object) or the requirement dropped (`closed`: the object forbids other members). */
 export interface UndeclaredRequired {
@@ -144,18 +163,31 @@ export class SchemaConverter {
   /** `convertShared` results by source object, then variant and place. */
   private readonly shared = new WeakMap<object, SharedConversion[]>();
 
+  /** The pointer (with a final `/`) under which the document's named schemas sit. */
+  private readonly componentsAt: string;
+  private readonly bundle: boolean;
+  private readonly requestBodies: readonly RequestBodySchema[] | undefined;
+
   constructor(
     private readonly resolver: RefResolver,
     private readonly dialect: Dialect,
+    options: SchemaConverterOptions = {},
   ) {
+    this.bundle = options.namedSchemas === "$defs";
+    this.componentsAt = this.bundle ? "/$defs/" : dialect === "2.0" ? "/definitions/" : "/components/schemas/";
+    this.requestBodies = options.requestBodies;
     // Component names first, in sorted order, so a component's `$defs` name never depends
     // on which operation happens to reach it first.
-    const root = resolver.main.root;
-    const components = dialect === "2.0" ? getOwn(root, "definitions") : getOwn(getOwn(root, "components"), "schemas");
+    const components = this.components();
     if (typeof components === "object" && components !== null) {
-      const prefix = dialect === "2.0" ? "/definitions/" : "/components/schemas/";
-      for (const name of Object.keys(components).sort()) this.nameFor(`#${prefix}${escapePointerSegment(name)}`, name);
+      for (const name of Object.keys(components).sort()) this.nameFor(`#${this.componentsAt}${escapePointerSegment(name)}`, name);
     }
+  }
+
+  /** The object holding the main document's named schemas, if it has one. */
+  private components(): unknown {
+    const root = this.resolver.main.root;
+    return this.bundle ? getOwn(root, "$defs") : this.dialect === "2.0" ? getOwn(root, "definitions") : getOwn(getOwn(root, "components"), "schemas");
   }
 
   /**
@@ -486,7 +518,7 @@ export class SchemaConverter {
       this.nameOfPlace.set(located, known);
       return known;
     }
-    const name = known ?? this.nameFor(key, defaultName(located.pointer));
+    const name = known ?? this.nameFor(key, this.bundle ? bundleName(located.pointer) : defaultName(located.pointer));
     this.nameOfPlace.set(located, name);
     this.defs.set(name, {}); // placeholder until drained: cycles come back here as refs
     this.pending.push({ name, located });
@@ -525,7 +557,7 @@ export class SchemaConverter {
    */
   private readOnlyOffered(readOnly: ReadonlySet<string>, members: number, key: string, source: object): ReadonlySet<string> {
     if (readOnly.size === 0) return readOnly;
-    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
+    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document), this.requestBodies);
     const structure = this.readOnlyStructure;
     const required = getOwn(source, "required");
     const own = Array.isArray(required) ? required : [];
@@ -545,7 +577,7 @@ export class SchemaConverter {
    */
   private readOnlyNotRequired(key: string): ReadonlySet<string> | undefined {
     if (!this.documentHasReadOnly()) return undefined;
-    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document));
+    this.readOnlyStructure ??= readOnlyStructure(this.resolver, (member, document) => this.isReadOnly(member, document), this.requestBodies);
     return this.readOnlyStructure.notRequired.get(key);
   }
 
@@ -574,7 +606,7 @@ export class SchemaConverter {
     if (typeof propertyName !== "string") return undefined;
     const mapping = getOwn(value, "mapping");
     if (typeof mapping !== "object" || mapping === null) return { propertyName };
-    const prefix = this.dialect === "2.0" ? "#/definitions/" : "#/components/schemas/";
+    const prefix = `#${this.componentsAt}`;
     const entries = Object.entries(mapping).flatMap(([tag, target]): [string, string][] => {
       if (typeof target !== "string") return [];
       try {
@@ -692,7 +724,7 @@ export class SchemaConverter {
       return undefined;
     }
     const declared = getOwn(target.value, "x-ms-discriminator-value");
-    const tag = typeof declared === "string" ? declared : componentName(key);
+    const tag = typeof declared === "string" ? declared : this.bundle ? bundleComponentName(key) : componentName(key);
     if (tag === undefined) return undefined;
     const admits = (owner: unknown, from: SourceDocument, depth: number): boolean => {
       let member = getOwn(getOwn(owner, "properties"), propertyName);
@@ -727,7 +759,7 @@ export class SchemaConverter {
   /** Discriminator mapping entries whose target resolves, as the target's location key. */
   private mappingTargets(mapping: unknown, document: SourceDocument): { tag: string; key: string; ref: string; document: SourceDocument }[] {
     if (typeof mapping !== "object" || mapping === null) return [];
-    const prefix = this.dialect === "2.0" ? "#/definitions/" : "#/components/schemas/";
+    const prefix = `#${this.componentsAt}`;
     return Object.entries(mapping).flatMap(([tag, target]) => {
       if (typeof target !== "string") return [];
       const ref = target.includes("#") ? target : `${prefix}${escapePointerSegment(target)}`;
@@ -747,10 +779,9 @@ export class SchemaConverter {
 
   /** Components of the main document that inherit `baseKey` through `allOf`, directly or not, in name order. */
   private inheritorsOf(baseKey: string): { key: string; ref: string; document: SourceDocument }[] {
-    const root = this.resolver.main.root;
-    const components = this.dialect === "2.0" ? getOwn(root, "definitions") : getOwn(getOwn(root, "components"), "schemas");
+    const components = this.components();
     if (typeof components !== "object" || components === null) return [];
-    const prefix = this.dialect === "2.0" ? "/definitions/" : "/components/schemas/";
+    const prefix = this.componentsAt;
     const parentsOf = this.parentsOf ?? new Map<string, string[]>();
     if (this.parentsOf === undefined) this.parentsOf = parentsOf;
     else return this.inheritorsFrom(parentsOf, baseKey);
@@ -849,7 +880,7 @@ interface ReadOnlyStructure {
   requiredByRequests: Map<string, Set<string>>;
 }
 
-function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): ReadOnlyStructure {
+function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean, requestBodies: readonly RequestBodySchema[] | undefined): ReadOnlyStructure {
   const out = new Map<string, Set<string>>();
   const requiredByComposers = new Map<string, Set<string>>();
   const composedAlone = new Set<string>();
@@ -907,7 +938,7 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
   const stack: { node: unknown; pointer: string; depth: number }[] = [{ node: main.root, pointer: "", depth: 0 }];
   while (stack.length > 0) {
     const { node, pointer, depth } = stack.pop()!;
-    if (typeof node !== "object" || node === null || depth > MAX_DOCUMENT_DEPTH) continue;
+    if (typeof node !== "object" || node === null || depth > MAX_SCHEMA_DEPTH) continue;
     const parts = getOwn(node, "allOf");
     if (Array.isArray(parts)) {
       const located = parts.map((part, index) => keyOf(part, `${pointer}/allOf/${index}`));
@@ -941,7 +972,7 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
     }
     for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
   }
-  return { offeredInUnions: out, requiredByComposers, composedAlone, notRequired, reachedFromResponses: responses, requiredByRequests, ...readOnlyNeeds(resolver, isReadOnly) };
+  return { offeredInUnions: out, requiredByComposers, composedAlone, notRequired, reachedFromResponses: responses, requiredByRequests, ...readOnlyNeeds(resolver, isReadOnly, requestBodies) };
 }
 
 /** Whether a document holds `readOnly: true` anywhere (an iterative walk: documents nest deep). */
@@ -962,6 +993,21 @@ function defaultName(pointer: string): string {
   const component = /^\/(?:components\/schemas|definitions)\/([^/]+)$/.exec(pointer);
   if (component !== null) return segments[segments.length - 1]!.replace(/~1/g, "/").replace(/~0/g, "~");
   return segments.join("_");
+}
+
+/**
+ * In a bundle: `/$defs/Pet` -> `Pet`; another pointer -> its segments below `$defs` joined
+ * (`/$defs/Pet/properties/tag` -> `Pet_properties_tag`).
+ */
+function bundleName(pointer: string): string {
+  const segments = pointer.split("/").slice(pointer.startsWith("/$defs/") ? 2 : 1);
+  return segments.length === 1 ? segments[0]!.replace(/~1/g, "/").replace(/~0/g, "~") : segments.join("_");
+}
+
+/** The `$defs` name of a bundle's location key (`#/$defs/Pet` -> `Pet`), if it is one. */
+function bundleComponentName(key: string): string | undefined {
+  const match = /#\/\$defs\/([^/]+)$/.exec(key);
+  return match === null ? undefined : match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** The component name of a location key (`doc#/components/schemas/Pet` -> `Pet`), if it is one. */

@@ -1,6 +1,6 @@
 import { escapePointerSegment, getOwn } from "@sluice/schema";
-import { MAX_DOCUMENT_DEPTH } from "./load-document.ts";
-import type { RefResolver, SourceDocument } from "./reference-object.ts";
+import { MAX_SCHEMA_DEPTH } from "./max-schema-depth.ts";
+import type { Located, RefResolver, SourceDocument } from "./reference-object.ts";
 
 /**
  * Where a request needs a member its spec marks `readOnly` (docs/openapi-read-only.md, the
@@ -33,7 +33,17 @@ interface Place {
   pointer: string;
 }
 
-export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean): ReadOnlyNeeds {
+/** A request body's schema and the examples the document gives of it. */
+export interface RequestBodySchema {
+  schema: Located;
+  examples: unknown[];
+}
+
+/**
+ * `requestBodies`: the request bodies to read, for a document that is no OpenAPI document
+ * (a JSON Schema bundle has no `paths`); by default every operation's, found under `paths`.
+ */
+export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknown, document: SourceDocument) => boolean, requestBodies?: readonly RequestBodySchema[]): ReadOnlyNeeds {
   const sentByExamples = new Map<string, Set<string>>();
   const identifierHolders = new Set<string>();
   let visits = 0;
@@ -82,7 +92,7 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
 
   // A value sent by an example, against the schema it is sent under: every read-only member it carries is recorded.
   const exampleSends = (value: unknown, schema: Place, depth: number): void => {
-    if (depth > MAX_DOCUMENT_DEPTH || visits >= MAX_VISITS || typeof value !== "object" || value === null) return;
+    if (depth > MAX_SCHEMA_DEPTH || visits >= MAX_VISITS || typeof value !== "object" || value === null) return;
     const found = parts(schema);
     if (Array.isArray(value)) {
       for (const place of found) {
@@ -108,7 +118,7 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
   // A request body schema, walked for the places where an identifier names an existing thing.
   const seenSchemas = new Set<string>();
   const bodySchema = (start: Place, asItem: boolean, depth: number): void => {
-    if (depth > MAX_DOCUMENT_DEPTH || visits >= MAX_VISITS) return;
+    if (depth > MAX_SCHEMA_DEPTH || visits >= MAX_VISITS) return;
     const found = parts(start);
     const first = follow(start);
     const mark = `${first.document.id}#${first.pointer}|${asItem}`;
@@ -128,6 +138,18 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
     }
   };
 
+  for (const { schema: located, examples } of requestBodies ?? operationBodies(resolver, follow)) {
+    const schema: Place = { node: located.value, document: located.document, pointer: located.pointer };
+    const own = getOwn(follow(schema).node, "example");
+    for (const example of examples.length > 0 ? examples : own === undefined ? [] : [own]) exampleSends(example, schema, 0);
+    bodySchema(schema, false, 0);
+  }
+  return { sentByExamples, identifierHolders };
+}
+
+/** Every operation's request body schemas (and their examples) of an OpenAPI 3.x or Swagger 2.0 document, by `paths`. */
+function operationBodies(resolver: RefResolver, follow: (place: Place) => Place): RequestBodySchema[] {
+  const out: RequestBodySchema[] = [];
   const main = resolver.main;
   const paths = getOwn(main.root, "paths");
   const swagger2 = typeof getOwn(main.root, "swagger") === "string";
@@ -137,7 +159,6 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
       const operation = getOwn(item.node, method);
       if (typeof operation !== "object" || operation === null) continue;
       const at = `${item.pointer}/${method}`;
-      const bodies: { schema: Place; examples: unknown[] }[] = [];
       if (swagger2) {
         for (const [owner, ownerAt] of [[item.node, item.pointer], [operation, at]] as const) {
           const list = getOwn(owner, "parameters");
@@ -146,8 +167,8 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
             const parameter = follow({ node: raw, document: item.document, pointer: `${ownerAt}/parameters/${index}` });
             if (getOwn(parameter.node, "in") !== "body" || getOwn(parameter.node, "schema") === undefined) return;
             const xExamples = getOwn(parameter.node, "x-examples");
-            bodies.push({
-              schema: { node: getOwn(parameter.node, "schema"), document: parameter.document, pointer: `${parameter.pointer}/schema` },
+            out.push({
+              schema: { value: getOwn(parameter.node, "schema"), document: parameter.document, pointer: `${parameter.pointer}/schema` },
               examples: typeof xExamples === "object" && xExamples !== null ? Object.values(xExamples) : [],
             });
           });
@@ -164,17 +185,12 @@ export function readOnlyNeeds(resolver: RefResolver, isReadOnly: (member: unknow
             const example = follow({ node: raw, document: body.document, pointer: "" });
             if (getOwn(example.node, "value") !== undefined) examples.push(getOwn(example.node, "value"));
           }
-          bodies.push({ schema: { node: getOwn(media, "schema"), document: body.document, pointer: `${body.pointer}/content/${escapePointerSegment(type)}/schema` }, examples });
+          out.push({ schema: { value: getOwn(media, "schema"), document: body.document, pointer: `${body.pointer}/content/${escapePointerSegment(type)}/schema` }, examples });
         }
-      }
-      for (const { schema, examples } of bodies) {
-        const own = getOwn(follow(schema).node, "example");
-        for (const example of examples.length > 0 ? examples : own === undefined ? [] : [own]) exampleSends(example, schema, 0);
-        bodySchema(schema, false, 0);
       }
     }
   }
-  return { sentByExamples, identifierHolders };
+  return out;
 }
 
 /**
