@@ -48,16 +48,16 @@ export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options,
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
 export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";
-export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
-export type { PathCost, PathsOptions } from "./tool-paths.ts";
+export { definePack, type Pack, type PackDefinition } from "./pack/define-pack.ts";
+export type { PathCost, PathsOptions } from "./projection/tool-paths.ts";
 /** Selector spelling for tooling: a property name as a segment (quoted when it holds selector syntax), and a selector's names. */
-export { formatSegment as selectorSegment, splitSelector } from "./selectors.ts";
+export { formatSegment as selectorSegment, splitSelector } from "./projection/selectors.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
-export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
-export { checkEgressMap, unifiedDiff, type EgressCheckOptions, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";
-export { recursionCuts } from "./recursion-cuts.ts";
-export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";
-export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./with-curated.ts";
+export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map/egress-map.ts";
+export { checkEgressMap, unifiedDiff, type EgressCheckOptions, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./egress-map/check-egress-map.ts";
+export { recursionCuts } from "./projection/recursion-cuts.ts";
+export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./projection/suggest.ts";
+export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./pack/with-curated.ts";
 export {
   buildHttpRequest,
   joinUrl,
@@ -67,7 +67,7 @@ export {
   type HttpRequestAdditions,
   type HttpCredential,
 } from "./http/index.ts";
-export { bindingArguments, curate, curateEach, withoutArguments } from "./curate.ts";
+export { bindingArguments, curate, curateEach, withoutArguments } from "./projection/curate.ts";
 export { at, dropEmpty, eachItem, isMarkerKey, omit, passThrough, pick, pipe, truncateStrings, unwrap } from "./responses/helpers.ts";
 export { missingMarkers, pageMarkers, type PageMarkers } from "./call/markers.ts";
 export { collapseHandles, neverThrows, omitKeysDeep } from "./responses/shape.ts";
@@ -78,4 +78,4 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance, nearestNames, withSuggestion } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
-export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./pack/generated-runtime.ts";
