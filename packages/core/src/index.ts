@@ -57,7 +57,9 @@ export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type
 export { checkEgressMap, unifiedDiff, type EgressCheckOptions, type EgressMapCheck } from "./egress-map/check-egress-map.ts";
 export type { EgressDifference, EgressDifferenceKind } from "./egress-map/egress-difference.ts";
 export { recursionCuts } from "./projection/recursion-cuts.ts";
-export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./projection/suggest.ts";
+export { suggestProjection, projectionFloor } from "./projection/suggest.ts";
+export { BudgetUnreachableError } from "./projection/budget-unreachable-error.ts";
+export type { SuggestOptions, Suggestion } from "./projection/suggestion.ts";
 export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./pack/with-curated.ts";
 export {
   buildHttpRequest,
