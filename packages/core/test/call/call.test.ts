@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CallCollector, collecting, isSluiceError, okFalse, pick, SluiceError, Tool, type HttpBinding, type JsonSchemaObject } from "../../src/index.ts";
-import { assertNothingWithheld } from "../../src/call/call.ts";
+import { assertNothingWithheld } from "../../src/call/build-request.ts";
 import { withoutGuard } from "../../src/guards.ts";
 
 interface Received {
