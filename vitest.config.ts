@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 /** Test files that assert what a fresh process has or has not loaded (the tokenizer, a curated projection, a module the CLI read). */
-export const ISOLATED = ["packages/core/test/pack-loading.test.ts", "packages/mcp/test/serve-lazy.test.ts", "packages/cli/test/run-in-process.test.ts"];
+export const ISOLATED = ["packages/core/test/pack/pack-loading.test.ts", "packages/mcp/test/serve-lazy.test.ts", "packages/cli/test/run-in-process.test.ts"];
 
 // Workspace packages export their sources under the "@sluice/source" condition and built
 // dist/ otherwise; the tests run from source, in this process and in the node children they

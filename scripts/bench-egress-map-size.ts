@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
-import { splitLimits } from "../packages/core/src/compare-limits.ts";
+import { splitLimits } from "../packages/core/src/egress-map/compare-limits.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const SPECS = join(ROOT, "../shared/specs");

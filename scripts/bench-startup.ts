@@ -153,7 +153,7 @@ async function main(): Promise<void> {
     import.meta.resolve("@modelcontextprotocol/sdk/types.js"),
     here("packages/schema/dist/index.js"),
     // What packs and serve import of core: its pack entry (the root entry loads the egress map and the rest besides).
-    here("packages/core/dist/pack.js"),
+    here("packages/core/dist/pack/pack.js"),
     // What serve imports: the serve entries, without the MCP proxy and the catalog's other areas.
     here("packages/catalog/dist/serve-entry.js"),
     here("packages/mcp/dist/serve-entry.js"),

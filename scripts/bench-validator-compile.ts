@@ -1,6 +1,6 @@
 /**
  * What a tool's first call pays to compile its input schema, under the Ajv settings of
- * call-time validation (packages/core/src/pin-validation.ts) against Ajv's defaults for
+ * call-time validation (packages/core/src/projection/pin-validation.ts) against Ajv's defaults for
  * `inlineRefs` and `code.optimize` (what sluice used before), and whether the two report
  * the same issues. The schemas are every 5th tool of five vendored packs; the arguments
  * are fast-check samples with a fixed seed (wrong types, unknown keys, nested filters).
@@ -9,7 +9,7 @@
  */
 import { parseArgs } from "node:util";
 import { issuesOf, validateArguments } from "../packages/core/src/call/validate-arguments.ts";
-import { newSchemaValidator } from "../packages/core/src/pin-validation.ts";
+import { newSchemaValidator } from "../packages/core/src/projection/pin-validation.ts";
 import { argumentSamples, defaultsValidator, SAMPLED_PACKS } from "../test/support/validator-samples.ts";
 
 const { values: options } = parseArgs({ options: { rounds: { type: "string", default: "2" }, args: { type: "string", default: "60" } } });

@@ -24,10 +24,10 @@ import { createRequire } from "node:module";
 import { checkEgressMap, unifiedDiff, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
 import { guards, withoutGuard } from "@sluice/core/guards";
 import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
-import { checkEgressMap as referenceCheck } from "../packages/core/test/support/reference-check-egress-map.ts";
-import { parseEgressMap as referenceParse } from "../packages/core/test/support/reference-parse-egress-map.ts";
-import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
-import { editMap, mapEdit, mapWindow, withoutLimits, type MapEdit } from "../packages/core/test/support/map-edits.ts";
+import { checkEgressMap as referenceCheck } from "../packages/core/test/egress-map/support/reference-check-egress-map.ts";
+import { parseEgressMap as referenceParse } from "../packages/core/test/egress-map/support/reference-parse-egress-map.ts";
+import { parseEgressMap } from "../packages/core/src/egress-map/parse-egress-map.ts";
+import { editMap, mapEdit, mapWindow, withoutLimits, type MapEdit } from "../packages/core/test/egress-map/support/map-edits.ts";
 import { LONG } from "./support/tier.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));

@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkEgressMap, egressMap, formatEgressMap, type Tool } from "@sluice/core";
-import { appliedSectionNames } from "../packages/core/src/check-egress-map.ts";
-import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
+import { appliedSectionNames } from "../packages/core/src/egress-map/check-egress-map.ts";
+import { parseEgressMap } from "../packages/core/src/egress-map/parse-egress-map.ts";
 import * as githubRest from "@sluice/pack-github-rest";
 import * as linear from "@sluice/pack-linear";
 import * as notion from "@sluice/pack-notion";

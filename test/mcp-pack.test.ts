@@ -14,7 +14,7 @@ import { emitPackSources } from "@sluice/generator-mcp";
 import { buildMcpPackIR } from "@sluice/generator-mcp";
 import { parseSnapshot } from "@sluice/mcp-client";
 import { buildPack } from "@sluice/pipeline";
-import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
+import { parseEgressMap } from "../packages/core/src/egress-map/parse-egress-map.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/mcp/server-${name}.snapshot.json`, import.meta.url), "utf8");
 

@@ -17,7 +17,7 @@ import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
 import { tools as stripe } from "@sluice/pack-stripe";
 import { tools as linear } from "@sluice/pack-linear";
 import { screenArguments } from "../packages/core/src/call/screen-arguments.ts";
-import { parseEgressMap } from "../packages/core/src/parse-egress-map.ts";
+import { parseEgressMap } from "../packages/core/src/egress-map/parse-egress-map.ts";
 import { errorOf } from "./support/error-of.ts";
 import { loadSuite, suiteTool } from "./support/never-widen.ts";
 import { LONG, sweep } from "./support/tier.ts";

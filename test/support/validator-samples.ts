@@ -12,7 +12,7 @@ import { tools as githubRestTools } from "@sluice/pack-github-rest";
 import { allTools as linearTools } from "@sluice/pack-linear";
 import { tools as slackTools } from "@sluice/pack-slack";
 import { tools as stripeTools } from "@sluice/pack-stripe";
-import { loadAjv } from "../../packages/core/src/pin-validation.ts";
+import { loadAjv } from "../../packages/core/src/projection/pin-validation.ts";
 import { ajvSpecRegExp } from "../../packages/core/src/spec-pattern.ts";
 
 /** The packs whose tools are sampled (Linear's first tools carry its filter graph). */

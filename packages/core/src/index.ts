@@ -43,22 +43,25 @@ export type {
   ToolRuntime,
 } from "./call/types.ts";
 export { type CallResult, type CallableTool } from "./call/call.ts";
-export { checkedPagination } from "./derive-options.ts";
+export { checkedPagination } from "./projection/derive-options.ts";
 export { argumentRefusal, callErrorText } from "./call/call-error-text.ts";
 export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options, type OAuth2Credential } from "./call/oauth2.ts";
 export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
 export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";
-export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
-export type { PathCost, PathsOptions } from "./tool-paths.ts";
+export { definePack, type Pack, type PackDefinition } from "./pack/define-pack.ts";
+export type { PathCost, PathsOptions } from "./projection/tool-paths.ts";
 /** Selector spelling for tooling: a property name as a segment (quoted when it holds selector syntax), and a selector's names. */
-export { formatSegment as selectorSegment, splitSelector } from "./selectors.ts";
+export { formatSegment as selectorSegment, splitSelector } from "./projection/selectors.ts";
 export type { Encoding, TokenOptions } from "./tokens.ts";
-export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map.ts";
-export { checkEgressMap, unifiedDiff, type EgressCheckOptions, type EgressDifference, type EgressDifferenceKind, type EgressMapCheck } from "./check-egress-map.ts";
-export { recursionCuts } from "./recursion-cuts.ts";
-export { suggestProjection, projectionFloor, BudgetUnreachableError, type SuggestOptions, type Suggestion } from "./suggest.ts";
-export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./with-curated.ts";
+export { egressMap, formatEgressMap, packSelections, type EgressMapOptions, type EgressPath, type EgressToolEntry, type EgressTypeSection, type ReservedKey } from "./egress-map/egress-map.ts";
+export { checkEgressMap, unifiedDiff, type EgressCheckOptions, type EgressMapCheck } from "./egress-map/check-egress-map.ts";
+export type { EgressDifference, EgressDifferenceKind } from "./egress-map/egress-difference.ts";
+export { recursionCuts } from "./projection/recursion-cuts.ts";
+export { suggestProjection, projectionFloor } from "./projection/suggest.ts";
+export { BudgetUnreachableError } from "./projection/budget-unreachable-error.ts";
+export type { SuggestOptions, Suggestion } from "./projection/suggestion.ts";
+export { withCurated, fullNameOf, defaultServedSet, packToolSets, allToolsOf, FULL_SUFFIX, type PackToolSets } from "./pack/with-curated.ts";
 export {
   buildHttpRequest,
   joinUrl,
@@ -68,7 +71,7 @@ export {
   type HttpRequestAdditions,
   type HttpCredential,
 } from "./http/index.ts";
-export { bindingArguments, curate, curateEach, withoutArguments } from "./curate.ts";
+export { bindingArguments, curate, curateEach, withoutArguments } from "./projection/curate.ts";
 export { at, dropEmpty, eachItem, isMarkerKey, omit, passThrough, pick, pipe, truncateStrings, unwrap } from "./responses/helpers.ts";
 export { missingMarkers, pageMarkers, type PageMarkers } from "./call/markers.ts";
 export { collapseHandles, neverThrows, omitKeysDeep } from "./responses/shape.ts";
@@ -79,4 +82,4 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "./responses/json.ts";
 export { editDistance, nearestNames, withSuggestion } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
-export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./pack/generated-runtime.ts";

@@ -1,5 +1,5 @@
 import type { JsonSchemaObject } from "@sluice/schema";
-import type { ProjectOptions } from "./project-schema.ts";
+import type { ProjectOptions } from "./projection/project-schema.ts";
 
 /**
  * What token counting and path pricing read of a tool. Declared apart from the Tool

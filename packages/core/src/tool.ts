@@ -1,10 +1,10 @@
 import { canonicalJson, deepFreeze, hasOwn, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
 import { pruneBinding } from "./bindings/prune-binding.ts";
 import { fetches, narrowReturns } from "./bindings/graphql-returns.ts";
-import { projectSchema, type ProjectOptions, type SchemaProjection } from "./project-schema.ts";
-import { toolPaths, type PathCost, type PathsOptions } from "./tool-paths.ts";
-import { checkDeriveOptions, checkPaginationArg } from "./derive-options.ts";
-import { screenPins } from "./pin-screening.ts";
+import { projectSchema, type ProjectOptions, type SchemaProjection } from "./projection/project-schema.ts";
+import { toolPaths, type PathCost, type PathsOptions } from "./projection/tool-paths.ts";
+import { checkDeriveOptions, checkPaginationArg } from "./projection/derive-options.ts";
+import { screenPins } from "./projection/pin-screening.ts";
 import type { Binding, HttpAuthScheme, PackSelection, ToolAnnotations, WithheldPath } from "./tool-ir.ts";
 import { argumentIssues } from "./call/arguments.ts";
 import type { CallResult } from "./call/call.ts";

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
-import { schemaValidator } from "../src/pin-validation.ts";
+import { schemaValidator } from "../src/projection/pin-validation.ts";
 
 /** Ajv 8 does not collect annotations from an `if` that failed, which unevaluatedProperties should see. */
 const AJV_DEVIATIONS = new Set(["unevaluatedProperties can see annotations from if without then and else"]);

@@ -1,6 +1,6 @@
 import { escapePointerSegment, getOwn, hasOwn, isSchemaObject, parseLocalRef, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
 import { guards } from "../guards.ts";
-import { formatSegment } from "../selectors.ts";
+import { formatSegment } from "../projection/selectors.ts";
 import { isFreeForm, openingSchema, patternMatches, requiresUndeclared } from "../object-openness.ts";
 
 /**

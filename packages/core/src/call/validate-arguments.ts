@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { sameValueCycles, SluiceError, type ArgumentIssue, type JsonSchemaObject } from "@sluice/schema";
-import { schemaValidator } from "../pin-validation.ts";
+import { schemaValidator } from "../projection/pin-validation.ts";
 import { refuseUnsupportedKeywords } from "../unsupported-keywords.ts";
 
 const compiled = new WeakMap<JsonSchemaObject, ValidateFunction>();

@@ -10,8 +10,8 @@ import {
   subschemasOf,
   type JsonSchemaObject,
 } from "@sluice/schema";
-import { projectSchema } from "../project-schema.ts";
-import { parseBranchSegment, readSelector } from "../selectors.ts";
+import { projectSchema } from "../projection/project-schema.ts";
+import { parseBranchSegment, readSelector } from "../projection/selectors.ts";
 import { schemaTokens, type Encoding } from "../tokens.ts";
 import type { ProjectableTool } from "../tool-definition.ts";
 import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
