@@ -179,7 +179,8 @@ export async function usageCommand(args: readonly string[], io: Io): Promise<num
       if (pack.suggestions.length > 0 && entries.length === 0) {
         throw new SluiceError("USAGE_NO_CONFIG", `--apply: no sluice.config holds the pack ${pack.pack} (looked for one above it and above ${io.cwd}); remove its tools from the module you serve, or generate it from a config.`);
       }
-      if (entries.length > 0) requests.push({ index: entries[0]!.index, pack: entries[0]!.pack, tools: entries.map((entry) => entry.generated) });
+      // By name, so the config reads the same whatever the savings' order.
+      if (entries.length > 0) requests.push({ index: entries[0]!.index, pack: entries[0]!.pack, tools: entries.map((entry) => entry.generated).sort() });
     }
     if (requests.length > 0) {
       const file = target.config!.file;
