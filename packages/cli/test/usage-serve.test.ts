@@ -22,7 +22,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG } from "../../../test/support/tier.ts";
 import { runChild } from "./support/run-child.ts";
-import { runSluice } from "./support/run-in-process.ts";
+import { runInProcess, runSluice } from "./support/run-in-process.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -208,5 +208,31 @@ describe("sluice usage over sessions sluice serve recorded", () => {
     const map = readFileSync(join(project, "packs/pets/egress_map.txt"), "utf8");
     expect(map).not.toMatch(/^tool (add_pet|delete_pet)$/m);
     expect(map).toMatch(/^tool find_pets$/m);
+  });
+});
+
+describe("sluice serve's usage store", () => {
+  it("refuses to start when .sluice leads out of the project, with USAGE_DIR_UNSAFE, and writes nothing there", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sluice-usage-link-"));
+    const outside = mkdtempSync(join(tmpdir(), "sluice-usage-outside-"));
+    try {
+      mkdirSync(join(dir, "node_modules/@sluice"), { recursive: true });
+      symlinkSync(join(ROOT, "packages/core"), join(dir, "node_modules/@sluice/core"), "dir");
+      writeFileSync(
+        join(dir, "tools.mjs"),
+        `import { Tool } from "@sluice/core";\nexport const tools = [Tool.create({ name: "ping", description: "Ping.", inputSchema: { type: "object", properties: {} }, binding: { kind: "http", method: "GET", path: "/ping", parameters: [] } })];\n`,
+      );
+      symlinkSync(outside, join(dir, ".sluice"), "dir");
+      // The store is checked before anything is served, so this returns without reading stdin.
+      const refused = await runInProcess(["serve", "tools.mjs"], { cwd: dir, env: { SLUICE_USAGE: undefined, SLUICE_USAGE_DIR: undefined } });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^sluice: USAGE_DIR_UNSAFE: the usage store .*\.sluice is a symbolic link to .*, outside /m);
+      expect(readdirSync(outside)).toEqual([]);
+      const badClock = await runInProcess(["serve", "tools.mjs", "--usage-dir", "elsewhere"], { cwd: dir, env: { SLUICE_USAGE_NOW: "last tuesday" } });
+      expect(badClock.stderr).toMatch(/^sluice: INVALID_OPTION: SLUICE_USAGE_NOW must be an ISO 8601 time/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });
