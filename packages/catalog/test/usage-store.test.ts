@@ -89,6 +89,18 @@ describe("recording", () => {
     expect(everything(dir)).not.toContain(SECRET);
   });
 
+  it("the recorder itself stores calls of declared names only: a name it never declared (anything a client typed) is dropped", () => {
+    const dir = join(project(), "store");
+    const recorder = openUsageStore({ dir }).session("p");
+    recorder.invoked(SECRET); // before anything is declared: no file at all
+    expect(readdirSync(join(dir, "sessions"))).toEqual([]);
+    recorder.declared([tools[0]!.toJSON()]);
+    recorder.invoked(SECRET);
+    recorder.invoked("issues_list");
+    expect(recorder.record().invoked).toEqual({ issues_list: 1 });
+    expect(everything(dir)).not.toContain(SECRET);
+  });
+
   it("keeps one complete file per session, rewritten by rename (no temporary file left)", () => {
     const dir = join(project(), "store");
     const store = openUsageStore({ dir });
