@@ -116,6 +116,19 @@ describe("recording", () => {
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toBe("*\n");
   });
 
+  it("a record that cannot be written stops recording without failing the session, and says so once", () => {
+    const dir = join(project(), "store");
+    const told: string[] = [];
+    const recorder = openUsageStore({ dir }).session("p", { onError: (error) => told.push(error.code) });
+    rmSync(join(dir, "sessions"), { recursive: true });
+    writeFileSync(join(dir, "sessions"), "not a folder any more");
+    const session = new ToolSession(tools, { usage: recorder });
+    session.call("tool_search", { query: "select:team_get" });
+    expect(session.call("team_get", {}).kind).toBe("tool");
+    expect(told).toEqual(["USAGE_DIR_NOT_WRITABLE"]);
+    expect(recorder.error?.code).toBe("USAGE_DIR_NOT_WRITABLE");
+  });
+
   it("the digest is the set's: same definitions, same digest, in any order", () => {
     const store = openUsageStore({ dir: join(project(), "s") });
     const a = store.session("p");

@@ -15,5 +15,7 @@ export function usageRecorder(values: OptionValues, file: string, cwd: string, s
   const startedAt = usageNow();
   const store = openUsageStore({ dir: location.dir, anchor: location.anchor });
   say(`recording tool usage (names and counts only) in ${store.dir} as ${location.pack}; sluice usage reads it, --no-usage turns it off`);
-  return () => store.session(location.pack, startedAt === undefined ? {} : { startedAt });
+  // A record that cannot be written is said once per session; serving goes on.
+  const onError = (error: Error) => say(`warning: tool usage not recorded for this session: ${error.message}`);
+  return () => store.session(location.pack, { onError, ...(startedAt === undefined ? {} : { startedAt }) });
 }

@@ -56,6 +56,12 @@ export interface UsageStoreOptions {
 export interface UsageSessionOptions {
   /** Start time (default now). `sluice serve` takes it from SLUICE_USAGE_NOW, a test hook. */
   startedAt?: Date;
+  /**
+   * Told once when the record cannot be written (USAGE_DIR_NOT_WRITABLE: the disk is full, the
+   * folder went away). Recording then stops; the session it records goes on, since a usage
+   * record must never fail a tools/list or a call.
+   */
+  onError?: (error: SluiceError) => void;
 }
 
 /** What `read()` found: the records, oldest first, and the files it could not use (and why). */
@@ -157,7 +163,7 @@ export class UsageStore {
     if (typeof pack !== "string" || pack === "") throw new SluiceError("INVALID_OPTION", "a usage session needs the pack it serves (a non-empty string).");
     const startedAt = options.startedAt ?? new Date();
     if (!(startedAt instanceof Date) || Number.isNaN(startedAt.getTime())) throw new SluiceError("INVALID_OPTION", "startedAt must be a valid Date.");
-    return new UsageSession(join(this.dir, "sessions"), pack, startedAt, this.#encoding);
+    return new UsageSession(join(this.dir, "sessions"), pack, startedAt, this.#encoding, options.onError);
   }
 
   /** Every record in the store, oldest first (ties by session id). */
@@ -175,10 +181,13 @@ export class UsageSession implements UsageSink {
   readonly #encoding: Encoding;
   readonly #definitions = new Map<string, { json: string; tokens: number }>();
   readonly #invoked = new Map<string, number>();
+  readonly #onError: ((error: SluiceError) => void) | undefined;
   #closed = false;
+  #error: SluiceError | undefined;
 
   /** @internal Use UsageStore.session. */
-  constructor(folder: string, pack: string, startedAt: Date, encoding: Encoding) {
+  constructor(folder: string, pack: string, startedAt: Date, encoding: Encoding, onError?: (error: SluiceError) => void) {
+    this.#onError = onError;
     this.id = randomBytes(8).toString("hex");
     this.#pack = pack;
     this.#startedAt = startedAt.toISOString();
@@ -209,6 +218,11 @@ export class UsageSession implements UsageSink {
 
   close(): void {
     this.#closed = true;
+  }
+
+  /** Why the record stopped being written, if it did. */
+  get error(): SluiceError | undefined {
+    return this.#error;
   }
 
   /** The record as it stands. */
@@ -242,8 +256,14 @@ export class UsageSession implements UsageSink {
       }
       renameSync(temporary, this.file);
     } catch (cause) {
-      rmSync(temporary, { force: true });
-      throw notWritable(dirname(dirname(this.file)), cause);
+      try {
+        rmSync(temporary, { force: true });
+      } catch {
+        // The folder itself is gone or replaced: there is no temporary file to remove.
+      }
+      this.#error = notWritable(dirname(dirname(this.file)), cause);
+      this.#closed = true;
+      this.#onError?.(this.#error);
     }
   }
 }
