@@ -10,9 +10,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Tool } from "@sluice/core";
 import { openUsageStore } from "@sluice/catalog/usage";
-import { createServer, ServedCatalog, type SessionOptions } from "../src/index.ts";
+import { createServer, serveHttp, ServedCatalog, type SessionOptions } from "../src/index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "sluice-mcp-usage-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -73,5 +74,28 @@ describe("createServer's usage record", () => {
     const [record] = records(dir);
     expect(Object.keys(record!.declared.tools)).toEqual(["gamma", "tool_search"]);
     expect(record!.invoked).toEqual({ gamma: 1, tool_search: 1 });
+  });
+});
+
+describe("over Streamable HTTP", () => {
+  it("each session of one server has its own record, two of them at once", async () => {
+    const dir = join(root, "http");
+    const store = openUsageStore({ dir });
+    const catalog = new ServedCatalog(tools);
+    const handle = await serveHttp(() => createServer(catalog, { usage: store.session("packs/x"), call: { fetch: fetchOk, baseUrl: "https://api.example" } }), { port: 0 });
+    try {
+      const session = async (calls: string[]) => {
+        const client = new Client({ name: "usage", version: "0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(handle.url), { requestInit: { headers: { authorization: `Bearer ${handle.authToken}` } } }));
+        await client.listTools();
+        for (const name of calls) await client.callTool({ name, arguments: {} });
+        await client.close();
+      };
+      await Promise.all([session(["alpha", "alpha"]), session(["gamma"])]);
+    } finally {
+      await handle.close();
+    }
+    const invoked = records(dir).map((record) => record.invoked).sort((a, b) => Object.keys(a)[0]!.localeCompare(Object.keys(b)[0]!));
+    expect(invoked).toEqual([{ alpha: 2 }, { gamma: 1 }]);
   });
 });
