@@ -66,6 +66,9 @@ describe("recording", () => {
     // Not loaded, and not in the catalog: neither is a call of a declared tool.
     session.call("team_get", {});
     session.call(SECRET, {});
+    // Changes are written within 200 ms, at close, at exit, or now.
+    expect(store.read().records).toEqual([]);
+    recorder.flush();
     const [record, ...more] = store.read().records;
     expect(more).toEqual([]);
     expect(record).toMatchObject({ pack: "packs/demo", startedAt: "2026-03-02T10:00:00.000Z", invoked: { issue_create: 2, tool_search: 1 } });
@@ -79,10 +82,12 @@ describe("recording", () => {
   it("a toolCallRouter declares its tools and counts calls of known tools only", async () => {
     const dir = join(project(), "store");
     const store = openUsageStore({ dir });
-    const router = toolCallRouter(tools, { usage: store.session("mine"), ctx: { baseUrl: "http://127.0.0.1:9" } });
+    const recorder = store.session("mine");
+    const router = toolCallRouter(tools, { usage: recorder, ctx: { baseUrl: "http://127.0.0.1:9" } });
     await router.call("issue_create", JSON.stringify({ title: SECRET }));
     await router.call("issues_lisst", {});
     await router.call(SECRET, {});
+    recorder.close();
     const [record] = store.read().records;
     expect(Object.keys(record!.declared.tools)).toEqual(["issue_create", "issues_list", "team_get"]);
     expect(record!.invoked).toEqual({ issue_create: 1 });
@@ -108,7 +113,13 @@ describe("recording", () => {
     const b = store.session("p");
     a.declared(tools.map((t) => t.toJSON()));
     b.declared([tools[0]!.toJSON()]);
-    for (let i = 0; i < 20; i++) (i % 2 === 0 ? a : b).invoked("issues_list");
+    for (let i = 0; i < 20; i++) {
+      (i % 2 === 0 ? a : b).invoked("issues_list");
+      if (i % 5 === 0) a.flush();
+    }
+    b.close();
+    a.close();
+    a.invoked("issues_list"); // after close: not recorded
     const files = readdirSync(join(dir, "sessions")).sort();
     expect(files).toHaveLength(2);
     expect(files.every((file) => /^\d{8}T\d{6}Z-[0-9a-f]{16}\.json$/.test(file))).toBe(true);
@@ -125,6 +136,7 @@ describe("recording", () => {
     const session = new ToolSession(tools, { usage: recorder });
     session.call("tool_search", { query: "select:team_get" });
     expect(session.call("team_get", {}).kind).toBe("tool");
+    recorder.flush();
     expect(told).toEqual(["USAGE_DIR_NOT_WRITABLE"]);
     expect(recorder.error?.code).toBe("USAGE_DIR_NOT_WRITABLE");
   });
@@ -174,7 +186,9 @@ describe("the store folder", () => {
   it("reads past files that are not records, and says which", () => {
     const dir = join(project(), "s");
     const store = openUsageStore({ dir });
-    store.session("p").declared([tools[0]!.toJSON()]);
+    const recorder = store.session("p");
+    recorder.declared([tools[0]!.toJSON()]);
+    recorder.close();
     writeFileSync(join(dir, "sessions", "20260101T000000Z-0000000000000000.json"), "{ torn");
     writeFileSync(join(dir, "sessions", "notes.json"), "{}");
     writeFileSync(join(dir, "sessions", "20260101T000000Z-0000000000000001.json.abc.tmp"), "{");
@@ -264,5 +278,18 @@ describe("tools named in a prompt", () => {
     ["a name in code quotes", "`pets`", ["pets"]],
   ] as const)("%s", (_name, text, want) => {
     expect([...toolsNamedIn(text, names)].sort()).toEqual([...want].sort());
+  });
+});
+
+describe("writing", () => {
+  it("gathers changes and writes them within 200 ms, without being asked", async () => {
+    const dir = join(project(), "store");
+    const store = openUsageStore({ dir });
+    const recorder = store.session("p");
+    recorder.declared([tools[0]!.toJSON()]);
+    for (let i = 0; i < 50; i++) recorder.invoked("issues_list");
+    expect(store.read().records).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(store.read().records.map((record) => record.invoked)).toEqual([{ issues_list: 50 }]);
   });
 });

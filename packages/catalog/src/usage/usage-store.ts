@@ -12,7 +12,7 @@ import type { UsageDefinition, UsageSink } from "./usage-sink.ts";
  * process that runs its session) and a rename is atomic, so several `sluice serve`
  * processes can record at once and a reader only ever sees complete records; nothing is
  * appended to a shared file. A session is small (names, counts, token figures), so it is
- * rewritten whole on every change rather than kept in an embedded database.
+ * rewritten whole (at most every FLUSH_MS) rather than kept in an embedded database.
  */
 export const USAGE_FORMAT = "sluice-usage/1";
 
@@ -183,6 +183,8 @@ export class UsageSession implements UsageSink {
   readonly #invoked = new Map<string, number>();
   readonly #onError: ((error: SluiceError) => void) | undefined;
   #closed = false;
+  #dirty = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   #error: SluiceError | undefined;
 
   /** @internal Use UsageStore.session. */
@@ -206,17 +208,27 @@ export class UsageSession implements UsageSink {
       this.#definitions.set(name, { json, tokens: textTokens(json, { encoding: this.#encoding }) });
       changed = true;
     }
-    if (changed) this.#write();
+    if (changed) this.#schedule();
   }
 
   invoked(name: string): void {
     // Only declared names: a client's made-up name (which could be anything it typed) is not stored.
     if (typeof name !== "string" || !this.#definitions.has(name)) return;
     this.#invoked.set(name, (this.#invoked.get(name) ?? 0) + 1);
-    this.#write();
+    this.#schedule();
   }
 
+  /** Writes what changed now (a call or a listing is otherwise written within FLUSH_MS). */
+  flush(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    pending.delete(this);
+    if (this.#dirty) this.#write();
+  }
+
+  /** Writes what is left; nothing is recorded after. */
   close(): void {
+    this.flush();
     this.#closed = true;
   }
 
@@ -242,7 +254,23 @@ export class UsageSession implements UsageSink {
     return { format: USAGE_FORMAT, session: this.id, pack: this.#pack, startedAt: this.#startedAt, declared: { digest: `sha256:${digest.digest("hex")}`, tokens, tools }, invoked };
   }
 
+  /**
+   * A record is rewritten whole, which costs milliseconds on a busy disk: changes are gathered
+   * and written at most every FLUSH_MS (the timer does not hold the process open), and on
+   * close and at process exit.
+   */
+  #schedule(): void {
+    if (this.#closed) return;
+    this.#dirty = true;
+    if (this.#timer !== undefined) return;
+    pending.add(this);
+    watchExit();
+    this.#timer = setTimeout(() => this.flush(), FLUSH_MS);
+    this.#timer.unref?.();
+  }
+
   #write(): void {
+    this.#dirty = false;
     if (this.#closed) return;
     const text = JSON.stringify(this.record(), null, 1) + "\n";
     const temporary = `${this.file}.${randomBytes(6).toString("hex")}.tmp`;
@@ -266,6 +294,21 @@ export class UsageSession implements UsageSink {
       this.#onError?.(this.#error);
     }
   }
+}
+
+/** How long changes to a record may wait before they are written. */
+const FLUSH_MS = 200;
+
+/** Sessions with changes not yet written, flushed at process exit (a server stopped by a signal, an embedding that never closes). */
+const pending = new Set<UsageSession>();
+let exitWatched = false;
+
+function watchExit(): void {
+  if (exitWatched) return;
+  exitWatched = true;
+  process.once("exit", () => {
+    for (const session of [...pending]) session.flush();
+  });
 }
 
 function compare(a: string, b: string): number {
