@@ -212,6 +212,11 @@ describe("agent-framework helpers: one entry point each, the framework an option
   });
 });
 
+it("@sluice/catalog/usage exports: the usage store and its report, an entry of their own (node:fs)", async () => {
+  expect(Object.keys(await import("@sluice/catalog/usage")).sort()).toEqual(["DEFAULT_USAGE_DIR", "USAGE_FORMAT", "UsageSession", "UsageStore", "openUsageStore", "parseUsageRecord", "readUsageStore", "toolsNamedIn", "usageReport"]);
+  expect(staticClosure("packages/catalog/src/index.ts").filter((module) => module.includes("/usage/"))).toEqual([]);
+});
+
 it("@sluice/core/guards exports: read-only switches, fixed in the published build", async () => {
   const guards = await import("@sluice/core/guards");
   expect(Object.keys(guards).sort()).toEqual(["guards", "guardsFixed", "withoutGuard"]);

@@ -44,6 +44,8 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: "bench/REDACTION.md", command: `${NODE} scripts/bench-redaction.ts`, notRerun: "not yet compared: timings, and the one count (redactions made) is a printed line, not a table" },
   // Quick: the Google specs' rows only (`--only google/`), each whole; every spec takes minutes.
   { file: "bench/DEFAULT-HANDLER.md", command: `${NODE} scripts/bench-default-handler.ts --per-kind 5 --list-length 10`, rerun: { args: ["scripts/bench-default-handler.ts", "--per-kind", "5", "--list-length", "10", "--only", "google/"], writes: ["bench/DEFAULT-HANDLER.md"], complete: false } },
+  // Quick: the report over the committed sessions (--report); recording them again runs ten serve processes (minutes).
+  { file: "bench/USAGE.md", command: `${NODE} scripts/bench-usage.ts`, rerun: { args: ["scripts/bench-usage.ts", "--report"], writes: ["bench/USAGE.md"], complete: true } },
   { file: "bench/CALLS.md", command: `${NODE} scripts/bench-calls.ts --list-length 10`, rerun: { args: ["scripts/bench-calls.ts", "--list-length", "10"], writes: ["bench/CALLS.md"], complete: true } },
   { file: "bench/MCP-PROXY.md", command: `${NODE} scripts/bench-mcp-proxy.ts --rounds 1000 --starts 5`, notRerun: TIMINGS },
   { file: "bench/MCP-LOCK-STORM.md", command: `${NODE} scripts/bench-lock-storm.ts 3000 3`, notRerun: "listings per storm depend on when the SDK client reads the notices (timing), so they are reported, not compared" },

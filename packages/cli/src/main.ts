@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   fit: async () => (await import("./check-fit.ts")).fitCommand,
   compact: async () => (await import("./compact.ts")).compactCommand,
   serve: async () => (await import("./serve.ts")).serveCommand,
+  usage: async () => (await import("./usage.ts")).usageCommand,
   suggest: async () => (await import("./suggest.ts")).suggestCommand,
   report: async () => (await import("./report/command.ts")).reportCommand,
   demo: async () => (await import("./demo.ts")).demoCommand,

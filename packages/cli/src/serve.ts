@@ -31,6 +31,7 @@ export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
                [--timeout-ms N] [--max-argument-bytes N] [--max-message-bytes N] [--max-result-bytes N]
                [--max-concurrent-calls N] [--max-queued-calls N] [--env-file FILE] [--callers FILE] [--verbose]
+               [--usage-dir DIR | --no-usage]
                MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
 async function help(): Promise<string> {
@@ -61,6 +62,10 @@ async function help(): Promise<string> {
     "  --callers FILE        --http shared by several people: a JSON file {\"callers\": [{\"name\", \"token\", \"env\": {VAR: value}}]};",
     "                        a request with a caller's token is that caller's, and its calls read only that caller's env",
     "  --verbose             one line per call on stderr (never arguments or credentials)",
+    "  --usage-dir DIR       where each session's tool usage is recorded (also SLUICE_USAGE_DIR; default .sluice/usage in",
+    "                        the folder of the nearest sluice.config, else the pack's): the tools listed and the number of",
+    "                        calls of each, by name, never arguments or results; `sluice usage` reads it",
+    "  --no-usage            record nothing (also SLUICE_USAGE=off)",
     "",
     "A pack made from an MCP server is served as a screening proxy: sluice starts the server (or connects to",
     "it), screens every call as for HTTP tools, and forwards what passes. The upstream is, in this order:",
@@ -404,6 +409,15 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
     throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url and --snapshot apply to MCP packs only`);
   }
+  // Loaded here, not statically: it reads config file names from the pipeline's config module.
+  const { usageRecorder } = await import("./serve-usage.ts");
+  let recordUsage: ReturnType<typeof usageRecorder>;
+  try {
+    recordUsage = usageRecorder(values, file, io.cwd, say);
+  } catch (error) {
+    await proxy?.close();
+    throw error;
+  }
   const outputSchemas = outputSchemasOf(spec, module);
   const profile = stringOption(values, "profile");
   const catalog = new ServedCatalog(tools, {
@@ -468,6 +482,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
       ...(values.verbose ? { log: say } : {}),
       ...(proxy === undefined ? {} : { gate: proxy }),
+      ...(recordUsage === undefined ? {} : { usage: recordUsage() }),
     });
 
   const stop = new Promise<string>((resolveStop) => {

@@ -152,6 +152,11 @@ export interface Guards {
    * flattened into arguments.
    */
   credentialMembers: boolean;
+  /**
+   * The usage store (`sluice serve`'s per-session records) refuses a folder reached through a
+   * symbolic link that leads out of the project, so a checked-in link cannot make serve write elsewhere.
+   */
+  usageStorePath: boolean;
 }
 
 const allOn: Guards = {
@@ -190,6 +195,7 @@ const allOn: Guards = {
   httpNullOrigin: true,
   httpDuplicateIds: true,
   credentialMembers: true,
+  usageStorePath: true,
 };
 
 export const guards: Guards = guardsFixed ? Object.freeze(allOn) : allOn;

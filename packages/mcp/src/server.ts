@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog/serve";
+import type { UsageSink } from "@sluice/catalog/usage";
 import { isSluiceError, SluiceError, type CallContext, type CallResult, type McpUpstream, type Tool } from "@sluice/core/pack";
 import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
@@ -73,6 +74,11 @@ export interface SessionOptions {
    * answer its coded error; when its verdict changes, the client gets tools/list_changed.
    */
   gate?: ServedGate;
+  /**
+   * This session's usage record (`sluice serve` opens one per session): the tools each
+   * tools/list page sends, and each call of a served tool, by name. Closed with the session.
+   */
+  usage?: UsageSink;
 }
 
 /**
@@ -234,6 +240,14 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       onclose?.();
     };
   }
+  const usage = options.usage;
+  if (usage !== undefined) {
+    const onclose = server.onclose;
+    server.onclose = () => {
+      usage.close?.();
+      onclose?.();
+    };
+  }
   const listable = (tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
 
   server.setRequestHandler(ListToolsRequestSchema, async (request): Promise<ListToolsResult> => {
@@ -244,6 +258,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
     const offset = cursor === undefined ? 0 : decodeCursor(cursor, visible.length);
     const page = visible.slice(offset, offset + pageSize);
     const result: ListToolsResult = { tools: page.map((tool) => catalog.definition(tool)) };
+    usage?.declared(result.tools);
     if (offset + page.length < visible.length) result.nextCursor = encodeCursor(offset + page.length);
     return result;
   });
@@ -274,6 +289,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
           await extra.sendNotification({ method: "notifications/tools/list_changed" });
         }
         log?.(`search ${JSON.stringify(outcome.result.query).slice(0, 120)} loaded ${outcome.result.loaded.length}`);
+        usage?.invoked(name);
         return { content: [{ type: "text", text: outcome.text }] };
       }
       if (outcome.kind === "error") {
@@ -295,6 +311,8 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       log?.(`call ${wire.name} ${held.code}`);
       return { ...errorResult(`${held.code}: ${held.message}`), _meta: { "sluice/error": { code: held.code } } };
     }
+    // Counted once it is known to be a served tool the lock lets through; by wire name, as listed.
+    usage?.invoked(wire.name);
     const auth = toolAuthFromEnv(tool, env, table);
     const baseUrl = baseUrlFor(tool, callOptions.baseUrl);
     const ctx: CallContext = {

@@ -21,7 +21,8 @@ export function childEnv(extra: Record<string, string> = {}): Record<string, str
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  return { ...env, ...extra };
+  // Serve records tool usage beside the project (this repository); tests that do not check it record nothing.
+  return { ...env, SLUICE_USAGE: "off", ...extra };
 }
 
 /** Polls until `check` returns something other than undefined/false. */

@@ -89,7 +89,14 @@ export type ErrorCode =
   | "MCP_SNAPSHOT_CHANGED"
   | "AUTH_FAILED"
   // The CLI: a failure that reached the top without a code of its own (a bug, or a Node error no operation turned into one).
-  | "INTERNAL_ERROR";
+  | "INTERNAL_ERROR"
+  // Usage store: its folder is reached through a symbolic link out of the project, or is not a folder sluice can write.
+  | "USAGE_DIR_UNSAFE"
+  | "USAGE_DIR_NOT_WRITABLE"
+  // sluice usage --apply: the config's pack entry is not written in a form the edit can find (a literal object in a packs array).
+  | "USAGE_APPLY_UNSUPPORTED"
+  // sluice usage --apply: no sluice.config holds the pack the suggestions are for.
+  | "USAGE_NO_CONFIG";
 
 /** One problem with a call's arguments, as the model should read it. */
 export interface ArgumentIssue {

@@ -2,6 +2,7 @@ import { editDistance, isSluiceError, SluiceError, type CallContext, type CallRe
 import { isSchemaObject } from "@sluice/schema";
 import type { Dispatcher } from "./dispatch-level3.ts";
 import { resolve } from "./resolve.ts";
+import type { UsageDefinition, UsageSink } from "../usage/usage-sink.ts";
 
 /**
  * What the router needs of a tool: its wire name and a way to call it. A `Tool` from
@@ -26,6 +27,12 @@ export interface ToolCallRouterOptions {
   dispatcher?: Dispatcher;
   /** The call context of every call (credentials, base URL, fetch), or one per call. */
   ctx?: CallContext | ((tool: string) => CallContext | Promise<CallContext>);
+  /**
+   * Records the tools given (declared when the router is made: they are the set the model
+   * was shown) and each call of one, by its own name: a session of
+   * `openUsageStore(...).session(pack)` from `@sluice/catalog/usage`, read back by `sluice usage`.
+   */
+  usage?: UsageSink;
 }
 
 /** What one model tool call came to, before it is put in a provider's shape. */
@@ -136,6 +143,7 @@ export class ToolCallRouter {
   readonly #nameMap: Readonly<Record<string, string>> | undefined;
   readonly #dispatcher: Dispatcher | undefined;
   readonly #ctx: ToolCallRouterOptions["ctx"];
+  readonly #usage: UsageSink | undefined;
 
   constructor(tools: readonly RoutableTool[], options: ToolCallRouterOptions = {}) {
     const byName = new Map<string, RoutableTool>();
@@ -150,6 +158,9 @@ export class ToolCallRouter {
     this.#nameMap = options.nameMap;
     this.#dispatcher = options.dispatcher;
     this.#ctx = options.ctx;
+    this.#usage = options.usage;
+    // A Tool gives its definition as sent; a bare routable tool, its name only.
+    this.#usage?.declared(tools.map((tool): UsageDefinition => (typeof (tool as { toJSON?: unknown }).toJSON === "function" ? ((tool as unknown as { toJSON(): UsageDefinition }).toJSON()) : { name: tool.name })));
   }
 
   /**
@@ -174,6 +185,7 @@ export class ToolCallRouter {
     const own = this.#ownName(target);
     const tool = this.#tools.get(own);
     if (tool === undefined) return failed(this.#unknown(name));
+    this.#usage?.invoked(own);
     try {
       const ctx = typeof this.#ctx === "function" ? await this.#ctx(own) : this.#ctx;
       const result = await tool.invoke(parsed, ctx);

@@ -2,6 +2,7 @@ import { allToolsOf, defaultServedSet, editDistance, fullNameOf, SluiceError, To
 import type { Encoding } from "@sluice/core/tokens";
 import { describeCatalog, type CatalogGroup, type GroupLevel } from "./catalog-description.ts";
 import { parseQuery, rank, searchEntry, type SearchEntry } from "./search.ts";
+import type { UsageSink } from "../usage/usage-sink.ts";
 
 /**
  * Deferred tool loading, provider-neutral.
@@ -26,6 +27,12 @@ export interface ToolSessionOptions {
   descriptionBudget?: number;
   /** Tokenizer for the budget (default `o200k_base`). */
   encoding?: Encoding;
+  /**
+   * Records what the model is shown (the search tool, then each tool as it loads) and which
+   * tools it calls, by name: a session of `openUsageStore(...).session(pack)` from
+   * `@sluice/catalog/usage`, read back by `sluice usage`.
+   */
+  usage?: UsageSink;
 }
 
 export interface FromPacksOptions extends ToolSessionOptions {
@@ -111,6 +118,7 @@ export class ToolSession {
   readonly #maxResults: number;
   readonly #loaded: Tool<object>[] = [];
   readonly #loadedNames = new Set<string>();
+  readonly #usageSink: UsageSink | undefined;
 
   /**
    * A session over one tool array; names must be unique (`INVALID_NAME` otherwise). The
@@ -173,6 +181,8 @@ export class ToolSession {
       binding: { ...SEARCH_TOOL_BINDING, path: `/sluice/${searchName}`, parameters: [] },
       annotations: { readOnly: true, destructive: false, idempotent: true },
     });
+    this.#usageSink = options.usage;
+    this.#usageSink?.declared([this.searchTool.toJSON()]);
   }
 
   /**
@@ -333,12 +343,14 @@ export class ToolSession {
           throw new SluiceError("INVALID_ARGUMENTS", `${name} takes { "query": string }. ${this.#usage()}`, { pointer: "/query" });
         }
         const result = this.search(query);
+        this.#usageSink?.invoked(name);
         return { kind: "search", result, text: result.text };
       }
       const tool = this.resolve(name);
       if (typeof args !== "object" || args === null || Array.isArray(args)) {
         throw new SluiceError("INVALID_ARGUMENTS", `${name} takes an object of arguments.`);
       }
+      this.#usageSink?.invoked(name);
       return { kind: "tool", tool, args: args as ToolArgs };
     } catch (error) {
       if (error instanceof SluiceError) return { kind: "error", error, text: error.message };
@@ -372,6 +384,7 @@ export class ToolSession {
       const near = this.#near(name);
       lines.push(`No tool named ${name}.${near.length > 0 ? ` Similar: ${near.join(", ")}.` : ""}`);
     }
+    if (loaded.length > 0) this.#usageSink?.declared(loaded.map((name) => this.#byName.get(name)!.toJSON()));
     if (more.length > 0) lines.push(`More matches, not loaded (use select:): ${more.join(", ")}.`);
     if (lines.length === 0) lines.push(`Nothing to load. ${this.#usage()}`);
     return this.#result(query, loaded, already, unknown, more, lines.join("\n"));
