@@ -45,7 +45,7 @@ export type {
 export { type CallResult, type CallableTool } from "./call/call.ts";
 export { argumentRefusal, callErrorText } from "./call/call-error-text.ts";
 export { OAuth2Client, oauth2Credential, isOAuth2Credential, type OAuth2Options, type OAuth2Credential } from "./call/oauth2.ts";
-export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary } from "./call/collector.ts";
+export { CallCollector, collecting, currentCollector, type CallRecord, type CallSummary, type ReformatTotals } from "./call/collector.ts";
 export { anyFailure, apiMessage, graphqlErrors, graphqlUserErrors, okFalse } from "./call/failures.ts";
 export { nextLink, nextLinkParam, nextPageArgs, valueAt } from "./call/pagination.ts";
 export { definePack, type Pack, type PackDefinition } from "./define-pack.ts";
@@ -79,3 +79,9 @@ export { editDistance, nearestNames, withSuggestion } from "./edit-distance.ts";
 export { specPatternTest, translateSpecPattern, type SpecPatternProblem } from "./spec-pattern.ts";
 export { findUnsupportedKeyword, refuseUnsupportedKeywords, type UnsupportedKeyword } from "./unsupported-keywords.ts";
 export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type ServerVariableFact, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { reformatText, outputText, MAX_REFORMAT_CHARS, type Reformatted } from "./responses/reformat/reformat.ts";
+export { checkReformatChoice, enabledReformatters, DEFAULT_REFORMATTERS } from "./responses/reformat/reformat-choice.ts";
+export { REFORMATTER_NAMES, type ReformatChoice, type ReformatStage, type ReformatterName } from "./responses/reformat/reformatter.ts";
+export { describeStages } from "./responses/reformat/stages.ts";
+export { shownText } from "./responses/reformat/shown-text.ts";
+export { unfoldPaths } from "./responses/reformat/path-fold.ts";

@@ -17,6 +17,10 @@ import { callMcpUpstream, mcpArguments, mcpResultBody, resultText, withoutSecret
 import { retryAfterSeconds, send, type RawResponse } from "./transport.ts";
 import { argumentIssues, checkArguments, NO_ISSUES, ownArgumentIssues, withoutPins, type CallableTool } from "./arguments.ts";
 import { argumentRefusal } from "./call-error-text.ts";
+import { enabledReformatters } from "../responses/reformat/reformat-choice.ts";
+import { outputText, reformatText } from "../responses/reformat/reformat.ts";
+import { modelContent } from "../responses/reformat/model-content.ts";
+import type { ReformatStage } from "../responses/reformat/reformatter.ts";
 import {
   DEFAULT_MAX_ARGUMENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -26,6 +30,7 @@ import {
   type SchemeCredential,
   type ApiFailure,
   type FailureCheck,
+  type McpContentBlock,
   type McpToolResult,
   type Pagination,
   type ResponseHandler,
@@ -43,6 +48,18 @@ export { argumentIssues, checkArguments, ownArgumentIssues, type CallableTool };
  */
 export interface CallResult {
   output: unknown;
+  /**
+   * `output` as the text the model reads: compact JSON (a string as it is) after the tool's
+   * lossless reformatters (docs/reformatters.md). Redacted like `output`.
+   */
+  text: string;
+  /** What each enabled reformatter did on the way to `text` (or, for an MCP tool, to `content`). */
+  reformat: readonly ReformatStage[];
+  /**
+   * MCP-bound tools: the content blocks the model reads (text blocks reformatted, every
+   * other block as the upstream sent it, redacted), what `sluice serve` answers with.
+   */
+  content?: McpContentBlock[];
   /** The parsed body before the handler (redacted unless `ctx.revealCredentials`). */
   body: unknown;
   status: number;
@@ -415,9 +432,10 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
   let payloadBytes = 0;
   let status: number | undefined;
   const secrets = new CallSecrets();
-  const record = (outcome: string, contextBytes: number) => {
+  const record = (outcome: string, contextBytes: number, reformat?: readonly ReformatStage[]) => {
     if (collectors.size === 0) return;
     const entry = {
+      ...(reformat === undefined || reformat.length === 0 ? {} : { reformat }),
       tool: tool.name,
       outcome,
       payloadBytes,
@@ -469,17 +487,25 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
       const failure = tool.failure?.(body, info);
       if (failure !== undefined) throw new SluiceError("API_ERROR", `${tool.name}: the tool reported a failure${failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`}: ${failure.message}`, { tool: tool.name });
       const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
-      record("ok", contextBytes);
+      // After the handler and after redaction: reformatters only ever see what the model may see.
+      const enabled = enabledReformatters(tool.reformatters);
+      const redactedResult = secrets.redactJson(result) as McpToolResult;
+      const shown = modelContent(redactedResult, output, tool.responseHandler !== undefined, enabled);
+      const text = reformatText(outputText(output), enabled);
+      record("ok", contextBytes, shown.stages);
       const reveal = ctx.revealCredentials === true;
       const mcpResult: CallResult = {
         output,
+        text: text.text,
+        reformat: shown.stages,
+        content: shown.content,
         body: reveal ? body : redactedBody,
         status: 200,
         headers: {},
         payloadBytes,
         contextBytes,
         durationMs: performance.now() - started,
-        mcpResult: reveal ? result : (secrets.redactJson(result) as McpToolResult),
+        mcpResult: reveal ? result : redactedResult,
       };
       return withNextPage(tool, mcpResult, body, {}, allowed, secrets);
     }
@@ -514,10 +540,14 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
 
     // The raw body and headers follow request(): redacted unless the caller asks to see credentials.
     const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
-    record("ok", contextBytes);
+    // After the handler and after redaction: reformatters only ever see what the model may see.
+    const shown = reformatText(outputText(output), enabledReformatters(tool.reformatters));
+    record("ok", contextBytes, shown.stages);
     const reveal = ctx.revealCredentials === true;
     const result: CallResult = {
       output,
+      text: shown.text,
+      reformat: shown.stages,
       body: reveal ? body : redactedBody,
       status: raw.status,
       headers: reveal ? raw.headers : secrets.redactHeaders(raw.headers),
