@@ -17,7 +17,7 @@ import type { PackConfig } from "./config.ts";
 import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
 import { globPattern, OperationFilter, type UnmatchedEntry } from "./select-operations.ts";
 import { packSource } from "./sources.ts";
-import { applyToolChoices, keepReadOnly, noChoicesApplied, selectionRecord } from "./tool-choices.ts";
+import { applyToolChoices, keepReadOnly, noChoicesApplied, reformatterFacts, selectionRecord } from "./tool-choices.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
@@ -152,7 +152,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const ir = applyToolChoices(transformed, job, filter, prefixed, applied);
     let facts = read.facts(ir);
     if (job.responses !== "off" && read.responseHints !== undefined) facts = { ...facts, responses: read.responseHints(ir, facts) };
-    return { ir, facts, applied, generator: read.generator, emit: read.emit, warnings: read.warnings?.(ir, facts) ?? [] };
+    return { ir, facts, applied, prefixed, generator: read.generator, emit: read.emit, warnings: read.warnings?.(ir, facts) ?? [] };
   })();
   const { ir, generator, emit, applied } = built;
   let { facts } = built;
@@ -213,6 +213,8 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   }
 
   if (job.responses === "off") facts = { ...facts, responses: "off" };
+  const reformatters = reformatterFacts(job, built.prefixed);
+  if (reformatters !== undefined) facts = { ...facts, reformatters };
   step("emitting sources");
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir, { regenerate: job.regenerate }), { path: "src/runtime.gen.ts", text: emitRuntimeFactsSource(facts, header) }, gitattributes(source.collapseSpec ? file : undefined)];

@@ -5,12 +5,13 @@
  */
 import { SluiceError, TOOL_NAME_PATTERN } from "@sluice/schema";
 import { closest } from "@sluice/core/edit-distance";
+import { REFORMATTER_NAMES } from "@sluice/core/pack";
 import type { PackConfig, SluiceConfig } from "./config.ts";
 import { packNameProblem } from "./pack-name.ts";
 
 export { packNameProblem, suggestPackName } from "./pack-name.ts";
 
-const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "toolChoices" | "mcp">> = {
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "reformatters" | "toolChoices" | "mcp">> = {
   spec: "string",
   mcp: "mcp",
   name: "string",
@@ -29,10 +30,11 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   env: "record",
   toolPrefix: "string",
   responses: "responses",
+  reformatters: "reformatters",
   externalRefs: "record",
 };
 const SELECTION_KEYS = ["tags", "paths", "operations", "tools"] as const;
-const TOOL_CHOICE_KEYS = ["name", "description"] as const;
+const TOOL_CHOICE_KEYS = ["name", "description", "reformatters"] as const;
 const CONFIG_KEYS = ["$schema", "packs"] as const;
 // Path Item Object methods (https://spec.openapis.org/oas/v3.1.0#path-item-object).
 const HTTP_METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
@@ -68,6 +70,7 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
       if (expected === "kind" && given !== "openapi" && given !== "graphql" && given !== "mcp") fail(where, 'must be "openapi", "graphql" or "mcp"');
       if (expected === "mcp") validateMcpSource(given, where, fail);
       if (expected === "responses" && given !== "default" && given !== "off") fail(where, 'must be "default" or "off"');
+      if (expected === "reformatters") validateReformatters(given, where, fail);
       if (expected === "record" && (!isPlainObject(given) || Object.values(given).some((v) => typeof v !== "string" || v === ""))) fail(where, "must map names to non-empty strings");
       if (expected === "selection") {
         if (!isPlainObject(given)) return fail(where, "must be an object with tags, paths, operations or tools");
@@ -91,6 +94,10 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
           if (Object.keys(choice).length === 0) fail(at, "is empty: give name, description or both");
           for (const [sub, text] of Object.entries(choice)) {
             if (!(TOOL_CHOICE_KEYS as readonly string[]).includes(sub)) fail(`${at}.${sub}`, "unknown key", closest(sub, TOOL_CHOICE_KEYS));
+            if (sub === "reformatters") {
+              validateReformatters(text, `${at}.reformatters`, fail);
+              continue;
+            }
             if (typeof text !== "string" || text.trim() === "") fail(`${at}.${sub}`, "must be a non-empty string");
             if (sub === "name" && !TOOL_NAME_PATTERN.test(text as string)) fail(`${at}.name`, `"${text as string}" is not a tool name (1 to 64 letters, digits, _ and -)`, [(text as string).replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64)]);
           }
@@ -127,6 +134,15 @@ export function validateConfig(value: unknown, file: string): SluiceConfig {
     if (kind === "openapi" && Object.hasOwn(pack, "authHeader")) fail(`${at}.authHeader`, "applies to GraphQL packs only (an OpenAPI pack's credentials come from its security schemes)");
   });
   return value as unknown as SluiceConfig;
+}
+
+/** `reformatters: { "path-fold": false, toon: true }`: known names to booleans; a misspelt name is refused with the nearest. */
+function validateReformatters(given: unknown, where: string, fail: (where: string, problem: string, candidates?: string[]) => never): void {
+  if (!isPlainObject(given)) fail(where, `must map reformatter names (${REFORMATTER_NAMES.join(", ")}) to true or false`);
+  for (const [name, on] of Object.entries(given as Record<string, unknown>)) {
+    if (!(REFORMATTER_NAMES as readonly string[]).includes(name)) fail(`${where}.${name}`, `unknown reformatter (the reformatters: ${REFORMATTER_NAMES.join(", ")})`, closest(name, REFORMATTER_NAMES));
+    if (typeof on !== "boolean") fail(`${where}.${name}`, "must be true or false");
+  }
 }
 
 const MCP_KEYS = { stdio: ["command", "args", "env", "cwd"], http: ["url", "headers"] } as const;
