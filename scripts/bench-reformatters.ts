@@ -231,6 +231,20 @@ export function exampleRows(answers: readonly Answer[]): Row[] {
   });
 }
 
+/** The captured command outputs of the reformatter tests (their commands: packages/core/test/fixtures/reformat/README.md), as a tool runner would return them. */
+export function capturedRows(): Row[] {
+  const dir = join(ROOT, "packages/core/test/fixtures/reformat");
+  return readdirSync(dir)
+    .filter((name) => /\.(txt|log)$/.test(name))
+    .sort()
+    .map((name) => {
+      const text = readFileSync(join(dir, name), "utf8");
+      const all = reformatText(text, ALL);
+      const tokens = textTokens(text);
+      return { source: name, straight: tokens, handler: tokens, stages: all.stages, defaults: textTokens(reformatText(text, DEFAULTS).text), text: all.text };
+    });
+}
+
 function table(rows: readonly Row[]): string[] {
   const head = `| answer | straight | after handler | ${REFORMATTER_NAMES.join(" | ")} | default set |`;
   const lines = [head, `|${" --- |".repeat(4 + REFORMATTER_NAMES.length)}`];
@@ -268,6 +282,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const captured = capturedRows();
   const scrub = (row: McpRow): McpRow => ({ ...row, source: row.source.split(dir).join("<dir>") });
   const text = [
     "# Lossless reformatters: tokens per stage",
@@ -285,6 +300,17 @@ async function main(): Promise<void> {
     ...adoption(examples),
     "",
     ...table(examples),
+    "",
+    "Nothing here holds JSON in a string, colour codes or a path list, so only TOON has anything to do (a handler's output is compact JSON already).",
+    "",
+    `## ${captured.length} captured command outputs (grep -rn, find, a coloured test-runner log with redraws, a progress bar)`,
+    "",
+    "The fixtures of packages/core/test/reformat.test.ts, captured on this machine (commands in packages/core/test/fixtures/reformat/README.md),",
+    "as a tool that runs commands returns them (no handler).",
+    "",
+    ...adoption(captured),
+    "",
+    ...table(captured),
     "",
     `## ${mcp.length} results of real MCP servers through a generated pack (invoke: handler, redaction, reformatters)`,
     "",

@@ -60,7 +60,7 @@ async function help(): Promise<string> {
     "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
     "  --callers FILE        --http shared by several people: a JSON file {\"callers\": [{\"name\", \"token\", \"env\": {VAR: value}}]};",
     "                        a request with a caller's token is that caller's, and its calls read only that caller's env",
-    "  --verbose             one line per call on stderr (never arguments or credentials)",
+    "  --verbose             one line per call on stderr (never arguments or credentials), with each reformatter's tokens before and after",
     "",
     "A pack made from an MCP server is served as a screening proxy: sluice starts the server (or connects to",
     "it), screens every call as for HTTP tools, and forwards what passes. The upstream is, in this order:",
