@@ -12,6 +12,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkReformatChoice, definePack, enabledReformatters, reformatText, REFORMATTER_NAMES, unfoldPaths, type ReformatStage } from "@sluice/core";
 import { errorOf } from "../../../test/support/error-of.ts";
+import { LONG } from "../../../test/support/tier.ts";
+
+// Seeded rounds: a quick sample in the quick tier, many more under LONG.
+const RUNS = LONG ? 2_000 : 150;
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/reformat/", import.meta.url));
 const fixture = (name: string) => readFileSync(FIXTURES + name, "utf8");
@@ -192,7 +196,7 @@ describe("no reformatter ever loses a value (seeded property)", () => {
         const back = adopted.includes("toon") ? decode(out.text) : JSON.parse(out.text);
         expect(sameValue(JSON.parse(text), back)).toBe(true);
       }),
-      { seed: 35, numRuns: 300 },
+      { seed: 35, numRuns: RUNS },
     );
   });
 
@@ -207,7 +211,7 @@ describe("no reformatter ever loses a value (seeded property)", () => {
         if (stage(out.stages, "path-fold").adopted) expect(unfoldPaths(out.text)).toBe(text);
         else expect(out.text).toBe(text);
       }),
-      { seed: 35, numRuns: 300 },
+      { seed: 35, numRuns: RUNS },
     );
   });
 
@@ -224,7 +228,7 @@ describe("no reformatter ever loses a value (seeded property)", () => {
           if (!redrawn || line.length >= 5) expect(lines[i]).toBe(line);
         });
       }),
-      { seed: 35, numRuns: 200 },
+      { seed: 35, numRuns: RUNS },
     );
   });
 });
