@@ -83,11 +83,11 @@ function readDocument(file: string): Node | undefined {
  * API sends it: the spec's text for a string example, else JSON indented by two spaces (how
  * GitHub, Stripe and Jira answer).
  */
-export function specResponseExamples(perSpec = 10): Answer[] {
+export function specResponseExamples(perSpec = 10, accept: (spec: string) => boolean = () => true): Answer[] {
   const answers: Answer[] = [];
   for (const folder of readdirSync(SPECS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()) {
     for (const file of readdirSync(join(SPECS, folder)).sort()) {
-      if (!/\.(json|ya?ml)$/.test(file)) continue;
+      if (!/\.(json|ya?ml)$/.test(file) || !accept(`${folder}/${file}`)) continue;
       const document = readDocument(join(SPECS, folder, file));
       if (document === undefined || !isNode(document["paths"])) continue;
       const servers = Array.isArray(document["servers"]) ? document["servers"].flatMap((s) => (isNode(s) && typeof s["url"] === "string" ? [s["url"]] : [])) : [];

@@ -99,11 +99,12 @@ describe("server-filesystem through createServer: search and directory results",
 });
 
 describe("the corpus specs' response examples under the default handler", () => {
-  const answers = specResponseExamples();
-  const sample = LONG ? answers : answers.filter((_, i) => i % 5 === 0);
+  // The quick tier reads three JSON documents (the YAML ones take seconds to parse); LONG reads every one.
+  const QUICK = new Set(["notion/notion-openapi.json", "sendgrid/oai_v3_stoplight.json", "twilio/twilio_api_v2010.json"]);
+  const sample = specResponseExamples(10, LONG ? () => true : (spec) => QUICK.has(spec));
   const rows = exampleRows(sample);
 
-  it("finds at least 40 real examples", () => expect(answers.length).toBeGreaterThanOrEqual(40));
+  it("finds real examples (at least 40 across the corpus)", () => expect(sample.length).toBeGreaterThanOrEqual(LONG ? 40 : 20));
 
   it.each(rows.map((row, i) => [row.source, row, sample[i]!] as const))("%s: what the model reads decodes to the handler's output", (_source, row, answer) => {
     const adopted = row.stages.filter((s) => s.adopted).map((s) => s.reformatter);

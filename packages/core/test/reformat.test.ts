@@ -234,7 +234,7 @@ describe("no reformatter ever loses a value (seeded property)", () => {
 });
 
 describe("determinism across processes", () => {
-  it("two processes reformat every capture to the same bytes", () => {
+  it("two processes reformat captures (a log, a hit list, a path list) to the same bytes", () => {
     const script = `
       import { readdirSync, readFileSync } from "node:fs";
       import { createHash } from "node:crypto";
@@ -243,10 +243,14 @@ describe("determinism across processes", () => {
       const dir = ${JSON.stringify(FIXTURES)};
       const hash = createHash("sha256");
       for (const name of readdirSync(dir).sort()) {
-        if (!/\\.(txt|log|json)$/.test(name)) continue;
+        if (!/^(vitest-tty|grep-rn-sdk|find-sdk)/.test(name)) continue;
         const out = reformatText(readFileSync(dir + name, "utf8"), enabledReformatters({ toon: true }));
         hash.update(name + "\\0" + out.text + "\\0" + JSON.stringify(out.stages) + "\\0");
       }
+      // A JSON answer: compact-json (with held JSON) and toon adopt.
+      const records = Array.from({ length: 6 }, (_, i) => ({ id: i, name: "n" + i, ok: i % 2 === 0 }));
+      const json = reformatText(JSON.stringify({ items: records, stdout: JSON.stringify({ total: 6 }, null, 2) }, null, 2), enabledReformatters({ toon: true }));
+      hash.update(json.text + "\\0" + JSON.stringify(json.stages));
       process.stdout.write(hash.digest("hex"));
     `;
     const run = () => execFileSync(process.execPath, ["--conditions=@sluice/source", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", cwd: fileURLToPath(new URL("../../../", import.meta.url)) });
