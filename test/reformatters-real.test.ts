@@ -115,6 +115,21 @@ describe("the corpus specs' response examples under the default handler", () => 
 });
 
 describe("redaction runs before the reformatters", () => {
+  it("an MCP upstream's own secret inside JSON held in a text block is redacted in the compacted block", async () => {
+    const secret = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+    const text = JSON.stringify({ ok: true, stdout: JSON.stringify({ env: { GITHUB_TOKEN: secret }, total: 1 }, null, 2) }, null, 2);
+    const upstream = { secrets: () => [secret], callTool: async () => ({ content: [{ type: "text", text }, { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" }] }) };
+    const tool = Tool.create({ name: "run", description: "Runs it.", inputSchema: { type: "object", properties: {} }, binding: { kind: "mcp", tool: "run", arguments: [] } });
+    const result = await tool.invoke({}, { mcp: upstream });
+    expect(result.reformat.find((s) => s.reformatter === "compact-json")?.adopted).toBe(true);
+    const shown = result.content!.find((b) => b.type === "text")!["text"] as string;
+    expect(shown).not.toContain(secret);
+    expect(shown).toContain("[redacted]");
+    expect(shown.length).toBeLessThan(text.length);
+    // The image passes as the upstream sent it, in its place.
+    expect(result.content![1]).toEqual({ type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" });
+  });
+
   it("a credential the API echoes inside JSON held in a string is redacted in the compacted text", async () => {
     const secret = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
     const inner = JSON.stringify({ request: { authorization: `Bearer ${secret}` }, total: 2 }, null, 2);
