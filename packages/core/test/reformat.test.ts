@@ -264,3 +264,19 @@ it("every reformatter has a documented section", () => {
   const docs = readFileSync(fileURLToPath(new URL("../../../docs/reformatters.md", import.meta.url)), "utf8");
   for (const name of REFORMATTER_NAMES) expect(docs).toContain(`## ${name}`);
 });
+
+describe("hostile input", () => {
+  it.each([
+    ["a cursor moved a billion rows down and columns right", "x\u001b[999999999B\u001b[999999999Cy\n\u001b[999999999Gz"],
+    ["deep brackets", "[".repeat(200_000)],
+    ["an unterminated escape run", "\u001b[".repeat(100_000)],
+    ["a line of colons", "a:".repeat(200_000)],
+    ["a string of escaped quotes", JSON.stringify({ s: '"{'.repeat(100_000) })],
+    ["more than the size limit", "p/q\n".repeat(300_000)],
+  ])("%s: declined or reformatted without blowing up", (_name, text) => {
+    const started = performance.now();
+    const out = reformatText(text, ALL);
+    expect(out.text.length).toBeLessThanOrEqual(text.length + 16);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

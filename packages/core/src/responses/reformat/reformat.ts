@@ -17,6 +17,33 @@ const REFORMATTERS: readonly Reformatter[] = [
 /** Texts longer than this are passed as they are: every stage reads the text several times and counts its tokens. */
 export const MAX_REFORMAT_CHARS = 1 << 20;
 
+/**
+ * A BPE tokenizer encodes each pre-token (a run of letters, of punctuation, ...) in time
+ * quadratic in its length: 20,000 `[` in a row take a second to count, 200,000 take minutes.
+ * An answer is the API's to shape, so before any count the text's cost is bounded: the sum
+ * of the squared lengths of its runs of one character class (an over-estimate of the
+ * tokenizer's work) must stay under this, or the reformatters decline the text as it is.
+ */
+export const MAX_TOKENIZER_COST = 100_000_000;
+
+/** The sum of squared run lengths of letters and of punctuation (whitespace breaks runs; digits come in threes). Linear. */
+export function tokenizerCost(text: string): number {
+  let cost = 0;
+  let run = 0;
+  let kind = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const k = c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 ? 0 : c >= 0x30 && c <= 0x39 ? 2 : (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c >= 0x80 ? 1 : 3;
+    if (k === kind && k !== 0) run++;
+    else {
+      cost += kind === 2 ? run * 3 : run * run;
+      run = k === 0 ? 0 : 1;
+      kind = k;
+    }
+  }
+  return cost + (kind === 2 ? run * 3 : run * run);
+}
+
 /** The text the model reads, and what each enabled reformatter did on the way. */
 export interface Reformatted {
   text: string;
@@ -32,15 +59,17 @@ export interface Reformatted {
 export function reformatText(text: string, enabled: readonly ReformatterName[] = enabledReformatters()): Reformatted {
   const stages: ReformatStage[] = [];
   if (enabled.length === 0) return { text, stages };
+  // Declined before any count (tokens reported as 0): too long to read several times, or too costly to count.
+  const tooMuch = text.length > MAX_REFORMAT_CHARS ? `longer than ${MAX_REFORMAT_CHARS} characters` : tokenizerCost(text) > MAX_TOKENIZER_COST ? "holds runs too long to count its tokens in bounded time" : undefined;
+  if (tooMuch !== undefined) {
+    const reason = tooMuch;
+    return { text, stages: enabled.map((reformatter) => ({ reformatter, adopted: false, reason, tokensBefore: 0, tokensAfter: 0 })) };
+  }
   let current = text;
   let tokens: number | undefined;
   const count = () => (tokens ??= textTokens(current));
   for (const reformatter of REFORMATTERS) {
     if (!enabled.includes(reformatter.name)) continue;
-    if (current.length > MAX_REFORMAT_CHARS) {
-      stages.push({ reformatter: reformatter.name, adopted: false, reason: `longer than ${MAX_REFORMAT_CHARS} characters`, tokensBefore: count(), tokensAfter: count() });
-      continue;
-    }
     let candidate;
     try {
       candidate = reformatter.apply(current);
@@ -61,6 +90,10 @@ export function reformatText(text: string, enabled: readonly ReformatterName[] =
     }
     if (!verified) {
       stages.push({ reformatter: reformatter.name, adopted: false, reason: "its inverse does not give back the input", tokensBefore: before, tokensAfter: before });
+      continue;
+    }
+    if (tokenizerCost(candidate.text) > MAX_TOKENIZER_COST) {
+      stages.push({ reformatter: reformatter.name, adopted: false, reason: "its rewrite holds runs too long to count in bounded time", tokensBefore: before, tokensAfter: before });
       continue;
     }
     const after = textTokens(candidate.text);

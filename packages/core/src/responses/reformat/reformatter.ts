@@ -35,6 +35,7 @@ export interface ReformatStage {
   adopted: boolean;
   /** Why it declined (its gate, a failed inverse check, or no saving); absent when adopted. */
   reason?: string;
+  /** 0 (both) when the text was declined before it was counted: longer than MAX_REFORMAT_CHARS, or too costly to tokenize. */
   tokensBefore: number;
   tokensAfter: number;
 }

@@ -26,6 +26,9 @@ interface Row {
 // A CSI sequence (parameters, intermediates, final byte), an OSC string, a two-byte escape, or a lone ESC.
 const ESCAPE = /\u001b\[([0-?]*)[ -/]*([@-~])|\u009b([0-?]*)[ -/]*([@-~])|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-Z\\-_]?|[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
+/** The farthest one cursor movement goes, in rows or columns. */
+const MAX_MOVE = 1_000;
+
 interface Screen {
   text: string;
   /** Each plain input line (by index) that kept its row unredrawn: the row's final text must be that line. */
@@ -94,7 +97,8 @@ function render(text: string): Screen {
     const params = match[1] ?? match[3];
     const final = match[2] ?? match[4];
     if (params === undefined || final === undefined || params.startsWith("?")) continue; // styling, modes, titles, other controls: shown as nothing
-    const n = Math.max(1, Number.parseInt(params.split(";")[0] || "1", 10) || 1);
+    // Bounded: a hostile `ESC[999999999B` must not make a billion rows (a terminal is never that tall or wide either).
+    const n = Math.min(MAX_MOVE, Math.max(1, Number.parseInt(params.split(";")[0] || "1", 10) || 1));
     const mode = Number.parseInt(params || "0", 10) || 0;
     switch (final) {
       case "A":
