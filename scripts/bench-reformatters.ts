@@ -198,7 +198,7 @@ export async function mcpRows(dir: string, calls = mcpCalls(dir)): Promise<McpRo
       for (const call of calls.filter((c) => c.server === server)) {
         const tool = pack.tools.find((t) => t.binding.kind === "mcp" && t.binding.tool === call.tool) as Tool<object> | undefined;
         if (tool === undefined) throw new Error(`${server} has no tool ${call.tool}`);
-        const all = await tool.derived({ reformatters: { toon: true } }).invoke(call.args, { mcp: upstream, timeoutMs: 30_000 });
+        const all = await tool.derived({ reformatters: { toon: true } }).invoke(call.args, { mcp: upstream, timeoutMs: 30_000, reformatTokens: true });
         const defaults = await tool.invoke(call.args, { mcp: upstream, timeoutMs: 30_000 });
         const upstreamBlocks = all.mcpResult!.content;
         const texts = (blocks: readonly { type: string; [k: string]: unknown }[]) => blocks.filter((b) => b.type === "text").map((b) => b["text"] as string);
@@ -208,7 +208,7 @@ export async function mcpRows(dir: string, calls = mcpCalls(dir)): Promise<McpRo
         rows.push({
           source: `${server} ${call.tool}`,
           straight: textTokens(straight),
-          handler: all.reformat.length > 0 ? all.reformat[0]!.tokensBefore : textTokens(straight),
+          handler: all.reformat[0]?.tokensBefore ?? textTokens(straight),
           stages: [...all.reformat],
           defaults: textTokens(texts(defaults.content ?? []).join("\n")),
           text: texts(all.content ?? []).join("\n"),
@@ -265,8 +265,8 @@ function adoption(rows: readonly Row[]): string[] {
   for (const name of REFORMATTER_NAMES) {
     const stages = rows.flatMap((r) => r.stages.filter((s) => s.reformatter === name));
     const adopted = stages.filter((s) => s.adopted);
-    const before = adopted.reduce((s, x) => s + x.tokensBefore, 0);
-    const after = adopted.reduce((s, x) => s + x.tokensAfter, 0);
+    const before = adopted.reduce((s, x) => s + (x.tokensBefore ?? 0), 0);
+    const after = adopted.reduce((s, x) => s + (x.tokensAfter ?? 0), 0);
     lines.push(`| ${name} | ${adopted.length} | ${stages.length - adopted.length} | ${before} | ${after} | ${before === 0 ? "-" : `${(((before - after) / before) * 100).toFixed(1)}%`} |`);
   }
   return lines;

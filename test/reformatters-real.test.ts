@@ -93,7 +93,7 @@ describe("server-filesystem through createServer: search and directory results",
     const compact = totals.find((t) => t.reformatter === "compact-json")!;
     expect(fold.adopted).toBe(1);
     expect(compact.adopted).toBe(1);
-    expect(fold.tokensAfter).toBeLessThan(fold.tokensBefore);
+    expect(fold.tokensAfter!).toBeLessThan(fold.tokensBefore!);
     expect(collector.records.every((r) => r.reformat !== undefined && r.reformat.length === 3)).toBe(true);
   });
 });

@@ -35,7 +35,7 @@ describe("path fold on captured grep -rn and find output", () => {
     const out = reformatText(text);
     const fold = stage(out.stages, "path-fold");
     expect(fold).toMatchObject({ adopted: true });
-    expect(fold.tokensAfter).toBeLessThan(fold.tokensBefore);
+    expect(fold.tokensAfter!).toBeLessThan(fold.tokensBefore!);
     expect(unfoldPaths(out.text)).toBe(text);
   });
 
@@ -61,7 +61,7 @@ describe("text clean on a captured coloured test-runner log with redraws", () =>
     const clean = stage(out.stages, "text-clean");
     expect(clean.adopted).toBe(true);
     expect(out.text).not.toMatch(/[\u001b\r\b]/);
-    expect(clean.tokensAfter).toBeLessThan(clean.tokensBefore * 0.5);
+    expect(clean.tokensAfter!).toBeLessThan(clean.tokensBefore! * 0.5);
     const lines = out.text.split("\n");
     // Each test's result line (written once, painted) is there as it reads unpainted.
     const results = text.split(/\r?\n/).map(unpainted).filter((line) => /^ +✓ /.test(line));

@@ -273,6 +273,8 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       ...(callOptions.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: callOptions.maxArgumentBytes }),
       ...(callOptions.fetch === undefined ? {} : { fetch: callOptions.fetch }),
       ...(callOptions.mcp === undefined ? {} : { mcp: callOptions.mcp }),
+      // A log line reports each reformatter's tokens; without a log nothing reads them, so nothing counts them.
+      ...(log === undefined ? {} : { reformatTokens: true }),
     };
     const progressToken = extra._meta?.progressToken;
     if (progressToken !== undefined && tool.binding.kind === "mcp") {

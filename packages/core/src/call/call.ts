@@ -490,8 +490,9 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
       // After the handler and after redaction: reformatters only ever see what the model may see.
       const enabled = enabledReformatters(tool.reformatters);
       const redactedResult = secrets.redactJson(result) as McpToolResult;
-      const shown = modelContent(redactedResult, output, tool.responseHandler !== undefined, enabled);
-      const text = reformatText(outputText(output), enabled);
+      const counted = { tokens: collectors.size > 0 || ctx.reformatTokens === true };
+      const shown = modelContent(redactedResult, output, tool.responseHandler !== undefined, enabled, counted);
+      const text = reformatText(outputText(output), enabled, { tokens: false });
       record("ok", contextBytes, shown.stages);
       const reveal = ctx.revealCredentials === true;
       const mcpResult: CallResult = {
@@ -541,7 +542,7 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
     // The raw body and headers follow request(): redacted unless the caller asks to see credentials.
     const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
     // After the handler and after redaction: reformatters only ever see what the model may see.
-    const shown = reformatText(outputText(output), enabledReformatters(tool.reformatters));
+    const shown = reformatText(outputText(output), enabledReformatters(tool.reformatters), { tokens: collectors.size > 0 || ctx.reformatTokens === true });
     record("ok", contextBytes, shown.stages);
     const reveal = ctx.revealCredentials === true;
     const result: CallResult = {

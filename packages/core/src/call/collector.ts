@@ -26,6 +26,8 @@ export interface ReformatTotals {
   reformatter: ReformatterName;
   adopted: number;
   declined: number;
+  bytesBefore: number;
+  bytesAfter: number;
   tokensBefore: number;
   tokensAfter: number;
 }
@@ -87,11 +89,13 @@ export class CallCollector {
       if (tool !== undefined && record.tool !== tool) continue;
       for (const stage of record.reformat ?? []) {
         let total = totals.get(stage.reformatter);
-        if (total === undefined) totals.set(stage.reformatter, (total = { reformatter: stage.reformatter, adopted: 0, declined: 0, tokensBefore: 0, tokensAfter: 0 }));
+        if (total === undefined) totals.set(stage.reformatter, (total = { reformatter: stage.reformatter, adopted: 0, declined: 0, bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0 }));
         if (stage.adopted) total.adopted++;
         else total.declined++;
-        total.tokensBefore += stage.tokensBefore;
-        total.tokensAfter += stage.tokensAfter;
+        total.bytesBefore += stage.bytesBefore;
+        total.bytesAfter += stage.bytesAfter;
+        total.tokensBefore += stage.tokensBefore ?? 0;
+        total.tokensAfter += stage.tokensAfter ?? 0;
       }
     }
     return [...totals.values()];

@@ -221,6 +221,12 @@ export interface CallContext {
   /** Records the call (in addition to any collector made current by `collecting`). */
   collector?: CallCollector;
   /**
+   * Count the tokens of each reformatter stage (`CallResult.reformat`) even without a
+   * collector, for a log (`sluice serve --verbose` sets it). Counting loads the tokenizer and
+   * costs time per call; what the model reads is the same either way.
+   */
+  reformatTokens?: boolean;
+  /**
    * `request()`: return the request with credential values as they would be sent. By
    * default every credential the request carries (headers, query, cookies, body fields
    * such as Slack's `token`) reads `[redacted]`, so the result can be logged or shown to

@@ -1,6 +1,6 @@
 import type { McpContentBlock, McpToolResult } from "../../call/types.ts";
 import type { ReformatStage, ReformatterName } from "./reformatter.ts";
-import { outputText, reformatText } from "./reformat.ts";
+import { outputText, reformatText, type ReformatOptions } from "./reformat.ts";
 import { mergeStages } from "./stages.ts";
 
 /**
@@ -12,10 +12,10 @@ import { mergeStages } from "./stages.ts";
  * it is a list as long as they are, else as one block at the first one's place. An answer
  * without text gets no text block made up for it.
  */
-export function modelContent(result: McpToolResult, output: unknown, handled: boolean, enabled: readonly ReformatterName[]): { content: McpContentBlock[]; stages: ReformatStage[] } {
+export function modelContent(result: McpToolResult, output: unknown, handled: boolean, enabled: readonly ReformatterName[], options: ReformatOptions = {}): { content: McpContentBlock[]; stages: ReformatStage[] } {
   const stages: ReformatStage[] = [];
   const shown = (text: string): McpContentBlock => {
-    const reformatted = reformatText(text, enabled);
+    const reformatted = reformatText(text, enabled, options);
     mergeStages(stages, reformatted.stages);
     return { type: "text", text: reformatted.text };
   };

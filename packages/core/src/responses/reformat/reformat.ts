@@ -50,24 +50,44 @@ export interface Reformatted {
   stages: ReformatStage[];
 }
 
+/** How `reformatText` reports. */
+export interface ReformatOptions {
+  /** Count each stage's tokens for its report (default true); `invoke` counts when a collector or a log will read them. */
+  tokens?: boolean;
+}
+
 /**
  * Runs the enabled reformatters over a text, in order, each on the output of the one
- * before. A stage's rewrite is adopted only when its inverse check passes and it has fewer
- * tokens (o200k_base, the real tokenizer) than its input; otherwise the stage reports why it
- * declined and the text goes on unchanged. Pure: the same text and choice give the same bytes.
+ * before. A stage's rewrite is adopted only when its inverse check passes and it is smaller
+ * than its input: in UTF-8 bytes for the passes that take characters out, in tokens
+ * (o200k_base, the real tokenizer) for TOON, which changes the notation and can grow a text
+ * in tokens while it shrinks in bytes. Otherwise the stage reports why it declined and the
+ * text goes on unchanged. The decision never depends on `options`: the same text and choice
+ * give the same bytes, counted or not, in any process.
  */
-export function reformatText(text: string, enabled: readonly ReformatterName[] = enabledReformatters()): Reformatted {
+export function reformatText(text: string, enabled: readonly ReformatterName[] = enabledReformatters(), options: ReformatOptions = {}): Reformatted {
   const stages: ReformatStage[] = [];
   if (enabled.length === 0) return { text, stages };
-  // Declined before any count (tokens reported as 0): too long to read several times, or too costly to count.
+  const counting = options.tokens !== false;
+  const bytes = (t: string) => Buffer.byteLength(t, "utf8");
+  // Declined before any count: too long to read several times, or too costly to count.
   const tooMuch = text.length > MAX_REFORMAT_CHARS ? `longer than ${MAX_REFORMAT_CHARS} characters` : tokenizerCost(text) > MAX_TOKENIZER_COST ? "holds runs too long to count its tokens in bounded time" : undefined;
   if (tooMuch !== undefined) {
-    const reason = tooMuch;
-    return { text, stages: enabled.map((reformatter) => ({ reformatter, adopted: false, reason, tokensBefore: 0, tokensAfter: 0 })) };
+    const size = bytes(text);
+    return { text, stages: enabled.map((reformatter) => ({ reformatter, adopted: false, reason: tooMuch, bytesBefore: size, bytesAfter: size })) };
   }
   let current = text;
+  let currentBytes = bytes(text);
   let tokens: number | undefined;
   const count = () => (tokens ??= textTokens(current));
+  const declined = (name: ReformatterName, reason: string): ReformatStage => ({
+    reformatter: name,
+    adopted: false,
+    reason,
+    bytesBefore: currentBytes,
+    bytesAfter: currentBytes,
+    ...(counting ? { tokensBefore: count(), tokensAfter: count() } : {}),
+  });
   for (const reformatter of REFORMATTERS) {
     if (!enabled.includes(reformatter.name)) continue;
     let candidate;
@@ -77,9 +97,8 @@ export function reformatText(text: string, enabled: readonly ReformatterName[] =
       // A reformatter's own failure never costs the answer: it passes on as it was.
       candidate = { declined: `failed (${(error as Error)?.message?.slice(0, 80) ?? String(error)})` };
     }
-    const before = count();
     if ("declined" in candidate) {
-      stages.push({ reformatter: reformatter.name, adopted: false, reason: candidate.declined, tokensBefore: before, tokensAfter: before });
+      stages.push(declined(reformatter.name, candidate.declined));
       continue;
     }
     let verified = false;
@@ -89,21 +108,37 @@ export function reformatText(text: string, enabled: readonly ReformatterName[] =
       verified = false;
     }
     if (!verified) {
-      stages.push({ reformatter: reformatter.name, adopted: false, reason: "its inverse does not give back the input", tokensBefore: before, tokensAfter: before });
+      stages.push(declined(reformatter.name, "its inverse does not give back the input"));
       continue;
     }
     if (tokenizerCost(candidate.text) > MAX_TOKENIZER_COST) {
-      stages.push({ reformatter: reformatter.name, adopted: false, reason: "its rewrite holds runs too long to count in bounded time", tokensBefore: before, tokensAfter: before });
+      stages.push(declined(reformatter.name, "its rewrite holds runs too long to count in bounded time"));
       continue;
     }
-    const after = textTokens(candidate.text);
-    if (after >= before) {
-      stages.push({ reformatter: reformatter.name, adopted: false, reason: `not smaller (${before} -> ${after} tokens)`, tokensBefore: before, tokensAfter: before });
+    const afterBytes = bytes(candidate.text);
+    let afterTokens: number | undefined;
+    if (reformatter.name === "toon") {
+      const before = count();
+      afterTokens = textTokens(candidate.text);
+      if (afterTokens >= before) {
+        stages.push(declined(reformatter.name, `not smaller (${before} -> ${afterTokens} tokens)`));
+        continue;
+      }
+    } else if (afterBytes >= currentBytes) {
+      stages.push(declined(reformatter.name, `not smaller (${currentBytes} -> ${afterBytes} bytes)`));
       continue;
     }
-    stages.push({ reformatter: reformatter.name, adopted: true, tokensBefore: before, tokensAfter: after });
+    if (counting) afterTokens ??= textTokens(candidate.text);
+    stages.push({
+      reformatter: reformatter.name,
+      adopted: true,
+      bytesBefore: currentBytes,
+      bytesAfter: afterBytes,
+      ...(counting ? { tokensBefore: count(), tokensAfter: afterTokens! } : {}),
+    });
     current = candidate.text;
-    tokens = after;
+    currentBytes = afterBytes;
+    tokens = afterTokens;
   }
   return { text: current, stages };
 }

@@ -29,13 +29,15 @@ export type ReformatterName = (typeof REFORMATTER_NAMES)[number];
  */
 export type ReformatChoice = Readonly<Partial<Record<ReformatterName, boolean>>>;
 
-/** What one reformatter did with one text. Tokens are o200k_base, counted with the real tokenizer. */
+/** What one reformatter did with one text: its size before and after, in UTF-8 bytes and, when counted, o200k tokens (the real tokenizer). */
 export interface ReformatStage {
   reformatter: ReformatterName;
   adopted: boolean;
   /** Why it declined (its gate, a failed inverse check, or no saving); absent when adopted. */
   reason?: string;
-  /** 0 (both) when the text was declined before it was counted: longer than MAX_REFORMAT_CHARS, or too costly to tokenize. */
-  tokensBefore: number;
-  tokensAfter: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Present when the call's tokens were counted (a collector or a log reads them; `reformatText` counts by default). */
+  tokensBefore?: number;
+  tokensAfter?: number;
 }

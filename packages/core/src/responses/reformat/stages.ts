@@ -8,8 +8,10 @@ export function mergeStages(into: ReformatStage[], more: readonly ReformatStage[
       into.push({ ...stage });
       continue;
     }
-    same.tokensBefore += stage.tokensBefore;
-    same.tokensAfter += stage.tokensAfter;
+    same.bytesBefore += stage.bytesBefore;
+    same.bytesAfter += stage.bytesAfter;
+    if (same.tokensBefore !== undefined && stage.tokensBefore !== undefined) same.tokensBefore += stage.tokensBefore;
+    if (same.tokensAfter !== undefined && stage.tokensAfter !== undefined) same.tokensAfter += stage.tokensAfter;
     if (stage.adopted && !same.adopted) {
       same.adopted = true;
       delete same.reason;
@@ -20,5 +22,6 @@ export function mergeStages(into: ReformatStage[], more: readonly ReformatStage[
 
 /** One line per stage for a log: `compact-json 812->640` or `toon declined (no array of uniform flat records)`. */
 export function describeStages(stages: readonly ReformatStage[]): string {
-  return stages.map((s) => (s.adopted ? `${s.reformatter} ${s.tokensBefore}->${s.tokensAfter} tok` : `${s.reformatter} declined (${s.reason ?? "no reason"})`)).join(", ");
+  const size = (s: ReformatStage) => (s.tokensBefore !== undefined && s.tokensAfter !== undefined ? `${s.tokensBefore}->${s.tokensAfter} tok` : `${s.bytesBefore}->${s.bytesAfter} B`);
+  return stages.map((s) => (s.adopted ? `${s.reformatter} ${size(s)}` : `${s.reformatter} declined (${s.reason ?? "no reason"})`)).join(", ");
 }
