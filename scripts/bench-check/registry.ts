@@ -47,6 +47,11 @@ export const BENCHES: readonly BenchEntry[] = [
   // Quick: the report over the committed sessions (--report); recording them again runs ten serve processes (minutes).
   { file: "bench/USAGE.md", command: `${NODE} scripts/bench-usage.ts`, rerun: { args: ["scripts/bench-usage.ts", "--report"], writes: ["bench/USAGE.md"], complete: true } },
   { file: "bench/CALLS.md", command: `${NODE} scripts/bench-calls.ts --list-length 10`, rerun: { args: ["scripts/bench-calls.ts", "--list-length", "10"], writes: ["bench/CALLS.md"], complete: true } },
+  {
+    file: "bench/REFORMATTERS.md",
+    command: `${NODE} scripts/bench-reformatters.ts --out bench/REFORMATTERS.md`,
+    notRerun: "its MCP table reads files under a temporary folder whose random name is in the paths the servers answer (a few tokens differ per run); the reformatters' outcomes on the spec examples and the captures are held by test/reformatters-real.test.ts and packages/core/test/reformat.test.ts",
+  },
   { file: "bench/MCP-PROXY.md", command: `${NODE} scripts/bench-mcp-proxy.ts --rounds 1000 --starts 5`, notRerun: TIMINGS },
   { file: "bench/MCP-LOCK-STORM.md", command: `${NODE} scripts/bench-lock-storm.ts 3000 3`, notRerun: "listings per storm depend on when the SDK client reads the notices (timing), so they are reported, not compared" },
   { file: "bench/EGRESS-MAP-SIZE.md", command: `${NODE} scripts/bench-egress-map-size.ts`, notRerun: "sizes only (bytes and lines of maps that egress:check already holds to the packs)" },

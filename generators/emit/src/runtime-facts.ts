@@ -181,6 +181,9 @@ export function normalizeRuntimeFacts(facts: RuntimeFacts): RuntimeFacts {
     credentialArguments: sortedRecord(facts.credentialArguments),
     secretLooking: facts.secretLooking.map((s) => ({ tool: s.tool, argument: s.argument })),
     ...(facts.responses === undefined ? {} : { responses: facts.responses === "off" ? "off" : { shared: facts.responses.shared, tools: sortedRecord(facts.responses.tools) } }),
+    ...(facts.reformatters === undefined
+      ? {}
+      : { reformatters: { ...(facts.reformatters.pack === undefined ? {} : { pack: facts.reformatters.pack }), ...(facts.reformatters.tools === undefined ? {} : { tools: sortedRecord(facts.reformatters.tools) }) } }),
     ...(facts.selection === undefined
       ? {}
       : {

@@ -18,7 +18,7 @@ import { gitattributes, scaffoldFiles } from "./pack-scaffold.ts";
 import { globPattern, OperationFilter, type UnmatchedEntry } from "./select-operations.ts";
 import { packSource } from "./sources.ts";
 import { applyPaginationChoices } from "./pagination-choices.ts";
-import { applyToolChoices, keepReadOnly, noChoicesApplied, selectionRecord } from "./tool-choices.ts";
+import { applyToolChoices, keepReadOnly, noChoicesApplied, reformatterFacts, selectionRecord } from "./tool-choices.ts";
 
 /** A pack to generate: a config entry with its paths resolved. */
 export interface PackJob extends Omit<PackConfig, "spec" | "out"> {
@@ -228,6 +228,8 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   }
 
   if (job.responses === "off") facts = { ...facts, responses: "off" };
+  const reformatters = reformatterFacts(job, built.prefixed);
+  if (reformatters !== undefined) facts = { ...facts, reformatters };
   step("emitting sources");
   const header = generatedHeader(ir, generator, job.regenerate);
   const generated: EmittedFile[] = [...emit(ir, { regenerate: job.regenerate }), { path: "src/runtime.gen.ts", text: emitRuntimeFactsSource(facts, header) }, gitattributes(source.collapseSpec ? file : undefined)];

@@ -34,6 +34,20 @@ export interface ToolChoice {
   name?: string;
   /** What the model reads instead of the generated description. */
   description?: string;
+  /** Lossless reformatters on this tool's answers, over the pack's choice (docs/reformatters.md). */
+  reformatters?: ReformatterChoice;
+}
+
+/**
+ * Lossless reformatters turned on (`true`) or off (`false`) over the defaults (`text-clean`,
+ * `compact-json` and `path-fold` on, `toon` off). An unknown name is CONFIG_INVALID. See
+ * docs/reformatters.md.
+ */
+export interface ReformatterChoice {
+  "text-clean"?: boolean;
+  "compact-json"?: boolean;
+  "path-fold"?: boolean;
+  toon?: boolean;
 }
 
 /**
@@ -113,6 +127,8 @@ export interface PackConfig {
   toolPrefix?: string;
   /** The default response handler of generated tools: on (default) or off (every byte reaches the model). */
   responses?: "default" | "off";
+  /** Lossless reformatters on every tool's answers, over the defaults (docs/reformatters.md); a tool's own choice goes in `tools`. */
+  reformatters?: ReformatterChoice;
   /** External `$ref` targets -> local files, relative to the config file. Nothing is ever fetched. */
   externalRefs?: Record<string, string>;
   /**

@@ -5,10 +5,10 @@
  * operations, so a source without operations gets them unchanged. What they did is
  * recorded in the IR's `selection`, which the egress map shows.
  */
-import { SluiceError, TOOL_NAME_PATTERN, type PackIR, type PackSelection, type ToolIR } from "@sluice/core";
+import { SluiceError, TOOL_NAME_PATTERN, type PackIR, type PackSelection, type RuntimeFacts, type ToolIR } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { closest } from "@sluice/core/edit-distance";
-import type { OperationSelection, PackConfig } from "./config.ts";
+import type { OperationSelection, PackConfig, ToolChoice } from "./config.ts";
 import type { OperationFilter } from "./select-operations.ts";
 
 type Choices = Pick<PackConfig, "name" | "include" | "exclude" | "readOnly" | "tools">;
@@ -130,4 +130,21 @@ export function selectionRecord(job: Choices, filter: OperationFilter, applied: 
     renamed: [...renamed].sort((a, b) => compare(a.to, b.to)),
     described: [...described].sort((a, b) => compare(a.tool, b.tool)),
   };
+}
+
+/**
+ * The config's reformatter choices as the generated runtime keeps them: the pack's, and each
+ * tool's by its final wire name (after toolPrefix and a rename). Tool names were checked by
+ * applyToolChoices; undefined when the config makes no choice.
+ */
+export function reformatterFacts(job: Pick<PackConfig, "reformatters" | "tools">, prefixed: ReadonlyMap<string, string>): NonNullable<RuntimeFacts["reformatters"]> | undefined {
+  const tools: Record<string, NonNullable<ToolChoice["reformatters"]>> = {};
+  for (const [generated, choice] of Object.entries(job.tools ?? {})) {
+    if (choice.reformatters === undefined) continue;
+    const final = choice.name ?? prefixed.get(generated) ?? generated;
+    tools[final] = { ...choice.reformatters };
+  }
+  const pack = job.reformatters === undefined ? undefined : { ...job.reformatters };
+  if (pack === undefined && Object.keys(tools).length === 0) return undefined;
+  return { ...(pack === undefined ? {} : { pack }), ...(Object.keys(tools).length === 0 ? {} : { tools }) };
 }

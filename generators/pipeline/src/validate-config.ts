@@ -7,12 +7,13 @@ import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { SluiceError, TOOL_NAME_PATTERN } from "@sluice/schema";
 import { checkedPagination } from "@sluice/core";
 import { closest } from "@sluice/core/edit-distance";
+import { REFORMATTER_NAMES } from "@sluice/core/pack";
 import type { PackConfig, SluiceConfig } from "./config.ts";
 import { PACK_NAME, PACK_NAME_MAX_LENGTH, packNameProblem } from "./pack-name.ts";
 
 export { packNameProblem, suggestPackName } from "./pack-name.ts";
 
-const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "toolChoices" | "mcp" | "pagination">> = {
+const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "record" | "boolean" | "kind" | "responses" | "reformatters" | "toolChoices" | "mcp" | "pagination">> = {
   spec: "string",
   mcp: "mcp",
   name: "string",
@@ -31,12 +32,13 @@ const PACK_KEYS: Readonly<Record<keyof PackConfig, "string" | "selection" | "rec
   env: "record",
   toolPrefix: "string",
   responses: "responses",
+  reformatters: "reformatters",
   externalRefs: "record",
   pagination: "pagination",
   allowOutside: "boolean",
 };
 const SELECTION_KEYS = ["tags", "paths", "operations", "tools"] as const;
-const TOOL_CHOICE_KEYS = ["name", "description"] as const;
+const TOOL_CHOICE_KEYS = ["name", "description", "reformatters"] as const;
 const CONFIG_KEYS = ["$schema", "packs"] as const;
 // Path Item Object methods (https://spec.openapis.org/oas/v3.1.0#path-item-object).
 const HTTP_METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
@@ -110,6 +112,7 @@ export function validateConfig(value: unknown, file: string, dir: string = dirna
       if (expected === "kind" && given !== "openapi" && given !== "graphql" && given !== "mcp") fail(where, 'must be "openapi", "graphql" or "mcp"');
       if (expected === "mcp") validateMcpSource(given, where, fail);
       if (expected === "responses" && given !== "default" && given !== "off") fail(where, 'must be "default" or "off"');
+      if (expected === "reformatters") validateReformatters(given, where, fail);
       if (expected === "record" && (!isPlainObject(given) || Object.values(given).some((v) => typeof v !== "string" || v === ""))) fail(where, "must map names to non-empty strings");
       if (expected === "selection") {
         if (!isPlainObject(given)) return fail(where, "must be an object with tags, paths, operations or tools");
@@ -133,6 +136,10 @@ export function validateConfig(value: unknown, file: string, dir: string = dirna
           if (Object.keys(choice).length === 0) fail(at, "is empty: give name, description or both");
           for (const [sub, text] of Object.entries(choice)) {
             if (!(TOOL_CHOICE_KEYS as readonly string[]).includes(sub)) fail(`${at}.${sub}`, "unknown key", closest(sub, TOOL_CHOICE_KEYS));
+            if (sub === "reformatters") {
+              validateReformatters(text, `${at}.reformatters`, fail);
+              continue;
+            }
             if (typeof text !== "string" || text.trim() === "") fail(`${at}.${sub}`, "must be a non-empty string");
             if (sub === "name" && !TOOL_NAME_PATTERN.test(text as string)) fail(`${at}.name`, `"${text as string}" is not a tool name (1 to 64 letters, digits, _ and -)`, [(text as string).replace(/[^a-zA-Z0-9_-]+/g, "_").slice(0, 64)]);
           }
@@ -196,6 +203,15 @@ export function validateConfig(value: unknown, file: string, dir: string = dirna
 
 /** Why an MCP pack refuses `pagination` (here and as the MCP source's unsupported choice). */
 export const MCP_PAGINATION = "applies to OpenAPI and GraphQL packs: sluice reads next-page markers from HTTP answers, and passes an MCP server's results on as it sends them";
+
+/** `reformatters: { "path-fold": false, toon: true }`: known names to booleans; a misspelt name is refused with the nearest. */
+function validateReformatters(given: unknown, where: string, fail: (where: string, problem: string, candidates?: string[]) => never): void {
+  if (!isPlainObject(given)) fail(where, `must map reformatter names (${REFORMATTER_NAMES.join(", ")}) to true or false`);
+  for (const [name, on] of Object.entries(given as Record<string, unknown>)) {
+    if (!(REFORMATTER_NAMES as readonly string[]).includes(name)) fail(`${where}.${name}`, `unknown reformatter (the reformatters: ${REFORMATTER_NAMES.join(", ")})`, closest(name, REFORMATTER_NAMES));
+    if (typeof on !== "boolean") fail(`${where}.${name}`, "must be true or false");
+  }
+}
 
 const MCP_KEYS = { stdio: ["command", "args", "env", "cwd"], http: ["url", "headers"] } as const;
 

@@ -61,7 +61,7 @@ async function help(): Promise<string> {
     "  --env-file FILE       read environment variables (credentials, endpoints) from FILE first",
     "  --callers FILE        --http shared by several people: a JSON file {\"callers\": [{\"name\", \"token\", \"env\": {VAR: value}}]};",
     "                        a request with a caller's token is that caller's, and its calls read only that caller's env",
-    "  --verbose             one line per call on stderr (never arguments or credentials)",
+    "  --verbose             one line per call on stderr (never arguments or credentials), with each reformatter's tokens before and after",
     "  --usage-dir DIR       where each session's tool usage is recorded (also SLUICE_USAGE_DIR; default .sluice/usage in",
     "                        the folder of the nearest sluice.config, else the pack's): the tools listed and the number of",
     "                        calls of each, by name, never arguments or results; `sluice usage` reads it",

@@ -53,7 +53,7 @@ describe("config.schema.json", () => {
     const base = { spec: "a.yaml", name: "a", out: "packs/a" };
     const samples: Record<string, unknown> = {
       kind: "openapi", include: { tags: ["t"], paths: ["GET /x/**"], operations: ["op"], tools: ["t_*"] }, exclude: { tools: ["x"] }, readOnly: true,
-      tools: { t: { name: "u", description: "d" } }, withhold: { a: "internal" }, credentialArguments: { a: "s" }, detectCredentialArguments: false,
+      tools: { t: { name: "u", description: "d", reformatters: { toon: true } } }, reformatters: { "path-fold": false }, withhold: { a: "internal" }, credentialArguments: { a: "s" }, detectCredentialArguments: false,
       baseUrl: "https://x", endpoint: "https://y", authHeader: "X-Key", env: { s: "S" }, toolPrefix: "p_", responses: "off", externalRefs: { "a.json": "b.json" },
       pagination: { "list_*": { style: "link", arg: "cursor" }, items_page: { style: "cursor", arg: "cursor", cursor: "data.items_page.cursor" } },
       allowOutside: true,

@@ -9,6 +9,7 @@ import type { Binding, HttpAuthScheme, PackSelection, ToolAnnotations, WithheldP
 import { argumentIssues } from "./call/arguments.ts";
 import type { CallResult } from "./call/call.ts";
 import type { CallContext, FailureCheck, McpServerFact, OAuth2Settings, Pagination, ResponseHandler } from "./call/types.ts";
+import type { ReformatChoice } from "./responses/reformat/reformatter.ts";
 import type { HttpRequest } from "./http/build-request.ts";
 import { TOOL_NAME_PATTERN, type ArgumentIssue } from "@sluice/schema";
 
@@ -44,6 +45,8 @@ export interface DeriveOptions<Args extends object = ToolArgs> {
   pin?: { readonly [K in keyof Args]?: Args[K] };
   /** Replaces the inherited response handler. */
   responseHandler?: ResponseHandler;
+  /** Turns lossless reformatters on or off for this tool's answers, over the inherited choice (docs/reformatters.md). */
+  reformatters?: ReformatChoice;
   /**
    * Replaces the inherited pagination declaration (an inherited one is dropped when its
    * argument is). Checked: a known style with its fields, and `arg` an argument of the
@@ -92,6 +95,7 @@ interface ToolState {
   pins: Readonly<Record<string, unknown>>;
   origins: ReadonlyMap<string, string>;
   responseHandler: ResponseHandler | undefined;
+  reformatters: ReformatChoice | undefined;
   pagination: Pagination | undefined;
   settings: ToolCallSettings;
   /** The tool this one narrows (drop, keep or pin); calls are checked against it too. */
@@ -123,6 +127,7 @@ export interface ToolInit {
   /** What the source withheld from the members of a type, by type name. */
   typeWithheld?: (typeName: string) => readonly WithheldPath[];
   responseHandler?: ResponseHandler;
+  reformatters?: ReformatChoice;
   pagination?: Pagination;
   settings?: ToolCallSettings;
   /**
@@ -199,6 +204,7 @@ export class Tool<Args extends object = ToolArgs> {
       pins: init.callsThrough?.tool.pins ?? {},
       origins: new Map(),
       responseHandler: init.responseHandler,
+      reformatters: init.reformatters === undefined ? undefined : Object.freeze({ ...init.reformatters }),
       pagination: init.pagination,
       settings: { ...init.settings },
       derivedFrom: undefined,
@@ -242,6 +248,10 @@ export class Tool<Args extends object = ToolArgs> {
   }
   get responseHandler(): ResponseHandler | undefined {
     return this.#s.responseHandler;
+  }
+  /** Which lossless reformatters run on this tool's answers, over the defaults (undefined: the defaults). */
+  get reformatters(): ReformatChoice | undefined {
+    return this.#s.reformatters;
   }
   /** Where the next page's marker is and which argument carries it back. */
   get pagination(): Pagination | undefined {
@@ -329,6 +339,7 @@ export class Tool<Args extends object = ToolArgs> {
       ...this.#s,
       description: given.description ?? this.description,
       responseHandler: given.responseHandler ?? this.#s.responseHandler,
+      reformatters: given.reformatters === undefined ? this.#s.reformatters : Object.freeze({ ...this.#s.reformatters, ...given.reformatters }),
       pagination: given.pagination ?? this.#s.pagination,
     };
     if (given.returns !== undefined) {

@@ -12,7 +12,7 @@ import {
 import { z } from "zod";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog/serve";
 import type { UsageSink } from "@sluice/catalog/usage";
-import { isSluiceError, SluiceError, type CallContext, type CallResult, type McpUpstream, type Tool } from "@sluice/core/pack";
+import { describeStages, isSluiceError, SluiceError, type CallContext, type CallResult, type McpUpstream, type Tool } from "@sluice/core/pack";
 import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
@@ -123,41 +123,8 @@ function errorResult(text: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text }] };
 }
 
-function textOf(output: unknown): string {
-  if (typeof output === "string") return output;
-  const json = JSON.stringify(output);
-  return json === undefined ? "null" : json;
-}
-
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The content of a forwarded call's answer, as the upstream sent it (redacted): images,
- * audio, resource links and embedded resources pass as they are, in their places. Without
- * a response handler the text blocks pass too; with one, its output (read from the text
- * and structured content only, see core's mcpResultBody) stands in for the text blocks:
- * item by item when it is a list as long as they are, else as one block at the first one's
- * place. An answer without text gets no text block made up for it.
- */
-function upstreamContent(tool: Tool<object>, result: CallResult): CallToolResult["content"] | undefined {
-  const blocks = result.mcpResult?.content;
-  if (tool.binding.kind !== "mcp" || blocks === undefined) return undefined;
-  if (tool.responseHandler === undefined) return blocks as CallToolResult["content"];
-  const texts = blocks.filter((block) => block.type === "text").length;
-  // Several text blocks are read as a list; a handler that keeps the list's length (the
-  // default one does) gives each block its own item back, in its own place.
-  const output = result.output;
-  const each = texts > 1 && result.mcpResult?.structuredContent === undefined && Array.isArray(output) && output.length === texts ? output : undefined;
-  const out: CallToolResult["content"] = [];
-  let seen = 0;
-  for (const block of blocks) {
-    if (block.type !== "text") out.push(block as CallToolResult["content"][number]);
-    else if (each !== undefined) out.push({ type: "text", text: textOf(each[seen++]) });
-    else if (seen++ === 0) out.push({ type: "text", text: textOf(output) });
-  }
-  return out;
 }
 
 /**
@@ -324,6 +291,8 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       ...(callOptions.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: callOptions.maxArgumentBytes }),
       ...(callOptions.fetch === undefined ? {} : { fetch: callOptions.fetch }),
       ...(callOptions.mcp === undefined ? {} : { mcp: callOptions.mcp }),
+      // A log line reports each reformatter's tokens; without a log nothing reads them, so nothing counts them.
+      ...(log === undefined ? {} : { reformatTokens: true }),
     };
     const progressToken = extra._meta?.progressToken;
     if (progressToken !== undefined && tool.binding.kind === "mcp") {
@@ -349,8 +318,9 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       log?.(`call ${wire.name} INTERNAL_ERROR ${(error as Error)?.message ?? String(error)}`);
       return errorResult(`INTERNAL_ERROR: ${wire.name} failed inside the server (${(error as Error)?.message ?? String(error)}); the API may not have been called.`);
     }
-    log?.(`call ${wire.name} ok ${result.status} ${Math.round(result.durationMs)} ms payload ${result.payloadBytes} B context ${result.contextBytes} B`);
-    const out: CallToolResult = { content: upstreamContent(tool, result) ?? [{ type: "text", text: textOf(result.output) }] };
+    log?.(`call ${wire.name} ok ${result.status} ${Math.round(result.durationMs)} ms payload ${result.payloadBytes} B context ${result.contextBytes} B${result.reformat.length === 0 ? "" : `; ${describeStages(result.reformat)}`}`);
+    // What the model reads: the reformatted text, or for a forwarded call its blocks (text reformatted, every other block as sent).
+    const out: CallToolResult = { content: (result.content as CallToolResult["content"] | undefined) ?? [{ type: "text", text: result.text }] };
     // The upstream's structured content passes as it came (redacted): it is what the output
     // schema served beside the tool (the upstream's) describes, so a handler does not reshape it.
     const structured = tool.binding.kind === "mcp" ? result.mcpResult?.structuredContent : undefined;

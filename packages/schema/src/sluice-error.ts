@@ -34,6 +34,8 @@ export type ErrorCode =
   | "HEADER_OVERRIDE"
   // A sluice.config file that is not what defineConfig takes (unknown key, wrong type, duplicate pack).
   | "CONFIG_INVALID"
+  // A reformatter choice (derived(), a pack runtime) naming a reformatter that does not exist; candidates hold the nearest.
+  | "UNKNOWN_REFORMATTER"
   // sluice generate: a config choice the pack's source kind cannot carry out (readOnly needs annotations, tags need an OpenAPI document...).
   | "CONFIG_UNSUPPORTED"
   // sluice generate: the spec yields no tool at all (every operation skipped or excluded).

@@ -1,4 +1,4 @@
-import { editDistance, isSluiceError, SluiceError, type CallContext, type CallResult } from "@sluice/core";
+import { editDistance, isSluiceError, shownText, SluiceError, type CallContext, type CallResult } from "@sluice/core";
 import { isSchemaObject } from "@sluice/schema";
 import type { Dispatcher } from "./dispatch-level3.ts";
 import { resolve } from "./resolve.ts";
@@ -189,8 +189,8 @@ export class ToolCallRouter {
     try {
       const ctx = typeof this.#ctx === "function" ? await this.#ctx(own) : this.#ctx;
       const result = await tool.invoke(parsed, ctx);
-      const shown = result.nextPageArgs === undefined ? result.output : { result: result.output, next_page_args: result.nextPageArgs };
-      return { ok: true, tool: own, text: textOf(shown), output: result.output, result };
+      // The reformatted answer (docs/reformatters.md), with the next page's arguments when there is a next page.
+      return { ok: true, tool: own, text: shownText(result), output: result.output, result };
     } catch (error) {
       if (isSluiceError(error)) return failed(error, own);
       throw error;
@@ -229,7 +229,7 @@ export class ToolCallRouter {
     const outcome = await this.call(params?.name, params?.arguments);
     if (!outcome.ok) return { content: [{ type: "text", text: outcome.text }], isError: true };
     const result = outcome.result;
-    const out: McpToolResult = { content: [{ type: "text", text: textOf(outcome.output) }] };
+    const out: McpToolResult = { content: [{ type: "text", text: result === undefined ? textOf(outcome.output) : result.text }] };
     if (result?.nextPageArgs !== undefined) out._meta = { "sluice/nextPageArgs": result.nextPageArgs };
     return out;
   }

@@ -1,4 +1,4 @@
-import { callErrorText, isSluiceError, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
+import { callErrorText, isSluiceError, shownText, SluiceError, type CallContext, type CallResult, type Tool } from "@sluice/core";
 import { orderTools } from "../adapters/adapter-tool.ts";
 
 /**
@@ -33,7 +33,7 @@ export async function callForFramework(tool: Tool<object>, args: unknown, ctx: F
     const result = await tool.invoke(args as Record<string, unknown>, context);
     // The next page's arguments ride along, as the router shows them: the model pages by sending them back.
     const shown = result.nextPageArgs === undefined ? result.output : { result: result.output, next_page_args: result.nextPageArgs };
-    return { ok: true, shown, text: typeof shown === "string" ? shown : (JSON.stringify(shown) ?? "null"), result };
+    return { ok: true, shown, text: shownText(result), result };
   } catch (error) {
     return { ok: false, code: isSluiceError(error) ? error.code : "INTERNAL_ERROR", text: callErrorText(error, tool.name), error };
   }

@@ -99,8 +99,14 @@ export function buildConfigSchema(configFile = CONFIG): string {
     throw new Error(`${at}: a type the schema generator does not handle: ${node.getText()}`);
   };
 
+  // A quoted property name (`"path-fold"?: boolean`) is the key without its quotes.
+  const keyOf = (property: PropertySignature): string => {
+    const name = property.getNameNode();
+    return Node.isStringLiteral(name) ? name.getLiteralValue() : property.getName();
+  };
+
   const propertySchema = (property: PropertySignature, owner: string): Schema => {
-    const at = `${owner}.${property.getName()}`;
+    const at = `${owner}.${keyOf(property)}`;
     const schema = typeSchema(property.getTypeNodeOrThrow(), at);
     // A record or an inline object carries its own constraints (typeSchema adds them); a string or an array here.
     if (!Object.hasOwn(schema, "additionalProperties")) Object.assign(schema, CONSTRAINTS[at]);
@@ -120,8 +126,8 @@ export function buildConfigSchema(configFile = CONFIG): string {
     const required: string[] = [];
     for (const member of members) {
       if (!Node.isPropertySignature(member)) throw new Error(`${owner}: only properties can be described, not ${member.getText()}`);
-      properties[member.getName()] = propertySchema(member, owner);
-      if (!member.hasQuestionToken()) required.push(member.getName());
+      properties[keyOf(member)] = propertySchema(member, owner);
+      if (!member.hasQuestionToken()) required.push(keyOf(member));
     }
     return { type: "object", properties, ...(required.length === 0 ? {} : { required }), additionalProperties: false };
   }

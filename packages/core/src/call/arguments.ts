@@ -8,6 +8,7 @@ import type { ArgumentIssue, JsonSchemaObject } from "@sluice/schema";
 import { guards } from "../guards.ts";
 import { schemesOf, wireNameIssues } from "../http/wire-names.ts";
 import type { Binding, HttpAuthScheme, WithheldPath } from "../tool-ir.ts";
+import type { ReformatChoice } from "../responses/reformat/reformatter.ts";
 import { screenArguments } from "./screen-arguments.ts";
 import { validateArguments } from "./validate-arguments.ts";
 import { DEFAULT_MAX_ARGUMENT_BYTES, type CallContext, type FailureCheck, type Pagination, type ResponseHandler } from "./types.ts";
@@ -22,6 +23,8 @@ export interface CallableTool {
   readonly definitionOrigins: ReadonlyMap<string, string>;
   readonly responseHandler: ResponseHandler | undefined;
   readonly pagination: Pagination | undefined;
+  /** Which lossless reformatters run on its answers over the defaults (a pack's and the tool's own choice). */
+  readonly reformatters?: ReformatChoice | undefined;
   readonly endpoint: string | undefined;
   /** Effective authentication requirements (binding's, else the pack runtime's). */
   readonly auth: readonly HttpAuthScheme[][] | undefined;

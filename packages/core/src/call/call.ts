@@ -11,7 +11,11 @@ import { argumentIssues, checkArguments, ownArgumentIssues, withoutPins, type Ca
 import { argumentRefusal } from "./call-error-text.ts";
 import { assertNothingWithheld, buildRequest } from "./build-request.ts";
 import { contextBytesOf, failureError, parseBody, present, statusError } from "./read-answer.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type CallContext, type McpToolResult, type ResponseInfo } from "./types.ts";
+import { enabledReformatters } from "../responses/reformat/reformat-choice.ts";
+import { outputText, reformatText } from "../responses/reformat/reformat.ts";
+import { modelContent } from "../responses/reformat/model-content.ts";
+import type { ReformatStage } from "../responses/reformat/reformatter.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, type CallContext, type McpContentBlock, type McpToolResult, type ResponseInfo } from "./types.ts";
 
 // The argument checks moved to arguments.ts; importers of call.ts keep finding them here.
 export { argumentIssues, checkArguments, ownArgumentIssues, type CallableTool };
@@ -24,6 +28,18 @@ export { argumentIssues, checkArguments, ownArgumentIssues, type CallableTool };
  */
 export interface CallResult {
   output: unknown;
+  /**
+   * `output` as the text the model reads: compact JSON (a string as it is) after the tool's
+   * lossless reformatters (docs/reformatters.md). Redacted like `output`.
+   */
+  text: string;
+  /** What each enabled reformatter did on the way to `text` (or, for an MCP tool, to `content`). */
+  reformat: readonly ReformatStage[];
+  /**
+   * MCP-bound tools: the content blocks the model reads (text blocks reformatted, every
+   * other block as the upstream sent it, redacted), what `sluice serve` answers with.
+   */
+  content?: McpContentBlock[];
   /** The parsed body before the handler (redacted unless `ctx.revealCredentials`). */
   body: unknown;
   status: number;
@@ -82,9 +98,10 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
   let payloadBytes = 0;
   let status: number | undefined;
   const secrets = new CallSecrets();
-  const record = (outcome: string, contextBytes: number) => {
+  const record = (outcome: string, contextBytes: number, reformat?: readonly ReformatStage[]) => {
     if (collectors.size === 0) return;
     const entry = {
+      ...(reformat === undefined || reformat.length === 0 ? {} : { reformat }),
       tool: tool.name,
       outcome,
       payloadBytes,
@@ -136,17 +153,26 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
       const failure = tool.failure?.(body, info);
       if (failure !== undefined) throw new SluiceError("API_ERROR", `${tool.name}: the tool reported a failure${failure.apiCode === undefined ? "" : ` [${failure.apiCode}]`}: ${failure.message}`, { tool: tool.name });
       const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
-      record("ok", contextBytes);
+      // After the handler and after redaction: reformatters only ever see what the model may see.
+      const enabled = enabledReformatters(tool.reformatters);
+      const redactedResult = secrets.redactJson(result) as McpToolResult;
+      const counted = { tokens: collectors.size > 0 || ctx.reformatTokens === true };
+      const shown = modelContent(redactedResult, output, tool.responseHandler !== undefined, enabled, counted);
+      const text = reformatText(outputText(output), enabled, { tokens: false });
+      record("ok", contextBytes, shown.stages);
       const reveal = ctx.revealCredentials === true;
       const mcpResult: CallResult = {
         output,
+        text: text.text,
+        reformat: shown.stages,
+        content: shown.content,
         body: reveal ? body : redactedBody,
         status: 200,
         headers: {},
         payloadBytes,
         contextBytes,
         durationMs: performance.now() - started,
-        mcpResult: reveal ? result : (secrets.redactJson(result) as McpToolResult),
+        mcpResult: reveal ? result : redactedResult,
       };
       return withNextPage(tool, mcpResult, body, {}, allowed, secrets);
     }
@@ -181,10 +207,14 @@ export async function invoke(tool: CallableTool, args: unknown, ctx: CallContext
 
     // The raw body and headers follow request(): redacted unless the caller asks to see credentials.
     const { output, redactedBody, contextBytes } = await present(tool, body, info, secrets);
-    record("ok", contextBytes);
+    // After the handler and after redaction: reformatters only ever see what the model may see.
+    const shown = reformatText(outputText(output), enabledReformatters(tool.reformatters), { tokens: collectors.size > 0 || ctx.reformatTokens === true });
+    record("ok", contextBytes, shown.stages);
     const reveal = ctx.revealCredentials === true;
     const result: CallResult = {
       output,
+      text: shown.text,
+      reformat: shown.stages,
       body: reveal ? body : redactedBody,
       status: raw.status,
       headers: reveal ? raw.headers : secrets.redactHeaders(raw.headers),

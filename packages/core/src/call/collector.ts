@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { ReformatStage, ReformatterName } from "../responses/reformat/reformatter.ts";
 
 /** One call as measured: what the API sent against what reached the model. */
 export interface CallRecord {
@@ -16,6 +17,19 @@ export interface CallRecord {
   /** payloadBytes / contextBytes; 1 when either is zero. */
   ratio: number;
   durationMs: number;
+  /** What each enabled reformatter did to the answer after the handler (tokens before and after each stage). */
+  reformat?: readonly ReformatStage[];
+}
+
+/** Per reformatter, over calls: texts it rewrote, texts it declined, and o200k tokens in and out of it. */
+export interface ReformatTotals {
+  reformatter: ReformatterName;
+  adopted: number;
+  declined: number;
+  bytesBefore: number;
+  bytesAfter: number;
+  tokensBefore: number;
+  tokensAfter: number;
 }
 
 /**
@@ -66,6 +80,25 @@ export class CallCollector {
       ratio: ratioOf(payloadBytes, contextBytes),
       failedContextBytes: failed.reduce((sum, r) => sum + r.contextBytes, 0),
     };
+  }
+
+  /** Per reformatter (in the order they run), over every record or one tool's: how often it rewrote and what it saved. */
+  reformatTotals(tool?: string): ReformatTotals[] {
+    const totals = new Map<ReformatterName, ReformatTotals>();
+    for (const record of this.#records) {
+      if (tool !== undefined && record.tool !== tool) continue;
+      for (const stage of record.reformat ?? []) {
+        let total = totals.get(stage.reformatter);
+        if (total === undefined) totals.set(stage.reformatter, (total = { reformatter: stage.reformatter, adopted: 0, declined: 0, bytesBefore: 0, bytesAfter: 0, tokensBefore: 0, tokensAfter: 0 }));
+        if (stage.adopted) total.adopted++;
+        else total.declined++;
+        total.bytesBefore += stage.bytesBefore;
+        total.bytesAfter += stage.bytesAfter;
+        total.tokensBefore += stage.tokensBefore ?? 0;
+        total.tokensAfter += stage.tokensAfter ?? 0;
+      }
+    }
+    return [...totals.values()];
   }
 
   /** Per-tool totals, tools sorted by name. */

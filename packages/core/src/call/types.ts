@@ -2,6 +2,7 @@ import type { Binding, HttpAuthScheme, PackSelection } from "../tool-ir.ts";
 import type { HttpCredential } from "../http/auth.ts";
 import type { CallCollector } from "./collector.ts";
 import type { OAuth2Credential } from "./oauth2.ts";
+import type { ReformatChoice } from "../responses/reformat/reformatter.ts";
 
 /** What a response handler and a failure check are told about the answer besides its body. */
 export interface ResponseInfo {
@@ -81,6 +82,8 @@ export const PAGINATION_FIELDS: Readonly<Record<Pagination["style"], { required:
 export interface ToolRuntime {
   responseHandler?: ResponseHandler;
   pagination?: Pagination;
+  /** Which lossless reformatters run on this tool's answers, over the pack's choice (docs/reformatters.md). */
+  reformatters?: ReformatChoice;
 }
 
 /**
@@ -114,6 +117,8 @@ export interface PackRuntime {
   endpointEnv?: string;
   /** The config's tool-level choices, which the egress map shows (generated packs: from the facts). */
   selection?: PackSelection;
+  /** Which lossless reformatters run on every tool's answers, over the defaults (docs/reformatters.md). */
+  reformatters?: ReformatChoice;
   /** Per tool, by generated name. Every name must exist in the pack. */
   tools?: Readonly<Record<string, ToolRuntime>>;
   /** Per tool, computed from its name and binding (e.g. every GraphQL connection); `tools` entries win. */
@@ -215,6 +220,12 @@ export interface CallContext {
   maxResponseBytes?: number;
   /** Records the call (in addition to any collector made current by `collecting`). */
   collector?: CallCollector;
+  /**
+   * Count the tokens of each reformatter stage (`CallResult.reformat`) even without a
+   * collector, for a log (`sluice serve --verbose` sets it). Counting loads the tokenizer and
+   * costs time per call; what the model reads is the same either way.
+   */
+  reformatTokens?: boolean;
   /**
    * `request()`: return the request with credential values as they would be sent. By
    * default every credential the request carries (headers, query, cookies, body fields

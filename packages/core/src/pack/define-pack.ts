@@ -3,6 +3,7 @@ import { kindOf } from "../projection/derive-options.ts";
 import { Tool } from "../tool.ts";
 import type { ToolIR, WithheldPath } from "../tool-ir.ts";
 import type { PackRuntime, ToolRuntime } from "../call/types.ts";
+import { checkReformatChoice } from "../responses/reformat/reformat-choice.ts";
 
 export interface PackDefinition {
   name: string;
@@ -83,8 +84,10 @@ export function definePack(definition: PackDefinition): Pack {
     ...(runtime.selection === undefined ? {} : { selection: runtime.selection }),
     ...(runtime.mcp === undefined ? {} : { mcp: runtime.mcp }),
   };
+  const packReformat = runtime.reformatters === undefined ? undefined : checkReformatChoice(runtime.reformatters, `pack ${definition.name}`);
   const tools = definition.tools.map((ir) => {
     const own: ToolRuntime = { ...runtime.forTool?.(ir.name, ir.binding), ...(hasOwn(declared, ir.name) ? declared[ir.name] : {}) };
+    const reformatters = own.reformatters === undefined ? packReformat : { ...packReformat, ...checkReformatChoice(own.reformatters, `pack ${definition.name}, tool ${ir.name}`) };
     const arg = own.pagination?.arg;
     if (arg !== undefined && !hasOwn(ir.parameters.properties, arg)) {
       throw new SluiceError("INVALID_OPTION", `Pack ${definition.name}: the pagination of ${ir.name} carries its marker in "${arg}", which is not an argument of the tool.`);
@@ -99,6 +102,7 @@ export function definePack(definition: PackDefinition): Pack {
       typeWithheld,
       settings,
       ...(own.responseHandler === undefined ? {} : { responseHandler: own.responseHandler }),
+      ...(reformatters === undefined ? {} : { reformatters }),
       ...(own.pagination === undefined ? {} : { pagination: own.pagination }),
     });
   });

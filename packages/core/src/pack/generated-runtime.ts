@@ -7,6 +7,7 @@ export type { FromEnv, McpServerFact } from "../call/types.ts";
 import { oauth2Credential, type OAuth2Credential } from "../call/oauth2.ts";
 import { bindingResponseHints, defaultResponseHandler } from "../responses/default-handler.ts";
 import type { ResponseHints } from "../responses/response-hints.ts";
+import type { ReformatChoice } from "../responses/reformat/reformatter.ts";
 
 /** How a credential is sent. OAuth 2 and OpenID Connect tokens go as bearer tokens. */
 export type CredentialType = "apiKey" | "bearer" | "basic" | "oauth2" | "openIdConnect";
@@ -71,6 +72,8 @@ export interface RuntimeFacts {
    * more to say). `"off"`: the config switched the default handler off.
    */
   responses?: { shared: ResponseHints; tools: Record<string, ResponseHints> } | "off";
+  /** The config's reformatter choices: the pack's, and per tool by final name (docs/reformatters.md). */
+  reformatters?: { pack?: ReformatChoice; tools?: Record<string, ReformatChoice> };
   /** The config's tool-level choices (what was left out and why, renames, descriptions), for the egress map. */
   selection?: PackSelection;
 }
@@ -135,6 +138,8 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
     });
     if (alternatives.length > 0) runtime.auth = alternatives;
   }
+  if (facts.reformatters?.pack !== undefined) runtime.reformatters = facts.reformatters.pack;
+  const reformatters = facts.reformatters?.tools ?? {};
   const pagination = facts.pagination;
   const handlerFor = options.responseHandler ?? defaultHandlers(facts);
   runtime.forTool = (name: string, binding: Binding): ToolRuntime | undefined => {
@@ -142,7 +147,8 @@ export function generatedRuntime(facts: RuntimeFacts, options: GeneratedRuntimeO
     if (hasOwn(pagination, name)) own.pagination = pagination[name]!;
     const handler = handlerFor?.(name, binding);
     if (handler !== undefined) own.responseHandler = handler;
-    return own.pagination === undefined && own.responseHandler === undefined ? undefined : own;
+    if (hasOwn(reformatters, name)) own.reformatters = reformatters[name]!;
+    return own.pagination === undefined && own.responseHandler === undefined && own.reformatters === undefined ? undefined : own;
   };
   return runtime;
 }

@@ -22,3 +22,7 @@ export { defineOwn, isEmpty, isRecord, ownValue } from "../responses/json.ts";
 export { editDistance, nearestNames, withSuggestion } from "../edit-distance.ts";
 export { recursionCuts } from "../projection/recursion-cuts.ts";
 export { generatedRuntime, credentialsFromEnv, credentialFromEnv, credentialStatus, type RuntimeFacts, type McpServerFact, type FromEnv, type CredentialFact, type CredentialType, type CredentialStatus, type GeneratedRuntimeOptions, type EnvironmentVariables } from "./generated-runtime.ts";
+export { checkReformatChoice, enabledReformatters, DEFAULT_REFORMATTERS } from "../responses/reformat/reformat-choice.ts";
+export { REFORMATTER_NAMES, type ReformatChoice, type ReformatStage, type ReformatterName } from "../responses/reformat/reformatter.ts";
+export { describeStages } from "../responses/reformat/stages.ts";
+export { shownText } from "../responses/reformat/shown-text.ts";

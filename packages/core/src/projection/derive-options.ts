@@ -3,9 +3,11 @@ import { PAGINATION_FIELDS, type Pagination, type ResponseHandler } from "../cal
 import { editDistance } from "../edit-distance.ts";
 import { guards } from "../guards.ts";
 import { frozenPinCopy } from "./pin-validation.ts";
+import { checkReformatChoice } from "../responses/reformat/reformat-choice.ts";
+import type { ReformatChoice } from "../responses/reformat/reformatter.ts";
 
 /** Every option `derived()` knows. */
-export const DERIVE_OPTION_KEYS = ["name", "description", "drop", "keep", "pin", "responseHandler", "pagination", "returns"] as const;
+export const DERIVE_OPTION_KEYS = ["name", "description", "drop", "keep", "pin", "responseHandler", "reformatters", "pagination", "returns"] as const;
 
 /** `derived()` options after checking: own properties only, pins copied and frozen. */
 export interface CheckedDeriveOptions {
@@ -15,6 +17,7 @@ export interface CheckedDeriveOptions {
   keep?: readonly string[];
   pin?: Readonly<Record<string, unknown>>;
   responseHandler?: ResponseHandler;
+  reformatters?: ReformatChoice;
   pagination?: Pagination;
   returns?: readonly string[];
 }
@@ -60,6 +63,8 @@ export function checkDeriveOptions(options: unknown): CheckedDeriveOptions {
     if (typeof handler !== "function") throw new SluiceError("INVALID_OPTION", `derived(): \`responseHandler\` must be a function (body, info) => output, got ${kindOf(handler)}.`);
     out.responseHandler = handler as ResponseHandler;
   }
+  const reformatters = getOwn(options, "reformatters");
+  if (reformatters !== undefined) out.reformatters = { ...checkReformatChoice(reformatters, "derived()") };
   const pagination = getOwn(options, "pagination");
   if (pagination !== undefined) out.pagination = checkedPagination(pagination);
   const returns = getOwn(options, "returns");
