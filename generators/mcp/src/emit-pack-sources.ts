@@ -1,5 +1,5 @@
 import type { McpServerFact, PackIR, RuntimeFacts } from "@sluice/core";
-import { emitPackFiles as emitEachWith, emitPackSources as emitWith, type EmitOptions, type EmittedFile } from "@sluice/emit";
+import { emitPackFiles as emitEachWith, emitPackSources as emitWith, isBooleanSchema, type EmitOptions, type EmittedFile } from "@sluice/emit";
 import { MCP_GENERATOR } from "./generator-info.ts";
 
 /** All generated files of an MCP pack, headed with this generator's name and version. */
@@ -22,6 +22,11 @@ const SECRET_NAME = /(?:^|_|-)(?:token|secret|password|passwd|api_?key|apikey|cr
  * arguments whose names look like secrets.
  */
 export function mcpRuntimeFacts(ir: PackIR, server?: McpServerFact): RuntimeFacts {
-  const secretLooking = ir.tools.flatMap((tool) => Object.keys(tool.parameters.properties).filter((arg) => SECRET_NAME.test(arg)).map((argument) => ({ tool: tool.name, argument })));
+  // A flag named like a secret (`is_secret: boolean`) says whether, never what: as secretLookingArguments rules for the other generators.
+  const secretLooking = ir.tools.flatMap((tool) =>
+    Object.entries(tool.parameters.properties)
+      .filter(([arg, schema]) => SECRET_NAME.test(arg) && !isBooleanSchema(schema))
+      .map(([argument]) => ({ tool: tool.name, argument })),
+  );
   return { kind: "mcp", name: ir.name, ...(server === undefined ? {} : { mcp: server }), credentials: [], pagination: {}, credentialArguments: {}, secretLooking };
 }

@@ -4,7 +4,7 @@
  * pack's IR (input-bundle.ts) and its response hints (output schemas) hand the tools'
  * schemas to @sluice/schema-convert this way, each definition at one place.
  */
-import { getOwn, type JsonSchemaObject } from "@sluice/schema";
+import type { JsonSchemaObject } from "@sluice/schema";
 import { escapePointer } from "@sluice/mcp-client";
 
 export function definitionsOf(schema: JsonSchemaObject): Array<[string, unknown]> {
@@ -34,17 +34,11 @@ export function rewriteRefs(node: unknown, local: ReadonlyMap<string, string>, r
   for (const [key, value] of Object.entries(node)) {
     let next: unknown;
     if (key === "$ref" && typeof value === "string") next = rewriteRef(value, local, root);
-    // An OpenAPI-style discriminator's mapping values are refs too (the converter reads them so).
-    else if (key === "discriminator" && isMapping(getOwn(value, "mapping"))) next = { ...(value as object), mapping: Object.fromEntries(Object.entries(getOwn(value, "mapping") as object).map(([tag, target]) => [tag, typeof target === "string" && target.startsWith("#") ? rewriteRef(target, local, root) : target])) };
     else if (key === "enum" || key === "const" || key === "default" || key === "examples") next = value;
     else next = rewriteRefs(value, local, root);
     Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
   }
   return out;
-}
-
-function isMapping(value: unknown): boolean {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function rewriteRef(ref: string, local: ReadonlyMap<string, string>, root: string): string {

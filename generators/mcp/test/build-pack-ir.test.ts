@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import Ajv from "ajv";
 import type { JsonSchemaObject } from "@sluice/schema";
+import { definePack } from "@sluice/core";
 import { buildMcpPackIR, mcpToolNames } from "../src/index.ts";
 import { makeSnapshot } from "@sluice/mcp-client";
 import { hoistPropertyRefs } from "../src/hoist-property-refs.ts";
@@ -127,17 +128,62 @@ describe("buildMcpPackIR", () => {
     expect(ir.refusedPatterns?.map((refused) => [refused.operation, refused.pointer])).toEqual([["tools/call c", "/tools/2/inputSchema/$defs/Deep/properties/y/pattern"]]);
   });
 
-  it("reads a discriminator's mapping through the hoisted definitions: each branch requires its mapped tag", () => {
+  // `discriminator` is OpenAPI's keyword; in an MCP input schema (plain JSON Schema) it is no
+  // validation keyword, so it must not make the tool refuse what the schema accepts.
+  const cat = { type: "object", properties: { kind: { const: "cat" }, lives: { type: "integer" } }, required: ["kind"] };
+  const dog = { type: "object", properties: { kind: { const: "dog" }, good: { type: "boolean" } }, required: ["kind"] };
+  const unionCases: Array<[string, { inputSchema: Record<string, unknown>; samples: unknown[] }]> = [
+    ["oneOf of refs, a mapping whose tags are not the values of the property", {
+      inputSchema: { type: "object", properties: { pet: { oneOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }], discriminator: { propertyName: "kind", mapping: { feline: "#/$defs/Cat", canine: "#/$defs/Dog" } } } }, $defs: { Cat: cat, Dog: dog } },
+      samples: [{ pet: { kind: "cat", lives: 9 } }, { pet: { kind: "dog" } }, { pet: { kind: "feline" } }, { pet: { kind: "cat", lives: "nine" } }, { pet: {} }],
+    }],
+    ["anyOf of refs, a discriminator without a mapping (OpenAPI would require the $defs names)", {
+      inputSchema: { type: "object", properties: { pet: { anyOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }], discriminator: { propertyName: "kind" } } }, $defs: { Cat: cat, Dog: dog } },
+      samples: [{ pet: { kind: "cat" } }, { pet: { kind: "Cat" } }, { pet: { kind: "Dog" } }, { pet: { kind: "dog", good: 1 } }],
+    }],
+    ["an annotation of another shape (a bare property name, as Swagger 2.0 writes it)", {
+      inputSchema: { type: "object", properties: { pet: { oneOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }], discriminator: "kind" } }, $defs: { Cat: cat, Dog: dog } },
+      samples: [{ pet: { kind: "cat" } }, { pet: { kind: "Cat" } }, { pet: { kind: "bird" } }],
+    }],
+    ["a base with a discriminator that another definition extends with allOf (OpenAPI would make it a union)", {
+      inputSchema: {
+        type: "object",
+        properties: { shape: { $ref: "#/$defs/Shape" } },
+        $defs: {
+          Shape: { type: "object", properties: { form: { type: "string" }, size: { type: "number" } }, required: ["form"], discriminator: { propertyName: "form" } },
+          Circle: { allOf: [{ $ref: "#/$defs/Shape" }, { type: "object", properties: { radius: { type: "number" } } }] },
+          holder: { type: "object", properties: { c: { $ref: "#/$defs/Circle" } } },
+        },
+      },
+      samples: [{ shape: { form: "round", size: 2 } }, { shape: { form: "Shape" } }, { shape: { form: "Circle", size: 1 } }, { shape: { size: 2 } }],
+    }],
+    ["inline branches beside a discriminator", {
+      inputSchema: { type: "object", properties: { pet: { oneOf: [cat, dog], discriminator: { propertyName: "kind" } } } },
+      samples: [{ pet: { kind: "cat" } }, { pet: { kind: "dog", good: true } }, { pet: { kind: "cow" } }],
+    }],
+  ];
+
+  it.each(unionCases)("a discriminator in an MCP input schema changes nothing: %s", (_name, { inputSchema, samples }) => {
+    const ir = build([{ name: "pets", inputSchema }]);
+    expect(ir.skipped).toEqual([]);
+    const tool = definePack(ir).tools[0]!;
+    // The oracle: Ajv on the schema the MCP server declared.
+    const accepts = new Ajv({ strict: false }).compile(inputSchema);
+    const verdicts = samples.map((sample) => accepts(sample));
+    expect(verdicts).toContain(true);
+    expect(verdicts).toContain(false);
+    expect(samples.map((sample) => tool.check(sample).length === 0)).toEqual(verdicts);
+    expect(JSON.stringify(tool.inputSchema)).not.toContain("discriminator");
+  });
+
+  it("follows a union's refs through the hoisted definitions when another tool defines a name otherwise", () => {
     const ir = build([
-      { name: "pets", inputSchema: { type: "object", properties: { pet: { oneOf: [{ $ref: "#/$defs/Cat" }, { $ref: "#/$defs/Dog" }], discriminator: { propertyName: "kind", mapping: { cat: "#/$defs/Cat", dog: "#/$defs/Dog" } } } }, $defs: { Cat: { type: "object", properties: { kind: { type: "string" } } }, Dog: { type: "object", properties: { kind: { type: "string" } } } } } },
-      // Another tool defines Cat otherwise, so this tool's Cat is qualified (`pets_Cat`): the mapping follows it.
+      { name: "pets", inputSchema: unionCases[0]![1].inputSchema },
+      // Another tool defines Cat otherwise, so this tool's Cat is qualified (`pets_Cat`).
       { name: "zoo", inputSchema: { type: "object", properties: { c: { $ref: "#/$defs/Cat" } }, $defs: { Cat: { type: "string" } } } },
     ]);
-    const pet = ir.tools.find((tool) => tool.name === "pets")!.parameters.properties["pet"] as { oneOf: unknown[] };
-    expect(pet.oneOf).toEqual([
-      { $ref: "#/$defs/pets_Cat", properties: { kind: { const: "cat" } }, required: ["kind"] },
-      { $ref: "#/$defs/Dog", properties: { kind: { const: "dog" } }, required: ["kind"] },
-    ]);
+    const pet = ir.tools.find((tool) => tool.name === "pets")!.parameters.properties["pet"];
+    expect(pet).toEqual({ oneOf: [{ $ref: "#/$defs/pets_Cat" }, { $ref: "#/$defs/Dog" }] });
   });
 
   it("refuses an input schema that is not an object of named arguments; a bare object takes none", () => {

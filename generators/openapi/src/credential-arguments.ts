@@ -1,5 +1,5 @@
 import type { CredentialType, PackIR, ToolIR } from "@sluice/core";
-import { compareText, squashName } from "@sluice/emit";
+import { compareText, isBooleanSchema, squashName } from "@sluice/emit";
 import { getOwn } from "@sluice/schema";
 import { RefResolver } from "@sluice/schema-convert";
 
@@ -127,16 +127,23 @@ function vendorWords(pack: string, schemes: readonly DeclaredScheme[]): Set<stri
   return vendor;
 }
 
-/** Names on the wire an argument of this tool is sent under: non-path parameters and top-level body members. */
+/**
+ * Names on the wire an argument of this tool is sent under (non-path parameters and
+ * top-level body members), leaving out flags: a boolean named `secret` says whether, never
+ * what, and cannot carry the key (the rule secretLookingArguments applies).
+ */
 function sentNames(tool: ToolIR): string[] {
   if (tool.binding.kind !== "http") return [];
-  const names = tool.binding.parameters.filter((p) => p.in !== "path").map((p) => p.name);
-  return [...names, ...Object.values(tool.binding.body?.fields ?? {})];
+  const properties = tool.parameters.properties;
+  const mayCarry = (arg: string) => !isBooleanSchema(Object.hasOwn(properties, arg) ? properties[arg] : undefined);
+  const names = tool.binding.parameters.filter((p) => p.in !== "path" && mayCarry(p.arg)).map((p) => p.name);
+  return [...names, ...Object.entries(tool.binding.body?.fields ?? {}).filter(([arg]) => mayCarry(arg)).map(([, wire]) => wire)];
 }
 
 /**
  * Member names at any depth of a schema (properties of objects, through unions and items),
  * without following `$ref`s: a body that stays whole or a nested object sends these too.
+ * Boolean members are left out, as in sentNames.
  */
 function memberNames(schema: unknown, out: Set<string>, depth = 0): void {
   if (typeof schema !== "object" || schema === null || depth > 200) return;
@@ -147,7 +154,7 @@ function memberNames(schema: unknown, out: Set<string>, depth = 0): void {
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === "properties" && typeof value === "object" && value !== null) {
       for (const [member, sub] of Object.entries(value)) {
-        out.add(member);
+        if (!isBooleanSchema(sub)) out.add(member);
         memberNames(sub, out, depth + 1);
       }
     } else if (keyword === "allOf" || keyword === "anyOf" || keyword === "oneOf" || keyword === "items" || keyword === "prefixItems" || keyword === "contains" || keyword === "not" || keyword === "if" || keyword === "then" || keyword === "else") {

@@ -166,6 +166,13 @@ export class SchemaConverter {
   /** The pointer (with a final `/`) under which the document's named schemas sit. */
   private readonly componentsAt: string;
   private readonly bundle: boolean;
+  /**
+   * Whether `discriminator` is OpenAPI's Discriminator Object, which chooses a union's
+   * branch. In plain JSON Schema (a bundle: MCP input schemas) it is no validation keyword,
+   * at most an annotation of the tool's own meaning, so it is dropped like any unknown
+   * keyword: a tool must accept exactly what its input schema accepts.
+   */
+  private readonly openApiDiscriminator: boolean;
   private readonly requestBodies: readonly RequestBodySchema[] | undefined;
 
   constructor(
@@ -174,6 +181,7 @@ export class SchemaConverter {
     options: SchemaConverterOptions = {},
   ) {
     this.bundle = options.namedSchemas === "$defs";
+    this.openApiDiscriminator = !this.bundle;
     this.componentsAt = this.bundle ? "/$defs/" : dialect === "2.0" ? "/definitions/" : "/components/schemas/";
     this.requestBodies = options.requestBodies;
     // Component names first, in sorted order, so a component's `$defs` name never depends
@@ -293,7 +301,7 @@ export class SchemaConverter {
     if (typeof ref === "string") {
       // A discriminator base stands for its subtypes everywhere but in a subtype's own
       // `allOf` (where it is the inherited part): there it stays a plain reference.
-      const union = /\/allOf\/\d+$/.test(pointer) ? undefined : this.polymorphicUnion(ref, document, pointer + "/$ref");
+      const union = /\/allOf\/\d+$/.test(pointer) || !this.openApiDiscriminator ? undefined : this.polymorphicUnion(ref, document, pointer + "/$ref");
       const target = union ?? { $ref: this.refTo(this.def(ref, document, pointer + "/$ref")) };
       if (this.dialect !== "3.1") return target; // siblings of $ref are ignored before 3.1
       const { $ref: _ignored, ...siblings } = source;
@@ -345,7 +353,7 @@ export class SchemaConverter {
         const names = Object.keys(members);
         // The discriminator's property is how a request says which type it sends: never withheld,
         // even when marked read-only (Azure marks `type` so), or no branch could be chosen.
-        const discriminator = getOwn(source, "discriminator");
+        const discriminator = this.openApiDiscriminator ? getOwn(source, "discriminator") : undefined;
         const tagName = typeof discriminator === "string" ? discriminator : getOwn(discriminator, "propertyName");
         let readOnly: Set<string> | undefined;
         for (let n = 0; n < names.length; n += 1) if (names[n] !== tagName && this.isReadOnly(members[names[n]!], document)) (readOnly ??= new Set()).add(names[n]!);
@@ -422,7 +430,7 @@ export class SchemaConverter {
       } else if (key === "enum") {
         if (Array.isArray(value) && value.length > 0) out[key] = [...value];
         else if (Array.isArray(value)) emptyEnum = true;
-      } else if (key === "discriminator") {
+      } else if (key === "discriminator" && this.openApiDiscriminator) {
         const discriminator = this.discriminator(value, document, `${pointer}/discriminator`);
         if (discriminator !== undefined) out[key] = discriminator;
       } else if (SCALAR_KEYWORDS.has(key)) {
@@ -724,7 +732,7 @@ export class SchemaConverter {
       return undefined;
     }
     const declared = getOwn(target.value, "x-ms-discriminator-value");
-    const tag = typeof declared === "string" ? declared : this.bundle ? bundleComponentName(key) : componentName(key);
+    const tag = typeof declared === "string" ? declared : componentName(key);
     if (tag === undefined) return undefined;
     const admits = (owner: unknown, from: SourceDocument, depth: number): boolean => {
       let member = getOwn(getOwn(owner, "properties"), propertyName);
@@ -1002,12 +1010,6 @@ function defaultName(pointer: string): string {
 function bundleName(pointer: string): string {
   const segments = pointer.split("/").slice(pointer.startsWith("/$defs/") ? 2 : 1);
   return segments.length === 1 ? segments[0]!.replace(/~1/g, "/").replace(/~0/g, "~") : segments.join("_");
-}
-
-/** The `$defs` name of a bundle's location key (`#/$defs/Pet` -> `Pet`), if it is one. */
-function bundleComponentName(key: string): string | undefined {
-  const match = /#\/\$defs\/([^/]+)$/.exec(key);
-  return match === null ? undefined : match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** The component name of a location key (`doc#/components/schemas/Pet` -> `Pet`), if it is one. */

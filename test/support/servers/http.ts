@@ -102,6 +102,11 @@ export async function startHttpServer(handler: RequestHandler): Promise<LocalSer
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
+  // Never close an idle kept-alive connection (Node's default is after 5 s): a test that holds
+  // the event loop past that (a tokenizer load under a busy machine) lets the server's idle
+  // timer and the next request on that connection race, and the request is reset unread.
+  // close() ends every connection itself.
+  server.keepAliveTimeout = 0;
   // A client that resets mid-request must not surface as an unhandled error.
   server.on("clientError", (_error, socket) => socket.destroy());
 

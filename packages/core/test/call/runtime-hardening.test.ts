@@ -66,6 +66,11 @@ const server = createServer((req, res) => {
   });
 });
 
+// No idle timeout: the tokenizer load before the redaction cases can hold the event loop
+// past Node's 5 s, and the next call would race the server closing its kept-alive
+// connection (test/support/servers/http.test.ts shows the race). afterAll closes them all.
+server.keepAliveTimeout = 0;
+
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
