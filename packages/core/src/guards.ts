@@ -152,6 +152,12 @@ export interface Guards {
    * flattened into arguments.
    */
   credentialMembers: boolean;
+  /**
+   * Loading a spec refuses a document that expands (YAML aliases repeating a value, counted
+   * each time it is reached) to more members than a budget set by its length: an alias bomb
+   * is a coded error, never a walk of 10^10 nodes.
+   */
+  yamlExpansionBudget: boolean;
 }
 
 const allOn: Guards = {
@@ -190,6 +196,7 @@ const allOn: Guards = {
   httpNullOrigin: true,
   httpDuplicateIds: true,
   credentialMembers: true,
+  yamlExpansionBudget: true,
 };
 
 export const guards: Guards = guardsFixed ? Object.freeze(allOn) : allOn;
