@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { isSluiceError, type SluiceError } from "@sluice/core";
+import { withoutGuard } from "@sluice/core/guards";
 import { loadDocument } from "../src/index.ts";
 import { build, oas30, onlyTool } from "./build.ts";
 
@@ -30,11 +31,44 @@ describe("bad input gives coded errors", () => {
     expect(error.code).toBe("SPEC_INVALID");
   });
 
+  /** A "billion laughs" document: `levels` anchors, each a list of ten aliases of the one before. */
+  const aliasBomb = (levels: number): string => {
+    const lines = ["openapi: 3.0.0", "a0: &a0 [x, x, x, x, x, x, x, x, x, x]"];
+    for (let i = 1; i <= levels; i += 1) lines.push(`a${i}: &a${i} [${Array.from({ length: 10 }, () => `*a${i - 1}`).join(", ")}]`);
+    return `${lines.join("\n")}\n`;
+  };
+
+  it("a YAML alias bomb (10^10 nodes from 585 bytes) is refused at once, not walked", () => {
+    const started = performance.now();
+    const error = caught(() => loadDocument(aliasBomb(9), "bomb"));
+    expect(error.code).toBe("SPEC_INVALID");
+    expect(error.message).toContain("alias bomb");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("the expansion budget is what refuses it: without the guard a 10^7-member bomb loads", async () => {
+    const bomb = aliasBomb(6);
+    expect(caught(() => loadDocument(bomb, "bomb")).code).toBe("SPEC_INVALID");
+    const loaded = (await withoutGuard("yamlExpansionBudget", () => loadDocument(bomb, "bomb"))) as Record<string, unknown[]>;
+    expect(loaded["a6"]).toHaveLength(10);
+  });
+
+  it("a document whose aliases repeat values within ten times its length loads", () => {
+    // 2,000 uses of one 100-member anchor: 200,000 members from 15 KB, more than ten times
+    // the text but under the floor every document has (a million members).
+    const anchor = `base: &base {${Array.from({ length: 100 }, (_, i) => `k${i}: ${i}`).join(", ")}}`;
+    const text = `openapi: 3.0.0\n${anchor}\nuses: [${Array.from({ length: 2_000 }, () => "*base").join(", ")}]\n`;
+    const loaded = loadDocument(text, "anchors") as { uses: unknown[] };
+    expect(loaded.uses).toHaveLength(2_000);
+    expect(loaded.uses[1_999]).toBe(loaded.uses[0]); // shared, not copied
+  });
+
   it.each<[string, { text: string; line: number; column: number }]>([
     ["malformed JSON", { text: '{\n  "openapi": "3.0.0",\n  "paths": {,}\n}', line: 3, column: 13 }],
     ["truncated JSON", { text: '{\n  "openapi": "3.0.0"', line: 2, column: 21 }],
     ["malformed YAML", { text: "openapi: 3.0.0\npaths:\n  /x:\n    get: [1, 2\n", line: 5, column: 1 }],
-    ["YAML with bad indentation", { text: "openapi: 3.0.0\ninfo:\n  title: t\n version: 1\n", line: 4, column: 1 }],
+    // The column of the key that breaks the mapping's indentation.
+    ["YAML with bad indentation", { text: "openapi: 3.0.0\ninfo:\n  title: t\n version: 1\n", line: 4, column: 2 }],
   ])("%s -> SPEC_INVALID with line and column", (_, { text, line, column }) => {
     const error = caught(() => loadDocument(text, "spec"));
     expect(error.code).toBe("SPEC_INVALID");

@@ -157,6 +157,12 @@ export interface Guards {
    * symbolic link that leads out of the project, so a checked-in link cannot make serve write elsewhere.
    */
   usageStorePath: boolean;
+  /**
+   * Loading a spec refuses a document that expands (YAML aliases repeating a value, counted
+   * each time it is reached) to more members than a budget set by its length: an alias bomb
+   * is a coded error, never a walk of 10^10 nodes.
+   */
+  yamlExpansionBudget: boolean;
 }
 
 const allOn: Guards = {
@@ -196,6 +202,7 @@ const allOn: Guards = {
   httpDuplicateIds: true,
   credentialMembers: true,
   usageStorePath: true,
+  yamlExpansionBudget: true,
 };
 
 export const guards: Guards = guardsFixed ? Object.freeze(allOn) : allOn;
