@@ -73,4 +73,5 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: "bench/EGRESS-MAP-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison (a9dbd45 checked out beside the tree)" },
   { file: "bench/EMIT-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison" },
   { file: "bench/TEST-TIME.md", command: null, notRerun: "a record of the quick tier's wall and CPU time on a loaded machine" },
+  { file: "bench/QUICK-TIER.md", command: null, notRerun: "a record of the quick tier's CPU per test file, before and after one session's changes, on a loaded machine" },
 ];
