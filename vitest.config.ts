@@ -29,6 +29,10 @@ export default defineConfig({
     // behind: guards and environment variables are restored where a test changes them.
     isolate: false,
     env: { NODE_OPTIONS: nodeOptions },
+    // A pack package installed in a test's project (packages/cli/test/anywhere.test.ts) imports
+    // @sluice/core, which resolves to its TypeScript sources: left to Node, as vitest leaves
+    // node_modules, that import fails in the worker; transformed like the rest, it loads.
+    server: { deps: { inline: [/\/node_modules\/@sluice\/pack-[^/]+\//] } },
     // Does nothing unless SLUICE_CPU_LOG names a file: then CPU seconds per test file (bench/TEST-TIME.md).
     // The second fails a file that leaves a changed module in the worker (test/support/stale-module-guard.ts).
     // The third names a test that holds its worker's event loop past a third of vitest's RPC deadline (test/support/event-loop-blocks.ts).

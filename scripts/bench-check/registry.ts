@@ -82,4 +82,5 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: "bench/TEST-TIME.md", command: null, notRerun: "a record of the quick tier's wall and CPU time on a loaded machine" },
   { file: "bench/YAML-PARSE.md", command: `${NODE} scripts/bench-yaml-parse.ts --rounds 3`, notRerun: TIMINGS },
   { file: "bench/GENERATE-SPEED.md", command: "node --import tsx scripts/bench-generate-speed.ts --rounds 3 --scaling-rounds 1 --copies 1,2,4,6,8", notRerun: TIMINGS },
+  { file: "bench/QUICK-TIER.md", command: null, notRerun: "a record of the quick tier's CPU per test file, before and after one session's changes, on a loaded machine" },
 ];

@@ -307,8 +307,11 @@ describe("a small pack with a pinned and a derived tool", () => {
 });
 
 describe("every pack of the repository", () => {
-  // Linear and Stripe, the two largest, build their reports in the long tier (Linear's is built twice above).
-  it.each(sweep(workspacePacks(), (pack) => pack !== "linear" && pack !== "stripe"))("%s builds a report", async (pack) => {
+  // The quick tier builds one GraphQL pack's (GitHub) and two OpenAPI packs' (Gmail, with its
+  // curated twins, and Notion): the same code for every pack (Linear's is built twice above);
+  // the long tier builds every pack's.
+  const QUICK = new Set(["github", "gmail", "notion"]);
+  it.each(sweep(workspacePacks(), (pack) => QUICK.has(pack)))("%s builds a report", async (pack) => {
     const tools = await loadTools(pack, ROOT);
     const data = await buildReport(tools, { pack, depth: 1 });
     expect(data.tools).toHaveLength(tools.length);

@@ -9,6 +9,13 @@
  * example module (plus one Slack tool) deferred behind a search tool, over stdio and over
  * HTTP (--auth-token), and the served sets: Gmail and GitHub REST over stdio (no *_full
  * twins), Gmail over HTTP with --include-full (token from SLUICE_MCP_TOKEN).
+ *
+ * The quick tier leaves two kinds of child to the long tier (test/support/tier.ts), each
+ * with the same behaviour still tested in the quick tier: the GitHub REST server (a pack
+ * load of its own for one case; its twin refusal is served-sets.test.ts's in process, and
+ * the start-up summary is the Gmail server's here), and the three refusals at start, which
+ * throw before serve touches the process (signals, stdio) and so run the CLI's main in the
+ * worker (packages/cli/test/support/run-in-process.ts).
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +24,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { startGraphQLServer, startOpenApiMockServer, type GraphQLServer, type OpenApiMockServer } from "../../../test/support/servers/index.ts";
+import { LONG } from "../../../test/support/tier.ts";
 import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, waitFor, type HttpChild } from "./support.ts";
 
 const LINEAR_SDL = `${ROOT}packs/linear/spec/schema.graphql`;
@@ -113,8 +121,10 @@ beforeAll(async () => {
   deferredStdioClient = new Client({ name: "sluice-test", version: "0" });
   gmailStdio = new ChildStdioTransport(["gmail", "--base-url", gmail.url, "--page-size", String(GMAIL_PAGE)], childEnv({ GOOGLE_ACCESS_TOKEN: "google_test" }));
   gmailStdioClient = new Client({ name: "sluice-test", version: "0" });
-  githubStdio = new ChildStdioTransport(["github-rest", "--base-url", hang.url], childEnv({ GITHUB_TOKEN: "ghp_test" }));
-  githubStdioClient = new Client({ name: "sluice-test", version: "0" });
+  if (LONG) {
+    githubStdio = new ChildStdioTransport(["github-rest", "--base-url", hang.url], childEnv({ GITHUB_TOKEN: "ghp_test" }));
+    githubStdioClient = new Client({ name: "sluice-test", version: "0" });
+  }
   [packHttp, deferredHttp, gmailFullHttp] = await Promise.all([
     startHttpChild(packArgs, packEnv),
     startHttpChild([...deferredArgs, "--auth-token", DEFERRED_TOKEN], deferredEnv),
@@ -122,7 +132,7 @@ beforeAll(async () => {
     packStdioClient.connect(packStdio),
     deferredStdioClient.connect(deferredStdio),
     gmailStdioClient.connect(gmailStdio),
-    githubStdioClient.connect(githubStdio),
+    ...(LONG ? [githubStdioClient.connect(githubStdio)] : []),
   ]);
 });
 
@@ -461,7 +471,14 @@ describe("the bearer token of Streamable HTTP", () => {
   });
 
   it("binding beyond loopback without a given token is refused at start, in one coded line", async () => {
+    // A child in the long tier; main in the worker in the quick tier, with the variables a
+    // child of childEnv() would lack unset (SLUICE_MCP_TOKEN would be a given token).
     const run = (args: string[], env: Record<string, string>) =>
+      LONG ? runChild(args, env) : inWorker(["serve", ...args]);
+    // Imported here: the CLI's sources load only for the quick tier's case, not at collection.
+    const inWorker = async (args: string[]) =>
+      (await import("../../cli/test/support/run-in-process.ts")).runInProcess(args, { cwd: ROOT, env: { SLUICE_MCP_TOKEN: undefined, SLUICE_BASE_URL: undefined } });
+    const runChild = (args: string[], env: Record<string, string>) =>
       new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: ROOT, env, stdio: ["ignore", "ignore", "pipe"] });
         let stderr = "";
@@ -513,7 +530,8 @@ describe("served sets through sluice serve", () => {
     expect(gmail.received.length).toBe(before);
   });
 
-  it("github-rest: apps_create_installation_access_token_full cannot be called", async () => {
+  // Long tier: a server process of its own for this case (served-sets.test.ts: the same refusal in process).
+  it.runIf(LONG)("github-rest: apps_create_installation_access_token_full cannot be called", async () => {
     const before = hang.received.length;
     await expect(
       githubStdioClient.callTool({ name: "apps_create_installation_access_token_full", arguments: { installation_id: 1, permissions: { administration: "write" } } }),
