@@ -5,7 +5,7 @@ import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { parseCommand, stringOption, usageError } from "./args.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
-import { findTool, loadTools } from "./load-tools.ts";
+import { findTool, loadTools, pricedSet } from "./load-tools.ts";
 import type { Io } from "./io.ts";
 
 function positiveInteger(command: string, value: unknown, flag: string): number | undefined {
@@ -28,7 +28,7 @@ export async function surveyCommand(args: readonly string[], io: Io): Promise<nu
   if (spec === undefined || positionals.length > 1) throw usageError("survey", "survey takes one <pack|module>");
   const top = positiveInteger("survey", values.top, "--top");
   const encoding = encodingOf("survey", values.encoding);
-  const tools = await loadTools(spec, io.cwd);
+  const tools = pricedSet(await loadTools(spec, io.cwd), values["include-full"]);
   const rows = surveyTools(tools, encoding).slice(0, top ?? Number.POSITIVE_INFINITY);
   if (values.json) io.stdout.write(JSON.stringify(rows) + "\n");
   else io.stdout.write(table(["tokens", "tool"], rows.map((r) => [String(r.tokens), r.tool])));
