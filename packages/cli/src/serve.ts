@@ -442,12 +442,9 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
         sayLoaded(catalog, tools);
         return catalog;
       })());
-    const prelisted: PrelistedCatalog = {
-      definitions: stored.definitions,
-      load,
-      // Once a client has the whole list, its first call should not wait for the pack: load it now, after this answer is written.
-      listed: () => void setImmediate(() => load().catch((error: unknown) => say(`the pack did not load: ${(error as Error)?.message ?? String(error)}`))),
-    };
+    // Loaded at the first call, not ahead of it: loading blocks the event loop (seconds for 9,000 tools), and a
+    // list page still being written (118 MB for those) would wait behind it.
+    const prelisted: PrelistedCatalog = { definitions: stored.definitions, load };
     return runServer(prelisted, undefined, undefined);
   }
 

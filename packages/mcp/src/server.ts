@@ -79,14 +79,12 @@ export interface SessionOptions {
 /**
  * A catalog whose tools/list is known before its tools are: the definitions a pack's served
  * list stores (exactly what the loaded catalog would list), and the catalog itself, loaded
- * on first need (a call). `listed` is told each time a client has been given the last page,
- * the moment to load it ahead of the first call. Not for a deferred session or a proxy's
- * gate, which list from the loaded tools.
+ * on first need (a call). Not for a deferred session or a proxy's gate, which list from the
+ * loaded tools.
  */
 export interface PrelistedCatalog {
   readonly definitions: readonly McpTool[];
   load(): Promise<ServedCatalog>;
-  listed?(): void;
 }
 
 /**
@@ -264,7 +262,6 @@ export function createServer(given: ServedCatalog | PrelistedCatalog, options: S
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, all.length);
       const result: ListToolsResult = { tools: all.slice(offset, offset + pageSize) };
       if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
-      else prelisted!.listed?.();
       return result;
     }
     const catalog = loaded;
