@@ -123,6 +123,22 @@ describe("a generated pack's served list", () => {
     SLOW,
   );
 
+  it(
+    "sluice narrow rewrites the list with curated.ts, so the pack stays listed from it and generate --check stays green",
+    async () => {
+      const narrowed = await sluice(["narrow", "./packs/petstore", "find_pets_by_status", "--name", "pets_by_status", "--drop", "status"]);
+      expect(narrowed.code, narrowed.stderr).toBe(0);
+      const list = parseServedList(read(LIST))!;
+      expect(list.digest).toBe(servedListDigest(packSourceFiles(join(dir, "src")), packCoreVersion(dir)));
+      const listed = list.definitions().find((definition) => definition.name === "pets_by_status")!;
+      expect(Object.keys(listed.inputSchema["properties"] as object)).not.toContain("status");
+      const check = await sluice(["generate", "--check", SPEC, "--name", "petstore", "--out", "packs/petstore"]);
+      expect(check.stdout, check.stderr).toContain("up to date");
+      expect(check.code).toBe(0);
+    },
+    SLOW,
+  );
+
   it("a source that imports beyond src/ (or names outputSchemas) gets no key: its list is never served", () => {
     const files = packSourceFiles(join(dir, "src"));
     const version = packCoreVersion(dir);

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, packSelections, SluiceError, type EgressMapOptions, type EgressToolEntry, type Tool } from "@sluice/core";
@@ -6,6 +7,7 @@ import { parseCommand, stringOption, usageError } from "./args.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { findTool, loadTools, pricedSet } from "./load-tools.ts";
+import { resolvePack } from "./resolve-pack.ts";
 import type { Io } from "./io.ts";
 
 function positiveInteger(command: string, value: unknown, flag: string): number | undefined {
@@ -89,10 +91,24 @@ export async function egressCommand(args: readonly string[], io: Io): Promise<nu
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, text);
     io.stderr.write(`wrote ${values.out} (${entries.length} tools)\n`);
+    if (values["served-list"] === true) await writeServedList(spec, loaded, io);
   } else {
     io.stdout.write(text);
   }
   return 0;
+}
+
+/**
+ * The served list of a pack whose hand-written sources just changed (sluice narrow): keyed
+ * by its sources as they now are and listing the tools as loaded, the bytes generate writes.
+ */
+async function writeServedList(spec: string, tools: readonly Tool<object>[], io: Io): Promise<void> {
+  const srcDir = dirname(resolvePack(spec, io.cwd).file);
+  const { SERVED_LIST_FILE, servedListText } = await import("@sluice/pipeline");
+  const file = resolve(srcDir, SERVED_LIST_FILE);
+  if (!existsSync(file)) throw usageError("egress", `--served-list rewrites a pack's src/${SERVED_LIST_FILE}, and ${spec} has none (generate writes it)`);
+  await writeFile(file, await servedListText(dirname(srcDir), tools));
+  io.stderr.write(`wrote src/${SERVED_LIST_FILE}\n`);
 }
 
 function jsonMap(entries: readonly EgressToolEntry[]): string {
