@@ -99,9 +99,10 @@ export async function servedListText(packDir: string, tools: readonly Tool<objec
   const files = list.packSourceFiles(join(packDir, "src"));
   for (const [path, bytes] of overlay) files.set(path, bytes);
   const digest = list.servedListDigest(files, list.packCoreVersion(packDir));
-  if (digest === undefined) return list.formatServedList([], null, "a source imports a module outside src/ (other than @sluice/core), which the key cannot cover: serve loads the pack");
+  if (digest === undefined) return list.formatServedList([], null, "a source imports a module outside src/ (other than @sluice/core) or names outputSchemas, which the key cannot cover: serve loads the pack");
   const { servedListOf } = await import("@sluice/catalog");
-  return list.formatServedList(servedListOf(tools), digest);
+  const definitions = servedListOf(tools);
+  return list.formatServedList(definitions, digest, undefined, tools.length - definitions.length);
 }
 
 /** The pack's tools as its `src/index.ts` exports them (`allTools`, else `tools`). */

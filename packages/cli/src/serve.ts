@@ -426,7 +426,9 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   // A pack whose stored list still matches its sources answers tools/list from it, and loads on the first call.
   const stored = storedServedList(spec, io.cwd, values, upstreamCommand);
   if (stored !== undefined) {
-    say(`serving ${stored.definitions.length} tools from ${spec} (listed from its ${relative(io.cwd, stored.file) || stored.file}; the pack loads at the first call)`);
+    // The line a loaded pack's start gives, then where the list came from.
+    const twins = stored.twins === 0 ? "" : ` (${stored.twins} *_full twin${stored.twins === 1 ? "" : "s"} left out; --include-full serves them)`;
+    say(`serving ${stored.definitions.length} tools from ${spec}${twins}; listed from its ${relative(io.cwd, stored.file) || stored.file}, the pack loads at the first call`);
     sayOverrides();
     let loading: Promise<ServedCatalog> | undefined;
     const load = () =>
@@ -570,7 +572,7 @@ type McpTool = PrelistedCatalog["definitions"][number];
  * as they are now. Anything else (no list, a keyless one, an edited source, another
  * @sluice/core, a file that cannot be read) gives undefined, and serve loads the pack first.
  */
-function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): { file: string; definitions: McpTool[] } | undefined {
+function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): { file: string; definitions: McpTool[]; twins: number } | undefined {
   if (values.profile !== undefined || values.defer || values["include-full"] || upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined) return undefined;
   try {
     const srcDir = dirname(resolvePack(spec, cwd).file);
@@ -580,7 +582,7 @@ function storedServedList(spec: string, cwd: string, values: Readonly<Record<str
     if (list === undefined || list.digest === null) return undefined;
     // The key of the sources as they are now: an edit since generate (a derived() in index.ts) never serves the old list.
     if (servedListDigest(packSourceFiles(srcDir), packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
-    return { file, definitions: list.definitions() as unknown as McpTool[] };
+    return { file, definitions: list.definitions() as unknown as McpTool[], twins: list.twins };
   } catch {
     return undefined;
   }

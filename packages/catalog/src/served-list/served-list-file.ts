@@ -38,6 +38,8 @@ export interface ListedDefinition {
 export interface ServedList {
   digest: string | null;
   count: number;
+  /** The `*_full` twins the pack has and the list leaves out (serve's start-up line says how many). */
+  twins: number;
   definitions(): ListedDefinition[];
 }
 
@@ -119,7 +121,7 @@ export function packCoreVersion(packDir: string): string {
  * listing waits for its upstream's lock; imports the key cannot see), the shared definitions
  * and the tools, one a line. Deterministic: the definitions come in the order given.
  */
-export function formatServedList(definitions: readonly ListedDefinition[], digest: string | null, reason?: string): string {
+export function formatServedList(definitions: readonly ListedDefinition[], digest: string | null, reason?: string, twins = 0): string {
   const table: string[] = [];
   const index = new Map<string, number>();
   const tools = definitions.map((definition) => {
@@ -137,23 +139,24 @@ export function formatServedList(definitions: readonly ListedDefinition[], diges
     });
     return JSON.stringify({ ...definition, inputSchema: { ...definition.inputSchema, $defs: refs } });
   });
-  const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length });
+  const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length, twins });
   return `${head.slice(0, -1)},\n"defs": [\n${table.join(",\n")}\n],\n"tools": [\n${tools.join(",\n")}\n]}\n`;
 }
 
 /** Reads a served list's text; undefined for one of another format or that does not parse. */
 export function parseServedList(text: string): ServedList | undefined {
-  let parsed: { format?: unknown; digest?: unknown; count?: unknown; defs?: unknown; tools?: unknown };
+  let parsed: { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; defs?: unknown; tools?: unknown };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
     return undefined;
   }
-  const { format, digest, count, defs, tools } = parsed;
-  if (format !== FORMAT || (digest !== null && typeof digest !== "string") || typeof count !== "number" || !Array.isArray(defs) || !Array.isArray(tools) || tools.length !== count) return undefined;
+  const { format, digest, count, twins, defs, tools } = parsed;
+  if (format !== FORMAT || (digest !== null && typeof digest !== "string") || typeof count !== "number" || typeof twins !== "number" || !Array.isArray(defs) || !Array.isArray(tools) || tools.length !== count) return undefined;
   return {
     digest,
     count,
+    twins,
     definitions() {
       const table = defs as Array<[string, unknown]>;
       return (tools as ListedDefinition[]).map((tool) => {
