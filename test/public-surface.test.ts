@@ -189,6 +189,7 @@ it("@sluice/catalog exports", () => {
       "recommendLevel",
       "reduceDescriptions",
       "resolve",
+      "servedListOf",
       "stripAnnotationBytes",
       "stripAnnotations",
       "toAnthropic",
@@ -234,5 +235,5 @@ it("@sluice/core/guards exports: read-only switches, fixed in the published buil
 
 it("@sluice/pipeline exports", async () => {
   const pipeline = await import("@sluice/pipeline");
-  expect(Object.keys(pipeline).sort()).toEqual(["SNAPSHOT_PATH", "asScaffolded", "buildPack", "defineConfig", "detectKind", "generatePack", "generatedEgressMap", "installedPackage", "packJob", "pipelineVersion", "validateConfig", "withLiveSnapshot", "writePackFiles"]);
+  expect(Object.keys(pipeline).sort()).toEqual(["SERVED_LIST_FILE", "SNAPSHOT_PATH", "asScaffolded", "buildPack", "defineConfig", "detectKind", "generatePack", "generatedEgressMap", "generatedPackTools", "installedPackage", "packJob", "pipelineVersion", "servedListText", "validateConfig", "withLiveSnapshot", "writePackFiles"]);
 });

@@ -22,9 +22,12 @@ describe("sluice serve's static imports", () => {
     expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/sdk/client"))).toEqual([]);
   });
 
-  it("reach of the catalog only the profiles, the session and the MCP adapter", () => {
+  it("reach of the catalog only the profiles, the session, the MCP adapter and the served list's reader", () => {
     const areas = new Set(serve.filter((module) => module.startsWith("packages/catalog/src/")).map((module) => module.split("/").slice(3, -1).join("/") || module.split("/").at(-1)!));
-    expect([...areas].sort()).toEqual(["adapters", "profiles", "serve-entry.ts", "session"]);
+    expect([...areas].sort()).toEqual(["adapters", "profiles", "serve-entry.ts", "served-list", "served-list-entry.ts", "session"]);
+    // The reader alone (the list's builder imports core and the adapter): serve reads the list before anything else loads.
+    expect(serve.filter((module) => module.startsWith("packages/catalog/src/served-list/"))).toEqual(["packages/catalog/src/served-list/served-list-file.ts"]);
+    expect(staticClosure("packages/catalog/src/served-list-entry.ts").filter((module) => !module.startsWith("node:"))).toEqual(["packages/catalog/src/served-list-entry.ts", "packages/catalog/src/served-list/served-list-file.ts"]);
     expect(serve.filter((module) => module.startsWith("packages/catalog/src/adapters/"))).toEqual(["packages/catalog/src/adapters/adapter-tool.ts", "packages/catalog/src/adapters/to-mcp.ts"]);
   });
 

@@ -155,6 +155,37 @@ describe("a generated pack with a tool narrowed by sluice narrow", () => {
     expect((await sluice(["check", dir, "--provider", "openai-chat"])).stderr).toContain(`for ${pack.tools.length} tools under`);
     expect((await sluice(["check", dir, "--provider", "openai-chat", "--include-full"])).stderr).toContain(`for ${pack.allTools.length} tools under`);
   });
+
+  it("survey, report and suggest price the served set, as check counts it; --include-full brings the twin back in all three", async () => {
+    const checked = (await sluice(["check", dir, "--provider", "openai-chat"])).stderr;
+    const checkedFull = (await sluice(["check", dir, "--provider", "openai-chat", "--include-full"])).stderr;
+    const survey = async (...flags: string[]) => JSON.parse((await sluice(["survey", dir, "--json", ...flags])).stdout) as Array<{ tool: string; tokens: number }>;
+    const served = await survey();
+    expect(served.map((row) => row.tool).sort()).toEqual(names(pack.tools).sort());
+    expect(checked).toContain(`for ${served.length} tools under`);
+    expect(await survey("--served")).toEqual(served);
+    const full = await survey("--include-full");
+    expect(full.map((row) => row.tool).sort()).toEqual(names(pack.allTools).sort());
+    expect(checkedFull).toContain(`for ${full.length} tools under`);
+    // The twin is the fattest of the two and was listed above its curated tool; served, it is gone.
+    const twinRow = full.find((row) => row.tool === "update_pet_full")!;
+    expect(twinRow.tokens).toBeGreaterThan(full.find((row) => row.tool === "update_pet")!.tokens);
+
+    const report = async (...flags: string[]) => JSON.parse((await sluice(["report", dir, "--json", ...flags])).stdout) as { totals: { tools: number; tokens: number }; tools: Array<{ name: string }>; curated: Array<{ name: string; full: string }> };
+    const priced = await report();
+    expect(priced.totals).toEqual({ tools: served.length, tokens: served.reduce((sum, row) => sum + row.tokens, 0) });
+    expect(names(priced.tools)).not.toContain("update_pet_full");
+    expect(priced.curated).toEqual([expect.objectContaining({ name: "update_pet", full: "update_pet_full" })]);
+    const pricedFull = await report("--include-full");
+    expect(pricedFull.totals).toEqual({ tools: full.length, tokens: full.reduce((sum, row) => sum + row.tokens, 0) });
+
+    const refused = await sluice(["suggest", dir, "update_pet_full", "--budget", "50"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^sluice: TOOL_NOT_FOUND: update_pet_full is the \*_full twin of update_pet, .*add --include-full/);
+    const suggested = await sluice(["suggest", dir, "update_pet_full", "--budget", String(twinRow.tokens + 1), "--include-full", "--json"]);
+    expect(suggested.code, suggested.stderr).toBe(0);
+    expect(JSON.parse(suggested.stdout)).toMatchObject({ tool: "update_pet_full", tokens: twinRow.tokens, drop: [] });
+  });
 });
 
 describe("a module of your own projections that exports a mix", () => {

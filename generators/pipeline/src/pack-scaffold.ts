@@ -142,6 +142,8 @@ export function gitattributes(specFile: string | undefined): EmittedFile {
       "# Written by sluice generate: generated files are collapsed in pull requests;",
       "# review egress_map.txt, which says what the model can see and send.",
       ...GENERATED_SOURCES.map((path) => `${path} linguist-generated=true`),
+      // The served list (write-pack-files.ts), written after the sources it is keyed by.
+      "src/served-tools.gen.json linguist-generated=true",
       ...(specFile === undefined ? [] : [`spec/${specFile} linguist-generated=true`]),
       "",
     ].join("\n"),

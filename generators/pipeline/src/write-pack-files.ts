@@ -7,7 +7,10 @@
 import { existsSync, realpathSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { definePack } from "@sluice/core/pack";
+import { SluiceError } from "@sluice/schema";
+import type { Tool } from "@sluice/core/pack";
 import type { GeneratedPack, PackJob } from "./build-pack.ts";
 
 export interface WritePackOptions {
@@ -18,6 +21,12 @@ export interface WritePackOptions {
    * serves. The CLI loads it with its TypeScript loader.
    */
   mapFromDisk: (dir: string) => Promise<string>;
+  /**
+   * Every tool of such a pack, loaded as its users import it, for its served list (default:
+   * its `src/index.ts` imported, which needs a TypeScript-capable Node or loader). The CLI
+   * passes its own loader, whose module cache makes this the load the egress map made.
+   */
+  toolsFromDisk?: (dir: string) => Promise<readonly Tool<object>[]>;
 }
 
 export interface WrittenPack {
@@ -67,7 +76,46 @@ export async function writePackFiles(pack: GeneratedPack, job: PackJob, options:
   const map = fresh ? await generatedEgressMap(pack) : await options.mapFromDisk(job.out);
   await put("egress_map.txt", map);
   written.push("egress_map.txt");
+  // Last of the sources: its key is a digest of everything else in src/ as now written.
+  step("served list");
+  const tools = fresh ? generatedPackTools(pack) : await (options.toolsFromDisk ?? importedPackTools)(job.out);
+  await put(`src/${SERVED_LIST_FILE}`, await servedListText(job.out, tools));
+  written.push(`src/${SERVED_LIST_FILE}`);
   return { written, scaffolded, bytes };
+}
+
+/** Where a pack keeps the list `sluice serve` answers tools/list from before the pack is loaded. */
+export const SERVED_LIST_FILE = "served-tools.gen.json";
+
+/**
+ * The served list of a pack whose `src/` is as on disk (`overlay`: files as they would be
+ * written instead), listing `tools` (all of the pack's; the list takes the served set).
+ * Keyless for a pack whose tools forward to an MCP server (what it lists waits for the
+ * upstream's lock) or whose sources import what the key cannot see.
+ */
+export async function servedListText(packDir: string, tools: readonly Tool<object>[], overlay: ReadonlyMap<string, Uint8Array> = new Map()): Promise<string> {
+  const list = await import("@sluice/catalog/served-list");
+  if (tools.some((tool) => tool.binding.kind === "mcp")) return list.formatServedList([], null, "its tools forward to an MCP server: serve lists them once the upstream is held to the snapshot");
+  const files = list.packSourceFiles(join(packDir, "src"));
+  for (const [path, bytes] of overlay) files.set(path, bytes);
+  const digest = list.servedListDigest(files, list.packCoreVersion(packDir));
+  if (digest === undefined) return list.formatServedList([], null, "a source imports a module outside src/ (other than @sluice/core) or names outputSchemas, which the key cannot cover: serve loads the pack");
+  const { servedListOf } = await import("@sluice/catalog");
+  const definitions = servedListOf(tools);
+  return list.formatServedList(definitions, digest, undefined, tools.length - definitions.length);
+}
+
+/** The pack's tools as its `src/index.ts` exports them (`allTools`, else `tools`). */
+async function importedPackTools(dir: string): Promise<readonly Tool<object>[]> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SluiceError("IMPORT_FAILED", `${dir}: its hand-written files were edited, so its served list needs the pack loaded, and src/index.ts did not load (${(error as Error).message}); run under a TypeScript loader, or pass toolsFromDisk.`);
+  }
+  const tools = (module["allTools"] ?? module["tools"]) as readonly Tool<object>[] | undefined;
+  if (!Array.isArray(tools)) throw new SluiceError("IMPORT_FAILED", `${dir}/src/index.ts exports neither allTools nor tools.`);
+  return tools;
 }
 
 /**
@@ -88,11 +136,21 @@ export async function asScaffolded(pack: GeneratedPack, job: PackJob): Promise<b
 
 /** The egress map of the pack's generated tools, as its scaffolds serve them. */
 export async function generatedEgressMap(pack: GeneratedPack): Promise<string> {
-  const { definePack, egressMap, formatEgressMap } = await import("@sluice/core");
-  const { name, defs, withheldMembers, tools } = pack.ir;
+  const { egressMap, formatEgressMap } = await import("@sluice/core");
   const { selection } = pack.facts;
-  const generated = definePack({ name, defs, ...(withheldMembers === undefined ? {} : { withheldMembers }), tools }).tools;
-  return formatEgressMap(egressMap(generated), { selections: selection === undefined ? [] : [selection] });
+  return formatEgressMap(egressMap(generatedPackTools(pack)), { selections: selection === undefined ? [] : [selection] });
+}
+
+/** The pack's generated tools, as its scaffolds export them (one set per pack: the map and the served list share it). */
+const generatedToolSets = new WeakMap<GeneratedPack, readonly Tool<object>[]>();
+export function generatedPackTools(pack: GeneratedPack): readonly Tool<object>[] {
+  let tools = generatedToolSets.get(pack);
+  if (tools === undefined) {
+    const { name, defs, withheldMembers, tools: ir } = pack.ir;
+    tools = definePack({ name, defs, ...(withheldMembers === undefined ? {} : { withheldMembers }), tools: ir }).tools;
+    generatedToolSets.set(pack, tools);
+  }
+  return tools;
 }
 
 /** The nearest `node_modules/<name>` from `from` upwards, as Node resolves a bare name (its real path). */

@@ -127,3 +127,4 @@ export {
   type CacheBreakEven,
   type CacheBreakEvenInput,
 } from "./dispatch/index.ts";
+export { servedListOf } from "./served-list/served-list-of.ts";

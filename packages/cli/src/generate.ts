@@ -272,7 +272,7 @@ function missingNameOrOut(specArgs: readonly string[], name: unknown, out: unkno
 
 async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (label: string) => void): Promise<PackOutcome> {
   const pipeline = await import("@sluice/pipeline");
-  const { written, scaffolded, bytes } = await pipeline.writePackFiles(pack, job, { step, mapFromDisk: (dir) => egressMapText(dir, io) });
+  const { written, scaffolded, bytes } = await pipeline.writePackFiles(pack, job, { step, mapFromDisk: (dir) => egressMapText(dir, io), toolsFromDisk: async (dir) => (await import("./load-tools.ts")).loadTools(dir, io.cwd) });
   step("recording the stamp");
   // Last, so that it records the files as they now are: --check can then skip generating.
   await writeStamp(job, pack.spec.bytes, pack.report, bytes);
@@ -305,6 +305,9 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   // out of date too: a spec edit that widens is named as a widening, not only as drift.
   const committed = await readFile(join(job.out, "egress_map.txt"), "utf8").catch(() => undefined);
   const outcome: PackOutcome = { ...pack.report, written: [], scaffolded: [], changed, ...(headerOnly.files.length === 0 ? {} : { headerOnly }) };
+  step("served list");
+  // Reported last: `changed` decides below whether the egress map needs the pack regenerated in a copy, and the list is not one of its inputs.
+  const listed = await servedListDrift(pack, job, io);
   if (job.liveSnapshot !== undefined) {
     // The lock: the live server against the committed snapshot, by what a model could be made to send.
     const mcp = await import("@sluice/mcp-client");
@@ -316,6 +319,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   }
   if (committed === undefined) {
     changed.push("egress_map.txt (missing)");
+    if (listed !== undefined) changed.push(listed);
     return { outcome, map: undefined };
   }
   const { checkEgressMap } = await import("@sluice/core");
@@ -325,6 +329,7 @@ async function checkPack(pack: GeneratedPack, job: PackJob, io: Io, step: (label
   // By what is served, as `egress --served --check` compares: a curate() drop is the narrowing it is, its *_full twin no widening.
   const map = checkEgressMap(committed, now, relative(io.cwd, join(job.out, "egress_map.txt")), { served: true });
   if (!map.same) changed.push("egress_map.txt");
+  if (listed !== undefined) changed.push(listed);
   return { outcome, map: map.same ? undefined : map };
 }
 
@@ -336,6 +341,36 @@ function onlyRegenerateLineDiffers(committed: string, generated: string): { was:
   const now = line.exec(generated);
   if (was === null || now === null || was[2] === now[2] || was[1] !== now[1]) return undefined;
   return committed.slice(was[0].length) === generated.slice(now[0].length) ? { was: was[2]!, now: now[2]! } : undefined;
+}
+
+/**
+ * Whether the pack's served list (src/served-tools.gen.json) is the one generate would write:
+ * undefined when it is, else the name to report. Its key covers every file of src/, so when
+ * a source generate would rewrite differs, the key does, and the list is out of date without
+ * loading anything; when the key matches, the list is compared with the one the pack as loaded
+ * gives (a change of sluice's own MCP definitions is drift too).
+ */
+async function servedListDrift(pack: GeneratedPack, job: PackJob, io: Io): Promise<string | undefined> {
+  const pipeline = await import("@sluice/pipeline");
+  const list = await import("@sluice/catalog/served-list");
+  const path = `src/${pipeline.SERVED_LIST_FILE}`;
+  const committed = await readFile(join(job.out, path), "utf8").catch(() => undefined);
+  if (committed === undefined) return `${path} (missing)`;
+  const overlay = new Map<string, Uint8Array>();
+  for (const file of [...pack.generated, ...pack.scaffolds.filter((scaffold) => !existsSync(join(job.out, scaffold.path)))]) {
+    if (file.path.startsWith("src/")) overlay.set(file.path.slice(4), Buffer.from(file.text, "utf8"));
+  }
+  const parsed = list.parseServedList(committed);
+  if (parsed === undefined) return path;
+  if (parsed.digest !== null) {
+    const files = list.packSourceFiles(join(job.out, "src"));
+    for (const [name, bytes] of overlay) files.set(name, bytes);
+    if (list.servedListDigest(files, list.packCoreVersion(job.out)) !== parsed.digest) return path;
+  }
+  // The key matches (or there is none): the sources are as generate leaves them, so the pack on disk lists what a regenerated one would.
+  const fresh = pack.scaffolds.every((file) => !existsSync(join(job.out, file.path))) || (await pipeline.asScaffolded(pack, job));
+  const tools = fresh ? pipeline.generatedPackTools(pack) : await (await import("./load-tools.ts")).loadTools(job.out, io.cwd);
+  return (await pipeline.servedListText(job.out, tools, overlay)) === committed ? undefined : path;
 }
 
 /**

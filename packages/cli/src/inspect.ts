@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, packSelections, SluiceError, type EgressMapOptions, type EgressToolEntry, type Tool } from "@sluice/core";
@@ -5,7 +6,8 @@ import { schemaTokens, type Encoding } from "@sluice/core/tokens";
 import { parseCommand, stringOption, usageError } from "./args.ts";
 import { differenceLines, differenceSummary, egressReport, wideningAnnotations } from "./egress-report.ts";
 import { annotation, annotationsWanted } from "./github-annotations.ts";
-import { findTool, loadTools } from "./load-tools.ts";
+import { findTool, loadTools, pricedSet } from "./load-tools.ts";
+import { resolvePack } from "./resolve-pack.ts";
 import type { Io } from "./io.ts";
 
 function positiveInteger(command: string, value: unknown, flag: string): number | undefined {
@@ -28,7 +30,7 @@ export async function surveyCommand(args: readonly string[], io: Io): Promise<nu
   if (spec === undefined || positionals.length > 1) throw usageError("survey", "survey takes one <pack|module>");
   const top = positiveInteger("survey", values.top, "--top");
   const encoding = encodingOf("survey", values.encoding);
-  const tools = await loadTools(spec, io.cwd);
+  const tools = pricedSet(await loadTools(spec, io.cwd), values["include-full"]);
   const rows = surveyTools(tools, encoding).slice(0, top ?? Number.POSITIVE_INFINITY);
   if (values.json) io.stdout.write(JSON.stringify(rows) + "\n");
   else io.stdout.write(table(["tokens", "tool"], rows.map((r) => [String(r.tokens), r.tool])));
@@ -89,10 +91,24 @@ export async function egressCommand(args: readonly string[], io: Io): Promise<nu
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, text);
     io.stderr.write(`wrote ${values.out} (${entries.length} tools)\n`);
+    if (values["served-list"] === true) await writeServedList(spec, loaded, io);
   } else {
     io.stdout.write(text);
   }
   return 0;
+}
+
+/**
+ * The served list of a pack whose hand-written sources just changed (sluice narrow): keyed
+ * by its sources as they now are and listing the tools as loaded, the bytes generate writes.
+ */
+async function writeServedList(spec: string, tools: readonly Tool<object>[], io: Io): Promise<void> {
+  const srcDir = dirname(resolvePack(spec, io.cwd).file);
+  const { SERVED_LIST_FILE, servedListText } = await import("@sluice/pipeline");
+  const file = resolve(srcDir, SERVED_LIST_FILE);
+  if (!existsSync(file)) throw usageError("egress", `--served-list rewrites a pack's src/${SERVED_LIST_FILE}, and ${spec} has none (generate writes it)`);
+  await writeFile(file, await servedListText(dirname(srcDir), tools));
+  io.stderr.write(`wrote src/${SERVED_LIST_FILE}\n`);
 }
 
 function jsonMap(entries: readonly EgressToolEntry[]): string {

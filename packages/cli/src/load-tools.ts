@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { allToolsOf, isSluiceError, SluiceError, Tool } from "@sluice/core/pack";
+import { allToolsOf, defaultServedSet, fullNameOf, isSluiceError, SluiceError, Tool } from "@sluice/core/pack";
 import { closest } from "./args.ts";
 import { importModule } from "./load-module.ts";
 import { resolvePack, workspacePacksDir } from "./resolve-pack.ts";
@@ -88,4 +88,27 @@ export function findTool(tools: readonly Tool<object>[], name: string, spec: str
     throw new SluiceError("TOOL_NOT_FOUND", `${spec} has no tool named ${name}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""}`, { candidates: close.length > 0 ? close : names.slice(0, 10) });
   }
   return tool;
+}
+
+/**
+ * What survey, report and suggest price: the tools `sluice serve` would serve (no `*_full`
+ * twins), as check and `egress --served` count them; every tool with `--include-full`.
+ */
+export function pricedSet(tools: readonly Tool<object>[], includeFull: unknown): Tool<object>[] {
+  return includeFull === true ? [...tools] : defaultServedSet(tools);
+}
+
+/**
+ * findTool among the priced tools; a `*_full` twin left out of them is named as such, with
+ * the flag that brings it back, rather than as a typo.
+ */
+export function findPricedTool(all: readonly Tool<object>[], priced: readonly Tool<object>[], name: string, spec: string, command: string): Tool<object> {
+  if (priced.length < all.length && !priced.some((tool) => tool.name === name) && all.some((tool) => tool.name === name)) {
+    const curated = priced.find((tool) => fullNameOf(tool.name) === name);
+    throw new SluiceError(
+      "TOOL_NOT_FOUND",
+      `${name} is the *_full twin${curated === undefined ? "" : ` of ${curated.name}`}, left out of the served set ${command} prices by default; add --include-full to price it.`,
+    );
+  }
+  return findTool(priced, name, spec);
 }

@@ -253,11 +253,14 @@ function predictedTools(tools: readonly Tool<object>[], tool: Tool<object>, proj
 }
 
 /**
- * Writes egress_map.txt as `sluice egress <dir> --out` does, in a child process: ESM keeps
+ * Writes egress_map.txt as `sluice egress <dir> --out` does (and the served list, when the
+ * pack has one), in a child process: ESM keeps
  * the modules of this process as they were before the edit. On failure the edit is undone.
  */
 function rewriteEgressMap(dir: string, mapFile: string, cwd: string, undo: () => void): string {
-  const child = spawnSync(process.execPath, [BIN, "egress", dir, "--out", mapFile], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  // The served list too, when the pack has one: its key covers curated.ts, so the old one would be drift.
+  const servedList = existsSync(join(dir, "src", "served-tools.gen.json")) ? ["--served-list"] : [];
+  const child = spawnSync(process.execPath, [BIN, "egress", dir, "--out", mapFile, ...servedList], { cwd, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (child.status !== 0) {
     undo();
     const reason = (child.stderr ?? "").trim().split("\n").pop() ?? "";

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core/pack";
 import { PROFILE_IDS } from "@sluice/catalog/serve";
 import {
@@ -18,10 +18,13 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_RESULT_BYTES,
   type CallerCredentials,
+  type PrelistedCatalog,
   type SessionCaller,
 } from "@sluice/mcp/serve";
 // The proxy half of @sluice/mcp (the SDK client, @sluice/generator-mcp) loads only for an MCP pack.
 import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
+import { packCoreVersion, packSourceFiles, parseServedList, SERVED_LIST_FILE, servedListDigest } from "@sluice/catalog/served-list";
+import type { UsageSink } from "@sluice/catalog/usage";
 import { parseCommand, stringOption } from "./args.ts";
 import { loadPack } from "./load-tools.ts";
 import { resolvePack } from "./resolve-pack.ts";
@@ -389,6 +392,83 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     if (!existsSync(path)) throw new SluiceError("FILE_NOT_FOUND", `--env-file ${envFile}: no such file (${path}).`);
     process.loadEnvFile(path);
   }
+  const catalogOptions = (module: Record<string, unknown>) => {
+    const outputSchemas = outputSchemasOf(spec, module);
+    const profile = stringOption(values, "profile");
+    return {
+      serverName,
+      ...(profile === undefined ? {} : { profile }),
+      ...(values["allow-lossy"] ? { allowLossy: true } : {}),
+      ...(unroll === undefined ? {} : { unroll }),
+      ...(outputSchemas === undefined ? {} : { outputSchemas }),
+      ...(values["include-full"] ? { includeFull: true } : {}),
+    };
+  };
+  /** What is said once the tools are known: lossy fitting, findings, credentials, endpoints, base URLs. */
+  const sayLoaded = (catalog: ServedCatalog, tools: readonly Tool<object>[]) => {
+    for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
+    for (const finding of catalog.findings) {
+      if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
+      say(`warning: ${finding.tool === "" ? "" : `${finding.tool}: `}${finding.message}${finding.code === "TOO_MANY_TOOLS" ? " Serve a narrower module, or add --defer." : ""}`);
+    }
+    for (const entry of describeCredentialEnv(tools, process.env)) {
+      const missing = entry.missing ?? [];
+      if (entry.set.length === 0) say(`${entry.api}: no credentials (set ${entry.expected.join(entry.missing === undefined ? " or " : ", ")}); calls will answer AUTH_MISSING or the API's 401`);
+      else say(`${entry.api} credentials from ${entry.set.join(", ")}${missing.length > 0 ? `; not set: ${missing.join(", ")} (a call whose scheme needs one answers AUTH_MISSING)` : ""}`);
+    }
+    const endpoints = new Map<string, string>();
+    for (const tool of tools) {
+      const { endpointEnv, api } = tool.callSettings;
+      if (endpointEnv !== undefined) endpoints.set(api ?? endpointEnv, tool.endpoint === undefined ? `no GraphQL endpoint (set ${endpointEnv}); calls will fail until it is set` : `GraphQL endpoint ${tool.endpoint} (from ${endpointEnv})`);
+    }
+    for (const [api, line] of endpoints) say(`${api}: ${line}`);
+    for (const line of specSilences(tools, baseUrl)) say(line);
+  };
+  const sayOverrides = () => {
+    if (typeof baseUrl === "string") say(`every call goes to ${baseUrl} (base URL override)`);
+    else if (baseUrl !== undefined) for (const [host, url] of Object.entries(baseUrl)) say(`calls to ${host} go to ${url} (base URL override)`);
+  };
+
+  /** The usage store of the pack at `file`, opened (or refused) before anything is served. */
+  const usageFor = async (file: string, proxy?: { close(): Promise<void> }) => {
+    // Loaded here, not statically: it reads config file names from the pipeline's config module.
+    const { usageRecorder } = await import("./serve-usage.ts");
+    try {
+      return usageRecorder(values, file, io.cwd, say);
+    } catch (error) {
+      await proxy?.close();
+      throw error;
+    }
+  };
+
+  // A pack whose stored list still matches its sources answers tools/list from it, and loads on the first call.
+  const stored = storedServedList(spec, io.cwd, values, upstreamCommand);
+  if (stored !== undefined) {
+    const recordUsage = await usageFor(resolvePack(spec, io.cwd).file);
+    // The line a loaded pack's start gives, then where the list came from.
+    const twins = stored.twins === 0 ? "" : ` (${stored.twins} *_full twin${stored.twins === 1 ? "" : "s"} left out; --include-full serves them)`;
+    say(`serving ${stored.definitions.length} tools from ${spec}${twins}; listed from its ${relative(io.cwd, stored.file) || stored.file}, the pack loads at the first call`);
+    sayOverrides();
+    let loading: Promise<ServedCatalog> | undefined;
+    const load = () =>
+      (loading ??= (async () => {
+        const { tools, module } = await loadPack(spec, io.cwd);
+        if (tools.some((tool) => tool.binding.kind === "mcp")) throw new SluiceError("CONFIG_INVALID", `${spec} forwards to an MCP server, but its served list has a key; regenerate the pack (sluice generate).`);
+        const catalog = new ServedCatalog(tools, catalogOptions(module));
+        const listed = stored.definitions.map((definition) => definition.name);
+        if (catalog.tools.length !== listed.length || catalog.tools.some((tool, i) => tool.name !== listed[i])) {
+          say(`warning: ${spec} as loaded serves other tools than its served list names; tools/list now answers from the pack (regenerate: sluice generate)`);
+        }
+        say(`loaded ${spec}`);
+        sayLoaded(catalog, tools);
+        return catalog;
+      })());
+    // Loaded at the first call, not ahead of it: loading blocks the event loop (seconds for 9,000 tools), and a
+    // list page still being written (118 MB for those) would wait behind it.
+    const prelisted: PrelistedCatalog = { definitions: stored.definitions, load };
+    return runServer(prelisted, undefined, undefined, recordUsage);
+  }
+
   const early = await launchBeforeLoading(spec, io.cwd, values, upstreamCommand, timeoutMs, say);
   let loaded: Awaited<ReturnType<typeof loadPack>>;
   try {
@@ -409,25 +489,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   if (proxy === undefined && (upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined)) {
     throw usage(`${spec} has no tools made from an MCP server; -- <command>, --upstream-url and --snapshot apply to MCP packs only`);
   }
-  // Loaded here, not statically: it reads config file names from the pipeline's config module.
-  const { usageRecorder } = await import("./serve-usage.ts");
-  let recordUsage: ReturnType<typeof usageRecorder>;
-  try {
-    recordUsage = usageRecorder(values, file, io.cwd, say);
-  } catch (error) {
-    await proxy?.close();
-    throw error;
-  }
-  const outputSchemas = outputSchemasOf(spec, module);
-  const profile = stringOption(values, "profile");
-  const catalog = new ServedCatalog(tools, {
-    serverName,
-    ...(profile === undefined ? {} : { profile }),
-    ...(values["allow-lossy"] ? { allowLossy: true } : {}),
-    ...(unroll === undefined ? {} : { unroll }),
-    ...(outputSchemas === undefined ? {} : { outputSchemas }),
-    ...(values["include-full"] ? { includeFull: true } : {}),
-  });
+  const recordUsage = await usageFor(file, proxy);
+  const catalog = new ServedCatalog(tools, catalogOptions(module));
 
   const fitted = catalog.profile === undefined ? "" : `, fitted to ${catalog.profile.label} (${catalog.changes.length} change${catalog.changes.length === 1 ? "" : "s"})`;
   const twins = catalog.twins.length;
@@ -444,92 +507,111 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say(`serving ${catalog.tools.length - held} tools from ${spec}${heldNote}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
   };
   if (proxy === undefined) sayServing();
-  for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
-  for (const finding of catalog.findings) {
-    if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
-    say(`warning: ${finding.tool === "" ? "" : `${finding.tool}: `}${finding.message}${finding.code === "TOO_MANY_TOOLS" ? " Serve a narrower module, or add --defer." : ""}`);
-  }
-  for (const entry of describeCredentialEnv(tools, process.env)) {
-    const missing = entry.missing ?? [];
-    if (entry.set.length === 0) say(`${entry.api}: no credentials (set ${entry.expected.join(entry.missing === undefined ? " or " : ", ")}); calls will answer AUTH_MISSING or the API's 401`);
-    else say(`${entry.api} credentials from ${entry.set.join(", ")}${missing.length > 0 ? `; not set: ${missing.join(", ")} (a call whose scheme needs one answers AUTH_MISSING)` : ""}`);
-  }
-  const endpoints = new Map<string, string>();
-  for (const tool of tools) {
-    const { endpointEnv, api } = tool.callSettings;
-    if (endpointEnv !== undefined) endpoints.set(api ?? endpointEnv, tool.endpoint === undefined ? `no GraphQL endpoint (set ${endpointEnv}); calls will fail until it is set` : `GraphQL endpoint ${tool.endpoint} (from ${endpointEnv})`);
-  }
-  for (const [api, line] of endpoints) say(`${api}: ${line}`);
-  for (const line of specSilences(tools, baseUrl)) say(line);
-  if (typeof baseUrl === "string") say(`every call goes to ${baseUrl} (base URL override)`);
-  else if (baseUrl !== undefined) for (const [host, url] of Object.entries(baseUrl)) say(`calls to ${host} go to ${url} (base URL override)`);
+  sayLoaded(catalog, tools);
+  sayOverrides();
+  return runServer(catalog, proxied, sayServing, recordUsage);
 
-  // A caller of --callers reads its own variables only; everyone else, the process environment.
-  const newServer = (caller: SessionCaller = { kind: "operator" }) =>
-    createServer(catalog, {
-      pageSize,
-      serverName,
-      ...(values.defer ? { defer: true } : {}),
-      call: {
-        headers: { "user-agent": "sluice-mcp" },
-        ...(baseUrl === undefined ? {} : { baseUrl }),
-        // A proxied call is bounded by the upstream's own deadline (MCP_UPSTREAM_TIMEOUT), which this outlasts.
-        ...(proxy !== undefined ? { timeoutMs: (timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS) + 1_000, mcp: proxy.mcp } : timeoutMs === undefined ? {} : { timeoutMs }),
-        ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
-        ...(caller.kind === "caller" ? { env: caller.env } : {}),
-      },
-      callSlots,
-      ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
-      ...(values.verbose ? { log: say } : {}),
-      ...(proxy === undefined ? {} : { gate: proxy }),
-      ...(recordUsage === undefined ? {} : { usage: recordUsage() }),
-    });
+  /** Serves `served` over stdio or HTTP until the client leaves or a signal comes; each session's usage goes to `recordUsage`'s record. */
+  async function runServer(
+    served: ServedCatalog | PrelistedCatalog,
+    proxied: Launched | undefined,
+    sayServing: (() => void) | undefined,
+    recordUsage: (() => UsageSink) | undefined,
+  ): Promise<number> {
+    const proxy = proxied?.proxy;
+    // A caller of --callers reads its own variables only; everyone else, the process environment.
+    const newServer = (caller: SessionCaller = { kind: "operator" }) =>
+      createServer(served, {
+        pageSize,
+        serverName,
+        ...(values.defer ? { defer: true } : {}),
+        call: {
+          headers: { "user-agent": "sluice-mcp" },
+          ...(baseUrl === undefined ? {} : { baseUrl }),
+          // A proxied call is bounded by the upstream's own deadline (MCP_UPSTREAM_TIMEOUT), which this outlasts.
+          ...(proxy !== undefined ? { timeoutMs: (timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS) + 1_000, mcp: proxy.mcp } : timeoutMs === undefined ? {} : { timeoutMs }),
+          ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+          ...(caller.kind === "caller" ? { env: caller.env } : {}),
+        },
+        callSlots,
+        ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
+        ...(values.verbose ? { log: say } : {}),
+        ...(proxy === undefined ? {} : { gate: proxy }),
+        ...(recordUsage === undefined ? {} : { usage: recordUsage() }),
+      });
 
-  const stop = new Promise<string>((resolveStop) => {
-    const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-  });
-  // One misbehaving request must not end a server other clients rely on.
-  process.on("unhandledRejection", (reason) => say(`unhandled rejection: ${(reason as Error)?.message ?? String(reason)}`));
+    const stop = new Promise<string>((resolveStop) => {
+      const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
+      process.once("SIGINT", onSignal);
+      process.once("SIGTERM", onSignal);
+    });
+    // One misbehaving request must not end a server other clients rely on.
+    process.on("unhandledRejection", (reason) => say(`unhandled rejection: ${(reason as Error)?.message ?? String(reason)}`));
 
-  if (port === undefined) {
-    const handle = await serveStdio(newServer(), {
-      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
-      onProblem: (problem) => say(problem),
-    });
-    await upstreamStarted(proxied, () => handle.close());
-    if (proxy !== undefined) sayServing();
-    say("ready on stdio");
-    const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
-    await handle.close();
-    await proxy?.close();
-    say(`stopped (${why})`);
-  } else {
-    const handle = await serveHttp(newServer, {
-      port,
-      host,
-      ...(authToken === undefined ? {} : { authToken }),
-      ...(callers === undefined ? {} : { callers }),
-      ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
-      maxConcurrentCalls,
-      maxQueuedCalls,
-      ...(values.verbose ? { log: say } : {}),
-    });
-    await upstreamStarted(proxied, () => handle.close());
-    if (proxy !== undefined) sayServing();
-    if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
-    if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
-    else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);
-    say(`listening on ${handle.url}`);
-    const why = await stop;
-    await handle.close();
-    await proxy?.close();
-    say(`stopped (${why})`);
+    if (port === undefined) {
+      const handle = await serveStdio(newServer(), {
+        ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+        onProblem: (problem) => say(problem),
+      });
+      await upstreamStarted(proxied, () => handle.close());
+      if (proxy !== undefined) sayServing?.();
+      say("ready on stdio");
+      const why = await Promise.race([handle.closed.then(() => "stdin closed"), stop]);
+      await handle.close();
+      await proxy?.close();
+      say(`stopped (${why})`);
+    } else {
+      const handle = await serveHttp(newServer, {
+        port,
+        host,
+        ...(authToken === undefined ? {} : { authToken }),
+        ...(callers === undefined ? {} : { callers }),
+        ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+        maxConcurrentCalls,
+        maxQueuedCalls,
+        ...(values.verbose ? { log: say } : {}),
+      });
+      await upstreamStarted(proxied, () => handle.close());
+      if (proxy !== undefined) sayServing?.();
+      if (host === "0.0.0.0" || host === "::") say(`warning: listening on every interface (${host}) over plain HTTP; anyone who can reach the port and read the token can call the tools with your credentials (put TLS in front)`);
+      if (handle.generatedToken) say(`auth token (generated for this run; clients send Authorization: Bearer <token>): ${handle.authToken}`);
+      else say(`clients must send Authorization: Bearer <token> (the token from ${values["auth-token"] !== undefined ? "--auth-token" : "SLUICE_MCP_TOKEN"})`);
+      say(`listening on ${handle.url}`);
+      const why = await stop;
+      await handle.close();
+      await proxy?.close();
+      say(`stopped (${why})`);
+    }
+    // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
+    setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+    return 0;
   }
-  // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
-  setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
-  return 0;
+}
+
+/** One tools/list definition, as the stored list holds it. */
+type McpTool = PrelistedCatalog["definitions"][number];
+
+/**
+ * The served list of the pack `spec` names, when serve may answer tools/list from it: no
+ * option that changes what is listed (a profile, --defer, --include-full, an upstream), a
+ * module with the list beside it (a pack's src/index.ts), and a key that matches its sources
+ * as they are now. Anything else (no list, a keyless one, an edited source, another
+ * @sluice/core, a file that cannot be read) gives undefined, and serve loads the pack first.
+ */
+function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): { file: string; definitions: McpTool[]; twins: number } | undefined {
+  if (values.profile !== undefined || values.defer || values["include-full"] || upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined) return undefined;
+  try {
+    const srcDir = dirname(resolvePack(spec, cwd).file);
+    const file = join(srcDir, SERVED_LIST_FILE);
+    if (!existsSync(file)) return undefined;
+    const list = parseServedList(readFileSync(file, "utf8"));
+    if (list === undefined || list.digest === null) return undefined;
+    // The key of the sources as they are now: an edit since generate (a derived() in index.ts) never serves the old list.
+    if (servedListDigest(packSourceFiles(srcDir), packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
+    return { file, definitions: list.definitions() as unknown as McpTool[], twins: list.twins };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */

@@ -5,7 +5,7 @@
  */
 import { fullNameOf, suggestProjection, type Suggestion, type Tool } from "@sluice/core";
 import { parseCommand, stringOption, usageError } from "./args.ts";
-import { findTool, loadTools } from "./load-tools.ts";
+import { findPricedTool, loadTools, pricedSet } from "./load-tools.ts";
 import type { Io } from "./io.ts";
 import { narrowCommand } from "./narrow.ts";
 
@@ -26,7 +26,7 @@ export async function suggestCommand(args: readonly string[], io: Io): Promise<n
   if (write && name === undefined) throw usageError("suggest", "--write needs --name NEW: the tool's own name to replace it (curated), or a new name for a derived tool");
 
   const tools = await loadTools(spec, io.cwd);
-  const tool = findTool(tools, toolName, spec);
+  const tool = findPricedTool(tools, pricedSet(tools, values["include-full"]), toolName, spec, "suggest");
   const suggestion = await suggestProjection(tool, { budget, keep, encoding });
 
   if (values.json === true) {

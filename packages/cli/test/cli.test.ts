@@ -23,12 +23,14 @@ function sluiceChild(args: string[], cwd = ROOT) {
 const sluice = (args: string[], cwd = ROOT) => runInProcess(args, { cwd });
 
 describe("sluice survey", () => {
-  it("lists tools fattest first as JSON", async () => {
-    const { code, stdout } = await sluice(["survey", "linear", "--top", "5", "--json"]);
+  it("lists tools fattest first as JSON; the *_full twins only with --include-full", async () => {
+    const { code, stdout } = await sluice(["survey", "linear", "--top", "5", "--json", "--include-full"]);
     expect(code).toBe(0);
     const rows = JSON.parse(stdout) as Array<{ tool: string; tokens: number }>;
     expect(rows).toHaveLength(5);
     expect(rows[0]!.tool).toMatch(/_list_full$/); // an untouched recursive filter tool
+    const served = JSON.parse((await sluice(["survey", "linear", "--top", "5", "--json"])).stdout) as typeof rows;
+    expect(served.filter((row) => row.tool.endsWith("_full"))).toEqual([]);
     for (let i = 1; i < rows.length; i++) expect(rows[i - 1]!.tokens).toBeGreaterThanOrEqual(rows[i]!.tokens);
     expect(Object.keys(rows[0]!).sort()).toEqual(["tokens", "tool"]);
   });

@@ -52,7 +52,7 @@ describe("generate --check and the stamp", () => {
   it("generate records every file of the pack; an unchanged pack is checked from the stamp, without generating", async () => {
     expect((await sluice(["generate", PETSTORE, "--name", "pets", "--out", "packs/a"])).code).toBe(0);
     const stamp = stampOf("packs/a");
-    expect(Object.keys(stamp.files)).toEqual([".gitattributes", "egress_map.txt", "package.json", "spec/petstore-expanded-3.0.json", "src/curated.ts", "src/defs.gen.ts", "src/index.ts", "src/runtime.gen.ts", "src/runtime.ts", "src/tools.gen.ts", "src/types.gen.ts"]);
+    expect(Object.keys(stamp.files)).toEqual([".gitattributes", "egress_map.txt", "package.json", "spec/petstore-expanded-3.0.json", "src/curated.ts", "src/defs.gen.ts", "src/index.ts", "src/runtime.gen.ts", "src/runtime.ts", "src/served-tools.gen.json", "src/tools.gen.ts", "src/types.gen.ts"]);
     markStamp("packs/a");
     const check = await sluice(args("packs/a"));
     expect(check.code).toBe(0);
@@ -112,9 +112,10 @@ describe("generate --check and the stamp", () => {
 
     // Each is a full check (seconds on a loaded machine): the quick tier runs two kinds, the long tier all
     // (generate.test.ts checks a spec edit of a stamped pack in the quick tier).
+    // An edit in src/ changes the served list's key, so the list is out of date (1) even when the map is not.
     const cases: Array<[string, () => void, number]> = [
-      ["a scaffold edited", () => writeFileSync(at(`${out}/src/curated.ts`), read(`${out}/src/curated.ts`) + "// mine\n"), 0],
-      ["a file added", () => writeFileSync(at(`${out}/src/extra.ts`), "export {};\n"), 0],
+      ["a scaffold edited", () => writeFileSync(at(`${out}/src/curated.ts`), read(`${out}/src/curated.ts`) + "// mine\n"), 1],
+      ["a file added", () => writeFileSync(at(`${out}/src/extra.ts`), "export {};\n"), 1],
       ["a scaffold removed", () => rmSync(at(`${out}/src/index.ts`)), 1],
       ["a foreign stamp", () => markStamp(out, (stamp) => (stamp.inputs = "0".repeat(64))), 0],
       ["a broken stamp", () => writeFileSync(at(`${out}/.sluice-stamp.json`), "{ not json"), 0],

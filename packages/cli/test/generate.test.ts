@@ -51,7 +51,7 @@ describe("one pack from a spec", () => {
     const report = JSON.parse(first.stdout) as { packs: Array<{ written: string[]; scaffolded: string[]; tools: number; baseUrl: string }> };
     expect(report.packs[0]!.tools).toBe(4);
     expect(report.packs[0]!.baseUrl).toBe("https://petstore.swagger.io/v2");
-    expect(report.packs[0]!.written).toEqual(["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/petstore-expanded-3.0.json", "egress_map.txt"]);
+    expect(report.packs[0]!.written).toEqual(["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/petstore-expanded-3.0.json", "egress_map.txt", "src/served-tools.gen.json"]);
     expect(report.packs[0]!.scaffolded).toEqual(["package.json", "src/index.ts", "src/curated.ts", "src/runtime.ts"]);
     expect(read("packs/pets/spec/petstore-expanded-3.0.json")).toBe(readFileSync(join(SPECS, "petstore/petstore-expanded-3.0.json"), "utf8"));
     expect(read("packs/pets/.gitattributes")).toMatch(/^src\/tools\.gen\.ts linguist-generated=true$/m);

@@ -17,8 +17,8 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const sluice = (args: string[], cwd = ROOT) => runInProcess(args, { cwd });
 
 describe("sluice report", () => {
-  it("--json --tool prints the report of one tool and its twin, as 2-space JSON", async () => {
-    const { code, stdout, stderr } = await sluice(["report", "linear", "--json", "--tool", "issues_list"]);
+  it("--json --tool --include-full prints the report of one tool and its twin, as 2-space JSON", async () => {
+    const { code, stdout, stderr } = await sluice(["report", "linear", "--json", "--tool", "issues_list", "--include-full"]);
     expect(stderr).toBe("");
     expect(code).toBe(0);
     const data = JSON.parse(stdout) as ReportData;
@@ -31,6 +31,17 @@ describe("sluice report", () => {
     ]);
     expect(data.tools[0]!.branches[0]!.path).toBe("filter");
     expect(data.curated.map((c) => c.name)).toEqual(["issues_list"]);
+  });
+
+  it("--tool without --include-full reports the served tool alone, its twin priced only beside it; the twin by name is refused with the flag", async () => {
+    const served = JSON.parse((await sluice(["report", "linear", "--json", "--tool", "issues_list"])).stdout) as ReportData;
+    expect(served.tools.map((t) => [t.name, t.kind])).toEqual([["issues_list", "curated"]]);
+    expect(served.totals).toEqual({ tools: 1, tokens: served.tools[0]!.tokens });
+    expect(served.curated).toEqual([expect.objectContaining({ name: "issues_list", full: "issues_list_full" })]);
+    expect(served.curated[0]!.fullTokens).toBeGreaterThan(served.tools[0]!.tokens);
+    const twin = await sluice(["report", "linear", "--json", "--tool", "issues_list_full"]);
+    expect(twin.code).toBe(2);
+    expect(twin.stderr).toBe("sluice: TOOL_NOT_FOUND: issues_list_full is the *_full twin of issues_list, left out of the served set report prices by default; add --include-full to price it.\n");
   });
 
   it("--out with --json writes the JSON there, the same bytes as stdout", async () => {
@@ -46,11 +57,11 @@ describe("sluice report", () => {
   it("--budget says how many tools are above it and how many a projection fits", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
     const file = join(dir, "r.html");
-    const run = await sluice(["report", "linear", "--tool", "issues_list", "--budget", "2000", "--out", file]);
+    const run = await sluice(["report", "linear", "--tool", "issues_list", "--include-full", "--budget", "2000", "--out", file]);
     expect(run.code).toBe(0);
     // issues_list_full (29,539) and issues_list (3,6xx) are above 2,000; both fit once narrowed.
     expect(run.stdout.split("\n")[1]).toBe("budget 2000: 2 tools above it, 2 with a projection that fits");
-    const tight = await sluice(["report", "linear", "--tool", "issues_list", "--budget", "100", "--out", file]);
+    const tight = await sluice(["report", "linear", "--tool", "issues_list", "--include-full", "--budget", "100", "--out", file]);
     expect(tight.stdout.split("\n")[1]).toMatch(/^budget 100: 2 tools above it, 0 with a projection that fits, 2 whose floor is above it$/);
   });
 
@@ -58,13 +69,13 @@ describe("sluice report", () => {
     const dir = mkdtempSync(join(tmpdir(), "sluice-report-"));
     const first = join(dir, "a.html");
     const second = join(dir, "b.html");
-    const run = await sluice(["report", "linear", "--tool", "issues_list", "--out", first]);
+    const run = await sluice(["report", "linear", "--tool", "issues_list", "--include-full", "--out", first]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const html = readFileSync(first, "utf8");
     expect(html.toLowerCase()).toMatch(/^<!doctype html>/);
     expect(run.stdout).toBe(`${first}: ${statSync(first).size} bytes, 2 tools, ${tokensOf(html)}; fattest: ${fattest(html)}\n`);
-    expect((await sluice(["report", "linear", "--tool", "issues_list", "--out", second])).code).toBe(0);
+    expect((await sluice(["report", "linear", "--tool", "issues_list", "--include-full", "--out", second])).code).toBe(0);
     expect(readFileSync(second, "utf8")).toBe(html);
   });
 

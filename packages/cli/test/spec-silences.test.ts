@@ -180,8 +180,9 @@ describe("serve says it once at start", () => {
   it("sluice serve of a generated pack prints them on stderr before it is ready", async () => {
     // The pack the CLI test above generated (vitest runs a file's tests in order).
     const stderr = await new Promise<string>((resolve, reject) => {
-      // stdin is /dev/null: the server starts, says what it says, and stops at once.
-      const child = spawn(process.execPath, [BIN, "serve", "packs/k2"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
+      // stdin is /dev/null: the server starts, says what it says, and stops at once. --include-full loads the pack
+      // at start (served from its stored list, serve says these when the pack loads, at the first call).
+      const child = spawn(process.execPath, [BIN, "serve", "packs/k2", "--include-full"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], timeout: 60_000 });
       let text = "";
       child.stderr.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
       child.on("error", reject);

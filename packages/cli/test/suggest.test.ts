@@ -36,7 +36,7 @@ describe("sluice suggest on the Linear pack", () => {
   it.runIf(LONG)(
     "--json: exactly { tool, budget, tokens, drop, keep, steps }, the figure that of the derived tool",
     async () => {
-      const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--json"]);
+      const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--include-full", "--budget", "1000", "--json"]);
       expect(stderr).toBe("");
       expect(code).toBe(0);
       expect(stdout.endsWith("\n")).toBe(true);
@@ -57,8 +57,8 @@ describe("sluice suggest on the Linear pack", () => {
   it(
     "text: each step with its saving, the result against the budget, and the derived() call",
     async () => {
-      const json = JSON.parse((await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--json"])).stdout) as { tokens: number; drop: string[]; steps: Array<{ selector: string; saved: number }> };
-      const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--name", "issues_fit"]);
+      const json = JSON.parse((await run(["suggest", "linear", "issues_list_full", "--include-full", "--budget", "1000", "--json"])).stdout) as { tokens: number; drop: string[]; steps: Array<{ selector: string; saved: number }> };
+      const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--include-full", "--budget", "1000", "--name", "issues_fit"]);
       expect(stderr).toBe("");
       expect(code).toBe(0);
       const lines = stdout.split("\n");
@@ -83,7 +83,7 @@ describe("sluice suggest on the Linear pack", () => {
   it(
     "below the floor: exit 2, one line, BUDGET_UNREACHABLE with the floor",
     async () => {
-      const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "50"]);
+      const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--include-full", "--budget", "50"]);
       expect(code).toBe(2);
       expect(stdout).toBe("");
       expect(stderr).toMatch(/^sluice: BUDGET_UNREACHABLE: issues_list_full cannot fit 50 tokens: its smallest projection is \d+ tokens, held up by pagination arguments after, before, first, last[^\n]*\n$/);
@@ -106,13 +106,20 @@ describe("sluice suggest on the Linear pack", () => {
   });
 
   it("--write without --name is a usage error", async () => {
-    const { code, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--write"]);
+    const { code, stderr } = await run(["suggest", "linear", "issues_list_full", "--include-full", "--budget", "1000", "--write"]);
     expect(code).toBe(2);
     expect(stderr).toContain("--write needs --name NEW");
   });
 
+  it("prices the served set: a *_full twin is named as one, with the flag that brings it back", async () => {
+    const { code, stdout, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toBe("sluice: TOOL_NOT_FOUND: issues_list_full is the *_full twin of issues_list, left out of the served set suggest prices by default; add --include-full to price it.\n");
+  });
+
   it("an unknown --keep selector fails with candidates", async () => {
-    const { code, stderr } = await run(["suggest", "linear", "issues_list_full", "--budget", "1000", "--keep", "filter.asignee"]);
+    const { code, stderr } = await run(["suggest", "linear", "issues_list_full", "--include-full", "--budget", "1000", "--keep", "filter.asignee"]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^sluice: UNKNOWN_SELECTOR: .*filter\.assignee/);
   });
@@ -218,9 +225,9 @@ describe("sluice suggest --write", () => {
       cpSync(base, dir, { recursive: true });
       const curate = await sluice(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags"], project);
       expect(curate.code).toBe(0);
-      const survey = JSON.parse((await sluice(["survey", dir, "--json"], project)).stdout) as Array<{ tool: string; tokens: number }>;
+      const survey = JSON.parse((await sluice(["survey", dir, "--json", "--include-full"], project)).stdout) as Array<{ tool: string; tokens: number }>;
       const before = survey.find((row) => row.tool === "find_pets_full")!.tokens;
-      const { code, stdout, stderr } = await sluice(["suggest", dir, "find_pets_full", "--budget", String(before - 5), "--write", "--name", "pets_fit", "--json"], project);
+      const { code, stdout, stderr } = await sluice(["suggest", dir, "find_pets_full", "--include-full", "--budget", String(before - 5), "--write", "--name", "pets_fit", "--json"], project);
       expect(stderr).toBe("");
       expect(code).toBe(0);
       const report = JSON.parse(stdout) as Record<string, unknown>;

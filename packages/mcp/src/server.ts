@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   type CallToolResult,
   type ListToolsResult,
+  type Tool as McpTool,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -79,6 +80,17 @@ export interface SessionOptions {
    * tools/list page sends, and each call of a served tool, by name. Closed with the session.
    */
   usage?: UsageSink;
+}
+
+/**
+ * A catalog whose tools/list is known before its tools are: the definitions a pack's served
+ * list stores (exactly what the loaded catalog would list), and the catalog itself, loaded
+ * on first need (a call). Not for a deferred session or a proxy's gate, which list from the
+ * loaded tools.
+ */
+export interface PrelistedCatalog {
+  readonly definitions: readonly McpTool[];
+  load(): Promise<ServedCatalog>;
 }
 
 /**
@@ -173,7 +185,13 @@ function unknownTool(catalog: ServedCatalog, name: string, base: string): Protoc
  * the environment. A call failure is a tool result with `isError` and a text that
  * starts with the error code; an unknown tool or a bad cursor is a protocol error.
  */
-export function createServer(catalog: ServedCatalog, options: SessionOptions = {}): Server {
+export function createServer(given: ServedCatalog | PrelistedCatalog, options: SessionOptions = {}): Server {
+  const prelisted = "load" in given ? given : undefined;
+  if (prelisted !== undefined && (options.gate !== undefined || (options.defer !== undefined && options.defer !== false))) {
+    throw new SluiceError("INVALID_OPTION", "A prelisted catalog serves its stored list as it is: defer and a proxy's gate need the loaded catalog.");
+  }
+  let loaded: ServedCatalog | undefined = prelisted === undefined ? (given as ServedCatalog) : undefined;
+  const catalogNow = async (): Promise<ServedCatalog> => (loaded ??= await prelisted!.load());
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new SluiceError("INVALID_OPTION", `pageSize must be a positive integer, got ${String(pageSize)}.`);
   const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
@@ -181,7 +199,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
   const session =
     options.defer === undefined || options.defer === false
       ? undefined
-      : new ToolSession(catalog.tools, options.defer === true ? {} : options.defer);
+      : new ToolSession(loaded!.tools, options.defer === true ? {} : options.defer);
   const callOptions = options.call ?? {};
   const env = callOptions.env ?? process.env;
   const table = callOptions.credentialEnv ?? CREDENTIAL_ENV;
@@ -215,13 +233,23 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
       onclose?.();
     };
   }
-  const listable = (tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
+  const listable = (catalog: ServedCatalog, tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
 
   server.setRequestHandler(ListToolsRequestSchema, async (request): Promise<ListToolsResult> => {
+    const cursor = request.params?.cursor;
+    if (loaded === undefined) {
+      // The stored list, paged as the catalog's own would be: the same order, the same cursors.
+      const all = prelisted!.definitions;
+      const offset = cursor === undefined ? 0 : decodeCursor(cursor, all.length);
+      const result: ListToolsResult = { tools: all.slice(offset, offset + pageSize) };
+      usage?.declared(result.tools);
+      if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
+      return result;
+    }
+    const catalog = loaded;
     // A proxy answers initialize while its upstream starts; what it lists waits for the lock's first verdict.
     if (gate?.ready !== undefined) await gate.ready();
-    const visible = listable(session === undefined ? catalog.tools : session.visibleTools());
-    const cursor = request.params?.cursor;
+    const visible = listable(catalog, session === undefined ? catalog.tools : session.visibleTools());
     const offset = cursor === undefined ? 0 : decodeCursor(cursor, visible.length);
     const page = visible.slice(offset, offset + pageSize);
     const result: ListToolsResult = { tools: page.map((tool) => catalog.definition(tool)) };
@@ -247,6 +275,7 @@ export function createServer(catalog: ServedCatalog, options: SessionOptions = {
   };
   const boundedCall = async (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
     const { name, args } = callParams(request.params);
+    const catalog = await catalogNow();
     let wire: Tool<object> | undefined;
     if (session !== undefined) {
       const outcome = session.call(name, args);

@@ -2,7 +2,7 @@ import { BudgetUnreachableError, egressMap, isSluiceError, formatEgressMap, full
 import { PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
 import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, ROOT, type JsonSchemaObject } from "@sluice/schema";
-import { findTool } from "../load-tools.ts";
+import { findPricedTool, pricedSet } from "../load-tools.ts";
 import type { BranchStatus, ReportBranch, ReportCurated, ReportCycle, ReportData, ReportSharedType, ReportSuggestion, ReportTool } from "./report-data.ts";
 
 export interface BuildReportOptions {
@@ -15,6 +15,12 @@ export interface BuildReportOptions {
   tool?: string;
   /** Levels of argument paths priced below a tool (default 2: the arguments and one level below). */
   depth?: number;
+  /**
+   * List and total only the served set (`defaultServedSet`: what serve serves, check and
+   * `egress --served` count), each twin priced only beside its curated tool. The CLI's
+   * default; without it, every tool given is listed.
+   */
+  served?: boolean;
   /** Told the name of each step as it starts (the CLI's progress line). */
   step?: (label: string) => void;
 }
@@ -49,7 +55,7 @@ const DEFAULT_DEPTH = 2;
 
 /**
  * What `sluice report` shows of a tool array (a pack as loaded, curated tools and their
- * `*_full` twins included). Numbers are exact where the contract says they are: tool
+ * `*_full` twins included; with `served`, its served set). Numbers are exact where the contract says they are: tool
  * tokens are `schemaTokens`, branch tokens are `paths({ byCost })` numbers (one
  * `ToolPricer` per tool; all of them share one `PieceCounter`, which only remembers
  * texts and their exact counts, so sharing changes no number, only the time), cycle
@@ -152,10 +158,15 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
   return data;
 }
 
-/** The report's tools: all of them, or the one named (with its twin, either way round). */
+/**
+ * The report's tools: all of them (the served set with `served`), or the one named (with
+ * its twin, either way round, unless `served`).
+ */
 function selectTools(tools: readonly Tool<object>[], byName: ReadonlyMap<string, Tool<object>>, options: BuildReportOptions): Tool<object>[] {
-  if (options.tool === undefined) return [...tools];
-  const tool = findTool(tools, options.tool, options.pack);
+  const pool = pricedSet(tools, options.served !== true);
+  if (options.tool === undefined) return pool;
+  const tool = findPricedTool(tools, pool, options.tool, options.pack, "report");
+  if (options.served === true) return [tool];
   const out = [tool];
   const twin = byName.get(fullNameOf(tool.name));
   if (twin !== undefined && twin !== tool) out.push(twin);

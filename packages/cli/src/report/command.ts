@@ -37,6 +37,8 @@ export async function reportCommand(args: readonly string[], io: Io): Promise<nu
       ...(budget === undefined ? {} : { budget }),
       ...(tool === undefined ? {} : { tool }),
       ...(depth === undefined ? {} : { depth }),
+      // The served set, as check counts it, unless the twins are asked for.
+      ...(values["include-full"] === true ? {} : { served: true }),
     });
     if (values.json !== true) {
       step("writing the page");
