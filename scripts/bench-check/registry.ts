@@ -56,6 +56,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: "bench/MCP-LOCK-STORM.md", command: `${NODE} scripts/bench-lock-storm.ts 3000 3`, notRerun: "listings per storm depend on when the SDK client reads the notices (timing), so they are reported, not compared" },
   { file: "bench/EGRESS-MAP-SIZE.md", command: `${NODE} scripts/bench-egress-map-size.ts`, notRerun: "sizes only (bytes and lines of maps that egress:check already holds to the packs)" },
   { file: "bench/FRAMEWORKS.md", command: `${NODE} scripts/bench-frameworks.ts`, notRerun: "not yet compared: it loads three agent frameworks, and its token counts are held by the frameworks' own tests" },
+  { file: "bench/MCP-GENERATE.md", command: null, notRerun: "a record of one before-against-after comparison (09681fd checked out beside the tree, scripts/bench-mcp-ir.ts and scripts/bench-mcp-generate.ts)" },
   { file: "bench/MCP-SOURCE.md", command: `${NODE} scripts/bench-mcp-source.ts`, rerun: { args: ["scripts/bench-mcp-source.ts"], writes: [], complete: true } },
   { file: "bench/TSC.md", command: `${NODE} scripts/bench-tsc.ts --rounds 3 --before DIR`, notRerun: TIMINGS },
   { file: "bench/GENERATE-IR.md", command: `${NODE} scripts/bench-generate-ir.ts --rounds 5 --baseline a9dbd45 --corpus`, notRerun: TIMINGS },
