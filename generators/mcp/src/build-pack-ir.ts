@@ -10,10 +10,10 @@
  * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool
  */
 import { getOwn, SluiceError, withinLimits, type JsonSchemaObject } from "@sluice/schema";
-import { selectorSegment, type McpBinding, type PackIR, type PatternRefusal, type SkippedOperation, type ToolAnnotations, type ToolIR, type WithheldPath } from "@sluice/core";
+import { type McpBinding, type PackIR, type PatternRefusal, type SkippedOperation, type ToolAnnotations, type ToolIR, type WithheldPath } from "@sluice/core";
 import { guards } from "@sluice/core/guards";
 import { compareText, fitToolName, shortHash } from "@sluice/emit";
-import { flatteningLoses, reachableDefs, RefResolver, refuseUnsupported, SchemaConverter, unsupportedInDefs, type Located } from "@sluice/schema-convert";
+import { flatteningLoses, reachableDefs, RefResolver, refuseUnsupported, SchemaConverter, unsupportedInDefs, withheldMember, type Located } from "@sluice/schema-convert";
 import type { McpSnapshot, McpSnapshotTool } from "@sluice/mcp-client";
 import { inputBundle, snapshotPointers, type InputBundle, type PlacedTool } from "./input-bundle.ts";
 
@@ -165,7 +165,7 @@ function flatArguments(at: Located, resolver: RefResolver, converter: SchemaConv
   const converted = asObject(converter.convert(shape, located.document, "", memberWithheld, located.pointer));
   const requiredMembers = new Set(Array.isArray(converted.required) ? converted.required.filter((name): name is string => typeof name === "string") : []);
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
-  const withheldTop = new Set(memberWithheld.flatMap((entry) => topMember(entry.path, members)?.member ?? []));
+  const withheldTop = new Set(memberWithheld.flatMap((entry) => withheldMember(entry.path, members)?.member ?? []));
   // Argument names as a flattened body claims them, in the schema's order, withheld members too.
   const argOf = claimArguments(Object.keys(members).filter((member) => Object.prototype.hasOwnProperty.call(convertedMembers, member) || withheldTop.has(member)));
   const renamed = Object.keys(convertedMembers).find((member) => argOf.get(member) !== member);
@@ -179,7 +179,7 @@ function flatArguments(at: Located, resolver: RefResolver, converter: SchemaConv
   if (failed !== undefined) throw failed;
   if (renamed !== undefined) return { parameters: { properties, required }, withheld: [], refused: `its property ${JSON.stringify(renamed)} is no argument name (${ARGUMENT_NAME}), and a tool's arguments are forwarded under their own names` };
   const withheld = memberWithheld.map((entry): WithheldPath => {
-    const top = topMember(entry.path, members);
+    const top = withheldMember(entry.path, members);
     return { ...entry, path: top === undefined ? entry.path.replace(/^\./, "") : `${argOf.get(top.member)!}${entry.path.slice(top.prefix)}` };
   });
   return { parameters: { properties, required }, withheld };
@@ -206,15 +206,6 @@ function claimArguments(members: readonly string[]): Map<string, string> {
   return out;
 }
 
-/** The member a withheld entry (`.member` or `.member.rest`, the member spelled as a selector segment) starts with; the longest such name wins. */
-function topMember(path: string, members: object): { member: string; prefix: number } | undefined {
-  let found: { member: string; prefix: number } | undefined;
-  for (const member of Object.keys(members)) {
-    const head = `.${selectorSegment(member)}`;
-    if ((path === head || path.startsWith(`${head}.`)) && (found === undefined || head.length > found.prefix)) found = { member, prefix: head.length };
-  }
-  return found;
-}
 
 function notSplittable(schema: Record<string, unknown>): string {
   const root = Object.keys(schema).filter((key) => !FLAT_ROOT.has(key)).sort();

@@ -1,10 +1,9 @@
 import type { HttpAuthScheme, HttpBinding, HttpBody, HttpParameter, HttpParameterLocation, ToolAnnotations, ToolIR, WithheldParameter, WithheldPath, WithheldReason } from "@sluice/core";
-import { selectorSegment } from "@sluice/core";
 import { escapePointerSegment, getOwn, setOwn, SluiceError, type JsonSchemaObject } from "@sluice/schema";
 import { compareText, fitToolName, shortHash } from "@sluice/emit";
 import { CREDENTIAL_HEADERS, normalizeParameter, swagger2ParameterSchema, type NormalizedParameter } from "./parameter-object.ts";
 import { normalizeRequestBody, swagger2Body, type NormalizedBody } from "./request-body-object.ts";
-import { flatteningLoses, type Dialect, type Located, type RefResolver, type SchemaConverter, type SourceDocument } from "@sluice/schema-convert";
+import { flatteningLoses, withheldMember, type Dialect, type Located, type RefResolver, type SchemaConverter, type SourceDocument } from "@sluice/schema-convert";
 import type { SecuritySchemes } from "./security-scheme-object.ts";
 import { serverUrl, swagger2ServerUrl } from "./server-object.ts";
 
@@ -297,12 +296,12 @@ function bodyArguments(
   // withheld alike: a withheld member is recorded under the name it would have had
   // (`body_id` beside a path parameter `id`), never under a name another argument offers.
   const argOf = new Map<string, string>();
-  const withheldTop = new Set(memberWithheld.flatMap((entry) => topMember(entry.path, memberSchemas)?.member ?? []));
+  const withheldTop = new Set(memberWithheld.flatMap((entry) => withheldMember(entry.path, memberSchemas)?.member ?? []));
   for (const member of Object.keys(memberSchemas)) {
     if (hasOwnMember(convertedMembers, member) || withheldTop.has(member)) argOf.set(member, claim(member, "body", `body:${member}`));
   }
   for (const entry of memberWithheld) {
-    const top = topMember(entry.path, memberSchemas);
+    const top = withheldMember(entry.path, memberSchemas);
     withheld.push({ ...entry, path: top === undefined ? entry.path.replace(/^\./, "") : `${argOf.get(top.member)!}${entry.path.slice(top.prefix)}` });
   }
   for (const [member, memberSchema] of Object.entries(convertedMembers)) {
@@ -327,18 +326,6 @@ function bodyArguments(
   return { ...base, fields: recordOf(fields), ...encoding, ...credentials() };
 }
 
-/**
- * The body member a withheld entry (`.member` or `.member.rest`, the member spelled as a
- * selector segment) starts with, and the length of that prefix; the longest such name wins.
- */
-function topMember(path: string, members: object): { member: string; prefix: number } | undefined {
-  let found: { member: string; prefix: number } | undefined;
-  for (const member of Object.keys(members)) {
-    const head = `.${selectorSegment(member)}`;
-    if ((path === head || path.startsWith(`${head}.`)) && (found === undefined || head.length > found.prefix)) found = { member, prefix: head.length };
-  }
-  return found;
-}
 
 /**
  * Object.fromEntries of pairs whose keys are distinct (claimed argument names), built by

@@ -6,3 +6,4 @@ export { reachableDefs } from "./reachable-defs.ts";
 export { refuseUnsupported, unsupportedInDefs, type UnsupportedInDefs } from "./refuse-unsupported.ts";
 export { responseSchemaHints } from "./response-schema-hints.ts";
 export { MAX_SCHEMA_DEPTH } from "./max-schema-depth.ts";
+export { withheldMember } from "./withheld-member.ts";
