@@ -213,7 +213,9 @@ describe("no reformatter ever loses a value (seeded property)", () => {
     fc.assert(
       fc.property(fc.oneof(fc.array(line, { maxLength: 30 }), planted), fc.boolean(), (lines, trailing) => {
         const text = lines.join("\n") + (trailing ? "\n" : "");
-        const out = reformatText(text);
+        // The fold alone: with the default chain, a list that is also JSON ("0\n") is compacted
+        // first (a lossless change of bytes, held by the JSON property above), not left as it was.
+        const out = reformatText(text, ["path-fold"]);
         if (stage(out.stages, "path-fold").adopted) expect(unfoldPaths(out.text)).toBe(text);
         else expect(out.text).toBe(text);
       }),
