@@ -540,13 +540,15 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
         ...(recordUsage === undefined ? {} : { usage: recordUsage() }),
       });
 
+    // The bin's process, or the stand-in of a program that runs serve inside itself (io.ts).
+    const hostProcess = io.process ?? process;
     const stop = new Promise<string>((resolveStop) => {
       const onSignal = (signal: NodeJS.Signals) => resolveStop(signal);
-      process.once("SIGINT", onSignal);
-      process.once("SIGTERM", onSignal);
+      hostProcess.once("SIGINT", onSignal);
+      hostProcess.once("SIGTERM", onSignal);
     });
     // One misbehaving request must not end a server other clients rely on.
-    process.on("unhandledRejection", (reason) => say(`unhandled rejection: ${(reason as Error)?.message ?? String(reason)}`));
+    hostProcess.on("unhandledRejection", (reason) => say(`unhandled rejection: ${(reason as Error)?.message ?? String(reason)}`));
 
     if (port === undefined) {
       const handle = await serveStdio(newServer(), {
@@ -583,7 +585,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
       say(`stopped (${why})`);
     }
     // Keep-alive sockets to the API may hold the event loop for seconds; do not wait for them.
-    setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
+    setTimeout(() => hostProcess.exit(hostProcess.exitCode ?? 0), 1_000).unref();
     return 0;
   }
 }

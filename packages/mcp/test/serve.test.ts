@@ -16,6 +16,13 @@
  * the start-up summary is the Gmail server's here), and the three refusals at start, which
  * throw before serve touches the process (signals, stdio) and so run the CLI's main in the
  * worker (packages/cli/test/support/run-in-process.ts).
+ *
+ * The quick tier also runs two of the HTTP servers (the whole Linear pack, and Gmail with
+ * --include-full) by the CLI's main in the worker (support.ts startHttpInProcess): the same
+ * serve code on the same port and protocol, with its signals and exit taken from a stand-in
+ * (Io.process), so that only the stdio servers and the deferred module (whose Linear
+ * credential would clash with the pack's in one environment) are children; the long tier
+ * starts all of them as children.
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,7 +32,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { startGraphQLServer, startOpenApiMockServer, type GraphQLServer, type OpenApiMockServer } from "../../../test/support/servers/index.ts";
 import { LONG } from "../../../test/support/tier.ts";
-import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, waitFor, type HttpChild } from "./support.ts";
+import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, startHttpInProcess, waitFor, type HttpChild, type HttpServed } from "./support.ts";
 
 const LINEAR_SDL = `${ROOT}packs/linear/spec/schema.graphql`;
 const GMAIL_SPEC = `${ROOT}packs/gmail/spec/gmail-v1.yaml`;
@@ -41,7 +48,7 @@ type OpenAPIMock = OpenApiMockServer;
 
 let packStdio: ChildStdioTransport;
 let packStdioClient: Client;
-let packHttp: HttpChild;
+let packHttp: HttpServed;
 let deferredStdio: StdioClientTransport;
 let deferredStdioClient: Client;
 let deferredStdioStderr = "";
@@ -50,7 +57,7 @@ let gmailStdio: ChildStdioTransport;
 let gmailStdioClient: Client;
 let githubStdio: ChildStdioTransport;
 let githubStdioClient: Client;
-let gmailFullHttp: HttpChild;
+let gmailFullHttp: HttpServed;
 
 const DEFERRED_TOKEN = "deferred-test-token-0123456789abcdef";
 const GMAIL_TOKEN = "gmail-full-test-token-0123456789";
@@ -78,13 +85,13 @@ async function listAll(client: Client): Promise<{ tools: McpTool[]; pages: numbe
 }
 
 /** The token a served child expects: the generated one it printed, or the one it was given. */
-function tokenOf(served: HttpChild): string {
+function tokenOf(served: HttpServed): string {
   if (served === deferredHttp) return DEFERRED_TOKEN;
   if (served === gmailFullHttp) return GMAIL_TOKEN;
   return served.generatedToken!;
 }
 
-async function httpClient(served: HttpChild): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function httpClient(served: HttpServed): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${tokenOf(served)}` } } });
   const client = new Client({ name: "sluice-test", version: "0" });
   await client.connect(transport);
@@ -125,16 +132,37 @@ beforeAll(async () => {
     githubStdio = new ChildStdioTransport(["github-rest", "--base-url", hang.url], childEnv({ GITHUB_TOKEN: "ghp_test" }));
     githubStdioClient = new Client({ name: "sluice-test", version: "0" });
   }
-  [packHttp, deferredHttp, gmailFullHttp] = await Promise.all([
-    startHttpChild(packArgs, packEnv),
+  const gmailFullArgs = ["gmail", "--include-full", "--base-url", gmail.url];
+  // In the worker, one after the other: what each reads at start (SLUICE_MCP_TOKEN) is set for it alone.
+  const inWorker = async (): Promise<[HttpServed, HttpServed]> => {
+    const pack = await startHttpInProcess(packArgs, { SLUICE_MCP_TOKEN: undefined });
+    return [pack, await startHttpInProcess(gmailFullArgs, { SLUICE_MCP_TOKEN: GMAIL_TOKEN })];
+  };
+  if (!LONG) setWorkerEnv({ LINEAR_API_KEY: "lin_api_test", GOOGLE_ACCESS_TOKEN: "google_test", SLUICE_USAGE: "off", SLUICE_BASE_URL: undefined, SLUICE_MCP_TOKEN: undefined });
+  let inWorkerServers: [HttpServed, HttpServed];
+  [inWorkerServers, deferredHttp] = await Promise.all([
+    LONG
+      ? Promise.all([startHttpChild(packArgs, packEnv), startHttpChild(gmailFullArgs, childEnv({ GOOGLE_ACCESS_TOKEN: "google_test", SLUICE_MCP_TOKEN: GMAIL_TOKEN }))])
+      : inWorker(),
     startHttpChild([...deferredArgs, "--auth-token", DEFERRED_TOKEN], deferredEnv),
-    startHttpChild(["gmail", "--include-full", "--base-url", gmail.url], childEnv({ GOOGLE_ACCESS_TOKEN: "google_test", SLUICE_MCP_TOKEN: GMAIL_TOKEN })),
     packStdioClient.connect(packStdio),
     deferredStdioClient.connect(deferredStdio),
     gmailStdioClient.connect(gmailStdio),
     ...(LONG ? [githubStdioClient.connect(githubStdio)] : []),
   ]);
+  [packHttp, gmailFullHttp] = inWorkerServers;
 });
+
+/** The worker's variables before setWorkerEnv, put back after the file. */
+const savedEnv = new Map<string, string | undefined>();
+/** What the in-worker servers read from the environment at a call (credentials) or start; a child gets childEnv() instead. */
+function setWorkerEnv(values: Record<string, string | undefined>): void {
+  for (const [key, value] of Object.entries(values)) {
+    if (!savedEnv.has(key)) savedEnv.set(key, process.env[key]);
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+}
 
 afterAll(async () => {
   await Promise.allSettled(clients.map((client) => client.close()));
@@ -148,6 +176,10 @@ afterAll(async () => {
     gmailFullHttp?.stop(),
   ]);
   await Promise.allSettled([gql?.close(), gmail?.close(), hang?.close()]);
+  for (const [key, value] of savedEnv) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
 });
 
 describe("a whole pack over stdio", () => {
@@ -562,5 +594,8 @@ describe("shutting down", () => {
     expect(packStdio.stderr).toContain("stopped (stdin closed)");
     expect(await packHttp.stop()).toBe(0);
     expect(packHttp.stderr()).toContain("stopped (SIGTERM)");
+    // A child in both tiers (packHttp is in the worker in the quick tier): the bin's own process takes the real signal.
+    expect(await deferredHttp.stop()).toBe(0);
+    expect(deferredHttp.stderr()).toContain("stopped (SIGTERM)");
   });
 });

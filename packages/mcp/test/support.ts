@@ -1,9 +1,11 @@
 /**
  * Driving a real `sluice serve` child process from tests: a stdio client transport that
  * can also write raw bytes (malformed JSON-RPC) and keeps every line the server wrote,
- * an HTTP child whose bound URL is read from stderr, and an upstream that never answers.
+ * an HTTP child whose bound URL is read from stderr (or the same server run by the CLI's main
+ * in this process), and an upstream that never answers.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createInterface } from "node:readline";
@@ -106,20 +108,82 @@ export class ChildStdioTransport implements Transport {
   }
 }
 
-export interface HttpChild {
-  child: ChildProcessWithoutNullStreams;
+/** A `sluice serve --http` running, in a child or in this process. */
+export interface HttpServed {
   url: string;
   /** The bearer token the server generated and printed, when it was given none. */
   generatedToken: string | undefined;
   stderr: () => string;
+  /** SIGTERM, then its exit code. */
   stop(): Promise<number | null>;
+}
+
+export interface HttpChild extends HttpServed {
+  child: ChildProcessWithoutNullStreams;
+}
+
+/** `args` with `--http 0` before a `--` (what follows it is a proxied upstream's command line). */
+function withHttp(args: readonly string[]): string[] {
+  const dashes = args.indexOf("--");
+  return dashes < 0 ? [...args, "--http", "0"] : [...args.slice(0, dashes), "--http", "0", ...args.slice(dashes)];
+}
+
+/**
+ * `sluice serve ... --http 0` run by the CLI's `main` in this process: the code the bin runs
+ * once loaded, without a child that loads tsx, the CLI and the pack again (seconds of CPU for
+ * Linear). Serve takes its signals from and exits through a stand-in (Io.process), so stop()
+ * sends it SIGTERM as the child's stop does, and its closing exit does not end the worker.
+ * `startEnv` is set while it starts (what serve reads at start: SLUICE_MCP_TOKEN, ...) and put
+ * back once it listens; what calls read (credentials) is the caller's to set in process.env.
+ */
+export async function startHttpInProcess(args: readonly string[], startEnv: Record<string, string | undefined> = {}): Promise<HttpServed> {
+  const { main } = await import("../../cli/src/main.ts");
+  const host = Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined });
+  let stderr = "";
+  const saved = new Map<string, string | undefined>();
+  for (const [key, value] of Object.entries(startEnv)) {
+    saved.set(key, process.env[key]);
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  const running = main(["serve", ...withHttp(args)], {
+    stdout: { write: () => true },
+    stderr: { write: (text: string) => (stderr += text) },
+    cwd: ROOT,
+    process: host,
+  });
+  let url: string;
+  try {
+    url = await Promise.race([
+      waitFor(() => /listening on (http:\/\/\S+)/.exec(stderr)?.[1], "the HTTP server's URL", 60_000),
+      running.then((code) => {
+        throw new Error(`sluice serve ended (${code}) before listening:\n${stderr}`);
+      }),
+    ]);
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  }
+  let stopped: Promise<number> | undefined;
+  return {
+    url,
+    generatedToken: /auth token \(generated[^)]*\): (\S+)/.exec(stderr)?.[1],
+    stderr: () => stderr,
+    stop() {
+      if (stopped === undefined) {
+        host.emit("SIGTERM", "SIGTERM");
+        stopped = running;
+      }
+      return stopped;
+    },
+  };
 }
 
 /** `sluice serve ... --http 0`, resolved once it prints the URL it bound. */
 export async function startHttpChild(args: readonly string[], env: Record<string, string>): Promise<HttpChild> {
-  // Options go before a `--`: what follows it is a proxied upstream's command line.
-  const dashes = args.indexOf("--");
-  const ordered = dashes < 0 ? [...args, "--http", "0"] : [...args.slice(0, dashes), "--http", "0", ...args.slice(dashes)];
+  const ordered = withHttp(args);
   const child = spawn(process.execPath, [BIN, "serve", ...ordered], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");
