@@ -25,7 +25,7 @@ export const SERVED_LIST_FILE = "served-tools.gen.json";
 /** JSON has no comments: the file says what it is in its first member. */
 const GENERATED = "written by sluice generate, keyed by the pack's src/: do not edit; regenerate with sluice generate";
 /** Bumped whenever the layout or the meaning of the key changes: an old file then never matches. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** A tools/list definition as this file stores it: only `inputSchema.$defs` is looked into. */
 export interface ListedDefinition {
@@ -99,9 +99,22 @@ export function servedListDigest(files: ReadonlyMap<string, Uint8Array>, coreVer
       // serve reads a module's `outputSchemas` export beside its tools; the list (tools only) cannot hold them.
       if (!importsStayInside(path, text) || text.includes("outputSchemas")) return undefined;
     }
-    hash.update(`${path}\0${bytes.length}\0`).update(bytes);
+    const keyed = /\.gen\.[cm]?[jt]s$/.test(path) ? withoutRegenerateLine(bytes) : bytes;
+    hash.update(`${path}\0${keyed.length}\0`).update(keyed);
   }
   return hash.digest("hex");
+}
+
+/**
+ * A generated file without its header's `// Regenerate:` line: that line names the command
+ * that made the pack (`generate <spec> --name --out`, or a config's pack), which changes
+ * nothing a model is served, and generate --check lets it differ.
+ */
+function withoutRegenerateLine(bytes: Uint8Array): Uint8Array {
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString("latin1");
+  const line = /^\/\/ Regenerate: [^\n]*\n/m.exec(head);
+  if (line === null) return bytes;
+  return Buffer.concat([bytes.subarray(0, line.index), bytes.subarray(line.index + line[0].length)]);
 }
 
 /** The @sluice/core version a pack directory resolves, as Node would find it (`none` without one). */
