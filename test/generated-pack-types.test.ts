@@ -8,10 +8,10 @@
  * behave at run time as the types say.
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { Tool } from "@sluice/core";
+import type { DeriveOptions, Tool } from "@sluice/core";
 import { generatedTools as linear, type LinearTypes } from "@sluice/pack-linear";
 import { generatedTools as stripe, type StripeTypes } from "@sluice/pack-stripe";
-import { generatedTools as github } from "@sluice/pack-github-rest";
+import { generatedTools as github, type GitHubRestTypes as GithubTypes } from "@sluice/pack-github-rest";
 
 type ArgsOf<T> = T extends Tool<infer A> ? A : never;
 
@@ -57,6 +57,11 @@ function compileOnly(): void {
   void acme.call({ type: "public" });
   // @ts-expect-error org is pinned
   void acme.call({ org: "other" });
+  // Options built elsewhere (every pin optional in their type) take nothing out of the type.
+  const built: DeriveOptions<GithubTypes.ReposListForOrgArgs> = { name: "built", pin: { type: "public" } };
+  void github.reposListForOrg.derived(built).call({ org: "acme" });
+  // @ts-expect-error org is still a string
+  void github.reposListForOrg.derived(built).call({ org: 1 });
 }
 
 describe("generated tool exports are typed by their generated interfaces", () => {

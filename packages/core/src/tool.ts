@@ -30,6 +30,13 @@ const loadCallRuntime = () => (callRuntime ??= import("./call/call.ts"));
 /** Arguments of a tool, as a record. Generated packs give each tool its own type. */
 export type ToolArgs = Record<string, unknown>;
 
+/**
+ * The arguments a `pin` surely fixes: the keys it holds for certain. A pin written in place
+ * (`pin: { org: "acme" }`) names each; options built elsewhere and typed `DeriveOptions<Args>`
+ * hold every key as optional, and take nothing out of the type.
+ */
+export type PinnedKeys<Pinned> = { [K in keyof Pinned]-?: {} extends Pick<Pinned, K> ? never : K }[keyof Pinned];
+
 export interface DeriveOptions<Args extends object = ToolArgs> {
   /** Wire name of the new tool; defaults to the parent's. */
   name?: string;
@@ -313,9 +320,9 @@ export class Tool<Args extends object = ToolArgs> {
    * Options are checked at run time too: an unknown key is INVALID_OPTION naming the
    * nearest valid one (a typo must never leave the tool wider than meant).
    */
-  derived<const Pinned extends { readonly [K in keyof Args]?: Args[K] } = {}>(options: DeriveOptions<Args> & { pin?: Pinned } = {}): Tool<Omit<Args, keyof Pinned>> {
+  derived<const Pinned extends { readonly [K in keyof Args]?: Args[K] } = {}>(options: DeriveOptions<Args> & { pin?: Pinned } = {}): Tool<Omit<Args, PinnedKeys<Pinned>>> {
     // A pinned argument leaves the schema (sending it is refused), so it leaves the type.
-    return withinLimits(`derived() of ${this.name}`, () => this.project(options, {})) as unknown as Tool<Omit<Args, keyof Pinned>>;
+    return withinLimits(`derived() of ${this.name}`, () => this.project(options, {})) as unknown as Tool<Omit<Args, PinnedKeys<Pinned>>>;
   }
 
   /** @internal measurement hook for `paths({ byCost })`. */
