@@ -82,6 +82,11 @@ export function looksSecret(name: string): boolean {
   return SECRET_NAMES.has(squashed) || SECRET_ENDINGS.some((ending) => squashed.endsWith(ending));
 }
 
+/** An `enum` of booleans (and perhaps null); module level, so no closure is made per schema judged. */
+function onlyBooleans(values: unknown): boolean {
+  return Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === "boolean" || value === null) && values.some((value) => typeof value === "boolean");
+}
+
 /**
  * Whether a schema admits only booleans (and perhaps null): `type: "boolean"`, a nullable
  * one, `const`/`enum` of booleans, a union of such branches. A flag named like a secret
@@ -90,7 +95,6 @@ export function looksSecret(name: string): boolean {
 export function isBooleanSchema(schema: unknown, depth = 0): boolean {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > 20) return false;
   const node = schema as Record<string, unknown>;
-  const onlyBooleans = (values: unknown): boolean => Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === "boolean" || value === null) && values.some((value) => typeof value === "boolean");
   if (Object.hasOwn(node, "const")) return typeof node["const"] === "boolean";
   if (Object.hasOwn(node, "enum")) return onlyBooleans(node["enum"]);
   const type = node["type"];

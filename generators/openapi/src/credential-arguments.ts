@@ -130,14 +130,18 @@ function vendorWords(pack: string, schemes: readonly DeclaredScheme[]): Set<stri
 /**
  * Names on the wire an argument of this tool is sent under (non-path parameters and
  * top-level body members), leaving out flags: a boolean named `secret` says whether, never
- * what, and cannot carry the key (the rule secretLookingArguments applies).
+ * what, and cannot carry the key (the rule secretLookingArguments applies). Names in `known`
+ * are passed over unjudged: their verdict is already taken (Kubernetes sends `pretty` and
+ * `dryRun` from a thousand operations, each a schema to judge).
  */
-function sentNames(tool: ToolIR): string[] {
+function sentNames(tool: ToolIR, known: ReadonlySet<string>): string[] {
   if (tool.binding.kind !== "http") return [];
   const properties = tool.parameters.properties;
   const mayCarry = (arg: string) => !isBooleanSchema(Object.hasOwn(properties, arg) ? properties[arg] : undefined);
-  const names = tool.binding.parameters.filter((p) => p.in !== "path" && mayCarry(p.arg)).map((p) => p.name);
-  return [...names, ...Object.entries(tool.binding.body?.fields ?? {}).filter(([arg]) => mayCarry(arg)).map(([, wire]) => wire)];
+  const names: string[] = [];
+  for (const p of tool.binding.parameters) if (p.in !== "path" && !known.has(p.name) && mayCarry(p.arg)) names.push(p.name);
+  for (const [arg, wire] of Object.entries(tool.binding.body?.fields ?? {})) if (!known.has(wire) && mayCarry(arg)) names.push(wire);
+  return names;
 }
 
 /**
@@ -145,20 +149,21 @@ function sentNames(tool: ToolIR): string[] {
  * without following `$ref`s: a body that stays whole or a nested object sends these too.
  * Boolean members are left out, as in sentNames.
  */
-function memberNames(schema: unknown, out: Set<string>, depth = 0): void {
+function memberNames(schema: unknown, out: Set<string>, known: ReadonlySet<string>, depth = 0): void {
   if (typeof schema !== "object" || schema === null || depth > 200) return;
   if (Array.isArray(schema)) {
-    for (const item of schema) memberNames(item, out, depth + 1);
+    for (const item of schema) memberNames(item, out, known, depth + 1);
     return;
   }
   for (const [keyword, value] of Object.entries(schema)) {
     if (keyword === "properties" && typeof value === "object" && value !== null) {
       for (const [member, sub] of Object.entries(value)) {
-        if (!isBooleanSchema(sub)) out.add(member);
-        memberNames(sub, out, depth + 1);
+        // A name already judged is not judged again (see sentNames).
+        if (!known.has(member) && !out.has(member) && !isBooleanSchema(sub)) out.add(member);
+        memberNames(sub, out, known, depth + 1);
       }
     } else if (keyword === "allOf" || keyword === "anyOf" || keyword === "oneOf" || keyword === "items" || keyword === "prefixItems" || keyword === "contains" || keyword === "not" || keyword === "if" || keyword === "then" || keyword === "else") {
-      memberNames(value, out, depth + 1);
+      memberNames(value, out, known, depth + 1);
     }
   }
 }
@@ -188,14 +193,14 @@ export function credentialArguments(tools: readonly ToolIR[], schemes: readonly 
     if (scheme !== undefined) found.set(name, scheme);
   };
   for (const tool of tools) {
-    for (const name of sentNames(tool)) consider(name);
+    for (const name of sentNames(tool, seen)) consider(name);
     // Members of bodies kept whole, nested members and union branches (credential-members.ts withholds them).
     const nested = new Set<string>();
-    for (const schema of Object.values(tool.parameters.properties)) memberNames(schema, nested);
+    for (const schema of Object.values(tool.parameters.properties)) memberNames(schema, nested, seen);
     for (const name of nested) consider(name);
   }
   const inDefs = new Set<string>();
-  for (const schema of Object.values(defs)) memberNames(schema, inDefs);
+  for (const schema of Object.values(defs)) memberNames(schema, inDefs, seen);
   for (const name of inDefs) consider(name);
   const out: Record<string, string> = {};
   for (const name of [...found.keys()].sort(compareText)) Object.defineProperty(out, name, { value: found.get(name), enumerable: true, writable: true, configurable: true });

@@ -943,11 +943,17 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
     }
     return members;
   };
-  const stack: { node: unknown; pointer: string; depth: number }[] = [{ node: main.root, pointer: "", depth: 0 }];
+  // The walk visits every node of the document (GitHub REST: most of them examples and
+  // descriptions), but only composition nodes need their pointer: it is built on first use,
+  // from the parent's, instead of one string per node.
+  const stack: WalkPlace[] = [{ node: main.root, parent: undefined, key: "", pointer: "", depth: 0 }];
   while (stack.length > 0) {
-    const { node, pointer, depth } = stack.pop()!;
+    const place = stack.pop()!;
+    const { node, depth } = place;
     if (typeof node !== "object" || node === null || depth > MAX_SCHEMA_DEPTH) continue;
     const parts = getOwn(node, "allOf");
+    const composes = Array.isArray(parts) || Array.isArray(getOwn(node, "oneOf")) || Array.isArray(getOwn(node, "anyOf"));
+    const pointer = composes ? pointerOf(place) : "";
     if (Array.isArray(parts)) {
       const located = parts.map((part, index) => keyOf(part, `${pointer}/allOf/${index}`));
       const namesOf = (schema: unknown) => {
@@ -978,9 +984,40 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
         }
       });
     }
-    for (const [key, child] of Object.entries(node)) if (typeof child === "object" && child !== null) stack.push({ node: child, pointer: `${pointer}/${escapePointerSegment(key)}`, depth: depth + 1 });
+    const keys = Object.keys(node);
+    for (let k = 0; k < keys.length; k += 1) {
+      const child = (node as Record<string, unknown>)[keys[k]!];
+      if (typeof child === "object" && child !== null) stack.push({ node: child, parent: place, key: keys[k]!, pointer: undefined, depth: depth + 1 });
+    }
   }
   return { offeredInUnions: out, requiredByComposers, composedAlone, notRequired, reachedFromResponses: responses, requiredByRequests, ...readOnlyNeeds(resolver, isReadOnly, requestBodies) };
+}
+
+/** A node of readOnlyStructure's walk: its pointer is its parent's and its key, joined when first asked for. */
+interface WalkPlace {
+  node: unknown;
+  parent: WalkPlace | undefined;
+  key: string;
+  pointer: string | undefined;
+  depth: number;
+}
+
+function pointerOf(place: WalkPlace): string {
+  if (place.pointer !== undefined) return place.pointer;
+  // Iterative: up to the nearest place whose pointer is known, then down, remembering each.
+  const chain: WalkPlace[] = [];
+  let at: WalkPlace = place;
+  while (at.pointer === undefined) {
+    chain.push(at);
+    at = at.parent!;
+  }
+  let pointer = at.pointer;
+  for (let i = chain.length - 1; i >= 0; i -= 1) {
+    const step = chain[i]!;
+    pointer = `${pointer}/${escapePointerSegment(step.key)}`;
+    step.pointer = pointer;
+  }
+  return pointer;
 }
 
 /** Whether a document holds `readOnly: true` anywhere (an iterative walk: documents nest deep). */
