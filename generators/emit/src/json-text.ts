@@ -95,8 +95,10 @@ const TEMPLATE_UNSAFE = /[^\x00-\x7f]|`|\$\{/g;
  */
 function templateText(json: string): string {
   const text = json.includes("\\") ? json.replaceAll("\\", "\\\\") : json;
-  // UTF-8 is one byte a character exactly when every character is ASCII.
-  if (Buffer.byteLength(text, "utf8") === text.length && !text.includes("`") && !text.includes("${")) return text;
+  // UTF-8 is one byte a character exactly when every character is ASCII. Asked of the JSON
+  // text, flat as JSON.stringify made it (doubling backslashes adds no other character): the
+  // doubled text is a string V8 would first flatten into a copy to count it (6 MiB for Kubernetes).
+  if (Buffer.byteLength(json, "utf8") === json.length && !json.includes("`") && !json.includes("${")) return text;
   return text.replace(TEMPLATE_UNSAFE, (match) => (match === "${" ? "\\\\u0024{" : `\\\\u${match.charCodeAt(0).toString(16).padStart(4, "0")}`));
 }
 

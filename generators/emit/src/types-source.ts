@@ -93,7 +93,6 @@ function objectProperties(schema: JsonSchemaObject): [string, JsonSchemaObject][
 }
 
 function tsTypeOf(schema: JsonSchemaObject, names: ReadonlyMap<string, string>): string {
-  const tsType = (inner: JsonSchemaObject): string => tsTypeOf(inner, names);
   if (typeof schema.$ref === "string") {
     const def = schema.$ref.replace(/^#\/\$defs\//, "");
     return names.get(def) ?? typeNameForDef(def);
@@ -101,16 +100,16 @@ function tsTypeOf(schema: JsonSchemaObject, names: ReadonlyMap<string, string>):
   if (Object.hasOwn(schema, "const")) return literalType(schema.const);
   if (Array.isArray(schema.enum)) return schema.enum.map(literalType).join(" | ") || "never";
   if (Array.isArray(schema.type)) {
-    const members = schema.type.map((type) => tsType({ ...schema, type }));
+    const members = schema.type.map((type) => tsTypeOf({ ...schema, type }, names));
     return members.includes("unknown") ? "unknown" : [...new Set(members)].join(" | ") || "never";
   }
-  if (schema.type === undefined && isObjectShape(schema)) return tsType({ ...schema, type: "object" });
+  if (schema.type === undefined && isObjectShape(schema)) return tsTypeOf({ ...schema, type: "object" }, names);
   if (schema.type === undefined) {
     // OpenAPI unions and compositions; GraphQL input types never produce these.
     for (const [keyword, glue] of [["anyOf", " | "], ["oneOf", " | "], ["allOf", " & "]] as const) {
       const branches = schema[keyword];
       if (!Array.isArray(branches) || branches.length === 0) continue;
-      const members = (branches as JsonSchemaObject[]).map((branch) => (typeof branch === "object" && branch !== null ? tsType(branch) : "unknown"));
+      const members = (branches as JsonSchemaObject[]).map((branch) => (typeof branch === "object" && branch !== null ? tsTypeOf(branch, names) : "unknown"));
       if (members.includes("unknown")) return "unknown";
       return members.map((member) => (/[|&]/.test(member) ? `(${member})` : member)).join(glue);
     }
@@ -126,18 +125,18 @@ function tsTypeOf(schema: JsonSchemaObject, names: ReadonlyMap<string, string>):
     case "null":
       return "null";
     case "array": {
-      const items = tsType((typeof schema.items === "object" && schema.items !== null ? schema.items : {}) as JsonSchemaObject);
+      const items = tsTypeOf((typeof schema.items === "object" && schema.items !== null ? schema.items : {}) as JsonSchemaObject, names);
       return /[|&]/.test(items) ? `(${items})[]` : `${items}[]`;
     }
     case "object": {
       const properties = objectProperties(schema);
       if (properties.length === 0) {
         const additional = schema.additionalProperties;
-        const value = typeof additional === "object" && additional !== null ? tsType(additional as JsonSchemaObject) : "unknown";
+        const value = typeof additional === "object" && additional !== null ? tsTypeOf(additional as JsonSchemaObject, names) : "unknown";
         return `{ [key: string]: ${value} }`;
       }
       const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-      return `{ ${properties.map(([key, p]) => `${JSON.stringify(key)}${required.has(key) ? "" : "?"}: ${tsType(p)};`).join(" ")} }`;
+      return `{ ${properties.map(([key, p]) => `${JSON.stringify(key)}${required.has(key) ? "" : "?"}: ${tsTypeOf(p, names)};`).join(" ")} }`;
     }
     default:
       return "unknown";

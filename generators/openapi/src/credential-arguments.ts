@@ -147,26 +147,41 @@ function sentNames(tool: ToolIR, known: ReadonlySet<string>): string[] {
 /**
  * Member names at any depth of a schema (properties of objects, through unions and items),
  * without following `$ref`s: a body that stays whole or a nested object sends these too.
- * Boolean members are left out, as in sentNames.
+ * Boolean members are left out, as in sentNames. Tools share converted schemas (a shared
+ * parameter, a body many operations send): `walked` holds each object with the least depth
+ * it was walked at, and one met again no deeper is not walked again, its names already found.
  */
-function memberNames(schema: unknown, out: Set<string>, known: ReadonlySet<string>, depth = 0): void {
+function memberNames(schema: unknown, out: Set<string>, known: ReadonlySet<string>, walked: WeakMap<object, number>, depth = 0): void {
   if (typeof schema !== "object" || schema === null || depth > 200) return;
+  const before = walked.get(schema);
+  if (before !== undefined && before <= depth) return;
+  walked.set(schema, depth);
   if (Array.isArray(schema)) {
-    for (const item of schema) memberNames(item, out, known, depth + 1);
+    for (let i = 0; i < schema.length; i += 1) memberNames(schema[i], out, known, walked, depth + 1);
     return;
   }
-  for (const [keyword, value] of Object.entries(schema)) {
+  const node = schema as Record<string, unknown>;
+  const keywords = Object.keys(node);
+  for (let k = 0; k < keywords.length; k += 1) {
+    const keyword = keywords[k]!;
+    const value = node[keyword];
     if (keyword === "properties" && typeof value === "object" && value !== null) {
-      for (const [member, sub] of Object.entries(value)) {
+      const members = Object.keys(value);
+      for (let m = 0; m < members.length; m += 1) {
+        const member = members[m]!;
+        const sub = (value as Record<string, unknown>)[member];
         // A name already judged is not judged again (see sentNames).
         if (!known.has(member) && !out.has(member) && !isBooleanSchema(sub)) out.add(member);
-        memberNames(sub, out, known, depth + 1);
+        memberNames(sub, out, known, walked, depth + 1);
       }
-    } else if (keyword === "allOf" || keyword === "anyOf" || keyword === "oneOf" || keyword === "items" || keyword === "prefixItems" || keyword === "contains" || keyword === "not" || keyword === "if" || keyword === "then" || keyword === "else") {
-      memberNames(value, out, known, depth + 1);
+    } else if (NESTING_KEYWORDS.has(keyword)) {
+      memberNames(value, out, known, walked, depth + 1);
     }
   }
 }
+
+/** The keywords memberNames descends through besides `properties`. */
+const NESTING_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "items", "prefixItems", "contains", "not", "if", "then", "else"]);
 
 /**
  * Arguments that duplicate a declared apiKey credential: name on the wire -> scheme, for
@@ -186,6 +201,7 @@ export function credentialArguments(tools: readonly ToolIR[], schemes: readonly 
   const found = new Map<string, string>();
   // Operations send the same few names again and again (Kubernetes: `pretty`, `dryRun` on a thousand operations): each is looked at once.
   const seen = new Set<string>();
+  const walked = new WeakMap<object, number>();
   const consider = (name: string) => {
     if (seen.has(name)) return;
     seen.add(name);
@@ -196,11 +212,11 @@ export function credentialArguments(tools: readonly ToolIR[], schemes: readonly 
     for (const name of sentNames(tool, seen)) consider(name);
     // Members of bodies kept whole, nested members and union branches (credential-members.ts withholds them).
     const nested = new Set<string>();
-    for (const schema of Object.values(tool.parameters.properties)) memberNames(schema, nested, seen);
+    for (const schema of Object.values(tool.parameters.properties)) memberNames(schema, nested, seen, walked);
     for (const name of nested) consider(name);
   }
   const inDefs = new Set<string>();
-  for (const schema of Object.values(defs)) memberNames(schema, inDefs, seen);
+  for (const schema of Object.values(defs)) memberNames(schema, inDefs, seen, walked);
   for (const name of inDefs) consider(name);
   const out: Record<string, string> = {};
   for (const name of [...found.keys()].sort(compareText)) Object.defineProperty(out, name, { value: found.get(name), enumerable: true, writable: true, configurable: true });

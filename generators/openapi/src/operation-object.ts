@@ -213,9 +213,10 @@ function normalizedParameter(located: Located, context: OperationContext): Norma
 
 function parameterSchema(parameter: NormalizedParameter, arg: string, context: OperationContext, withheld: WithheldPath[]): JsonSchemaObject {
   const { value, document, pointer } = parameter.schema;
-  const node = () => (context.dialect === "2.0" ? swagger2ParameterSchema(value) : value);
+  // Module-level functions, not a closure per parameter: convertShared calls it only on a cache miss.
+  const prepare = context.dialect === "2.0" ? swagger2ParameterSchema : asWritten;
   // Shared parameters (`$ref`ed, or a path item's) are converted once and shared by every tool that has them.
-  const converted = typeof value === "object" && value !== null ? context.converter.convertShared(value, "parameter", node, document, arg, withheld, pointer) : context.converter.convert(node(), document, arg, withheld, pointer);
+  const converted = typeof value === "object" && value !== null ? context.converter.convertShared(value, "parameter", prepare, document, arg, withheld, pointer) : context.converter.convert(prepare(value), document, arg, withheld, pointer);
   const schema = asObject(converted);
   if (schema !== converted) return decorate(schema, parameter.description, parameter.deprecated);
   // A shared conversion is decorated once too; the description and deprecation come from the same parameter.
@@ -224,6 +225,11 @@ function parameterSchema(parameter: NormalizedParameter, arg: string, context: O
   const decorated = decorate(schema, parameter.description, parameter.deprecated);
   decoratedParameters.set(schema, { description: parameter.description, deprecated: parameter.deprecated, schema: decorated });
   return decorated;
+}
+
+/** A schema converted as the document writes it (3.x parameters, body objects). */
+function asWritten(schema: unknown): unknown {
+  return schema;
 }
 
 /** Converted parameter schema -> the argument schema `decorate` made of it. */
@@ -287,7 +293,7 @@ function bodyArguments(
   const memberWithheld: WithheldPath[] = [];
   // A body schema many operations send (Kubernetes' DeleteOptions, a create and a replace of one type) is converted once.
   // Converted as written: the read-only rule reads the schema's own `required` by the schema's identity.
-  const converted = asObject(converter.convertShared(shape as object, "flattened body", () => shape, schema.document, "", memberWithheld, schema.pointer));
+  const converted = asObject(converter.convertShared(shape as object, "flattened body", asWritten, schema.document, "", memberWithheld, schema.pointer));
   const requiredMembers = new Set(Array.isArray(converted.required) ? (converted.required as unknown[]).filter((m): m is string => typeof m === "string") : []);
   const convertedMembers = (converted.properties ?? {}) as Record<string, JsonSchemaObject | boolean>;
   const memberArgs: string[] = [];

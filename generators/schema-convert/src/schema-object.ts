@@ -222,7 +222,7 @@ export class SchemaConverter {
    * would record it: the withheld members under this `path` (their paths all extend the
    * one the conversion started from) and the refused patterns under this operation.
    */
-  convertShared(source: object, variant: string, node: () => unknown, document: SourceDocument, path: string, withheld: WithheldSink, pointer: string): JsonSchemaObject | boolean {
+  convertShared(source: object, variant: string, prepare: (source: object) => unknown, document: SourceDocument, path: string, withheld: WithheldSink, pointer: string): JsonSchemaObject | boolean {
     // A source is nearly always met at one place: a short list, compared by identity, and no key string per call.
     let places = this.shared.get(source);
     let known: SharedConversion | undefined;
@@ -237,7 +237,7 @@ export class SchemaConverter {
     let schema: JsonSchemaObject | boolean;
     let refusals: PatternRefusal[];
     try {
-      schema = this.inline(node(), { document, path, withheld, pointer, depth: 0 });
+      schema = this.inline(prepare(source), { document, path, withheld, pointer, depth: 0 });
       // Refusals met converting the references are theirs, recorded once: only the inline part's are replayed.
       refusals = this.refusedPatterns.slice(refusedFrom);
     } finally {
@@ -1027,7 +1027,12 @@ function containsReadOnly(root: unknown): boolean {
     const node = stack.pop();
     if (typeof node !== "object" || node === null) continue;
     if (getOwn(node, "readOnly") === true) return true;
-    for (const child of Object.values(node)) if (typeof child === "object" && child !== null) stack.push(child);
+    // Keys and indexed reads: no array of values per node of a document that has no readOnly at all (Kubernetes).
+    const keys = Object.keys(node);
+    for (let k = 0; k < keys.length; k += 1) {
+      const child = (node as Record<string, unknown>)[keys[k]!];
+      if (typeof child === "object" && child !== null) stack.push(child);
+    }
   }
   return false;
 }
