@@ -229,7 +229,13 @@ export function reachedFromResponses(resolver: RefResolver): WeakSet<object> {
     }
     if (reached.has(node)) continue;
     reached.add(node);
-    for (const [key, child] of Object.entries(node)) if (key !== "example" && key !== "examples" && typeof child === "object" && child !== null) stack.push({ node: child, document });
+    // Keys and indexed reads: no entry arrays and iterators per node of the responses' schemas.
+    const keys = Object.keys(node);
+    for (let k = 0; k < keys.length; k += 1) {
+      const key = keys[k]!;
+      const child = (node as Record<string, unknown>)[key];
+      if (key !== "example" && key !== "examples" && typeof child === "object" && child !== null) stack.push({ node: child, document });
+    }
   }
   return reached;
 }

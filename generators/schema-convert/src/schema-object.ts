@@ -973,7 +973,8 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
         if (key !== "" && !declaresMembers(node) && located.every((other, j) => j === index || !declaresMembers(other.node))) composedAlone.add(key);
       });
     }
-    for (const union of ["oneOf", "anyOf"]) {
+    for (let u = 0; u < UNION_KEYWORDS.length; u += 1) {
+      const union = UNION_KEYWORDS[u]!;
       const branches = getOwn(node, union);
       if (!Array.isArray(branches) || branches.length < 2) continue;
       const byBranch = branches.map((branch, index) => declared(branch, `${pointer}/${union}/${index}`));
@@ -992,6 +993,9 @@ function readOnlyStructure(resolver: RefResolver, isReadOnly: (member: unknown, 
   }
   return { offeredInUnions: out, requiredByComposers, composedAlone, notRequired, reachedFromResponses: responses, requiredByRequests, ...readOnlyNeeds(resolver, isReadOnly, requestBodies) };
 }
+
+/** readOnlyStructure asks every node of the document for these: one array for all. */
+const UNION_KEYWORDS = ["oneOf", "anyOf"] as const;
 
 /** A node of readOnlyStructure's walk: its pointer is its parent's and its key, joined when first asked for. */
 interface WalkPlace {
