@@ -75,21 +75,20 @@ const UNREADABLE = -1;
 /**
  * What a document's schema nodes say, kept for every operation of the same document: a
  * generator asks for the hints of each operation in turn, and their responses share most
- * of their schemas (Stripe's 417 operations reach the same few hundred components). Keys
- * are a document and a JSON pointer into it, which name one value for good: the
- * generator never edits a document it reads. A place is known by a number, so a walk
- * marks what it visited in one array instead of building a set of its own.
+ * of their schemas (Stripe's 417 operations reach the same few hundred components). A
+ * schema object is one place whatever way it is reached (inline, or by a `$ref` to its
+ * pointer): the generator never edits a document it reads, and a parsed document holds each
+ * object once (a YAML alias shares one object between two places, which say the same), so
+ * places are numbered by the object itself, without building and hashing a
+ * `document#pointer` key per member. A place is known by a number, so a walk marks what
+ * it visited in one array instead of building a set of its own.
  */
 interface ResolverMemo {
   resolver: RefResolver;
-  /** Place number by `document#pointer`. */
-  numbers: Map<string, number>;
-  /**
-   * Place number by the place a `$ref` led to, as the resolver hands it out (one object
-   * per ref it resolved): the same shared component is reached from thousands of
-   * members, and this spares building and hashing its key each time.
-   */
-  reachedNumbers: WeakMap<Located, number>;
+  /** Place number by the schema object there. */
+  byObject: WeakMap<object, number>;
+  /** Place number by `document#pointer`, for the rare place holding no object (a boolean schema). */
+  byPointer: Map<string, number>;
   /** By place number. */
   places: Located[];
   /** By place number, computed when a walk first visits the place (a slot per place from the start: the array stays packed). */
@@ -114,34 +113,37 @@ const memos = new WeakMap<RefResolver, ResolverMemo>();
 
 function memoOf(resolver: RefResolver): ResolverMemo {
   let memo = memos.get(resolver);
-  if (memo === undefined) memos.set(resolver, (memo = { resolver, numbers: new Map(), reachedNumbers: new WeakMap(), places: [], facts: [], visitedBy: new Int32Array(1024), walksDone: 0, walks: new Map() }));
+  if (memo === undefined) memos.set(resolver, (memo = { resolver, byObject: new WeakMap(), byPointer: new Map(), places: [], facts: [], visitedBy: new Int32Array(1024), walksDone: 0, walks: new Map() }));
   return memo;
 }
 
 /** The place a site leads to once its `$ref`s are followed, or undefined when it leads nowhere readable. */
 function target(memo: ResolverMemo, site: Located): number | undefined {
-  const reached = deref(memo.resolver, site);
+  // Without a `$ref` the site is the place itself: no copy of it from the resolver.
+  const reached = typeof getOwn(site.value, "$ref") === "string" ? deref(memo.resolver, site) : site;
   if (reached === undefined) return undefined;
-  // Through a `$ref`, `reached` is the resolver's own record of the target; else a fresh copy of `site`, not worth remembering.
-  const viaRef = typeof getOwn(site.value, "$ref") === "string";
-  if (viaRef) {
-    const known = memo.reachedNumbers.get(reached);
-    if (known !== undefined) return known;
+  const value = reached.value;
+  if (typeof value === "object" && value !== null) {
+    let number = memo.byObject.get(value);
+    if (number === undefined) memo.byObject.set(value, (number = numbered(memo, reached)));
+    return number;
   }
   const key = `${reached.document.id}#${reached.pointer}`;
-  let number = memo.numbers.get(key);
-  if (number === undefined) {
-    number = memo.places.length;
-    memo.numbers.set(key, number);
-    memo.places.push(reached);
-    memo.facts.push(undefined);
-    if (number >= memo.visitedBy.length) {
-      const grown = new Int32Array(memo.visitedBy.length * 2);
-      grown.set(memo.visitedBy);
-      memo.visitedBy = grown;
-    }
+  let number = memo.byPointer.get(key);
+  if (number === undefined) memo.byPointer.set(key, (number = numbered(memo, reached)));
+  return number;
+}
+
+/** A new place number for `reached`. */
+function numbered(memo: ResolverMemo, reached: Located): number {
+  const number = memo.places.length;
+  memo.places.push(reached);
+  memo.facts.push(undefined);
+  if (number >= memo.visitedBy.length) {
+    const grown = new Int32Array(memo.visitedBy.length * 2);
+    grown.set(memo.visitedBy);
+    memo.visitedBy = grown;
   }
-  if (viaRef) memo.reachedNumbers.set(reached, number);
   return number;
 }
 
