@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { definePack } from "@sluice/core";
+import type { ToolIR } from "@sluice/core";
 import { buildOpenAPIPackIR } from "../src/index.ts";
+import { credentialArguments, type DeclaredScheme } from "../src/credential-arguments.ts";
 
 const ok = { "200": { description: "ok" } };
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
@@ -52,5 +54,30 @@ describe("detectCredentialParameters and boolean members", () => {
     const ir = build(vault({ "/keys": { post: { operationId: "rotate", requestBody: json({ type: "object", properties: { secret: { type: "string" }, label: { type: "string" } } }), responses: ok } } }));
     const rotate = ir.tools.find((tool) => tool.name === "rotate")!;
     expect(Object.keys(rotate.parameters.properties)).toEqual(["label"]);
+  });
+});
+
+describe("credentialArguments walks a schema tools share once, but never less deep than it is reached", () => {
+  const schemes: DeclaredScheme[] = [{ scheme: "key", type: "apiKey", in: "header", name: "X-Api-Key" }];
+  /** `levels` objects, each holding the next as member `next`, the last holding `leaf`. */
+  const nest = (levels: number, leaf: object): object => {
+    let schema = leaf;
+    for (let i = 0; i < levels; i += 1) schema = { type: "object", properties: { next: schema } };
+    return schema;
+  };
+  const bodyTool = (name: string, body: object) => ({ name, parameters: { type: "object", properties: { body } }, binding: { kind: "http", parameters: [], body: { wholeBodyArg: "body" } } }) as unknown as ToolIR;
+  // The member duplicating the key sits 10 objects down a schema two tools send.
+  const shared = nest(10, { type: "object", properties: { api_key: { type: "string" } } });
+
+  it("reached only past the depth bound, the member is not seen (the bound the next case crosses)", () => {
+    expect(credentialArguments([bodyTool("deep", nest(191, shared))], schemes, "vault")).toEqual({});
+  });
+
+  it("met first deep and then near the top, the shared schema is walked again and the member found", () => {
+    expect(credentialArguments([bodyTool("deep", nest(191, shared)), bodyTool("near", shared)], schemes, "vault")).toEqual({ api_key: "key" });
+  });
+
+  it("met near the top first, the same schema reached again deeper adds nothing and loses nothing", () => {
+    expect(credentialArguments([bodyTool("near", shared), bodyTool("deep", nest(191, shared))], schemes, "vault")).toEqual({ api_key: "key" });
   });
 });
