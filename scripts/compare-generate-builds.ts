@@ -7,7 +7,7 @@
  * the CPU ratio is the figure to read; wall times move with the load (bench/GENERATE-CORE-SPEED.md).
  *
  *   npx pnpm@10.34.8 -r build        (in both checkouts)
- *   node --import tsx scripts/compare-generate-builds.ts --base <checkout> [--head .] [--rounds 9] [--specs github.json,stripe.json,...]
+ *   node --import tsx scripts/compare-generate-builds.ts --base <checkout> [--head .] [--rounds 9] [--specs github.json,stripe.json,...] [--head-node-args=--flag=N,...]
  *
  * Each child runs as bench/spawn-measured.cjs runs benchmark children (a bare launcher, so the
  * peak RSS is the child's own), with a preload that also reports its CPU time; a launcher
@@ -30,12 +30,14 @@ const { values: options } = parseArgs({
     head: { type: "string", default: "." },
     rounds: { type: "string", default: "9" },
     specs: { type: "string", default: "github.json,github.yaml,stripe.json,stripe.yaml,kubernetes.json,kubernetes.yaml" },
+    // Node flags for head's processes only (comma-separated), e.g. --min-semi-space-size=16 with --head equal to --base.
+    "head-node-args": { type: "string", default: "" },
   },
 });
 if (options.base === undefined) throw new Error("--base <built checkout> is required");
 const builds = [
-  { name: "base", root: resolve(options.base) },
-  { name: "head", root: resolve(ROOT, options.head) },
+  { name: "base", root: resolve(options.base), nodeArgs: [] as string[] },
+  { name: "head", root: resolve(ROOT, options.head), nodeArgs: options["head-node-args"].split(",").filter((flag) => flag !== "") },
 ];
 const work = mkdtempSync(join(tmpdir(), "sluice-compare-generate-"));
 process.on("exit", () => rmSync(work, { recursive: true, force: true }));
@@ -85,12 +87,12 @@ interface Run {
   cpuMs: number;
   maxRssKiB: number;
 }
-function run(launcher: string, spec: string): Run {
+function run(launcher: string, nodeArgs: readonly string[], spec: string): Run {
   const result = join(work, "measured.json");
   const cpuFile = join(work, "cpu.txt");
   const out = join(work, "out");
   rmSync(out, { recursive: true, force: true });
-  const child = spawnSync(process.execPath, [join(ROOT, "bench/spawn-measured.cjs"), result, "--require", CPU_PRELOAD, launcher, "generate", "openapi", join(work, spec), "--name", "bench", "--out", out], {
+  const child = spawnSync(process.execPath, [join(ROOT, "bench/spawn-measured.cjs"), result, ...nodeArgs, "--require", CPU_PRELOAD, launcher, "generate", "openapi", join(work, spec), "--name", "bench", "--out", out], {
     cwd: work,
     encoding: "utf8",
     env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "", COMPARE_CPU_FILE: cpuFile },
@@ -110,7 +112,7 @@ const rounds = Number(options.rounds);
 for (let round = 0; round < rounds; round += 1) {
   for (const spec of specs) {
     for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-      const measured = run((build as { launcher: string } & typeof build).launcher, spec);
+      const measured = run((build as { launcher: string } & typeof build).launcher, build.nodeArgs, spec);
       runs.get(spec)![build.name]!.push(measured);
       console.error(`round ${round + 1} ${spec} ${build.name}: ${(measured.ms / 1000).toFixed(2)} s, CPU ${(measured.cpuMs / 1000).toFixed(2)} s, ${(measured.maxRssKiB / 1024).toFixed(0)} MiB`);
     }
