@@ -90,8 +90,9 @@ export class DefinitionTotals {
   }
 }
 
-function sent(definition: SentDefinition): SentDefinition {
-  return { name: definition.name, description: definition.description, inputSchema: definition.inputSchema } as SentDefinition;
+/** The members `Tool.toJSON()` has (a tools/list entry's others, such as annotations, are not counted). */
+function sent(definition: SentDefinition): Record<string, unknown> {
+  return { name: definition.name, description: definition.description, inputSchema: definition.inputSchema };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -24,7 +24,7 @@ const SLOW = 300_000;
 
 function defCount(tool: Tool<object>): number {
   const defs = tool.inputSchema.$defs;
-  return defs === undefined ? 0 : Object.keys(defs).length;
+  return typeof defs === "object" && defs !== null ? Object.keys(defs).length : 0;
 }
 
 const allPacks = readdirSync(PACKS, { withFileTypes: true })
