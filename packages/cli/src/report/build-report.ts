@@ -1,5 +1,5 @@
 import { BudgetUnreachableError, egressMap, isSluiceError, formatEgressMap, fullNameOf, recursionCuts, selectorSegment, splitSelector, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
-import { PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
+import { DefinitionTotals, PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
 import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, ROOT, type JsonSchemaObject } from "@sluice/schema";
 import { findPricedTool, pricedSet } from "../load-tools.ts";
@@ -69,10 +69,12 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const selected = selectTools(tools, byName, options);
   const counter = new PieceCounter(encoding);
+  // Totals count each shared definition once (exact: DefinitionTotals); pricing reuses the same pieces.
+  const totals = new DefinitionTotals(encoding, counter);
   const pricers = new Map<string, CachedPricer>();
   const pricerOf = (tool: Tool<object>): CachedPricer => {
     let pricer = pricers.get(tool.name);
-    if (pricer === undefined) pricers.set(tool.name, (pricer = new CachedPricer(tool, encoding, counter)));
+    if (pricer === undefined) pricers.set(tool.name, (pricer = new CachedPricer(tool, encoding, counter, totals.total(tool))));
     return pricer;
   };
 
@@ -100,6 +102,10 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
   }
 
   step("pricing argument paths");
+  // A tool's pricer holds a model of its schema: kept only while something later prices the
+  // tool again (a curated or derived tool narrowing it, or a cycle it reaches), so that the
+  // models of 9,000 tools are not all alive at once. A pricer made again gives the same numbers.
+  const pricedAgain = new Set([...lineage.values()].flatMap((info) => (info.source === undefined ? [] : [info.source])));
   const reportTools: ReportTool[] = bySize.map((tool) => {
     const entry = entries.get(tool.name)!;
     const info = lineage.get(tool.name) ?? { kind: "plain" as const };
@@ -123,6 +129,7 @@ export async function buildReport(tools: readonly Tool<object>[], options: Build
     // what top-level drops leave in place (shared definitions make costs non-additive,
     // so it can be negative). Withheld branches are priced on the source: not counted.
     out.frame = total - branches.filter((branch) => branch.status === "visible").reduce((sum, branch) => sum + branch.tokens, 0);
+    if (!pricedAgain.has(tool.name) && componentsOf(tool).length === 0) pricers.delete(tool.name);
     return out;
   });
 
@@ -245,9 +252,9 @@ class CachedPricer {
   readonly #known = new Map<string, number | undefined>();
   readonly tool: Tool<object>;
 
-  constructor(tool: Tool<object>, encoding: Encoding, counter: PieceCounter) {
+  constructor(tool: Tool<object>, encoding: Encoding, counter: PieceCounter, total: number) {
     this.tool = tool;
-    this.#pricer = new ToolPricer(tool as unknown as Tool, encoding, counter);
+    this.#pricer = new ToolPricer(tool as unknown as Tool, encoding, counter, total);
   }
 
   get total(): number {

@@ -5,5 +5,6 @@
  * everyday way to price paths.
  */
 export { PieceCounter } from "./chunk-tokens.ts";
+export { DefinitionTotals, type SentDefinition } from "./definition-totals.ts";
 export { ToolPricer, type PricingStats } from "./path-costs.ts";
 export { transparentClosure } from "./transparent-closure.ts";

@@ -79,10 +79,12 @@ export class ToolPricer {
   #model: ToolModel | undefined | null = null;
   #total: number | undefined;
 
-  constructor(tool: ProjectableTool, encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding)) {
+  /** `total`: the tool's `schemaTokens`, when the caller counted it already (`DefinitionTotals`, for many tools at once). */
+  constructor(tool: ProjectableTool, encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding), total?: number) {
     this.tool = tool;
     this.encoding = encoding;
     this.#counter = counter;
+    this.#total = total;
   }
 
   /** Tokens of the tool as sent (what `schemaTokens` counts, counted piece by piece). */
