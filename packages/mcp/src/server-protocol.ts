@@ -57,31 +57,49 @@ export interface DeclaringSink {
   close?(): void;
 }
 
-/** How long tools/list must stay quiet before the definitions it sent are recorded. */
+/** How long tools/list must stay quiet before the definitions it sent are recorded, and how many are recorded at a time. */
 const DECLARE_AFTER_MS = 25;
+const DECLARE_SLICE = 25;
 
 /**
- * `usage` with its declarations put off until the listing goes quiet: recording a
- * definition counts its tokens, seconds for the 112 MB of a 9,000-tool list, which would
- * otherwise hold every page behind it. Nothing is lost or reordered: a call, or the end of
- * the session, records what is pending first, so a call is always of a declared tool.
+ * `usage` with its declarations put off until the listing goes quiet, then recorded a slice
+ * at a time: recording a definition counts its tokens, seconds for the 112 MB of a
+ * 9,000-tool list, which would otherwise hold every page behind it. Nothing is lost or
+ * reordered: a call, or the end of the session, records everything pending first, so a
+ * call is always of a declared tool.
  */
 export function declaringWhenQuiet(usage: DeclaringSink): DeclaringSink {
-  let pending: Array<readonly { name: string }[]> = [];
+  let pending: Array<{ name: string }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const flush = () => {
+  let slice: ReturnType<typeof setImmediate> | undefined;
+  const stop = () => {
     if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-    const batches = pending;
+    if (slice !== undefined) clearImmediate(slice);
+    timer = slice = undefined;
+  };
+  const flush = () => {
+    stop();
+    const all = pending;
     pending = [];
-    for (const batch of batches) usage.declared(batch);
+    if (all.length > 0) usage.declared(all);
+  };
+  const drain = () => {
+    slice = undefined;
+    const next = pending.splice(0, DECLARE_SLICE);
+    if (next.length > 0) usage.declared(next);
+    // A page asked for meanwhile is answered between two slices; the rest waits for the next quiet.
+    if (pending.length > 0) slice = setImmediate(drain);
+  };
+  const quiet = () => {
+    timer = undefined;
+    drain();
   };
   return {
     declared(definitions) {
-      pending.push(definitions);
-      if (timer !== undefined) clearTimeout(timer);
-      timer = setTimeout(flush, DECLARE_AFTER_MS);
-      // A client that lists and leaves must not keep the process waiting for the timer: close flushes.
+      stop();
+      pending.push(...definitions);
+      timer = setTimeout(quiet, DECLARE_AFTER_MS);
+      // A client that lists and leaves must not keep the process waiting: close records what is left.
       timer.unref?.();
     },
     invoked(name) {
