@@ -57,8 +57,12 @@ export interface DeclaringSink {
   close?(): void;
 }
 
-/** How long tools/list must stay quiet before the definitions it sent are recorded, and how many are recorded at a time. */
-const DECLARE_AFTER_MS = 25;
+/**
+ * How long tools/list must stay quiet before the definitions it sent are recorded, and how
+ * many are recorded at a time. A second: counting tokens (and loading the tokenizer's ranks)
+ * right after a page would compete for the CPU with the client still reading it.
+ */
+const DECLARE_AFTER_MS = 1_000;
 const DECLARE_SLICE = 25;
 
 /**

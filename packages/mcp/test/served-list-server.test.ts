@@ -94,7 +94,7 @@ describe("the stored list's server", () => {
     await pages(client);
     // Answered before recorded: the token counts of a record would otherwise hold every page.
     expect(events).toEqual([]);
-    await new Promise((done) => setTimeout(done, 200));
+    await new Promise((done) => setTimeout(done, 1_500));
     expect(events.join(";")).toBe("declared alpha,bravo,charlie,delta,echo");
     events.length = 0;
     await client.listTools();
