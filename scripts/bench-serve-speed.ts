@@ -9,15 +9,20 @@
  *    definitions (bench/startup/bare-mcp-server.mjs); `sluice --help` against `node -e 0`.
  *  - bench/LARGE-PACKS.md: 8 disjoint copies of Kubernetes (scripts/kubernetes-copies.mjs,
  *    8,984 operations) generated, then served to the first full list against the bare
- *    server listing the same definitions, and surveyed and reported; the first round of each
- *    is the first run after generating (nothing of the pack compiled or cached yet).
+ *    server listing the same definitions; the first round is the first run after generating
+ *    (nothing of the pack compiled or cached yet). Survey and report of the same pack are
+ *    scripts/bench-large-survey.ts's (bench/LARGE-SURVEY-REPORT.md).
+ *
+ * Each server is timed twice per round: at the MCP SDK client (which validates every page
+ * with its zod schemas, seconds for 112 MiB), and at a raw JSON-RPC client (newline-delimited
+ * JSON over stdio, JSON.parse only), which leaves the server's own time to the last page.
  *
  * Rounds are interleaved (each round runs every row once, the order rotating); tables give
  * medians and the median of per-round ratios, since other processes share the machine.
  *
  *   node --import tsx scripts/bench-serve-speed.ts [--rounds 9] [--large-rounds 2] [--no-build] [--skip-large] [--skip-serve]
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,6 +118,55 @@ async function serveAndList(args: readonly string[], cwd: string, work: string):
   return { ms, rssMiB: Number.NaN, tools, stderr };
 }
 
+/**
+ * The same as serveAndList at a raw JSON-RPC client: initialize, initialized, then every
+ * tools/list page, each line only JSON.parse'd. ms to the last page, and the definitions.
+ */
+async function rawList(args: readonly string[], cwd: string, work: string): Promise<{ ms: number; rssMiB: number; tools: unknown[]; stderr: string }> {
+  const result = join(work, "raw.json");
+  const start = performance.now();
+  const child = spawn(process.execPath, [MEASURED, result, ...args], { cwd, env: ENV, stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const waiting = new Map<number, (message: { result?: { tools: unknown[]; nextCursor?: string }; error?: unknown }) => void>();
+  let held: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => {
+    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10)) {
+      const line = held.length === 0 ? chunk.subarray(0, at) : Buffer.concat([...held, chunk.subarray(0, at)]);
+      held = [];
+      chunk = chunk.subarray(at + 1);
+      const message = JSON.parse(line.toString("utf8")) as { id?: number; result?: { tools: unknown[]; nextCursor?: string }; error?: unknown };
+      if (typeof message.id === "number") waiting.get(message.id)?.(message);
+    }
+    if (chunk.length > 0) held.push(chunk);
+  });
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  let id = 0;
+  const request = (method: string, params: Record<string, unknown>) =>
+    new Promise<{ result?: { tools: unknown[]; nextCursor?: string }; error?: unknown }>((done, fail) => {
+      id += 1;
+      waiting.set(id, done);
+      child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      void exited.then(() => fail(new Error(`${args.join(" ")} exited before answering ${method}:\n${stderr}`)));
+    });
+  const tools: unknown[] = [];
+  await request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-serve-speed-raw", version: "0" } });
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  let cursor: string | undefined;
+  do {
+    const answer = await request("tools/list", cursor === undefined ? {} : { cursor });
+    if (answer.result === undefined) throw new Error(`${args.join(" ")}: tools/list answered ${JSON.stringify(answer.error)}`);
+    tools.push(...answer.result.tools);
+    cursor = answer.result.nextCursor;
+  } while (cursor !== undefined);
+  const ms = performance.now() - start;
+  child.stdin.end();
+  await exited;
+  const { maxRssKiB } = JSON.parse(readFileSync(result, "utf8")) as { maxRssKiB: number };
+  rmSync(result);
+  return { ms, rssMiB: maxRssKiB / 1024, tools, stderr };
+}
+
 /** The first `count` operations of GitHub REST (path order, methods in order), as a spec of their own. */
 function githubFirst(count: number, out: string): void {
   const spec = JSON.parse(readFileSync(join(ROOT, "packs/github-rest/spec/api.github.com.json"), "utf8")) as { paths: Record<string, Record<string, unknown>> };
@@ -159,22 +213,27 @@ async function serveSpeed(): Promise<string> {
   if (!check.every((listed) => sameList(listed.tools, first.tools))) throw new Error("the three servers list different definitions");
   const count = first.tools.length;
 
-  const rows = { stored: [] as number[], loaded: [] as number[], bare: [] as number[], help: [] as number[], node: [] as number[] };
-  const ratios = { stored: [] as number[], loaded: [] as number[], help: [] as number[] };
+  const rawCheck = [await rawList(stored, dir, dir), await rawList(bare, dir, dir)];
+  if (!rawCheck.every((listed) => sameList(listed.tools, first.tools))) throw new Error("the raw client lists other definitions than the SDK client");
+  const rows = { stored: [] as number[], loaded: [] as number[], bare: [] as number[], rawStored: [] as number[], rawBare: [] as number[], help: [] as number[], node: [] as number[] };
+  const ratios = { stored: [] as number[], loaded: [] as number[], raw: [] as number[], help: [] as number[] };
   const loads: string[] = [load()];
   for (let round = 0; round < ROUNDS; round += 1) {
     const steps: Array<() => Promise<void>> = [
       async () => void rows.stored.push((await serveAndList(stored, dir, dir)).ms),
       async () => void rows.loaded.push((await serveAndList(loaded, dir, dir)).ms),
       async () => void rows.bare.push((await serveAndList(bare, dir, dir)).ms),
+      async () => void rows.rawStored.push((await rawList(stored, dir, dir)).ms),
+      async () => void rows.rawBare.push((await rawList(bare, dir, dir)).ms),
       async () => void rows.help.push(processMs([BIN, "--help"])),
       async () => void rows.node.push(processMs(["-e", "0"])),
     ];
     for (let i = 0; i < steps.length; i += 1) await steps[(i + round) % steps.length]!();
     ratios.stored.push(rows.stored.at(-1)! / rows.bare.at(-1)!);
     ratios.loaded.push(rows.loaded.at(-1)! / rows.bare.at(-1)!);
+    ratios.raw.push(rows.rawStored.at(-1)! / rows.rawBare.at(-1)!);
     ratios.help.push(rows.help.at(-1)! / rows.node.at(-1)!);
-    process.stderr.write(`serve round ${round + 1}/${ROUNDS}: stored ${fmt(rows.stored.at(-1)!)}, loaded ${fmt(rows.loaded.at(-1)!)}, bare ${fmt(rows.bare.at(-1)!)}\n`);
+    process.stderr.write(`serve round ${round + 1}/${ROUNDS}: stored ${fmt(rows.stored.at(-1)!)}, loaded ${fmt(rows.loaded.at(-1)!)}, bare ${fmt(rows.bare.at(-1)!)}; raw client: stored ${fmt(rows.rawStored.at(-1)!)}, bare ${fmt(rows.rawBare.at(-1)!)}\n`);
   }
   loads.push(load());
   rmSync(dir, { recursive: true, force: true });
@@ -192,12 +251,14 @@ async function serveSpeed(): Promise<string> {
     `The pack: the first ${count} operations of GitHub REST, generated by the built CLI into a project of its own (TypeScript`,
     "sources, @sluice/core from the project's node_modules), served by the built CLI (dist/ on plain node) with `--page-size 500`.",
     "Every server is timed at the MCP SDK client, from spawn to the last page of tools/list; all three list the same definitions",
-    `(checked byte for byte). ${ROUNDS} interleaved rounds; medians, and the median of the per-round ratios.`,
+    `(checked byte for byte). ${ROUNDS} interleaved rounds; medians, and the median of the per-round ratios. The raw-client row (a departure from`,
+    "the SDK client, beside it: newline-delimited JSON-RPC over stdio, each line only JSON.parse'd) times the same two servers without the SDK client's validation.",
     "",
     "| measure | ms | anchor | anchor ms | ratio | goal |",
     "| --- | ---: | --- | ---: | ---: | ---: |",
     `| \`sluice serve\`, ${count} tools, answered from the stored list (src/served-tools.gen.json) | ${fmt(median(rows.stored))} | bare MCP SDK server | ${fmt(median(rows.bare))} | ${x(ratios.stored)} | 1.2x |`,
     `| \`sluice serve\`, the same pack without its stored list (compiled and loaded first) | ${fmt(median(rows.loaded))} | bare MCP SDK server | ${fmt(median(rows.bare))} | ${x(ratios.loaded)} | |`,
+    `| \`sluice serve\` from the stored list, at a raw JSON-RPC client | ${fmt(median(rows.rawStored))} | bare MCP SDK server, raw client | ${fmt(median(rows.rawBare))} | ${x(ratios.raw)} | |`,
     `| \`sluice --help\` | ${fmt(median(rows.help))} | \`node -e 0\` | ${fmt(median(rows.node))} | ${x(ratios.help)} | 1.5x |`,
     "",
   ].join("\n");
@@ -213,41 +274,43 @@ async function largePacks(): Promise<string> {
   const listBytes = readFileSync(listFile).length;
   // Pages of 100 (serve's default) on both servers: the SDK client refuses a message over 10 MiB, and all 8,984 are 118 MB.
   const serve = [DIST_CLI, "serve", "packs/k8x8", "--page-size", String(LARGE_PAGE)];
-  const rows = {
-    serve: [] as Array<{ ms: number; rssMiB: number }>,
-    bare: [] as Array<{ ms: number; rssMiB: number }>,
-    survey: [] as Array<{ ms: number; rssMiB: number }>,
-    report: [] as Array<{ ms: number; rssMiB: number }>,
-  };
+  type Timed = { ms: number; rssMiB: number };
+  const rows = { serve: [] as Timed[], bare: [] as Timed[], rawServe: [] as Timed[], rawBare: [] as Timed[] };
   let toolsFile: string | undefined;
-  let count = 0;
+  let listed: unknown[] = [];
   let wire = 0;
+  const fromList = <T extends { stderr: string }>(answer: T): T => {
+    if (!answer.stderr.includes("listed from")) throw new Error(`serve did not answer from the stored list:\n${answer.stderr}`);
+    return answer;
+  };
   for (let round = 0; round < LARGE_ROUNDS; round += 1) {
-    // Round one runs survey, report and serve before anything else has loaded the pack: the first runs after generating.
-    rows.serve.push(await (async () => {
-      const listed = await serveAndList(serve, dir, dir);
-      if (!listed.stderr.includes("listed from")) throw new Error(`serve did not answer from the stored list:\n${listed.stderr}`);
-      if (toolsFile === undefined) {
-        toolsFile = join(dir, "tools.json");
-        const text = JSON.stringify(listed.tools);
-        writeFileSync(toolsFile, text);
-        count = listed.tools.length;
-        wire = Buffer.byteLength(text);
-      }
-      return listed;
-    })());
-    rows.survey.push(measured([DIST_CLI, "survey", "packs/k8x8", "--json"], dir, dir));
-    rows.report.push(measured([DIST_CLI, "report", "packs/k8x8", "--out", join(dir, "report.html")], dir, dir));
-    const bare = await serveAndList([BARE, toolsFile!, String(LARGE_PAGE)], dir, dir);
-    rows.bare.push(bare);
-    process.stderr.write(`large round ${round + 1}/${LARGE_ROUNDS}: serve ${fmt(rows.serve.at(-1)!.ms)}, bare ${fmt(bare.ms)}, survey ${fmt(rows.survey.at(-1)!.ms)}, report ${fmt(rows.report.at(-1)!.ms)}\n`);
+    // Round one starts with serve at the raw client: the first run after generating (nothing of the pack read or compiled yet).
+    const raw = fromList(await rawList(serve, dir, dir));
+    rows.rawServe.push(raw);
+    if (toolsFile === undefined) {
+      toolsFile = join(dir, "tools.json");
+      const text = JSON.stringify(raw.tools);
+      writeFileSync(toolsFile, text);
+      listed = raw.tools;
+      wire = Buffer.byteLength(text);
+    }
+    const bare = [BARE, toolsFile, String(LARGE_PAGE)];
+    const rawBare = await rawList(bare, dir, dir);
+    if (round === 0 && !sameList(rawBare.tools, listed)) throw new Error("the bare server lists other definitions than serve");
+    rows.rawBare.push(rawBare);
+    const sdk = fromList(await serveAndList(serve, dir, dir));
+    if (round === 0 && !sameList(sdk.tools, listed)) throw new Error("the SDK client read other definitions than the raw client");
+    rows.serve.push(sdk);
+    rows.bare.push(await serveAndList(bare, dir, dir));
+    process.stderr.write(`large round ${round + 1}/${LARGE_ROUNDS}: raw client: serve ${fmt(rows.rawServe.at(-1)!.ms)}, bare ${fmt(rows.rawBare.at(-1)!.ms)}; SDK client: serve ${fmt(rows.serve.at(-1)!.ms)}, bare ${fmt(rows.bare.at(-1)!.ms)}\n`);
   }
   loads.push(load());
   rmSync(dir, { recursive: true, force: true });
-  const row = (label: string, list: Array<{ ms: number; rssMiB: number }>, goal: string) =>
+  const row = (label: string, list: Timed[], goal: string) =>
     `| ${label} | ${fmt(list[0]!.ms)} | ${fmt(median(list.map((r) => r.ms)))} | ${Math.round(Math.max(...list.map((r) => r.rssMiB)))} MiB | ${goal} |`;
+  const ratios = (a: Timed[], b: Timed[]) => a.map((r, i) => `${(r.ms / b[i]!.ms).toFixed(2)}x`).join(", ");
   return [
-    "# Packs of 9,000 tools: serve, survey, report",
+    "# Packs of 9,000 tools: serve to the first full tools/list",
     "",
     "```sh",
     `npx pnpm@10.34.8 -r build && ${COMMAND} --large-rounds ${LARGE_ROUNDS}   # also writes bench/SERVE-SPEED.md`,
@@ -255,23 +318,25 @@ async function largePacks(): Promise<string> {
     "```",
     "",
     `Generated on ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, Node ${process.version}, ${cpus().length} threads, load average (1, 5, 15 min) ${loads[0]} at the start and ${loads[1]} at the end`,
-    "(other sessions share the two cores). Do not edit by hand; rerun the command.",
+    "(other sessions share the two cores). Do not edit by hand; rerun the command. survey and report of the same pack: bench/LARGE-SURVEY-REPORT.md.",
     "",
     `The pack: 8 disjoint copies of Kubernetes (scripts/kubernetes-copies.mjs: paths, operationIds and definitions renamed per copy),`,
-    `generated by the built CLI into a project of its own in ${fmt(generated.ms)} (peak ${Math.round(generated.rssMiB)} MiB); ${count} tools served, whose tools/list is`,
-    `${(wire / 1024 ** 2).toFixed(0)} MiB of JSON; the stored list (each shared definition once) is ${(listBytes / 1024 ** 2).toFixed(1)} MiB. Commands run by the built CLI on plain node;`,
-    `the first column is round one, the first run after generating (the TypeScript pack compiled by nothing yet), then the median of ${LARGE_ROUNDS}`,
-    `interleaved rounds and the largest peak RSS. serve is timed at the MCP SDK client to the last page (\`--page-size ${LARGE_PAGE}\`), as is`,
-    "the bare MCP SDK server listing the same definitions (checked identical). serve loads the pack at the first call, so its RSS here is the list's alone.",
+    `generated by the built CLI into a project of its own in ${fmt(generated.ms)} (peak ${Math.round(generated.rssMiB)} MiB); ${listed.length} tools served, whose tools/list is`,
+    `${(wire / 1024 ** 2).toFixed(0)} MiB of JSON; the stored list (each shared definition once) is ${(listBytes / 1024 ** 2).toFixed(1)} MiB. serve runs on the built CLI on plain node,`,
+    `pages of ${LARGE_PAGE} (\`--page-size ${LARGE_PAGE}\`) on serve and on the bare MCP SDK server listing the same definitions (checked identical).`,
+    "Each is timed from spawn to the last page twice a round: at a raw JSON-RPC client (newline-delimited JSON over stdio, each line only",
+    "JSON.parse'd: a departure from the SDK client, which validates every page against its zod schemas and takes seconds of its own for",
+    "112 MiB) and at the MCP SDK client. The first column is round one, the first run after generating (served at the raw client first);",
+    `then the median of ${LARGE_ROUNDS} interleaved rounds and the largest peak RSS. serve loads the pack at the first call, so its RSS is the list's alone.`,
     "",
-    "| command | first run | median | peak RSS | goal |",
+    "| server, client | first run | median | peak RSS | goal |",
     "| --- | ---: | ---: | ---: | --- |",
-    row("`sluice serve`, to the first full tools/list (from the stored list)", rows.serve, "under 2 s"),
-    row("bare MCP SDK server, the same list (anchor)", rows.bare, ""),
-    row("`sluice survey --json`", rows.survey, "under 3 s"),
-    row("`sluice report` (HTML)", rows.report, "under 5 s, 500 MB"),
+    row("`sluice serve` (from the stored list), raw JSON-RPC client", rows.rawServe, "under 2 s"),
+    row("bare MCP SDK server, the same list, raw JSON-RPC client (anchor)", rows.rawBare, ""),
+    row("`sluice serve` (from the stored list), MCP SDK client", rows.serve, ""),
+    row("bare MCP SDK server, the same list, MCP SDK client (anchor)", rows.bare, ""),
     "",
-    `serve against the bare server, per round: ${rows.serve.map((r, i) => `${(r.ms / rows.bare[i]!.ms).toFixed(2)}x`).join(", ")}.`,
+    `serve against the bare server, per round: raw client ${ratios(rows.rawServe, rows.rawBare)}; SDK client ${ratios(rows.serve, rows.bare)}.`,
     "",
   ].join("\n");
 }

@@ -1,9 +1,11 @@
 /**
- * What `sluice serve` loads before its first tools/list (issue 24): the modules its
- * command imports statically, read from the sources. The MCP proxy (with the SDK's
- * client and @sluice/generator-mcp, which brings the OpenAPI generator, the emitter
- * and a second copy of the SDK) and the catalog's other adapters, compaction and
- * dispatch load only when used; each serve entry exports the very bindings of its
+ * What `sluice serve` loads before its first tools/list (issues 24 and 37): the modules its
+ * command imports statically, read from the sources. A pack with a stored list is answered
+ * with the MCP SDK's server and the list's reader alone: the served catalog, createServer's
+ * call path, @sluice/core and the catalog load with import(), at the first call (or, for a
+ * pack without a stored list, before listing). The MCP proxy (with the SDK's client and
+ * @sluice/generator-mcp, which brings the OpenAPI generator, the emitter and a second copy
+ * of the SDK) loads only for an MCP pack; each serve entry exports the very bindings of its
  * package's root entry.
  */
 import { readdirSync } from "node:fs";
@@ -11,6 +13,9 @@ import { describe, expect, it } from "vitest";
 import { reExports, staticClosure } from "./support/static-imports.ts";
 
 const serve = staticClosure("packages/cli/src/serve.ts");
+/** What the CLI has loaded before any command runs: serve's own cost is what it adds to this. */
+const main = new Set(staticClosure("packages/cli/src/main.ts"));
+const workspace = (modules: readonly string[]) => modules.filter((module) => /^(packages|generators|packs)\//.test(module));
 
 describe("sluice serve's static imports", () => {
   it("reach no generator, no MCP proxy module and no SDK client", () => {
@@ -22,13 +27,37 @@ describe("sluice serve's static imports", () => {
     expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/sdk/client"))).toEqual([]);
   });
 
-  it("reach of the catalog only the profiles, the session, the MCP adapter and the served list's reader", () => {
-    const areas = new Set(serve.filter((module) => module.startsWith("packages/catalog/src/")).map((module) => module.split("/").slice(3, -1).join("/") || module.split("/").at(-1)!));
-    expect([...areas].sort()).toEqual(["adapters", "profiles", "serve-entry.ts", "served-list", "served-list-entry.ts", "session"]);
+  it("add to what the CLI's main loads only the stored list's reader, its server and the transports", () => {
+    // Each module here is one serve loads before its first answer; a static import of the catalog,
+    // createServer, ServedCatalog or @sluice/core/pack (all loaded with import() now) adds to this list and fails it.
+    expect(workspace(serve).filter((module) => !main.has(module))).toEqual([
+      "packages/catalog/src/served-list-entry.ts",
+      "packages/catalog/src/served-list/served-list-file.ts",
+      "packages/cli/src/resolve-pack.ts",
+      "packages/cli/src/serve.ts",
+      "packages/mcp-client/src/jsonrpc-shape.ts",
+      "packages/mcp/src/call-slots.ts",
+      "packages/mcp/src/http-defaults.ts",
+      "packages/mcp/src/result-bounds.ts",
+      "packages/mcp/src/serve-http.ts",
+      "packages/mcp/src/serve-list-entry.ts",
+      "packages/mcp/src/serve-stdio.ts",
+      "packages/mcp/src/served-list-server.ts",
+      "packages/mcp/src/server-protocol.ts",
+      "packages/mcp/src/stdio.ts",
+    ]);
+    // Of the SDK, the server half only.
+    expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/")).sort()).toEqual(["@modelcontextprotocol/sdk/server/index.js", "@modelcontextprotocol/sdk/shared/protocol.js", "@modelcontextprotocol/sdk/types.js"]);
     // The reader alone (the list's builder imports core and the adapter): serve reads the list before anything else loads.
-    expect(serve.filter((module) => module.startsWith("packages/catalog/src/served-list/"))).toEqual(["packages/catalog/src/served-list/served-list-file.ts"]);
     expect(staticClosure("packages/catalog/src/served-list-entry.ts").filter((module) => !module.startsWith("node:"))).toEqual(["packages/catalog/src/served-list-entry.ts", "packages/catalog/src/served-list/served-list-file.ts"]);
-    expect(serve.filter((module) => module.startsWith("packages/catalog/src/adapters/"))).toEqual(["packages/catalog/src/adapters/adapter-tool.ts", "packages/catalog/src/adapters/to-mcp.ts"]);
+  });
+
+  it("the stored list's server loads createServer's call path, the catalog and @sluice/core only with import()", () => {
+    const listed = workspace(staticClosure("packages/mcp/src/served-list-server.ts"));
+    expect(listed.filter((module) => /^packages\/(core|catalog)\//.test(module) || /\/(server|served-catalog|credentials)\.ts$/.test(module))).toEqual([]);
+    // What it defers is what the loaded path imports: the call runtime's argument checks, the tool model, the session.
+    const loaded = staticClosure("packages/mcp/src/server.ts");
+    for (const module of ["packages/core/src/call/arguments.ts", "packages/core/src/tool.ts", "packages/catalog/src/session/tool-session.ts", "packages/mcp/src/credentials.ts"]) expect(loaded).toContain(module);
   });
 
   it("are followed through @sluice packages (the root entries do reach what serve leaves out)", () => {
@@ -44,6 +73,7 @@ describe("the serve entries", () => {
   // Read from the sources rather than imported: importing @sluice/mcp loads the generators (seconds).
   it.each([
     ["packages/mcp/src/serve-entry.ts", "packages/mcp/src/index.ts"],
+    ["packages/mcp/src/serve-list-entry.ts", "packages/mcp/src/index.ts"],
     ["packages/catalog/src/serve-entry.ts", "packages/catalog/src/index.ts"],
   ])("%s re-exports the root entry's own bindings", (entry, root) => {
     const rootModules = reExports(root);
@@ -71,10 +101,11 @@ describe("@sluice/core as serve and a pack load it", () => {
     ...["suggest.ts", "search.ts", "drop-candidates.ts"].map((file) => `packages/core/src/projection/${file}`),
   ];
 
-  it("serve's static imports reach the argument checks, not the call runtime or the root entry", () => {
-    expect(serve.filter((module) => notBeforeTheFirstList.includes(module))).toEqual([]);
-    expect(serve).toContain("packages/core/src/call/arguments.ts");
-    expect(serve).toContain("packages/core/src/tool.ts");
+  it("serve's loaded path (@sluice/mcp/serve) reaches the argument checks, not the call runtime or the root entry", () => {
+    const loaded = staticClosure("packages/mcp/src/serve-entry.ts");
+    expect(loaded.filter((module) => notBeforeTheFirstList.includes(module))).toEqual([]);
+    expect(loaded).toContain("packages/core/src/call/arguments.ts");
+    expect(loaded).toContain("packages/core/src/tool.ts");
   });
 
   const packs = readdirSync(new URL("../packs/", import.meta.url)).filter((name) => readdirSync(new URL(`../packs/${name}/`, import.meta.url)).includes("src"));

@@ -66,7 +66,7 @@ export const BENCHES: readonly BenchEntry[] = [
   { file: "bench/REPORT.md", command: "node --import tsx scripts/bench-report.ts", notRerun: TIMINGS },
   { file: "bench/STARTUP.md", command: "node --import tsx scripts/bench-startup.ts", notRerun: TIMINGS },
   { file: "bench/SERVE-SPEED.md", command: "node --import tsx scripts/bench-serve-speed.ts", notRerun: TIMINGS },
-  { file: "bench/LARGE-PACKS.md", command: "node --import tsx scripts/bench-serve-speed.ts", notRerun: `${TIMINGS}; one run generates, serves, surveys and reports an 8,984-tool pack (minutes)` },
+  { file: "bench/LARGE-PACKS.md", command: "node --import tsx scripts/bench-serve-speed.ts", notRerun: `${TIMINGS}; one run generates an 8,984-tool pack and serves it to two clients each round (minutes)` },
   { file: "bench/LARGE-SURVEY-REPORT.md", command: "node --import tsx scripts/bench-large-survey.ts", notRerun: `${TIMINGS}; one run generates packs of 1,123 to 8,984 tools and surveys and reports each several times (minutes)` },
   { file: "bench/PATHS.md", command: `${NODE} scripts/bench-paths.ts`, notRerun: TIMINGS },
   { file: "bench/MCP.md", command: "pnpm bench:mcp", notRerun: TIMINGS },

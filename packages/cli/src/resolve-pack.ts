@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { SluiceError } from "@sluice/core/pack";
+import { SluiceError } from "@sluice/schema";
 import { closest } from "./args.ts";
 
 /** What `<pack>` named: the module file to import and how it was found. */

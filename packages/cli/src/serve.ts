@@ -1,15 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { SluiceError, type JsonSchemaObject, type Tool } from "@sluice/core/pack";
-import { PROFILE_IDS } from "@sluice/catalog/serve";
+import { SluiceError } from "@sluice/schema";
+import type { JsonSchemaObject, Tool } from "@sluice/core/pack";
+// What answering tools/list from a pack's stored list needs, and no more: the list's server,
+// the transports, the defaults. The loaded catalog, createServer and @sluice/core load after
+// (serveModule), at the first call on the stored-list path and before listing on the other.
 import {
-  createServer,
-  CREDENTIAL_ENV,
-  describeCredentialEnv,
+  createServedListServer,
   serveHttp,
   checkHttpAccess,
   serveStdio,
-  ServedCatalog,
   DEFAULT_HTTP_HOST,
   DEFAULT_PAGE_SIZE,
   CallSlots,
@@ -20,15 +20,20 @@ import {
   type CallerCredentials,
   type PrelistedCatalog,
   type SessionCaller,
-} from "@sluice/mcp/serve";
+  type SessionOptions,
+} from "@sluice/mcp/serve-list";
+import type { ServedCatalog } from "@sluice/mcp/serve";
 // The proxy half of @sluice/mcp (the SDK client, @sluice/generator-mcp) loads only for an MCP pack.
 import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
-import { packCoreVersion, packSourceFiles, parseServedList, SERVED_LIST_FILE, servedListDigest } from "@sluice/catalog/served-list";
+import { packCoreVersion, packSourceDigest, parseServedList, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
 import type { UsageSink } from "@sluice/catalog/usage";
 import { parseCommand, stringOption } from "./args.ts";
-import { loadPack } from "./load-tools.ts";
 import { resolvePack } from "./resolve-pack.ts";
 import type { Io } from "./io.ts";
+
+/** The served catalog, createServer and the credential report, with @sluice/core and the catalog behind them. */
+const serveModule = () => import("@sluice/mcp/serve");
+const loadPackOf = async (spec: string, cwd: string) => (await import("./load-tools.ts")).loadPack(spec, cwd);
 
 export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host ADDR] [--auth-token TOKEN] [--profile <client>] [--defer]
                [--include-full] [--base-url [HOST=]URL] [--page-size N] [--server-name NAME] [--allow-lossy] [--unroll N]
@@ -39,6 +44,7 @@ export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host
 
 async function help(): Promise<string> {
   const { SNAPSHOT_FILE } = await proxyModule();
+  const { CREDENTIAL_ENV } = await serveModule();
   const lines = [
     "usage:",
     SERVE_USAGE,
@@ -90,7 +96,15 @@ async function help(): Promise<string> {
   return lines.join("\n") + "\n";
 }
 
-function usage(problem: string): SluiceError {
+/** A usage problem, made a SluiceError by usageError (which loads the profile names) when serveCommand throws it. */
+class UsageProblem extends Error {}
+
+function usage(problem: string): UsageProblem {
+  return new UsageProblem(problem);
+}
+
+async function usageError(problem: string): Promise<SluiceError> {
+  const { PROFILE_IDS } = await import("@sluice/catalog/serve");
   return new SluiceError("INVALID_OPTION", `${problem} (see sluice serve --help; client profiles: claude-code, cursor, vscode, windsurf, mcp, or any of ${PROFILE_IDS.join(", ")})`);
 }
 
@@ -348,6 +362,14 @@ function generatedUpstream(runtime: string, snapshotFile: string): UpstreamSourc
  * stdin (stdio) or the process gets SIGINT/SIGTERM.
  */
 export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
+  try {
+    return await serve(args, io);
+  } catch (error) {
+    throw error instanceof UsageProblem ? await usageError(error.message) : error;
+  }
+}
+
+async function serve(args: readonly string[], io: Io): Promise<number> {
   // Everything after `--` is the upstream's command line, not options of serve.
   const dashes = args.indexOf("--");
   const upstreamCommand = dashes < 0 ? [] : args.slice(dashes + 1);
@@ -405,7 +427,8 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     };
   };
   /** What is said once the tools are known: lossy fitting, findings, credentials, endpoints, base URLs. */
-  const sayLoaded = (catalog: ServedCatalog, tools: readonly Tool<object>[]) => {
+  const sayLoaded = async (catalog: ServedCatalog, tools: readonly Tool<object>[]) => {
+    const { describeCredentialEnv } = await serveModule();
     for (const change of catalog.changes.filter((c) => c.kind === "lossy")) say(`lossy: ${change.tool}: ${change.message}`);
     for (const finding of catalog.findings) {
       if (values.defer && finding.code === "TOO_MANY_TOOLS") continue;
@@ -452,7 +475,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     let loading: Promise<ServedCatalog> | undefined;
     const load = () =>
       (loading ??= (async () => {
-        const { tools, module } = await loadPack(spec, io.cwd);
+        const [{ tools, module }, { ServedCatalog }] = await Promise.all([loadPackOf(spec, io.cwd), serveModule()]);
         if (tools.some((tool) => tool.binding.kind === "mcp")) throw new SluiceError("CONFIG_INVALID", `${spec} forwards to an MCP server, but its served list has a key; regenerate the pack (sluice generate).`);
         const catalog = new ServedCatalog(tools, catalogOptions(module));
         const listed = stored.definitions.map((definition) => definition.name);
@@ -460,19 +483,20 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
           say(`warning: ${spec} as loaded serves other tools than its served list names; tools/list now answers from the pack (regenerate: sluice generate)`);
         }
         say(`loaded ${spec}`);
-        sayLoaded(catalog, tools);
+        await sayLoaded(catalog, tools);
         return catalog;
       })());
     // Loaded at the first call, not ahead of it: loading blocks the event loop (seconds for 9,000 tools), and a
     // list page still being written (118 MB for those) would wait behind it.
     const prelisted: PrelistedCatalog = { definitions: stored.definitions, load };
-    return runServer(prelisted, undefined, undefined, recordUsage);
+    return runServer((options) => createServedListServer(prelisted, options), undefined, undefined, recordUsage);
   }
 
   const early = await launchBeforeLoading(spec, io.cwd, values, upstreamCommand, timeoutMs, say);
-  let loaded: Awaited<ReturnType<typeof loadPack>>;
+  const { createServer, ServedCatalog } = await serveModule();
+  let loaded: Awaited<ReturnType<typeof loadPackOf>>;
   try {
-    loaded = await loadPack(spec, io.cwd);
+    loaded = await loadPackOf(spec, io.cwd);
   } catch (error) {
     await early?.proxy.close();
     throw error;
@@ -507,13 +531,13 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     say(`serving ${catalog.tools.length - held} tools from ${spec}${heldNote}${twinNote}${fitted}${values.defer ? ", deferred behind one search tool" : ""}`);
   };
   if (proxy === undefined) sayServing();
-  sayLoaded(catalog, tools);
+  await sayLoaded(catalog, tools);
   sayOverrides();
-  return runServer(catalog, proxied, sayServing, recordUsage);
+  return runServer((options) => createServer(catalog, options), proxied, sayServing, recordUsage);
 
   /** Serves `served` over stdio or HTTP until the client leaves or a signal comes; each session's usage goes to `recordUsage`'s record. */
   async function runServer(
-    served: ServedCatalog | PrelistedCatalog,
+    makeServer: (options: SessionOptions) => ReturnType<typeof createServedListServer>,
     proxied: Launched | undefined,
     sayServing: (() => void) | undefined,
     recordUsage: (() => UsageSink) | undefined,
@@ -521,7 +545,7 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
     const proxy = proxied?.proxy;
     // A caller of --callers reads its own variables only; everyone else, the process environment.
     const newServer = (caller: SessionCaller = { kind: "operator" }) =>
-      createServer(served, {
+      makeServer({
         pageSize,
         serverName,
         ...(values.defer ? { defer: true } : {}),
@@ -606,10 +630,10 @@ function storedServedList(spec: string, cwd: string, values: Readonly<Record<str
     const srcDir = dirname(resolvePack(spec, cwd).file);
     const file = join(srcDir, SERVED_LIST_FILE);
     if (!existsSync(file)) return undefined;
-    const list = parseServedList(readFileSync(file, "utf8"));
+    const list = parseServedList(readFileSync(file));
     if (list === undefined || list.digest === null) return undefined;
     // The key of the sources as they are now: an edit since generate (a derived() in index.ts) never serves the old list.
-    if (servedListDigest(packSourceFiles(srcDir), packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
+    if (packSourceDigest(srcDir, packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
     return { file, definitions: list.definitions() as unknown as McpTool[], twins: list.twins };
   } catch {
     return undefined;

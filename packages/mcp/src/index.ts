@@ -1,6 +1,8 @@
 // @sluice/mcp: serve sluice tools (whole packs, or modules of projections) to MCP clients.
 export { ServedCatalog, type CatalogOptions } from "./served-catalog.ts";
-export { createServer, DEFAULT_PAGE_SIZE, SERVER_VERSION, type CallOptions, type PrelistedCatalog, type SessionOptions } from "./server.ts";
+export { createServer, toolCallHandler, type CallOptions, type SessionOptions } from "./server.ts";
+export { DEFAULT_PAGE_SIZE, SERVER_VERSION } from "./server-protocol.ts";
+export { createServedListServer, type PrelistedCatalog } from "./served-list-server.ts";
 export { LineTransport, DEFAULT_MAX_MESSAGE_BYTES, type LineTransportOptions } from "./stdio.ts";
 export { serveHttp, checkHttpAccess, DEFAULT_HTTP_HOST, DEFAULT_HTTP_PATH, DEFAULT_MAX_SESSIONS } from "./serve-http.ts";
 export type { HttpHandle, HttpOptions, CallerCredentials, SessionCaller } from "./http.ts";

@@ -10,7 +10,6 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
 import { ToolSession, type ToolSessionOptions } from "@sluice/catalog/serve";
 import type { UsageSink } from "@sluice/catalog/usage";
 import { describeStages, isSluiceError, SluiceError, type CallContext, type CallResult, type McpUpstream, type Tool } from "@sluice/core/pack";
@@ -18,9 +17,10 @@ import type { ServedGate } from "./mcp-proxy.ts";
 import { apiHostOf, missingCredentialMessage, toolAuthFromEnv, type ApiCredentialEnv, CREDENTIAL_ENV } from "./credentials.ts";
 import type { ServedCatalog } from "./served-catalog.ts";
 import { boundResult, DEFAULT_MAX_RESULT_BYTES } from "./result-bounds.ts";
+import { CallToolEnvelopeSchema, declaringWhenQuiet, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProtocolError, SERVER_VERSION, type DeclaringSink } from "./server-protocol.ts";
 
-export const SERVER_VERSION = "0.1.0";
-export const DEFAULT_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, SERVER_VERSION } from "./server-protocol.ts";
+export type { PrelistedCatalog } from "./served-list-server.ts";
 
 export interface CallOptions {
   /**
@@ -79,50 +79,7 @@ export interface SessionOptions {
    * This session's usage record (`sluice serve` opens one per session): the tools each
    * tools/list page sends, and each call of a served tool, by name. Closed with the session.
    */
-  usage?: UsageSink;
-}
-
-/**
- * A catalog whose tools/list is known before its tools are: the definitions a pack's served
- * list stores (exactly what the loaded catalog would list), and the catalog itself, loaded
- * on first need (a call). Not for a deferred session or a proxy's gate, which list from the
- * loaded tools.
- */
-export interface PrelistedCatalog {
-  readonly definitions: readonly McpTool[];
-  load(): Promise<ServedCatalog>;
-}
-
-/**
- * A JSON-RPC error for the client (unknown tool, bad cursor). The SDK's McpError puts
- * "MCP error <code>:" into the message it sends, and the client SDK adds it again; this
- * sends the message alone.
- */
-export class ProtocolError extends Error {
-  readonly code: number;
-  constructor(code: number, message: string) {
-    super(message);
-    this.name = "ProtocolError";
-    this.code = code;
-  }
-}
-
-/** Cursor for tools/list: the offset of the next page, base64url JSON so clients treat it as opaque. */
-function encodeCursor(offset: number): string {
-  return Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
-}
-
-function decodeCursor(cursor: string, length: number): number {
-  let offset: unknown;
-  try {
-    offset = (JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { offset?: unknown }).offset;
-  } catch {
-    offset = undefined;
-  }
-  if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0 || offset > length) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid tools/list cursor ${JSON.stringify(cursor.slice(0, 80))}: pass a nextCursor this server returned, or none to start over.`);
-  }
-  return offset;
+  usage?: UsageSink | DeclaringSink;
 }
 
 function baseUrlFor(tool: Tool<object>, option: CallOptions["baseUrl"]): string | undefined {
@@ -138,14 +95,6 @@ function errorResult(text: string): CallToolResult {
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-
-/**
- * tools/call as the protocol layer parses it: the method alone. The SDK's own schema
- * refuses bad params with a multi-line dump of its validation issues (-32603 when the
- * arguments are not an object); `callParams` checks them instead and answers -32602 in
- * one line, which a client can show and a model can act on.
- */
-const CallToolEnvelopeSchema = z.object({ method: z.literal("tools/call"), params: z.unknown() }).passthrough();
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";
@@ -185,25 +134,16 @@ function unknownTool(catalog: ServedCatalog, name: string, base: string): Protoc
  * the environment. A call failure is a tool result with `isError` and a text that
  * starts with the error code; an unknown tool or a bad cursor is a protocol error.
  */
-export function createServer(given: ServedCatalog | PrelistedCatalog, options: SessionOptions = {}): Server {
-  const prelisted = "load" in given ? given : undefined;
-  if (prelisted !== undefined && (options.gate !== undefined || (options.defer !== undefined && options.defer !== false))) {
-    throw new SluiceError("INVALID_OPTION", "A prelisted catalog serves its stored list as it is: defer and a proxy's gate need the loaded catalog.");
-  }
-  let loaded: ServedCatalog | undefined = prelisted === undefined ? (given as ServedCatalog) : undefined;
-  const catalogNow = async (): Promise<ServedCatalog> => (loaded ??= await prelisted!.load());
+export function createServer(catalog: ServedCatalog, options: SessionOptions = {}): Server {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1) throw new SluiceError("INVALID_OPTION", `pageSize must be a positive integer, got ${String(pageSize)}.`);
-  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-  if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1) throw new SluiceError("INVALID_OPTION", `maxResultBytes must be a positive integer, got ${String(maxResultBytes)}.`);
   const session =
     options.defer === undefined || options.defer === false
       ? undefined
-      : new ToolSession(loaded!.tools, options.defer === true ? {} : options.defer);
-  const callOptions = options.call ?? {};
-  const env = callOptions.env ?? process.env;
-  const table = callOptions.credentialEnv ?? CREDENTIAL_ENV;
-  const log = options.log;
+      : new ToolSession(catalog.tools, options.defer === true ? {} : options.defer);
+  // Recorded once the listing goes quiet, so that no page waits for the record's token counts.
+  const usage = options.usage === undefined ? undefined : declaringWhenQuiet(options.usage);
+  const callTool = toolCallHandler(async () => catalog, { ...options, ...(usage === undefined ? {} : { usage }) }, session);
 
   const server = new Server(
     { name: options.serverName ?? "sluice", version: SERVER_VERSION },
@@ -225,7 +165,6 @@ export function createServer(given: ServedCatalog | PrelistedCatalog, options: S
       onclose?.();
     };
   }
-  const usage = options.usage;
   if (usage !== undefined) {
     const onclose = server.onclose;
     server.onclose = () => {
@@ -233,23 +172,13 @@ export function createServer(given: ServedCatalog | PrelistedCatalog, options: S
       onclose?.();
     };
   }
-  const listable = (catalog: ServedCatalog, tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
+  const listable = (tools: readonly Tool<object>[]) => (gate === undefined ? tools : tools.filter((tool) => gate.refusal(catalog.original(tool.name) ?? tool) === undefined));
 
   server.setRequestHandler(ListToolsRequestSchema, async (request): Promise<ListToolsResult> => {
     const cursor = request.params?.cursor;
-    if (loaded === undefined) {
-      // The stored list, paged as the catalog's own would be: the same order, the same cursors.
-      const all = prelisted!.definitions;
-      const offset = cursor === undefined ? 0 : decodeCursor(cursor, all.length);
-      const result: ListToolsResult = { tools: all.slice(offset, offset + pageSize) };
-      usage?.declared(result.tools);
-      if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
-      return result;
-    }
-    const catalog = loaded;
     // A proxy answers initialize while its upstream starts; what it lists waits for the lock's first verdict.
     if (gate?.ready !== undefined) await gate.ready();
-    const visible = listable(catalog, session === undefined ? catalog.tools : session.visibleTools());
+    const visible = listable(session === undefined ? catalog.tools : session.visibleTools());
     const offset = cursor === undefined ? 0 : decodeCursor(cursor, visible.length);
     const page = visible.slice(offset, offset + pageSize);
     const result: ListToolsResult = { tools: page.map((tool) => catalog.definition(tool)) };
@@ -257,6 +186,30 @@ export function createServer(given: ServedCatalog | PrelistedCatalog, options: S
     if (offset + page.length < visible.length) result.nextCursor = encodeCursor(offset + page.length);
     return result;
   });
+
+  // Registered through Protocol's method: Server's override would parse the request with
+  // the SDK's schema first, and a bad `arguments` would never reach `callParams`.
+  Protocol.prototype.setRequestHandler.call(server, CallToolEnvelopeSchema, callTool);
+  return server;
+}
+
+type CallHandler = (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>;
+
+/**
+ * tools/call over the catalog `catalogNow` gives (the loaded one, or a stored list's pack,
+ * loaded at the first call): call slots, the deferred session's search, the lock's gate,
+ * screening and the call itself, bounded results, usage. createServer's, and the stored
+ * list's server's (createServedListServer) once a call comes.
+ */
+export function toolCallHandler(catalogNow: () => Promise<ServedCatalog>, options: SessionOptions, session?: ToolSession): CallHandler {
+  const maxResultBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (!Number.isInteger(maxResultBytes) || maxResultBytes < 1) throw new SluiceError("INVALID_OPTION", `maxResultBytes must be a positive integer, got ${String(maxResultBytes)}.`);
+  const callOptions = options.call ?? {};
+  const env = callOptions.env ?? process.env;
+  const table = callOptions.credentialEnv ?? CREDENTIAL_ENV;
+  const log = options.log;
+  const gate = options.gate;
+  const usage = options.usage;
 
   const slots = options.callSlots;
   const callTool = async (request: { params?: unknown }, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): Promise<CallToolResult> => {
@@ -365,9 +318,5 @@ export function createServer(given: ServedCatalog | PrelistedCatalog, options: S
     if (bounded !== out) log?.(`call ${wire.name} result cut to --max-result-bytes ${maxResultBytes}`);
     return bounded;
   };
-  // Registered through Protocol's method: Server's override would parse the request with
-  // the SDK's schema first, and a bad `arguments` would never reach `callParams`.
-  Protocol.prototype.setRequestHandler.call(server, CallToolEnvelopeSchema, callTool);
-
-  return server;
+  return callTool;
 }

@@ -17,8 +17,9 @@
  * Kubernetes tools list 118 MB, mostly repeated definitions), and each tool's definition
  * with its `inputSchema.$defs` standing as the indices of its entries, in their order.
  */
+import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
 
 export const SERVED_LIST_FILE = "served-tools.gen.json";
@@ -46,6 +47,13 @@ export interface ServedList {
 /** Files of a pack's `src/` by path relative to it ('/'-separated), the served list itself left out. */
 export function packSourceFiles(srcDir: string): Map<string, Uint8Array> {
   const files = new Map<string, Uint8Array>();
+  for (const rel of packSourcePaths(srcDir)) files.set(rel, readFileSync(join(srcDir, rel)));
+  return files;
+}
+
+/** The paths packSourceFiles reads, in the order the key takes them. */
+function packSourcePaths(srcDir: string): string[] {
+  const paths: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === "node_modules" || entry.name === ".git") continue;
@@ -53,13 +61,73 @@ export function packSourceFiles(srcDir: string): Map<string, Uint8Array> {
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile()) {
         const rel = relative(srcDir, path).split(sep).join("/");
-        if (rel !== SERVED_LIST_FILE) files.set(rel, readFileSync(path));
+        if (rel !== SERVED_LIST_FILE) paths.push(rel);
       }
     }
   };
   walk(srcDir);
-  return files;
+  return paths.sort(byCodeUnits);
 }
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const HAND_WRITTEN_SOURCE = /\.[cm]?[jt]sx?$/;
+const GENERATED_SOURCE = /\.gen\.[cm]?[jt]s$/;
+/** The generated header lies within this many bytes of a file's start. */
+const HEADER_BYTES = 4096;
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * servedListDigest(packSourceFiles(srcDir), coreVersion), read from disk as serve needs it:
+ * the same bytes hashed, each file streamed through one reused buffer into the hash, so the
+ * 112 MB of a 9,000-tool pack are never held, copied or decoded (only hand-written sources
+ * are decoded, for their imports). A file that changes size while it is read gives no key.
+ */
+export function packSourceDigest(srcDir: string, coreVersion: string): string | undefined {
+  const hash = keyHash(coreVersion);
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  for (const path of packSourcePaths(srcDir)) {
+    const file = join(srcDir, path);
+    if (HAND_WRITTEN_SOURCE.test(path) && !GENERATED_SOURCE.test(path)) {
+      const bytes = readFileSync(file);
+      if (!keyableSource(path, bytes)) return undefined;
+      hash.update(`${path}\0${bytes.length}\0`).update(bytes);
+      continue;
+    }
+    const fd = openSync(file, "r");
+    try {
+      const size = fstatSync(fd).size;
+      let filled = fill(fd, chunk, 0);
+      // The header's Regenerate line, cut out of the first chunk exactly as withoutRegenerateLine cuts it.
+      const cut = GENERATED_SOURCE.test(path) ? regenerateLine(chunk.subarray(0, Math.min(filled, HEADER_BYTES))) : undefined;
+      hash.update(`${path}\0${size - (cut?.length ?? 0)}\0`);
+      if (cut === undefined) hash.update(chunk.subarray(0, filled));
+      else hash.update(chunk.subarray(0, cut.index)).update(chunk.subarray(cut.index + cut.length, filled));
+      let total = filled;
+      while (filled === chunk.length) {
+        filled = fill(fd, chunk, total);
+        hash.update(chunk.subarray(0, filled));
+        total += filled;
+      }
+      if (total !== size) return undefined;
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return hash.digest("hex");
+}
+
+/** Reads from `position` until the buffer is full or the file ends; the bytes read. */
+function fill(fd: number, buffer: Buffer, position: number): number {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const read = readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
+}
+
+const keyHash = (coreVersion: string) => createHash("sha256").update(`sluice served list ${FORMAT}\0core ${coreVersion}\0`);
 
 const IMPORT = /\b(?:from|import)\s*\(?\s*["']([^"'\n]+)["']/g;
 
@@ -90,31 +158,39 @@ function importsStayInside(rel: string, text: string): boolean {
  * names `outputSchemas` (an export serve lists beside the tools).
  */
 export function servedListDigest(files: ReadonlyMap<string, Uint8Array>, coreVersion: string): string | undefined {
-  const hash = createHash("sha256").update(`sluice served list ${FORMAT}\0core ${coreVersion}\0`);
-  const paths = [...files.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const path of paths) {
+  const hash = keyHash(coreVersion);
+  for (const path of [...files.keys()].sort(byCodeUnits)) {
     const bytes = files.get(path)!;
-    if (/\.[cm]?[jt]sx?$/.test(path) && !/\.gen\.[cm]?[jt]s$/.test(path)) {
-      const text = Buffer.from(bytes).toString("utf8");
-      // serve reads a module's `outputSchemas` export beside its tools; the list (tools only) cannot hold them.
-      if (!importsStayInside(path, text) || text.includes("outputSchemas")) return undefined;
-    }
-    const keyed = /\.gen\.[cm]?[jt]s$/.test(path) ? withoutRegenerateLine(bytes) : bytes;
+    if (HAND_WRITTEN_SOURCE.test(path) && !GENERATED_SOURCE.test(path) && !keyableSource(path, bytes)) return undefined;
+    const keyed = GENERATED_SOURCE.test(path) ? withoutRegenerateLine(bytes) : bytes;
     hash.update(`${path}\0${keyed.length}\0`).update(keyed);
   }
   return hash.digest("hex");
 }
 
+/** Whether a hand-written source's imports stay where the key sees them, and it names no `outputSchemas`. */
+function keyableSource(path: string, bytes: Uint8Array): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  // serve reads a module's `outputSchemas` export beside its tools; the list (tools only) cannot hold them.
+  return importsStayInside(path, text) && !text.includes("outputSchemas");
+}
+
 /**
- * A generated file without its header's `// Regenerate:` line: that line names the command
+ * Where a generated file's header has its `// Regenerate:` line: that line names the command
  * that made the pack (`generate <spec> --name --out`, or a config's pack), which changes
- * nothing a model is served, and generate --check lets it differ.
+ * nothing a model is served, and generate --check lets it differ. Looked for in `head`, the
+ * file's first HEADER_BYTES.
  */
+function regenerateLine(head: Uint8Array): { index: number; length: number } | undefined {
+  const line = /^\/\/ Regenerate: [^\n]*\n/m.exec(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString("latin1"));
+  return line === null ? undefined : { index: line.index, length: line[0].length };
+}
+
+/** A generated file without its header's `// Regenerate:` line. */
 function withoutRegenerateLine(bytes: Uint8Array): Uint8Array {
-  const head = Buffer.from(bytes.subarray(0, 4096)).toString("latin1");
-  const line = /^\/\/ Regenerate: [^\n]*\n/m.exec(head);
-  if (line === null) return bytes;
-  return Buffer.concat([bytes.subarray(0, line.index), bytes.subarray(line.index + line[0].length)]);
+  const cut = regenerateLine(bytes.subarray(0, HEADER_BYTES));
+  if (cut === undefined) return bytes;
+  return Buffer.concat([bytes.subarray(0, cut.index), bytes.subarray(cut.index + cut.length)]);
 }
 
 /** The @sluice/core version a pack directory resolves, as Node would find it (`none` without one). */
@@ -153,13 +229,23 @@ export function formatServedList(definitions: readonly ListedDefinition[], diges
     return JSON.stringify({ ...definition, inputSchema: { ...definition.inputSchema, $defs: refs } });
   });
   const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length, twins });
-  return `${head.slice(0, -1)},\n"defs": [\n${table.join(",\n")}\n],\n"tools": [\n${tools.join(",\n")}\n]}\n`;
+  return asciiOnly(`${head.slice(0, -1)},\n"defs": [\n${table.join(",\n")}\n],\n"tools": [\n${tools.join(",\n")}\n]}\n`);
 }
 
-/** Reads a served list's text; undefined for one of another format or that does not parse. */
-export function parseServedList(text: string): ServedList | undefined {
+/**
+ * JSON text with every character past ASCII written as its \u escape: the same values once
+ * parsed, and a file serve can decode as Latin-1 (a copy) instead of as UTF-8, which for one
+ * dash in 50 MB builds a two-byte string of it all (twice the memory, several times the time).
+ */
+function asciiOnly(json: string): string {
+  return json.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Reads a served list (its bytes, or its text); undefined for one of another format or that does not parse. */
+export function parseServedList(content: string | Uint8Array): ServedList | undefined {
   let parsed: { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; defs?: unknown; tools?: unknown };
   try {
+    const text = typeof content === "string" ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString(isAscii(content) ? "latin1" : "utf8");
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
     return undefined;
