@@ -35,6 +35,7 @@ describe("sluice serve's static imports", () => {
       "packages/catalog/src/served-list/served-list-file.ts",
       "packages/cli/src/resolve-pack.ts",
       "packages/cli/src/serve.ts",
+      "packages/cli/src/stored-list.ts",
       "packages/mcp-client/src/jsonrpc-shape.ts",
       "packages/mcp/src/call-slots.ts",
       "packages/mcp/src/http-defaults.ts",

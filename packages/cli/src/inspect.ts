@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
-import { packCoreVersion, packSourceFiles, parseServedList, SERVED_LIST_FILE, servedListDigest } from "@sluice/catalog/served-list";
+import { dirname, resolve } from "node:path";
 import { checkEgressMap, defaultServedSet, egressMap, formatEgressMap, packSelections, SluiceError, type EgressMapOptions, type EgressToolEntry, type Tool } from "@sluice/core";
 import { DefinitionTotals, type SentDefinition } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
@@ -10,6 +9,7 @@ import { differenceLines, differenceSummary, egressReport, wideningAnnotations }
 import { annotation, annotationsWanted } from "./github-annotations.ts";
 import { findTool, loadTools, pricedSet } from "./load-tools.ts";
 import { resolvePack } from "./resolve-pack.ts";
+import { currentServedList } from "./stored-list.ts";
 import type { Io } from "./io.ts";
 
 function positiveInteger(command: string, value: unknown, flag: string): number | undefined {
@@ -33,7 +33,7 @@ export async function surveyCommand(args: readonly string[], io: Io): Promise<nu
   const top = positiveInteger("survey", values.top, "--top");
   const encoding = encodingOf("survey", values.encoding);
   // The served set is what a pack's stored list holds: read it when its key says it is current, else load the pack.
-  const definitions = (values["include-full"] === true ? undefined : storedServedDefinitions(spec, io.cwd)) ?? pricedSet(await loadTools(spec, io.cwd), values["include-full"]);
+  const definitions = (values["include-full"] === true ? undefined : (currentServedList(spec, io.cwd)?.definitions as SentDefinition[] | undefined)) ?? pricedSet(await loadTools(spec, io.cwd), values["include-full"]);
   const rows = surveyTools(definitions, encoding).slice(0, top ?? Number.POSITIVE_INFINITY);
   if (values.json) io.stdout.write(JSON.stringify(rows) + "\n");
   else io.stdout.write(table(["tokens", "tool"], rows.map((r) => [String(r.tokens), r.tool])));
@@ -49,30 +49,6 @@ export function surveyTools(tools: readonly SentDefinition[] | readonly Tool<obj
   return tools
     .map((tool) => ({ tool: tool.name, tokens: totals.total(tool) }))
     .sort((a, b) => b.tokens - a.tokens || (a.tool < b.tool ? -1 : 1));
-}
-
-/**
- * The tools/list definitions of the pack `spec` names, from the list generate stored
- * beside its entry (src/served-tools.gen.json), when that list stands for the served set
- * of that entry: the spec resolves to a pack's src/index module, and the list's key is the
- * digest of the pack's sources as they are now (as serve checks it). Anything else (no
- * list, a keyless one, an edit since generate, another @sluice/core, a module other than
- * the pack's entry, a file that does not read) gives undefined: the caller loads the pack.
- */
-export function storedServedDefinitions(spec: string, cwd: string): SentDefinition[] | undefined {
-  try {
-    const entry = resolvePack(spec, cwd).file;
-    if (!/^index\.[cm]?[jt]s$/.test(basename(entry))) return undefined;
-    const srcDir = dirname(entry);
-    const file = join(srcDir, SERVED_LIST_FILE);
-    if (!existsSync(file)) return undefined;
-    const list = parseServedList(readFileSync(file, "utf8"));
-    if (list === undefined || list.digest === null) return undefined;
-    if (servedListDigest(packSourceFiles(srcDir), packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
-    return list.definitions() as unknown as SentDefinition[];
-  } catch {
-    return undefined;
-  }
 }
 
 /** `sluice paths`: the selectable paths of one tool, optionally priced. */

@@ -25,10 +25,10 @@ import {
 import type { ServedCatalog } from "@sluice/mcp/serve";
 // The proxy half of @sluice/mcp (the SDK client, @sluice/generator-mcp) loads only for an MCP pack.
 import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
-import { packCoreVersion, packSourceDigest, parseServedList, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
 import type { UsageSink } from "@sluice/catalog/usage";
 import { parseCommand, stringOption } from "./args.ts";
 import { resolvePack } from "./resolve-pack.ts";
+import { currentServedList } from "./stored-list.ts";
 import type { Io } from "./io.ts";
 
 /** The served catalog, createServer and the credential report, with @sluice/core and the catalog behind them. */
@@ -619,25 +619,13 @@ type McpTool = PrelistedCatalog["definitions"][number];
 
 /**
  * The served list of the pack `spec` names, when serve may answer tools/list from it: no
- * option that changes what is listed (a profile, --defer, --include-full, an upstream), a
- * module with the list beside it (a pack's src/index.ts), and a key that matches its sources
- * as they are now. Anything else (no list, a keyless one, an edited source, another
- * @sluice/core, a file that cannot be read) gives undefined, and serve loads the pack first.
+ * option that changes what is listed (a profile, --defer, --include-full, an upstream) and a
+ * list current for the pack's entry (currentServedList). Otherwise serve loads the pack first.
  */
 function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): { file: string; definitions: McpTool[]; twins: number } | undefined {
   if (values.profile !== undefined || values.defer || values["include-full"] || upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined) return undefined;
-  try {
-    const srcDir = dirname(resolvePack(spec, cwd).file);
-    const file = join(srcDir, SERVED_LIST_FILE);
-    if (!existsSync(file)) return undefined;
-    const list = parseServedList(readFileSync(file));
-    if (list === undefined || list.digest === null) return undefined;
-    // The key of the sources as they are now: an edit since generate (a derived() in index.ts) never serves the old list.
-    if (packSourceDigest(srcDir, packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
-    return { file, definitions: list.definitions() as unknown as McpTool[], twins: list.twins };
-  } catch {
-    return undefined;
-  }
+  const list = currentServedList(spec, cwd);
+  return list === undefined ? undefined : { ...list, definitions: list.definitions as McpTool[] };
 }
 
 /** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */

@@ -13,7 +13,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { schemaTokens } from "@sluice/core/tokens";
 import { sweep } from "../../../test/support/tier.ts";
-import { storedServedDefinitions, surveyCommand } from "../src/inspect.ts";
+import { surveyCommand } from "../src/inspect.ts";
+import { currentServedList } from "../src/stored-list.ts";
+
+const storedServedDefinitions = (spec: string, cwd: string) => currentServedList(spec, cwd)?.definitions;
 import { loadTools, pricedSet } from "../src/load-tools.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

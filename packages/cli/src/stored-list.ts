@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { packCoreVersion, packSourceDigest, parseServedList, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
+import { resolvePack } from "./resolve-pack.ts";
+
+/** A pack's stored tools/list (src/served-tools.gen.json), found current. */
+export interface CurrentServedList {
+  /** The list file. */
+  file: string;
+  /** The definitions as tools/list sends them, in order. */
+  definitions: unknown[];
+  /** How many `*_full` twins the served set leaves out. */
+  twins: number;
+}
+
+/**
+ * The served list generate stored for the pack `spec` names, when it stands for what loading
+ * that module would serve: the spec resolves to a pack's entry (src/index.*, the module whose
+ * default served set the list holds; tools.gen.ts lacks the curated and derived tools), and
+ * the list's key is the digest of the pack's sources and @sluice/core version as they are now,
+ * so an edit since generate never answers with the old list. Anything else (no list, a keyless
+ * one, another module, a file that does not read) gives undefined: the caller loads the pack.
+ * serve and survey both decide here.
+ */
+export function currentServedList(spec: string, cwd: string): CurrentServedList | undefined {
+  try {
+    const entry = resolvePack(spec, cwd).file;
+    if (!/^index\.[cm]?[jt]s$/.test(basename(entry))) return undefined;
+    const srcDir = dirname(entry);
+    const file = join(srcDir, SERVED_LIST_FILE);
+    if (!existsSync(file)) return undefined;
+    const list = parseServedList(readFileSync(file));
+    if (list === undefined || list.digest === null) return undefined;
+    if (packSourceDigest(srcDir, packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
+    return { file, definitions: list.definitions(), twins: list.twins };
+  } catch {
+    return undefined;
+  }
+}
