@@ -10,7 +10,9 @@ export interface ResolvedPack {
   via: "path" | "package" | "workspace";
 }
 
-/** From its own sources (the sluice repository), the CLI prefers packages' sources too: the "source" export condition. */
+/** The export condition naming a workspace package's TypeScript sources (package.json `exports`). */
+const SOURCE_CONDITION = "@sluice/source";
+/** From its own sources (the sluice repository), the CLI prefers packages' sources too: the SOURCE_CONDITION export. */
 const FROM_SOURCE = import.meta.url.endsWith(".ts");
 const MODULE_FILE = /\.(?:[mc]?[jt]s)$/;
 
@@ -81,11 +83,11 @@ function directoryEntry(dir: string, label: string): string {
   if (existsSync(manifest)) {
     const pkg = JSON.parse(readFileSync(manifest, "utf8")) as { exports?: unknown; main?: string; module?: string };
     const root = rootExport(pkg.exports);
-    const conditions = FROM_SOURCE ? ["source", "import", "node", "default"] : ["import", "node", "default"];
+    const conditions = FROM_SOURCE ? [SOURCE_CONDITION, "import", "node", "default"] : ["import", "node", "default"];
     const chosen = root === undefined ? undefined : pick(root, conditions);
     if (chosen !== undefined) entries.push(chosen);
     // A pack directory that is not built yet still has its sources.
-    const source = root === undefined ? undefined : pick(root, ["source"]);
+    const source = root === undefined ? undefined : pick(root, [SOURCE_CONDITION]);
     if (source !== undefined) entries.push(source);
     if (pkg.main !== undefined) entries.push(pkg.main);
   }
