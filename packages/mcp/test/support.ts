@@ -135,8 +135,9 @@ function withHttp(args: readonly string[]): string[] {
  * sends it SIGTERM as the child's stop does, and its closing exit does not end the worker.
  * `startEnv` is set while it starts (what serve reads at start: SLUICE_MCP_TOKEN, ...) and put
  * back once it listens; what calls read (credentials) is the caller's to set in process.env.
+ * `cwd` is the directory serve resolves the pack and its usage store from (a child's cwd).
  */
-export async function startHttpInProcess(args: readonly string[], startEnv: Record<string, string | undefined> = {}): Promise<HttpServed> {
+export async function startHttpInProcess(args: readonly string[], startEnv: Record<string, string | undefined> = {}, cwd: string = ROOT): Promise<HttpServed> {
   const { main } = await import("../../cli/src/main.ts");
   const host = Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined });
   let stderr = "";
@@ -149,7 +150,7 @@ export async function startHttpInProcess(args: readonly string[], startEnv: Reco
   const running = main(["serve", ...withHttp(args)], {
     stdout: { write: () => true },
     stderr: { write: (text: string) => (stderr += text) },
-    cwd: ROOT,
+    cwd,
     process: host,
   });
   let url: string;
