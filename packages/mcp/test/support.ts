@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
@@ -180,6 +182,13 @@ export async function startHttpInProcess(args: readonly string[], startEnv: Reco
       return stopped;
     },
   };
+}
+
+/** A client connected to a served HTTP server with the bearer token it generated (or `token`). */
+export async function connectHttp(served: HttpServed, token: string | undefined = served.generatedToken): Promise<Client> {
+  const client = new Client({ name: "sluice-test", version: "0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
 }
 
 /** `sluice serve ... --http 0`, resolved once it prints the URL it bound. */
