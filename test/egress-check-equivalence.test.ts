@@ -23,12 +23,13 @@ import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { checkEgressMap, unifiedDiff, definePack, egressMap, formatEgressMap, type PackDefinition } from "@sluice/core";
 import { guards, withoutGuard } from "@sluice/core/guards";
-import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
+import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { checkEgressMap as referenceCheck } from "../packages/core/test/egress-map/support/reference-check-egress-map.ts";
 import { parseEgressMap as referenceParse } from "../packages/core/test/egress-map/support/reference-parse-egress-map.ts";
 import { parseEgressMap } from "../packages/core/src/egress-map/parse-egress-map.ts";
 import { editMap, mapEdit, mapWindow, withoutLimits, type MapEdit } from "../packages/core/test/egress-map/support/map-edits.ts";
 import { LONG } from "./support/tier.ts";
+import { corpusDocument } from "./support/corpus-document.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SEED = 24_0212;
@@ -43,7 +44,7 @@ const { createTwoFilesPatch } = createRequire(join(ROOT, "packages/core/package.
 const committed = (pack: string) => withoutLimits(readFileSync(join(ROOT, "packs", pack, "egress_map.txt"), "utf8"));
 
 function corpusMap(file: string, name: string): string {
-  const document = loadDocument(readFileSync(join(ROOT, "../shared/specs", file)), file);
+  const document = corpusDocument(join(ROOT, "../shared/specs", file), file);
   const ir = buildOpenAPIPackIR(document, { name, file, sha256: "0".repeat(64) });
   return withoutLimits(formatEgressMap(egressMap(definePack(ir as unknown as PackDefinition).tools)));
 }

@@ -21,9 +21,10 @@ import { getNullableType, GraphQLNonNull, isInputObjectType, isNonNullType, type
 import { describe, expect, it } from "vitest";
 import { checkEgressMap, definePack, egressMap, formatEgressMap, type JsonSchemaObject, type PackDefinition, type ToolIR } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
-import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
+import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { buildGraphQLPackIR, loadGraphQLSchema } from "@sluice/generator-graphql";
 import { LONG, sweep } from "./support/tier.ts";
+import { corpusDocument } from "./support/corpus-document.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SPECS = join(ROOT, "../shared/specs");
@@ -229,7 +230,7 @@ const irs = new Map<string, ReturnType<typeof buildOpenAPIPackIR>>();
 function packIR(file: string, name: string): ReturnType<typeof buildOpenAPIPackIR> {
   let ir = irs.get(file);
   if (ir === undefined) {
-    ir = buildOpenAPIPackIR(loadDocument(readFileSync(join(SPECS, file)), file), { name, file, sha256: "0".repeat(64) });
+    ir = buildOpenAPIPackIR(corpusDocument(join(SPECS, file), file), { name, file, sha256: "0".repeat(64) });
     irs.set(file, ir);
   }
   return ir;

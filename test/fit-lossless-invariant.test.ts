@@ -15,7 +15,6 @@
  *   unions inside allOf, recursive intersections) and a seeded fast-check fuzzer of such shapes,
  *   under every profile, where fit must also end with a result or a coded error.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { definePack, isSluiceError, Tool } from "@sluice/core";
@@ -30,9 +29,10 @@ import { tools as linear } from "@sluice/pack-linear";
 import { tools as notion } from "@sluice/pack-notion";
 import { tools as slack } from "@sluice/pack-slack";
 import { tools as stripe } from "@sluice/pack-stripe";
-import { buildOpenAPIPackIR, loadDocument } from "../generators/openapi/src/index.ts";
+import { buildOpenAPIPackIR } from "../generators/openapi/src/index.ts";
 import { PropertyPathSets } from "../packages/catalog/src/profiles/property-paths.ts";
 import { sweep } from "./support/tier.ts";
+import { corpusDocument } from "./support/corpus-document.ts";
 
 // CI clones main with ../shared beside it; specs are vendored there, never fetched.
 const specsDir = new URL("../../shared/specs/", import.meta.url);
@@ -148,7 +148,7 @@ describe("fit: the OpenAPI corpus", () => {
   );
 
   it.each(CORPUS)("%s", (_name, { file, sample: count }) => {
-    const document = loadDocument(readFileSync(new URL(file, specsDir)), file);
+    const document = corpusDocument(new URL(file, specsDir), file);
     const tools = definePack(buildOpenAPIPackIR(document, { name: "corpus", file, sha256: "0".repeat(64) })).tools;
     const chosen = count === undefined ? tools : sample(tools, count, seeded(SEED));
     const withAllOf = chosen.filter((t) => JSON.stringify(t.inputSchema).includes('"allOf"'));

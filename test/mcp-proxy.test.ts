@@ -3,7 +3,10 @@
  * real server (installed from npm, started by the proxy): projections served, withheld and
  * pinned arguments enforced before anything is forwarded (checked at the upstream: the
  * file system), results through the pack's handlers. Clients are the MCP SDK's, over stdio
- * and over Streamable HTTP on 127.0.0.1.
+ * and over Streamable HTTP on 127.0.0.1. The quick tier serves the server-filesystem pack by
+ * the CLI's main in the worker over HTTP (packages/mcp/test/support.ts startHttpInProcess: the
+ * same serve code starting the same upstream child), and keeps a stdio child for the upstream
+ * that cannot start; the long tier serves it from a stdio child as well.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { childEnv, startHttpChild } from "../packages/mcp/test/support.ts";
+import { childEnv, connectHttp, startHttpChild, startHttpInProcess, type HttpServed } from "../packages/mcp/test/support.ts";
 import { BIN, ROOT, serverBin, snapshotInto, writePackModule } from "./support/mcp-pack.ts";
 import { LONG } from "./support/tier.ts";
 
@@ -37,6 +40,7 @@ describe("serve of a server-filesystem pack", () => {
   const upstream = [process.execPath, serverBin("server-filesystem"), files];
   let client: Client;
   let stderr: () => string;
+  let served: HttpServed | undefined;
 
   beforeAll(async () => {
     const { mkdirSync } = await import("node:fs");
@@ -52,10 +56,16 @@ describe("serve of a server-filesystem pack", () => {
   tool("edit_file").derived({ name: "preview_edit", description: "Shows the diff an edit would make; never writes.", pin: { dryRun: true } }),
 ];`,
     );
-    ({ client, stderr } = await stdioClient([pack, "--", ...upstream]));
+    if (LONG) ({ client, stderr } = await stdioClient([pack, "--", ...upstream]));
+    else {
+      served = await startHttpInProcess([pack, "--", ...upstream], { SLUICE_USAGE: "off", SLUICE_MCP_TOKEN: undefined });
+      client = await connectHttp(served);
+      stderr = served.stderr;
+    }
   }, 60_000);
   afterAll(async () => {
     await client?.close();
+    if (served !== undefined) expect(await served.stop()).toBe(0);
     rmSync(dir, { recursive: true, force: true });
   });
 

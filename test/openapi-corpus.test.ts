@@ -1,11 +1,11 @@
-import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "@sluice/schema";
 import { definePack, TOOL_NAME_PATTERN } from "@sluice/core";
-import { buildOpenAPIPackIR, HTTP_METHODS, loadDocument } from "../generators/openapi/src/index.ts";
+import { buildOpenAPIPackIR, HTTP_METHODS } from "../generators/openapi/src/index.ts";
 import { LONG } from "./support/tier.ts";
+import { corpusDocument } from "./support/corpus-document.ts";
 
 // CI clones main with ../shared beside it; specs are vendored there, never fetched.
 const specsDir = new URL("../../shared/specs/", import.meta.url);
@@ -56,7 +56,7 @@ function countOperations(document: unknown): number {
 }
 
 describe.each(CORPUS.map((file) => [file]))("OpenAPI corpus: %s", (file) => {
-  const document = loadDocument(readFileSync(new URL(file, specsDir)), file);
+  const document = corpusDocument(new URL(file, specsDir), file);
   const pack = buildOpenAPIPackIR(document, { name: "corpus", file, sha256: "0".repeat(64) });
 
   it("generates or skips (with a reason) every operation", () => {

@@ -13,10 +13,9 @@
  *    when there are more pages. The GraphQL servers page for real (page 3 is the last);
  *    the OpenAPI mocks' answers are given their paging state by a fetch wrapper.
  */
-import { readFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
 import { definePack, generatedRuntime, missingMarkers, pageMarkers, relayPagination, type CallResult, type Pagination, type Tool } from "@sluice/core";
 import { buildPack } from "@sluice/pipeline";
 import * as linear from "@sluice/pack-linear";
@@ -30,6 +29,7 @@ import * as gsheets from "@sluice/pack-gsheets";
 import * as notion from "@sluice/pack-notion";
 import { startGraphQLServer, startOpenApiMockServer, type LocalServer } from "./support/servers/index.ts";
 import { LONG } from "./support/tier.ts";
+import { corpusDocument } from "./support/corpus-document.ts";
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -165,15 +165,9 @@ function argNames(tool: Tool<object>): string[] {
 // ---------------------------------------------------------------------------------------
 // Response schemas of the OpenAPI specs
 
-const specCache = new Map<string, Json>();
+/** The spec as the generator reads it, parsed once per worker (shared with the other files that read it). */
 function loadSpecDoc(file: string): Json {
-  let doc = specCache.get(file);
-  if (doc === undefined) {
-    const text = readFileSync(file, "utf8");
-    doc = /\.ya?ml$/.test(file) ? parseYaml(text, { maxAliasCount: -1 }) : JSON.parse(text);
-    specCache.set(file, doc);
-  }
-  return doc;
+  return corpusDocument(resolve(file), basename(file)) as Json;
 }
 
 function deref(doc: Json, node: Json, seen = 0): Json {

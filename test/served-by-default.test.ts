@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcess, runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { LONG } from "./support/tier.ts";
+import { connectHttp, startHttpInProcess } from "../packages/mcp/test/support.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { defaultServedSet, egressMap, formatEgressMap, fullNameOf, packToolSets, type PackToolSets, type Tool } from "@sluice/core";
@@ -112,10 +113,23 @@ describe("a generated pack with a tool narrowed by sluice narrow", () => {
     expect(names(new ServedCatalog(pack, { includeFull: true }).tools)).toEqual(names(pack.allTools).sort());
   });
 
+  // The long tier lists over stdio from children; the quick tier runs the same serve by main
+  // in the worker over HTTP (packages/mcp/test/support.ts startHttpInProcess), no child.
   it(
-    "sluice serve of the pack lists no twin over stdio; --include-full lists it",
+    `sluice serve of the pack lists no twin over ${LONG ? "stdio" : "HTTP"}; --include-full lists it`,
     async () => {
       const listed = async (...flags: string[]): Promise<string[]> => {
+        if (!LONG) {
+          const served = await startHttpInProcess([dir, ...flags], { SLUICE_MCP_TOKEN: undefined }, project);
+          try {
+            const client = await connectHttp(served);
+            const tools = (await client.listTools()).tools.map((t) => t.name);
+            await client.close();
+            return tools;
+          } finally {
+            expect(await served.stop()).toBe(0);
+          }
+        }
         const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", dir, ...flags], cwd: project, env: { ...process.env } as Record<string, string>, stderr: "pipe" });
         const client = new Client({ name: "test", version: "0" });
         try {

@@ -6,7 +6,10 @@
  * not seen (a projection added to curated.ts) is never answered from the old list, and
  * generate --check names the list; a call through the stored list loads the pack and is
  * screened by it; a source whose imports the key cannot see gets a keyless list. The quick
- * tier spawns serve twice; regenerating after the edit and `sluice narrow` run in the long tier.
+ * tier spawns serve once (after the edit: the worker holds the pack's modules as they were)
+ * and runs the first serve by main in the worker over HTTP (packages/mcp/test/support.ts
+ * startHttpInProcess: the same serve code, listing from the same file); regenerating after
+ * the edit and `sluice narrow` run in the long tier, and the first serve is a child there too.
  */
 import { isAscii } from "node:buffer";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -21,6 +24,7 @@ import { ServedCatalog } from "@sluice/mcp";
 import type { PackToolSets } from "@sluice/core";
 import { runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { LONG } from "./support/tier.ts";
+import { connectHttp, startHttpInProcess } from "../packages/mcp/test/support.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const BIN = join(ROOT, "packages/cli/bin/sluice.mjs");
@@ -36,6 +40,18 @@ function sluice(args: string[]) {
   return runSluice(args, { cwd: project, timeout: SLOW });
 }
 
+/** Every page of tools/list, then one call. */
+async function listAndCall(client: Client, call?: { name: string; arguments: Record<string, unknown> }): Promise<{ tools: unknown[]; called: unknown }> {
+  const tools: unknown[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return { tools, called: call === undefined ? undefined : await client.callTool(call) };
+}
+
 /** `sluice serve <pack>` over stdio: every page of tools/list, one call, and what serve said on stderr. */
 async function served(pack: string, call?: { name: string; arguments: Record<string, unknown> }): Promise<{ tools: unknown[]; called: unknown; stderr: string }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", pack, "--page-size", "7"], cwd: project, env: { ...process.env } as Record<string, string>, stderr: "pipe" });
@@ -44,17 +60,22 @@ async function served(pack: string, call?: { name: string; arguments: Record<str
   const client = new Client({ name: "served-list-test", version: "0" });
   try {
     await client.connect(transport);
-    const tools: unknown[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    const called = call === undefined ? undefined : await client.callTool(call);
-    return { tools, called, stderr };
+    return { ...(await listAndCall(client, call)), stderr };
   } finally {
     await client.close();
+  }
+}
+
+/** The same, by main in this worker over HTTP: only while the worker holds the pack's modules as they are on disk. */
+async function servedInWorker(pack: string, call?: { name: string; arguments: Record<string, unknown> }): Promise<{ tools: unknown[]; called: unknown; stderr: string }> {
+  const server = await startHttpInProcess([pack, "--page-size", "7"], { SLUICE_MCP_TOKEN: undefined }, project);
+  try {
+    const client = await connectHttp(server);
+    const answers = await listAndCall(client, call);
+    await client.close();
+    return { ...answers, stderr: server.stderr() };
+  } finally {
+    expect(await server.stop()).toBe(0);
   }
 }
 
@@ -87,7 +108,7 @@ describe("a generated pack's served list", () => {
   it(
     "serve answers tools/list from it, page by page, the same bytes as a serve that loads the pack; a call loads the pack and is screened",
     async () => {
-      const fast = await served(dir, { name: "get_pet_by_id", arguments: { petId: "not a number" } });
+      const fast = await (LONG ? served : servedInWorker)(dir, { name: "get_pet_by_id", arguments: { petId: "not a number" } });
       expect(fast.stderr).toContain(`listed from its packs/petstore/${LIST}`);
       const module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackToolSets;
       expect(JSON.stringify(fast.tools)).toBe(JSON.stringify(catalogList(module)));

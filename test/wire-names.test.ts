@@ -6,14 +6,14 @@
  * switched off to show that it is what refuses: screening first, the request builder behind
  * it, and the wire when both are off.
  */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHttpRequest, definePack, egressMap, formatEgressMap, isSluiceError, type HttpBinding, type Tool } from "@sluice/core";
 import { WIRE_NAME_RULES } from "../packages/core/src/http/wire-name-rules.ts";
 import { guards, withoutGuard } from "@sluice/core/guards";
-import { buildOpenAPIPackIR, loadDocument } from "@sluice/generator-openapi";
+import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { startRecordingServer, wireText, type RecordingServer } from "./support/recording-server.ts";
 import { readableCanary } from "./support/server-name-readers.ts";
+import { corpusDocument } from "./support/corpus-document.ts";
 
 const CANARY = "CANARY_wire_7f3a";
 
@@ -346,7 +346,7 @@ describe("prototype keys", () => {
 
   const jira = () => {
     const file = "jira/jira-openapi.yaml";
-    const document = loadDocument(readFileSync(new URL(`../../shared/specs/${file}`, import.meta.url)), file);
+    const document = corpusDocument(new URL(`../../shared/specs/${file}`, import.meta.url), file);
     const ir = buildOpenAPIPackIR(document, { name: "jira", file, sha256: "0".repeat(64) }, { select: (op) => op.operationId === "createIssue" });
     return definePack(ir).tools[0]!.derived({ name: "create_issue_narrow", drop: ["body.historyMetadata.type"] });
   };

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { parse, validate } from "graphql";
 import { describe, expect, it } from "vitest";
 import { buildGraphQLPackIR, emitPackSources, loadGraphQLSchema } from "../src/index.ts";
+import { LONG } from "../../../test/support/tier.ts";
 
 const fixture = fileURLToPath(new URL("./fixtures/small.graphql", import.meta.url));
 const generatorEntry = fileURLToPath(new URL("../src/index.ts", import.meta.url));
@@ -69,9 +70,10 @@ describe("emitPackSources on a small hand-written schema", () => {
         ].join("\n"),
       );
       const run = () => execFileSync(process.execPath, ["--import", "tsx", script], { cwd: fileURLToPath(new URL("../../..", import.meta.url)), encoding: "utf8" });
+      // The two processes are this worker and a child (the long tier runs a second child).
       const first = run();
-      expect(run()).toBe(first);
-      expect(JSON.parse(first)).toEqual(files);
+      expect(first).toBe(JSON.stringify(files));
+      if (LONG) expect(run()).toBe(first);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

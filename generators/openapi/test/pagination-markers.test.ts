@@ -6,14 +6,14 @@
  * keyed by an argument the shortcut does not know fails here), and on a document whose
  * answers carry every field a style looks for but whose tools take only near-miss names.
  */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { HttpBinding, ToolIR } from "@sluice/core";
 import { escapePointerSegment, getOwn } from "@sluice/schema";
 import { LONG } from "../../../test/support/tier.ts";
-import { buildOpenAPIPackIR, loadDocument, openapiRuntimeFacts } from "../src/index.ts";
+import { buildOpenAPIPackIR, openapiRuntimeFacts } from "../src/index.ts";
 import { paginationFor, responseShape } from "../src/pagination-facts.ts";
 import { RefResolver } from "@sluice/schema-convert";
+import { corpusDocument } from "../../../test/support/corpus-document.ts";
 
 const specs = new URL("../../../../shared/specs/", import.meta.url);
 
@@ -40,7 +40,7 @@ describe("a tool without a page marker argument is not read", () => {
   const files = ["github-rest/api.github.com.json", "stripe/spec3.json", "twilio/twilio_api_v2010.json", "slack/slack_web_openapi_v2_without_examples.json", ...(LONG ? ["jira/jira-openapi.yaml"] : [])];
   for (const file of files) {
     it(`${file}: the same declarations as reading every tool's answer`, () => {
-      const document = loadDocument(readFileSync(new URL(file, specs)), file);
+      const document = corpusDocument(new URL(file, specs), file);
       const ir = buildOpenAPIPackIR(document, { name: "api", file, sha256: "0".repeat(64) }, {});
       const declared = openapiRuntimeFacts(document, ir).pagination;
       expect(Object.keys(declared).length).toBeGreaterThan(5);

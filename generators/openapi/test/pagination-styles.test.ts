@@ -5,12 +5,12 @@
  * declared, and end to end: a generated pack walks every page of each style against a
  * local server, its next-page URLs never fetched.
  */
-import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { definePack, generatedRuntime, type Pagination } from "@sluice/core";
-import { buildOpenAPIPackIR, loadDocument, openapiRuntimeFacts } from "../src/index.ts";
+import { buildOpenAPIPackIR, openapiRuntimeFacts } from "../src/index.ts";
+import { corpusDocument } from "../../../test/support/corpus-document.ts";
 
 const specs = new URL("../../../../shared/specs/", import.meta.url);
 
@@ -20,7 +20,7 @@ function detect(document: unknown, name = "api"): Record<string, Pagination> {
 }
 
 function corpus(file: string): Record<string, Pagination> {
-  return detect(loadDocument(readFileSync(new URL(file, specs)), file), file.split("/")[0]!);
+  return detect(corpusDocument(new URL(file, specs), file), file.split("/")[0]!);
 }
 
 function byStyle(pagination: Record<string, Pagination>): Record<string, number> {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -6,14 +6,15 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { credentialsFromEnv, credentialStatus, definePack, generatedRuntime, type PackIR, type PackRuntime, type Pagination, type RuntimeFacts, type ToolIR } from "@sluice/core";
 import { emitRuntimeFactsSource } from "@sluice/emit";
-import { buildOpenAPIPackIR, loadDocument, openapiRuntimeFacts, type BuildOpenAPIOptions } from "../src/index.ts";
+import { buildOpenAPIPackIR, openapiRuntimeFacts, type BuildOpenAPIOptions } from "../src/index.ts";
 import { LONG, sweep } from "../../../test/support/tier.ts";
+import { corpusDocument } from "../../../test/support/corpus-document.ts";
 
 const specs = new URL("../../../../shared/specs/", import.meta.url);
 const packsDir = new URL("../../../packs/", import.meta.url);
 
 function load(file: string, base = specs): unknown {
-  return loadDocument(readFileSync(new URL(file, base)), file);
+  return corpusDocument(new URL(file, base), file);
 }
 
 function build(document: unknown, name: string, options: BuildOpenAPIOptions = {}): PackIR {

@@ -4,19 +4,25 @@
  * listing packs with operation selection, `--check` for CI (spec edits and hand edits are
  * drift, exit 1), skipped operations reported, no tool at all exit 1, bad configs one
  * coded line. In a project folder outside the repository: the CLI's main in this worker
- * while what it loads is unchanged, else (and for serve) child processes of the bin.
+ * while what it loads is unchanged, else child processes of the bin. The generated pack is
+ * served by a `sluice serve` stdio child in the long tier, and in the quick tier by main in
+ * the worker over HTTP (packages/mcp/test/support.ts startHttpInProcess): the same serve code
+ * reading the same variables from the environment, without a child loading tsx and the CLI.
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { runSluice } from "./support/run-in-process.ts";
+import { startHttpInProcess } from "../../mcp/test/support.ts";
+import { LONG } from "../../../test/support/tier.ts";
 import { credentialsFromEnv, definePack, egressMap, formatEgressMap, generatedRuntime } from "@sluice/core";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildPack, detectKind } from "@sluice/pipeline";
@@ -108,18 +114,10 @@ describe("a generated pack, served", () => {
     });
     await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
     const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}/api/v3`;
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [BIN, "serve", "packs/petstore", "--base-url", base],
-      cwd: project,
-      env: { PATH: process.env["PATH"] ?? "", PETSTORE_API_KEY: "pk_test_42" },
-      stderr: "pipe",
-    });
-    let stderr = "";
-    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    const served = await servePetstore(base);
     const client = new Client({ name: "generate-test", version: "0" });
     try {
-      await client.connect(transport);
+      await client.connect(served.transport);
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain("get_pet_by_id");
       const result = await client.callTool({ name: "get_pet_by_id", arguments: { petId: 7 } });
@@ -128,7 +126,7 @@ describe("a generated pack, served", () => {
       // The default response handler dropped the empty and null members.
       expect(JSON.stringify(result.content)).not.toContain("photoUrls");
       expect(seen).toEqual([{ url: "/api/v3/pet/7", apiKey: "pk_test_42" }]);
-      expect(stderr).toContain("petstore credentials from PETSTORE_API_KEY; not set: PETSTORE_AUTH");
+      expect(served.stderr()).toContain("petstore credentials from PETSTORE_API_KEY; not set: PETSTORE_AUTH");
       // Only petstore_auth will do here: the answer names the variable to set, not ctx.credentials (no one over MCP can pass that).
       const unauthorized = await client.callTool({ name: "find_pets_by_status", arguments: { status: "sold" } });
       expect(unauthorized.isError).toBe(true);
@@ -136,13 +134,58 @@ describe("a generated pack, served", () => {
       expect(text).toMatch(/^AUTH_MISSING: find_pets_by_status needs a credential \(security scheme petstore_auth\).* sluice serve reads petstore_auth from PETSTORE_AUTH: /);
       expect(text).not.toContain("ctx.credentials");
       expect(seen).toHaveLength(1);
-      expect(stderr).not.toContain("pk_test_42");
+      expect(served.stderr()).not.toContain("pk_test_42");
     } finally {
       await client.close();
+      await served.stop();
       api.close();
     }
   });
 });
+
+/**
+ * packs/petstore served with PETSTORE_API_KEY set and PETSTORE_AUTH not: a stdio child with
+ * only those variables (the long tier), or main in the worker over HTTP with them set in this
+ * process until it stops (serve reads the credential at start-up and again at each call).
+ */
+async function servePetstore(base: string): Promise<{ transport: StdioClientTransport | StreamableHTTPClientTransport; stderr: () => string; stop: () => Promise<void> }> {
+  const args = ["packs/petstore", "--base-url", base];
+  if (LONG) {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", ...args], cwd: project, env: { PATH: process.env["PATH"] ?? "", PETSTORE_API_KEY: "pk_test_42" }, stderr: "pipe" });
+    let stderr = "";
+    transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+    return { transport, stderr: () => stderr, stop: async () => {} };
+  }
+  const names = ["PETSTORE_API_KEY", "PETSTORE_AUTH", "SLUICE_MCP_TOKEN"] as const;
+  const saved = names.map((name) => [name, process.env[name]] as const);
+  const restore = () => {
+    for (const [name, value] of saved) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
+  process.env["PETSTORE_API_KEY"] = "pk_test_42";
+  delete process.env["PETSTORE_AUTH"];
+  delete process.env["SLUICE_MCP_TOKEN"];
+  try {
+    const served = await startHttpInProcess(args, {}, project);
+    const transport = new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.generatedToken!}` } } });
+    return {
+      transport,
+      stderr: served.stderr,
+      stop: async () => {
+        try {
+          expect(await served.stop()).toBe(0);
+        } finally {
+          restore();
+        }
+      },
+    };
+  } catch (error) {
+    restore();
+    throw error;
+  }
+}
 
 describe("a config of packs", () => {
   const config = (packs: unknown[]) => writeFileSync(join(project, "sluice.config.json"), JSON.stringify({ packs }));

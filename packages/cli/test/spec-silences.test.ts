@@ -18,6 +18,8 @@ import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
 import { buildPack, detectKind, type PackJob } from "@sluice/pipeline";
 import { specSilences } from "../src/serve.ts";
 import { runSluice } from "./support/run-in-process.ts";
+import { startHttpInProcess } from "../../mcp/test/support.ts";
+import { LONG } from "../../../test/support/tier.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -178,7 +180,21 @@ describe("serve says it once at start", () => {
   });
 
   it("sluice serve of a generated pack prints them on stderr before it is ready", async () => {
-    // The pack the CLI test above generated (vitest runs a file's tests in order).
+    // The pack the CLI test above generated (vitest runs a file's tests in order). The long
+    // tier starts a stdio child; the quick tier runs the same serve by main in the worker over
+    // HTTP (packages/mcp/test/support.ts startHttpInProcess), ready once it says where it listens.
+    if (!LONG) {
+      const served = await startHttpInProcess(["packs/k2", "--include-full"], { SLUICE_BASE_URL: undefined, SLUICE_MCP_TOKEN: undefined, SLUICE_USAGE: "off" }, project);
+      expect(await served.stop()).toBe(0);
+      const lines = served.stderr().split("\n");
+      const listening = lines.findIndex((line) => line.startsWith("sluice serve: listening on http://127.0.0.1:"));
+      expect(listening).toBeGreaterThan(0);
+      expect(lines.slice(0, listening).filter((line) => line.includes("NO_BASE_URL"))).toEqual([
+        "sluice serve: k2: the spec names no server URL for all 1 tools; their calls answer NO_BASE_URL until one is set (--base-url URL or SLUICE_BASE_URL; or baseUrl in sluice.config, then regenerate)",
+      ]);
+      expect(lines.slice(0, listening)).toContain("sluice serve: k2: the spec declares no security; calls go out without a credential");
+      return;
+    }
     const stderr = await new Promise<string>((resolve, reject) => {
       // stdin is /dev/null: the server starts, says what it says, and stops at once. --include-full loads the pack
       // at start (served from its stored list, serve says these when the pack loads, at the first call).

@@ -14,6 +14,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
 import { buildPack, type PackJob } from "@sluice/pipeline";
 import { runInProcess, runSluice } from "./support/run-in-process.ts";
+import { connectHttp, startHttpInProcess } from "../../mcp/test/support.ts";
+import { LONG } from "../../../test/support/tier.ts";
 
 const BIN = fileURLToPath(new URL("../bin/sluice.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -181,10 +183,13 @@ describe("the selection in the egress map and the checks", () => {
   it("a tool left out is absent from serve's tools/list and cannot be called", async () => {
     config([{ spec: "store.yaml", name: "ro", out: "packs/ro", readOnly: true, exclude: { tools: ["get_inventory"] } }]);
     expect((await sluice(["generate"])).code).toBe(0);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", "packs/ro", "--base-url", "http://127.0.0.1:9/api/v3"], cwd: project, env: { PATH: process.env["PATH"] ?? "" }, stderr: "pipe" });
-    const client = new Client({ name: "tool-choices-test", version: "0" });
+    // A stdio child in the long tier; in the quick tier the same serve by main in the worker
+    // over HTTP (packages/mcp/test/support.ts startHttpInProcess), without a child's start.
+    const args = ["packs/ro", "--base-url", "http://127.0.0.1:9/api/v3"];
+    const served = LONG ? undefined : await startHttpInProcess(args, { SLUICE_MCP_TOKEN: undefined }, project);
+    const client = served === undefined ? new Client({ name: "tool-choices-test", version: "0" }) : await connectHttp(served);
     try {
-      await client.connect(transport);
+      if (served === undefined) await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", ...args], cwd: project, env: { PATH: process.env["PATH"] ?? "" }, stderr: "pipe" }));
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain("get_pet_by_id");
       expect(names).not.toContain("delete_pet");
@@ -197,6 +202,7 @@ describe("the selection in the egress map and the checks", () => {
       }
     } finally {
       await client.close();
+      if (served !== undefined) expect(await served.stop()).toBe(0);
     }
   });
 });

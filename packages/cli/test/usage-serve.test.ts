@@ -7,9 +7,13 @@
  * exclusion into sluice.config.ts, which `sluice generate` then carries out.
  *
  * The quick tier runs two sessions at once, stamped day 0 and day 8 (asked for with
- * --min-sessions 2), and reads them in the worker; the long tier runs six over days 0 to 8,
- * two of them at once, and a seventh with --no-usage, uses the defaults (5 sessions, 7 days),
- * compares the report with a child process's, and regenerates after --apply.
+ * --min-sessions 2), each a `sluice serve --http` run by the CLI's main in the worker
+ * (packages/mcp/test/support.ts startHttpInProcess: the serve code a child runs, its usage
+ * store opened from the project, one record per MCP session, as for a stdio run), and reads
+ * them in the worker; the long tier runs six stdio children over days 0 to 8, two of them at
+ * once, and a seventh with --no-usage, uses the defaults (5 sessions, 7 days), compares the
+ * report with a child process's, and regenerates after --apply. Recording in process over
+ * one transport (stdio's shape) is packages/mcp/test/usage-recording.test.ts's.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -19,8 +23,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG } from "../../../test/support/tier.ts";
+import { startHttpInProcess, type HttpServed } from "../../mcp/test/support.ts";
 import { runChild } from "./support/run-child.ts";
 import { runInProcess, runSluice } from "./support/run-in-process.ts";
 
@@ -93,6 +99,17 @@ async function startApi(): Promise<void> {
   apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
 }
 
+/** The session's tools/list and calls, over a connected client. */
+async function drive(client: Client, planned: Planned): Promise<void> {
+  const { tools } = await client.listTools();
+  expect(tools.map((tool) => tool.name).sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets"]);
+  for (const [name, args] of planned.calls) {
+    const result = await client.callTool({ name, arguments: args });
+    expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+  }
+}
+
+/** One session: a `sluice serve` child over stdio, with a clean environment (the long tier's form). */
 async function session(planned: Planned): Promise<void> {
   const env: Record<string, string> = { SLUICE_USAGE_NOW: at(planned.day) };
   for (const name of ["PATH", "HOME", "TMPDIR", "NODE_OPTIONS"]) if (process.env[name] !== undefined) env[name] = process.env[name]!;
@@ -102,16 +119,43 @@ async function session(planned: Planned): Promise<void> {
   const client = new Client({ name: "usage-test", version: "0" });
   try {
     await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["add_pet", "delete_pet", "find_pet_by_id", "find_pets"]);
-    for (const [name, args] of planned.calls) {
-      const result = await client.callTool({ name, arguments: args });
-      expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
-    }
+    await drive(client, planned);
   } catch (error) {
     throw new Error(`session of day ${planned.day} failed: ${(error as Error).message}\n${stderr}`);
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * A batch of sessions, each its own `sluice serve --http` run by main in the worker. They start
+ * one after the other (what serve reads at start, SLUICE_USAGE_NOW, is set for each alone, and
+ * the developer's SLUICE_USAGE* for none), then all run at once against the one store, and
+ * stop (SIGTERM to the stand-in) once their clients have left.
+ */
+async function batchInWorker(batch: Planned[]): Promise<void> {
+  const servers: HttpServed[] = [];
+  try {
+    for (const planned of batch) {
+      const env = { SLUICE_USAGE_NOW: at(planned.day), SLUICE_USAGE: undefined, SLUICE_USAGE_DIR: undefined };
+      servers.push(await startHttpInProcess(["packs/pets", "--base-url", apiUrl, ...(planned.args ?? [])], env, project));
+    }
+    await Promise.all(
+      batch.map(async (planned, i) => {
+        const served = servers[i]!;
+        const client = new Client({ name: "usage-test", version: "0" });
+        try {
+          await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${served.generatedToken!}` } } }));
+          await drive(client, planned);
+        } catch (error) {
+          throw new Error(`session of day ${planned.day} failed: ${(error as Error).message}\n${served.stderr()}`);
+        } finally {
+          await client.close();
+        }
+      }),
+    );
+  } finally {
+    for (const served of servers) expect(await served.stop(), served.stderr()).toBe(0);
   }
 }
 
@@ -127,8 +171,8 @@ beforeAll(async () => {
   await startApi();
   const generated = await runSluice(["generate"], { cwd: project, timeout: SLOW });
   expect(generated.code, generated.stderr).toBe(0);
-  // Batches in turn, the sessions of a batch at once: several serve processes writing one store.
-  for (const batch of PLAN) await Promise.all(batch.map(session));
+  // Batches in turn, the sessions of a batch at once: several servers writing one store.
+  for (const batch of PLAN) await (LONG ? Promise.all(batch.map(session)) : batchInWorker(batch));
 }, SLOW);
 
 afterAll(async () => {

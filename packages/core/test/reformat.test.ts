@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { checkReformatChoice, definePack, enabledReformatters, reformatText, REFORMATTER_NAMES, unfoldPaths, type ReformatStage } from "@sluice/core";
 import { errorOf } from "../../../test/support/error-of.ts";
 import { LONG } from "../../../test/support/tier.ts";
+import { reformatDigest } from "./reformat-digest.ts";
 
 // Seeded rounds: a quick sample in the quick tier, many more under LONG.
 const RUNS = LONG ? 2_000 : 150;
@@ -242,29 +243,14 @@ describe("no reformatter ever loses a value (seeded property)", () => {
 });
 
 describe("determinism across processes", () => {
+  // The two processes are this worker and a child (the long tier runs a second child).
   it("two processes reformat captures (a log, a hit list, a path list) to the same bytes", () => {
-    const script = `
-      import { readdirSync, readFileSync } from "node:fs";
-      import { createHash } from "node:crypto";
-      import { reformatText } from "./packages/core/src/responses/reformat/reformat.ts";
-      import { enabledReformatters } from "./packages/core/src/responses/reformat/reformat-choice.ts";
-      const dir = ${JSON.stringify(FIXTURES)};
-      const hash = createHash("sha256");
-      for (const name of readdirSync(dir).sort()) {
-        if (!/^(vitest-tty|grep-rn-sdk|find-sdk)/.test(name)) continue;
-        const out = reformatText(readFileSync(dir + name, "utf8"), enabledReformatters({ toon: true }));
-        hash.update(name + "\\0" + out.text + "\\0" + JSON.stringify(out.stages) + "\\0");
-      }
-      // A JSON answer: compact-json (with held JSON) and toon adopt.
-      const records = Array.from({ length: 6 }, (_, i) => ({ id: i, name: "n" + i, ok: i % 2 === 0 }));
-      const json = reformatText(JSON.stringify({ items: records, stdout: JSON.stringify({ total: 6 }, null, 2) }, null, 2), enabledReformatters({ toon: true }));
-      hash.update(json.text + "\\0" + JSON.stringify(json.stages));
-      process.stdout.write(hash.digest("hex"));
-    `;
-    const run = () => execFileSync(process.execPath, ["--conditions=@sluice/source", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", cwd: fileURLToPath(new URL("../../../", import.meta.url)) });
-    const first = run();
-    expect(first).toMatch(/^[0-9a-f]{64}$/);
-    expect(run()).toBe(first);
+    const script = fileURLToPath(new URL("./reformat-digest.ts", import.meta.url));
+    const run = () => execFileSync(process.execPath, ["--conditions=@sluice/source", "--import", "tsx", script], { encoding: "utf8", cwd: fileURLToPath(new URL("../../../", import.meta.url)) });
+    const here = reformatDigest();
+    expect(here).toMatch(/^[0-9a-f]{64}$/);
+    expect(run()).toBe(here);
+    if (LONG) expect(run()).toBe(here);
   }, 60_000);
 });
 

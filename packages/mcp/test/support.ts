@@ -10,6 +10,8 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
@@ -135,8 +137,9 @@ function withHttp(args: readonly string[]): string[] {
  * sends it SIGTERM as the child's stop does, and its closing exit does not end the worker.
  * `startEnv` is set while it starts (what serve reads at start: SLUICE_MCP_TOKEN, ...) and put
  * back once it listens; what calls read (credentials) is the caller's to set in process.env.
+ * `cwd` is the directory serve resolves the pack and its usage store from (a child's cwd).
  */
-export async function startHttpInProcess(args: readonly string[], startEnv: Record<string, string | undefined> = {}): Promise<HttpServed> {
+export async function startHttpInProcess(args: readonly string[], startEnv: Record<string, string | undefined> = {}, cwd: string = ROOT): Promise<HttpServed> {
   const { main } = await import("../../cli/src/main.ts");
   const host = Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined });
   let stderr = "";
@@ -149,7 +152,7 @@ export async function startHttpInProcess(args: readonly string[], startEnv: Reco
   const running = main(["serve", ...withHttp(args)], {
     stdout: { write: () => true },
     stderr: { write: (text: string) => (stderr += text) },
-    cwd: ROOT,
+    cwd,
     process: host,
   });
   let url: string;
@@ -179,6 +182,13 @@ export async function startHttpInProcess(args: readonly string[], startEnv: Reco
       return stopped;
     },
   };
+}
+
+/** A client connected to a served HTTP server with the bearer token it generated (or `token`). */
+export async function connectHttp(served: HttpServed, token: string | undefined = served.generatedToken): Promise<Client> {
+  const client = new Client({ name: "sluice-test", version: "0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
 }
 
 /** `sluice serve ... --http 0`, resolved once it prints the URL it bound. */

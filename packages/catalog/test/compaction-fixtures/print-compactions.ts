@@ -1,4 +1,4 @@
-// Child process for compaction-determinism.test.ts: prints the SHA-256 of each mode's
+// Child process for compaction-determinism.test.ts (and the same function in its worker): prints the SHA-256 of each mode's
 // output (and its report) for a catalog built from a fixture and a real pack.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -17,7 +17,8 @@ export function determinismCatalogs(): string[] {
 
 const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
 
-if (process.argv[1] === new URL(import.meta.url).pathname) {
+/** One line per mode and catalog: the mode, the SHA-256 of its output, and its report. */
+export function printCompactions(): string {
   const lines: string[] = [];
   for (const catalog of determinismCatalogs()) {
     for (const run of [stripAnnotations, stripAnnotationBytes, reduceDescriptions]) {
@@ -25,5 +26,7 @@ if (process.argv[1] === new URL(import.meta.url).pathname) {
       lines.push(`${report.method} ${sha256(text)} ${JSON.stringify(report)}`);
     }
   }
-  process.stdout.write(lines.join("\n") + "\n");
+  return lines.join("\n") + "\n";
 }
+
+if (process.argv[1] === new URL(import.meta.url).pathname) process.stdout.write(printCompactions());

@@ -6,11 +6,10 @@
  * branches (`body.oneOf[1]`) are dropped like members, never a union's last one; tools with
  * unions come from the packs and from DigitalOcean's spec, generated in memory.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
-import { parse as parseYaml } from "yaml";
 import { describe, expect, it } from "vitest";
 import { LONG, sweep } from "../../../../test/support/tier.ts";
+import { corpusDocument } from "../../../../test/support/corpus-document.ts";
 import { BudgetUnreachableError, definePack, isSluiceError, projectionFloor, suggestProjection, Tool, type HttpBinding, type Suggestion } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { buildOpenAPIPackIR } from "@sluice/generator-openapi";
@@ -278,7 +277,8 @@ let digitalOcean: Tool<object>[] | undefined;
 function digitalOceanTool(name: string): Tool<object> {
   if (digitalOcean === undefined) {
     const file = "/work/shared/specs/digitalocean/digitalocean-openapi.yaml";
-    const doc = parseYaml(readFileSync(file, "utf8")) as object;
+    // The generator's own parse, shared with the other files of this worker that read the spec.
+    const doc = corpusDocument(file, "digitalocean-openapi.yaml") as object;
     digitalOcean = [...definePack(buildOpenAPIPackIR(doc, { name: "digitalocean", file: "digitalocean-openapi.yaml", sha256: "0".repeat(64) })).tools] as Tool<object>[];
   }
   return named(digitalOcean, name);
