@@ -332,9 +332,9 @@ function holds(answers: Answers, ctx: MapContext): boolean {
   return true;
 }
 
-/** One line below a position: its segments relative to the position, its schema, and whether to list below it. */
+/** One line below a position: its segment (relative to the position), its schema, and whether to list below it. */
 interface PositionEntry {
-  segments: string[];
+  segment: string;
   schema: JsonSchemaObject;
   descend: boolean;
   /** A member every object at the position must hold (`required` of a part that always applies). */
@@ -350,12 +350,13 @@ interface PositionEntry {
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
   const out: EgressPath[] = [];
-  const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
+  // Each path's text grows with its segments: one concatenation a line, not a join of all of them.
+  const stack: Array<{ node: JsonSchemaObject; segments: string[]; text: string }> = [{ node: start, segments: prefix, text: prefix.join(".") }];
   while (stack.length > 0) {
-    const { node, segments } = stack.pop()!;
+    const { node, segments, text: above } = stack.pop()!;
     for (const entry of positionEntries(node, ctx)) {
-      const path = [...segments, ...entry.segments];
-      const text = path.join(".");
+      const path = segments.concat(entry.segment);
+      const text = above === "" ? entry.segment : `${above}.${entry.segment}`;
       if (path.length - prefix.length > MAX_LISTED_DEPTH) {
         // Listing every level would make the map quadratic in the nesting; say so instead.
         out.push({ path: text, segments: path, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
@@ -367,7 +368,7 @@ function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext)
       const limits = valueLimits(entry.schema, entry.required === true, ctx);
       if (limits.length > 0) line.limits = limits;
       out.push(line);
-      if (entry.descend) stack.push({ node: entry.schema, segments: path });
+      if (entry.descend) stack.push({ node: entry.schema, segments: path, text });
     }
   }
   return out.sort((a, b) => compare(a.path, b.path));
@@ -389,8 +390,10 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
   if (STRUCTURE_KEYWORDS.every((keyword) => node[keyword] === undefined)) {
     const opening = openingSchema(node);
     const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(node) ? ANY_SCHEMA : undefined;
-    return open === undefined ? [] : [{ segments: ["*"], schema: open, descend: !isFreeForm(open) }];
+    return open === undefined ? [] : [{ segment: "*", schema: open, descend: !isFreeForm(open) }];
   }
+  const part = onePart(node, ctx);
+  if (part !== undefined) return partEntries(part);
   const members = new Map<string, JsonSchemaObject[]>();
   const entries: PositionEntry[] = [];
   const open: JsonSchemaObject[] = [];
@@ -467,19 +470,80 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
       }
       branches.forEach((branch, index) => {
         if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
-        entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
+        entries.push({ segment: `${keyword}[${branchLabel(branch, index, ctx)}]`, schema: branch, descend: !isSectionedRef(branch, ctx) });
       });
     }
   }
   // A schema naming members only in `required` lets them through (screening does too).
   for (const key of requiredOnly) if (!members.has(key)) add(key, ANY_SCHEMA);
   for (const [key, schemas] of members) {
-    const entry: PositionEntry = { segments: [key], schema: merged(schemas), descend: !schemas.every(isFreeForm) };
+    const entry: PositionEntry = { segment: key, schema: merged(schemas), descend: !schemas.every(isFreeForm) };
     if (required.has(key)) entry.required = true;
     entries.push(entry);
   }
   // `*: any` says it all: nothing below it needs listing.
-  if (open.length > 0) entries.push({ segments: ["*"], schema: merged(open), descend: !open.every(isFreeForm) });
+  if (open.length > 0) entries.push({ segment: "*", schema: merged(open), descend: !open.every(isFreeForm) });
+  return entries;
+}
+
+/** Keywords that make a position draw on more than its own schema (what positionEntries' queue follows). */
+const FOLLOWED_KEYWORDS = ["$ref", "items", "prefixItems", "allOf", ...BRANCH_KEYWORDS];
+/** Keywords by which a node adds members or requirements of its own. */
+const MEMBER_KEYWORDS = ["properties", "required", "patternProperties"];
+
+/**
+ * The one schema whose members a position has, when there is one (most positions: an object,
+ * or a plain reference to an inline definition that is an object): then positionEntries'
+ * walk over parts would visit that schema alone, and partEntries gives the same entries
+ * without the walk's sets and queue. Undefined when the walk is needed. Reads the tool's
+ * definitions exactly as the walk does (defOf, then isSectioned), so a section reused on
+ * these answers is reused on the walk's.
+ */
+function onePart(node: JsonSchemaObject, ctx: MapContext): JsonSchemaObject | undefined {
+  if (FOLLOWED_KEYWORDS.every((keyword) => node[keyword] === undefined)) return node;
+  // `{ $ref }` and nothing that adds members, opens it or follows anything else.
+  if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return undefined;
+  for (const keyword of FOLLOWED_KEYWORDS) if (keyword !== "$ref" && node[keyword] !== undefined) return undefined;
+  for (const keyword of MEMBER_KEYWORDS) if (node[keyword] !== undefined) return undefined;
+  if (openingSchema(node) !== undefined || isFreeForm(node)) return undefined;
+  const target = refTarget(node.$ref);
+  const body = target === ROOT ? undefined : defOf(ctx, target);
+  if (body === undefined || isSectioned(ctx, target) || !isSchemaObject(body)) return undefined;
+  return FOLLOWED_KEYWORDS.every((keyword) => body[keyword] === undefined) ? body : undefined;
+}
+
+/** positionEntries of a position whose members are one schema's (onePart): it always applies, so its `required` binds. */
+function partEntries(part: JsonSchemaObject): PositionEntry[] {
+  const entries: PositionEntry[] = [];
+  const listed = Array.isArray(part.required) ? part.required : undefined;
+  const required = listed === undefined || listed.length === 0 ? undefined : new Set(listed);
+  const properties = part.properties;
+  // Property keys, patterns (`/p/`) and quoted keys never spell the same segment, so no key is listed twice.
+  const member = (segment: string, child: unknown, key: string | undefined) => {
+    const schema = isSchemaObject(child) ? child : ANY_SCHEMA;
+    const entry: PositionEntry = { segment, schema, descend: !isFreeForm(schema) };
+    if (key !== undefined && required?.has(key) === true) entry.required = true;
+    entries.push(entry);
+  };
+  if (isSchemaObject(properties)) {
+    for (const key of Object.keys(properties)) if (properties[key] !== false) member(formatSegment(key), properties[key], key);
+  }
+  const patterns = part.patternProperties;
+  if (isSchemaObject(patterns)) {
+    for (const pattern of Object.keys(patterns)) if (patterns[pattern] !== false) member(`/${pattern}/`, patterns[pattern], undefined);
+  }
+  // A schema naming members only in `required` lets them through (screening does too).
+  if (!isSchemaObject(properties) && listed !== undefined) {
+    const seen = new Set<string>();
+    for (const key of listed) {
+      if (typeof key !== "string" || seen.has(key)) continue;
+      seen.add(key);
+      member(formatSegment(key), ANY_SCHEMA, key);
+    }
+  }
+  const opening = openingSchema(part);
+  const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(part) ? ANY_SCHEMA : undefined;
+  if (open !== undefined) entries.push({ segment: "*", schema: open, descend: !isFreeForm(open) });
   return entries;
 }
 
@@ -507,6 +571,8 @@ function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): 
 }
 
 const ALL_TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
+/** What sectionsReached gives for a value that reaches none (never attached to a line: see inlinePaths). */
+const NO_SECTIONS: string[] = [];
 
 /**
  * Walks the schemas a value at `start` may match: through refs and the given keywords.
@@ -573,6 +639,8 @@ function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
 
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
+  // A value with nothing to follow (most lines) reaches no section: no set, no list.
+  if (start.$ref === undefined && ALL_TRANSPARENT.every((keyword) => start[keyword] === undefined)) return NO_SECTIONS;
   const found = new Set<string>();
   walkValue(start, ctx, ALL_TRANSPARENT, () => false, (name) => found.add(name));
   return [...found].sort(compare);
@@ -611,25 +679,33 @@ const LIMIT_DEPTH = 12;
  * the type label already. Sorted: `required` first, then by text.
  */
 function valueLimits(schema: JsonSchemaObject, required: boolean, ctx: MapContext): string[] {
-  const found = new Set<string>();
-  collectLimits(schema, "", ctx, found, new Set(), 0);
-  const sorted = [...found].sort(compare);
-  return required ? ["required", ...sorted] : sorted;
+  // Most values have no limit, or one: collected into a list, sorted, then duplicates (adjacent once sorted) dropped.
+  const found: string[] = [];
+  collectLimits(schema, "", ctx, found, [], 0);
+  if (found.length === 0) return required ? ["required"] : NO_LIMITS;
+  found.sort(compare);
+  const sorted = required ? ["required"] : [];
+  for (let i = 0; i < found.length; i++) if (i === 0 || found[i] !== found[i - 1]) sorted.push(found[i]!);
+  return sorted;
 }
 
-function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, found: Set<string>, open: Set<JsonSchemaObject>, depth: number): void {
-  // A cycle or a deep nesting: what lies further is listed where the cycle's type is.
-  if (depth > LIMIT_DEPTH || open.has(node)) return;
-  open.add(node);
+/** The limits of a value without any (shared: a line keeps limits only when there are some). */
+const NO_LIMITS: string[] = [];
+
+function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, found: string[], open: JsonSchemaObject[], depth: number): void {
+  // A cycle or a deep nesting: what lies further is listed where the cycle's type is. The
+  // nodes open are those on the way here, at most LIMIT_DEPTH: a list is enough.
+  if (depth > LIMIT_DEPTH || open.includes(node)) return;
+  open.push(node);
   for (const keyword of NUMBER_LIMITS) {
     const value = node[keyword];
-    if (typeof value === "number" && hasOwn(node, keyword)) found.add(`${prefix}${keyword} ${canonicalJson(value)}`);
+    if (typeof value === "number" && hasOwn(node, keyword)) found.push(`${prefix}${keyword} ${canonicalJson(value)}`);
   }
-  if (typeof node.pattern === "string" && hasOwn(node, "pattern")) found.add(`${prefix}pattern ${JSON.stringify(node.pattern)}`);
-  if (node.uniqueItems === true && hasOwn(node, "uniqueItems")) found.add(`${prefix}uniqueItems`);
-  if (hasOwn(node, "default")) found.add(`${prefix}default ${canonicalJson(node.default)}`);
-  for (const keyword of WHOLE_LIMITS) if (hasOwn(node, keyword) && node[keyword] !== undefined) found.add(`${prefix}${keyword} ${canonicalJson(node[keyword])}`);
-  if (node.propertyNames === false && hasOwn(node, "propertyNames")) found.add(`${prefix}propertyNames false`);
+  if (typeof node.pattern === "string" && hasOwn(node, "pattern")) found.push(`${prefix}pattern ${JSON.stringify(node.pattern)}`);
+  if (node.uniqueItems === true && hasOwn(node, "uniqueItems")) found.push(`${prefix}uniqueItems`);
+  if (hasOwn(node, "default")) found.push(`${prefix}default ${canonicalJson(node.default)}`);
+  for (const keyword of WHOLE_LIMITS) if (hasOwn(node, keyword) && node[keyword] !== undefined) found.push(`${prefix}${keyword} ${canonicalJson(node[keyword])}`);
+  if (node.propertyNames === false && hasOwn(node, "propertyNames")) found.push(`${prefix}propertyNames false`);
   else if (isSchemaObject(node.propertyNames)) collectLimits(node.propertyNames, `${prefix}propertyNames.`, ctx, found, open, depth + 1);
   if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
     const target = refTarget(node.$ref);
@@ -637,7 +713,7 @@ function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, 
     if (body !== undefined && isSchemaObject(body)) collectLimits(body, prefix, ctx, found, open, depth + 1);
   }
   if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isSchemaObject(part)) collectLimits(part, prefix, ctx, found, open, depth + 1);
-  if (node.items === false && hasOwn(node, "items")) found.add(`${prefix}items false`);
+  if (node.items === false && hasOwn(node, "items")) found.push(`${prefix}items false`);
   else if (isSchemaObject(node.items)) collectLimits(node.items, `${prefix}items.`, ctx, found, open, depth + 1);
   if (Array.isArray(node.prefixItems)) {
     node.prefixItems.forEach((part, index) => {
@@ -655,7 +731,7 @@ function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, 
       collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
     });
   }
-  open.delete(node);
+  open.pop();
 }
 
 /**
@@ -763,11 +839,12 @@ function selectionLines(selection: PackSelection): string[] {
  * type whose shape differs between tools (narrowed in some) is listed inside each tool.
  */
 export function formatEgressMap(entries: readonly EgressToolEntry[], options: EgressMapOptions = {}): string {
+  const texts = new SectionTexts();
   const variants = new Map<string, Set<string>>();
   for (const entry of entries) {
     for (const section of entry.types) {
       const shapes = variants.get(section.name) ?? new Set<string>();
-      shapes.add(sectionLines(section, "").join("\n"));
+      shapes.add(texts.of(section, ""));
       variants.set(section.name, shapes);
     }
   }
@@ -789,18 +866,31 @@ export function formatEgressMap(entries: readonly EgressToolEntry[], options: Eg
     for (const path of entry.fetched ?? []) lines.push(`  < ${path}`);
     for (const section of entry.types) {
       if (variants.get(section.name)!.size === 1) shared.set(section.name, section);
-      else lines.push(...sectionLines(section, "  "));
+      else lines.push(texts.of(section, "  "));
     }
   }
-  for (const name of [...shared.keys()].sort(compare)) lines.push("", ...sectionLines(shared.get(name)!, ""));
+  for (const name of [...shared.keys()].sort(compare)) lines.push("", texts.of(shared.get(name)!, ""));
   return lines.join("\n") + "\n";
 }
 
-function sectionLines(section: EgressTypeSection, indent: string): string[] {
-  return [
-    `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.includes === undefined ? "" : ` includes ${section.includes.join(", ")}`}${section.type === undefined ? "" : `: ${section.type}`}`,
-    ...section.members.map(({ path, type, limits }) => `${indent}  + ${path}: ${type}${limitsText(limits)}`),
-  ];
+/**
+ * A section's lines as one text (its heading, then a line per member). Tools that reach a
+ * type alike share its member list (MapMemo), so the members' text is written once per list
+ * and indent: Kubernetes lists 1,410 sections of 78 types.
+ */
+class SectionTexts {
+  private readonly members = [new WeakMap<readonly EgressPath[], string>(), new WeakMap<readonly EgressPath[], string>()];
+  of(section: EgressTypeSection, indent: "" | "  "): string {
+    const heading = `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.includes === undefined ? "" : ` includes ${section.includes.join(", ")}`}${section.type === undefined ? "" : `: ${section.type}`}`;
+    if (section.members.length === 0) return heading;
+    const known = this.members[indent.length / 2]!;
+    let text = known.get(section.members);
+    if (text === undefined) {
+      text = section.members.map(({ path, type, limits }) => `${indent}  + ${path}: ${type}${limitsText(limits)}`).join("\n");
+      known.set(section.members, text);
+    }
+    return `${heading}\n${text}`;
+  }
 }
 
 /** The limits after a line's type: two spaces and a brace, which no type label holds (`string  {required, maxLength 255}`). */
