@@ -109,6 +109,20 @@ export class MapMemo {
   readonly sections = new WeakMap<object, TypeSection[]>();
   readonly refs = new WeakMap<object, string[]>();
   readonly sites = new WeakMap<object, ReadonlyMap<string, number>>();
+  /** The lines below an inline definition (a plain `$ref` to it), per body and depth: see listBelow. */
+  readonly below = new WeakMap<object, Subtree[]>();
+}
+
+/**
+ * The lines below a position that is a plain reference to an inline definition, relative to
+ * it, in the order the walk emits them, with the answers they read; `placed`: the same lines
+ * under each path they were listed at (tools listing a type at the same path share them).
+ */
+interface Subtree {
+  depth: number;
+  answers: Answers;
+  lines: EgressPath[];
+  placed: Map<string, EgressPath[]>;
 }
 
 /** Sections kept per definition: one sectioned differently in many tools is rare, and each costs a check. */
@@ -324,6 +338,12 @@ function originOf(ctx: MapContext, name: string): string | undefined {
   return origin;
 }
 
+function addAnswers(into: Answers, from: Answers): void {
+  for (const [name, body] of from.defs) into.defs.set(name, body);
+  for (const [name, answer] of from.sectioned) into.sectioned.set(name, answer);
+  for (const [name, origin] of from.origins) into.origins.set(name, origin);
+}
+
 /** Whether every answer a section read holds in this tool too. */
 function holds(answers: Answers, ctx: MapContext): boolean {
   for (const [name, body] of answers.defs) if ((hasOwn(ctx.defs, name) ? ctx.defs[name] : undefined) !== body) return false;
@@ -350,14 +370,32 @@ interface PositionEntry {
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
   const out: EgressPath[] = [];
+  listBelow(start, prefix, prefix.join("."), prefix.length, ctx, out);
+  return out.sort((a, b) => compare(a.path, b.path));
+}
+
+/**
+ * The lines below `start` (at `segments`, spelled `text`), unsorted, in the walk's order: a
+ * position's lines, then what lies below each of them, the last first. `base`: the segment
+ * count the depth limit counts from. Below a plain reference to an inline definition (a pod
+ * spec listed below a deployment, a job, a pod template, in each tool that uses it once), the
+ * lines are the definition's, worked out once per body and depth (MapMemo.below) and reused
+ * wherever every answer they read of the tool's definitions holds, as sections are: what is
+ * listed is the same, and in the same order, so that equal paths sort the same.
+ */
+function listBelow(start: JsonSchemaObject, startSegments: string[], startText: string, base: number, ctx: MapContext, out: EgressPath[]): void {
   // Each path's text grows with its segments: one concatenation a line, not a join of all of them.
-  const stack: Array<{ node: JsonSchemaObject; segments: string[]; text: string }> = [{ node: start, segments: prefix, text: prefix.join(".") }];
+  const stack: Array<{ node: JsonSchemaObject; segments: string[]; text: string; inline: boolean }> = [{ node: start, segments: startSegments, text: startText, inline: false }];
   while (stack.length > 0) {
-    const { node, segments, text: above } = stack.pop()!;
+    const { node, segments, text: above, inline } = stack.pop()!;
+    if (inline) {
+      placeBelow(node, segments, above, base, ctx, out);
+      continue;
+    }
     for (const entry of positionEntries(node, ctx)) {
       const path = segments.concat(entry.segment);
       const text = above === "" ? entry.segment : `${above}.${entry.segment}`;
-      if (path.length - prefix.length > MAX_LISTED_DEPTH) {
+      if (path.length - base > MAX_LISTED_DEPTH) {
         // Listing every level would make the map quadratic in the nesting; say so instead.
         out.push({ path: text, segments: path, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
         continue;
@@ -368,10 +406,55 @@ function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext)
       const limits = valueLimits(entry.schema, entry.required === true, ctx);
       if (limits.length > 0) line.limits = limits;
       out.push(line);
-      if (entry.descend) stack.push({ node: entry.schema, segments: path, text });
+      if (!entry.descend) continue;
+      const body = ctx.memo === undefined ? undefined : inlineBody(entry.schema, ctx);
+      stack.push(body === undefined ? { node: entry.schema, segments: path, text, inline: false } : { node: body, segments: path, text, inline: true });
     }
   }
-  return out.sort((a, b) => compare(a.path, b.path));
+}
+
+/**
+ * The definition a position lists below itself when the position is `{ $ref }` to an inline
+ * (not sectioned) definition and nothing else that adds members or parts: its entries are
+ * then the body's (positionEntries of the reference visits the reference, which adds nothing,
+ * then the body). Reads the definitions as positionEntries would.
+ */
+function inlineBody(node: JsonSchemaObject, ctx: MapContext): JsonSchemaObject | undefined {
+  if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return undefined;
+  for (const keyword of FOLLOWED_KEYWORDS) if (keyword !== "$ref" && node[keyword] !== undefined) return undefined;
+  for (const keyword of MEMBER_KEYWORDS) if (node[keyword] !== undefined) return undefined;
+  if (openingSchema(node) !== undefined || isFreeForm(node)) return undefined;
+  const target = refTarget(node.$ref);
+  const body = target === ROOT ? undefined : defOf(ctx, target);
+  if (body === undefined || isSectioned(ctx, target) || !isSchemaObject(body)) return undefined;
+  return body;
+}
+
+/** Lists below `segments` the lines below an inline definition's body, worked out once per body and depth while the answers hold. */
+function placeBelow(body: JsonSchemaObject, segments: string[], text: string, base: number, ctx: MapContext, out: EgressPath[]): void {
+  const memo = ctx.memo!;
+  const depth = segments.length - base;
+  let subtree = memo.below.get(body)?.find((known) => known.depth === depth && holds(known.answers, ctx));
+  if (subtree === undefined) {
+    const answers = newAnswers();
+    const lines: EgressPath[] = [];
+    listBelow(body, [], "", -depth, { ...ctx, answers }, lines);
+    subtree = { depth, answers, lines, placed: new Map() };
+    remember(memo.below, body, subtree);
+  }
+  // Inside a section being worked out: what these lines read is what the section read.
+  if (ctx.answers !== undefined) addAnswers(ctx.answers, subtree.answers);
+  let placed = subtree.placed.get(text);
+  if (placed === undefined) {
+    placed = subtree.lines.map((relative) => {
+      const line: EgressPath = { path: `${text}.${relative.path}`, segments: segments.concat(relative.segments), type: relative.type };
+      if (relative.continues !== undefined) line.continues = relative.continues;
+      if (relative.limits !== undefined) line.limits = relative.limits;
+      return line;
+    });
+    subtree.placed.set(text, placed);
+  }
+  for (const line of placed) out.push(line);
 }
 
 const ANY_SCHEMA: JsonSchemaObject = {};
