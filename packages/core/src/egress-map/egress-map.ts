@@ -744,10 +744,6 @@ function mayHoldObject(node: JsonSchemaObject, ctx: MapContext, depth = 0): bool
   return true;
 }
 
-/** Keywords whose number bounds a value: `maximum 10`. */
-const NUMBER_LIMITS = ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties"];
-/** Keywords whose subschema or list constrains a value in ways the map does not unfold: shown whole, as canonical JSON. */
-const WHOLE_LIMITS = ["contains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas"];
 /** Refs followed and subschemas entered, at most, for one value's limits (the types of real APIs stay far below it). */
 const LIMIT_DEPTH = 12;
 
@@ -780,41 +776,92 @@ function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, 
   // nodes open are those on the way here, at most LIMIT_DEPTH: a list is enough.
   if (depth > LIMIT_DEPTH || open.includes(node)) return;
   open.push(node);
-  for (const keyword of NUMBER_LIMITS) {
+  // By the keys the node has (a few), not by every keyword that might limit it (some thirty
+  // lookups a node, each a miss on most). What is found does not depend on the order: it is
+  // sorted, and `open` is only the way down.
+  for (const keyword in node) {
     const value = node[keyword];
-    if (typeof value === "number" && hasOwn(node, keyword)) found.push(`${prefix}${keyword} ${canonicalJson(value)}`);
-  }
-  if (typeof node.pattern === "string" && hasOwn(node, "pattern")) found.push(`${prefix}pattern ${JSON.stringify(node.pattern)}`);
-  if (node.uniqueItems === true && hasOwn(node, "uniqueItems")) found.push(`${prefix}uniqueItems`);
-  if (hasOwn(node, "default")) found.push(`${prefix}default ${canonicalJson(node.default)}`);
-  for (const keyword of WHOLE_LIMITS) if (hasOwn(node, keyword) && node[keyword] !== undefined) found.push(`${prefix}${keyword} ${canonicalJson(node[keyword])}`);
-  if (node.propertyNames === false && hasOwn(node, "propertyNames")) found.push(`${prefix}propertyNames false`);
-  else if (isSchemaObject(node.propertyNames)) collectLimits(node.propertyNames, `${prefix}propertyNames.`, ctx, found, open, depth + 1);
-  if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
-    const target = refTarget(node.$ref);
-    const body = target === ROOT ? undefined : defOf(ctx, target);
-    if (body !== undefined && isSchemaObject(body)) collectLimits(body, prefix, ctx, found, open, depth + 1);
-  }
-  if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isSchemaObject(part)) collectLimits(part, prefix, ctx, found, open, depth + 1);
-  if (node.items === false && hasOwn(node, "items")) found.push(`${prefix}items false`);
-  else if (isSchemaObject(node.items)) collectLimits(node.items, `${prefix}items.`, ctx, found, open, depth + 1);
-  if (Array.isArray(node.prefixItems)) {
-    node.prefixItems.forEach((part, index) => {
-      if (isSchemaObject(part)) collectLimits(part, `${prefix}prefixItems[${index}].`, ctx, found, open, depth + 1);
-    });
-  }
-  for (const keyword of BRANCH_KEYWORDS) {
-    const branches = node[keyword];
-    if (!Array.isArray(branches)) continue;
-    // Listed branch by branch (positionEntries) when two or more have members: those branch lines
-    // show their own limits; a branch without members has no line, so its limits are shown here.
-    const listed = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2;
-    branches.forEach((branch, index) => {
-      if (!isSchemaObject(branch) || (listed && hasMembers(branch, ctx))) return;
-      collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
-    });
+    switch (keyword) {
+      // A number that bounds the value: `maximum 10`.
+      case "minimum":
+      case "exclusiveMinimum":
+      case "maximum":
+      case "exclusiveMaximum":
+      case "multipleOf":
+      case "minLength":
+      case "maxLength":
+      case "minItems":
+      case "maxItems":
+      case "minContains":
+      case "maxContains":
+      case "minProperties":
+      case "maxProperties":
+        if (typeof value === "number" && hasOwn(node, keyword)) found.push(`${prefix}${keyword} ${canonicalJson(value)}`);
+        break;
+      case "pattern":
+        if (typeof value === "string" && hasOwn(node, keyword)) found.push(`${prefix}pattern ${JSON.stringify(value)}`);
+        break;
+      case "uniqueItems":
+        if (value === true && hasOwn(node, keyword)) found.push(`${prefix}uniqueItems`);
+        break;
+      case "default":
+        if (hasOwn(node, keyword)) found.push(`${prefix}default ${canonicalJson(value)}`);
+        break;
+      // A subschema or list that constrains the value in ways the map does not unfold: shown whole, as canonical JSON.
+      case "contains":
+      case "not":
+      case "if":
+      case "then":
+      case "else":
+      case "dependentRequired":
+      case "dependentSchemas":
+        if (hasOwn(node, keyword) && value !== undefined) found.push(`${prefix}${keyword} ${canonicalJson(value)}`);
+        break;
+      case "propertyNames":
+        if (value === false && hasOwn(node, keyword)) found.push(`${prefix}propertyNames false`);
+        else if (isSchemaObject(value)) collectLimits(value, `${prefix}propertyNames.`, ctx, found, open, depth + 1);
+        break;
+      case "$ref":
+        if (typeof value === "string" && hasOwn(node, keyword)) {
+          const target = refTarget(value);
+          const body = target === ROOT ? undefined : defOf(ctx, target);
+          if (body !== undefined && isSchemaObject(body)) collectLimits(body, prefix, ctx, found, open, depth + 1);
+        }
+        break;
+      case "allOf":
+        if (Array.isArray(value)) for (const part of value) if (isSchemaObject(part)) collectLimits(part, prefix, ctx, found, open, depth + 1);
+        break;
+      case "items":
+        if (value === false && hasOwn(node, keyword)) found.push(`${prefix}items false`);
+        else if (isSchemaObject(value)) collectLimits(value, `${prefix}items.`, ctx, found, open, depth + 1);
+        break;
+      case "prefixItems":
+        if (Array.isArray(value)) {
+          value.forEach((part, index) => {
+            if (isSchemaObject(part)) collectLimits(part, `${prefix}prefixItems[${index}].`, ctx, found, open, depth + 1);
+          });
+        }
+        break;
+      case "anyOf":
+      case "oneOf":
+        if (Array.isArray(value)) branchLimits(value, keyword, prefix, ctx, found, open, depth);
+        break;
+    }
   }
   open.pop();
+}
+
+/**
+ * The limits of a union's branches. Listed branch by branch (positionEntries) when two or more
+ * have members: those branch lines show their own limits; a branch without members has no
+ * line, so its limits are shown here.
+ */
+function branchLimits(branches: unknown[], keyword: string, prefix: string, ctx: MapContext, found: string[], open: JsonSchemaObject[], depth: number): void {
+  const listed = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2;
+  branches.forEach((branch, index) => {
+    if (!isSchemaObject(branch) || (listed && hasMembers(branch, ctx))) return;
+    collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
+  });
 }
 
 /**
