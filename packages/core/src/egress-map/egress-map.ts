@@ -90,7 +90,7 @@ export function egressMap(tools: readonly Tool<object>[]): EgressToolEntry[] {
 /**
  * egressMap with the reuse between tools chosen: `new MapMemo()` (what egressMap does), or
  * none, which walks every tool's types afresh (the reference the reuse is tested against).
- * The entries may share their sections' member lists between tools: read them, do not edit them.
+ * The entries may share their sections' member lists, and visible lines, between tools: read them, do not edit them.
  */
 export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | undefined): EgressToolEntry[] {
   return [...tools].sort((a, b) => compare(a.name, b.name)).map((tool) => withinLimits(`egressMap() of ${tool.name}`, () => describeTool(tool, memo)));
@@ -103,7 +103,8 @@ export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | un
  * refs and `$ref` sites, are worked out once per definition body and reused while every
  * answer the section read from the tool's definitions (which body a name has, whether it
  * is sectioned, which type a split copy stands for) is the same in the tool at hand.
- * (Reusing the lines below any shared node too was measured: no faster, 1.7x the allocation.)
+ * So are the lines below a plain `$ref` to a definition listed inline (not below every shared
+ * node: kept at every level, those had cost 1.7x the allocation).
  */
 export class MapMemo {
   readonly sections = new WeakMap<object, TypeSection[]>();
@@ -584,15 +585,8 @@ const MEMBER_KEYWORDS = ["properties", "required", "patternProperties"];
  */
 function onePart(node: JsonSchemaObject, ctx: MapContext): JsonSchemaObject | undefined {
   if (FOLLOWED_KEYWORDS.every((keyword) => node[keyword] === undefined)) return node;
-  // `{ $ref }` and nothing that adds members, opens it or follows anything else.
-  if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return undefined;
-  for (const keyword of FOLLOWED_KEYWORDS) if (keyword !== "$ref" && node[keyword] !== undefined) return undefined;
-  for (const keyword of MEMBER_KEYWORDS) if (node[keyword] !== undefined) return undefined;
-  if (openingSchema(node) !== undefined || isFreeForm(node)) return undefined;
-  const target = refTarget(node.$ref);
-  const body = target === ROOT ? undefined : defOf(ctx, target);
-  if (body === undefined || isSectioned(ctx, target) || !isSchemaObject(body)) return undefined;
-  return FOLLOWED_KEYWORDS.every((keyword) => body[keyword] === undefined) ? body : undefined;
+  const body = inlineBody(node, ctx);
+  return body !== undefined && FOLLOWED_KEYWORDS.every((keyword) => body[keyword] === undefined) ? body : undefined;
 }
 
 /** positionEntries of a position whose members are one schema's (onePart): it always applies, so its `required` binds. */
