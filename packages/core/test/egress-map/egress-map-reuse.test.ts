@@ -155,6 +155,28 @@ describe("egressMap reuse between tools", () => {
     expectSame(pack(defs, tools));
   });
 
+  it("one parameter object shared by tools, its type listed by value in some and sectioned in others", () => {
+    // Generators hand the same schema object to every operation that shares a parameter: its
+    // line is worked out once (MapMemo.lines) and must follow what the type is in each tool.
+    const status = ref("Status");
+    const filter: JsonSchemaObject = { type: "array", items: ref("Filter"), maxItems: 5 };
+    const defs: Record<string, JsonSchemaObject> = {
+      Status: { enum: ["open", "closed"] },
+      Filter: { type: "object", properties: { field: { type: "string" }, status } },
+    };
+    const text = expectSame(
+      pack(defs, [
+        tool("a", { status, filters: filter }, ["status"]),
+        tool("b", { status, other: ref("Status"), filters: filter }),
+        tool("c", { status, filters: filter }),
+        tool("d", { status }),
+      ]),
+    );
+    // Reached twice in a, b and c (a section), once in d (by value, where a new value would show).
+    expect(text).toContain("tool a\n  endpoint POST /x\n  + filters: Filter[]  {maxItems 5}\n  + filters.field: string\n  + filters.status: Status\n  + status: Status  {required}\n");
+    expect(text).toContain("tool d\n  endpoint POST /x\n  + status: Status (enum: open | closed)\n");
+  });
+
   it("nesting cut at 64 levels, reached at different depths in different tools", () => {
     // L0 -> L1 -> ... -> L79, each used once: inline, so the depth limit cuts the listing.
     const defs: Record<string, JsonSchemaObject> = {};
