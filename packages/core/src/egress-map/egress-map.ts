@@ -318,6 +318,9 @@ interface Answers {
   origins: Map<string, string | undefined>;
 }
 
+/** Answers of what read none (never added to: addAnswers only reads from it). */
+const NO_ANSWERS: Answers = { defs: new Map(), sectioned: new Map(), origins: new Map() };
+
 function newAnswers(): Answers {
   return { defs: new Map(), sectioned: new Map(), origins: new Map() };
 }
@@ -434,7 +437,10 @@ function knownLineInfo(schema: JsonSchemaObject, ctx: MapContext, memo: MapMemo)
   let known = memo.lines.get(schema)?.find((info) => holds(info.answers, ctx));
   if (known === undefined) {
     const answers = newAnswers();
-    known = { ...lineInfo(schema, { ...ctx, answers }), answers };
+    const info = lineInfo(schema, { ...ctx, answers });
+    // Most values read no definition (a string, an enum): they keep no maps of their own.
+    const read = answers.defs.size > 0 || answers.sectioned.size > 0 || answers.origins.size > 0;
+    known = { ...info, answers: read ? answers : NO_ANSWERS };
     remember(memo.lines, schema, known);
   }
   if (ctx.answers !== undefined) addAnswers(ctx.answers, known.answers);
