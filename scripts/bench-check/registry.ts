@@ -82,6 +82,7 @@ export const BENCHES: readonly BenchEntry[] = [
   },
   { file: "bench/EXAMPLES.md", command: `${NODE} scripts/bench-examples.ts`, notRerun: "about five minutes over every spec, too slow for a quick rerun; its PagerDuty and Okta rows read local copies no clone has and stand apart in the file, marked so" },
   { file: "bench/EGRESS-MAP-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison (a9dbd45 checked out beside the tree)" },
+  { file: "bench/GENERATE-MAP-SPEED.md", command: null, notRerun: "a record of base-against-branch comparisons of the egress map on generate's path (740adb1 unpacked beside the tree)" },
   { file: "bench/EMIT-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison" },
   { file: "bench/GENERATE-CORE-SPEED.md", command: null, notRerun: "a record of one base-against-branch comparison of two built checkouts (scripts/compare-generate-builds.ts); timings, not counts" },
   { file: "bench/TEST-TIME.md", command: null, notRerun: "a record of the quick tier's wall and CPU time on a loaded machine" },

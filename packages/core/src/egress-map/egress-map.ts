@@ -90,7 +90,7 @@ export function egressMap(tools: readonly Tool<object>[]): EgressToolEntry[] {
 /**
  * egressMap with the reuse between tools chosen: `new MapMemo()` (what egressMap does), or
  * none, which walks every tool's types afresh (the reference the reuse is tested against).
- * The entries may share their sections' member lists between tools: read them, do not edit them.
+ * The entries may share their sections' member lists, and visible lines, between tools: read them, do not edit them.
  */
 export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | undefined): EgressToolEntry[] {
   return [...tools].sort((a, b) => compare(a.name, b.name)).map((tool) => withinLimits(`egressMap() of ${tool.name}`, () => describeTool(tool, memo)));
@@ -103,12 +103,29 @@ export function egressMapWith(tools: readonly Tool<object>[], memo: MapMemo | un
  * refs and `$ref` sites, are worked out once per definition body and reused while every
  * answer the section read from the tool's definitions (which body a name has, whether it
  * is sectioned, which type a split copy stands for) is the same in the tool at hand.
- * (Reusing the lines below any shared node too was measured: no faster, 1.7x the allocation.)
+ * So are the lines below a plain `$ref` to a definition listed inline (not below every shared
+ * node: kept at every level, those had cost 1.7x the allocation).
  */
 export class MapMemo {
   readonly sections = new WeakMap<object, TypeSection[]>();
   readonly refs = new WeakMap<object, string[]>();
   readonly sites = new WeakMap<object, ReadonlyMap<string, number>>();
+  /** The lines below an inline definition (a plain `$ref` to it), per body and depth: see listBelow. */
+  readonly below = new WeakMap<object, Subtree[]>();
+  /** What a first-level line says of its value, per value schema: see knownLineInfo. */
+  readonly lines = new WeakMap<object, Array<LineInfo & { answers: Answers }>>();
+}
+
+/**
+ * The lines below a position that is a plain reference to an inline definition, relative to
+ * it, in the order the walk emits them, with the answers they read; `placed`: the same lines
+ * under each path they were listed at (tools listing a type at the same path share them).
+ */
+interface Subtree {
+  depth: number;
+  answers: Answers;
+  lines: EgressPath[];
+  placed: Map<string, EgressPath[]>;
 }
 
 /** Sections kept per definition: one sectioned differently in many tools is rare, and each costs a check. */
@@ -301,6 +318,9 @@ interface Answers {
   origins: Map<string, string | undefined>;
 }
 
+/** Answers of what read none (never added to: addAnswers only reads from it). */
+const NO_ANSWERS: Answers = { defs: new Map(), sectioned: new Map(), origins: new Map() };
+
 function newAnswers(): Answers {
   return { defs: new Map(), sectioned: new Map(), origins: new Map() };
 }
@@ -324,6 +344,12 @@ function originOf(ctx: MapContext, name: string): string | undefined {
   return origin;
 }
 
+function addAnswers(into: Answers, from: Answers): void {
+  for (const [name, body] of from.defs) into.defs.set(name, body);
+  for (const [name, answer] of from.sectioned) into.sectioned.set(name, answer);
+  for (const [name, origin] of from.origins) into.origins.set(name, origin);
+}
+
 /** Whether every answer a section read holds in this tool too. */
 function holds(answers: Answers, ctx: MapContext): boolean {
   for (const [name, body] of answers.defs) if ((hasOwn(ctx.defs, name) ? ctx.defs[name] : undefined) !== body) return false;
@@ -332,9 +358,9 @@ function holds(answers: Answers, ctx: MapContext): boolean {
   return true;
 }
 
-/** One line below a position: its segments relative to the position, its schema, and whether to list below it. */
+/** One line below a position: its segment (relative to the position), its schema, and whether to list below it. */
 interface PositionEntry {
-  segments: string[];
+  segment: string;
   schema: JsonSchemaObject;
   descend: boolean;
   /** A member every object at the position must hold (`required` of a part that always applies). */
@@ -350,27 +376,119 @@ interface PositionEntry {
  */
 function inlinePaths(start: JsonSchemaObject, prefix: string[], ctx: MapContext): EgressPath[] {
   const out: EgressPath[] = [];
-  const stack: Array<{ node: JsonSchemaObject; segments: string[] }> = [{ node: start, segments: prefix }];
+  listBelow(start, prefix, prefix.join("."), prefix.length, ctx, out);
+  return out.sort((a, b) => compare(a.path, b.path));
+}
+
+/**
+ * The lines below `start` (at `segments`, spelled `text`), unsorted, in the walk's order: a
+ * position's lines, then what lies below each of them, the last first. `base`: the segment
+ * count the depth limit counts from. Below a plain reference to an inline definition (a pod
+ * spec listed below a deployment, a job, a pod template, in each tool that uses it once), the
+ * lines are the definition's, worked out once per body and depth (MapMemo.below) and reused
+ * wherever every answer they read of the tool's definitions holds, as sections are: what is
+ * listed is the same, and in the same order, so that equal paths sort the same.
+ */
+function listBelow(start: JsonSchemaObject, startSegments: string[], startText: string, base: number, ctx: MapContext, out: EgressPath[]): void {
+  // Each path's text grows with its segments: one concatenation a line, not a join of all of them.
+  const stack: Array<{ node: JsonSchemaObject; segments: string[]; text: string; inline: boolean }> = [{ node: start, segments: startSegments, text: startText, inline: false }];
   while (stack.length > 0) {
-    const { node, segments } = stack.pop()!;
+    const { node, segments, text: above, inline } = stack.pop()!;
+    if (inline) {
+      placeBelow(node, segments, above, base, ctx, out);
+      continue;
+    }
     for (const entry of positionEntries(node, ctx)) {
-      const path = [...segments, ...entry.segments];
-      const text = path.join(".");
-      if (path.length - prefix.length > MAX_LISTED_DEPTH) {
+      const path = segments.concat(entry.segment);
+      const text = above === "" ? entry.segment : `${above}.${entry.segment}`;
+      if (path.length - base > MAX_LISTED_DEPTH) {
         // Listing every level would make the map quadratic in the nesting; say so instead.
         out.push({ path: text, segments: path, type: `nested deeper than ${MAX_LISTED_DEPTH} levels; members below are not listed` });
         continue;
       }
-      const line: EgressPath = { path: text, segments: path, type: typeLabel(entry.schema, ctx) };
-      const continues = sectionsReached(entry.schema, ctx);
-      if (continues.length > 0) line.continues = continues;
-      const limits = valueLimits(entry.schema, entry.required === true, ctx);
+      // A tool's own arguments are often the spec's shared parameter objects (Kubernetes: 11,515
+      // arguments, 1,798 objects): what a line says of one is worked out once while it holds.
+      const info = ctx.memo !== undefined && path.length - base === 1 ? knownLineInfo(entry.schema, ctx, ctx.memo) : lineInfo(entry.schema, ctx);
+      const line: EgressPath = { path: text, segments: path, type: info.type };
+      if (info.continues.length > 0) line.continues = info.continues;
+      const limits = entry.required === true ? ["required", ...info.limits] : info.limits;
       if (limits.length > 0) line.limits = limits;
       out.push(line);
-      if (entry.descend) stack.push({ node: entry.schema, segments: path });
+      if (!entry.descend) continue;
+      const body = ctx.memo === undefined ? undefined : inlineBody(entry.schema, ctx);
+      stack.push(body === undefined ? { node: entry.schema, segments: path, text, inline: false } : { node: body, segments: path, text, inline: true });
     }
   }
-  return out.sort((a, b) => compare(a.path, b.path));
+}
+
+/** What a line says of its value: its short type, the sections it continues in, its limits (without `required`, which is its parent's to say). */
+interface LineInfo {
+  type: string;
+  continues: string[];
+  limits: string[];
+}
+
+function lineInfo(schema: JsonSchemaObject, ctx: MapContext): LineInfo {
+  return { type: typeLabel(schema, ctx), continues: sectionsReached(schema, ctx), limits: valueLimits(schema, false, ctx) };
+}
+
+/** lineInfo worked out once per value schema and reused while every answer it read of the tool's definitions holds. */
+function knownLineInfo(schema: JsonSchemaObject, ctx: MapContext, memo: MapMemo): LineInfo {
+  let known = memo.lines.get(schema)?.find((info) => holds(info.answers, ctx));
+  if (known === undefined) {
+    const answers = newAnswers();
+    const info = lineInfo(schema, { ...ctx, answers });
+    // Most values read no definition (a string, an enum): they keep no maps of their own.
+    const read = answers.defs.size > 0 || answers.sectioned.size > 0 || answers.origins.size > 0;
+    known = { ...info, answers: read ? answers : NO_ANSWERS };
+    remember(memo.lines, schema, known);
+  }
+  if (ctx.answers !== undefined) addAnswers(ctx.answers, known.answers);
+  return known;
+}
+
+/**
+ * The definition a position lists below itself when the position is `{ $ref }` to an inline
+ * (not sectioned) definition and nothing else that adds members or parts: its entries are
+ * then the body's (positionEntries of the reference visits the reference, which adds nothing,
+ * then the body). Reads the definitions as positionEntries would.
+ */
+function inlineBody(node: JsonSchemaObject, ctx: MapContext): JsonSchemaObject | undefined {
+  if (typeof node.$ref !== "string" || !hasOwn(node, "$ref")) return undefined;
+  for (const keyword of FOLLOWED_KEYWORDS) if (keyword !== "$ref" && node[keyword] !== undefined) return undefined;
+  for (const keyword of MEMBER_KEYWORDS) if (node[keyword] !== undefined) return undefined;
+  if (openingSchema(node) !== undefined || isFreeForm(node)) return undefined;
+  const target = refTarget(node.$ref);
+  const body = target === ROOT ? undefined : defOf(ctx, target);
+  if (body === undefined || isSectioned(ctx, target) || !isSchemaObject(body)) return undefined;
+  return body;
+}
+
+/** Lists below `segments` the lines below an inline definition's body, worked out once per body and depth while the answers hold. */
+function placeBelow(body: JsonSchemaObject, segments: string[], text: string, base: number, ctx: MapContext, out: EgressPath[]): void {
+  const memo = ctx.memo!;
+  const depth = segments.length - base;
+  let subtree = memo.below.get(body)?.find((known) => known.depth === depth && holds(known.answers, ctx));
+  if (subtree === undefined) {
+    const answers = newAnswers();
+    const lines: EgressPath[] = [];
+    listBelow(body, [], "", -depth, { ...ctx, answers }, lines);
+    subtree = { depth, answers, lines, placed: new Map() };
+    remember(memo.below, body, subtree);
+  }
+  // Inside a section being worked out: what these lines read is what the section read.
+  if (ctx.answers !== undefined) addAnswers(ctx.answers, subtree.answers);
+  let placed = subtree.placed.get(text);
+  if (placed === undefined) {
+    placed = subtree.lines.map((relative) => {
+      const line: EgressPath = { path: `${text}.${relative.path}`, segments: segments.concat(relative.segments), type: relative.type };
+      if (relative.continues !== undefined) line.continues = relative.continues;
+      if (relative.limits !== undefined) line.limits = relative.limits;
+      return line;
+    });
+    subtree.placed.set(text, placed);
+  }
+  for (const line of placed) out.push(line);
 }
 
 const ANY_SCHEMA: JsonSchemaObject = {};
@@ -389,8 +507,10 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
   if (STRUCTURE_KEYWORDS.every((keyword) => node[keyword] === undefined)) {
     const opening = openingSchema(node);
     const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(node) ? ANY_SCHEMA : undefined;
-    return open === undefined ? [] : [{ segments: ["*"], schema: open, descend: !isFreeForm(open) }];
+    return open === undefined ? [] : [{ segment: "*", schema: open, descend: !isFreeForm(open) }];
   }
+  const part = onePart(node, ctx);
+  if (part !== undefined) return partEntries(part);
   const members = new Map<string, JsonSchemaObject[]>();
   const entries: PositionEntry[] = [];
   const open: JsonSchemaObject[] = [];
@@ -467,19 +587,73 @@ function positionEntries(node: JsonSchemaObject, ctx: MapContext): PositionEntry
       }
       branches.forEach((branch, index) => {
         if (!isSchemaObject(branch) || !hasMembers(branch, ctx)) return;
-        entries.push({ segments: [`${keyword}[${branchLabel(branch, index, ctx)}]`], schema: branch, descend: !isSectionedRef(branch, ctx) });
+        entries.push({ segment: `${keyword}[${branchLabel(branch, index, ctx)}]`, schema: branch, descend: !isSectionedRef(branch, ctx) });
       });
     }
   }
   // A schema naming members only in `required` lets them through (screening does too).
   for (const key of requiredOnly) if (!members.has(key)) add(key, ANY_SCHEMA);
   for (const [key, schemas] of members) {
-    const entry: PositionEntry = { segments: [key], schema: merged(schemas), descend: !schemas.every(isFreeForm) };
+    const entry: PositionEntry = { segment: key, schema: merged(schemas), descend: !schemas.every(isFreeForm) };
     if (required.has(key)) entry.required = true;
     entries.push(entry);
   }
   // `*: any` says it all: nothing below it needs listing.
-  if (open.length > 0) entries.push({ segments: ["*"], schema: merged(open), descend: !open.every(isFreeForm) });
+  if (open.length > 0) entries.push({ segment: "*", schema: merged(open), descend: !open.every(isFreeForm) });
+  return entries;
+}
+
+/** Keywords that make a position draw on more than its own schema (what positionEntries' queue follows). */
+const FOLLOWED_KEYWORDS = ["$ref", "items", "prefixItems", "allOf", ...BRANCH_KEYWORDS];
+/** Keywords by which a node adds members or requirements of its own. */
+const MEMBER_KEYWORDS = ["properties", "required", "patternProperties"];
+
+/**
+ * The one schema whose members a position has, when there is one (most positions: an object,
+ * or a plain reference to an inline definition that is an object): then positionEntries'
+ * walk over parts would visit that schema alone, and partEntries gives the same entries
+ * without the walk's sets and queue. Undefined when the walk is needed. Reads the tool's
+ * definitions exactly as the walk does (defOf, then isSectioned), so a section reused on
+ * these answers is reused on the walk's.
+ */
+function onePart(node: JsonSchemaObject, ctx: MapContext): JsonSchemaObject | undefined {
+  if (FOLLOWED_KEYWORDS.every((keyword) => node[keyword] === undefined)) return node;
+  const body = inlineBody(node, ctx);
+  return body !== undefined && FOLLOWED_KEYWORDS.every((keyword) => body[keyword] === undefined) ? body : undefined;
+}
+
+/** positionEntries of a position whose members are one schema's (onePart): it always applies, so its `required` binds. */
+function partEntries(part: JsonSchemaObject): PositionEntry[] {
+  const entries: PositionEntry[] = [];
+  const listed = Array.isArray(part.required) ? part.required : undefined;
+  const required = listed === undefined || listed.length === 0 ? undefined : new Set(listed);
+  const properties = part.properties;
+  // Property keys, patterns (`/p/`) and quoted keys never spell the same segment, so no key is listed twice.
+  const member = (segment: string, child: unknown, key: string | undefined) => {
+    const schema = isSchemaObject(child) ? child : ANY_SCHEMA;
+    const entry: PositionEntry = { segment, schema, descend: !isFreeForm(schema) };
+    if (key !== undefined && required?.has(key) === true) entry.required = true;
+    entries.push(entry);
+  };
+  if (isSchemaObject(properties)) {
+    for (const key of Object.keys(properties)) if (properties[key] !== false) member(formatSegment(key), properties[key], key);
+  }
+  const patterns = part.patternProperties;
+  if (isSchemaObject(patterns)) {
+    for (const pattern of Object.keys(patterns)) if (patterns[pattern] !== false) member(`/${pattern}/`, patterns[pattern], undefined);
+  }
+  // A schema naming members only in `required` lets them through (screening does too).
+  if (!isSchemaObject(properties) && listed !== undefined) {
+    const seen = new Set<string>();
+    for (const key of listed) {
+      if (typeof key !== "string" || seen.has(key)) continue;
+      seen.add(key);
+      member(formatSegment(key), ANY_SCHEMA, key);
+    }
+  }
+  const opening = openingSchema(part);
+  const open = opening !== undefined ? (opening === true ? ANY_SCHEMA : opening) : isFreeForm(part) ? ANY_SCHEMA : undefined;
+  if (open !== undefined) entries.push({ segment: "*", schema: open, descend: !isFreeForm(open) });
   return entries;
 }
 
@@ -507,6 +681,8 @@ function branchLabel(branch: JsonSchemaObject, index: number, ctx: MapContext): 
 }
 
 const ALL_TRANSPARENT = ["items", "prefixItems", ...UNION_KEYWORDS];
+/** What sectionsReached gives for a value that reaches none (never attached to a line: see inlinePaths). */
+const NO_SECTIONS: string[] = [];
 
 /**
  * Walks the schemas a value at `start` may match: through refs and the given keywords.
@@ -573,6 +749,8 @@ function sectionsIncluded(start: JsonSchemaObject, ctx: MapContext): string[] {
 
 /** Sectioned definitions a value reaches directly (through refs, items and unions), sorted. */
 function sectionsReached(start: JsonSchemaObject, ctx: MapContext): string[] {
+  // A value with nothing to follow (most lines) reaches no section: no set, no list.
+  if (start.$ref === undefined && ALL_TRANSPARENT.every((keyword) => start[keyword] === undefined)) return NO_SECTIONS;
   const found = new Set<string>();
   walkValue(start, ctx, ALL_TRANSPARENT, () => false, (name) => found.add(name));
   return [...found].sort(compare);
@@ -593,10 +771,6 @@ function mayHoldObject(node: JsonSchemaObject, ctx: MapContext, depth = 0): bool
   return true;
 }
 
-/** Keywords whose number bounds a value: `maximum 10`. */
-const NUMBER_LIMITS = ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "minContains", "maxContains", "minProperties", "maxProperties"];
-/** Keywords whose subschema or list constrains a value in ways the map does not unfold: shown whole, as canonical JSON. */
-const WHOLE_LIMITS = ["contains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas"];
 /** Refs followed and subschemas entered, at most, for one value's limits (the types of real APIs stay far below it). */
 const LIMIT_DEPTH = 12;
 
@@ -611,51 +785,110 @@ const LIMIT_DEPTH = 12;
  * the type label already. Sorted: `required` first, then by text.
  */
 function valueLimits(schema: JsonSchemaObject, required: boolean, ctx: MapContext): string[] {
-  const found = new Set<string>();
-  collectLimits(schema, "", ctx, found, new Set(), 0);
-  const sorted = [...found].sort(compare);
-  return required ? ["required", ...sorted] : sorted;
+  // Most values have no limit, or one: collected into a list, sorted, then duplicates (adjacent once sorted) dropped.
+  const found: string[] = [];
+  collectLimits(schema, "", ctx, found, [], 0);
+  if (found.length === 0) return required ? ["required"] : NO_LIMITS;
+  found.sort(compare);
+  const sorted = required ? ["required"] : [];
+  for (let i = 0; i < found.length; i++) if (i === 0 || found[i] !== found[i - 1]) sorted.push(found[i]!);
+  return sorted;
 }
 
-function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, found: Set<string>, open: Set<JsonSchemaObject>, depth: number): void {
-  // A cycle or a deep nesting: what lies further is listed where the cycle's type is.
-  if (depth > LIMIT_DEPTH || open.has(node)) return;
-  open.add(node);
-  for (const keyword of NUMBER_LIMITS) {
+/** The limits of a value without any (shared: a line keeps limits only when there are some). */
+const NO_LIMITS: string[] = [];
+
+function collectLimits(node: JsonSchemaObject, prefix: string, ctx: MapContext, found: string[], open: JsonSchemaObject[], depth: number): void {
+  // A cycle or a deep nesting: what lies further is listed where the cycle's type is. The
+  // nodes open are those on the way here, at most LIMIT_DEPTH: a list is enough.
+  if (depth > LIMIT_DEPTH || open.includes(node)) return;
+  open.push(node);
+  // By the keys the node has (a few), not by every keyword that might limit it (some thirty
+  // lookups a node, each a miss on most). What is found does not depend on the order: it is
+  // sorted, and `open` is only the way down.
+  for (const keyword in node) {
     const value = node[keyword];
-    if (typeof value === "number" && hasOwn(node, keyword)) found.add(`${prefix}${keyword} ${canonicalJson(value)}`);
+    switch (keyword) {
+      // A number that bounds the value: `maximum 10`.
+      case "minimum":
+      case "exclusiveMinimum":
+      case "maximum":
+      case "exclusiveMaximum":
+      case "multipleOf":
+      case "minLength":
+      case "maxLength":
+      case "minItems":
+      case "maxItems":
+      case "minContains":
+      case "maxContains":
+      case "minProperties":
+      case "maxProperties":
+        if (typeof value === "number" && hasOwn(node, keyword)) found.push(`${prefix}${keyword} ${canonicalJson(value)}`);
+        break;
+      case "pattern":
+        if (typeof value === "string" && hasOwn(node, keyword)) found.push(`${prefix}pattern ${JSON.stringify(value)}`);
+        break;
+      case "uniqueItems":
+        if (value === true && hasOwn(node, keyword)) found.push(`${prefix}uniqueItems`);
+        break;
+      case "default":
+        if (hasOwn(node, keyword)) found.push(`${prefix}default ${canonicalJson(value)}`);
+        break;
+      // A subschema or list that constrains the value in ways the map does not unfold: shown whole, as canonical JSON.
+      case "contains":
+      case "not":
+      case "if":
+      case "then":
+      case "else":
+      case "dependentRequired":
+      case "dependentSchemas":
+        if (hasOwn(node, keyword) && value !== undefined) found.push(`${prefix}${keyword} ${canonicalJson(value)}`);
+        break;
+      case "propertyNames":
+        if (value === false && hasOwn(node, keyword)) found.push(`${prefix}propertyNames false`);
+        else if (isSchemaObject(value)) collectLimits(value, `${prefix}propertyNames.`, ctx, found, open, depth + 1);
+        break;
+      case "$ref":
+        if (typeof value === "string" && hasOwn(node, keyword)) {
+          const target = refTarget(value);
+          const body = target === ROOT ? undefined : defOf(ctx, target);
+          if (body !== undefined && isSchemaObject(body)) collectLimits(body, prefix, ctx, found, open, depth + 1);
+        }
+        break;
+      case "allOf":
+        if (Array.isArray(value)) for (const part of value) if (isSchemaObject(part)) collectLimits(part, prefix, ctx, found, open, depth + 1);
+        break;
+      case "items":
+        if (value === false && hasOwn(node, keyword)) found.push(`${prefix}items false`);
+        else if (isSchemaObject(value)) collectLimits(value, `${prefix}items.`, ctx, found, open, depth + 1);
+        break;
+      case "prefixItems":
+        if (Array.isArray(value)) {
+          value.forEach((part, index) => {
+            if (isSchemaObject(part)) collectLimits(part, `${prefix}prefixItems[${index}].`, ctx, found, open, depth + 1);
+          });
+        }
+        break;
+      case "anyOf":
+      case "oneOf":
+        if (Array.isArray(value)) branchLimits(value, keyword, prefix, ctx, found, open, depth);
+        break;
+    }
   }
-  if (typeof node.pattern === "string" && hasOwn(node, "pattern")) found.add(`${prefix}pattern ${JSON.stringify(node.pattern)}`);
-  if (node.uniqueItems === true && hasOwn(node, "uniqueItems")) found.add(`${prefix}uniqueItems`);
-  if (hasOwn(node, "default")) found.add(`${prefix}default ${canonicalJson(node.default)}`);
-  for (const keyword of WHOLE_LIMITS) if (hasOwn(node, keyword) && node[keyword] !== undefined) found.add(`${prefix}${keyword} ${canonicalJson(node[keyword])}`);
-  if (node.propertyNames === false && hasOwn(node, "propertyNames")) found.add(`${prefix}propertyNames false`);
-  else if (isSchemaObject(node.propertyNames)) collectLimits(node.propertyNames, `${prefix}propertyNames.`, ctx, found, open, depth + 1);
-  if (typeof node.$ref === "string" && hasOwn(node, "$ref")) {
-    const target = refTarget(node.$ref);
-    const body = target === ROOT ? undefined : defOf(ctx, target);
-    if (body !== undefined && isSchemaObject(body)) collectLimits(body, prefix, ctx, found, open, depth + 1);
-  }
-  if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isSchemaObject(part)) collectLimits(part, prefix, ctx, found, open, depth + 1);
-  if (node.items === false && hasOwn(node, "items")) found.add(`${prefix}items false`);
-  else if (isSchemaObject(node.items)) collectLimits(node.items, `${prefix}items.`, ctx, found, open, depth + 1);
-  if (Array.isArray(node.prefixItems)) {
-    node.prefixItems.forEach((part, index) => {
-      if (isSchemaObject(part)) collectLimits(part, `${prefix}prefixItems[${index}].`, ctx, found, open, depth + 1);
-    });
-  }
-  for (const keyword of BRANCH_KEYWORDS) {
-    const branches = node[keyword];
-    if (!Array.isArray(branches)) continue;
-    // Listed branch by branch (positionEntries) when two or more have members: those branch lines
-    // show their own limits; a branch without members has no line, so its limits are shown here.
-    const listed = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2;
-    branches.forEach((branch, index) => {
-      if (!isSchemaObject(branch) || (listed && hasMembers(branch, ctx))) return;
-      collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
-    });
-  }
-  open.delete(node);
+  open.pop();
+}
+
+/**
+ * The limits of a union's branches. Listed branch by branch (positionEntries) when two or more
+ * have members: those branch lines show their own limits; a branch without members has no
+ * line, so its limits are shown here.
+ */
+function branchLimits(branches: unknown[], keyword: string, prefix: string, ctx: MapContext, found: string[], open: JsonSchemaObject[], depth: number): void {
+  const listed = branches.filter((branch) => isSchemaObject(branch) && hasMembers(branch, ctx)).length >= 2;
+  branches.forEach((branch, index) => {
+    if (!isSchemaObject(branch) || (listed && hasMembers(branch, ctx))) return;
+    collectLimits(branch, `${prefix}${keyword}[${limitBranchLabel(branch, index, ctx)}].`, ctx, found, open, depth + 1);
+  });
 }
 
 /**
@@ -763,11 +996,12 @@ function selectionLines(selection: PackSelection): string[] {
  * type whose shape differs between tools (narrowed in some) is listed inside each tool.
  */
 export function formatEgressMap(entries: readonly EgressToolEntry[], options: EgressMapOptions = {}): string {
+  const texts = new SectionTexts();
   const variants = new Map<string, Set<string>>();
   for (const entry of entries) {
     for (const section of entry.types) {
       const shapes = variants.get(section.name) ?? new Set<string>();
-      shapes.add(sectionLines(section, "").join("\n"));
+      shapes.add(texts.of(section, ""));
       variants.set(section.name, shapes);
     }
   }
@@ -789,18 +1023,31 @@ export function formatEgressMap(entries: readonly EgressToolEntry[], options: Eg
     for (const path of entry.fetched ?? []) lines.push(`  < ${path}`);
     for (const section of entry.types) {
       if (variants.get(section.name)!.size === 1) shared.set(section.name, section);
-      else lines.push(...sectionLines(section, "  "));
+      else lines.push(texts.of(section, "  "));
     }
   }
-  for (const name of [...shared.keys()].sort(compare)) lines.push("", ...sectionLines(shared.get(name)!, ""));
+  for (const name of [...shared.keys()].sort(compare)) lines.push("", texts.of(shared.get(name)!, ""));
   return lines.join("\n") + "\n";
 }
 
-function sectionLines(section: EgressTypeSection, indent: string): string[] {
-  return [
-    `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.includes === undefined ? "" : ` includes ${section.includes.join(", ")}`}${section.type === undefined ? "" : `: ${section.type}`}`,
-    ...section.members.map(({ path, type, limits }) => `${indent}  + ${path}: ${type}${limitsText(limits)}`),
-  ];
+/**
+ * A section's lines as one text (its heading, then a line per member). Tools that reach a
+ * type alike share its member list (MapMemo), so the members' text is written once per list
+ * and indent: Kubernetes lists 1,410 sections of 78 types.
+ */
+class SectionTexts {
+  private readonly members = [new WeakMap<readonly EgressPath[], string>(), new WeakMap<readonly EgressPath[], string>()];
+  of(section: EgressTypeSection, indent: "" | "  "): string {
+    const heading = `${indent}type ${section.name}${section.recursive ? " (recursive)" : ""}${section.includes === undefined ? "" : ` includes ${section.includes.join(", ")}`}${section.type === undefined ? "" : `: ${section.type}`}`;
+    if (section.members.length === 0) return heading;
+    const known = this.members[indent.length / 2]!;
+    let text = known.get(section.members);
+    if (text === undefined) {
+      text = section.members.map(({ path, type, limits }) => `${indent}  + ${path}: ${type}${limitsText(limits)}`).join("\n");
+      known.set(section.members, text);
+    }
+    return `${heading}\n${text}`;
+  }
 }
 
 /** The limits after a line's type: two spaces and a brace, which no type label holds (`string  {required, maxLength 255}`). */

@@ -1,6 +1,6 @@
 /**
  * egressMap reuses what it worked out for one tool in the next (MapMemo: type sections,
- * refs and `$ref` sites per definition). The reuse must
+ * refs and `$ref` sites per definition, the lines below an inline definition). The reuse must
  * never change the map: every case here compares it with the map walked afresh for every
  * tool (`egressMapWith(tools, undefined)`), on hand-made packs where a reused answer would be
  * wrong (a type sectioned in one tool and inline in the next, a split copy, a narrowed
@@ -99,6 +99,82 @@ describe("egressMap reuse between tools", () => {
     ],
   ])("%s", (_name, { defs, tools }) => {
     expectSame(pack(defs, tools));
+  });
+
+  // The lines below a plain `$ref` to an inline definition are worked out once per body and
+  // depth (MapMemo.below) and reused while what they read of the tool's definitions holds.
+  it.each<[string, { defs: Record<string, JsonSchemaObject>; tools: ToolIR[] }]>([
+    [
+      "an inline definition whose nested type is inline in one tool and sectioned in the next",
+      {
+        defs: {
+          Spec: { type: "object", properties: { template: ref("Template"), replicas: { type: "integer", minimum: 0 } } },
+          Template: { type: "object", properties: { container: ref("Container") } },
+          Container: { type: "object", properties: { image: { type: "string" } }, required: ["image"] },
+        },
+        tools: [
+          tool("a", { spec: ref("Spec") }),
+          tool("b", { spec: ref("Spec"), other: ref("Container") }),
+          tool("c", { spec: ref("Spec") }),
+          tool("d", { wrapped: { type: "object", properties: { spec: ref("Spec") } } }),
+        ],
+      },
+    ],
+    [
+      "a section worked out over an inline definition, reused in a tool where a type below it is sectioned",
+      {
+        defs: {
+          Holder: { type: "object", properties: { spec: ref("Spec") } },
+          Spec: { type: "object", properties: { inner: ref("Inner") } },
+          Inner: { type: "object", properties: { v: { type: "string", maxLength: 3 } } },
+        },
+        tools: [
+          tool("a", { h1: ref("Holder"), h2: ref("Holder") }),
+          tool("b", { h1: ref("Holder"), h2: ref("Holder"), i1: ref("Inner"), i2: ref("Inner") }),
+          tool("c", { h1: ref("Holder"), h2: ref("Holder") }),
+        ],
+      },
+    ],
+    [
+      "references with members or openness of their own beside plain ones to the same definition",
+      {
+        defs: {
+          Base: { type: "object", properties: { id: { type: "string" }, nested: ref("Leaf") } },
+          Leaf: { type: "object", properties: { x: { type: "integer" } } },
+        },
+        tools: [
+          tool("a", { one: ref("Base") }),
+          tool("b", { one: { $ref: "#/$defs/Base", properties: { extra: { type: "boolean" } } } }),
+          tool("c", { one: { $ref: "#/$defs/Base", additionalProperties: { type: "string" } } }),
+          tool("d", { one: ref("Base"), two: { type: "array", items: ref("Base") } }),
+          tool("e", { one: { anyOf: [ref("Base"), ref("Leaf")] } }),
+        ],
+      },
+    ],
+  ])("%s", (_name, { defs, tools }) => {
+    expectSame(pack(defs, tools));
+  });
+
+  it("one parameter object shared by tools, its type listed by value in some and sectioned in others", () => {
+    // Generators hand the same schema object to every operation that shares a parameter: its
+    // line is worked out once (MapMemo.lines) and must follow what the type is in each tool.
+    const status = ref("Status");
+    const filter: JsonSchemaObject = { type: "array", items: ref("Filter"), maxItems: 5 };
+    const defs: Record<string, JsonSchemaObject> = {
+      Status: { enum: ["open", "closed"] },
+      Filter: { type: "object", properties: { field: { type: "string" }, status } },
+    };
+    const text = expectSame(
+      pack(defs, [
+        tool("a", { status, filters: filter }, ["status"]),
+        tool("b", { status, other: ref("Status"), filters: filter }),
+        tool("c", { status, filters: filter }),
+        tool("d", { status }),
+      ]),
+    );
+    // Reached twice in a, b and c (a section), once in d (by value, where a new value would show).
+    expect(text).toContain("tool a\n  endpoint POST /x\n  + filters: Filter[]  {maxItems 5}\n  + filters.field: string\n  + filters.status: Status\n  + status: Status  {required}\n");
+    expect(text).toContain("tool d\n  endpoint POST /x\n  + status: Status (enum: open | closed)\n");
   });
 
   it("nesting cut at 64 levels, reached at different depths in different tools", () => {
