@@ -19,7 +19,8 @@ export interface CurrentServedList {
  * default served set the list holds; tools.gen.ts lacks the curated and derived tools), and
  * the list's key is the digest of the pack's sources and @sluice/core version as they are now,
  * so an edit since generate never answers with the old list. Anything else (no list, a keyless
- * one, another module, a file that does not read) gives undefined: the caller loads the pack.
+ * one, another module, no @sluice/core to load it with, a file that does not read) gives
+ * undefined: the caller loads the pack.
  * serve and survey both decide here.
  */
 export function currentServedList(spec: string, cwd: string): CurrentServedList | undefined {
@@ -31,7 +32,11 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
     if (!existsSync(file)) return undefined;
     const list = parseServedList(readFileSync(file));
     if (list === undefined || list.digest === null) return undefined;
-    if (packSourceDigest(srcDir, packCoreVersion(dirname(srcDir))) !== list.digest) return undefined;
+    // A pack that resolves no @sluice/core cannot load: loading it says so (IMPORT_FAILED), where
+    // a list answered from would only fail at the first call.
+    const coreVersion = packCoreVersion(dirname(srcDir));
+    if (coreVersion === "none") return undefined;
+    if (packSourceDigest(srcDir, coreVersion) !== list.digest) return undefined;
     return { file, definitions: list.definitions(), twins: list.twins };
   } catch {
     return undefined;

@@ -16,7 +16,7 @@ import { sweep } from "../../../test/support/tier.ts";
 import { surveyCommand } from "../src/inspect.ts";
 import { currentServedList } from "../src/stored-list.ts";
 
-const storedServedDefinitions = (spec: string, cwd: string) => currentServedList(spec, cwd)?.definitions;
+const storedServedDefinitions = (spec: string, cwd: string) => currentServedList(spec, cwd)?.definitions as Array<{ name: string }> | undefined;
 import { loadTools, pricedSet } from "../src/load-tools.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

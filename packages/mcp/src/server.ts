@@ -20,7 +20,6 @@ import { boundResult, DEFAULT_MAX_RESULT_BYTES } from "./result-bounds.ts";
 import { CallToolEnvelopeSchema, declaringWhenQuiet, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, ProtocolError, SERVER_VERSION, type DeclaringSink } from "./server-protocol.ts";
 
 export { DEFAULT_PAGE_SIZE, SERVER_VERSION } from "./server-protocol.ts";
-export type { PrelistedCatalog } from "./served-list-server.ts";
 
 export interface CallOptions {
   /**

@@ -209,16 +209,27 @@ export function packCoreVersion(packDir: string): string {
 export function formatServedList(definitions: readonly ListedDefinition[], digest: string | null, reason?: string, twins = 0): string {
   const table: string[] = [];
   const index = new Map<string, number>();
+  // Tools of a pack share their definitions' objects: an entry met again by the same name and
+  // object is found without serializing it again (Kubernetes: 6,338 entries, most of them repeats).
+  const seen = new Map<object, Map<string, number>>();
   const tools = definitions.map((definition) => {
     const defs = definition.inputSchema.$defs;
     if (defs === undefined || typeof defs !== "object" || defs === null || Array.isArray(defs)) return JSON.stringify(definition);
     const refs = Object.entries(defs).map((entry) => {
+      const [name, body] = entry;
+      const byName = typeof body === "object" && body !== null ? seen.get(body) : undefined;
+      let at = byName?.get(name);
+      if (at !== undefined) return at;
       const text = JSON.stringify(entry);
-      let at = index.get(text);
+      at = index.get(text);
       if (at === undefined) {
         at = table.length;
         index.set(text, at);
         table.push(text);
+      }
+      if (typeof body === "object" && body !== null) {
+        if (byName === undefined) seen.set(body, new Map([[name, at]]));
+        else byName.set(name, at);
       }
       return at;
     });
