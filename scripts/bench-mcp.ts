@@ -29,6 +29,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Tool } from "@sluice/core";
 import { startOpenApiMockServer } from "../test/support/servers/index.ts";
+import { listToolPages } from "../test/support/list-tool-pages.ts";
 
 const { values: options } = parseArgs({ options: { out: { type: "string", default: "bench/MCP.md" }, quick: { type: "boolean", default: false } } });
 const QUICK = options.quick === true;
@@ -189,14 +190,7 @@ async function serveHttp(baseUrl: string): Promise<Served> {
 }
 
 async function listAll(client: Client): Promise<number> {
-  let cursor: string | undefined;
-  let count = 0;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    count += page.tools.length;
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return count;
+  return (await listToolPages(client)).reduce((count, page) => count + page.tools.length, 0);
 }
 
 async function call(client: Client, request: { name: string; arguments: Record<string, unknown> }, expectError: boolean): Promise<void> {

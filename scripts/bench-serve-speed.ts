@@ -31,6 +31,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { listToolPages } from "../test/support/list-tool-pages.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -93,12 +94,7 @@ async function serveAndList(args: readonly string[], cwd: string, work: string):
   const tools: unknown[] = [];
   try {
     await client.connect(transport);
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    for (const page of await listToolPages(client)) tools.push(...page.tools);
     ms = performance.now() - start;
   } catch (error) {
     throw new Error(`${args.join(" ")}: ${String(error)}\n${stderr}`);

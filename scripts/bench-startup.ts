@@ -24,6 +24,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { listToolPages } from "../test/support/list-tool-pages.ts";
 
 /**
  * The steps of `sluice serve` start-up in one process, each timed: written to a temporary
@@ -90,13 +91,7 @@ async function serveAndList(args: readonly string[]): Promise<{ ms: number; tool
   const client = new Client({ name: "bench-startup", version: "0" });
   try {
     await client.connect(transport);
-    const tools: unknown[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const tools: unknown[] = (await listToolPages(client)).flatMap((page) => page.tools);
     return { ms: performance.now() - start, tools };
   } catch (error) {
     throw new Error(`${args.join(" ")}: ${String(error)}\n${stderr}`);

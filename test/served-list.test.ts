@@ -25,6 +25,7 @@ import type { PackToolSets } from "@sluice/core";
 import { runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { LONG } from "./support/tier.ts";
 import { connectHttp, startHttpInProcess } from "../packages/mcp/test/support.ts";
+import { listToolPages } from "./support/list-tool-pages.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const BIN = join(ROOT, "packages/cli/bin/sluice.mjs");
@@ -42,13 +43,7 @@ function sluice(args: string[]) {
 
 /** Every page of tools/list, then one call. */
 async function listAndCall(client: Client, call?: { name: string; arguments: Record<string, unknown> }): Promise<{ tools: unknown[]; called: unknown }> {
-  const tools: unknown[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
+  const tools: unknown[] = (await listToolPages(client)).flatMap((page) => page.tools);
   return { tools, called: call === undefined ? undefined : await client.callTool(call) };
 }
 

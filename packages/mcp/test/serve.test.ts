@@ -33,6 +33,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as Mc
 import { startGraphQLServer, startOpenApiMockServer, type GraphQLServer, type OpenApiMockServer } from "../../../test/support/servers/index.ts";
 import { LONG } from "../../../test/support/tier.ts";
 import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, startHttpInProcess, waitFor, type HttpChild, type HttpServed } from "./support.ts";
+import { listToolPages } from "../../../test/support/list-tool-pages.ts";
 
 const LINEAR_SDL = `${ROOT}packs/linear/spec/schema.graphql`;
 const GMAIL_SPEC = `${ROOT}packs/gmail/spec/gmail-v1.yaml`;
@@ -72,16 +73,8 @@ function text(result: unknown): string {
 }
 
 async function listAll(client: Client): Promise<{ tools: McpTool[]; pages: number[] }> {
-  const tools: McpTool[] = [];
-  const pages: number[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    tools.push(...page.tools);
-    pages.push(page.tools.length);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return { tools, pages };
+  const listed = await listToolPages(client);
+  return { tools: listed.flatMap((page) => page.tools), pages: listed.map((page) => page.tools.length) };
 }
 
 /** The token a served child expects: the generated one it printed, or the one it was given. */

@@ -11,6 +11,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Tool } from "@sluice/core";
 import { createServedListServer, createServer, ServedCatalog, type SessionOptions } from "../src/index.ts";
+import { listToolPages } from "../../../test/support/list-tool-pages.ts";
 
 function httpTool(name: string): Tool<object> {
   return Tool.create({
@@ -38,14 +39,7 @@ async function connect(server: Server): Promise<Client> {
 }
 
 async function pages(client: Client): Promise<Array<{ names: string[]; nextCursor: string | undefined }>> {
-  const out: Array<{ names: string[]; nextCursor: string | undefined }> = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    out.push({ names: page.tools.map((tool) => tool.name), nextCursor: page.nextCursor });
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return out;
+  return (await listToolPages(client)).map((page) => ({ names: page.tools.map((tool) => tool.name), nextCursor: page.nextCursor }));
 }
 
 /** A stored list as generate writes it (the loaded catalog's own definitions), and how often its pack was loaded. */

@@ -16,6 +16,7 @@ import * as githubRest from "@sluice/pack-github-rest";
 import * as gmail from "@sluice/pack-gmail";
 import { main } from "../../cli/src/main.ts";
 import { createServer, ServedCatalog, type SessionOptions } from "../src/index.ts";
+import { listToolPages } from "../../../test/support/list-tool-pages.ts";
 
 interface Sent {
   url: string;
@@ -49,16 +50,8 @@ async function connect(catalog: ServedCatalog, options: SessionOptions): Promise
 }
 
 async function listAll(client: Client): Promise<{ tools: McpTool[]; pages: number }> {
-  const tools: McpTool[] = [];
-  let pages = 0;
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor === undefined ? {} : { cursor });
-    tools.push(...page.tools);
-    pages++;
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
-  return { tools, pages };
+  const listed = await listToolPages(client);
+  return { tools: listed.flatMap((page) => page.tools), pages: listed.length };
 }
 
 function textOf(result: unknown): string {
