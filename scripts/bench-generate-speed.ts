@@ -26,6 +26,7 @@ import { pathToFileURL, fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createRequire } from "node:module";
 import { writeKubernetesCopies } from "./build-kubernetes-copies.ts";
+import { median, fit } from "./bench-stats.ts";
 
 /** js-yaml ships no types; its dump is all these benches use of it. */
 const { dump } = createRequire(import.meta.url)("js-yaml") as { dump(value: unknown, options: { noRefs: boolean; lineWidth: number }): string };
@@ -90,27 +91,6 @@ function generate(generator: Generator, spec: string): Measured {
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
-}
-
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-function fit(xs: readonly number[], ys: readonly number[]): { a: number; b: number; r2: number } {
-  const n = xs.length;
-  const mx = xs.reduce((s, x) => s + x, 0) / n;
-  const my = ys.reduce((s, y) => s + y, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i += 1) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  }
-  const b = sxy / sxx;
-  return { a: my - b * mx, b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy) };
 }
 
 // ---------------------------------------------------------------------------------------

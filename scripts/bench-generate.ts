@@ -30,6 +30,7 @@ import { basename, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { median, fit } from "./bench-stats.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -194,35 +195,12 @@ function runRow(row: RowName, spec: string, reference: string): Measured {
 // ---------------------------------------------------------------------------------------
 // Statistics.
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 function mib(kib: number): string {
   return `${(kib / 1024).toFixed(0)} MiB`;
 }
 
 function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
-}
-
-/** Least squares y = a + b x, with R². */
-function fit(xs: readonly number[], ys: readonly number[]): { a: number; b: number; r2: number } {
-  const n = xs.length;
-  const mx = xs.reduce((s, x) => s + x, 0) / n;
-  const my = ys.reduce((s, y) => s + y, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i += 1) {
-    sxy += (xs[i]! - mx) * (ys[i]! - my);
-    sxx += (xs[i]! - mx) ** 2;
-    syy += (ys[i]! - my) ** 2;
-  }
-  const b = sxy / sxx;
-  return { a: my - b * mx, b, r2: syy === 0 ? 1 : (sxy * sxy) / (sxx * syy) };
 }
 
 // ---------------------------------------------------------------------------------------

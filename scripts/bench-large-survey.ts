@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { fit, median } from "./bench-stats.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -45,11 +46,6 @@ interface Sample {
   rssMiB: number;
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -125,16 +121,6 @@ function measureSize(copies: number): SizeResult {
   }
 }
 
-/** Least squares y = a + b x. */
-function fit(points: ReadonlyArray<[number, number]>): { a: number; b: number } {
-  const n = points.length;
-  const mx = points.reduce((s, [x]) => s + x, 0) / n;
-  const my = points.reduce((s, [, y]) => s + y, 0) / n;
-  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
-  const b = sxx === 0 ? 0 : points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / sxx;
-  return { a: my - b * mx, b };
-}
-
 const startLoad = load();
 const started = new Date();
 const sizes = COPIES.map(measureSize);
@@ -150,8 +136,9 @@ const rows = sizes.map((size) => {
   return `| ${size.copies}x | ${size.tools} | ${mib(size.listBytes)} | ${cells.join(" | ")} | ${ratio.toFixed(2)}x | ${mib(size.reportBytes)} |`;
 });
 const line = (pick: (size: SizeResult) => Sample[]) => {
-  const wall = fit(sizes.map((size) => [size.tools, median(rest(pick(size)).map((s) => s.ms))]));
-  const cpu = fit(sizes.map((size) => [size.tools, median(rest(pick(size)).map((s) => s.cpuMs))]));
+  const tools = sizes.map((size) => size.tools);
+  const wall = fit(tools, sizes.map((size) => median(rest(pick(size)).map((s) => s.ms))));
+  const cpu = fit(tools, sizes.map((size) => median(rest(pick(size)).map((s) => s.cpuMs))));
   return `${Math.round(wall.a)} ms + ${wall.b.toFixed(3)} ms per tool (CPU ${Math.round(cpu.a)} ms + ${cpu.b.toFixed(3)} ms per tool)`;
 };
 const largest = sizes.at(-1)!;

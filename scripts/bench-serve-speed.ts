@@ -32,6 +32,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { listToolPages } from "../test/support/list-tool-pages.ts";
+import { median } from "./bench-stats.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -54,11 +55,6 @@ const ENV = { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "/ro
 const COMMAND = "node --import tsx scripts/bench-serve-speed.ts";
 const LARGE_PAGE = 100;
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]! ) / 2;
-};
 const load = () => loadavg().map((n) => n.toFixed(1)).join(" ");
 const fmt = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`);
 

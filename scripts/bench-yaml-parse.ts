@@ -22,6 +22,7 @@ import { parseDocument } from "yaml";
 import { isSluiceError } from "@sluice/core";
 import { expansionBudget, loadDocument } from "../generators/openapi/src/load-document.ts";
 import { writeKubernetesCopies } from "./build-kubernetes-copies.ts";
+import { median } from "./bench-stats.ts";
 
 const { values: options } = parseArgs({ options: { rounds: { type: "string", default: "5" }, out: { type: "string", default: "bench/YAML-PARSE.md" } } });
 const ROUNDS = Number(options.rounds);
@@ -59,12 +60,6 @@ function runChild(args: string[]): { ms: number; maxRssKiB: number; stdout: stri
   const measured = JSON.parse(readFileSync(result, "utf8")) as { ms: number; maxRssKiB: number };
   return { ...measured, stdout: run.stdout };
 }
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 type Sample = { parseMs: number; rssMiB: number };
 const samples = new Map<string, Sample[][]>(); // file -> candidate index -> rounds

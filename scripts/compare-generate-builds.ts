@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { median } from "./bench-stats.ts";
 
 const { dump } = createRequire(import.meta.url)("js-yaml") as { dump(value: unknown, options: { noRefs: boolean; lineWidth: number }): string };
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -102,11 +103,6 @@ function run(launcher: string, nodeArgs: readonly string[], spec: string): Run {
   return { ms, cpuMs: Number(readFileSync(cpuFile, "utf8")), maxRssKiB };
 }
 
-const median = (values: readonly number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const runs = new Map<string, Record<string, Run[]>>(specs.map((spec) => [spec, { base: [], head: [] }]));
 const rounds = Number(options.rounds);
 for (let round = 0; round < rounds; round += 1) {
