@@ -50,6 +50,13 @@ export interface SourceInput {
   /** The spec's file name, as copied to `spec/`. */
   file: string;
   bytes: Uint8Array;
+  /**
+   * The bytes as UTF-8 text, as `new TextDecoder().decode` gives it (a byte-order mark
+   * dropped), for a source that reads text: the pipeline decoded them already when it
+   * detected the kind, and a 10 MB spec is not decoded twice. Hands the text over once and
+   * then forgets it (a later call decodes again), so it does not outlive the source's parse.
+   */
+  text: () => string;
   sha256: string;
   /** include/exclude's verdict on one operation; a source asks about each operation once, before building it. */
   select: (operation: SelectableOperation) => boolean;

@@ -38,7 +38,7 @@ export const mcpSource: PackSource = {
 };
 
 async function readMcp(input: SourceInput): Promise<SourceRead> {
-  const snapshot = parseSnapshot(new TextDecoder().decode(input.bytes), input.file);
+  const snapshot = parseSnapshot(input.text(), input.file);
   const ir = buildMcpPackIR(snapshot, { name: input.name, file: input.file, sha256: input.sha256 }, { select: (info) => input.select({ tool: info.tool, names: [info.upstream] }) });
   const server = input.choices.mcpServer;
   return {

@@ -30,7 +30,7 @@ async function readOpenAPI(input: SourceInput): Promise<SourceRead> {
   const server = choices.baseUrl;
   if (server !== undefined && !/^https?:\/\/[^\s/]+/.test(server)) throw new SluiceError("CONFIG_INVALID", `pack ${input.name}: baseUrl must be an http(s) URL, got "${server}".`);
   step(`parsing ${input.file}`);
-  const document = loadDocument(input.bytes, input.file);
+  const document = loadDocument(input.text(), input.file);
   step("building tools");
   const { externalRefs } = choices;
   let ir = buildOpenAPIPackIR(document, { name: input.name, file: input.file, sha256: input.sha256 }, {

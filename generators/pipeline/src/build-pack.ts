@@ -85,8 +85,13 @@ const GRAPHQL_FILE = /\.(graphql|graphqls|gql|sdl)$/i;
  * top-level `openapi:`/`swagger:` line (Google's start with `basePath:`); else SDL.
  */
 export function detectKind(bytes: Uint8Array, file: string): SourceKind {
+  return detectKindOfText(() => new TextDecoder().decode(bytes), file);
+}
+
+/** detectKind of the decoded spec, decoded only when the file name does not tell. */
+function detectKindOfText(decode: () => string, file: string): SourceKind {
   if (GRAPHQL_FILE.test(file)) return "graphql";
-  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
+  const text = decode().replace(/^\uFEFF/, "");
   const start = text.trimStart();
   // An MCP snapshot as sluice writes it: the format marker is its first key.
   if (/^\{\s*"format"\s*:\s*"sluice\.mcp-snapshot\//.test(start)) return "mcp";
@@ -112,6 +117,28 @@ export function detectKind(bytes: Uint8Array, file: string): SourceKind {
     return "graphql";
   }
   throw new SluiceError("SPEC_INVALID", `${file}: neither an OpenAPI/Swagger document nor a GraphQL schema; give the kind (sluice generate openapi|graphql <spec> ...).`);
+}
+
+/**
+ * The spec's kind (given, or detected) and its text for the source: the text kind detection
+ * decoded is handed to the source's parse rather than decoded again, and held only until
+ * then, or until `release` once the source has read (a source that reads bytes never takes it).
+ */
+function specKindAndText(bytes: Uint8Array, file: string, given: SourceKind | undefined): { kind: SourceKind; text: () => string; release: () => void } {
+  let decoded: string | undefined;
+  const decode = () => new TextDecoder().decode(bytes);
+  const kind =
+    given ??
+    detectKindOfText(() => {
+      decoded = decode();
+      return decoded;
+    }, file);
+  const text = () => {
+    const once = decoded ?? decode();
+    decoded = undefined;
+    return once;
+  };
+  return { kind, text, release: () => (decoded = undefined) };
 }
 
 /** Why the spec could not be read, as what it is: missing, a directory (a pack's folder, perhaps), or unreadable. */
@@ -141,7 +168,7 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
     const suggestion = file.replace(/[\p{Cc}\u2028\u2029]+/gu, "-");
     throw new SluiceError("INVALID_NAME", `the spec file name ${JSON.stringify(file)} of pack ${job.name} holds a line break or control character; rename it (for example to ${JSON.stringify(suggestion)}).`, { candidates: [suggestion] });
   }
-  const kind = job.kind ?? detectKind(bytes, file);
+  const { kind, text, release } = specKindAndText(bytes, file, job.kind);
   const source = await packSource(kind);
   refuseUnsupported(source, job, file);
   const withhold = Object.fromEntries(Object.entries(job.withhold ?? {}).map(([selector, reason]) => [selector, withheldReason(reason, job.name)]));
@@ -150,7 +177,8 @@ export async function buildPack(job: PackJob, coreVersion: string, step: (label:
   // Its own scope: what the source parsed (the largest thing in memory until then) is
   // garbage once the IR, the facts and the hints exist, before the map and the sources are made.
   const built = await (async () => {
-    const read = await source.read({ name: job.name, file, bytes, sha256: createHash("sha256").update(bytes).digest("hex"), select: (operation) => filter.accepts(operation), choices: sourceChoices(job, source, withhold), step });
+    const read = await source.read({ name: job.name, file, bytes, text, sha256: createHash("sha256").update(bytes).digest("hex"), select: (operation) => filter.accepts(operation), choices: sourceChoices(job, source, withhold), step });
+    release();
     // The passes, in one order for every source: readOnly (include/exclude ran as the source
     // asked), then prefix and withholdings, then per-tool names and descriptions; before the
     // facts, which are keyed by final names. What each did is recorded for the map.
