@@ -33,6 +33,7 @@ export {
   profile,
   PROFILE_IDS,
   check,
+  describeFitChange,
   fit,
   LossyFitRefusedError,
   qualifiedName,

@@ -3,14 +3,14 @@
  * labelled, nothing lossy happens without consent, cycles are bounded.
  */
 import { describe, expect, it } from "vitest";
-import { isSluiceError, type Tool } from "@sluice/core";
+import { isSluiceError, Tool, type JsonSchemaObject } from "@sluice/core";
 import { schemaTokens } from "@sluice/core/tokens";
 import { canonicalJson, defsOf, resolvedDepth } from "@sluice/schema";
 import { allTools as linear } from "@sluice/pack-linear";
 import { allTools as stripe } from "@sluice/pack-stripe";
 import { tools as githubRest } from "@sluice/pack-github-rest";
 import { tools as notion } from "@sluice/pack-notion";
-import { check, fit, LossyFitRefusedError, profile, type FitResult } from "../src/profiles/index.ts";
+import { check, describeFitChange, fit, LossyFitRefusedError, profile, type FitResult } from "../src/profiles/index.ts";
 
 const byName = (tools: readonly Tool<object>[], name: string): Tool<object> => tools.find((t) => t.name === name)!;
 const issuesListFull = byName(linear, "issues_list_full");
@@ -144,6 +144,27 @@ describe("fit: labels", () => {
   it("leaves what it cannot change in `remaining` (too many tools)", () => {
     const result = fit(linear.slice(0, 45), profile("cursor"));
     expect(result.remaining.map((f) => f.code)).toEqual(["TOO_MANY_TOOLS"]);
+  });
+
+  it("a change met at every level of a deep schema lists the first 50 places, sorted, and counts them all", () => {
+    // Every level is an object to close: 301 places whose pointers grow with the depth. Listing
+    // and sorting all of them was quadratic in the depth (a 20,000-level schema: 2.6 GB).
+    let node: JsonSchemaObject = { type: "string" };
+    for (let i = 0; i < 300; i++) node = { type: "object", properties: { a: node } };
+    const deep = Tool.create({ name: "deep", description: "deeply nested", inputSchema: { type: "object", properties: { a: node } }, binding: { kind: "graphql", operationType: "query", field: "f", document: "query F { f }", variables: {} } });
+    const { changes } = fit([deep], profile("openai-strict"), { allowLossy: true });
+    const closed = changes.find((c) => c.action === "close-object")!;
+    expect(closed.places).toBe(301);
+    expect(closed.pointers).toHaveLength(50);
+    expect(closed.pointers).toEqual([...closed.pointers].sort());
+    // The first reached: the root and the 49 levels below it.
+    expect(closed.pointers).toContain("");
+    expect(closed.pointers).toContain(`${"/properties/a".repeat(49)}`);
+    expect(describeFitChange(closed)).toMatch(/^deep: close-object \(301 places\): /);
+    // Under the limit nothing is counted apart: `places` is absent.
+    const shallow = fit([issuesList], profile("openai-strict"), { allowLossy: true }).changes.find((c) => c.action === "close-object")!;
+    expect(shallow.pointers.length).toBeLessThanOrEqual(50);
+    expect(shallow).not.toHaveProperty("places");
   });
 });
 

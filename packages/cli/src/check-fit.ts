@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { defaultServedSet, SluiceError, type Tool } from "@sluice/core";
-import { check, fit, LossyFitRefusedError, profile, PROFILE_IDS, type Finding, type FitOptions, type FitResult, type Profile } from "@sluice/catalog";
+import { check, describeFitChange, fit, LossyFitRefusedError, profile, PROFILE_IDS, type Finding, type FitOptions, type FitResult, type Profile } from "@sluice/catalog";
 import { parseCommand } from "./args.ts";
 import { loadTools } from "./load-tools.ts";
 import type { Io } from "./io.ts";
@@ -80,7 +80,7 @@ function fitOrExplain(tools: readonly Tool<object>[], p: Profile, verbose: boole
     return fit(tools, p, options);
   } catch (error) {
     if (verbose && error instanceof LossyFitRefusedError) {
-      for (const change of error.changes) io.stderr.write(`  lossy: ${change.tool}: ${change.action} (${change.pointers.length} place${change.pointers.length === 1 ? "" : "s"}): ${change.message}\n`);
+      for (const change of error.changes) io.stderr.write(`  lossy: ${describeFitChange(change)}\n`);
     }
     throw error;
   }

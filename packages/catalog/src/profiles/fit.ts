@@ -50,8 +50,13 @@ export interface FitChange {
   kind: "lossless" | "lossy";
   action: FitAction;
   message: string;
-  /** Where in the original tool's input schema ("" for the tool itself); sorted. */
+  /**
+   * Where in the original tool's input schema ("" for the tool itself); sorted. At most 50:
+   * past that, the first 50 reached and `places` counts them all.
+   */
   pointers: string[];
+  /** How many places the change applied at, when that is more than `pointers` lists. */
+  places?: number;
   /** Schema tokens (o200k_base) before and after, for changes whose cost is measured. */
   tokens?: { before: number; after: number };
   /** With `auditPaths`: what the change did to the property paths where it applied. */
@@ -88,8 +93,24 @@ export interface FitResult {
 }
 
 const DEFAULT_INLINE_BUDGET = 4;
-/** Pointers listed per merge change; the message counts the rest. */
+/**
+ * Pointers listed per change. A schema nested thousands of levels deep changes at every
+ * level, and its pointers grow with the depth: 20,000 of them, sorted, were 2.6 GB of text.
+ */
 const MAX_POINTERS = 50;
+/** `pointers` and `places` for a change met at `all` (each once, in the order reached): the first ones, sorted. */
+function listed(all: readonly string[]): Pick<FitChange, "pointers" | "places"> {
+  // Only the listed ones are sorted: comparing deep pointers costs their length each time.
+  const pointers = all.slice(0, MAX_POINTERS).sort();
+  return all.length > MAX_POINTERS ? { pointers, places: all.length } : { pointers };
+}
+
+/** One change on one line: `tool: action (N places): message`. */
+export function describeFitChange(change: FitChange): string {
+  const places = change.places ?? change.pointers.length;
+  return `${change.tool}: ${change.action} (${places} place${places === 1 ? "" : "s"}): ${change.message}`;
+}
+
 /** Paths shown per audit, lost and gained each. */
 const AUDIT_EXAMPLES = 10;
 /** The audit of a change that leaves the input schema as it is. */
@@ -181,7 +202,7 @@ export class LossyFitRefusedError extends SluiceError {
     const tools = new Set(lossy.map((change) => change.tool)).size;
     // One example per action, the most frequent first: three close-object lines say less than one of each kind.
     const examples = [...byAction.keys()].sort((a, b) => byAction.get(b)! - byAction.get(a)! || (a < b ? -1 : 1)).slice(0, REFUSAL_EXAMPLES).map((action) => lossy.find((c) => c.action === action)!);
-    const first = examples.map((c) => `${c.tool}: ${c.action} (${c.pointers.length} place${c.pointers.length === 1 ? "" : "s"}): ${c.message}`);
+    const first = examples.map(describeFitChange);
     const more = lossy.length > REFUSAL_EXAMPLES ? ` (the error's \`changes\` lists all ${lossy.length}; sluice fit --verbose prints them)` : "";
     super(
       "LOSSY_FIT_REFUSED",
@@ -395,7 +416,7 @@ function mergeStep(
     // Only the listed ones are sorted: comparing thousands of deep pointers costs their length each time.
     const unique = [...new Set(pointers)];
     const more = unique.length > MAX_POINTERS ? ` (${unique.length} places; ${MAX_POINTERS} listed)` : "";
-    changes.push({ tool: tool.name, kind, action: "merge-all-of", message: message + more, pointers: unique.slice(0, MAX_POINTERS).sort(), ...withAudit });
+    changes.push({ tool: tool.name, kind, action: "merge-all-of", message: message + more, ...listed(unique), ...withAudit });
   };
   if (merged.merged.length > 0) {
     add("lossless", `allOf merged into one schema (properties and required unioned, types and enums intersected, bounds combined): ${profile.label} does not accept allOf.`, merged.merged);
@@ -488,7 +509,8 @@ function transformKeywords(tool: string, schema: JsonSchemaObject, profile: Prof
       change = { tool, kind, action, message, pointers: [], ...(sets ? { audit: { places: 0, lost: [], gained: [] } } : {}) };
       grouped.set(key, change);
     }
-    change.pointers.push(pointer);
+    if (change.pointers.length < MAX_POINTERS) change.pointers.push(pointer);
+    else change.places = (change.places ?? MAX_POINTERS) + 1;
     return change;
   };
   // Set per node below: each recorded change is audited against the node's state before it.
