@@ -9,7 +9,7 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createInterface } from "node:readline";
-import { PassThrough, type Readable, type Writable } from "node:stream";
+import { PassThrough, Readable, type Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -165,6 +165,41 @@ export class WorkerStdioTransport extends StdioLinesTransport {
   protected kill(): void {
     // No process to kill: the signal a child would get, which serve takes from its stand-in.
     this.host.emit("SIGTERM", "SIGTERM");
+  }
+}
+
+/**
+ * `sluice serve <args>` over stdio by the CLI's main in this process, given `input` as its
+ * whole stdin (then closed, as a child's `stdin.end(input)`), until it ends: its exit code and
+ * what it wrote on stdout and stderr. `env` is set while it runs and put back after.
+ */
+export async function serveStdioInProcess(args: readonly string[], input: string, env: Record<string, string | undefined> = {}, cwd: string = ROOT): Promise<{ status: number; stdout: string; stderr: string }> {
+  const { main } = await import("../../cli/src/main.ts");
+  const output = new PassThrough();
+  let stdout = "";
+  output.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  let stderr = "";
+  const saved = new Map<string, string | undefined>();
+  for (const [key, value] of Object.entries(env)) {
+    saved.set(key, process.env[key]);
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  try {
+    const io: ServeIo = {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd,
+      process: Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined }),
+      stdio: { input: Readable.from([input]), output },
+    };
+    const status = await main(["serve", ...args], io);
+    return { status, stdout, stderr };
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   }
 }
 
