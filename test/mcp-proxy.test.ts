@@ -5,8 +5,8 @@
  * file system), results through the pack's handlers. Clients are the MCP SDK's, over stdio
  * and over Streamable HTTP on 127.0.0.1. The quick tier serves the server-filesystem pack by
  * the CLI's main in the worker over HTTP (packages/mcp/test/support.ts startHttpInProcess: the
- * same serve code starting the same upstream child), and keeps a stdio child for the upstream
- * that cannot start; the long tier serves it from a stdio child as well.
+ * same serve code starting the same upstream child), and its upstream that cannot start over
+ * stdio there too (serveStdioInProcess); the long tier serves both from stdio children.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { childEnv, connectHttp, startHttpChild, startHttpInProcess, type HttpServed } from "../packages/mcp/test/support.ts";
+import { childEnv, connectHttp, serveStdioInProcess, startHttpChild, startHttpInProcess, type HttpServed } from "../packages/mcp/test/support.ts";
 import { BIN, ROOT, serverBin, snapshotInto, writePackModule } from "./support/mcp-pack.ts";
 import { LONG } from "./support/tier.ts";
 
@@ -114,9 +114,12 @@ describe("serve of a server-filesystem pack", () => {
     const { spawn } = await import("node:child_process");
     const init = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
     const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
+    const args = [pack, "--", join(dir, "no-such-server")];
+    // A child in the long tier; in the quick tier main in the worker on two in-memory streams
+    // (the same serve code; the pack is the one beforeAll's server already loaded here).
     // Awaited, not spawnSync: a blocked worker misses vitest's RPC deadline (test/support/event-loop-blocks.ts).
-    const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, "serve", pack, "--", join(dir, "no-such-server")], { env: childEnv() });
+    const run = !LONG ? await serveStdioInProcess(args, `${init}\n${list}\n`, { SLUICE_USAGE: "off", SLUICE_MCP_TOKEN: undefined, SLUICE_BASE_URL: undefined }) : await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, "serve", ...args], { env: childEnv() });
       let stdout = "";
       let stderr = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));

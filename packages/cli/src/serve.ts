@@ -361,7 +361,7 @@ function generatedUpstream(runtime: string, snapshotFile: string): UpstreamSourc
  * the protocol on stdio, so everything else goes to stderr. Runs until the client closes
  * stdin (stdio) or the process gets SIGINT/SIGTERM.
  */
-export async function serveCommand(args: readonly string[], io: Io): Promise<number> {
+export async function serveCommand(args: readonly string[], io: ServeIo): Promise<number> {
   try {
     return await serve(args, io);
   } catch (error) {
@@ -369,7 +369,12 @@ export async function serveCommand(args: readonly string[], io: Io): Promise<num
   }
 }
 
-async function serve(args: readonly string[], io: Io): Promise<number> {
+/** What serve takes beyond Io: the streams stdio serving speaks over, the process's stdin and stdout when absent (a program that serves inside itself, a test worker, gives its own). */
+export interface ServeIo extends Io {
+  stdio?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
+}
+
+async function serve(args: readonly string[], io: ServeIo): Promise<number> {
   // Everything after `--` is the upstream's command line, not options of serve.
   const dashes = args.indexOf("--");
   const upstreamCommand = dashes < 0 ? [] : args.slice(dashes + 1);
@@ -576,6 +581,7 @@ async function serve(args: readonly string[], io: Io): Promise<number> {
 
     if (port === undefined) {
       const handle = await serveStdio(newServer(), {
+        ...io.stdio,
         ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
         onProblem: (problem) => say(problem),
       });

@@ -20,9 +20,11 @@
  * The quick tier also runs two of the HTTP servers (the whole Linear pack, and Gmail with
  * --include-full) by the CLI's main in the worker (support.ts startHttpInProcess): the same
  * serve code on the same port and protocol, with its signals and exit taken from a stand-in
- * (Io.process), so that only the stdio servers and the deferred module (whose Linear
- * credential would clash with the pack's in one environment) are children; the long tier
- * starts all of them as children.
+ * (Io.process). Its three stdio servers run there too (support.ts WorkerStdioTransport: serve
+ * speaks over two in-memory streams given as ServeIo.stdio, the same line transport as on a
+ * process's stdin and stdout), so that only the deferred module over HTTP (whose Linear
+ * credential would clash with the pack's in one environment, and whose SIGTERM is the bin's
+ * own) is a child; the long tier starts all of them as children.
  */
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +34,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { startGraphQLServer, startOpenApiMockServer, type GraphQLServer, type OpenApiMockServer } from "../../../test/support/servers/index.ts";
 import { LONG } from "../../../test/support/tier.ts";
-import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, startHttpInProcess, waitFor, type HttpChild, type HttpServed } from "./support.ts";
+import { BIN, ChildStdioTransport, childEnv, ROOT, startHangingServer, startHttpChild, startHttpInProcess, waitFor, WorkerStdioTransport, type HttpChild, type HttpServed } from "./support.ts";
 import { listToolPages } from "../../../test/support/list-tool-pages.ts";
 
 const LINEAR_SDL = `${ROOT}packs/linear/spec/schema.graphql`;
@@ -47,14 +49,15 @@ let gmail: OpenAPIMock;
 let hang: Awaited<ReturnType<typeof startHangingServer>>;
 type OpenAPIMock = OpenApiMockServer;
 
-let packStdio: ChildStdioTransport;
+let packStdio: ChildStdioTransport | WorkerStdioTransport;
 let packStdioClient: Client;
 let packHttp: HttpServed;
-let deferredStdio: StdioClientTransport;
+let deferredStdio: StdioClientTransport | WorkerStdioTransport;
 let deferredStdioClient: Client;
-let deferredStdioStderr = "";
+/** What the deferred stdio server wrote on stderr: the SDK transport's pipe (a child), or the worker's server's. */
+let deferredStdioStderr = () => "";
 let deferredHttp: HttpChild;
-let gmailStdio: ChildStdioTransport;
+let gmailStdio: ChildStdioTransport | WorkerStdioTransport;
 let gmailStdioClient: Client;
 let githubStdio: ChildStdioTransport;
 let githubStdioClient: Client;
@@ -112,14 +115,30 @@ beforeAll(async () => {
   ];
   const deferredEnv = childEnv({ LINEAR_ACCESS_TOKEN: "lin_oauth_test", GOOGLE_ACCESS_TOKEN: "google_test", SLACK_TOKEN: "xoxb-test" });
 
-  packStdio = new ChildStdioTransport(packArgs, packEnv);
+  // The worker's variables first: the stdio servers in the worker read them at start and at each call.
+  if (!LONG) {
+    setWorkerEnv({ LINEAR_API_KEY: "lin_api_test", GOOGLE_ACCESS_TOKEN: "google_test", SLACK_TOKEN: "xoxb-test", SLUICE_USAGE: "off", SLUICE_BASE_URL: undefined, SLUICE_MCP_TOKEN: undefined });
+  }
+  const gmailArgs = ["gmail", "--base-url", gmail.url, "--page-size", String(GMAIL_PAGE)];
+  packStdio = LONG ? new ChildStdioTransport(packArgs, packEnv) : new WorkerStdioTransport(packArgs);
   packStdioClient = new Client({ name: "sluice-test", version: "0" });
-  deferredStdio = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", ...deferredArgs], cwd: ROOT, env: deferredEnv, stderr: "pipe" });
-  deferredStdio.stderr?.on("data", (chunk: Buffer) => {
-    deferredStdioStderr += chunk.toString("utf8");
-  });
+  if (LONG) {
+    const child = new StdioClientTransport({ command: process.execPath, args: [BIN, "serve", ...deferredArgs], cwd: ROOT, env: deferredEnv, stderr: "pipe" });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    deferredStdio = child;
+    deferredStdioStderr = () => stderr;
+  } else {
+    // Its calls go to Gmail and Slack; its Linear tool is only refused (not loaded), so the
+    // worker lacks the child's LINEAR_ACCESS_TOKEN, which the pack server's calls beside it could read.
+    const worker = new WorkerStdioTransport(deferredArgs);
+    deferredStdio = worker;
+    deferredStdioStderr = () => worker.stderr;
+  }
   deferredStdioClient = new Client({ name: "sluice-test", version: "0" });
-  gmailStdio = new ChildStdioTransport(["gmail", "--base-url", gmail.url, "--page-size", String(GMAIL_PAGE)], childEnv({ GOOGLE_ACCESS_TOKEN: "google_test" }));
+  gmailStdio = LONG ? new ChildStdioTransport(gmailArgs, childEnv({ GOOGLE_ACCESS_TOKEN: "google_test" })) : new WorkerStdioTransport(gmailArgs);
   gmailStdioClient = new Client({ name: "sluice-test", version: "0" });
   if (LONG) {
     githubStdio = new ChildStdioTransport(["github-rest", "--base-url", hang.url], childEnv({ GITHUB_TOKEN: "ghp_test" }));
@@ -131,7 +150,6 @@ beforeAll(async () => {
     const pack = await startHttpInProcess(packArgs, { SLUICE_MCP_TOKEN: undefined });
     return [pack, await startHttpInProcess(gmailFullArgs, { SLUICE_MCP_TOKEN: GMAIL_TOKEN })];
   };
-  if (!LONG) setWorkerEnv({ LINEAR_API_KEY: "lin_api_test", GOOGLE_ACCESS_TOKEN: "google_test", SLUICE_USAGE: "off", SLUICE_BASE_URL: undefined, SLUICE_MCP_TOKEN: undefined });
   let inWorkerServers: [HttpServed, HttpServed];
   [inWorkerServers, deferredHttp] = await Promise.all([
     LONG
@@ -350,7 +368,7 @@ describe("the example module, deferred, over stdio", () => {
     const next = await deferredStdioClient.callTool({ name: "gmail_read_headers", arguments: { id: "m1" } });
     expect(next.isError).toBeFalsy();
     expect(next.structuredContent).toMatchObject({ headers: expect.any(Object) });
-    expect(deferredStdioStderr).not.toMatch(/google_test|xoxb-test|lin_oauth_test/);
+    expect(deferredStdioStderr()).not.toMatch(/google_test|xoxb-test|lin_oauth_test/);
   });
 });
 

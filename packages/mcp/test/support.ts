@@ -1,7 +1,7 @@
 /**
  * Driving a real `sluice serve` child process from tests: a stdio client transport that
- * can also write raw bytes (malformed JSON-RPC) and keeps every line the server wrote,
- * an HTTP child whose bound URL is read from stderr (or the same server run by the CLI's main
+ * can also write raw bytes (malformed JSON-RPC) and keeps every line the server wrote (over
+ * a child's pipes, or streams the CLI's main serves in this process), an HTTP child whose bound URL is read from stderr (or the same server run by the CLI's main
  * in this process), and an upstream that never answers.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
@@ -9,11 +9,13 @@ import { EventEmitter } from "node:events";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createInterface } from "node:readline";
+import { PassThrough, Readable, type Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { ServeIo } from "../../cli/src/serve.ts";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const BIN = fileURLToPath(new URL("../../cli/bin/sluice.mjs", import.meta.url));
@@ -41,31 +43,29 @@ export async function waitFor<T>(check: () => T | undefined | false, what: strin
 }
 
 /**
- * The client side of stdio over a child we spawn ourselves, so a test can also write
- * bytes no SDK client would send. Every line the server writes is kept in `lines`;
- * lines that are valid JSON-RPC go to the client as well.
+ * The client side of a stdio server's two streams, so a test can also write bytes no SDK
+ * client would send. Every line the server writes is kept in `lines`; lines that are valid
+ * JSON-RPC go to the client as well. A child's pipes (ChildStdioTransport) or streams the
+ * CLI's main serves in this process (WorkerStdioTransport).
  */
-export class ChildStdioTransport implements Transport {
+abstract class StdioLinesTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  readonly child: ChildProcessWithoutNullStreams;
   readonly lines: string[] = [];
   stderr = "";
-  readonly exited: Promise<number | null>;
+  /** The exit code: the child's, or what main returned. */
+  abstract readonly exited: Promise<number | null>;
 
-  constructor(args: readonly string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
-    this.child.stderr.setEncoding("utf8");
-    this.child.stderr.on("data", (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.child.stdin.on("error", () => undefined);
-    this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
+  constructor(
+    private readonly toServer: Writable,
+    private readonly fromServer: Readable,
+  ) {
+    this.toServer.on("error", () => undefined);
   }
 
   async start(): Promise<void> {
-    const reader = createInterface({ input: this.child.stdout, crlfDelay: Infinity });
+    const reader = createInterface({ input: this.fromServer, crlfDelay: Infinity });
     reader.on("line", (line) => {
       this.lines.push(line);
       let value: unknown;
@@ -85,7 +85,7 @@ export class ChildStdioTransport implements Transport {
   }
 
   writeRaw(text: string): void {
-    this.child.stdin.write(text);
+    this.toServer.write(text);
   }
 
   /** Parsed server lines that answer `id` (null for answers to unreadable input). */
@@ -103,10 +103,103 @@ export class ChildStdioTransport implements Transport {
 
   /** Ends stdin (what a client does when it goes away) and waits for the server to exit. */
   async close(): Promise<void> {
-    this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), 10_000);
+    this.toServer.end();
+    const timer = setTimeout(() => this.kill(), 10_000);
     await this.exited;
     clearTimeout(timer);
+  }
+
+  /** What close does to a server that does not stop when its stdin ends. */
+  protected abstract kill(): void;
+}
+
+/** `sluice serve <args>` over stdio in a child we spawn ourselves. */
+export class ChildStdioTransport extends StdioLinesTransport {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<number | null>;
+
+  constructor(args: readonly string[], env: Record<string, string>) {
+    const child = spawn(process.execPath, [BIN, "serve", ...args], { cwd: ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
+    super(child.stdin, child.stdout);
+    this.child = child;
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      this.stderr += chunk;
+    });
+    this.exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+  }
+
+  protected kill(): void {
+    this.child.kill("SIGKILL");
+  }
+}
+
+/**
+ * `sluice serve <args>` over stdio run by the CLI's main in this process, on two in-memory
+ * streams given as its stdio (ServeIo.stdio): the code the bin runs once loaded, without a
+ * child that loads tsx, the CLI and the pack again. Signals and the closing exit go to a
+ * stand-in (Io.process), as in startHttpInProcess. What calls read (credentials) and what
+ * serve reads at start (SLUICE_BASE_URL) are the caller's to set in process.env first.
+ */
+export class WorkerStdioTransport extends StdioLinesTransport {
+  readonly exited: Promise<number | null>;
+
+  constructor(args: readonly string[], cwd: string = ROOT) {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    super(input, output);
+    const io: ServeIo = {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (this.stderr += text) },
+      cwd,
+      process: this.host,
+      stdio: { input, output },
+    };
+    this.exited = import("../../cli/src/main.ts").then(({ main }) => main(["serve", ...args], io));
+    // A server that ended (an error at start) ends its output, so the client's reads end too.
+    void this.exited.finally(() => output.end());
+  }
+
+  private readonly host = Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined });
+
+  protected kill(): void {
+    // No process to kill: the signal a child would get, which serve takes from its stand-in.
+    this.host.emit("SIGTERM", "SIGTERM");
+  }
+}
+
+/**
+ * `sluice serve <args>` over stdio by the CLI's main in this process, given `input` as its
+ * whole stdin (then closed, as a child's `stdin.end(input)`), until it ends: its exit code and
+ * what it wrote on stdout and stderr. `env` is set while it runs and put back after.
+ */
+export async function serveStdioInProcess(args: readonly string[], input: string, env: Record<string, string | undefined> = {}, cwd: string = ROOT): Promise<{ status: number; stdout: string; stderr: string }> {
+  const { main } = await import("../../cli/src/main.ts");
+  const output = new PassThrough();
+  let stdout = "";
+  output.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  let stderr = "";
+  const saved = new Map<string, string | undefined>();
+  for (const [key, value] of Object.entries(env)) {
+    saved.set(key, process.env[key]);
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+  try {
+    const io: ServeIo = {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd,
+      process: Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined }),
+      stdio: { input: Readable.from([input]), output },
+    };
+    const status = await main(["serve", ...args], io);
+    return { status, stdout, stderr };
+  } finally {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   }
 }
 
