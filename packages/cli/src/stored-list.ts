@@ -7,8 +7,14 @@ import { resolvePack } from "./resolve-pack.ts";
 export interface CurrentServedList {
   /** The list file. */
   file: string;
-  /** The definitions as tools/list sends them, in order. */
-  definitions: unknown[];
+  /** How many definitions it lists. */
+  count: number;
+  /** The definitions as tools/list sends them, in order (parsed when first read). */
+  readonly definitions: unknown[];
+  /** Their names, in order. */
+  names(): string[];
+  /** The UTF-8 JSON array of definitions `from` to `to`, copied from the file's bytes (serve's pages). */
+  listedJson(from: number, to: number): Buffer;
   /** How many `*_full` twins the served set leaves out. */
   twins: number;
 }
@@ -37,7 +43,17 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
     const coreVersion = packCoreVersion(dirname(srcDir));
     if (coreVersion === "none") return undefined;
     if (packSourceDigest(srcDir, coreVersion) !== list.digest) return undefined;
-    return { file, definitions: list.definitions(), twins: list.twins };
+    let definitions: unknown[] | undefined;
+    return {
+      file,
+      count: list.count,
+      get definitions() {
+        return (definitions ??= list.definitions());
+      },
+      names: () => list.names(),
+      listedJson: (from, to) => list.listedJson(from, to),
+      twins: list.twins,
+    };
   } catch {
     return undefined;
   }

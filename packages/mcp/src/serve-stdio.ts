@@ -1,5 +1,7 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { Readable, Writable } from "node:stream";
+import { responseLine } from "./served-list-page.ts";
 import { LineTransport, type LineTransportOptions } from "./stdio.ts";
 
 export interface StdioHandle {
@@ -13,9 +15,9 @@ export async function serveStdio(
   server: Server,
   options: LineTransportOptions & { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {},
 ): Promise<StdioHandle> {
-  const input = (options.input ?? process.stdin) as import("node:stream").Readable;
-  const output = (options.output ?? process.stdout) as import("node:stream").Writable;
-  const transport = new LineTransport(input, output, options);
+  const input = (options.input ?? process.stdin) as Readable;
+  const output = (options.output ?? process.stdout) as Writable;
+  const transport = new PageWritingTransport(input, output, options);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => {
     done = resolve;
@@ -33,6 +35,36 @@ export async function serveStdio(
       await server.close();
     },
   };
+}
+
+/**
+ * The stdio transport, but a tools/list page copied from a stored list (a ServedListPage
+ * result) goes out as the bytes it already is, in one write; every other message is
+ * serialized by the LineTransport as before. The same bytes either way.
+ */
+class PageWritingTransport extends LineTransport {
+  readonly #output: Writable;
+  #closed = false;
+
+  constructor(input: Readable, output: Writable, options: LineTransportOptions) {
+    super(input, output, options);
+    this.#output = output;
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    const line = responseLine(message);
+    if (line === undefined) return super.send(message);
+    if (this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      if (this.#output.write(line)) resolve();
+      else this.#output.once("drain", resolve);
+    });
+  }
+
+  override async close(): Promise<void> {
+    this.#closed = true;
+    return super.close();
+  }
 }
 
 type Handlers = {

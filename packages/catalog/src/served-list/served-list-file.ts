@@ -12,12 +12,16 @@
  * digest cannot see (a relative import leaving `src/`, a package other than @sluice/core)
  * gets no key at all: its list is written keyless and never served.
  *
- * Layout, one entry a line so that a diff reads per tool: each distinct root `$defs` entry
- * once in `defs` (a pack's tools reach the same definitions many times over: 8,984
- * Kubernetes tools list 118 MB, mostly repeated definitions), and each tool's definition
- * with its `inputSchema.$defs` standing as the indices of its entries, in their order.
+ * Layout, one entry a line so that a diff reads per tool, and so that a tools/list page is
+ * a concatenation of the file's bytes (serve neither parses the list nor serializes a page):
+ * each distinct root `$defs` entry once in `defs`, as a one-member object `{"Name":{...}}`
+ * (a pack's tools reach the same definitions many times over: 8,984 Kubernetes tools list
+ * 118 MB, mostly repeated definitions), and each tool as
+ * `{"defs":[indices],"at":N,"tool":{...}}`: its definition as JSON.stringify writes it with
+ * `"$defs":{}` where its entries stood, `at` the UTF-8 byte offset inside that text of the
+ * empty object's inside, where the entries' insides go, comma-separated, in their order
+ * (`{"tool":{...}}` for a definition without a `$defs` object).
  */
-import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
@@ -25,8 +29,12 @@ import { dirname, join, posix, relative, sep } from "node:path";
 export const SERVED_LIST_FILE = "served-tools.gen.json";
 /** JSON has no comments: the file says what it is in its first member. */
 const GENERATED = "written by sluice generate, keyed by the pack's src/: do not edit; regenerate with sluice generate";
-/** Bumped whenever the layout or the meaning of the key changes: an old file then never matches. */
-const FORMAT = 2;
+/**
+ * Bumped whenever the layout or the meaning of the key changes: an old file then never
+ * matches, and serve loads the pack instead (3: each tool's text with an empty `$defs` and
+ * where its entries go, UTF-8 as written, the body's digest in the header).
+ */
+const FORMAT = 3;
 
 /** A tools/list definition as this file stores it: only `inputSchema.$defs` is looked into. */
 export interface ListedDefinition {
@@ -41,7 +49,15 @@ export interface ServedList {
   count: number;
   /** The `*_full` twins the pack has and the list leaves out (serve's start-up line says how many). */
   twins: number;
+  /** The definitions as objects (each parsed; the shared entries' objects shared). */
   definitions(): ListedDefinition[];
+  /** Their names, in order, mostly without parsing a definition. */
+  names(): string[];
+  /**
+   * The UTF-8 JSON text of definitions `from` to `to` (an array), the bytes
+   * `JSON.stringify(definitions().slice(from, to))` gives, copied from the file's.
+   */
+  listedJson(from: number, to: number): Buffer;
 }
 
 /** Files of a pack's `src/` by path relative to it ('/'-separated), the served list itself left out. */
@@ -202,9 +218,12 @@ export function packCoreVersion(packDir: string): string {
 }
 
 /**
- * The file's text: the key, or null with the reason there is none (a proxied MCP pack, whose
- * listing waits for its upstream's lock; imports the key cannot see), the shared definitions
- * and the tools, one a line. Deterministic: the definitions come in the order given.
+ * The file's text: a header line (the key, or null with the reason there is none: a proxied
+ * MCP pack, whose listing waits for its upstream's lock, or imports the key cannot see; the
+ * counts; `body`, the sha256 of every byte after that line), then the shared definitions and
+ * the tools, one a line. UTF-8 exactly as JSON.stringify writes it: the bytes of a tool's
+ * definition in the file are the bytes it has on the wire. Deterministic: the definitions
+ * come in the order given.
  */
 export function formatServedList(definitions: readonly ListedDefinition[], digest: string | null, reason?: string, twins = 0): string {
   const table: string[] = [];
@@ -212,64 +231,218 @@ export function formatServedList(definitions: readonly ListedDefinition[], diges
   // Tools of a pack share their definitions' objects: an entry met again by the same name and
   // object is found without serializing it again (Kubernetes: 6,338 entries, most of them repeats).
   const seen = new Map<object, Map<string, number>>();
+  const entryAt = (name: string, body: unknown): number => {
+    const byName = typeof body === "object" && body !== null ? seen.get(body) : undefined;
+    let at = byName?.get(name);
+    if (at !== undefined) return at;
+    const text = JSON.stringify(Object.fromEntries([[name, body]]));
+    at = index.get(text);
+    if (at === undefined) {
+      at = table.length;
+      index.set(text, at);
+      table.push(text);
+    }
+    if (typeof body === "object" && body !== null) {
+      if (byName === undefined) seen.set(body, new Map([[name, at]]));
+      else byName.set(name, at);
+    }
+    return at;
+  };
   const tools = definitions.map((definition) => {
     const defs = definition.inputSchema.$defs;
-    if (defs === undefined || typeof defs !== "object" || defs === null || Array.isArray(defs)) return JSON.stringify(definition);
-    const refs = Object.entries(defs).map((entry) => {
-      const [name, body] = entry;
-      const byName = typeof body === "object" && body !== null ? seen.get(body) : undefined;
-      let at = byName?.get(name);
-      if (at !== undefined) return at;
-      const text = JSON.stringify(entry);
-      at = index.get(text);
-      if (at === undefined) {
-        at = table.length;
-        index.set(text, at);
-        table.push(text);
-      }
-      if (typeof body === "object" && body !== null) {
-        if (byName === undefined) seen.set(body, new Map([[name, at]]));
-        else byName.set(name, at);
-      }
-      return at;
-    });
-    return JSON.stringify({ ...definition, inputSchema: { ...definition.inputSchema, $defs: refs } });
+    if (typeof defs !== "object" || defs === null || Array.isArray(defs)) return `{"tool":${JSON.stringify(definition)}}`;
+    const refs = Object.entries(defs).map(([name, body]) => entryAt(name, body));
+    const emptied = { ...definition, inputSchema: { ...definition.inputSchema, $defs: {} } };
+    const text = JSON.stringify(emptied);
+    // Where the empty `$defs` object's inside is: after the members before it, worked out as JSON.stringify writes them.
+    const at = openingOf(emptied, "inputSchema").length + openingOf(emptied.inputSchema, "$defs").length + 1;
+    if (text.slice(at - EMPTY_DEFS.length + 1, at + 1) !== EMPTY_DEFS) throw new Error(`served list: ${definition.name}'s $defs is not where its members put it`);
+    return `{"defs":[${refs.join(",")}],"at":${Buffer.byteLength(text.slice(0, at), "utf8")},"tool":${text}}`;
   });
-  const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length, twins });
-  return asciiOnly(`${head.slice(0, -1)},\n"defs": [\n${table.join(",\n")}\n],\n"tools": [\n${tools.join(",\n")}\n]}\n`);
+  const lines = (items: string[]) => (items.length === 0 ? "" : `${items.join(",\n")}\n`);
+  const body = `"defs": [\n${lines(table)}],\n"tools": [\n${lines(tools)}]}\n`;
+  const bodyDigest = createHash("sha256").update(body, "utf8").digest("hex");
+  const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length, twins, body: bodyDigest });
+  return `${head.slice(0, -1)},\n${body}`;
+}
+
+/** What stands in a tool's text where its shared definitions go: they are written between the braces. */
+const EMPTY_DEFS = '"$defs":{}';
+
+/** The text JSON.stringify writes for `object` up to `key`'s value: the brace, the members before it, the key. */
+function openingOf(object: Record<string, unknown>, key: string): string {
+  const entries = Object.entries(object);
+  const before = JSON.stringify(Object.fromEntries(entries.slice(0, entries.findIndex(([name]) => name === key))));
+  return `${before === "{}" ? "{" : `${before.slice(0, -1)},`}${JSON.stringify(key)}:`;
 }
 
 /**
- * JSON text with every character past ASCII written as its \u escape: the same values once
- * parsed, and a file serve can decode as Latin-1 (a copy) instead of as UTF-8, which for one
- * dash in 50 MB builds a two-byte string of it all (twice the memory, several times the time).
+ * Reads a served list (its bytes, or its text); undefined for one of another format, whose
+ * bytes after the header are not the ones its `body` digest names (an edit by hand), or
+ * that does not read as generate writes it. Nothing is parsed beyond the layout: a page of
+ * definitions is copied from the file's bytes (listedJson), objects are made on demand.
  */
-function asciiOnly(json: string): string {
-  return json.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-/** Reads a served list (its bytes, or its text); undefined for one of another format or that does not parse. */
 export function parseServedList(content: string | Uint8Array): ServedList | undefined {
-  let parsed: { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; defs?: unknown; tools?: unknown };
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
   try {
-    const text = typeof content === "string" ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString(isAscii(content) ? "latin1" : "utf8");
-    parsed = JSON.parse(text) as typeof parsed;
+    return readServedList(bytes);
   } catch {
     return undefined;
   }
-  const { format, digest, count, twins, defs, tools } = parsed;
-  if (format !== FORMAT || (digest !== null && typeof digest !== "string") || typeof count !== "number" || typeof twins !== "number" || !Array.isArray(defs) || !Array.isArray(tools) || tools.length !== count) return undefined;
+}
+
+/** A line, or a line's shape, the reader did not expect: the list is not read. */
+class NotAList extends Error {}
+
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+function readServedList(bytes: Buffer): ServedList | undefined {
+  const headEnd = bytes.indexOf(0x0a);
+  if (headEnd < 1 || bytes[headEnd - 1] !== COMMA) return undefined;
+  const head = JSON.parse(`${bytes.toString("utf8", 0, headEnd - 1)}}`) as { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; body?: unknown };
+  const { format, digest, count, twins, body } = head;
+  if (format !== FORMAT || (digest !== null && typeof digest !== "string") || !Number.isInteger(count) || !Number.isInteger(twins) || typeof body !== "string") return undefined;
+  if (createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
+
+  let next = headEnd + 1;
+  /** The next line's [start, end), the newline left out. */
+  const line = (): [number, number] => {
+    const end = bytes.indexOf(0x0a, next);
+    if (end < 0) throw new NotAList();
+    const start = next;
+    next = end + 1;
+    return [start, end];
+  };
+  const is = (at: number, ascii: string) => {
+    for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+    return true;
+  };
+  const expectLine = (ascii: string) => {
+    const [start, end] = line();
+    if (end - start !== ascii.length || !is(start, ascii)) throw new NotAList();
+  };
+  /** A line's end without its separating comma. */
+  const unseparated = (start: number, end: number) => (end > start && bytes[end - 1] === COMMA ? end - 1 : end);
+
+  // Each shared entry's inside (`"Name":{...}`), by its index.
+  const defViews: Buffer[] = [];
+  expectLine('"defs": [');
+  for (;;) {
+    const [start, lineEnd] = line();
+    if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === COMMA) break;
+    const end = unseparated(start, lineEnd);
+    if (end - start < 4 || !is(start, '{"') || bytes[end - 1] !== CLOSE_BRACE) throw new NotAList();
+    defViews.push(bytes.subarray(start + 1, end - 1));
+  }
+
+  // Each tool's text as two views around where its entries go (the whole text in `heads` when it has none).
+  const heads: Buffer[] = [];
+  const tails: Array<Buffer | undefined> = [];
+  const refs: number[][] = [];
+  expectLine('"tools": [');
+  for (;;) {
+    const [start, lineEnd] = line();
+    if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === CLOSE_BRACE) break;
+    const end = unseparated(start, lineEnd) - 1;
+    if (bytes[end] !== CLOSE_BRACE) throw new NotAList();
+    if (is(start, '{"tool":')) {
+      heads.push(bytes.subarray(start + 8, end));
+      tails.push(undefined);
+      refs.push([]);
+      continue;
+    }
+    if (!is(start, '{"defs":[')) throw new NotAList();
+    let at = start + 9;
+    const number = () => {
+      const from = at;
+      let value = 0;
+      while (bytes[at]! >= 0x30 && bytes[at]! <= 0x39 && at - from < 10) value = value * 10 + bytes[at++]! - 0x30;
+      if (at === from) throw new NotAList();
+      return value;
+    };
+    const indices: number[] = [];
+    if (bytes[at] === CLOSE_BRACKET) at++;
+    else {
+      for (;;) {
+        const index = number();
+        if (index >= defViews.length) throw new NotAList();
+        indices.push(index);
+        const separator = bytes[at++];
+        if (separator === CLOSE_BRACKET) break;
+        if (separator !== COMMA) throw new NotAList();
+      }
+    }
+    if (!is(at, ',"at":')) throw new NotAList();
+    at += 6;
+    const offset = number();
+    if (!is(at, ',"tool":')) throw new NotAList();
+    const toolStart = at + 8;
+    const splice = toolStart + offset;
+    // The offset must name the inside of an empty `$defs` object within the tool's text: never a byte off.
+    if (splice >= end || !is(splice - EMPTY_DEFS.length + 1, EMPTY_DEFS)) throw new NotAList();
+    heads.push(bytes.subarray(toolStart, splice));
+    tails.push(bytes.subarray(splice, end));
+    refs.push(indices);
+  }
+  if (next !== bytes.length || heads.length !== count) return undefined;
+
+  const listedJson = (from: number, to: number): Buffer => {
+    let length = 2;
+    for (let i = from; i < to; i++) {
+      length += (i > from ? 1 : 0) + heads[i]!.length + (tails[i]?.length ?? 0);
+      const entries = refs[i]!;
+      for (let k = 0; k < entries.length; k++) length += (k > 0 ? 1 : 0) + defViews[entries[k]!]!.length;
+    }
+    const out = Buffer.allocUnsafe(length);
+    let p = 0;
+    out[p++] = OPEN_BRACKET;
+    for (let i = from; i < to; i++) {
+      if (i > from) out[p++] = COMMA;
+      const headView = heads[i]!;
+      out.set(headView, p);
+      p += headView.length;
+      const tail = tails[i];
+      if (tail === undefined) continue;
+      const entries = refs[i]!;
+      for (let k = 0; k < entries.length; k++) {
+        if (k > 0) out[p++] = COMMA;
+        const entry = defViews[entries[k]!]!;
+        out.set(entry, p);
+        p += entry.length;
+      }
+      out.set(tail, p);
+      p += tail.length;
+    }
+    out[p++] = CLOSE_BRACKET;
+    return out;
+  };
+
   return {
     digest,
-    count,
-    twins,
+    count: count as number,
+    twins: twins as number,
+    listedJson(from, to) {
+      const start = Math.max(0, Math.min(from, heads.length));
+      return listedJson(start, Math.max(start, Math.min(to, heads.length)));
+    },
+    names() {
+      return heads.map((view, i) => {
+        // The MCP adapter writes `name` first, and a wire name needs no escapes; anything else is parsed whole.
+        const quote = is(view.byteOffset - bytes.byteOffset, '{"name":"') ? view.indexOf(0x22, 9) : -1;
+        const name = quote > 9 ? view.toString("latin1", 9, quote) : "";
+        return /^[a-zA-Z0-9_-]{1,64}$/.test(name) ? name : (JSON.parse(listedJson(i, i + 1).toString("utf8")) as ListedDefinition[])[0]!.name;
+      });
+    },
     definitions() {
-      const table = defs as Array<[string, unknown]>;
-      return (tools as ListedDefinition[]).map((tool) => {
-        const refs = tool.inputSchema.$defs as unknown;
-        if (!Array.isArray(refs)) return tool;
-        // Assigned in place, so `$defs` keeps the position it had among the schema's keys.
-        tool.inputSchema.$defs = Object.fromEntries(refs.map((at: number) => table[at]!));
+      const entries = defViews.map((view) => Object.entries(JSON.parse(`{${view.toString("utf8")}}`) as object)[0]!);
+      return heads.map((view, i) => {
+        const tail = tails[i];
+        const tool = JSON.parse(tail === undefined ? view.toString("utf8") : `${view.toString("utf8")}${tail.toString("utf8")}`) as ListedDefinition;
+        // Assigned in place, so `$defs` keeps the position it has among the schema's keys.
+        if (tail !== undefined) tool.inputSchema.$defs = Object.fromEntries(refs[i]!.map((at) => entries[at]!));
         return tool;
       });
     },
