@@ -155,10 +155,35 @@ describe("a generated pack's served list", () => {
     const module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackToolSets;
     const stored = currentServedList(dir, project)!;
     expect(stored.count).toBe(19);
-    const fromList = await rawListing(createServedListServer({ count: stored.count, listedJson: stored.listedJson, load: async () => new ServedCatalog(module) }, { pageSize: 7 }));
+    const fromList = await rawListing(createServedListServer({ count: stored.count, listedJson: stored.listedJson, lentJson: stored.lentJson, load: async () => new ServedCatalog(module) }, { pageSize: 7 }));
     const loaded = await rawListing(createServer(new ServedCatalog(module), { pageSize: 7 }));
     expect(fromList.length).toBe(3);
     expect(fromList).toEqual(loaded);
+  });
+
+  it("pages a reader has not yet taken stay as written: the list's memory is reused only for bytes that have left", async () => {
+    const module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackToolSets;
+    const stored = currentServedList(dir, project)!;
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 1 << 24 });
+    const server = createServedListServer({ count: stored.count, listedJson: stored.listedJson, lentJson: stored.lentJson, load: async () => new ServedCatalog(module) }, { pageSize: 7 });
+    const handle = await serveStdio(server, { input, output });
+    // Three pages asked one after the other (the cursors are offsets), nothing read until all three are out.
+    const cursor = (offset: number) => Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
+    for (const [id, params] of [[1, {}], [2, { cursor: cursor(7) }], [3, { cursor: cursor(14) }]] as const) {
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params })}\n`);
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    let text = "";
+    for (let waited = 0; text.split("\n").length < 4 && waited < 200; waited++) {
+      await new Promise((done) => setTimeout(done, 10));
+      if (waited > 20) text += (output.read() as Buffer | null)?.toString("utf8") ?? "";
+    }
+    await handle.close();
+    const listed = catalogList(module);
+    const lines = text.split("\n").slice(0, 3).map((line) => JSON.parse(line) as { id: number; result: { tools: unknown[] } });
+    expect(lines.map((line) => line.id)).toEqual([1, 2, 3]);
+    for (const line of lines) expect(JSON.stringify(line.result.tools)).toBe(JSON.stringify(listed.slice((line.id - 1) * 7, line.id * 7)));
   });
 
   it(

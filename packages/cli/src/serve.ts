@@ -489,7 +489,7 @@ async function serve(args: readonly string[], io: Io): Promise<number> {
     // Loaded at the first call, not ahead of it: loading blocks the event loop (seconds for 9,000 tools), and a
     // list page still being written (118 MB for those) would wait behind it.
     // Pages are copied from the list's bytes; nothing of it is parsed to answer tools/list.
-    const prelisted: PrelistedCatalog = { count: stored.count, listedJson: (from, to) => stored.listedJson(from, to), load };
+    const prelisted: PrelistedCatalog = { count: stored.count, listedJson: stored.listedJson, lentJson: stored.lentJson, load };
     return runServer((options) => createServedListServer(prelisted, options), undefined, undefined, recordUsage);
   }
 

@@ -15,6 +15,8 @@ export interface CurrentServedList {
   names(): string[];
   /** The UTF-8 JSON array of definitions `from` to `to`, copied from the file's bytes (serve's pages). */
   listedJson(from: number, to: number): Buffer;
+  /** The same, lent until `done` (serve's pages: written, then the memory is reused). */
+  lentJson(from: number, to: number): { json: Buffer; done(): void };
   /** How many `*_full` twins the served set leaves out. */
   twins: number;
 }
@@ -52,6 +54,7 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
       },
       names: () => list.names(),
       listedJson: (from, to) => list.listedJson(from, to),
+      lentJson: (from, to) => list.lentJson(from, to),
       twins: list.twins,
     };
   } catch {

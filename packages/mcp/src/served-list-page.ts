@@ -11,15 +11,27 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 export class ServedListPage {
   /** The result's JSON text, UTF-8, in pieces (`{"tools":`, the page's array, the cursor and the brace), copied once when written. */
   readonly parts: readonly Buffer[];
+  readonly #done: (() => void) | undefined;
 
-  constructor(parts: readonly Buffer[]) {
+  /** `done`, when given, is told once the parts have been written (or read): their memory may be reused then. */
+  constructor(parts: readonly Buffer[], done?: () => void) {
     this.parts = parts;
+    this.#done = done;
+  }
+
+  /** The parts were written (or read as objects): the list may reuse their memory. */
+  written(): void {
+    this.#done?.();
   }
 
   #parsed: { tools: unknown[]; nextCursor?: string } | undefined;
 
   toJSON(): unknown {
-    return (this.#parsed ??= JSON.parse(Buffer.concat(this.parts).toString("utf8")) as { tools: unknown[]; nextCursor?: string });
+    if (this.#parsed === undefined) {
+      this.#parsed = JSON.parse(Buffer.concat(this.parts).toString("utf8")) as { tools: unknown[]; nextCursor?: string };
+      this.written();
+    }
+    return this.#parsed;
   }
 
   get tools(): unknown[] {
@@ -33,10 +45,10 @@ export class ServedListPage {
 
 /**
  * The line `JSON.stringify(message) + "\n"` would write for a response whose result is a
- * ServedListPage, as bytes, the page's text put where its result goes; undefined for any
- * other message.
+ * ServedListPage, as pieces of bytes to write in order (the page's own pieces are not
+ * copied together); undefined for any other message.
  */
-export function responseLine(message: JSONRPCMessage): Buffer | undefined {
+export function responseLine(message: JSONRPCMessage): { pieces: Buffer[]; page: ServedListPage } | undefined {
   const result = (message as { result?: unknown }).result;
   if (!(result instanceof ServedListPage)) return undefined;
   const members = Object.entries(message);
@@ -45,5 +57,5 @@ export function responseLine(message: JSONRPCMessage): Buffer | undefined {
   const after = JSON.stringify(Object.fromEntries(members.slice(at + 1)));
   const opening = `${before === "{}" ? "{" : `${before.slice(0, -1)},`}"result":`;
   const closing = after === "{}" ? "}\n" : `,${after.slice(1)}\n`;
-  return Buffer.concat([Buffer.from(opening, "utf8"), ...result.parts, Buffer.from(closing, "utf8")]);
+  return { pieces: [Buffer.from(opening, "utf8"), ...result.parts, Buffer.from(closing, "utf8")], page: result };
 }

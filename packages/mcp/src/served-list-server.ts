@@ -20,10 +20,14 @@ interface PrelistedDefinitions {
   load(): Promise<ServedCatalog>;
 }
 
-/** The definitions as text: how many, and the UTF-8 JSON array of a range of them (exactly JSON.stringify's). */
+/**
+ * The definitions as text: how many, and the UTF-8 JSON array of a range of them (exactly
+ * JSON.stringify's), copied out, or lent until `done` (then reused for a later page).
+ */
 interface PrelistedText {
   readonly count: number;
   listedJson(from: number, to: number): Buffer;
+  lentJson?(from: number, to: number): { json: Buffer; done(): void };
   load(): Promise<ServedCatalog>;
 }
 
@@ -75,7 +79,8 @@ export function createServedListServer(listed: PrelistedCatalog, options: Sessio
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, count);
       const end = Math.min(offset + pageSize, count);
       const next = offset + pageSize < count ? `,"nextCursor":${JSON.stringify(encodeCursor(offset + pageSize))}}` : "}";
-      const page = new ServedListPage([TOOLS_OPENING, listed.listedJson(offset, end), Buffer.from(next, "utf8")]);
+      const lent = listed.lentJson?.(offset, end) ?? { json: listed.listedJson(offset, end), done: undefined };
+      const page = new ServedListPage([TOOLS_OPENING, lent.json, Buffer.from(next, "utf8")], lent.done);
       // Recorded as objects once the listing is quiet, each parsed from its own text then.
       if (usage !== undefined) {
         const made: Array<() => McpTool> = [];

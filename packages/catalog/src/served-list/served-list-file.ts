@@ -58,6 +58,17 @@ export interface ServedList {
    * `JSON.stringify(definitions().slice(from, to))` gives, copied from the file's.
    */
   listedJson(from: number, to: number): Buffer;
+  /**
+   * The same bytes, lent rather than copied out: `json` stays as it is until `done` is
+   * called (once they are written), and the next pages reuse its memory after that.
+   */
+  lentJson(from: number, to: number): LentJson;
+}
+
+/** Bytes lent by a served list until `done`. */
+export interface LentJson {
+  json: Buffer;
+  done(): void;
 }
 
 /** Files of a pack's `src/` by path relative to it ('/'-separated), the served list itself left out. */
@@ -327,20 +338,23 @@ function readServedList(bytes: Buffer): ServedList | undefined {
   /** A line's end without its separating comma. */
   const unseparated = (start: number, end: number) => (end > start && bytes[end - 1] === COMMA ? end - 1 : end);
 
-  // Each shared entry's inside (`"Name":{...}`), by its index.
-  const defViews: Buffer[] = [];
+  // Each shared entry's inside (`"Name":{...}`) as a byte range of the file, by its index.
+  const defFrom: number[] = [];
+  const defTo: number[] = [];
   expectLine('"defs": [');
   for (;;) {
     const [start, lineEnd] = line();
     if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === COMMA) break;
     const end = unseparated(start, lineEnd);
     if (end - start < 4 || !is(start, '{"') || bytes[end - 1] !== CLOSE_BRACE) throw new NotAList();
-    defViews.push(bytes.subarray(start + 1, end - 1));
+    defFrom.push(start + 1);
+    defTo.push(end - 1);
   }
 
-  // Each tool's text as two views around where its entries go (the whole text in `heads` when it has none).
-  const heads: Buffer[] = [];
-  const tails: Array<Buffer | undefined> = [];
+  // Each tool's text as a byte range, with where its entries go (-1: it has no `$defs` object) and which they are.
+  const toolFrom: number[] = [];
+  const toolSplice: number[] = [];
+  const toolTo: number[] = [];
   const refs: number[][] = [];
   expectLine('"tools": [');
   for (;;) {
@@ -349,8 +363,9 @@ function readServedList(bytes: Buffer): ServedList | undefined {
     const end = unseparated(start, lineEnd) - 1;
     if (bytes[end] !== CLOSE_BRACE) throw new NotAList();
     if (is(start, '{"tool":')) {
-      heads.push(bytes.subarray(start + 8, end));
-      tails.push(undefined);
+      toolFrom.push(start + 8);
+      toolSplice.push(-1);
+      toolTo.push(end);
       refs.push([]);
       continue;
     }
@@ -368,7 +383,7 @@ function readServedList(bytes: Buffer): ServedList | undefined {
     else {
       for (;;) {
         const index = number();
-        if (index >= defViews.length) throw new NotAList();
+        if (index >= defFrom.length) throw new NotAList();
         indices.push(index);
         const separator = bytes[at++];
         if (separator === CLOSE_BRACKET) break;
@@ -383,66 +398,123 @@ function readServedList(bytes: Buffer): ServedList | undefined {
     const splice = toolStart + offset;
     // The offset must name the inside of an empty `$defs` object within the tool's text: never a byte off.
     if (splice >= end || !is(splice - EMPTY_DEFS.length + 1, EMPTY_DEFS)) throw new NotAList();
-    heads.push(bytes.subarray(toolStart, splice));
-    tails.push(bytes.subarray(splice, end));
+    toolFrom.push(toolStart);
+    toolSplice.push(splice);
+    toolTo.push(end);
     refs.push(indices);
   }
-  if (next !== bytes.length || heads.length !== count) return undefined;
+  const tools = toolFrom.length;
+  if (next !== bytes.length || tools !== count) return undefined;
 
-  const listedJson = (from: number, to: number): Buffer => {
+  /**
+   * The file's bytes with three rooms after them for pages. Pages are put together there with
+   * copyWithin, which copies inside one buffer at memmove's speed, where a copy between two
+   * buffers (set, Buffer#copy) costs microseconds a call: a page of 100 Kubernetes tools is
+   * about 800 pieces. Two rooms are lent out (a page being written to the client; a room is
+   * reused once it is given back, so no page allocates fresh memory), the third is for pages
+   * copied out. Made at the first page (one copy of the file), grown for a larger one.
+   */
+  const fileLength = bytes.length;
+  let arena: Uint8Array | undefined;
+  let room = 0;
+  const lent = [false, false];
+  const arenaFor = (length: number): Uint8Array => {
+    if (arena !== undefined && room >= length) return arena;
+    room = Math.max(length, 2 * room);
+    const grown = new Uint8Array(fileLength + 3 * room);
+    grown.set(bytes.subarray(0, fileLength));
+    // From now on the file is read from the arena's copy; the buffer it came in is let go. Pages
+    // lent from an older arena keep it alive until they are written.
+    bytes = Buffer.from(grown.buffer, 0, fileLength);
+    lent[0] = lent[1] = false;
+    return (arena = grown);
+  };
+  const pageLength = (from: number, to: number) => {
     let length = 2;
     for (let i = from; i < to; i++) {
-      length += (i > from ? 1 : 0) + heads[i]!.length + (tails[i]?.length ?? 0);
+      length += (i > from ? 1 : 0) + toolTo[i]! - toolFrom[i]!;
       const entries = refs[i]!;
-      for (let k = 0; k < entries.length; k++) length += (k > 0 ? 1 : 0) + defViews[entries[k]!]!.length;
+      for (let k = 0; k < entries.length; k++) length += (k > 0 ? 1 : 0) + defTo[entries[k]!]! - defFrom[entries[k]!]!;
     }
-    const out = Buffer.allocUnsafe(length);
-    let p = 0;
+    return length;
+  };
+  /** Writes definitions `from` to `to` as a JSON array at `base` of `out`; where it ends. */
+  const writePage = (out: Uint8Array, base: number, from: number, to: number): number => {
+    let p = base;
     out[p++] = OPEN_BRACKET;
     for (let i = from; i < to; i++) {
       if (i > from) out[p++] = COMMA;
-      const headView = heads[i]!;
-      out.set(headView, p);
-      p += headView.length;
-      const tail = tails[i];
-      if (tail === undefined) continue;
+      const splice = toolSplice[i]!;
+      if (splice < 0) {
+        out.copyWithin(p, toolFrom[i]!, toolTo[i]!);
+        p += toolTo[i]! - toolFrom[i]!;
+        continue;
+      }
+      out.copyWithin(p, toolFrom[i]!, splice);
+      p += splice - toolFrom[i]!;
       const entries = refs[i]!;
       for (let k = 0; k < entries.length; k++) {
         if (k > 0) out[p++] = COMMA;
-        const entry = defViews[entries[k]!]!;
-        out.set(entry, p);
-        p += entry.length;
+        const entry = entries[k]!;
+        out.copyWithin(p, defFrom[entry]!, defTo[entry]!);
+        p += defTo[entry]! - defFrom[entry]!;
       }
-      out.set(tail, p);
-      p += tail.length;
+      out.copyWithin(p, splice, toolTo[i]!);
+      p += toolTo[i]! - splice;
     }
     out[p++] = CLOSE_BRACKET;
-    return out;
+    return p;
   };
+  const listedJson = (from: number, to: number): Buffer => {
+    const out = arenaFor(pageLength(from, to));
+    const base = fileLength + 2 * room;
+    // The page leaves the arena as a buffer of its own (one copy), so the room can be used again at once.
+    const page = out.slice(base, writePage(out, base, from, to));
+    return Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  };
+  const lentJson = (from: number, to: number): LentJson => {
+    const out = arenaFor(pageLength(from, to));
+    const r = lent[0] ? (lent[1] ? -1 : 1) : 0;
+    if (r < 0) return { json: listedJson(from, to), done() {} };
+    const base = fileLength + r * room;
+    const end = writePage(out, base, from, to);
+    lent[r] = true;
+    return {
+      json: Buffer.from(out.buffer, out.byteOffset + base, end - base),
+      done() {
+        if (arena === out) lent[r] = false;
+      },
+    };
+  };
+  /** Tool `i`'s definition, parsed. */
+  const definition = (i: number) => (JSON.parse(listedJson(i, i + 1).toString("utf8")) as ListedDefinition[])[0]!;
 
   return {
     digest,
     count: count as number,
     twins: twins as number,
     listedJson(from, to) {
-      const start = Math.max(0, Math.min(from, heads.length));
-      return listedJson(start, Math.max(start, Math.min(to, heads.length)));
+      const start = Math.max(0, Math.min(from, tools));
+      return listedJson(start, Math.max(start, Math.min(to, tools)));
+    },
+    lentJson(from, to) {
+      const start = Math.max(0, Math.min(from, tools));
+      return lentJson(start, Math.max(start, Math.min(to, tools)));
     },
     names() {
-      return heads.map((view, i) => {
+      return toolFrom.map((from, i) => {
         // The MCP adapter writes `name` first, and a wire name needs no escapes; anything else is parsed whole.
-        const quote = is(view.byteOffset - bytes.byteOffset, '{"name":"') ? view.indexOf(0x22, 9) : -1;
-        const name = quote > 9 ? view.toString("latin1", 9, quote) : "";
-        return /^[a-zA-Z0-9_-]{1,64}$/.test(name) ? name : (JSON.parse(listedJson(i, i + 1).toString("utf8")) as ListedDefinition[])[0]!.name;
+        const quote = is(from, '{"name":"') ? bytes.indexOf(0x22, from + 9) : -1;
+        const name = quote > from + 9 && quote < toolTo[i]! ? bytes.toString("latin1", from + 9, quote) : "";
+        return /^[a-zA-Z0-9_-]{1,64}$/.test(name) ? name : definition(i).name;
       });
     },
     definitions() {
-      const entries = defViews.map((view) => Object.entries(JSON.parse(`{${view.toString("utf8")}}`) as object)[0]!);
-      return heads.map((view, i) => {
-        const tail = tails[i];
-        const tool = JSON.parse(tail === undefined ? view.toString("utf8") : `${view.toString("utf8")}${tail.toString("utf8")}`) as ListedDefinition;
+      const entries = defFrom.map((from, i) => Object.entries(JSON.parse(`{${bytes.toString("utf8", from, defTo[i])}}`) as object)[0]!);
+      return toolFrom.map((from, i) => {
+        const tool = JSON.parse(bytes.toString("utf8", from, toolTo[i])) as ListedDefinition;
         // Assigned in place, so `$defs` keeps the position it has among the schema's keys.
-        if (tail !== undefined) tool.inputSchema.$defs = Object.fromEntries(refs[i]!.map((at) => entries[at]!));
+        if (toolSplice[i]! >= 0) tool.inputSchema.$defs = Object.fromEntries(refs[i]!.map((at) => entries[at]!));
         return tool;
       });
     },
