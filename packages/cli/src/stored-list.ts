@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { packCoreVersion, packSourceDigest, parseServedList, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
+import { packCoreVersion, packSourceDigest, readServedListFile, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
 import { resolvePack } from "./resolve-pack.ts";
 
 /** A pack's stored tools/list (src/served-tools.gen.json), found current. */
@@ -22,6 +22,13 @@ export interface CurrentServedList {
 }
 
 /**
+ * Room read in after the list for serve's pages to be put together in (three of this size):
+ * a page of 100 Kubernetes tools is 1.3 MB. A larger page gets room of its own (the list is
+ * copied once then); memory never written is never paged in.
+ */
+const PAGE_ROOM_BYTES = 4 * 1024 * 1024;
+
+/**
  * The served list generate stored for the pack `spec` names, when it stands for what loading
  * that module would serve: the spec resolves to a pack's entry (src/index.*, the module whose
  * default served set the list holds; tools.gen.ts lacks the curated and derived tools), and
@@ -38,7 +45,7 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
     const srcDir = dirname(entry);
     const file = join(srcDir, SERVED_LIST_FILE);
     if (!existsSync(file)) return undefined;
-    const list = parseServedList(readFileSync(file));
+    const list = readServedListFile(file, PAGE_ROOM_BYTES);
     if (list === undefined || list.digest === null) return undefined;
     // A pack that resolves no @sluice/core cannot load: loading it says so (IMPORT_FAILED), where
     // a list answered from would only fail at the first call.

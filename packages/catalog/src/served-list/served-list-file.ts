@@ -295,11 +295,29 @@ function openingOf(object: Record<string, unknown>, key: string): string {
  */
 export function parseServedList(content: string | Uint8Array): ServedList | undefined {
   const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  return readServedList(bytes, 0);
+}
+
+/**
+ * Reads the served list at `path` as parseServedList does, into a buffer with room after the
+ * file's bytes for about `pageBytes` of page (three rooms), where pages are then put
+ * together without copying the file again.
+ */
+export function readServedListFile(path: string, pageBytes: number): ServedList | undefined {
+  const fd = openSync(path, "r");
+  let bytes: Buffer;
+  let room: number;
   try {
-    return readServedList(bytes);
-  } catch {
-    return undefined;
+    const size = fstatSync(fd).size;
+    room = 3 * Math.max(0, Math.ceil(pageBytes));
+    // A buffer of its own (never the shared pool's): the room after the file is the list's to write in.
+    const buffer = Buffer.allocUnsafeSlow(size + room);
+    if (fill(fd, buffer.subarray(0, size), 0) !== size) return undefined;
+    bytes = buffer.subarray(0, size);
+  } finally {
+    closeSync(fd);
   }
+  return readServedList(bytes, room);
 }
 
 /** A line, or a line's shape, the reader did not expect: the list is not read. */
@@ -310,7 +328,16 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
-function readServedList(bytes: Buffer): ServedList | undefined {
+/** `roomAfter`: bytes after the file's in its buffer that are the list's own to write pages in. */
+function readServedList(bytes: Buffer, roomAfter: number): ServedList | undefined {
+  try {
+    return readLayout(bytes, roomAfter);
+  } catch {
+    return undefined;
+  }
+}
+
+function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
   const headEnd = bytes.indexOf(0x0a);
   if (headEnd < 1 || bytes[headEnd - 1] !== COMMA) return undefined;
   const head = JSON.parse(`${bytes.toString("utf8", 0, headEnd - 1)}}`) as { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; body?: unknown };
@@ -420,6 +447,12 @@ function readServedList(bytes: Buffer): ServedList | undefined {
   const lent = [false, false];
   const arenaFor = (length: number): Uint8Array => {
     if (arena !== undefined && room >= length) return arena;
+    // Bytes read into a buffer with room to spare after them (readServedListFile) are their own arena: nothing is copied.
+    const spare = Math.floor(roomAfter / 3);
+    if (arena === undefined && spare >= length) {
+      room = spare;
+      return (arena = new Uint8Array(bytes.buffer, bytes.byteOffset, fileLength + 3 * spare));
+    }
     room = Math.max(length, 2 * room);
     const grown = new Uint8Array(fileLength + 3 * room);
     grown.set(bytes.subarray(0, fileLength));
