@@ -43,6 +43,7 @@ describe("sluice serve's static imports", () => {
       "packages/mcp/src/serve-http.ts",
       "packages/mcp/src/serve-list-entry.ts",
       "packages/mcp/src/serve-stdio.ts",
+      "packages/mcp/src/served-list-page.ts",
       "packages/mcp/src/served-list-server.ts",
       "packages/mcp/src/server-protocol.ts",
       "packages/mcp/src/stdio.ts",

@@ -11,7 +11,7 @@
  * startHttpInProcess: the same serve code, listing from the same file); regenerating after
  * the edit and `sluice narrow` run in the long tier, and the first serve is a child there too.
  */
-import { isAscii } from "node:buffer";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,6 +21,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { formatServedList, packCoreVersion, packSourceDigest, packSourceFiles, parseServedList, servedListDigest } from "@sluice/catalog/served-list";
 import { ServedCatalog } from "@sluice/mcp";
+import { createServedListServer, createServer, serveStdio } from "@sluice/mcp/serve";
+import { PassThrough } from "node:stream";
+import { currentServedList } from "../packages/cli/src/stored-list.ts";
 import type { PackToolSets } from "@sluice/core";
 import { runSluice } from "../packages/cli/test/support/run-in-process.ts";
 import { LONG } from "./support/tier.ts";
@@ -80,6 +83,48 @@ function catalogList(module: PackToolSets): unknown[] {
   return catalog.tools.map((tool) => catalog.definition(tool));
 }
 
+/**
+ * Every tools/list page a server writes on stdio (serve's transport), as the raw lines: a
+ * client of newline-delimited JSON-RPC that initializes and follows the cursors.
+ */
+async function rawListing(server: Parameters<typeof serveStdio>[0]): Promise<string[]> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let buffered = "";
+  const waiting: Array<(line: string) => void> = [];
+  const lines: string[] = [];
+  output.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString("utf8");
+    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, end + 1);
+      buffered = buffered.slice(end + 1);
+      const next = waiting.shift();
+      if (next === undefined) lines.push(line);
+      else next(line);
+    }
+  });
+  const ask = (message: object) => {
+    const answer = new Promise<string>((resolve) => (lines.length > 0 ? resolve(lines.shift()!) : waiting.push(resolve)));
+    input.write(`${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`);
+    return answer;
+  };
+  const handle = await serveStdio(server, { input, output });
+  try {
+    await ask({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    const pages: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const line = await ask({ id: pages.length + 1, method: "tools/list", params: cursor === undefined ? {} : { cursor } });
+      pages.push(line);
+      cursor = (JSON.parse(line) as { result: { nextCursor?: string } }).result.nextCursor;
+    } while (cursor !== undefined);
+    return pages;
+  } finally {
+    await handle.close();
+  }
+}
+
 beforeAll(async () => {
   // As a user's project: the pack imports @sluice/core from its own node_modules.
   mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
@@ -94,10 +139,51 @@ describe("a generated pack's served list", () => {
     const module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackToolSets;
     const list = parseServedList(read(LIST))!;
     expect(list.count).toBe(19);
-    expect(JSON.stringify(list.definitions())).toBe(JSON.stringify(catalogList(module)));
+    const listed = catalogList(module);
+    expect(JSON.stringify(list.definitions())).toBe(JSON.stringify(listed));
+    expect(list.names()).toEqual(listed.map((definition) => (definition as { name: string }).name));
+    // Every page serve copies from the file's bytes is JSON.stringify's text of those definitions, byte for byte.
+    for (const size of [1, 7, 19, 40]) {
+      for (let from = 0; from < 19; from += size) expect(list.listedJson(from, from + size).toString("utf8"), `${from}+${size}`).toBe(JSON.stringify(listed.slice(from, from + size)));
+    }
     expect(list.digest).toBe(servedListDigest(packSourceFiles(join(dir, "src")), packCoreVersion(dir)));
     // Read back and written again, the same bytes: the shared $defs go back where they stood.
     expect(formatServedList(parseServedList(read(LIST))!.definitions(), list.digest, undefined, list.twins)).toBe(read(LIST));
+  });
+
+  it("on stdio, every tools/list line serve writes from the list's bytes is the line the loaded pack's server writes", async () => {
+    const module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackToolSets;
+    const stored = currentServedList(dir, project)!;
+    expect(stored.count).toBe(19);
+    const fromList = await rawListing(createServedListServer({ count: stored.count, listedJson: stored.listedJson, lentJson: stored.lentJson, load: async () => new ServedCatalog(module) }, { pageSize: 7 }));
+    const loaded = await rawListing(createServer(new ServedCatalog(module), { pageSize: 7 }));
+    expect(fromList.length).toBe(3);
+    expect(fromList).toEqual(loaded);
+  });
+
+  it("pages a reader has not yet taken stay as written: the list's memory is reused only for bytes that have left", async () => {
+    const module = (await import(pathToFileURL(join(dir, "src/index.ts")).href)) as PackToolSets;
+    const stored = currentServedList(dir, project)!;
+    const input = new PassThrough();
+    const output = new PassThrough({ highWaterMark: 1 << 24 });
+    const server = createServedListServer({ count: stored.count, listedJson: stored.listedJson, lentJson: stored.lentJson, load: async () => new ServedCatalog(module) }, { pageSize: 7 });
+    const handle = await serveStdio(server, { input, output });
+    // Three pages asked one after the other (the cursors are offsets), nothing read until all three are out.
+    const cursor = (offset: number) => Buffer.from(JSON.stringify({ offset }), "utf8").toString("base64url");
+    for (const [id, params] of [[1, {}], [2, { cursor: cursor(7) }], [3, { cursor: cursor(14) }]] as const) {
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params })}\n`);
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    let text = "";
+    for (let waited = 0; text.split("\n").length < 4 && waited < 200; waited++) {
+      await new Promise((done) => setTimeout(done, 10));
+      if (waited > 20) text += (output.read() as Buffer | null)?.toString("utf8") ?? "";
+    }
+    await handle.close();
+    const listed = catalogList(module);
+    const lines = text.split("\n").slice(0, 3).map((line) => JSON.parse(line) as { id: number; result: { tools: unknown[] } });
+    expect(lines.map((line) => line.id)).toEqual([1, 2, 3]);
+    for (const line of lines) expect(JSON.stringify(line.result.tools)).toBe(JSON.stringify(listed.slice((line.id - 1) * 7, line.id * 7)));
   });
 
   it(
@@ -216,14 +302,48 @@ describe("the key as serve computes it (streamed from disk)", () => {
 });
 
 describe("the stored list's text", () => {
-  it("is ASCII whatever the definitions say, and reads back (bytes or text) to the same definitions", () => {
-    const definitions = [{ name: "dash", description: "a \u2014 b, caf\u00e9, \u{1F600}", inputSchema: { type: "object", $defs: { "N\u00e4me": { const: "\u2028" } } } }];
+  const definitions = [
+    { name: "dash", description: "a \u2014 b, caf\u00e9, \u{1F600}", inputSchema: { type: "object", $defs: { "N\u00e4me": { const: "\u2028" }, "7": { type: "string" } }, properties: { a: { $ref: "#/$defs/7" } } }, annotations: { readOnlyHint: true } },
+    { name: "plain", description: "no shared types", inputSchema: { type: "object" } },
+    { name: "none", description: "empty", inputSchema: { $defs: {}, type: "object" } },
+    { name: "again", description: "the same entry again", inputSchema: { type: "object", properties: { b: { $ref: "#/$defs/7" } }, $defs: { "7": { type: "string" } } } },
+  ];
+  /** The list with its body edited as `edit` says and its body digest made to match again: only the reader's own checks stand. */
+  const rewritten = (text: string, edit: (body: string) => string) => {
+    const headEnd = text.indexOf("\n") + 1;
+    const body = edit(text.slice(headEnd));
+    const head = text.slice(0, headEnd).replace(/"body":"[0-9a-f]{64}"/, `"body":"${createHash("sha256").update(body, "utf8").digest("hex")}"`);
+    return head + body;
+  };
+
+  it("is UTF-8 as JSON.stringify writes it, reads back (bytes or text) to the same definitions, and every range of them is JSON.stringify's bytes", () => {
     const text = formatServedList(definitions, null);
-    expect(isAscii(Buffer.from(text, "utf8"))).toBe(true);
-    for (const read of [parseServedList(Buffer.from(text, "latin1")), parseServedList(text)]) expect(JSON.stringify(read!.definitions())).toBe(JSON.stringify(definitions));
-    // A list written before (raw UTF-8) still reads, as UTF-8.
-    const raw = text.replace(/\\u([0-9a-f]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    expect(isAscii(Buffer.from(raw, "utf8"))).toBe(false);
-    expect(JSON.stringify(parseServedList(Buffer.from(raw, "utf8"))!.definitions())).toBe(JSON.stringify(definitions));
+    expect(text).toContain("a \u2014 b, caf\u00e9");
+    // One shared entry, written once.
+    expect(text.split('{"7":{"type":"string"}}').length).toBe(2);
+    for (const list of [parseServedList(Buffer.from(text, "utf8")), parseServedList(text)]) {
+      expect(JSON.stringify(list!.definitions())).toBe(JSON.stringify(definitions));
+      expect(list!.names()).toEqual(["dash", "plain", "none", "again"]);
+      for (let from = 0; from <= 4; from++) for (let to = from; to <= 5; to++) expect(list!.listedJson(from, to).toString("utf8"), `${from}..${to}`).toBe(JSON.stringify(definitions.slice(from, to)));
+    }
+  });
+
+  it("is not read when a byte of it changed (its body digest), when a splice offset is off by one, or in an older format", () => {
+    const text = formatServedList(definitions, null);
+    expect(rewritten(text, (body) => body)).toBe(text);
+    // A description edited by hand, the digest left as it was.
+    expect(parseServedList(text.replace("no shared types", "no shared typos"))).toBeUndefined();
+    // Each offset one byte either way (the digest made to match): the entries would land beside the empty $defs.
+    for (const shift of [-1, 1]) {
+      const shifted = rewritten(text, (body) => body.replace(/"at":(\d+)/, (_, at: string) => `"at":${Number(at) + shift}`));
+      expect(shifted).not.toBe(text);
+      expect(parseServedList(shifted), `shift ${shift}`).toBeUndefined();
+    }
+    // An entry index past the table.
+    expect(parseServedList(rewritten(text, (body) => body.replace('{"defs":[0,1]', '{"defs":[0,2]')))).toBeUndefined();
+    expect(parseServedList(text.replace('"format":3', '"format":2'))).toBeUndefined();
+    // A list of the format before (each tool's $defs as indices, no body digest) is not read: serve loads the pack.
+    const older = '{"generated":"x","format":2,"digest":null,"count":1,"twins":0,\n"defs": [\n["A",{}]\n],\n"tools": [\n{"name":"a","inputSchema":{"$defs":[0]}}\n]}\n';
+    expect(parseServedList(older)).toBeUndefined();
   });
 });

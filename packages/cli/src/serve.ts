@@ -28,7 +28,7 @@ import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
 import type { UsageSink } from "@sluice/catalog/usage";
 import { parseCommand, stringOption } from "./args.ts";
 import { resolvePack } from "./resolve-pack.ts";
-import { currentServedList } from "./stored-list.ts";
+import { currentServedList, type CurrentServedList } from "./stored-list.ts";
 import type { Io } from "./io.ts";
 
 /** The served catalog, createServer and the credential report, with @sluice/core and the catalog behind them. */
@@ -475,7 +475,7 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
     const recordUsage = await usageFor(resolvePack(spec, io.cwd).file);
     // The line a loaded pack's start gives, then where the list came from.
     const twins = stored.twins === 0 ? "" : ` (${stored.twins} *_full twin${stored.twins === 1 ? "" : "s"} left out; --include-full serves them)`;
-    say(`serving ${stored.definitions.length} tools from ${spec}${twins}; listed from its ${relative(io.cwd, stored.file) || stored.file}, the pack loads at the first call`);
+    say(`serving ${stored.count} tools from ${spec}${twins}; listed from its ${relative(io.cwd, stored.file) || stored.file}, the pack loads at the first call`);
     sayOverrides();
     let loading: Promise<ServedCatalog> | undefined;
     const load = () =>
@@ -483,7 +483,7 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
         const [{ tools, module }, { ServedCatalog }] = await Promise.all([loadPackOf(spec, io.cwd), serveModule()]);
         if (tools.some((tool) => tool.binding.kind === "mcp")) throw new SluiceError("CONFIG_INVALID", `${spec} forwards to an MCP server, but its served list has a key; regenerate the pack (sluice generate).`);
         const catalog = new ServedCatalog(tools, catalogOptions(module));
-        const listed = stored.definitions.map((definition) => definition.name);
+        const listed = stored.names();
         if (catalog.tools.length !== listed.length || catalog.tools.some((tool, i) => tool.name !== listed[i])) {
           say(`warning: ${spec} as loaded serves other tools than its served list names; tools/list now answers from the pack (regenerate: sluice generate)`);
         }
@@ -493,7 +493,8 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
       })());
     // Loaded at the first call, not ahead of it: loading blocks the event loop (seconds for 9,000 tools), and a
     // list page still being written (118 MB for those) would wait behind it.
-    const prelisted: PrelistedCatalog = { definitions: stored.definitions, load };
+    // Pages are copied from the list's bytes; nothing of it is parsed to answer tools/list.
+    const prelisted: PrelistedCatalog = { count: stored.count, listedJson: stored.listedJson, lentJson: stored.lentJson, load };
     return runServer((options) => createServedListServer(prelisted, options), undefined, undefined, recordUsage);
   }
 
@@ -620,18 +621,14 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
   }
 }
 
-/** One tools/list definition, as the stored list holds it. */
-type McpTool = PrelistedCatalog["definitions"][number];
-
 /**
  * The served list of the pack `spec` names, when serve may answer tools/list from it: no
  * option that changes what is listed (a profile, --defer, --include-full, an upstream) and a
  * list current for the pack's entry (currentServedList). Otherwise serve loads the pack first.
  */
-function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): { file: string; definitions: McpTool[]; twins: number } | undefined {
+function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): CurrentServedList | undefined {
   if (values.profile !== undefined || values.defer || values["include-full"] || upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined) return undefined;
-  const list = currentServedList(spec, cwd);
-  return list === undefined ? undefined : { ...list, definitions: list.definitions as McpTool[] };
+  return currentServedList(spec, cwd);
 }
 
 /** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */

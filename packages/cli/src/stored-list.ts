@@ -1,17 +1,32 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { packCoreVersion, packSourceDigest, parseServedList, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
+import { packCoreVersion, packSourceDigest, readServedListFile, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
 import { resolvePack } from "./resolve-pack.ts";
 
 /** A pack's stored tools/list (src/served-tools.gen.json), found current. */
 export interface CurrentServedList {
   /** The list file. */
   file: string;
-  /** The definitions as tools/list sends them, in order. */
-  definitions: unknown[];
+  /** How many definitions it lists. */
+  count: number;
+  /** The definitions as tools/list sends them, in order (parsed when first read). */
+  readonly definitions: unknown[];
+  /** Their names, in order. */
+  names(): string[];
+  /** The UTF-8 JSON array of definitions `from` to `to`, copied from the file's bytes (serve's pages). */
+  listedJson(from: number, to: number): Buffer;
+  /** The same, lent until `done` (serve's pages: written, then the memory is reused). */
+  lentJson(from: number, to: number): { json: Buffer; done(): void };
   /** How many `*_full` twins the served set leaves out. */
   twins: number;
 }
+
+/**
+ * Room read in after the list for serve's pages to be put together in (three of this size):
+ * a page of 100 Kubernetes tools is 1.3 MB. A larger page gets room of its own (the list is
+ * copied once then); memory never written is never paged in.
+ */
+const PAGE_ROOM_BYTES = 4 * 1024 * 1024;
 
 /**
  * The served list generate stored for the pack `spec` names, when it stands for what loading
@@ -30,14 +45,25 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
     const srcDir = dirname(entry);
     const file = join(srcDir, SERVED_LIST_FILE);
     if (!existsSync(file)) return undefined;
-    const list = parseServedList(readFileSync(file));
+    const list = readServedListFile(file, PAGE_ROOM_BYTES);
     if (list === undefined || list.digest === null) return undefined;
     // A pack that resolves no @sluice/core cannot load: loading it says so (IMPORT_FAILED), where
     // a list answered from would only fail at the first call.
     const coreVersion = packCoreVersion(dirname(srcDir));
     if (coreVersion === "none") return undefined;
     if (packSourceDigest(srcDir, coreVersion) !== list.digest) return undefined;
-    return { file, definitions: list.definitions(), twins: list.twins };
+    let definitions: unknown[] | undefined;
+    return {
+      file,
+      count: list.count,
+      get definitions() {
+        return (definitions ??= list.definitions());
+      },
+      names: () => list.names(),
+      listedJson: (from, to) => list.listedJson(from, to),
+      lentJson: (from, to) => list.lentJson(from, to),
+      twins: list.twins,
+    };
   } catch {
     return undefined;
   }

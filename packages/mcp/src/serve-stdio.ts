@@ -1,5 +1,8 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { Socket } from "node:net";
+import type { Readable, Writable } from "node:stream";
+import { responseLine } from "./served-list-page.ts";
 import { LineTransport, type LineTransportOptions } from "./stdio.ts";
 
 export interface StdioHandle {
@@ -13,9 +16,9 @@ export async function serveStdio(
   server: Server,
   options: LineTransportOptions & { input?: NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {},
 ): Promise<StdioHandle> {
-  const input = (options.input ?? process.stdin) as import("node:stream").Readable;
-  const output = (options.output ?? process.stdout) as import("node:stream").Writable;
-  const transport = new LineTransport(input, output, options);
+  const input = (options.input ?? process.stdin) as Readable;
+  const output = (options.output ?? process.stdout) as Writable;
+  const transport = new PageWritingTransport(input, output, options);
   let done!: () => void;
   const closed = new Promise<void>((resolve) => {
     done = resolve;
@@ -33,6 +36,55 @@ export async function serveStdio(
       await server.close();
     },
   };
+}
+
+/**
+ * The stdio transport, but a tools/list page copied from a stored list (a ServedListPage
+ * result) goes out as the bytes it already is; every other message is
+ * serialized by the LineTransport as before. The same bytes either way.
+ */
+class PageWritingTransport extends LineTransport {
+  readonly #output: Writable;
+  #closed = false;
+
+  constructor(input: Readable, output: Writable, options: LineTransportOptions) {
+    super(input, output, options);
+    this.#output = output;
+  }
+
+  override send(message: JSONRPCMessage): Promise<void> {
+    const line = responseLine(message);
+    if (line === undefined) return super.send(message);
+    if (this.#closed) {
+      line.page.written();
+      return Promise.resolve();
+    }
+    const output = this.#output;
+    // A socket's (a pipe's, a terminal's) write callback means the bytes have left; another stream
+    // (a PassThrough in a program running serve inside itself) may still hold them after it, so
+    // it gets a copy, and the page's memory is given back at once.
+    const lentUntilWritten = output instanceof Socket;
+    const pieces = lentUntilWritten ? line.pieces : [Buffer.concat(line.pieces)];
+    if (!lentUntilWritten) line.page.written();
+    return new Promise((resolve) => {
+      // One write of the pieces where the stream can (writev), and nothing written between them.
+      output.cork();
+      let flowing = true;
+      const last = pieces.length - 1;
+      pieces.forEach((piece, i) => {
+        // Written (or failed): the page's memory is the list's again.
+        flowing = i === last && lentUntilWritten ? output.write(piece, () => line.page.written()) : output.write(piece);
+      });
+      output.uncork();
+      if (flowing) resolve();
+      else output.once("drain", resolve);
+    });
+  }
+
+  override async close(): Promise<void> {
+    this.#closed = true;
+    return super.close();
+  }
 }
 
 type Handlers = {

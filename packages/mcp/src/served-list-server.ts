@@ -3,19 +3,35 @@ import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ListToolsRequestSchema, type ListToolsResult, type Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
 import { SluiceError } from "@sluice/schema";
 import type { ServedCatalog } from "./served-catalog.ts";
+import { ServedListPage } from "./served-list-page.ts";
 import type { SessionOptions } from "./server.ts";
 import { CallToolEnvelopeSchema, declaringWhenQuiet, decodeCursor, DEFAULT_PAGE_SIZE, encodeCursor, SERVER_VERSION } from "./server-protocol.ts";
 
 /**
  * A catalog whose tools/list is known before its tools are: the definitions a pack's served
- * list stores (exactly what the loaded catalog would list), and the catalog itself, loaded
- * on first need (a call). Not for a deferred session or a proxy's gate, which list from the
- * loaded tools.
+ * list stores (exactly what the loaded catalog would list), as objects or as the list's
+ * text, and the catalog itself, loaded on first need (a call). Not for a deferred session or
+ * a proxy's gate, which list from the loaded tools.
  */
-export interface PrelistedCatalog {
+export type PrelistedCatalog = PrelistedDefinitions | PrelistedText;
+
+interface PrelistedDefinitions {
   readonly definitions: readonly McpTool[];
   load(): Promise<ServedCatalog>;
 }
+
+/**
+ * The definitions as text: how many, and the UTF-8 JSON array of a range of them (exactly
+ * JSON.stringify's), copied out, or lent until `done` (then reused for a later page).
+ */
+interface PrelistedText {
+  readonly count: number;
+  listedJson(from: number, to: number): Buffer;
+  lentJson?(from: number, to: number): { json: Buffer; done(): void };
+  load(): Promise<ServedCatalog>;
+}
+
+const TOOLS_OPENING = Buffer.from('{"tools":', "utf8");
 
 /**
  * One MCP server over a pack's stored list: the same initialize answer and the same tools/list
@@ -45,15 +61,35 @@ export function createServedListServer(listed: PrelistedCatalog, options: Sessio
     };
   }
 
-  const all = listed.definitions;
-  server.setRequestHandler(ListToolsRequestSchema, (request): ListToolsResult => {
-    const cursor = request.params?.cursor;
-    const offset = cursor === undefined ? 0 : decodeCursor(cursor, all.length);
-    const result: ListToolsResult = { tools: all.slice(offset, offset + pageSize) };
-    usage?.declared(result.tools);
-    if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
-    return result;
-  });
+  if ("definitions" in listed) {
+    const all = listed.definitions;
+    server.setRequestHandler(ListToolsRequestSchema, (request): ListToolsResult => {
+      const cursor = request.params?.cursor;
+      const offset = cursor === undefined ? 0 : decodeCursor(cursor, all.length);
+      const result: ListToolsResult = { tools: all.slice(offset, offset + pageSize) };
+      usage?.declared(result.tools);
+      if (offset + pageSize < all.length) result.nextCursor = encodeCursor(offset + pageSize);
+      return result;
+    });
+  } else {
+    const { count } = listed;
+    // Each page is the list's bytes, never objects: the result's text is written as it is (ServedListPage).
+    server.setRequestHandler(ListToolsRequestSchema, (request): ListToolsResult => {
+      const cursor = request.params?.cursor;
+      const offset = cursor === undefined ? 0 : decodeCursor(cursor, count);
+      const end = Math.min(offset + pageSize, count);
+      const next = offset + pageSize < count ? `,"nextCursor":${JSON.stringify(encodeCursor(offset + pageSize))}}` : "}";
+      const lent = listed.lentJson?.(offset, end) ?? { json: listed.listedJson(offset, end), done: undefined };
+      const page = new ServedListPage([TOOLS_OPENING, lent.json, Buffer.from(next, "utf8")], lent.done);
+      // Recorded as objects once the listing is quiet, each parsed from its own text then.
+      if (usage !== undefined) {
+        const made: Array<() => McpTool> = [];
+        for (let at = offset; at < end; at++) made.push(() => (JSON.parse(listed.listedJson(at, at + 1).toString("utf8")) as McpTool[])[0]!);
+        usage.declaredLater(made);
+      }
+      return page as unknown as ListToolsResult;
+    });
+  }
 
   let loading: Promise<ServedCatalog> | undefined;
   const catalogNow = () => (loading ??= listed.load());

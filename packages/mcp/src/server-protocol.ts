@@ -65,6 +65,12 @@ export interface DeclaringSink {
 const DECLARE_AFTER_MS = 1_000;
 const DECLARE_SLICE = 25;
 
+/** A declaring sink that records a listing's definitions later: the ones sent, or what gives them when they are needed. */
+export interface QuietDeclaringSink extends DeclaringSink {
+  /** Definitions sent as text: each made (parsed) only when it is recorded. */
+  declaredLater(definitions: ReadonlyArray<() => { name: string }>): void;
+}
+
 /**
  * `usage` with its declarations put off until the listing goes quiet, then recorded a slice
  * at a time: recording a definition counts its tokens, seconds for the 112 MB of a
@@ -72,8 +78,8 @@ const DECLARE_SLICE = 25;
  * reordered: a call, or the end of the session, records everything pending first, so a
  * call is always of a declared tool.
  */
-export function declaringWhenQuiet(usage: DeclaringSink): DeclaringSink {
-  let pending: Array<{ name: string }> = [];
+export function declaringWhenQuiet(usage: DeclaringSink): QuietDeclaringSink {
+  let pending: Array<() => { name: string }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let slice: ReturnType<typeof setImmediate> | undefined;
   const stop = () => {
@@ -81,16 +87,17 @@ export function declaringWhenQuiet(usage: DeclaringSink): DeclaringSink {
     if (slice !== undefined) clearImmediate(slice);
     timer = slice = undefined;
   };
+  const made = (definitions: ReadonlyArray<() => { name: string }>) => definitions.map((definition) => definition());
   const flush = () => {
     stop();
     const all = pending;
     pending = [];
-    if (all.length > 0) usage.declared(all);
+    if (all.length > 0) usage.declared(made(all));
   };
   const drain = () => {
     slice = undefined;
     const next = pending.splice(0, DECLARE_SLICE);
-    if (next.length > 0) usage.declared(next);
+    if (next.length > 0) usage.declared(made(next));
     // A page asked for meanwhile is answered between two slices; the rest waits for the next quiet.
     if (pending.length > 0) slice = setImmediate(drain);
   };
@@ -98,14 +105,18 @@ export function declaringWhenQuiet(usage: DeclaringSink): DeclaringSink {
     timer = undefined;
     drain();
   };
+  const later = (definitions: ReadonlyArray<() => { name: string }>) => {
+    stop();
+    for (const definition of definitions) pending.push(definition);
+    timer = setTimeout(quiet, DECLARE_AFTER_MS);
+    // A client that lists and leaves must not keep the process waiting: close records what is left.
+    timer.unref?.();
+  };
   return {
     declared(definitions) {
-      stop();
-      pending.push(...definitions);
-      timer = setTimeout(quiet, DECLARE_AFTER_MS);
-      // A client that lists and leaves must not keep the process waiting: close records what is left.
-      timer.unref?.();
+      later(definitions.map((definition) => () => definition));
     },
+    declaredLater: later,
     invoked(name) {
       flush();
       usage.invoked(name);

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Tool } from "@sluice/core";
+import { formatServedList, parseServedList } from "@sluice/catalog/served-list";
 import { createServedListServer, createServer, ServedCatalog, type SessionOptions } from "../src/index.ts";
 import { listToolPages } from "../../../test/support/list-tool-pages.ts";
 
@@ -42,16 +43,23 @@ async function pages(client: Client): Promise<Array<{ names: string[]; nextCurso
   return (await listToolPages(client)).map((page) => ({ names: page.tools.map((tool) => tool.name), nextCursor: page.nextCursor }));
 }
 
-/** A stored list as generate writes it (the loaded catalog's own definitions), and how often its pack was loaded. */
-function stored(options: SessionOptions) {
+/**
+ * A stored list as generate writes it (the loaded catalog's own definitions), as objects or
+ * as the list's text (the pages copied from its bytes), and how often its pack was loaded.
+ */
+function storedAs(form: "objects" | "text", options: SessionOptions) {
   const catalog = new ServedCatalog(tools);
   const definitions = JSON.parse(JSON.stringify(catalog.tools.map((tool) => catalog.definition(tool)))) as never[];
   const loads = { count: 0 };
-  const server = createServedListServer({ definitions, load: async () => (loads.count++, new ServedCatalog(tools)) }, options);
+  const load = async () => (loads.count++, new ServedCatalog(tools));
+  const list = parseServedList(formatServedList(definitions, null))!;
+  const server = createServedListServer(form === "objects" ? { definitions, load } : { count: list.count, listedJson: list.listedJson, load }, options);
   return { server, loads };
 }
 
-describe("the stored list's server", () => {
+describe.each(["objects", "text"] as const)("the stored list's server, the list as %s", (form) => {
+  const stored = (options: SessionOptions) => storedAs(form, options);
+
   it("answers initialize and every page as createServer over the loaded pack does, without loading the pack", async () => {
     const listed = stored({ pageSize: 2 });
     const fromList = await connect(listed.server);
@@ -82,7 +90,12 @@ describe("the stored list's server", () => {
 
   it("records a listing's definitions once the listing is quiet, and before any call it makes", async () => {
     const events: string[] = [];
-    const usage = { declared: (definitions: readonly { name: string }[]) => events.push(`declared ${definitions.map((d) => d.name).join(",")}`), invoked: (name: string) => events.push(`invoked ${name}`), close: () => events.push("close") };
+    const recorded: unknown[] = [];
+    const usage = {
+      declared: (definitions: readonly { name: string }[]) => (recorded.push(...definitions), events.push(`declared ${definitions.map((d) => d.name).join(",")}`)),
+      invoked: (name: string) => events.push(`invoked ${name}`),
+      close: () => events.push("close"),
+    };
     const listed = stored({ pageSize: 2, usage });
     const client = await connect(listed.server);
     await pages(client);
@@ -90,6 +103,9 @@ describe("the stored list's server", () => {
     expect(events).toEqual([]);
     await new Promise((done) => setTimeout(done, 1_500));
     expect(events.join(";")).toBe("declared alpha,bravo,charlie,delta,echo");
+    // The record gets the definitions as listed, objects made from the text when the list is text.
+    const catalog = new ServedCatalog(tools);
+    expect(recorded).toEqual(catalog.tools.map((tool) => catalog.definition(tool)));
     events.length = 0;
     await client.listTools();
     await client.callTool({ name: "alpha", arguments: { id: "a1" } });

@@ -12,12 +12,16 @@
  * digest cannot see (a relative import leaving `src/`, a package other than @sluice/core)
  * gets no key at all: its list is written keyless and never served.
  *
- * Layout, one entry a line so that a diff reads per tool: each distinct root `$defs` entry
- * once in `defs` (a pack's tools reach the same definitions many times over: 8,984
- * Kubernetes tools list 118 MB, mostly repeated definitions), and each tool's definition
- * with its `inputSchema.$defs` standing as the indices of its entries, in their order.
+ * Layout, one entry a line so that a diff reads per tool, and so that a tools/list page is
+ * a concatenation of the file's bytes (serve neither parses the list nor serializes a page):
+ * each distinct root `$defs` entry once in `defs`, as a one-member object `{"Name":{...}}`
+ * (a pack's tools reach the same definitions many times over: 8,984 Kubernetes tools list
+ * 118 MB, mostly repeated definitions), and each tool as
+ * `{"defs":[indices],"at":N,"tool":{...}}`: its definition as JSON.stringify writes it with
+ * `"$defs":{}` where its entries stood, `at` the UTF-8 byte offset inside that text of the
+ * empty object's inside, where the entries' insides go, comma-separated, in their order
+ * (`{"tool":{...}}` for a definition without a `$defs` object).
  */
-import { isAscii } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
@@ -25,8 +29,12 @@ import { dirname, join, posix, relative, sep } from "node:path";
 export const SERVED_LIST_FILE = "served-tools.gen.json";
 /** JSON has no comments: the file says what it is in its first member. */
 const GENERATED = "written by sluice generate, keyed by the pack's src/: do not edit; regenerate with sluice generate";
-/** Bumped whenever the layout or the meaning of the key changes: an old file then never matches. */
-const FORMAT = 2;
+/**
+ * Bumped whenever the layout or the meaning of the key changes: an old file then never
+ * matches, and serve loads the pack instead (3: each tool's text with an empty `$defs` and
+ * where its entries go, UTF-8 as written, the body's digest in the header).
+ */
+const FORMAT = 3;
 
 /** A tools/list definition as this file stores it: only `inputSchema.$defs` is looked into. */
 export interface ListedDefinition {
@@ -41,7 +49,26 @@ export interface ServedList {
   count: number;
   /** The `*_full` twins the pack has and the list leaves out (serve's start-up line says how many). */
   twins: number;
+  /** The definitions as objects (each parsed; the shared entries' objects shared). */
   definitions(): ListedDefinition[];
+  /** Their names, in order, mostly without parsing a definition. */
+  names(): string[];
+  /**
+   * The UTF-8 JSON text of definitions `from` to `to` (an array), the bytes
+   * `JSON.stringify(definitions().slice(from, to))` gives, copied from the file's.
+   */
+  listedJson(from: number, to: number): Buffer;
+  /**
+   * The same bytes, lent rather than copied out: `json` stays as it is until `done` is
+   * called (once they are written), and the next pages reuse its memory after that.
+   */
+  lentJson(from: number, to: number): LentJson;
+}
+
+/** Bytes lent by a served list until `done`. */
+export interface LentJson {
+  json: Buffer;
+  done(): void;
 }
 
 /** Files of a pack's `src/` by path relative to it ('/'-separated), the served list itself left out. */
@@ -202,9 +229,12 @@ export function packCoreVersion(packDir: string): string {
 }
 
 /**
- * The file's text: the key, or null with the reason there is none (a proxied MCP pack, whose
- * listing waits for its upstream's lock; imports the key cannot see), the shared definitions
- * and the tools, one a line. Deterministic: the definitions come in the order given.
+ * The file's text: a header line (the key, or null with the reason there is none: a proxied
+ * MCP pack, whose listing waits for its upstream's lock, or imports the key cannot see; the
+ * counts; `body`, the sha256 of every byte after that line), then the shared definitions and
+ * the tools, one a line. UTF-8 exactly as JSON.stringify writes it: the bytes of a tool's
+ * definition in the file are the bytes it has on the wire. Deterministic: the definitions
+ * come in the order given.
  */
 export function formatServedList(definitions: readonly ListedDefinition[], digest: string | null, reason?: string, twins = 0): string {
   const table: string[] = [];
@@ -212,64 +242,312 @@ export function formatServedList(definitions: readonly ListedDefinition[], diges
   // Tools of a pack share their definitions' objects: an entry met again by the same name and
   // object is found without serializing it again (Kubernetes: 6,338 entries, most of them repeats).
   const seen = new Map<object, Map<string, number>>();
+  const entryAt = (name: string, body: unknown): number => {
+    const byName = typeof body === "object" && body !== null ? seen.get(body) : undefined;
+    let at = byName?.get(name);
+    if (at !== undefined) return at;
+    const text = JSON.stringify(Object.fromEntries([[name, body]]));
+    at = index.get(text);
+    if (at === undefined) {
+      at = table.length;
+      index.set(text, at);
+      table.push(text);
+    }
+    if (typeof body === "object" && body !== null) {
+      if (byName === undefined) seen.set(body, new Map([[name, at]]));
+      else byName.set(name, at);
+    }
+    return at;
+  };
   const tools = definitions.map((definition) => {
     const defs = definition.inputSchema.$defs;
-    if (defs === undefined || typeof defs !== "object" || defs === null || Array.isArray(defs)) return JSON.stringify(definition);
-    const refs = Object.entries(defs).map((entry) => {
-      const [name, body] = entry;
-      const byName = typeof body === "object" && body !== null ? seen.get(body) : undefined;
-      let at = byName?.get(name);
-      if (at !== undefined) return at;
-      const text = JSON.stringify(entry);
-      at = index.get(text);
-      if (at === undefined) {
-        at = table.length;
-        index.set(text, at);
-        table.push(text);
-      }
-      if (typeof body === "object" && body !== null) {
-        if (byName === undefined) seen.set(body, new Map([[name, at]]));
-        else byName.set(name, at);
-      }
-      return at;
-    });
-    return JSON.stringify({ ...definition, inputSchema: { ...definition.inputSchema, $defs: refs } });
+    if (typeof defs !== "object" || defs === null || Array.isArray(defs)) return `{"tool":${JSON.stringify(definition)}}`;
+    const refs = Object.entries(defs).map(([name, body]) => entryAt(name, body));
+    const emptied = { ...definition, inputSchema: { ...definition.inputSchema, $defs: {} } };
+    const text = JSON.stringify(emptied);
+    // Where the empty `$defs` object's inside is: after the members before it, worked out as JSON.stringify writes them.
+    const at = openingOf(emptied, "inputSchema").length + openingOf(emptied.inputSchema, "$defs").length + 1;
+    if (text.slice(at - EMPTY_DEFS.length + 1, at + 1) !== EMPTY_DEFS) throw new Error(`served list: ${definition.name}'s $defs is not where its members put it`);
+    return `{"defs":[${refs.join(",")}],"at":${Buffer.byteLength(text.slice(0, at), "utf8")},"tool":${text}}`;
   });
-  const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length, twins });
-  return asciiOnly(`${head.slice(0, -1)},\n"defs": [\n${table.join(",\n")}\n],\n"tools": [\n${tools.join(",\n")}\n]}\n`);
+  const lines = (items: string[]) => (items.length === 0 ? "" : `${items.join(",\n")}\n`);
+  const body = `"defs": [\n${lines(table)}],\n"tools": [\n${lines(tools)}]}\n`;
+  const bodyDigest = createHash("sha256").update(body, "utf8").digest("hex");
+  const head = JSON.stringify({ generated: GENERATED, format: FORMAT, digest, ...(reason === undefined ? {} : { reason }), count: definitions.length, twins, body: bodyDigest });
+  return `${head.slice(0, -1)},\n${body}`;
+}
+
+/** What stands in a tool's text where its shared definitions go: they are written between the braces. */
+const EMPTY_DEFS = '"$defs":{}';
+
+/** The text JSON.stringify writes for `object` up to `key`'s value: the brace, the members before it, the key. */
+function openingOf(object: Record<string, unknown>, key: string): string {
+  const entries = Object.entries(object);
+  const before = JSON.stringify(Object.fromEntries(entries.slice(0, entries.findIndex(([name]) => name === key))));
+  return `${before === "{}" ? "{" : `${before.slice(0, -1)},`}${JSON.stringify(key)}:`;
 }
 
 /**
- * JSON text with every character past ASCII written as its \u escape: the same values once
- * parsed, and a file serve can decode as Latin-1 (a copy) instead of as UTF-8, which for one
- * dash in 50 MB builds a two-byte string of it all (twice the memory, several times the time).
+ * Reads a served list (its bytes, or its text); undefined for one of another format, whose
+ * bytes after the header are not the ones its `body` digest names (an edit by hand), or
+ * that does not read as generate writes it. Nothing is parsed beyond the layout: a page of
+ * definitions is copied from the file's bytes (listedJson), objects are made on demand.
  */
-function asciiOnly(json: string): string {
-  return json.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+export function parseServedList(content: string | Uint8Array): ServedList | undefined {
+  const bytes = typeof content === "string" ? Buffer.from(content, "utf8") : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  return readServedList(bytes, 0);
 }
 
-/** Reads a served list (its bytes, or its text); undefined for one of another format or that does not parse. */
-export function parseServedList(content: string | Uint8Array): ServedList | undefined {
-  let parsed: { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; defs?: unknown; tools?: unknown };
+/**
+ * Reads the served list at `path` as parseServedList does, into a buffer with room after the
+ * file's bytes for about `pageBytes` of page (three rooms), where pages are then put
+ * together without copying the file again.
+ */
+export function readServedListFile(path: string, pageBytes: number): ServedList | undefined {
+  const fd = openSync(path, "r");
+  let bytes: Buffer;
+  let room: number;
   try {
-    const text = typeof content === "string" ? content : Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString(isAscii(content) ? "latin1" : "utf8");
-    parsed = JSON.parse(text) as typeof parsed;
+    const size = fstatSync(fd).size;
+    room = 3 * Math.max(0, Math.ceil(pageBytes));
+    // A buffer of its own (never the shared pool's): the room after the file is the list's to write in.
+    const buffer = Buffer.allocUnsafeSlow(size + room);
+    if (fill(fd, buffer.subarray(0, size), 0) !== size) return undefined;
+    bytes = buffer.subarray(0, size);
+  } finally {
+    closeSync(fd);
+  }
+  return readServedList(bytes, room);
+}
+
+/** A line, or a line's shape, the reader did not expect: the list is not read. */
+class NotAList extends Error {}
+
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/** `roomAfter`: bytes after the file's in its buffer that are the list's own to write pages in. */
+function readServedList(bytes: Buffer, roomAfter: number): ServedList | undefined {
+  try {
+    return readLayout(bytes, roomAfter);
   } catch {
     return undefined;
   }
-  const { format, digest, count, twins, defs, tools } = parsed;
-  if (format !== FORMAT || (digest !== null && typeof digest !== "string") || typeof count !== "number" || typeof twins !== "number" || !Array.isArray(defs) || !Array.isArray(tools) || tools.length !== count) return undefined;
+}
+
+function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
+  const headEnd = bytes.indexOf(0x0a);
+  if (headEnd < 1 || bytes[headEnd - 1] !== COMMA) return undefined;
+  const head = JSON.parse(`${bytes.toString("utf8", 0, headEnd - 1)}}`) as { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; body?: unknown };
+  const { format, digest, count, twins, body } = head;
+  if (format !== FORMAT || (digest !== null && typeof digest !== "string") || !Number.isInteger(count) || !Number.isInteger(twins) || typeof body !== "string") return undefined;
+  if (createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
+
+  let next = headEnd + 1;
+  /** The next line's [start, end), the newline left out. */
+  const line = (): [number, number] => {
+    const end = bytes.indexOf(0x0a, next);
+    if (end < 0) throw new NotAList();
+    const start = next;
+    next = end + 1;
+    return [start, end];
+  };
+  const is = (at: number, ascii: string) => {
+    for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+    return true;
+  };
+  const expectLine = (ascii: string) => {
+    const [start, end] = line();
+    if (end - start !== ascii.length || !is(start, ascii)) throw new NotAList();
+  };
+  /** A line's end without its separating comma. */
+  const unseparated = (start: number, end: number) => (end > start && bytes[end - 1] === COMMA ? end - 1 : end);
+
+  // Each shared entry's inside (`"Name":{...}`) as a byte range of the file, by its index.
+  const defFrom: number[] = [];
+  const defTo: number[] = [];
+  expectLine('"defs": [');
+  for (;;) {
+    const [start, lineEnd] = line();
+    if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === COMMA) break;
+    const end = unseparated(start, lineEnd);
+    if (end - start < 4 || !is(start, '{"') || bytes[end - 1] !== CLOSE_BRACE) throw new NotAList();
+    defFrom.push(start + 1);
+    defTo.push(end - 1);
+  }
+
+  // Each tool's text as a byte range, with where its entries go (-1: it has no `$defs` object) and which they are.
+  const toolFrom: number[] = [];
+  const toolSplice: number[] = [];
+  const toolTo: number[] = [];
+  const refs: number[][] = [];
+  expectLine('"tools": [');
+  for (;;) {
+    const [start, lineEnd] = line();
+    if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === CLOSE_BRACE) break;
+    const end = unseparated(start, lineEnd) - 1;
+    if (bytes[end] !== CLOSE_BRACE) throw new NotAList();
+    if (is(start, '{"tool":')) {
+      toolFrom.push(start + 8);
+      toolSplice.push(-1);
+      toolTo.push(end);
+      refs.push([]);
+      continue;
+    }
+    if (!is(start, '{"defs":[')) throw new NotAList();
+    let at = start + 9;
+    const number = () => {
+      const from = at;
+      let value = 0;
+      while (bytes[at]! >= 0x30 && bytes[at]! <= 0x39 && at - from < 10) value = value * 10 + bytes[at++]! - 0x30;
+      if (at === from) throw new NotAList();
+      return value;
+    };
+    const indices: number[] = [];
+    if (bytes[at] === CLOSE_BRACKET) at++;
+    else {
+      for (;;) {
+        const index = number();
+        if (index >= defFrom.length) throw new NotAList();
+        indices.push(index);
+        const separator = bytes[at++];
+        if (separator === CLOSE_BRACKET) break;
+        if (separator !== COMMA) throw new NotAList();
+      }
+    }
+    if (!is(at, ',"at":')) throw new NotAList();
+    at += 6;
+    const offset = number();
+    if (!is(at, ',"tool":')) throw new NotAList();
+    const toolStart = at + 8;
+    const splice = toolStart + offset;
+    // The offset must name the inside of an empty `$defs` object within the tool's text: never a byte off.
+    if (splice >= end || !is(splice - EMPTY_DEFS.length + 1, EMPTY_DEFS)) throw new NotAList();
+    toolFrom.push(toolStart);
+    toolSplice.push(splice);
+    toolTo.push(end);
+    refs.push(indices);
+  }
+  const tools = toolFrom.length;
+  if (next !== bytes.length || tools !== count) return undefined;
+
+  /**
+   * The file's bytes with three rooms after them for pages. Pages are put together there with
+   * copyWithin, which copies inside one buffer at memmove's speed, where a copy between two
+   * buffers (set, Buffer#copy) costs microseconds a call: a page of 100 Kubernetes tools is
+   * about 800 pieces. Two rooms are lent out (a page being written to the client; a room is
+   * reused once it is given back, so no page allocates fresh memory), the third is for pages
+   * copied out. Made at the first page (one copy of the file), grown for a larger one.
+   */
+  const fileLength = bytes.length;
+  let arena: Uint8Array | undefined;
+  let room = 0;
+  const lent = [false, false];
+  const arenaFor = (length: number): Uint8Array => {
+    if (arena !== undefined && room >= length) return arena;
+    // Bytes read into a buffer with room to spare after them (readServedListFile) are their own arena: nothing is copied.
+    const spare = Math.floor(roomAfter / 3);
+    if (arena === undefined && spare >= length) {
+      room = spare;
+      return (arena = new Uint8Array(bytes.buffer, bytes.byteOffset, fileLength + 3 * spare));
+    }
+    room = Math.max(length, 2 * room);
+    const grown = new Uint8Array(fileLength + 3 * room);
+    grown.set(bytes.subarray(0, fileLength));
+    // From now on the file is read from the arena's copy; the buffer it came in is let go. Pages
+    // lent from an older arena keep it alive until they are written.
+    bytes = Buffer.from(grown.buffer, 0, fileLength);
+    lent[0] = lent[1] = false;
+    return (arena = grown);
+  };
+  const pageLength = (from: number, to: number) => {
+    let length = 2;
+    for (let i = from; i < to; i++) {
+      length += (i > from ? 1 : 0) + toolTo[i]! - toolFrom[i]!;
+      const entries = refs[i]!;
+      for (let k = 0; k < entries.length; k++) length += (k > 0 ? 1 : 0) + defTo[entries[k]!]! - defFrom[entries[k]!]!;
+    }
+    return length;
+  };
+  /** Writes definitions `from` to `to` as a JSON array at `base` of `out`; where it ends. */
+  const writePage = (out: Uint8Array, base: number, from: number, to: number): number => {
+    let p = base;
+    out[p++] = OPEN_BRACKET;
+    for (let i = from; i < to; i++) {
+      if (i > from) out[p++] = COMMA;
+      const splice = toolSplice[i]!;
+      if (splice < 0) {
+        out.copyWithin(p, toolFrom[i]!, toolTo[i]!);
+        p += toolTo[i]! - toolFrom[i]!;
+        continue;
+      }
+      out.copyWithin(p, toolFrom[i]!, splice);
+      p += splice - toolFrom[i]!;
+      const entries = refs[i]!;
+      for (let k = 0; k < entries.length; k++) {
+        if (k > 0) out[p++] = COMMA;
+        const entry = entries[k]!;
+        out.copyWithin(p, defFrom[entry]!, defTo[entry]!);
+        p += defTo[entry]! - defFrom[entry]!;
+      }
+      out.copyWithin(p, splice, toolTo[i]!);
+      p += toolTo[i]! - splice;
+    }
+    out[p++] = CLOSE_BRACKET;
+    return p;
+  };
+  const listedJson = (from: number, to: number): Buffer => {
+    const out = arenaFor(pageLength(from, to));
+    const base = fileLength + 2 * room;
+    // The page leaves the arena as a buffer of its own (one copy), so the room can be used again at once.
+    const page = out.slice(base, writePage(out, base, from, to));
+    return Buffer.from(page.buffer, page.byteOffset, page.byteLength);
+  };
+  const lentJson = (from: number, to: number): LentJson => {
+    const out = arenaFor(pageLength(from, to));
+    const r = lent[0] ? (lent[1] ? -1 : 1) : 0;
+    if (r < 0) return { json: listedJson(from, to), done() {} };
+    const base = fileLength + r * room;
+    const end = writePage(out, base, from, to);
+    lent[r] = true;
+    return {
+      json: Buffer.from(out.buffer, out.byteOffset + base, end - base),
+      done() {
+        if (arena === out) lent[r] = false;
+      },
+    };
+  };
+  /** Tool `i`'s definition, parsed. */
+  const definition = (i: number) => (JSON.parse(listedJson(i, i + 1).toString("utf8")) as ListedDefinition[])[0]!;
+
   return {
     digest,
-    count,
-    twins,
+    count: count as number,
+    twins: twins as number,
+    listedJson(from, to) {
+      const start = Math.max(0, Math.min(from, tools));
+      return listedJson(start, Math.max(start, Math.min(to, tools)));
+    },
+    lentJson(from, to) {
+      const start = Math.max(0, Math.min(from, tools));
+      return lentJson(start, Math.max(start, Math.min(to, tools)));
+    },
+    names() {
+      return toolFrom.map((from, i) => {
+        // The MCP adapter writes `name` first, and a wire name needs no escapes; anything else is parsed whole.
+        const quote = is(from, '{"name":"') ? bytes.indexOf(0x22, from + 9) : -1;
+        const name = quote > from + 9 && quote < toolTo[i]! ? bytes.toString("latin1", from + 9, quote) : "";
+        return /^[a-zA-Z0-9_-]{1,64}$/.test(name) ? name : definition(i).name;
+      });
+    },
     definitions() {
-      const table = defs as Array<[string, unknown]>;
-      return (tools as ListedDefinition[]).map((tool) => {
-        const refs = tool.inputSchema.$defs as unknown;
-        if (!Array.isArray(refs)) return tool;
-        // Assigned in place, so `$defs` keeps the position it had among the schema's keys.
-        tool.inputSchema.$defs = Object.fromEntries(refs.map((at: number) => table[at]!));
+      const entries = defFrom.map((from, i) => Object.entries(JSON.parse(`{${bytes.toString("utf8", from, defTo[i])}}`) as object)[0]!);
+      return toolFrom.map((from, i) => {
+        const tool = JSON.parse(bytes.toString("utf8", from, toolTo[i])) as ListedDefinition;
+        // Assigned in place, so `$defs` keeps the position it has among the schema's keys.
+        if (toolSplice[i]! >= 0) tool.inputSchema.$defs = Object.fromEntries(refs[i]!.map((at) => entries[at]!));
         return tool;
       });
     },
