@@ -277,15 +277,15 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
   };
   // Entry parts of the tool's own values, by value and key: [followed by another entry, last].
   const entries = new Map<unknown, Map<string, [string | undefined, string | undefined]>>();
+  // No closure made per call: the built CLI names every function it makes (esbuild's keepNames), and this runs per entry per price.
   const entryOf = (key: string, value: unknown, last: boolean, original: boolean): string => {
-    const build = () => JSON.stringify(key).slice(1) + ":" + textOf(value) + (last ? "}" : ',"');
-    if (!original || typeof value !== "object" || value === null) return build();
+    if (!original || typeof value !== "object" || value === null) return entryText(key, textOf(value), last);
     let byKey = entries.get(value);
     if (byKey === undefined) entries.set(value, (byKey = new Map()));
     let pair = byKey.get(key);
     if (pair === undefined) byKey.set(key, (pair = [undefined, undefined]));
     const slot = last ? 1 : 0;
-    return (pair[slot] ??= build());
+    return (pair[slot] ??= entryText(key, textOf(value), last));
   };
   // Counts of untouched definition entries (followed by another entry), by name.
   const entryCounts = new Map<string, number>();
@@ -340,6 +340,11 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       return out;
     },
   };
+}
+
+/** One entry as a part: from its key's first character to the separator after its value. */
+function entryText(key: string, valueText: string, last: boolean): string {
+  return JSON.stringify(key).slice(1) + ":" + valueText + (last ? "}" : ',"');
 }
 
 /**
