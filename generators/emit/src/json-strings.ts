@@ -8,9 +8,9 @@ import { assertJsonData } from "./json-text.ts";
  *
  * Why not one `JSON.parse(`...`)` template as json-text.ts writes: V8 compiles one huge
  * literal far slower than many small ones. Measured on the 8,984 tools of eight Kubernetes
- * copies (55 MB of tool data, plain node, interleaved): the template took 12.4 s of CPU to
- * import, one single-quoted string 7.0 s, one literal per tool 2.1 s, and `JSON.parse` of
- * the same text read from a .json file 1.3 s (bench/LARGE-SURVEY-REPORT.md). A sibling .json
+ * copies (52 MiB of tool data, plain node; bench/TOOL-DATA-FORMAT.md): importing the template
+ * took 12.1 s of CPU, one single-quoted string 6.7 s, one literal per tool 1.6 s, and
+ * `JSON.parse` of the same text read from a .json file 1.1 s. A sibling .json
  * file is not taken: importing it needs import attributes (not in early Node 20.x) or a file
  * read that bundlers do not follow.
  *
