@@ -1,12 +1,13 @@
 import type { PackIR } from "@sluice/core";
 import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { toolIdentifiers, type ToolIdentifiers } from "./identifiers.ts";
-import { writeJsonTextExpression } from "./json-text.ts";
+import { writeJsonStringsExpression } from "./json-strings.ts";
 import { quoteModuleSpecifier, SourceText } from "./source-file.ts";
 
 /**
  * `src/tools.gen.ts`: the pack value plus one typed export per tool. The tools' IR is JSON
- * text parsed at import (see json-text.ts), one tool per line, typed by its declaration: what
+ * text parsed at import, one string literal per tool (see json-strings.ts: one huge literal
+ * is slow for V8 to compile), typed by its declaration: what
  * a user's `tsc` reads of this file is the per-tool exports, each typed by its interface in
  * types.gen.ts.
  */
@@ -25,7 +26,7 @@ export function emitToolsSource(
   if (runtimeModule !== undefined) file.statement(`import { runtime } from ${quoteModuleSpecifier(runtimeModule)};`);
   const toolsIR = file.begin();
   toolsIR.push("const toolsIR: readonly ToolIR[] = ");
-  writeJsonTextExpression(toolsIR, pack.tools, 1);
+  writeJsonStringsExpression(toolsIR, pack.tools);
   toolsIR.push(";");
   file.end();
   file.statement(`export const pack = definePack({ name: ${JSON.stringify(pack.name)}, defs, withheldMembers, ${runtime}tools: toolsIR });`);

@@ -2,7 +2,7 @@
  * The string emitter against the ts-morph emitter it replaced (kept verbatim under
  * test/support/ts-morph-emit as the oracle), on every corpus spec that generates and on
  * hostile names and strings. types.gen.ts must come out byte for byte the same. defs.gen.ts
- * and tools.gen.ts now carry their data as JSON text (json-text.ts) where the oracle wrote
+ * and tools.gen.ts now carry their data as JSON text (json-text.ts, json-strings.ts) where the oracle wrote
  * object literals, so those two are compared by meaning: both modules are run, and what they
  * export and what they hand to definePack must be the same data, key for key (own
  * `__proto__` keys included). Where the oracle itself is wrong (code-block-writer's string
@@ -90,10 +90,13 @@ function codeLines(text: string): string {
     .join("\n");
 }
 
-/** Each `JSON.parse(`...`)` of a generated module, run by the engine; the text around them. */
+/**
+ * Each `JSON.parse(`...`)` of a generated module, and each table of single-quoted JSON texts
+ * parsed one by one (`[...].map((text) => JSON.parse(text))`), run by the engine; the text around them.
+ */
 function jsonTextData(text: string): { skeleton: string; values: unknown[] } {
   const values: unknown[] = [];
-  const skeleton = text.replace(/JSON\.parse\(`[^`]*`\)/g, (expression) => {
+  const skeleton = text.replace(/JSON\.parse\(`[^`]*`\)|\[(?:\n  '(?:[^'\\\n]|\\.)*',?)*\n\]\.map\(\(text\) => JSON\.parse\(text\)\)|(?<=ToolIR\[\] = )\[\](?=;)/g, (expression) => {
     values.push(new Function(`return ${expression};`)());
     return "<data>";
   });

@@ -261,6 +261,15 @@ class CachedPricer {
     return this.#pricer.total;
   }
 
+  /**
+   * What `narrow` (derived) says when asked to drop this branch, when it refuses: the page
+   * then never offers `drop: [...]` for it. Asked only for names some `required` list holds;
+   * checked on the drop's stand-in, not a derive of the whole tool (ToolPricer.refusal).
+   */
+  refusal(path: string): string | undefined {
+    return this.#pricer.refusal(path);
+  }
+
   /** tokens(tool) - tokens(tool without all `paths`); undefined when the projection refuses the selectors. */
   cost(paths: readonly string[]): number | undefined {
     const key = paths.join("\n");
@@ -408,7 +417,7 @@ function toolBranches(tool: Tool<object>, source: Tool<object> | undefined, pric
     const tokens = pricer.cost([position.path]);
     if (tokens === undefined) return undefined;
     const branch: ReportBranch = { path: position.path, tokens, status: "visible", selector: position.path };
-    const refused = position.required === true ? dropRefusal(tool, position.path) : undefined;
+    const refused = position.required === true ? pricer.refusal(position.path) : undefined;
     if (refused !== undefined) branch.dropRefused = refused;
     return branch;
   };
@@ -485,20 +494,6 @@ function requiredOf(node: JsonSchemaObject): string[] {
   const dependent = node.dependentRequired;
   if (isSchemaObject(dependent)) for (const list of Object.values(dependent)) if (Array.isArray(list)) for (const name of list) if (typeof name === "string") names.push(name);
   return names;
-}
-
-/**
- * What `narrow` (derived) says when asked to drop this branch, when it refuses: the page
- * then never offers `drop: [...]` for it. Asked only for names some `required` list holds.
- */
-function dropRefusal(tool: Tool<object>, selector: string): string | undefined {
-  try {
-    tool.derived({ drop: [selector] });
-    return undefined;
-  } catch (error) {
-    if (isSluiceError(error, "REQUIRED_DROPPED")) return error.message;
-    return undefined;
-  }
 }
 
 /** What a tool withholds beyond its source: its own projection's entries (a source's entries come first, `Tool.project`). */

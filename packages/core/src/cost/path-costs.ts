@@ -1,6 +1,7 @@
 import {
   canonicalJson,
   defRef,
+  isSluiceError,
   defsOf,
   hasOwn,
   isSchemaObject,
@@ -8,6 +9,7 @@ import {
   refTarget,
   ROOT,
   subschemasOf,
+  withinLimits,
   type JsonSchemaObject,
 } from "@sluice/schema";
 import { projectSchema } from "../projection/project-schema.ts";
@@ -109,6 +111,34 @@ export class ToolPricer {
     }
     stats.fast++;
     return total - priced;
+  }
+
+  /**
+   * What `derived({ drop: [path] })` refuses the drop with (REQUIRED_DROPPED's message), or
+   * undefined when it would not refuse it for that reason. The projection runs on the
+   * drop's stand-in (what the selector walk reaches, members it never names left out) in
+   * place of a copy of the whole tool: every schema the walk meets, its `required` list and
+   * the root's `dependentRequired` are the tool's own, so the check sees what it sees in
+   * the tool. Where pricing would fall back to the reference, so does this (a real derive).
+   */
+  refusal(path: string, stats: PricingStats = { fast: 0, reference: 0 }): string | undefined {
+    if (this.#model === null) this.#model = toolModel(this.tool, this.#counter);
+    const read = this.#model === undefined ? undefined : readDrops(this.#model, [path]);
+    let attempt: () => unknown;
+    if (read === undefined) {
+      stats.reference++;
+      attempt = () => this.tool.project({ drop: [path] }, {});
+    } else {
+      stats.fast++;
+      const standIn = standInOf(this.#model!, read.selectors, read.reach).schema;
+      attempt = () => projectSchema(standIn, this.tool.definitionOrigins, { drop: [path] }, {});
+    }
+    try {
+      withinLimits(`derived() of ${this.tool.name}`, attempt);
+      return undefined;
+    } catch (error) {
+      return isSluiceError(error, "REQUIRED_DROPPED") ? error.message : undefined;
+    }
   }
 }
 
@@ -247,15 +277,15 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
   };
   // Entry parts of the tool's own values, by value and key: [followed by another entry, last].
   const entries = new Map<unknown, Map<string, [string | undefined, string | undefined]>>();
+  // No closure made per call: the built CLI names every function it makes (esbuild's keepNames), and this runs per entry per price.
   const entryOf = (key: string, value: unknown, last: boolean, original: boolean): string => {
-    const build = () => JSON.stringify(key).slice(1) + ":" + textOf(value) + (last ? "}" : ',"');
-    if (!original || typeof value !== "object" || value === null) return build();
+    if (!original || typeof value !== "object" || value === null) return entryText(key, textOf(value), last);
     let byKey = entries.get(value);
     if (byKey === undefined) entries.set(value, (byKey = new Map()));
     let pair = byKey.get(key);
     if (pair === undefined) byKey.set(key, (pair = [undefined, undefined]));
     const slot = last ? 1 : 0;
-    return (pair[slot] ??= build());
+    return (pair[slot] ??= entryText(key, textOf(value), last));
   };
   // Counts of untouched definition entries (followed by another entry), by name.
   const entryCounts = new Map<string, number>();
@@ -310,6 +340,11 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       return out;
     },
   };
+}
+
+/** One entry as a part: from its key's first character to the separator after its value. */
+function entryText(key: string, valueText: string, last: boolean): string {
+  return JSON.stringify(key).slice(1) + ":" + valueText + (last ? "}" : ',"');
 }
 
 /**
@@ -385,6 +420,17 @@ function refSites(body: JsonSchemaObject, defs: Record<string, JsonSchemaObject>
 
 /** Tokens of the tool without every path of `paths`, or undefined when the reference must price it. */
 function priceDrops(model: ToolModel, paths: readonly string[], counter: PieceCounter): number | undefined {
+  const read = readDrops(model, paths);
+  if (read === undefined) return undefined;
+  try {
+    return countProjected(model, paths, read.selectors, read.reach, counter);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the drops reach (for their stand-in), or undefined when the reference must handle them. */
+function readDrops(model: ToolModel, paths: readonly string[]): { selectors: string[][]; reach: Reach } | undefined {
   // The stand-in of several drops holds what any of them reaches.
   const reach: Reach = { defs: new Set(), args: new Set() };
   const selectors: string[][] = [];
@@ -407,11 +453,7 @@ function priceDrops(model: ToolModel, paths: readonly string[], counter: PieceCo
     }
     selectors.push(segments);
   }
-  try {
-    return countProjected(model, paths, selectors, reach, counter);
-  } catch {
-    return undefined;
-  }
+  return { selectors, reach };
 }
 
 interface Reach {
@@ -471,7 +513,18 @@ function record<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
-function countProjected(model: ToolModel, paths: readonly string[], selectors: ReadonlyArray<readonly string[]>, reach: Reach, counter: PieceCounter): number {
+/** The stand-in of a drop: what the projection is run on, and what it left out (to put back). */
+interface StandIn {
+  schema: JsonSchemaObject;
+  /** Root arguments emptied in the stand-in. */
+  emptied: Set<string>;
+  /** Member names the selectors walk through. */
+  onPath: Set<string>;
+  /** Reachable definitions as the stand-in holds them. */
+  bodies: Map<string, JsonSchemaObject>;
+}
+
+function standInOf(model: ToolModel, selectors: ReadonlyArray<readonly string[]>, reach: Reach): StandIn {
   const { schema, defs, args } = model;
   const origins = model.tool.definitionOrigins;
   // The stand-in: reachable definitions as they are; of the others, only the names the
@@ -546,7 +599,13 @@ function countProjected(model: ToolModel, paths: readonly string[], selectors: R
   if (standInArgs !== undefined) standIn.properties = standInArgs;
   if (hasOwn(schema, "$defs")) standIn.$defs = standInDefs;
   if (pad.length > 0) standIn[PAD_KEYWORD] = { "": { anyOf: pad } };
+  return { schema: standIn, emptied, onPath, bodies: standInBody };
+}
 
+function countProjected(model: ToolModel, paths: readonly string[], selectors: ReadonlyArray<readonly string[]>, reach: Reach, counter: PieceCounter): number {
+  const { defs, args } = model;
+  const origins = model.tool.definitionOrigins;
+  const { schema: standIn, emptied, onPath, bodies: standInBody } = standInOf(model, selectors, reach);
   const result = projectSchema(standIn, origins, { drop: paths }, { allowRequiredDrop: true });
   const projected = result.schema;
 
