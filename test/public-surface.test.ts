@@ -179,6 +179,7 @@ it("@sluice/catalog exports", () => {
       "ToolSession",
       "cacheBreakEven",
       "check",
+      "describeFitChange",
       "dispatchLevel1",
       "dispatchLevel3",
       "filterTools",
