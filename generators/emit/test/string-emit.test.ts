@@ -95,13 +95,30 @@ function codeLines(text: string): string {
  * parsed one by one (`[...].map((text) => JSON.parse(text))`), run by the engine; the text around them.
  */
 function jsonTextData(text: string): { skeleton: string; values: unknown[] } {
+  // Tables are cut out by where they end: one regular expression over a table's megabytes
+  // (Kubernetes) overflowed the engine's backtracking stack. Each leaves a marker, so values
+  // keep the order of the module's text.
+  const tables: string[] = [];
+  let marked = "";
+  let from = 0;
+  for (let end = text.indexOf(TABLE_END); end !== -1; end = text.indexOf(TABLE_END, from)) {
+    const start = text.lastIndexOf(TABLE_START, end);
+    marked += `${text.slice(from, start)}\u0000${tables.length}\u0000`;
+    tables.push(text.slice(start, end + TABLE_END.length));
+    from = end + TABLE_END.length;
+  }
+  marked += text.slice(from);
   const values: unknown[] = [];
-  const skeleton = text.replace(/JSON\.parse\(`[^`]*`\)|\[(?:\n  '(?:[^'\\\n]|\\.)*',?)*\n\]\.map\(\(text\) => JSON\.parse\(text\)\)|(?<=ToolIR\[\] = )\[\](?=;)/g, (expression) => {
-    values.push(new Function(`return ${expression};`)());
+  const skeleton = marked.replace(/JSON\.parse\(`[^`]*`\)|\u0000(\d+)\u0000|(?<=ToolIR\[\] = )\[\](?=;)/g, (expression, table?: string) => {
+    values.push(new Function(`return ${table === undefined ? expression : tables[Number(table)]!};`)());
     return "<data>";
   });
   return { skeleton, values };
 }
+
+/** A table of single-quoted JSON texts opens so (a JSON text holds no raw line break) and ends so. */
+const TABLE_START = "[\n  '";
+const TABLE_END = "'\n].map((text) => JSON.parse(text))";
 
 /**
  * A generated module run as JavaScript, with its imports stubbed: what it exports, and for
