@@ -38,8 +38,10 @@ interface PackCase {
   tools: readonly Tool<object>[];
   kind: "graphql" | "openapi";
   spec: string;
-  /** Tools with hand-written handlers or paging rules: always in the end-to-end sample. */
+  /** Tools with hand-written handlers or paging rules: always in the long tier's end-to-end sample. */
   hand: readonly string[];
+  /** The ones of `hand` the quick tier calls, where the others run the same handler code on other data (all of `hand` when absent). */
+  quickHand?: readonly string[];
   /**
    * A pack as `sluice generate` makes it for a user (default response handler, pagination
    * detected from the spec). Detection declares only what the response schema confirms, so
@@ -73,7 +75,21 @@ const GENERATED: readonly PackCase[] = [
 ];
 
 const PACKS: readonly PackCase[] = [
-  { name: "linear", tools: linear.allTools, kind: "graphql", spec: "packs/linear/spec/schema.graphql", hand: ["issues_list", "issues_list_full", "projects_list", "comments_list", "teams_list", "issue", "project"] },
+  {
+    name: "linear",
+    tools: linear.allTools,
+    kind: "graphql",
+    spec: "packs/linear/spec/schema.graphql",
+    hand: ["issues_list", "issues_list_full", "projects_list", "comments_list", "teams_list", "issue", "project"],
+    // Linear's runtime gives every tool one handler per root field, built by the same code:
+    // a connection's items cut to the summary fields of their type, a single object cleared
+    // of noise. `issues_list` (a connection of a summarised type) and `issue` (a single
+    // object) meet both in the quick tier, and the generic sample adds a connection of
+    // another summarised type (administrable teams) and of one with no summary (issue
+    // relations); the other hand tools only change the data (about a second of CPU each
+    // against the Linear mock server), so they run in the long tier.
+    quickHand: ["issues_list", "issue"],
+  },
   { name: "github", tools: github.allTools, kind: "graphql", spec: "packs/github/spec/schema.graphql", hand: ["search_list", "security_advisories_list", "repository"] },
   { name: "stripe", tools: stripe.allTools, kind: "openapi", spec: "packs/stripe/spec/spec3.json", hand: ["get_customers", "get_charges", "get_payment_intents", "get_invoices", "get_subscriptions", "get_customers_search", "get_customers_customer"] },
   {
@@ -355,11 +371,13 @@ function sampleArgs(tool: Tool<object>): Record<string, unknown> {
 /** The hand-written ones, then every k-th of the other paginated tools (by name), up to SAMPLE of them (see GRAPHQL_QUICK_SAMPLE). */
 function sampleOf(pack: PackCase): Tool<object>[] {
   const byName = new Map(pack.tools.map((t) => [t.name, t]));
+  const called = LONG ? pack.hand : (pack.quickHand ?? pack.hand);
+  // Every hand-named tool must exist in both tiers, called or not.
   const hand = pack.hand.map((name) => {
     const tool = byName.get(name);
     if (tool === undefined) throw new Error(`${pack.name} has no tool ${name}`);
     return tool;
-  });
+  }).filter((tool) => called.includes(tool.name));
   const rest = pack.tools.filter((t) => t.pagination !== undefined && !pack.hand.includes(t.name));
   const size = LONG ? SAMPLE : pack.kind === "openapi" ? OPENAPI_QUICK_SAMPLE : GRAPHQL_QUICK_SAMPLE;
   const step = Math.max(1, Math.ceil(rest.length / size));
