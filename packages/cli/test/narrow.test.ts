@@ -33,7 +33,12 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
  */
 function sluice(args: string[], options: { trace?: string } = {}): Promise<ChildResult> {
   if (options.trace === undefined) return runSluice(args, { cwd: project, timeout: SLOW });
-  return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace }, execArgv: ["--import", join(project, "trace-hook.mjs")], timeout: SLOW });
+  if (LONG) return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace }, execArgv: ["--import", join(project, "trace-hook.mjs")], timeout: SLOW });
+  // The quick tier traces through NODE_OPTIONS, which the egress child narrow spawns inherits:
+  // each process writes `<trace>.<command>`, so one narrow traces both narrow and a fresh
+  // `sluice egress` (the long tier runs that egress as a child of its own).
+  const nodeOptions = `${process.env["NODE_OPTIONS"] ?? ""} --import ${join(project, "trace-hook-by-command.mjs")}`.trim();
+  return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace, NODE_OPTIONS: nodeOptions }, timeout: SLOW });
 }
 
 /** The pets pack as generate wrote it, copied per test so that tests do not see each other's edits. */
@@ -114,6 +119,10 @@ beforeAll(async () => {
   writeFileSync(
     join(project, "trace-hook.mjs"),
     `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';export async function resolve(s,c,n){appendFileSync(process.env.SLUICE_TRACE,s+'\\\\n');return n(s,c)}");\n`,
+  );
+  writeFileSync(
+    join(project, "trace-hook-by-command.mjs"),
+    `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';let f;export function initialize(d){f=d.file}export async function resolve(s,c,n){appendFileSync(f,s+'\\\\n');return n(s,c)}", { data: { file: process.env.SLUICE_TRACE + "." + process.argv[2] } });\n`,
   );
   mkdirSync(join(project, "base"));
   // The CLI's main in the worker (runSluice): the base pack is never edited, only copied, so
@@ -271,17 +280,27 @@ describe("an edit of the user's file", () => {
         .replace("packToolSets(pack.tools, curated, derived)", "packToolSets(pack.tools, lists.curated, (lists.derived as Tool<object>[] | undefined) ?? [])");
       expect(namespaceIndex).not.toBe(index);
       writeFileSync(join(served, "src/index.ts"), namespaceIndex.replace('import { packToolSets } from "@sluice/core";', 'import { packToolSets, type Tool } from "@sluice/core";'));
-      const added = await sluice(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags"]);
-      expect(added.stderr).toBe("");
-      expect(added.code).toBe(0);
-      expect(curatedOf(served)).toBe(
-        curatedOnly.replace(
-          EMPTY_CURATED,
-          `${EMPTY_CURATED}\n\nexport const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });\n\nexport const derived: readonly Tool<object>[] = [myPets];`,
-        ),
-      );
-      expect(block(mapOf(served), "my_pets")).toBe("tool my_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
-      expect(mapOf(served)).toBe(await egressNow(served));
+      const addedList = `${EMPTY_CURATED}\n\nexport const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });\n\nexport const derived: readonly Tool<object>[] = [myPets];`;
+      if (LONG) {
+        const added = await sluice(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags"]);
+        expect(added.stderr).toBe("");
+        expect(added.code).toBe(0);
+        expect(curatedOf(served)).toBe(curatedOnly.replace(EMPTY_CURATED, addedList));
+        expect(block(mapOf(served), "my_pets")).toBe("tool my_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
+        expect(mapOf(served)).toBe(await egressNow(served));
+      } else {
+        // The quick tier decides the same edit (the namespace import read as serving `derived`,
+        // the list added) by --dry-run in the worker, which writes nothing and so may load this
+        // copy: writing and re-mapping a pack is the derived narrow's of the first test, a child.
+        const files = snapshot(served);
+        const dry = await runInProcess(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags", "--dry-run"], { cwd: project });
+        expect(dry.stderr).toBe("dry run: nothing written\n");
+        expect(dry.code).toBe(0);
+        expect(snapshot(served)).toEqual(files);
+        const added = dry.stdout.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+        expect(added).toEqual(expect.arrayContaining(addedList.split("\n").filter((line) => line !== EMPTY_CURATED && line !== "").map((line) => `+${line}`)));
+        expect(dry.stdout).toContain("\n+tool my_pets\n+  endpoint GET /pets\n+  + limit: integer (int32)\n+  - tags: projection\n");
+      }
 
       const unserved = freshPack();
       writeFileSync(join(unserved, "src/curated.ts"), curatedOnly);
@@ -412,14 +431,22 @@ describe("loading", () => {
   it(
     "ts-morph is loaded by narrow only",
     async () => {
-      const egressTrace = join(project, "trace-egress.txt");
-      writeFileSync(egressTrace, "");
-      expect((await sluice(["egress", BASE], { trace: egressTrace })).code).toBe(0);
       // The narrow traced is the curated find_pets of the tests above (a narrow process of its own costs seconds).
       const narrowed = await curatedFindPets();
       expect(narrowed.result.code).toBe(0);
-      expect(readFileSync(egressTrace, "utf8")).not.toMatch(/ts-morph/);
-      expect(readFileSync(narrowed.trace, "utf8")).toMatch(/^ts-morph$/m);
+      if (LONG) {
+        const egressTrace = join(project, "trace-egress.txt");
+        writeFileSync(egressTrace, "");
+        expect((await sluice(["egress", BASE], { trace: egressTrace })).code).toBe(0);
+        expect(readFileSync(egressTrace, "utf8")).not.toMatch(/ts-morph/);
+        expect(readFileSync(narrowed.trace, "utf8")).toMatch(/^ts-morph$/m);
+        return;
+      }
+      // The quick tier's egress is the fresh process that narrow spawned to write the map.
+      const egressTrace = readFileSync(`${narrowed.trace}.egress`, "utf8");
+      expect(egressTrace).toMatch(/^@sluice\/core$/m);
+      expect(egressTrace).not.toMatch(/ts-morph/);
+      expect(readFileSync(`${narrowed.trace}.narrow`, "utf8")).toMatch(/^ts-morph$/m);
     },
     SLOW,
   );
