@@ -83,13 +83,35 @@ function curatedFindPets(): Promise<{ dir: string; result: ChildResult; trace: s
  * narrowed once, for the test of the derived tool and the --dry-run it must match.
  */
 const DERIVED_MY_PETS = ["find_pets", "--name", "my_pets", "--drop", "tags", "--pin", "limit=10"];
-let derivedPets: Promise<{ dir: string; before: string; result: ChildResult }> | undefined;
-function derivedMyPets(): Promise<{ dir: string; before: string; result: ChildResult }> {
+let derivedPets: Promise<{ dir: string; before: string; result: ChildResult; trace: string }> | undefined;
+function derivedMyPets(): Promise<{ dir: string; before: string; result: ChildResult; trace: string }> {
   derivedPets ??= (async () => {
     const dir = freshPack();
-    return { dir, before: curatedOf(dir), result: await sluice(["narrow", dir, ...DERIVED_MY_PETS]) };
+    // The quick tier's one narrow that writes, traced for the test of what narrow loads.
+    const trace = join(project, "trace-derived.txt");
+    return { dir, trace, before: curatedOf(dir), result: await sluice(["narrow", dir, ...DERIVED_MY_PETS], LONG ? {} : { trace }) };
   })();
   return derivedPets;
+}
+
+/** What narrow writes for find_pets curated with tags dropped (the second test checks a real narrow writes it). */
+const curatedFindPetsSource = () => curatedOf(BASE).replace(EMPTY_CURATED, `export const findPets = curate(generated.findPets, { drop: ["tags"] });\n\nexport const curated: readonly Tool<object>[] = [findPets];`);
+
+/**
+ * The quick tier's curated pack: a copy with that curated.ts written here, and its egress map
+ * from the CLI's main in the worker (the copy never changes after, so the worker may load it).
+ */
+let handCurated: Promise<{ dir: string; map: string }> | undefined;
+function curatedByHand(): Promise<{ dir: string; map: string }> {
+  handCurated ??= (async () => {
+    const dir = freshPack();
+    writeFileSync(join(dir, "src/curated.ts"), curatedFindPetsSource());
+    const { code, stdout, stderr } = await runInProcess(["egress", dir], { cwd: project });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    return { dir, map: stdout };
+  })();
+  return handCurated;
 }
 
 const curatedOf = (dir: string) => readFileSync(join(dir, "src/curated.ts"), "utf8");
@@ -167,10 +189,33 @@ describe("sluice narrow on a generated pack", () => {
     "the tool's own name replaces it (curated), the original kept as _full; the dropped path shows as withheld",
     async () => {
       const before = curatedOf(BASE);
+      if (!LONG) {
+        // The quick tier: the edit by an in-worker --dry-run (it writes nothing), the map of
+        // that edit by `sluice egress` of a copy holding it, and the dry run's predicted map
+        // diff against that map. Writing and re-mapping is the first test's child narrow.
+        const dir = freshPack();
+        const files = snapshot(dir);
+        const dry = await runInProcess(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags", "--dry-run"], { cwd: project });
+        expect(dry.stderr).toBe("dry run: nothing written\n");
+        expect(dry.code).toBe(0);
+        expect(snapshot(dir)).toEqual(files);
+        expect(dry.stdout).toContain('\n+export const findPets = curate(generated.findPets, { drop: ["tags"] });\n');
+        expect(dry.stdout).toContain("\n+export const curated: readonly Tool<object>[] = [findPets];\n");
+        const { map } = await curatedByHand();
+        expect(block(map, "find_pets")).toBe("tool find_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
+        expect(block(map, "find_pets_full")).toBe(block(mapOf(BASE), "find_pets").replace("tool find_pets", "tool find_pets_full"));
+        const mapDiff = dry.stdout.slice(dry.stdout.indexOf("--- egress_map.txt (before)"));
+        expect(mapDiff).not.toBe("");
+        const added = mapDiff.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+        expect(added).toContain("+tool find_pets_full");
+        for (const line of added) expect(map.split("\n")).toContain(line.slice(1));
+        return;
+      }
       const { dir, result: { code, stderr } } = await curatedFindPets();
       expect(stderr).toBe("");
       expect(code).toBe(0);
-      expect(curatedOf(dir)).toBe(
+      expect(curatedOf(dir)).toBe(curatedFindPetsSource());
+      expect(curatedFindPetsSource()).toBe(
         before.replace(EMPTY_CURATED, `export const findPets = curate(generated.findPets, { drop: ["tags"] });\n\nexport const curated: readonly Tool<object>[] = [findPets];`),
       );
       const map = mapOf(dir);
@@ -356,11 +401,19 @@ describe("nothing is written", () => {
   it(
     "a *_full twin is not a generated tool: TOOL_NOT_FOUND naming the tool",
     async () => {
-      const curated = await curatedFindPets();
-      expect(curated.result.code).toBe(0);
-      const dir = join(project, `case-${++copies}/pets`);
-      cpSync(curated.dir, dir, { recursive: true });
-      expect(mapOf(dir)).toContain("\ntool find_pets_full\n");
+      let dir: string;
+      if (LONG) {
+        const curated = await curatedFindPets();
+        expect(curated.result.code).toBe(0);
+        dir = join(project, `case-${++copies}/pets`);
+        cpSync(curated.dir, dir, { recursive: true });
+        expect(mapOf(dir)).toContain("\ntool find_pets_full\n");
+      } else {
+        // The quick tier's curated pack is written here, the same curated.ts (see curatedByHand).
+        const curated = await curatedByHand();
+        dir = curated.dir;
+        expect(curated.map).toContain("\ntool find_pets_full\n");
+      }
       const files = snapshot(dir);
       // A refusal of a copy the worker never loaded: main in the worker in the quick tier.
       const refusal = ["narrow", dir, "find_pets_full", "--name", "find_pets", "--drop", "limit"];
@@ -431,8 +484,9 @@ describe("loading", () => {
   it(
     "ts-morph is loaded by narrow only",
     async () => {
-      // The narrow traced is the curated find_pets of the tests above (a narrow process of its own costs seconds).
-      const narrowed = await curatedFindPets();
+      // The narrow traced is one of the tests above (a narrow process of its own costs seconds):
+      // the curated find_pets in the long tier, the derived my_pets in the quick tier.
+      const narrowed = LONG ? await curatedFindPets() : await derivedMyPets();
       expect(narrowed.result.code).toBe(0);
       if (LONG) {
         const egressTrace = join(project, "trace-egress.txt");
