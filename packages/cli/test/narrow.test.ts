@@ -2,10 +2,13 @@
  * `sluice narrow` on a pack written by `sluice generate`, in a project outside the
  * repository: the projection lands in src/curated.ts with every other byte kept, the
  * egress map is the one `sluice egress` gives afterwards, and nothing is written when
- * the projection is refused or with --dry-run. Every narrow that writes is a child process;
- * a refusal writes nothing, so the quick tier runs every refusal in the worker (the long tier,
- * test/support/tier.ts, runs each as a child), and leaves the vendored Stripe pack and the
- * dry run of a curated tool to the long tier.
+ * the projection is refused or with --dry-run. Every narrow that writes is a child process
+ * (two: narrow spawns the egress that maps the edited pack). The quick tier keeps one, the
+ * derived my_pets, traced; it runs every refusal and dry run in the worker (nothing written,
+ * so the worker may load the copy), checks the curated edit and the older pack's by --dry-run,
+ * and the curated pack's map by egress of a copy holding the curated.ts the long tier's real
+ * narrow must write. The long tier (test/support/tier.ts) runs each of those as a child
+ * narrow, and the vendored Stripe pack and the dry run of a curated tool.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +36,12 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
  */
 function sluice(args: string[], options: { trace?: string } = {}): Promise<ChildResult> {
   if (options.trace === undefined) return runSluice(args, { cwd: project, timeout: SLOW });
-  return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace }, execArgv: ["--import", join(project, "trace-hook.mjs")], timeout: SLOW });
+  if (LONG) return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace }, execArgv: ["--import", join(project, "trace-hook.mjs")], timeout: SLOW });
+  // The quick tier traces through NODE_OPTIONS, which the egress child narrow spawns inherits:
+  // each process writes `<trace>.<command>`, so one narrow traces both narrow and a fresh
+  // `sluice egress` (the long tier runs that egress as a child of its own).
+  const nodeOptions = `${process.env["NODE_OPTIONS"] ?? ""} --import ${join(project, "trace-hook-by-command.mjs")}`.trim();
+  return runSluice(args, { cwd: project, env: { SLUICE_TRACE: options.trace, NODE_OPTIONS: nodeOptions }, timeout: SLOW });
 }
 
 /** The pets pack as generate wrote it, copied per test so that tests do not see each other's edits. */
@@ -78,13 +86,35 @@ function curatedFindPets(): Promise<{ dir: string; result: ChildResult; trace: s
  * narrowed once, for the test of the derived tool and the --dry-run it must match.
  */
 const DERIVED_MY_PETS = ["find_pets", "--name", "my_pets", "--drop", "tags", "--pin", "limit=10"];
-let derivedPets: Promise<{ dir: string; before: string; result: ChildResult }> | undefined;
-function derivedMyPets(): Promise<{ dir: string; before: string; result: ChildResult }> {
+let derivedPets: Promise<{ dir: string; before: string; result: ChildResult; trace: string }> | undefined;
+function derivedMyPets(): Promise<{ dir: string; before: string; result: ChildResult; trace: string }> {
   derivedPets ??= (async () => {
     const dir = freshPack();
-    return { dir, before: curatedOf(dir), result: await sluice(["narrow", dir, ...DERIVED_MY_PETS]) };
+    // The quick tier's one narrow that writes, traced for the test of what narrow loads.
+    const trace = join(project, "trace-derived.txt");
+    return { dir, trace, before: curatedOf(dir), result: await sluice(["narrow", dir, ...DERIVED_MY_PETS], LONG ? {} : { trace }) };
   })();
   return derivedPets;
+}
+
+/** What narrow writes for find_pets curated with tags dropped (the second test checks a real narrow writes it). */
+const curatedFindPetsSource = () => curatedOf(BASE).replace(EMPTY_CURATED, `export const findPets = curate(generated.findPets, { drop: ["tags"] });\n\nexport const curated: readonly Tool<object>[] = [findPets];`);
+
+/**
+ * The quick tier's curated pack: a copy with that curated.ts written here, and its egress map
+ * from the CLI's main in the worker (the copy never changes after, so the worker may load it).
+ */
+let handCurated: Promise<{ dir: string; map: string }> | undefined;
+function curatedByHand(): Promise<{ dir: string; map: string }> {
+  handCurated ??= (async () => {
+    const dir = freshPack();
+    writeFileSync(join(dir, "src/curated.ts"), curatedFindPetsSource());
+    const { code, stdout, stderr } = await runInProcess(["egress", dir], { cwd: project });
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    return { dir, map: stdout };
+  })();
+  return handCurated;
 }
 
 const curatedOf = (dir: string) => readFileSync(join(dir, "src/curated.ts"), "utf8");
@@ -114,6 +144,10 @@ beforeAll(async () => {
   writeFileSync(
     join(project, "trace-hook.mjs"),
     `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';export async function resolve(s,c,n){appendFileSync(process.env.SLUICE_TRACE,s+'\\\\n');return n(s,c)}");\n`,
+  );
+  writeFileSync(
+    join(project, "trace-hook-by-command.mjs"),
+    `import { register } from "node:module";\nregister("data:text/javascript,import{appendFileSync}from'node:fs';let f;export function initialize(d){f=d.file}export async function resolve(s,c,n){appendFileSync(f,s+'\\\\n');return n(s,c)}", { data: { file: process.env.SLUICE_TRACE + "." + process.argv[2] } });\n`,
   );
   mkdirSync(join(project, "base"));
   // The CLI's main in the worker (runSluice): the base pack is never edited, only copied, so
@@ -157,13 +191,32 @@ describe("sluice narrow on a generated pack", () => {
   it(
     "the tool's own name replaces it (curated), the original kept as _full; the dropped path shows as withheld",
     async () => {
-      const before = curatedOf(BASE);
+      if (!LONG) {
+        // The quick tier: the edit by an in-worker --dry-run (it writes nothing), the map of
+        // that edit by `sluice egress` of a copy holding it, and the dry run's predicted map
+        // diff against that map. Writing and re-mapping is the first test's child narrow.
+        const dir = freshPack();
+        const files = snapshot(dir);
+        const dry = await runInProcess(["narrow", dir, "find_pets", "--name", "find_pets", "--drop", "tags", "--dry-run"], { cwd: project });
+        expect(dry.stderr).toBe("dry run: nothing written\n");
+        expect(dry.code).toBe(0);
+        expect(snapshot(dir)).toEqual(files);
+        expect(dry.stdout).toContain('\n+export const findPets = curate(generated.findPets, { drop: ["tags"] });\n');
+        expect(dry.stdout).toContain("\n+export const curated: readonly Tool<object>[] = [findPets];\n");
+        const { map } = await curatedByHand();
+        expect(block(map, "find_pets")).toBe("tool find_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
+        expect(block(map, "find_pets_full")).toBe(block(mapOf(BASE), "find_pets").replace("tool find_pets", "tool find_pets_full"));
+        const mapDiff = dry.stdout.slice(dry.stdout.indexOf("--- egress_map.txt (before)"));
+        expect(mapDiff).not.toBe("");
+        const added = mapDiff.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+        expect(added).toContain("+tool find_pets_full");
+        for (const line of added) expect(map.split("\n")).toContain(line.slice(1));
+        return;
+      }
       const { dir, result: { code, stderr } } = await curatedFindPets();
       expect(stderr).toBe("");
       expect(code).toBe(0);
-      expect(curatedOf(dir)).toBe(
-        before.replace(EMPTY_CURATED, `export const findPets = curate(generated.findPets, { drop: ["tags"] });\n\nexport const curated: readonly Tool<object>[] = [findPets];`),
-      );
+      expect(curatedOf(dir)).toBe(curatedFindPetsSource());
       const map = mapOf(dir);
       expect(map).toBe(await egressNow(dir));
       expect(block(map, "find_pets")).toBe("tool find_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
@@ -271,17 +324,27 @@ describe("an edit of the user's file", () => {
         .replace("packToolSets(pack.tools, curated, derived)", "packToolSets(pack.tools, lists.curated, (lists.derived as Tool<object>[] | undefined) ?? [])");
       expect(namespaceIndex).not.toBe(index);
       writeFileSync(join(served, "src/index.ts"), namespaceIndex.replace('import { packToolSets } from "@sluice/core";', 'import { packToolSets, type Tool } from "@sluice/core";'));
-      const added = await sluice(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags"]);
-      expect(added.stderr).toBe("");
-      expect(added.code).toBe(0);
-      expect(curatedOf(served)).toBe(
-        curatedOnly.replace(
-          EMPTY_CURATED,
-          `${EMPTY_CURATED}\n\nexport const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });\n\nexport const derived: readonly Tool<object>[] = [myPets];`,
-        ),
-      );
-      expect(block(mapOf(served), "my_pets")).toBe("tool my_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
-      expect(mapOf(served)).toBe(await egressNow(served));
+      const addedList = `${EMPTY_CURATED}\n\nexport const myPets = generated.findPets.derived({ name: "my_pets", drop: ["tags"] });\n\nexport const derived: readonly Tool<object>[] = [myPets];`;
+      if (LONG) {
+        const added = await sluice(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags"]);
+        expect(added.stderr).toBe("");
+        expect(added.code).toBe(0);
+        expect(curatedOf(served)).toBe(curatedOnly.replace(EMPTY_CURATED, addedList));
+        expect(block(mapOf(served), "my_pets")).toBe("tool my_pets\n  endpoint GET /pets\n  + limit: integer (int32)\n  - tags: projection");
+        expect(mapOf(served)).toBe(await egressNow(served));
+      } else {
+        // The quick tier decides the same edit (the namespace import read as serving `derived`,
+        // the list added) by --dry-run in the worker, which writes nothing and so may load this
+        // copy: writing and re-mapping a pack is the derived narrow's of the first test, a child.
+        const files = snapshot(served);
+        const dry = await runInProcess(["narrow", served, "find_pets", "--name", "my_pets", "--drop", "tags", "--dry-run"], { cwd: project });
+        expect(dry.stderr).toBe("dry run: nothing written\n");
+        expect(dry.code).toBe(0);
+        expect(snapshot(served)).toEqual(files);
+        const added = dry.stdout.split("\n").filter((line) => line.startsWith("+") && !line.startsWith("+++"));
+        expect(added).toEqual(expect.arrayContaining(addedList.split("\n").filter((line) => line !== EMPTY_CURATED && line !== "").map((line) => `+${line}`)));
+        expect(dry.stdout).toContain("\n+tool my_pets\n+  endpoint GET /pets\n+  + limit: integer (int32)\n+  - tags: projection\n");
+      }
 
       const unserved = freshPack();
       writeFileSync(join(unserved, "src/curated.ts"), curatedOnly);
@@ -337,11 +400,19 @@ describe("nothing is written", () => {
   it(
     "a *_full twin is not a generated tool: TOOL_NOT_FOUND naming the tool",
     async () => {
-      const curated = await curatedFindPets();
-      expect(curated.result.code).toBe(0);
-      const dir = join(project, `case-${++copies}/pets`);
-      cpSync(curated.dir, dir, { recursive: true });
-      expect(mapOf(dir)).toContain("\ntool find_pets_full\n");
+      let dir: string;
+      if (LONG) {
+        const curated = await curatedFindPets();
+        expect(curated.result.code).toBe(0);
+        dir = join(project, `case-${++copies}/pets`);
+        cpSync(curated.dir, dir, { recursive: true });
+        expect(mapOf(dir)).toContain("\ntool find_pets_full\n");
+      } else {
+        // The quick tier's curated pack is written here, the same curated.ts (see curatedByHand).
+        const curated = await curatedByHand();
+        dir = curated.dir;
+        expect(curated.map).toContain("\ntool find_pets_full\n");
+      }
       const files = snapshot(dir);
       // A refusal of a copy the worker never loaded: main in the worker in the quick tier.
       const refusal = ["narrow", dir, "find_pets_full", "--name", "find_pets", "--drop", "limit"];
@@ -412,14 +483,25 @@ describe("loading", () => {
   it(
     "ts-morph is loaded by narrow only",
     async () => {
-      const egressTrace = join(project, "trace-egress.txt");
-      writeFileSync(egressTrace, "");
-      expect((await sluice(["egress", BASE], { trace: egressTrace })).code).toBe(0);
-      // The narrow traced is the curated find_pets of the tests above (a narrow process of its own costs seconds).
-      const narrowed = await curatedFindPets();
+      if (LONG) {
+        const egressTrace = join(project, "trace-egress.txt");
+        writeFileSync(egressTrace, "");
+        expect((await sluice(["egress", BASE], { trace: egressTrace })).code).toBe(0);
+        // The narrow traced is the curated find_pets of the tests above (a narrow process of its own costs seconds).
+        const narrowed = await curatedFindPets();
+        expect(narrowed.result.code).toBe(0);
+        expect(readFileSync(egressTrace, "utf8")).not.toMatch(/ts-morph/);
+        expect(readFileSync(narrowed.trace, "utf8")).toMatch(/^ts-morph$/m);
+        return;
+      }
+      // The quick tier's narrow traced is the derived my_pets of the first test, and its egress
+      // the fresh process that narrow spawned to write the map.
+      const narrowed = await derivedMyPets();
       expect(narrowed.result.code).toBe(0);
-      expect(readFileSync(egressTrace, "utf8")).not.toMatch(/ts-morph/);
-      expect(readFileSync(narrowed.trace, "utf8")).toMatch(/^ts-morph$/m);
+      const egressTrace = readFileSync(`${narrowed.trace}.egress`, "utf8");
+      expect(egressTrace).toMatch(/^@sluice\/core$/m);
+      expect(egressTrace).not.toMatch(/ts-morph/);
+      expect(readFileSync(`${narrowed.trace}.narrow`, "utf8")).toMatch(/^ts-morph$/m);
     },
     SLOW,
   );

@@ -117,9 +117,10 @@ describe("suggestProjection on real tools", () => {
     SLOW,
   );
 
-  // The quick tier takes the two cheap ones (about a second each); gsheets' fattest tool, the
-  // same property on one more pack, costs about 4.5 s and runs in the long tier.
-  it.each(sweep(["github-rest", "stripe", "gsheets"] as const, (pack) => pack !== "gsheets"))(
+  // The quick tier takes github-rest's (half a second): the same property on Stripe's and
+  // gsheets' fattest tools (seconds each) runs in the long tier; Stripe's fattest tool still
+  // meets the search in the quick tier, in the floor test and both seeded properties below.
+  it.each(sweep(["github-rest", "stripe", "gsheets"] as const, (pack) => pack === "github-rest"))(
     "the fattest %s tool at 40% of its tokens",
     async (pack) => {
       const tool = fattest(PACKS[pack]);
@@ -265,7 +266,9 @@ describe("any budget (seeded property)", () => {
           for (const arg of [...requiredOf(tool), ...paging]) expect(argumentsOf(derived)).toContain(arg);
           expect(suggestion.tokens + suggestion.steps.reduce((sum, step) => sum + step.saved, 0)).toBe(schemaTokens(tool));
         }),
-        { seed: 20261130, numRuns: LONG ? 24 : 10 },
+        // The quick tier's first 5 runs of the seed (the long tier's first 5 of 24) meet both
+        // outcomes: fits on three tools (2 steps, 1 step, none) and budgets below the floor.
+        { seed: 20261130, numRuns: LONG ? 24 : 5 },
       );
     },
     SLOW,
@@ -542,7 +545,10 @@ describe("unions at any budget (seeded property)", () => {
           for (const selector of keep) expect(suggestion.drop).not.toContain(selector);
           for (const path of mustSee) expect(await pathsBelow(derived, path.slice(0, path.lastIndexOf(".")))).toContain(path);
         }),
-        { seed: 20261130, numRuns: LONG ? 40 : 16 },
+        // The quick tier's first 6 runs of the seed meet both outcomes, and the kept selector's
+        // case fits (2 steps, body.tag still there); every floor above is checked whatever the
+        // runs. Suggestions that drop a branch are the union tests' above; the long tier runs 40.
+        { seed: 20261130, numRuns: LONG ? 40 : 6 },
       );
     },
     SLOW,
