@@ -413,7 +413,6 @@ function mergeStep(
   const changes: FitChange[] = [];
   const add = (kind: FitChange["kind"], message: string, pointers: string[]) => {
     // A hostile schema can hold thousands of allOf nodes: the log names the first ones.
-    // Only the listed ones are sorted: comparing thousands of deep pointers costs their length each time.
     const unique = [...new Set(pointers)];
     const more = unique.length > MAX_POINTERS ? ` (${unique.length} places; ${MAX_POINTERS} listed)` : "";
     changes.push({ tool: tool.name, kind, action: "merge-all-of", message: message + more, ...listed(unique), ...withAudit });
