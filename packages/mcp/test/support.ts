@@ -168,6 +168,22 @@ export class WorkerStdioTransport extends StdioLinesTransport {
   }
 }
 
+/** Sets `env` in process.env (undefined removes a name); the function it gives puts back what was there. */
+function setEnv(env: Record<string, string | undefined>): () => void {
+  const saved = Object.entries(env).map(([key, value]) => {
+    const before = process.env[key];
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+    return [key, before] as const;
+  });
+  return () => {
+    for (const [key, value] of saved) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
+  };
+}
+
 /**
  * `sluice serve <args>` over stdio by the CLI's main in this process, given `input` as its
  * whole stdin (then closed, as a child's `stdin.end(input)`), until it ends: its exit code and
@@ -179,12 +195,7 @@ export async function serveStdioInProcess(args: readonly string[], input: string
   let stdout = "";
   output.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   let stderr = "";
-  const saved = new Map<string, string | undefined>();
-  for (const [key, value] of Object.entries(env)) {
-    saved.set(key, process.env[key]);
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  const restoreEnv = setEnv(env);
   try {
     const io: ServeIo = {
       stdout: { write: () => true },
@@ -196,10 +207,7 @@ export async function serveStdioInProcess(args: readonly string[], input: string
     const status = await main(["serve", ...args], io);
     return { status, stdout, stderr };
   } finally {
-    for (const [key, value] of saved) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreEnv();
   }
 }
 
@@ -236,12 +244,7 @@ export async function startHttpInProcess(args: readonly string[], startEnv: Reco
   const { main } = await import("../../cli/src/main.ts");
   const host = Object.assign(new EventEmitter(), { exit: (_code?: number | string) => {}, exitCode: undefined as number | undefined });
   let stderr = "";
-  const saved = new Map<string, string | undefined>();
-  for (const [key, value] of Object.entries(startEnv)) {
-    saved.set(key, process.env[key]);
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  const restoreEnv = setEnv(startEnv);
   const running = main(["serve", ...withHttp(args)], {
     stdout: { write: () => true },
     stderr: { write: (text: string) => (stderr += text) },
@@ -257,10 +260,7 @@ export async function startHttpInProcess(args: readonly string[], startEnv: Reco
       }),
     ]);
   } finally {
-    for (const [key, value] of saved) {
-      if (value === undefined) delete process.env[key];
-      else process.env[key] = value;
-    }
+    restoreEnv();
   }
   let stopped: Promise<number> | undefined;
   return {
