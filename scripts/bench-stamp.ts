@@ -50,7 +50,7 @@ try {
       "const { writeStamp } = await import(module);",
       // What generate.ts hands the stamp: the texts it wrote (strings), the spec's bytes, the egress map.
       "const written = new Map();",
-      'for (const path of ["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "egress_map.txt"]) written.set(path, readFileSync(`${out}/${path}`, "utf8"));',
+      'for (const path of ["src/pack-data.gen.ts", "src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "egress_map.txt"]) written.set(path, readFileSync(`${out}/${path}`, "utf8"));',
       "const bytes = readFileSync(spec);",
       "written.set(`spec/${specFile}`, bytes);",
       "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };",

@@ -2,9 +2,9 @@ import { Buffer } from "node:buffer";
 import { assertJsonData } from "./json-text.ts";
 
 /**
- * A table of records -> a TypeScript expression that builds it at import time: an array of
- * single-quoted string literals, each one record's compact JSON text on a line of its own,
- * parsed one by one (`[\n  '{...}',\n  '{...}'\n].map((text) => JSON.parse(text))`).
+ * A table of records -> a JavaScript array literal of single-quoted strings, each one
+ * record's compact JSON text on a line of its own (`[\n  '{...}',\n  '{...}'\n]`); the
+ * module that imports it parses them one by one (`texts.map((text) => JSON.parse(text))`).
  *
  * Why not one `JSON.parse(`...`)` template as json-text.ts writes: V8 compiles one huge
  * literal far slower than many small ones. Measured on the 8,984 tools of eight Kubernetes
@@ -20,7 +20,7 @@ import { assertJsonData } from "./json-text.ts";
  * so the string's value is the JSON text; JSON text holds no raw line terminator.
  * `JSON.parse` defines every key as an own property, so a `__proto__` key stays data.
  */
-export function writeJsonStringsExpression(out: string[], records: readonly unknown[]): void {
+export function writeJsonStringsArray(out: string[], records: readonly unknown[]): void {
   if (records.length === 0) {
     out.push("[]");
     return;
@@ -31,7 +31,7 @@ export function writeJsonStringsExpression(out: string[], records: readonly unkn
     assertJsonData(record);
     out.push(i === 0 ? "[\n  '" : "',\n  '", stringText(JSON.stringify(record)));
   }
-  out.push("'\n].map((text) => JSON.parse(text))");
+  out.push("'\n]");
 }
 
 /** Characters outside ASCII, and the two a single-quoted literal must escape. */

@@ -2,6 +2,7 @@ import type { PackIR } from "@sluice/core";
 import { withinLimits } from "@sluice/schema";
 import { generatedHeader, type GeneratorInfo } from "./header.ts";
 import { emitDefsSource } from "./defs-source.ts";
+import { emitPackDataSource } from "./pack-data-source.ts";
 import { emitToolsSource } from "./tools-source.ts";
 import { emitTypesSource } from "./types-source.ts";
 import { toolIdentifiers, typeNamesForDefs } from "./identifiers.ts";
@@ -31,11 +32,12 @@ export function emitPackSources(pack: PackIR, generator: GeneratorInfo, options:
 
 /**
  * The same files, each built when it is asked for: a writer that writes and drops each
- * one before taking the next holds one file's text at a time, not all three.
+ * one before taking the next holds one file's text at a time, not all four.
  */
 export function* emitPackFiles(pack: PackIR, generator: GeneratorInfo, options: EmitOptions = {}): Generator<EmittedFile, void, undefined> {
   const operation = `emitting pack ${pack.name}`;
   const header = generatedHeader(pack, generator, options.regenerate);
+  yield withinLimits(operation, () => ({ path: "src/pack-data.gen.ts", text: emitPackDataSource(pack, generator, header) }));
   yield withinLimits(operation, () => ({ path: "src/defs.gen.ts", text: emitDefsSource(pack, generator, header) }));
   // The names of the pack's types and tools, which tools.gen.ts and types.gen.ts share, computed once.
   const names = withinLimits(operation, () => {

@@ -2,10 +2,10 @@
  * The string emitter against the ts-morph emitter it replaced (kept verbatim under
  * test/support/ts-morph-emit as the oracle), on every corpus spec that generates and on
  * hostile names and strings. types.gen.ts must come out byte for byte the same. defs.gen.ts
- * and tools.gen.ts now carry their data as JSON text (json-text.ts, json-strings.ts) where the oracle wrote
- * object literals, so those two are compared by meaning: both modules are run, and what they
- * export and what they hand to definePack must be the same data, key for key (own
- * `__proto__` keys included). Where the oracle itself is wrong (code-block-writer's string
+ * and tools.gen.ts now take their data from pack-data.gen.ts, JSON texts (json-strings.ts),
+ * where the oracle wrote object literals in them, so those two are compared by meaning: the
+ * data module and both modules are run, and what they export and what they hand to
+ * definePack must be the same data, key for key (own `__proto__` keys included). Where the oracle itself is wrong (code-block-writer's string
  * tracking, see ORACLE_MISREADS below) its layout differs, never its data.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -64,21 +64,30 @@ function firstDifference(a: string, b: string): string | undefined {
 /** Files the oracle still defines byte for byte; in the others the data differs in form only. */
 const BYTE_FOR_BYTE = new Set(["src/types.gen.ts"]);
 
+/** The module the oracle has no counterpart of: the data defs.gen.ts and tools.gen.ts import. */
+const DATA_FILE = "src/pack-data.gen.ts";
+
 function differences(ours: readonly EmittedFile[], oracle: readonly EmittedFile[], pack: PackIR): string[] {
-  expect(ours.map((file) => file.path)).toEqual(oracle.map((file) => file.path));
-  return ours.flatMap((file, index) => {
+  const data = ours.find((file) => file.path === DATA_FILE);
+  expect(data).toBeDefined();
+  const modules = ours.filter((file) => file !== data);
+  expect(modules.map((file) => file.path)).toEqual(oracle.map((file) => file.path));
+  const texts = evaluateData(data!.text);
+  return modules.flatMap((file, index) => {
     const other = oracle[index]!.text;
     if (BYTE_FOR_BYTE.has(file.path)) {
       const difference = firstDifference(file.text, other);
       return difference === undefined ? [] : [`${file.path}: ${difference}`];
     }
     // The same header, imports and per-tool exports line for line; the data, run, is the IR's.
-    const { skeleton, values } = jsonTextData(file.text);
-    const difference = firstDifference(codeLines(skeleton).replace(", type ToolIR", ""), codeLines(other));
+    const skeleton = codeLines(file.text).replace(", type ToolIR", "").replace(/\nimport \{ \w+(, \w+)* \} from "\.\/pack-data\.gen\.ts";/, "");
+    const difference = firstDifference(skeleton, codeLines(other));
     if (difference !== undefined) return [`${file.path}: ${difference}`];
+    const run = evaluateModule(file.text, texts) as { exports: Record<string, unknown>; definitions: { tools: unknown }[] };
+    const values = file.path === "src/defs.gen.ts" ? [run.exports["defs"], run.exports["withheldMembers"]] : [run.definitions[0]!.tools];
     const want = file.path === "src/defs.gen.ts" ? [pack.defs, pack.withheldMembers ?? {}] : [pack.tools];
-    const data = firstDifference(canonical(values), canonical(want));
-    return data === undefined ? [] : [`${file.path}: its JSON text is not the IR: ${data}`];
+    const wrong = firstDifference(canonical(values), canonical(want));
+    return wrong === undefined ? [] : [`${file.path}: its data is not the IR: ${wrong}`];
   });
 }
 
@@ -91,40 +100,22 @@ function codeLines(text: string): string {
 }
 
 /**
- * Each `JSON.parse(`...`)` of a generated module, and each table of single-quoted JSON texts
- * parsed one by one (`[...].map((text) => JSON.parse(text))`), run by the engine; the text around them.
+ * pack-data.gen.ts run as the plain JavaScript module it must be: its `export const` turned
+ * into assignments and nothing else, no TypeScript transform (a type annotation would be a
+ * syntax error here). Its exports.
  */
-function jsonTextData(text: string): { skeleton: string; values: unknown[] } {
-  // Tables are cut out by where they end: one regular expression over a table's megabytes
-  // (Kubernetes) overflowed the engine's backtracking stack. Each leaves a marker, so values
-  // keep the order of the module's text.
-  const tables: string[] = [];
-  let marked = "";
-  let from = 0;
-  for (let end = text.indexOf(TABLE_END); end !== -1; end = text.indexOf(TABLE_END, from)) {
-    const start = text.lastIndexOf(TABLE_START, end);
-    marked += `${text.slice(from, start)}\u0000${tables.length}\u0000`;
-    tables.push(text.slice(start, end + TABLE_END.length));
-    from = end + TABLE_END.length;
-  }
-  marked += text.slice(from);
-  const values: unknown[] = [];
-  const skeleton = marked.replace(/JSON\.parse\(`[^`]*`\)|\u0000(\d+)\u0000|(?<=ToolIR\[\] = )\[\](?=;)/g, (expression, table?: string) => {
-    values.push(new Function(`return ${table === undefined ? expression : tables[Number(table)]!};`)());
-    return "<data>";
-  });
-  return { skeleton, values };
+function evaluateData(text: string): Record<string, unknown> {
+  const exports: Record<string, unknown> = {};
+  new Function("exports", text.replace(/^export const (\w+) = /gm, "exports.$1 = "))(exports);
+  return exports;
 }
-
-/** A table of single-quoted JSON texts opens so (a JSON text holds no raw line break) and ends so. */
-const TABLE_START = "[\n  '";
-const TABLE_END = "'\n].map((text) => JSON.parse(text))";
 
 /**
  * A generated module run as JavaScript, with its imports stubbed: what it exports, and for
  * tools.gen.ts what it passes to `definePack` (the stub returns the tool names it is asked for).
+ * `data` is what pack-data.gen.ts exports.
  */
-function evaluateModule(text: string): unknown {
+function evaluateModule(text: string, data: Record<string, unknown>): unknown {
   const { outputText, diagnostics } = ts.transpileModule(text, {
     compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
     reportDiagnostics: true,
@@ -143,6 +134,7 @@ function evaluateModule(text: string): unknown {
       };
     }
     if (specifier === "./defs.gen.ts") return { defs: "<defs>", withheldMembers: "<withheldMembers>" };
+    if (specifier === "./pack-data.gen.ts") return data;
     return { runtime: "<runtime>" };
   };
   const exports: Record<string, unknown> = {};
@@ -325,9 +317,10 @@ function hostilePack(): PackIR {
   };
 }
 
-/** defs.gen.ts run as JavaScript: the values it exports. */
-function evaluateDefs(text: string): { defs: unknown; withheldMembers: unknown } {
-  return (evaluateModule(text) as { exports: { defs: unknown; withheldMembers: unknown } }).exports;
+/** defs.gen.ts run as JavaScript on the data module emitted beside it: the values it exports. */
+function evaluateDefs(files: readonly EmittedFile[]): { defs: unknown; withheldMembers: unknown } {
+  const text = (path: string) => files.find((file) => file.path === path)!.text;
+  return (evaluateModule(text("src/defs.gen.ts"), evaluateData(text(DATA_FILE))) as { exports: { defs: unknown; withheldMembers: unknown } }).exports;
 }
 
 /** Syntax errors only: the generated modules import packages this check does not resolve. */
@@ -354,13 +347,14 @@ describe("string emit matches the ts-morph emit on hostile names and strings", (
   it("emits modules that parse, and defs and tools that evaluate back to the IR (own __proto__ keys included)", () => {
     const files = emitPackSources(pack, GENERATOR, { runtimeModule: "./runtime.ts" });
     expect(files.flatMap(syntaxErrors)).toEqual([]);
-    const evaluated = evaluateDefs(files.find((file) => file.path === "src/defs.gen.ts")!.text);
+    const evaluated = evaluateDefs(files);
     expect(canonical(evaluated.defs)).toBe(canonical(pack.defs));
     expect(canonical(evaluated.withheldMembers)).toBe(canonical(pack.withheldMembers));
     const properties = ((evaluated.defs as Record<string, JsonSchemaObject>)['Quote"Name']!.properties ?? {}) as object;
     expect(Object.hasOwn(properties, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
-    const tools = evaluateModule(files.find((file) => file.path === "src/tools.gen.ts")!.text) as { definitions: { tools: unknown }[] };
+    const data = evaluateData(files.find((file) => file.path === DATA_FILE)!.text);
+    const tools = evaluateModule(files.find((file) => file.path === "src/tools.gen.ts")!.text, data) as { definitions: { tools: unknown }[] };
     expect(canonical(tools.definitions[0]!.tools)).toBe(canonical(pack.tools));
   });
 
@@ -417,7 +411,7 @@ describe("values JSON text would change", () => {
 
   it("an undefined member is left out, as an optional IR member is", () => {
     const defs = { Sparse: { type: "object", examples: [{ a: 1, b: undefined }] } } as unknown as PackIR["defs"];
-    expect(canonical(evaluateDefs(emitPackSources({ ...base, defs }, GENERATOR)[0]!.text).defs)).toBe('{"Sparse":{"type":"object","examples":[{"a":1}]}}');
+    expect(canonical(evaluateDefs(emitPackSources({ ...base, defs }, GENERATOR)).defs)).toBe('{"Sparse":{"type":"object","examples":[{"a":1}]}}');
   });
 
   it("are refused rather than written as something else (a non-finite number, undefined in an array, a toJSON method)", () => {
@@ -449,9 +443,9 @@ describe("ORACLE_MISREADS: a key ending in a backslash", () => {
 
   it("the ts-morph emit mis-indents after it; the string emit's JSON text evaluates back to the IR, as the oracle's does", () => {
     const ours = emitPackSources(pack, GENERATOR);
-    const defs = ours.find((file) => file.path === "src/defs.gen.ts")!.text;
-    expect(defs).toContain('"C:\\\\\\\\":"one \\\\u0060 tick \\\\u0024{x}"');
-    expect(canonical(evaluateDefs(defs).defs)).toBe(canonical(pack.defs));
+    const data = ours.find((file) => file.path === DATA_FILE)!.text;
+    expect(data).toContain(`'["Escapes",{"type":"object","default":{"C:\\\\\\\\":"one \` tick \${x}"}`);
+    expect(canonical(evaluateDefs(ours).defs)).toBe(canonical(pack.defs));
     expect(differences(ours, emitWithTsMorph(pack, GENERATOR), pack)).toEqual([]);
     expect(changedBytes(ours, pack, {})).toEqual([]);
   });

@@ -39,8 +39,8 @@ describe("hostile GraphQL schemas: iterative conversion, coded errors", () => {
     expect(pack.defs[`Input${LEVELS - 1}`]).toEqual({ type: "object", properties: { v: { type: "string" } } });
 
     // The emitted sources carry every definition (one per type: no nesting to recurse into).
-    const defsSource = emitPackSources(pack).find((file) => file.path === "src/defs.gen.ts")!.text;
-    expect(defsSource).toContain(`"Input${LEVELS - 1}": {`);
+    const dataSource = emitPackSources(pack).find((file) => file.path === "src/pack-data.gen.ts")!.text;
+    expect(dataSource).toContain(`\n  '["Input${LEVELS - 1}",{`);
   });
 
   it("a chain of non-null inputs, which graphql-js checks for cycles by recursion, is a coded INTERNAL_LIMIT", () => {

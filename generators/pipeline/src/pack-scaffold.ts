@@ -5,7 +5,7 @@
 import { commentText, type EmittedFile } from "@sluice/emit";
 
 /** Files of a pack that `sluice generate` rewrites (spec copy and egress map aside). */
-export const GENERATED_SOURCES = ["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts"] as const;
+export const GENERATED_SOURCES = ["src/pack-data.gen.ts", "src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts"] as const;
 
 /** `my-api` -> `MyApi`. */
 export function pascalCase(name: string): string {

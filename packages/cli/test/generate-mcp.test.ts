@@ -116,7 +116,7 @@ describe("generate from an MCP server", () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as { packs: Array<{ tools: number; kind: string; written: string[]; scaffolded: string[] }> };
     expect(report.packs[0]).toMatchObject({ tools: 5, kind: "mcp" });
-    expect(report.packs[0]!.written).toEqual(["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/tools.snapshot.json", "egress_map.txt", "src/served-tools.gen.json"]);
+    expect(report.packs[0]!.written).toEqual(["src/pack-data.gen.ts", "src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/tools.snapshot.json", "egress_map.txt", "src/served-tools.gen.json"]);
     const snapshot = JSON.parse(readFileSync(join(project, "packs/notes/spec/tools.snapshot.json"), "utf8")) as { server: unknown; tools: Array<{ name: string }> };
     expect(snapshot.server).toEqual({ name: "tiny", version: "1.0.0" });
     expect(snapshot.tools.map((tool) => tool.name)).toEqual(["delete_note", "list_notes", "notes.search", "read_note", "write_note"]);

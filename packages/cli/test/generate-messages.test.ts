@@ -34,11 +34,11 @@ describe("a pack moved from generate <spec> --name --out into sluice.config", ()
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(
-      '  not drift: 4 generated files differ only in the "// Regenerate:" line (was "sluice generate spec/notes.json --name notes --out .", now "sluice generate notes (pack "notes" of sluice.config.json)": the pack is made another way now); sluice generate rewrites them\n  up to date\n',
+      '  not drift: 5 generated files differ only in the "// Regenerate:" line (was "sluice generate spec/notes.json --name notes --out .", now "sluice generate notes (pack "notes" of sluice.config.json)": the pack is made another way now); sluice generate rewrites them\n  up to date\n',
     );
     const json = JSON.parse((await sluice(["generate", "--check", "--json"], project)).stdout) as { ok: boolean; packs: Array<{ changed: string[]; headerOnly: { files: string[] } }> };
     expect(json.ok).toBe(true);
-    expect(json.packs[0]!.headerOnly.files.sort()).toEqual(["src/defs.gen.ts", "src/runtime.gen.ts", "src/tools.gen.ts", "src/types.gen.ts"]);
+    expect(json.packs[0]!.headerOnly.files.sort()).toEqual(["src/defs.gen.ts", "src/pack-data.gen.ts", "src/runtime.gen.ts", "src/tools.gen.ts", "src/types.gen.ts"]);
   });
 
   it("a real difference beside the header line is still drift", async () => {

@@ -52,7 +52,7 @@ describe("generate --check and the stamp", () => {
   it("generate records every file of the pack; an unchanged pack is checked from the stamp, without generating", async () => {
     expect((await sluice(["generate", PETSTORE, "--name", "pets", "--out", "packs/a"])).code).toBe(0);
     const stamp = stampOf("packs/a");
-    expect(Object.keys(stamp.files)).toEqual([".gitattributes", "egress_map.txt", "package.json", "spec/petstore-expanded-3.0.json", "src/curated.ts", "src/defs.gen.ts", "src/index.ts", "src/runtime.gen.ts", "src/runtime.ts", "src/served-tools.gen.json", "src/tools.gen.ts", "src/types.gen.ts"]);
+    expect(Object.keys(stamp.files)).toEqual([".gitattributes", "egress_map.txt", "package.json", "spec/petstore-expanded-3.0.json", "src/curated.ts", "src/defs.gen.ts", "src/index.ts", "src/pack-data.gen.ts", "src/runtime.gen.ts", "src/runtime.ts", "src/served-tools.gen.json", "src/tools.gen.ts", "src/types.gen.ts"]);
     markStamp("packs/a");
     const check = await sluice(args("packs/a"));
     expect(check.code).toBe(0);
@@ -146,8 +146,8 @@ describe("generate --check and the stamp", () => {
 
 describe("the stamp's file digests", () => {
   it("are the sha256 of each file's bytes on disk, for ASCII sources and for text that is not ASCII", async () => {
-    // types.gen.ts carries descriptions as they are (here not ASCII); tools.gen.ts is ASCII below
-    // its header (json-text.ts escapes the rest): the stamp hashes slices of both kinds.
+    // types.gen.ts carries descriptions as they are (here not ASCII); pack-data.gen.ts is ASCII below
+    // its header (json-strings.ts escapes the rest): the stamp hashes slices of both kinds.
     const spec = {
       openapi: "3.0.3",
       info: { title: "Grüße", version: "1" },
@@ -166,7 +166,7 @@ describe("the stamp's file digests", () => {
     expect((await sluice(["generate", at("unicode.json"), "--name", "uni", "--out", "packs/uni"])).code).toBe(0);
     const { files } = stampOf("packs/uni");
     expect(read("packs/uni/src/types.gen.ts")).toContain("Größe: 10 µm, naïve café");
-    expect(read("packs/uni/src/tools.gen.ts").split("\n").slice(4).join("\n")).toMatch(/^[\x00-\x7f]*$/);
+    expect(read("packs/uni/src/pack-data.gen.ts").split("\n").slice(4).join("\n")).toMatch(/^[\x00-\x7f]*$/);
     for (const [path, digest] of Object.entries(files)) expect([path, digest]).toEqual([path, createHash("sha256").update(readFileSync(at(`packs/uni/${path}`))).digest("hex")]);
     expect(Object.keys(files)).toContain("src/types.gen.ts");
   });

@@ -57,7 +57,7 @@ describe("one pack from a spec", () => {
     const report = JSON.parse(first.stdout) as { packs: Array<{ written: string[]; scaffolded: string[]; tools: number; baseUrl: string }> };
     expect(report.packs[0]!.tools).toBe(4);
     expect(report.packs[0]!.baseUrl).toBe("https://petstore.swagger.io/v2");
-    expect(report.packs[0]!.written).toEqual(["src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/petstore-expanded-3.0.json", "egress_map.txt", "src/served-tools.gen.json"]);
+    expect(report.packs[0]!.written).toEqual(["src/pack-data.gen.ts", "src/defs.gen.ts", "src/tools.gen.ts", "src/types.gen.ts", "src/runtime.gen.ts", ".gitattributes", "spec/petstore-expanded-3.0.json", "egress_map.txt", "src/served-tools.gen.json"]);
     expect(report.packs[0]!.scaffolded).toEqual(["package.json", "src/index.ts", "src/curated.ts", "src/runtime.ts"]);
     expect(read("packs/pets/spec/petstore-expanded-3.0.json")).toBe(readFileSync(join(SPECS, "petstore/petstore-expanded-3.0.json"), "utf8"));
     expect(read("packs/pets/.gitattributes")).toMatch(/^src\/tools\.gen\.ts linguist-generated=true$/m);
@@ -240,8 +240,8 @@ describe("a config of packs", () => {
     expect(run.stderr).toBe("");
     expect(run.stdout).toContain("credential api_key (apiKey): MY_STORE_KEY");
     expect(read("packs/store/src/runtime.gen.ts")).toContain('"env": "MY_STORE_KEY"');
-    expect(read("packs/store/src/tools.gen.ts")).toContain('"server":"http://127.0.0.1:9/v9"');
-    expect(read("packs/store/src/tools.gen.ts")).not.toContain("petstore3.swagger.io");
+    expect(read("packs/store/src/pack-data.gen.ts")).toContain('"server":"http://127.0.0.1:9/v9"');
+    expect(read("packs/store/src/pack-data.gen.ts")).not.toContain("petstore3.swagger.io");
     expect(read("packs/lin2/src/runtime.gen.ts")).toMatch(/"endpoint": \{\n\s+"env": "LIN_URL",\n\s+"url": "https:\/\/linear\.example\/graphql"\n/);
     expect(read("packs/lin2/src/runtime.gen.ts")).toContain('"env": "LIN_KEY"');
     config([{ spec: "specs/store.yaml", name: "store", out: "packs/store", env: { apiKey: "X" } }]);
@@ -483,7 +483,7 @@ describe("patterns the linear-time engine cannot run", () => {
     expect(warned).toEqual([
       'warning: PATTERN_UNSUPPORTED: pattern "\\\\w+(?=\\\\d)" needs a backtracking engine (lookahead "(?=" at 3); removed, not checked: POST /users /paths/~1users/post/requestBody/content/application~1json/schema/properties/secret/pattern and 1 more',
     ]);
-    const tools = read("packs/look/src/tools.gen.ts") + read("packs/look/src/defs.gen.ts");
+    const tools = read("packs/look/src/pack-data.gen.ts");
     expect(tools).not.toContain("(?=");
     expect(tools).toContain("^[a-z]+$");
     expect(tools).toContain("(?![0-9]+$)");

@@ -123,7 +123,7 @@ describe("a new name and description", () => {
     expect(byName.has("ps_get_pet_by_id")).toBe(false);
     expect(byName.get("ps_find_pets_by_tags")?.description).toBe("Pets with any of the tags.");
     expect(pack.facts.selection?.renamed).toEqual([{ from: "ps_get_pet_by_id", to: "pet" }]);
-    expect(pack.generated.find((file) => file.path === "src/tools.gen.ts")!.text).toContain('{"name":"pet",');
+    expect(pack.generated.find((file) => file.path === "src/pack-data.gen.ts")!.text).toContain('{"name":"pet",');
   });
 
   it.each([

@@ -3,15 +3,6 @@
 // Regenerate: sluice generate notion (pack "notion" of sluice.config.ts)
 // @ts-nocheck - checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
-  "blockObjectRequest": {"anyOf":[{"$ref":"#/$defs/paragraphBlockRequest"},{"$ref":"#/$defs/bulletedListItemBlockRequest"}]},
-  "bulletedListItemBlockRequest": {"type":"object","properties":{"bulleted_list_item":{"type":"object","properties":{"rich_text":{"type":"array","items":{"$ref":"#/$defs/richTextRequest"},"maxItems":100}},"additionalProperties":false,"required":["rich_text"]},"type":{"enum":["bulleted_list_item"],"type":"string"}},"additionalProperties":false},
-  "dataSourceIdParentRequest": {"type":"object","properties":{"type":{"type":"string","const":"database_id"},"database_id":{"type":"string","format":"uuid"}},"required":["database_id"]},
-  "movePageParentRequest": {"oneOf":[{"type":"object","properties":{"type":{"const":"page_id"},"page_id":{"type":"string","format":"uuid"}},"required":["type","page_id"]},{"type":"object","properties":{"type":{"const":"database_id"},"database_id":{"type":"string","format":"uuid"}},"required":["type","database_id"]},{"type":"object","properties":{"type":{"const":"workspace"}},"required":["type"]}]},
-  "pageIdParentRequest": {"type":"object","properties":{"page_id":{"type":"string","format":"uuid"}},"required":["page_id"]},
-  "paragraphBlockRequest": {"type":"object","properties":{"paragraph":{"type":"object","properties":{"rich_text":{"type":"array","items":{"$ref":"#/$defs/richTextRequest"},"maxItems":100}},"additionalProperties":false,"required":["rich_text"]},"type":{"enum":["paragraph"],"type":"string"}},"additionalProperties":false},
-  "parentRequest": {"oneOf":[{"$ref":"#/$defs/pageIdParentRequest"},{"$ref":"#/$defs/dataSourceIdParentRequest"},{"type":"object","properties":{"type":{"const":"workspace"}},"required":["type"]}]},
-  "richTextRequest": {"type":"object","required":["text"],"properties":{"text":{"type":"object","required":["content"],"properties":{"content":{"type":"string"},"link":{"type":["object","null"],"properties":{"url":{"type":"string"}},"required":["url"]}},"additionalProperties":false},"type":{"enum":["text"],"type":"string"}},"additionalProperties":false},
-  "sortObject": {"type":"object","required":["property","direction"],"properties":{"property":{"type":"string"},"direction":{"enum":["ascending","descending"],"type":"string"}}}
-}`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{}`);
+import { defTexts, withheldTexts } from "./pack-data.gen.ts";
+export const defs: Readonly<Record<string, JsonSchemaObject>> = Object.fromEntries(defTexts.map((text) => JSON.parse(text)));
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = Object.fromEntries(withheldTexts.map((text) => JSON.parse(text)));

@@ -1,19 +1,17 @@
 import type { PackIR } from "@sluice/core";
 import { generatedHeader, type GeneratorInfo } from "../../../src/header.ts";
-import { jsonTextExpression } from "./json-text.ts";
 import { printSourceFile } from "./source-file.ts";
 
 /**
  * `src/defs.gen.ts`: the pack's definitions table, each type once, in IR order, and the
- * members the generator withheld from those types (for egress maps). Both are JSON text
- * parsed at import (see json-text.ts), one def per line, typed by their declarations.
+ * members the generator withheld from those types (for egress maps). Changed since this copy
+ * was frozen: both are built from pack-data.gen.ts's JSON texts (see pack-data-source.ts).
  */
 export function emitDefsSource(pack: PackIR, generator: GeneratorInfo, header = generatedHeader(pack, generator)): string {
   return printSourceFile(header, [
     { text: 'import type { JsonSchemaObject, WithheldPath } from "@sluice/core";' },
-    { text: `export const defs: Readonly<Record<string, JsonSchemaObject>> = ${jsonTextExpression(pack.defs, { lines: 1 })};` },
-    {
-      text: `export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = ${jsonTextExpression(pack.withheldMembers ?? {}, { lines: 1 })};`,
-    },
+    { text: 'import { defTexts, withheldTexts } from "./pack-data.gen.ts";' },
+    { text: "export const defs: Readonly<Record<string, JsonSchemaObject>> = Object.fromEntries(defTexts.map((text) => JSON.parse(text)));" },
+    { text: "export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = Object.fromEntries(withheldTexts.map((text) => JSON.parse(text)));" },
   ]);
 }

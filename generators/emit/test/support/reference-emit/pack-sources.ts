@@ -6,6 +6,7 @@ import type { PackIR } from "@sluice/core";
 import { withinLimits } from "@sluice/schema";
 import { generatedHeader, type GeneratorInfo } from "../../../src/header.ts";
 import { emitDefsSource } from "./defs-source.ts";
+import { emitPackDataSource } from "./pack-data-source.ts";
 import { emitToolsSource } from "./tools-source.ts";
 import { emitTypesSource } from "./types-source.ts";
 
@@ -39,6 +40,8 @@ export function emitPackSources(pack: PackIR, generator: GeneratorInfo, options:
 export function* emitPackFiles(pack: PackIR, generator: GeneratorInfo, options: EmitOptions = {}): Generator<EmittedFile, void, undefined> {
   const operation = `emitting pack ${pack.name}`;
   const header = generatedHeader(pack, generator, options.regenerate);
+  // Added since this copy was frozen: the data module, first.
+  yield withinLimits(operation, () => ({ path: "src/pack-data.gen.ts", text: emitPackDataSource(pack, generator, header) }));
   yield withinLimits(operation, () => ({ path: "src/defs.gen.ts", text: emitDefsSource(pack, generator, header) }));
   yield withinLimits(operation, () => ({ path: "src/tools.gen.ts", text: emitToolsSource(pack, generator, options.runtimeModule, header) }));
   yield withinLimits(operation, () => ({ path: "src/types.gen.ts", text: emitTypesSource(pack, generator, header) }));

@@ -3,9 +3,6 @@
 // Regenerate: sluice generate small
 // @ts-nocheck - checked when generated; a project's tsc reads only the types it declares
 import type { JsonSchemaObject, WithheldPath } from "@sluice/core";
-export const defs: Readonly<Record<string, JsonSchemaObject>> = JSON.parse(`{
-  "IssueCreateInput": {"type":"object","properties":{"title":{"type":"string","description":"The title, */ not a comment end"},"state":{"$ref":"#/$defs/IssueState","default":"OPEN"},"labelIds":{"type":"array","items":{"type":"string"}}},"required":["title"]},
-  "IssueFilter": {"type":"object","description":"Filter issues","properties":{"title":{"type":"string"},"state":{"$ref":"#/$defs/IssueState"},"and":{"type":"array","items":{"$ref":"#/$defs/IssueFilter"}},"constructor":{"type":"string"}}},
-  "IssueState": {"type":"string","enum":["OPEN","CLOSED"]}
-}`);
-export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = JSON.parse(`{}`);
+import { defTexts, withheldTexts } from "./pack-data.gen.ts";
+export const defs: Readonly<Record<string, JsonSchemaObject>> = Object.fromEntries(defTexts.map((text) => JSON.parse(text)));
+export const withheldMembers: Readonly<Record<string, readonly WithheldPath[]>> = Object.fromEntries(withheldTexts.map((text) => JSON.parse(text)));
