@@ -31,7 +31,8 @@ async function registerTypeScript(label: string): Promise<void> {
     throw new SluiceError("IMPORT_FAILED", `${label} is TypeScript and tsx, which sluice loads it with, is not installed; install tsx, or compile the module to JavaScript.`);
   }
   api.register();
-  // Registered after tsx, so it runs first and sees tsx's answer.
+  // Registered after tsx, so it runs first: its resolve sees tsx's answer, and its load serves
+  // a pack's generated data module (plain JavaScript) before tsx would transform it.
   register(new URL("../bin/typescript-esm-hooks.mjs", import.meta.url));
   typeScriptReady = true;
 }
