@@ -1,27 +1,34 @@
 // What a pack's tool data costs to import in each form a generated module could hold it in,
-// on plain node: the tool IR of a generated tools.gen.ts (either form) rewritten as
+// on plain node: the tool IR of a generated pack-data.gen.ts (or of a tools.gen.ts of either
+// form before the data moved there), or its definitions (`defTexts`), rewritten as
 //   template    JSON.parse(`...`)                      (the form before: one template literal)
 //   string      JSON.parse('...')                      (one single-quoted literal, line continuations)
-//   per-tool    ['{...}', ...].map((t) => JSON.parse(t)) (one literal per tool: the form now)
+//   per-tool    ['{...}', ...].map((t) => JSON.parse(t)) (one literal per tool: the form now, for tools and defs)
 //   json-file   JSON.parse(readFileSync(sibling .json)) (the floor; breaks bundlers)
 // Each variant is a module of its own, imported by a fresh node, rounds interleaved: the CPU
 // time of the import (process.cpuUsage around it, user + system) and the child's peak RSS.
-//   node scripts/bench-tool-data-format.mjs <tools.gen.ts> [rounds]
+//   node scripts/bench-tool-data-format.mjs <pack-data.gen.ts | tools.gen.ts> [rounds] [toolTexts | defTexts]
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const [file, roundsText = "2"] = process.argv.slice(2);
-if (file === undefined) {
-  process.stderr.write("usage: node scripts/bench-tool-data-format.mjs <tools.gen.ts> [rounds]\n");
+const [file, roundsText = "2", table = "toolTexts"] = process.argv.slice(2);
+if (file === undefined || !["toolTexts", "defTexts"].includes(table)) {
+  process.stderr.write("usage: node scripts/bench-tool-data-format.mjs <pack-data.gen.ts | tools.gen.ts> [rounds] [toolTexts | defTexts]\n");
   process.exit(2);
 }
 const rounds = Number(roundsText);
 const source = readFileSync(file, "utf8");
 
-/** The tools' JSON texts, one per tool, from either form of tools.gen.ts. */
+/** The table's JSON texts, one per record, from pack-data.gen.ts or (tools only) either form of tools.gen.ts. */
 function toolTexts(text) {
+  const data = text.indexOf(`\nexport const ${table} = [\n`);
+  if (data >= 0) {
+    const start = text.indexOf("[", data);
+    return new Function(`return ${text.slice(start, text.indexOf("\n];", start) + 2)};`)();
+  }
+  if (table !== "toolTexts") throw new Error(`${file} has no ${table} table`);
   const template = text.indexOf("JSON.parse(`[");
   if (template >= 0) {
     const body = text.slice(template + "JSON.parse(`".length, text.indexOf("`)", template)).replaceAll("\\\\", "\\");
@@ -58,7 +65,7 @@ for (let round = 0; round < rounds; round += 1) for (const name of Object.keys(v
 rmSync(dir, { recursive: true, force: true });
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const base = median(samples.template.map((s) => s.cpu));
-console.log(`${tools.length} tools, ${(json.length / 1048576).toFixed(1)} MiB of JSON; ${rounds} interleaved rounds, median`);
+console.log(`${tools.length} ${table === "toolTexts" ? "tools" : "definitions"}, ${(json.length / 1048576).toFixed(1)} MiB of JSON; ${rounds} interleaved rounds, median`);
 console.log("| form | import CPU ms | vs template | peak RSS MiB |");
 console.log("| --- | ---: | ---: | ---: |");
 for (const [name, list] of Object.entries(samples)) {
