@@ -31,7 +31,7 @@ async function registerTypeScript(label: string): Promise<void> {
     throw new SluiceError("IMPORT_FAILED", `${label} is TypeScript and tsx, which sluice loads it with, is not installed; install tsx, or compile the module to JavaScript.`);
   }
   api.register();
-  // Registered after tsx, so it runs first: its resolve sees tsx's answer, and its load serves
+  // Registered after tsx, so it runs first: its resolve sees tsx's answer, and its load takes
   // a pack's generated data module (plain JavaScript) before tsx would transform it.
   register(new URL("../bin/typescript-esm-hooks.mjs", import.meta.url));
   typeScriptReady = true;
@@ -41,6 +41,8 @@ async function registerTypeScript(label: string): Promise<void> {
 export function importFailure(error: unknown, file: string, label: string): unknown {
   if (isSluiceError(error)) return error; // the module ran and threw one of ours (a bad projection, say)
   const { code, message = String(error) } = (error ?? {}) as { code?: string; message?: string };
+  // bin/pack-data-reader.mjs, outside the bundle, names a data module it cannot read by this code.
+  if (code === "IMPORT_FAILED") return new SluiceError("IMPORT_FAILED", `${label}: ${firstLine(message)}.`, { cause: error });
   const missing = /Cannot find (?:package|module) '([^']+)'(?: imported from (\S+))?/.exec(message);
   if ((code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") && missing !== null) {
     const [, specifier, from] = missing;

@@ -1,9 +1,11 @@
 /**
- * bin/typescript-esm-hooks.mjs serves a pack's generated data module (src/pack-data.gen.ts,
- * plain JavaScript) to Node as it is on disk, so tsx never decodes, transforms or maps its
- * megabytes; any other file, and a data module whose marker line is gone (edited by hand),
- * goes on to tsx. Checked on the hook itself and in a bare node process that registers tsx
- * and the hook as load-module.ts does, on the committed Stripe pack.
+ * bin/typescript-esm-hooks.mjs takes a pack's generated data module (src/pack-data.gen.ts,
+ * plain JavaScript) from tsx: Node gets a stub whose tables bin/pack-data-reader.mjs reads
+ * from the file, so neither tsx nor V8's compiler goes through its megabytes; any other
+ * file, and a data module whose marker line is gone (edited by hand), goes on to tsx.
+ * Checked on the hook itself, and in bare node processes on committed packs: loaded as the
+ * CLI loads them (tsx and the hook) and by tsx alone (V8 compiles the real module, the
+ * oracle), the same tables, tools and egress map come out.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { isSluiceError } from "@sluice/core";
+import { importFailure } from "../src/load-module.ts";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const HOOKS = new URL("../bin/typescript-esm-hooks.mjs", import.meta.url).href;
@@ -37,13 +41,15 @@ describe("the data module hook", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const generated = readFileSync(DATA, "utf8");
 
-  it("serves a generated pack-data.gen.ts as read, as an ES module, without the next loader", async () => {
+  it("serves a generated pack-data.gen.ts as a stub that reads its tables, an ES module, without the next loader", async () => {
     expect(generated).toContain(`\n${MARKER}\n`);
     const { result, passedOn } = await loadThroughHook(DATA);
     expect(passedOn).toBe(false);
     expect(result.format).toBe("module");
     expect(result.shortCircuit).toBe(true);
-    expect(Buffer.from(result.source as Uint8Array).equals(readFileSync(DATA))).toBe(true);
+    expect(result.source).toBe(
+      `import { readPackData } from ${JSON.stringify(new URL("../bin/pack-data-reader.mjs", import.meta.url).href)};\nexport const { toolTexts, defTexts, withheldTexts } = readPackData(import.meta.url);\n`,
+    );
   });
 
   it.each([
@@ -61,18 +67,71 @@ describe("the data module hook", () => {
     expect(result.source).toBe("transformed by the next loader");
   });
 
-  it("in a node process with tsx: the pack loads whole, its data module untransformed (no source map), the rest through tsx", () => {
+  /**
+   * `pack` loaded in a bare node process: as the CLI loads it (`cli`: tsx and the hook) or by
+   * tsx alone (`tsx`: V8 compiles the data module itself). Digests of the data module's tables
+   * and of every tool as sent; counts; and whether the data module and tools.gen.ts carry a
+   * source map (tsx maps what it transforms; the stub is not).
+   */
+  function loaded(pack: string, mode: "cli" | "tsx"): Record<string, unknown> {
+    const src = pathToFileURL(join(ROOT, "packs", pack, "src")).href;
     const script = `
+      import { createHash } from "node:crypto";
       import { findSourceMap, register } from "node:module";
       (await import("tsx/esm/api")).register();
-      register(${JSON.stringify(HOOKS)});
-      const { tools, allTools } = await import(${JSON.stringify(pathToFileURL(join(STRIPE_SRC, "index.ts")).href)});
-      const mapped = (file) => findSourceMap(${JSON.stringify(pathToFileURL(STRIPE_SRC).href)} + "/" + file) !== undefined;
-      process.stdout.write(JSON.stringify({ tools: tools.length, allTools: allTools.length, data: mapped("pack-data.gen.ts"), tools_gen: mapped("tools.gen.ts") }));
+      if (process.argv[1] === "cli") register(${JSON.stringify(HOOKS)});
+      const { allTools } = await import(${JSON.stringify(`${src}/index.ts`)});
+      const data = await import(${JSON.stringify(`${src}/pack-data.gen.ts`)});
+      const { egressMap, formatEgressMap } = await import("@sluice/core");
+      const digest = (value) => createHash("sha256").update(JSON.stringify(value)).digest("hex");
+      process.stdout.write(JSON.stringify({
+        tables: digest([data.toolTexts, data.defTexts, data.withheldTexts]),
+        sizes: [data.toolTexts.length, data.defTexts.length, data.withheldTexts.length],
+        tools: digest(allTools.map((tool) => [tool.name, tool.description, tool.inputSchema])),
+        egressMap: digest(formatEgressMap(egressMap(allTools))),
+        count: allTools.length,
+        dataMapped: findSourceMap(${JSON.stringify(`${src}/pack-data.gen.ts`)}) !== undefined,
+        toolsMapped: findSourceMap(${JSON.stringify(`${src}/tools.gen.ts`)}) !== undefined,
+      }));
     `;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" } });
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script, mode], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" } });
     expect(run.status, run.stderr).toBe(0);
-    // The Stripe pack: 417 served tools, 421 with the *_full twins of its curated ones.
-    expect(JSON.parse(run.stdout)).toEqual({ tools: 417, allTools: 421, data: false, tools_gen: true });
+    return JSON.parse(run.stdout) as Record<string, unknown>;
+  }
+
+  // Stripe: no definitions and no withheld members (empty tables in the middle and at the end);
+  // gdocs: all three tables filled.
+  it.each([
+    ["stripe", 421],
+    ["gdocs", 6],
+  ])("in node processes, %s: the CLI's load gives the tables and tools tsx alone gives, the data module unmapped", (pack, count) => {
+    const cli = loaded(pack, "cli");
+    const tsx = loaded(pack, "tsx");
+    expect(cli).toEqual({ ...tsx, dataMapped: false });
+    expect(tsx["dataMapped"]).toBe(true);
+    expect(cli["toolsMapped"]).toBe(true);
+    expect(cli["count"]).toBe(count);
+  });
+});
+
+describe("a data module the reader refuses", () => {
+  it("becomes a coded IMPORT_FAILED naming the pack, as every failed import does", async () => {
+    const { readPackData } = (await import(new URL("../bin/pack-data-reader.mjs", import.meta.url).href)) as { readPackData: (url: string) => unknown };
+    const dir = mkdtempSync(join(tmpdir(), "sluice-bad-data-"));
+    try {
+      const file = join(dir, "pack-data.gen.ts");
+      writeFileSync(file, `// @generated by x\n${MARKER}\nexport const toolTexts = ["{}"];\n`);
+      let thrown: unknown;
+      try {
+        readPackData(pathToFileURL(file).href);
+      } catch (error) {
+        thrown = error;
+      }
+      const failure = importFailure(thrown, join(dir, "index.ts"), "packs/bad");
+      expect(isSluiceError(failure)).toBe(true);
+      expect(failure).toMatchObject({ code: "IMPORT_FAILED", message: `packs/bad: ${file}: not the layout sluice generates (toolTexts is not an array of single-quoted texts); regenerate it with sluice generate.` });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
