@@ -42,7 +42,7 @@ function readerTables(text: string): Tables {
 }
 
 function pack(tools: readonly unknown[], defs: Record<string, unknown>, withheld: Record<string, unknown>): PackIR {
-  return { name: "p", source: { kind: "openapi", file: "spec */.json", sha256: "0".repeat(64) }, tools: tools as ToolIR[], defs: defs as PackIR["defs"], withheldMembers: withheld as PackIR["withheldMembers"], skipped: [] };
+  return { name: "p", source: { kind: "openapi", file: "spec */.json", sha256: "0".repeat(64) }, tools: tools as ToolIR[], defs: defs as PackIR["defs"], withheldMembers: withheld as NonNullable<PackIR["withheldMembers"]>, skipped: [] };
 }
 
 const HARD = ["'", "\\'", "\\\\'", "\\", "\\\\", '"', '\\"', "`", "${", "\u2028", "\u2029", "\r\n", "\r", "\n", "\u0000", "\ud800", "\udfff", "😀", "é", "</script>", "*/", "',\n  '", "'\n];\n", "\nexport const defTexts = "];
