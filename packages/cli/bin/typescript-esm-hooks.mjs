@@ -23,7 +23,9 @@ export async function resolve(specifier, context, next) {
 // Node gets a stub whose tables pack-data-reader.mjs reads from the file's fixed layout
 // (measured on 8,984 tools: 0.85x the CPU and 0.78x the peak of serving the file as read;
 // bench/PACK-LOAD.md). Only a file that still carries the generator's header and marker
-// line is served so: one edited by hand goes through tsx like any other.
+// line is served so, and the stub imports the file as written, through tsx, when the reader
+// finds anything but the generated layout in it: an edit by hand is loaded as the pack's own
+// program loads it, never read as something else.
 const PACK_DATA = /\/pack-data\.gen\.ts$/;
 const PLAIN_JAVASCRIPT = "\n// Plain JavaScript (no TypeScript syntax): the sluice CLI loads this file without a TypeScript transform.\n";
 /** The generated header and the marker lie within this many bytes of the file's start. */
@@ -42,7 +44,7 @@ export async function load(url, context, next) {
     const source = generatedToolsJavaScript(await readFile(fileURLToPath(url), "utf8"));
     return source === undefined ? next(url, context) : { format: "module", source, shortCircuit: true };
   }
-  if (!PACK_DATA.test(path)) return next(url, context);
+  if (!PACK_DATA.test(path) || url.includes(AS_WRITTEN)) return next(url, context);
   const file = await open(fileURLToPath(url));
   let head;
   try {
@@ -55,6 +57,10 @@ export async function load(url, context, next) {
   return { format: "module", source: READER_STUB, shortCircuit: true };
 }
 
+// A file the reader does not answer for (not exactly the generated layout) is imported as
+// written, through tsx: the query marks that import for this hook to pass on.
+const AS_WRITTEN = "sluice-as-written";
 const READER_STUB = `import { readPackData } from ${JSON.stringify(new URL("./pack-data-reader.mjs", import.meta.url).href)};
-export const { toolTexts, defTexts, withheldTexts } = readPackData(import.meta.url);
+const tables = readPackData(import.meta.url) ?? (await import(import.meta.url + (import.meta.url.includes("?") ? "&" : "?") + "${AS_WRITTEN}"));
+export const { toolTexts, defTexts, withheldTexts } = tables;
 `;
