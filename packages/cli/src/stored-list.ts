@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { packCoreVersion, packSourceDigest, readServedListFile, SERVED_LIST_FILE } from "@sluice/catalog/served-list";
+import { setTimeout as sleep } from "node:timers/promises";
+import { packCoreVersion, SERVED_LIST_FILE, statCacheDir, verifiedServedList } from "@sluice/catalog/served-list";
 import { resolvePack } from "./resolve-pack.ts";
 
 /** A pack's stored tools/list (src/served-tools.gen.json), found current. */
@@ -35,7 +36,8 @@ const PAGE_ROOM_BYTES = 4 * 1024 * 1024;
  * the list's key is the digest of the pack's sources and @sluice/core version as they are now,
  * so an edit since generate never answers with the old list. Anything else (no list, a keyless
  * one, another module, no @sluice/core to load it with, a file that does not read) gives
- * undefined: the caller loads the pack.
+ * undefined: the caller loads the pack. The key is checked through the stat cache of the
+ * pack's project (verifiedServedList): in full only when a file's stamp is not as recorded.
  * serve and survey both decide here.
  */
 export function currentServedList(spec: string, cwd: string): CurrentServedList | undefined {
@@ -45,13 +47,13 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
     const srcDir = dirname(entry);
     const file = join(srcDir, SERVED_LIST_FILE);
     if (!existsSync(file)) return undefined;
-    const list = readServedListFile(file, PAGE_ROOM_BYTES);
-    if (list === undefined || list.digest === null) return undefined;
     // A pack that resolves no @sluice/core cannot load: loading it says so (IMPORT_FAILED), where
     // a list answered from would only fail at the first call.
-    const coreVersion = packCoreVersion(dirname(srcDir));
+    const packDir = dirname(srcDir);
+    const coreVersion = packCoreVersion(packDir);
     if (coreVersion === "none") return undefined;
-    if (packSourceDigest(srcDir, coreVersion) !== list.digest) return undefined;
+    const list = verifiedServedList(srcDir, coreVersion, { pageBytes: PAGE_ROOM_BYTES, cacheDir: statCacheDir(packDir) });
+    if (list === undefined || list.digest === null) return undefined;
     let definitions: unknown[] | undefined;
     return {
       file,
@@ -68,3 +70,24 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
     return undefined;
   }
 }
+
+/**
+ * After generate wrote a pack: a full check of its served list, which leaves the stat cache
+ * vouching for it, so that the first serve after generating is as fast as the next. Taken once
+ * the file system's clock has moved past the files just written (a stamp in the racy window
+ * would not be recorded). Nothing here can fail generate: without a cache, serve verifies in full.
+ */
+export async function recordServedListKey(packDir: string): Promise<void> {
+  const coreVersion = packCoreVersion(packDir);
+  const cacheDir = statCacheDir(packDir);
+  if (coreVersion === "none" || cacheDir === undefined || !existsSync(join(packDir, "src", SERVED_LIST_FILE))) return;
+  await sleep(SETTLE_MS);
+  try {
+    verifiedServedList(join(packDir, "src"), coreVersion, { pageBytes: 0, cacheDir });
+  } catch {
+    // No cache, then.
+  }
+}
+
+/** Longer than the racy window (10 ms) plus a tick of the kernel's coarse clock. */
+const SETTLE_MS = 25;

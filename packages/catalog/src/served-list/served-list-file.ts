@@ -23,7 +23,7 @@
  * (`{"tool":{...}}` for a definition without a `$defs` object).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type BigIntStats } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
 
 export const SERVED_LIST_FILE = "served-tools.gen.json";
@@ -35,6 +35,7 @@ const GENERATED = "written by sluice generate, keyed by the pack's src/: do not 
  * where its entries go, UTF-8 as written, the body's digest in the header).
  */
 const FORMAT = 3;
+export const SERVED_LIST_FORMAT = FORMAT;
 
 /** A tools/list definition as this file stores it: only `inputSchema.$defs` is looked into. */
 export interface ListedDefinition {
@@ -46,6 +47,8 @@ export interface ListedDefinition {
 /** A read served list: its key (null when it has none) and, on demand, its definitions. */
 export interface ServedList {
   digest: string | null;
+  /** The sha256 of the bytes after the header line, as the header names it (checked when read). */
+  body: string;
   count: number;
   /** The `*_full` twins the pack has and the list leaves out (serve's start-up line says how many). */
   twins: number;
@@ -80,7 +83,17 @@ export function packSourceFiles(srcDir: string): Map<string, Uint8Array> {
 
 /** The paths packSourceFiles reads, in the order the key takes them. */
 function packSourcePaths(srcDir: string): string[] {
+  return packSourceEntries(srcDir).paths;
+}
+
+/**
+ * The paths the key takes, and whether src/ holds nothing else the walk passes over (a
+ * symbolic link, a socket): the key leaves those out, so a stat cache never vouches for a
+ * src/ that has one.
+ */
+export function packSourceEntries(srcDir: string): { paths: string[]; plain: boolean } {
   const paths: string[] = [];
+  let plain = true;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === "node_modules" || entry.name === ".git") continue;
@@ -89,12 +102,25 @@ function packSourcePaths(srcDir: string): string[] {
       else if (entry.isFile()) {
         const rel = relative(srcDir, path).split(sep).join("/");
         if (rel !== SERVED_LIST_FILE) paths.push(rel);
-      }
+      } else plain = false;
     }
   };
   walk(srcDir);
-  return paths.sort(byCodeUnits);
+  return { paths: paths.sort(byCodeUnits), plain };
 }
+
+/**
+ * What a file's stat says of its identity and last change, in nanoseconds: device, inode,
+ * size, mtime, ctime. ctime moves on every write and no user tool can set it back.
+ */
+export type FileStamp = readonly [dev: bigint, ino: bigint, size: bigint, mtimeNs: bigint, ctimeNs: bigint];
+
+export const stampOf = (stat: BigIntStats): FileStamp => [stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs];
+
+export const sameStamp = (a: FileStamp, b: FileStamp): boolean => a.every((value, i) => value === b[i]);
+
+/** Called by packSourceDigest for each file it hashed, with the stamp the file kept while it was read (the descriptor's stat, before and after). */
+export type StampObserver = (path: string, stamp: FileStamp) => void;
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const HAND_WRITTEN_SOURCE = /\.[cm]?[jt]sx?$/;
@@ -109,20 +135,29 @@ const CHUNK_BYTES = 1 << 20;
  * 112 MB of a 9,000-tool pack are never held, copied or decoded (only hand-written sources
  * are decoded, for their imports). A file that changes size while it is read gives no key.
  */
-export function packSourceDigest(srcDir: string, coreVersion: string): string | undefined {
+export function packSourceDigest(srcDir: string, coreVersion: string, observe?: StampObserver, paths = packSourcePaths(srcDir)): string | undefined {
   const hash = keyHash(coreVersion);
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  for (const path of packSourcePaths(srcDir)) {
+  for (const path of paths) {
     const file = join(srcDir, path);
-    if (HAND_WRITTEN_SOURCE.test(path) && !GENERATED_SOURCE.test(path)) {
-      const bytes = readFileSync(file);
-      if (!keyableSource(path, bytes)) return undefined;
-      hash.update(`${path}\0${bytes.length}\0`).update(bytes);
-      continue;
-    }
     const fd = openSync(file, "r");
     try {
-      const size = fstatSync(fd).size;
+      const stat = fstatSync(fd, { bigint: true });
+      const size = Number(stat.size);
+      // A file that changed while it was read gives no key (the bytes hashed may be half of each version).
+      const steady = () => {
+        if (!sameStamp(stampOf(stat), stampOf(fstatSync(fd, { bigint: true })))) return false;
+        observe?.(path, stampOf(stat));
+        return true;
+      };
+      if (HAND_WRITTEN_SOURCE.test(path) && !GENERATED_SOURCE.test(path)) {
+        const bytes = Buffer.allocUnsafe(size);
+        const read = fill(fd, bytes, 0);
+        if (read !== size || !keyableSource(path, bytes)) return undefined;
+        if (!steady()) return undefined;
+        hash.update(`${path}\0${bytes.length}\0`).update(bytes);
+        continue;
+      }
       let filled = fill(fd, chunk, 0);
       // The header's Regenerate line, cut out of the first chunk exactly as servedListDigest cuts it.
       const cut = GENERATED_SOURCE.test(path) ? regenerateLine(chunk.subarray(0, Math.min(filled, HEADER_BYTES))) : undefined;
@@ -135,7 +170,7 @@ export function packSourceDigest(srcDir: string, coreVersion: string): string | 
         hash.update(chunk.subarray(0, filled));
         total += filled;
       }
-      if (total !== size) return undefined;
+      if (total !== size || !steady()) return undefined;
     } finally {
       closeSync(fd);
     }
@@ -303,21 +338,36 @@ export function parseServedList(content: string | Uint8Array): ServedList | unde
  * file's bytes for about `pageBytes` of page (three rooms), where pages are then put
  * together without copying the file again.
  */
-export function readServedListFile(path: string, pageBytes: number): ServedList | undefined {
+export function readServedListFile(path: string, pageBytes: number, options: ListReadOptions = {}): ServedList | undefined {
   const fd = openSync(path, "r");
   let bytes: Buffer;
   let room: number;
   try {
-    const size = fstatSync(fd).size;
+    const stamp = stampOf(fstatSync(fd, { bigint: true }));
+    if (options.accept !== undefined && !options.accept(stamp)) return undefined;
+    const size = Number(stamp[2]);
     room = 3 * Math.max(0, Math.ceil(pageBytes));
     // A buffer of its own (never the shared pool's): the room after the file is the list's to write in.
     const buffer = Buffer.allocUnsafeSlow(size + room);
     if (fill(fd, buffer.subarray(0, size), 0) !== size) return undefined;
+    // Bytes read while the file changed are not this file's (and a trusted body is not hashed again).
+    if (!sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) return undefined;
+    options.observe?.(stamp);
     bytes = buffer.subarray(0, size);
   } finally {
     closeSync(fd);
   }
-  return readServedList(bytes, room);
+  return readServedList(bytes, room, options.trustedBody);
+}
+
+/** How readServedListFile reads a list for a stat cache (served-list-stat-cache.ts). */
+export interface ListReadOptions {
+  /** Whether the file's stamp (its descriptor's stat) is the one expected; the list is not read otherwise. */
+  accept?: (stamp: FileStamp) => boolean;
+  /** Told the file's stamp, which it kept while it was read. */
+  observe?: (stamp: FileStamp) => void;
+  /** A body digest verified for this file as it still is: when the header names it, the body is not hashed again. */
+  trustedBody?: string;
 }
 
 /** A line, or a line's shape, the reader did not expect: the list is not read. */
@@ -329,21 +379,21 @@ const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
 /** `roomAfter`: bytes after the file's in its buffer that are the list's own to write pages in. */
-function readServedList(bytes: Buffer, roomAfter: number): ServedList | undefined {
+function readServedList(bytes: Buffer, roomAfter: number, trustedBody?: string): ServedList | undefined {
   try {
-    return readLayout(bytes, roomAfter);
+    return readLayout(bytes, roomAfter, trustedBody);
   } catch {
     return undefined;
   }
 }
 
-function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
+function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | undefined): ServedList | undefined {
   const headEnd = bytes.indexOf(0x0a);
   if (headEnd < 1 || bytes[headEnd - 1] !== COMMA) return undefined;
   const head = JSON.parse(`${bytes.toString("utf8", 0, headEnd - 1)}}`) as { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; body?: unknown };
   const { format, digest, count, twins, body } = head;
   if (format !== FORMAT || (digest !== null && typeof digest !== "string") || !Number.isInteger(count) || !Number.isInteger(twins) || typeof body !== "string") return undefined;
-  if (createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
+  if (body !== trustedBody && createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
 
   let next = headEnd + 1;
   /** The next line's [start, end), the newline left out. */
@@ -524,6 +574,7 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
 
   return {
     digest,
+    body,
     count: count as number,
     twins: twins as number,
     listedJson(from, to) {
