@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { packCoreVersion, SERVED_LIST_FILE, statCacheDir, verifiedServedList } from "@sluice/catalog/served-list";
+import { packCoreVersion, SERVED_LIST_FILE, statCacheDir, verifiedServedList, verifiedServedListAsync, type ServedList, type VerifiedListOptions } from "@sluice/catalog/served-list";
 import { resolvePack } from "./resolve-pack.ts";
 
 /** A pack's stored tools/list (src/served-tools.gen.json), found current. */
@@ -42,33 +42,55 @@ const PAGE_ROOM_BYTES = 4 * 1024 * 1024;
  */
 export function currentServedList(spec: string, cwd: string): CurrentServedList | undefined {
   try {
-    const entry = resolvePack(spec, cwd).file;
-    if (!/^index\.[cm]?[jt]s$/.test(basename(entry))) return undefined;
-    const srcDir = dirname(entry);
-    const file = join(srcDir, SERVED_LIST_FILE);
-    if (!existsSync(file)) return undefined;
-    // A pack that resolves no @sluice/core cannot load: loading it says so (IMPORT_FAILED), where
-    // a list answered from would only fail at the first call.
-    const packDir = dirname(srcDir);
-    const coreVersion = packCoreVersion(packDir);
-    if (coreVersion === "none") return undefined;
-    const list = verifiedServedList(srcDir, coreVersion, { pageBytes: PAGE_ROOM_BYTES, cacheDir: statCacheDir(packDir) });
-    if (list === undefined || list.digest === null) return undefined;
-    let definitions: unknown[] | undefined;
-    return {
-      file,
-      count: list.count,
-      get definitions() {
-        return (definitions ??= list.definitions());
-      },
-      names: () => list.names(),
-      listedJson: (from, to) => list.listedJson(from, to),
-      lentJson: (from, to) => list.lentJson(from, to),
-      twins: list.twins,
-    };
+    const found = storedListOf(spec, cwd);
+    return found === undefined ? undefined : current(found.file, verifiedServedList(found.srcDir, found.coreVersion, found.options));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * currentServedList, with a list the stat cache vouches for read on libuv's threads: serve
+ * loads its server's modules meanwhile (the fresh memory the read fills costs as much as they do).
+ */
+export async function currentServedListAsync(spec: string, cwd: string): Promise<CurrentServedList | undefined> {
+  try {
+    const found = storedListOf(spec, cwd);
+    return found === undefined ? undefined : current(found.file, await verifiedServedListAsync(found.srcDir, found.coreVersion, found.options));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where the pack `spec` names keeps its list, when it has one and resolves a @sluice/core; throws for a spec that resolves to nothing. */
+function storedListOf(spec: string, cwd: string): { file: string; srcDir: string; coreVersion: string; options: VerifiedListOptions } | undefined {
+  const entry = resolvePack(spec, cwd).file;
+  if (!/^index\.[cm]?[jt]s$/.test(basename(entry))) return undefined;
+  const srcDir = dirname(entry);
+  const file = join(srcDir, SERVED_LIST_FILE);
+  if (!existsSync(file)) return undefined;
+  // A pack that resolves no @sluice/core cannot load: loading it says so (IMPORT_FAILED), where
+  // a list answered from would only fail at the first call.
+  const packDir = dirname(srcDir);
+  const coreVersion = packCoreVersion(packDir);
+  if (coreVersion === "none") return undefined;
+  return { file, srcDir, coreVersion, options: { pageBytes: PAGE_ROOM_BYTES, cacheDir: statCacheDir(packDir) } };
+}
+
+function current(file: string, list: ServedList | undefined): CurrentServedList | undefined {
+  if (list === undefined || list.digest === null) return undefined;
+  let definitions: unknown[] | undefined;
+  return {
+    file,
+    count: list.count,
+    get definitions() {
+      return (definitions ??= list.definitions());
+    },
+    names: () => list.names(),
+    listedJson: (from, to) => list.listedJson(from, to),
+    lentJson: (from, to) => list.lentJson(from, to),
+    twins: list.twins,
+  };
 }
 
 /**

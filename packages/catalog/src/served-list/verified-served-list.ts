@@ -24,7 +24,7 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { guards } from "@sluice/core/guards";
-import { packSourceDigest, packSourceEntries, readServedListFile, sameStamp, SERVED_LIST_FILE, SERVED_LIST_FORMAT, stampOf, type FileStamp, type ServedList } from "./served-list-file.ts";
+import { packSourceDigest, packSourceEntries, readServedListFile, readServedListFileAsync, sameStamp, SERVED_LIST_FILE, SERVED_LIST_FORMAT, stampOf, type FileStamp, type ServedList } from "./served-list-file.ts";
 
 const CACHE_VERSION = 1;
 const CACHE_NAME = "sluice served-list stat cache";
@@ -56,6 +56,22 @@ export function verifiedServedList(srcDir: string, coreVersion: string, options:
   const trusted = cachePath === undefined ? undefined : trustedByCache(cachePath, srcDir, coreVersion);
   if (trusted !== undefined) {
     const list = readServedListFile(listPath, options.pageBytes, { accept: trusted.acceptList, trustedBody: trusted.body });
+    if (list !== undefined && list.digest === trusted.digest && list.body === trusted.body) return list;
+  }
+  return verifyInFull(srcDir, coreVersion, listPath, options.pageBytes, cachePath);
+}
+
+/**
+ * verifiedServedList, with a list the cache vouches for read on libuv's threads
+ * (readServedListFileAsync) while the caller's thread goes on; a full verification is the
+ * same as verifiedServedList's (it reads and hashes on this thread).
+ */
+export async function verifiedServedListAsync(srcDir: string, coreVersion: string, options: VerifiedListOptions): Promise<ServedList | undefined> {
+  const listPath = join(srcDir, SERVED_LIST_FILE);
+  const cachePath = options.cacheDir === undefined ? undefined : join(options.cacheDir, `served-list-${sha256(srcDir).slice(0, 16)}.json`);
+  const trusted = cachePath === undefined ? undefined : trustedByCache(cachePath, srcDir, coreVersion);
+  if (trusted !== undefined) {
+    const list = await readServedListFileAsync(listPath, options.pageBytes, { accept: trusted.acceptList, trustedBody: trusted.body }).catch(() => undefined);
     if (list !== undefined && list.digest === trusted.digest && list.body === trusted.body) return list;
   }
   return verifyInFull(srcDir, coreVersion, listPath, options.pageBytes, cachePath);
