@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { SluiceError } from "@sluice/schema";
 import type { JsonSchemaObject, Tool } from "@sluice/core/pack";
 // What answering tools/list from a pack's stored list needs, and no more: the list's server,
-// the transports, the defaults (serveListModule, loaded while the stored list is read). The
+// the transports, the defaults (serveListModule, loaded after the stored list is checked). The
 // loaded catalog, createServer and @sluice/core load after (serveModule), at the first call on
 // the stored-list path and before listing on the other.
 import type { CallerCredentials, createServedListServer, PrelistedCatalog, SessionCaller, SessionOptions } from "@sluice/mcp/serve-list";
@@ -13,7 +13,7 @@ import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
 import type { UsageSink } from "@sluice/catalog/usage";
 import { parseCommand, stringOption } from "./args.ts";
 import { resolvePack } from "./resolve-pack.ts";
-import { currentServedListAsync, type CurrentServedList } from "./stored-list.ts";
+import { currentServedList, type CurrentServedList } from "./stored-list.ts";
 import type { Io } from "./io.ts";
 
 /** The list's server, the transports and the defaults (the MCP SDK behind them: the largest part of serve's start). */
@@ -373,9 +373,8 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
   }
   const [spec] = positionals;
   if (spec === undefined || positionals.length > 1) throw usage("serve takes one <pack|module>");
-  // A pack whose stored list still matches its sources answers tools/list from it: its bytes are
-  // read on libuv's threads while this one loads the server's modules.
-  const storedList = storedServedList(spec, io.cwd, values, upstreamCommand);
+  // A pack whose stored list still matches its sources answers tools/list from it.
+  const stored = storedServedList(spec, io.cwd, values, upstreamCommand);
   const { serveHttp, checkHttpAccess, serveStdio, createServedListServer, CallSlots, DEFAULT_HTTP_HOST, DEFAULT_PAGE_SIZE, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } = await serveListModule();
   const port = integer(values.http, "--http", 0);
   if (port !== undefined && port > 65_535) throw usage(`--http takes a port (0 for any free one), got ${port}`);
@@ -462,7 +461,6 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
   };
 
   // Listed from the stored list, the pack loads at the first call.
-  const stored = await storedList;
   if (stored !== undefined) {
     const recordUsage = await usageFor(resolvePack(spec, io.cwd).file);
     // The line a loaded pack's start gives, then where the list came from.
@@ -618,9 +616,9 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
  * option that changes what is listed (a profile, --defer, --include-full, an upstream) and a
  * list current for the pack's entry (currentServedList). Otherwise serve loads the pack first.
  */
-async function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): Promise<CurrentServedList | undefined> {
+function storedServedList(spec: string, cwd: string, values: Readonly<Record<string, unknown>>, upstreamCommand: readonly string[]): CurrentServedList | undefined {
   if (values.profile !== undefined || values.defer || values["include-full"] || upstreamCommand.length > 0 || values["upstream-url"] !== undefined || values.snapshot !== undefined) return undefined;
-  return currentServedListAsync(spec, cwd);
+  return currentServedList(spec, cwd);
 }
 
 /** Waits for a proxy's upstream to be listed through the lock; when it cannot start, stops serving and throws why. */

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { packCoreVersion, SERVED_LIST_FILE, statCacheDir, verifiedServedList, verifiedServedListAsync, type ServedList, type VerifiedListOptions } from "@sluice/catalog/served-list";
+import { packCoreVersion, SERVED_LIST_FILE, statCacheDir, verifiedServedList, type ServedList, type VerifiedListOptions } from "@sluice/catalog/served-list";
 import { resolvePack } from "./resolve-pack.ts";
 
 /** A pack's stored tools/list (src/served-tools.gen.json), found current. */
@@ -44,19 +44,6 @@ export function currentServedList(spec: string, cwd: string): CurrentServedList 
   try {
     const found = storedListOf(spec, cwd);
     return found === undefined ? undefined : current(found.file, verifiedServedList(found.srcDir, found.coreVersion, found.options));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * currentServedList, with a list the stat cache vouches for read on libuv's threads: serve
- * loads its server's modules meanwhile (the fresh memory the read fills costs as much as they do).
- */
-export async function currentServedListAsync(spec: string, cwd: string): Promise<CurrentServedList | undefined> {
-  try {
-    const found = storedListOf(spec, cwd);
-    return found === undefined ? undefined : current(found.file, await verifiedServedListAsync(found.srcDir, found.coreVersion, found.options));
   } catch {
     return undefined;
   }

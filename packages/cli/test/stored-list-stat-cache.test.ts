@@ -18,6 +18,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { withoutGuard } from "@sluice/core/guards";
+import { parseServedList } from "@sluice/catalog/served-list";
 import { currentServedList, recordServedListKey } from "../src/stored-list.ts";
 import { loadTools } from "../src/load-tools.ts";
 import { connectHttp, startHttpInProcess } from "../../mcp/test/support.ts";
@@ -30,10 +31,10 @@ mkdirSync(join(project, "node_modules/@sluice"), { recursive: true });
 symlinkSync(join(ROOT, "packages/core"), join(project, "node_modules/@sluice/core"), "dir");
 const CACHE = join(project, "node_modules/.cache/sluice");
 
-/** Google Docs' pack copied into the project (its list is current there: the same sources, the same core). */
-async function pack(name: string): Promise<string> {
-  cpSync(join(ROOT, "packs/gdocs/src"), join(project, name, "src"), { recursive: true, preserveTimestamps: true });
-  cpSync(join(ROOT, "packs/gdocs/package.json"), join(project, name, "package.json"));
+/** A committed pack (Google Docs' unless named) copied into the project (its list is current there: the same sources, the same core). */
+async function pack(name: string, from = "gdocs"): Promise<string> {
+  cpSync(join(ROOT, `packs/${from}/src`), join(project, name, "src"), { recursive: true, preserveTimestamps: true });
+  cpSync(join(ROOT, `packs/${from}/package.json`), join(project, name, "package.json"));
   // Past the racy window of files just written: the verification below then records every stamp.
   await sleep(30);
   return name;
@@ -235,6 +236,40 @@ describe("a pack's stat cache", () => {
     expect(readFileSync(cache, "latin1")).toBe(before);
     sameSizeEdit(join(project, name, "src/curated.ts"), "Create a blank Google Doc", "Create a blank Google Pad");
     expect(listed(name)).toBeUndefined();
+  });
+});
+
+describe("a list the cache vouches for", () => {
+  it("reads each tool when a page first needs it: the same bytes as a full read, in any order and at any page size", async () => {
+    const name = await pack("lazy", "gmail");
+    expect(listed(name)).toBeDefined();
+    const lazy = listed(name)!;
+    const full = parseServedList(readFileSync(join(project, name, "src/served-tools.gen.json")))!;
+    const count = full.count;
+    expect(lazy.count).toBe(count);
+    expect(count).toBeGreaterThan(5);
+    // Out of order, overlapping, one at a time, the whole list (larger than the page rooms' first size is not needed: any size grows them).
+    for (const [from, to] of [[count - 2, count], [1, 3], [0, 1], [2, 5], [0, count], [count - 1, count + 4]] as const) {
+      expect(lazy.listedJson(from, to).equals(full.listedJson(from, to))).toBe(true);
+      const lent = lazy.lentJson(from, to);
+      expect(lent.json.equals(full.listedJson(from, to))).toBe(true);
+      lent.done();
+    }
+    expect(lazy.names()).toEqual(full.names());
+    expect(JSON.stringify(lazy.definitions)).toBe(JSON.stringify(full.definitions()));
+  });
+
+  it("answers STORED_LIST_CHANGED for a tool not yet read once the list file is rewritten in place, never bytes of two versions", async () => {
+    const name = await pack("rewritten");
+    expect(listed(name)).toBeDefined();
+    const lazy = listed(name)!;
+    const file = join(project, name, "src/served-tools.gen.json");
+    const first = lazy.listedJson(0, 1);
+    // The same bytes written again (as generate rewrites a list in place): the file changed after its key was checked.
+    writeFileSync(file, readFileSync(file));
+    expect(() => lazy.listedJson(lazy.count - 1, lazy.count)).toThrow(expect.objectContaining({ code: "STORED_LIST_CHANGED" }));
+    // What was read before the change is still answered as read.
+    expect(lazy.listedJson(0, 1).equals(first)).toBe(true);
   });
 });
 

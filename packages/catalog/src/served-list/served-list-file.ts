@@ -23,7 +23,7 @@
  * (`{"tool":{...}}` for a definition without a `$defs` object).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, read as fsRead, readdirSync, readFileSync, readSync, type BigIntStats } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type BigIntStats } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
 
 export const SERVED_LIST_FILE = "served-tools.gen.json";
@@ -357,51 +357,98 @@ export function readServedListFile(path: string, pageBytes: number, options: Lis
   } finally {
     closeSync(fd);
   }
-  return readServedList(bytes, room, options.trustedBody);
+  return readServedList(bytes, room, options.trustedBody, options.observeLayout);
 }
 
 /**
- * readServedListFile, with the bytes read by libuv's threads, in parts at once: the cost of
- * reading a large list is the kernel filling fresh memory (a page fault per 4 KiB, 0.15 s for
- * 50 MB on a small VM, against 3 ms for the same bytes into memory already touched), which
- * two threads share, and which runs while the caller's thread does other work (serve loads its
- * server's modules meanwhile).
+ * A served list whose layout a full read found before (and whose file still has the stamp it
+ * had then: `accept`), read without reading it all: the header and the shared entries now,
+ * each tool's text when a page first needs it. A list of 9,000 tools is 50 MB, and on a
+ * small VM filling fresh memory and first touching it cost 20 µs a 4 KiB page (0.25 s for the
+ * list before its first page); this way each page pays for its own tools, while the client
+ * reads the pages before. The file stays open until every tool has been read (or the list is
+ * collected); a read finding the file changed since (a regenerate writes it in place) throws
+ * STORED_LIST_CHANGED rather than answer with bytes of two versions.
  */
-export async function readServedListFileAsync(path: string, pageBytes: number, options: ListReadOptions = {}): Promise<ServedList | undefined> {
+export function readServedListLazily(path: string, pageBytes: number, known: { accept: (stamp: FileStamp) => boolean; layout: ListLayout; digest: string; body: string }): ServedList | undefined {
   const fd = openSync(path, "r");
-  let bytes: Buffer;
-  let room: number;
+  let open = true;
+  const token = {};
+  const close = () => {
+    if (open) {
+      closeWhenCollected.unregister(token);
+      closeSync(fd);
+    }
+    open = false;
+  };
+  let list: ServedList | undefined;
+  let missing = 0;
   try {
     const stamp = stampOf(fstatSync(fd, { bigint: true }));
-    if (options.accept !== undefined && !options.accept(stamp)) return undefined;
+    if (!known.accept(stamp)) return undefined;
     const size = Number(stamp[2]);
-    room = 3 * Math.max(0, Math.ceil(pageBytes));
+    const { layout } = known;
+    if (!layoutFits(layout, size)) return undefined;
+    const room = 3 * Math.max(0, Math.ceil(pageBytes));
     const buffer = Buffer.allocUnsafeSlow(size + room);
-    const part = Math.ceil(size / READ_PARTS / 4096) * 4096;
-    const parts: Array<Promise<boolean>> = [];
-    for (let from = 0; from < size; from += part) parts.push(fillAsync(fd, buffer.subarray(from, Math.min(size, from + part)), from));
-    if (!(await Promise.all(parts)).every(Boolean)) return undefined;
+    const bytes = buffer.subarray(0, size);
+    if (fill(fd, bytes.subarray(0, layout.toolsStart), 0) !== layout.toolsStart) return undefined;
     if (!sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) return undefined;
-    options.observe?.(stamp);
-    bytes = buffer.subarray(0, size);
+    const head = readHead(bytes);
+    if (head === undefined || head.digest !== known.digest || head.body !== known.body || head.count !== layout.toolFrom.length) return undefined;
+    const tools = layout.toolFrom.length;
+    const filled = new Uint8Array(tools);
+    missing = tools;
+    const lazy: LazyFill = (into, from, to) => {
+      for (let i = from; i < to; ) {
+        if (filled[i] === 1) {
+          i++;
+          continue;
+        }
+        let j = i;
+        while (j < to && filled[j] === 0) j++;
+        const start = layout.toolFrom[i]!;
+        const end = layout.toolTo[j - 1]!;
+        const steady = open && sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })));
+        if (!steady || fill(fd, into.subarray(start, end), start) !== end - start || !sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) {
+          throw Object.assign(new Error(`${path} changed since serve read its key; restart serve (the pack's sources may have been regenerated)`), { code: "STORED_LIST_CHANGED" });
+        }
+        filled.fill(1, i, j);
+        missing -= j - i;
+        i = j;
+      }
+      if (missing === 0) close();
+    };
+    list = listOver(bytes, room, layout, head, lazy);
+    if (missing > 0) closeWhenCollected.register(list, fd, token);
+    return list;
   } finally {
-    closeSync(fd);
+    // Held open only by a list with tools still to read.
+    if (list === undefined || missing === 0) close();
   }
-  return readServedList(bytes, room, options.trustedBody);
 }
 
-/** Parts a list is read in at once (libuv's pool has four threads; the machines, two cores). */
-const READ_PARTS = 2;
-
-/** Fills `buffer` from `position` on a pool thread; whether it was filled (false: the file ended first). */
-async function fillAsync(fd: number, buffer: Buffer, position: number): Promise<boolean> {
-  let filled = 0;
-  while (filled < buffer.length) {
-    const read = await new Promise<number>((done, fail) => fsRead(fd, buffer, filled, buffer.length - filled, position + filled, (error, count) => (error === null ? done(count) : fail(error))));
-    if (read === 0) return false;
-    filled += read;
+/** A lazily read list let go before all its tools were read gives its descriptor back. */
+const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already, when every tool had been read.
   }
-  return true;
+});
+
+/** Whether a layout could be a file of `size` bytes's: every range inside it, every index inside its table. */
+function layoutFits(layout: ListLayout, size: number): boolean {
+  const { toolsStart, defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex } = layout;
+  if (!(toolsStart > 0 && toolsStart <= size) || defFrom.length !== defTo.length || refStart.length !== toolFrom.length + 1 || refStart[0] !== 0 || refStart.at(-1) !== refIndex.length) return false;
+  if (toolSplice.length !== toolFrom.length || toolTo.length !== toolFrom.length) return false;
+  for (let i = 0; i < defFrom.length; i++) if (!(defFrom[i]! > 0 && defFrom[i]! <= defTo[i]! && defTo[i]! <= toolsStart)) return false;
+  for (let i = 0; i < toolFrom.length; i++) {
+    const splice = toolSplice[i]!;
+    if (!(toolFrom[i]! >= toolsStart && toolFrom[i]! <= toolTo[i]! && toolTo[i]! <= size && refStart[i]! <= refStart[i + 1]!)) return false;
+    if (splice !== -1 && !(splice >= toolFrom[i]! && splice <= toolTo[i]!)) return false;
+  }
+  return refIndex.every((entry) => Number.isInteger(entry) && entry >= 0 && entry < defFrom.length);
 }
 
 /** How readServedListFile reads a list for a stat cache (verified-served-list.ts). */
@@ -412,6 +459,8 @@ export interface ListReadOptions {
   observe?: (stamp: FileStamp) => void;
   /** A body digest verified for this file as it still is: when the header names it, the body is not hashed again. */
   trustedBody?: string;
+  /** Told the layout found, when the list reads. */
+  observeLayout?: (layout: ListLayout) => void;
 }
 
 /** A line, or a line's shape, the reader did not expect: the list is not read. */
@@ -423,20 +472,28 @@ const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
 /** `roomAfter`: bytes after the file's in its buffer that are the list's own to write pages in. */
-function readServedList(bytes: Buffer, roomAfter: number, trustedBody?: string): ServedList | undefined {
+function readServedList(bytes: Buffer, roomAfter: number, trustedBody?: string, onLayout?: (layout: ListLayout) => void): ServedList | undefined {
   try {
-    return readLayout(bytes, roomAfter, trustedBody);
+    return readLayout(bytes, roomAfter, trustedBody, onLayout);
   } catch {
     return undefined;
   }
 }
 
-function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | undefined): ServedList | undefined {
+/** The header line's fields, when it is one of this format's. */
+function readHead(bytes: Buffer): (ListHead & { headEnd: number }) | undefined {
   const headEnd = bytes.indexOf(0x0a);
   if (headEnd < 1 || bytes[headEnd - 1] !== COMMA) return undefined;
   const head = JSON.parse(`${bytes.toString("utf8", 0, headEnd - 1)}}`) as { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; body?: unknown };
   const { format, digest, count, twins, body } = head;
   if (format !== FORMAT || (digest !== null && typeof digest !== "string") || !Number.isInteger(count) || !Number.isInteger(twins) || typeof body !== "string") return undefined;
+  return { headEnd, digest, body, count: count as number, twins: twins as number };
+}
+
+function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | undefined, onLayout: ((layout: ListLayout) => void) | undefined): ServedList | undefined {
+  const head = readHead(bytes);
+  if (head === undefined) return undefined;
+  const { headEnd, digest, count, twins, body } = head;
   if (body !== trustedBody && createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
 
   let next = headEnd + 1;
@@ -489,6 +546,7 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
     return value;
   };
   expectLine('"tools": [');
+  const toolsStart = next;
   for (;;) {
     const [start, lineEnd] = line();
     if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === CLOSE_BRACE) break;
@@ -527,8 +585,48 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
     toolTo.push(end);
   }
   refStart.push(refIndex.length);
+  if (next !== bytes.length || toolFrom.length !== count) return undefined;
+  const layout: ListLayout = { toolsStart, defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex };
+  onLayout?.(layout);
+  return listOver(bytes, roomAfter, layout, { digest, body, count: count as number, twins: twins as number }, undefined);
+}
+
+/**
+ * Where a list's pieces lie in its file: each shared entry's inside, each tool's text and where
+ * its entries go (-1: nowhere), and tool i's entry indices, refIndex[refStart[i]] up to
+ * refIndex[refStart[i + 1]]; the tools' lines start at toolsStart, after the header and entries.
+ */
+export interface ListLayout {
+  toolsStart: number;
+  defFrom: number[];
+  defTo: number[];
+  toolFrom: number[];
+  toolSplice: number[];
+  toolTo: number[];
+  refStart: number[];
+  refIndex: number[];
+}
+
+interface ListHead {
+  digest: string | null;
+  body: string;
+  count: number;
+  twins: number;
+}
+
+/** Fills tools' texts into the list's buffer when a page first needs them (readServedListLazily). */
+type LazyFill = (bytes: Buffer, from: number, to: number) => void;
+
+/** A ServedList over a file's bytes (`lazy`: the tools' texts are filled in as pages need them). */
+function listOver(bytes: Buffer, roomAfter: number, layout: ListLayout, head: ListHead, lazy: LazyFill | undefined): ServedList {
+  const { defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex } = layout;
+  const { digest, body, count, twins } = head;
   const tools = toolFrom.length;
-  if (next !== bytes.length || tools !== count) return undefined;
+  const is = (at: number, ascii: string) => {
+    for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+    return true;
+  };
+  const ensure = (from: number, to: number) => lazy?.(bytes, from, to);
 
   /**
    * The file's bytes with three rooms after them for pages. Pages are put together there with
@@ -599,6 +697,7 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
   };
   const listedJson = (from: number, to: number): Buffer => {
     const out = arenaFor(pageLength(from, to));
+    ensure(from, to);
     const base = fileLength + 2 * room;
     // The page leaves the arena as a buffer of its own (one copy), so the room can be used again at once.
     const page = out.slice(base, writePage(out, base, from, to));
@@ -606,6 +705,7 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
   };
   const lentJson = (from: number, to: number): LentJson => {
     const out = arenaFor(pageLength(from, to));
+    ensure(from, to);
     const r = lent[0] ? (lent[1] ? -1 : 1) : 0;
     if (r < 0) return { json: listedJson(from, to), done() {} };
     const base = fileLength + r * room;
@@ -624,8 +724,8 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
   return {
     digest,
     body,
-    count: count as number,
-    twins: twins as number,
+    count,
+    twins,
     listedJson(from, to) {
       const start = Math.max(0, Math.min(from, tools));
       return listedJson(start, Math.max(start, Math.min(to, tools)));
@@ -635,6 +735,7 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
       return lentJson(start, Math.max(start, Math.min(to, tools)));
     },
     names() {
+      ensure(0, tools);
       return toolFrom.map((from, i) => {
         // The MCP adapter writes `name` first, and a wire name needs no escapes; anything else is parsed whole.
         const quote = is(from, '{"name":"') ? bytes.indexOf(0x22, from + 9) : -1;
@@ -643,6 +744,7 @@ function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | unde
       });
     },
     definitions() {
+      ensure(0, tools);
       const entries = defFrom.map((from, i) => Object.entries(JSON.parse(`{${bytes.toString("utf8", from, defTo[i])}}`) as object)[0]!);
       return toolFrom.map((from, i) => {
         const tool = JSON.parse(bytes.toString("utf8", from, toolTo[i])) as ListedDefinition;

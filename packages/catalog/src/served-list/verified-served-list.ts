@@ -24,9 +24,9 @@ import { createHash } from "node:crypto";
 import { closeSync, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { guards } from "@sluice/core/guards";
-import { packSourceDigest, packSourceEntries, readServedListFile, readServedListFileAsync, sameStamp, SERVED_LIST_FILE, SERVED_LIST_FORMAT, stampOf, type FileStamp, type ServedList } from "./served-list-file.ts";
+import { packSourceDigest, packSourceEntries, readServedListFile, readServedListLazily, sameStamp, SERVED_LIST_FILE, SERVED_LIST_FORMAT, stampOf, type FileStamp, type ListLayout, type ServedList } from "./served-list-file.ts";
 
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 const CACHE_NAME = "sluice served-list stat cache";
 /**
  * How much older than the verification's start a stamp must be: the kernel's coarse clock
@@ -55,24 +55,9 @@ export function verifiedServedList(srcDir: string, coreVersion: string, options:
   const cachePath = options.cacheDir === undefined ? undefined : join(options.cacheDir, `served-list-${sha256(srcDir).slice(0, 16)}.json`);
   const trusted = cachePath === undefined ? undefined : trustedByCache(cachePath, srcDir, coreVersion);
   if (trusted !== undefined) {
-    const list = readServedListFile(listPath, options.pageBytes, { accept: trusted.acceptList, trustedBody: trusted.body });
-    if (list !== undefined && list.digest === trusted.digest && list.body === trusted.body) return list;
-  }
-  return verifyInFull(srcDir, coreVersion, listPath, options.pageBytes, cachePath);
-}
-
-/**
- * verifiedServedList, with a list the cache vouches for read on libuv's threads
- * (readServedListFileAsync) while the caller's thread goes on; a full verification is the
- * same as verifiedServedList's (it reads and hashes on this thread).
- */
-export async function verifiedServedListAsync(srcDir: string, coreVersion: string, options: VerifiedListOptions): Promise<ServedList | undefined> {
-  const listPath = join(srcDir, SERVED_LIST_FILE);
-  const cachePath = options.cacheDir === undefined ? undefined : join(options.cacheDir, `served-list-${sha256(srcDir).slice(0, 16)}.json`);
-  const trusted = cachePath === undefined ? undefined : trustedByCache(cachePath, srcDir, coreVersion);
-  if (trusted !== undefined) {
-    const list = await readServedListFileAsync(listPath, options.pageBytes, { accept: trusted.acceptList, trustedBody: trusted.body }).catch(() => undefined);
-    if (list !== undefined && list.digest === trusted.digest && list.body === trusted.body) return list;
+    // The list as the verification found it: its layout is the cache's, its tools read as pages ask for them.
+    const list = readServedListLazily(listPath, options.pageBytes, { accept: trusted.acceptList, layout: trusted.layout, digest: trusted.digest, body: trusted.body });
+    if (list !== undefined) return list;
   }
   return verifyInFull(srcDir, coreVersion, listPath, options.pageBytes, cachePath);
 }
@@ -104,6 +89,29 @@ interface StatCache {
   dev: string;
   files: Array<[string, ...string[]]>;
   list: string[];
+  /** The list's layout (where each entry and tool lies), little-endian int32s in base64. */
+  layout: string;
+}
+
+/** The layout as int32s: four counts, then each array in turn. */
+function encodeLayout(layout: ListLayout): string | undefined {
+  const { toolsStart, defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex } = layout;
+  const ints = [toolsStart, defFrom.length, toolFrom.length, refIndex.length, ...defFrom, ...defTo, ...toolFrom, ...toolSplice, ...toolTo, ...refStart, ...refIndex];
+  // A list past 2 GiB has offsets an int32 cannot hold: no cache (it is verified in full each time).
+  if (!ints.every((value) => value >= -1 && value <= 0x7fffffff)) return undefined;
+  return Buffer.from(Int32Array.from(ints).buffer).toString("base64");
+}
+
+function decodeLayout(text: string): ListLayout | undefined {
+  const bytes = Buffer.from(text, "base64");
+  if (bytes.length % 4 !== 0 || bytes.length < 16) return undefined;
+  const ints = new Int32Array(bytes.length / 4);
+  Buffer.from(ints.buffer).set(bytes);
+  const [toolsStart, defs, tools, refs] = ints;
+  if (ints.length !== 4 + 2 * defs! + 4 * tools! + 1 + refs!) return undefined;
+  let at = 4;
+  const take = (length: number) => Array.from(ints.subarray(at, (at += length)));
+  return { toolsStart: toolsStart!, defFrom: take(defs!), defTo: take(defs!), toolFrom: take(tools!), toolSplice: take(tools!), toolTo: take(tools!), refStart: take(tools! + 1), refIndex: take(refs!) };
 }
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -119,7 +127,7 @@ function settled(stamp: FileStamp, at: bigint): boolean {
 }
 
 /** What an intact cache of this pack vouches for: the key, the body digest, and the test the list file's stamp must pass. */
-function trustedByCache(cachePath: string, srcDir: string, coreVersion: string): { digest: string; body: string; acceptList: (stamp: FileStamp) => boolean } | undefined {
+function trustedByCache(cachePath: string, srcDir: string, coreVersion: string): { digest: string; body: string; layout: ListLayout; acceptList: (stamp: FileStamp) => boolean } | undefined {
   let text: string;
   try {
     text = readFileSync(cachePath, "latin1");
@@ -139,7 +147,9 @@ function trustedByCache(cachePath: string, srcDir: string, coreVersion: string):
   }
   if (typeof cache !== "object" || cache === null || cache.version !== CACHE_VERSION || cache.cache !== CACHE_NAME || cache.listFormat !== SERVED_LIST_FORMAT) return undefined;
   const { src, core, digest, body, at, dev, files, list } = cache;
-  if (typeof src !== "string" || typeof core !== "string" || typeof digest !== "string" || typeof body !== "string" || !Array.isArray(files) || !Array.isArray(list)) return undefined;
+  if (typeof src !== "string" || typeof core !== "string" || typeof digest !== "string" || typeof body !== "string" || !Array.isArray(files) || !Array.isArray(list) || typeof cache.layout !== "string") return undefined;
+  const layout = decodeLayout(cache.layout);
+  if (layout === undefined) return undefined;
   if (typeof at !== "string" || !DIGITS.test(at) || typeof dev !== "string" || !DIGITS.test(dev)) return undefined;
   const listStamp = stampFrom(list);
   const stamps = files.map((entry) => (Array.isArray(entry) && typeof entry[0] === "string" ? stampFrom(entry.slice(1)) : undefined));
@@ -153,7 +163,7 @@ function trustedByCache(cachePath: string, srcDir: string, coreVersion: string):
       const now = statStamp(join(srcDir, path));
       if (now === undefined || now[2] !== stamps[i]![2] || now[3] !== stamps[i]![3]) return undefined;
     }
-    return { digest, body, acceptList: (stamp) => stamp[2] === listStamp[2] && stamp[3] === listStamp[3] };
+    return { digest, body, layout, acceptList: (stamp) => stamp[2] === listStamp[2] && stamp[3] === listStamp[3] };
   }
 
   // This folder's cache (a copy from another pack names another), the same files in src/ and nothing the key passes over.
@@ -165,7 +175,7 @@ function trustedByCache(cachePath: string, srcDir: string, coreVersion: string):
     const now = lstatStamp(join(srcDir, path));
     if (now === undefined || !holds(now, stamps[i]!)) return undefined;
   }
-  return { digest, body, acceptList: (stamp) => holds(stamp, listStamp) };
+  return { digest, body, layout, acceptList: (stamp) => holds(stamp, listStamp) };
 }
 
 function lstatStamp(path: string): FileStamp | undefined {
@@ -195,12 +205,14 @@ function verifyInFull(srcDir: string, coreVersion: string, listPath: string, pag
   const record = cachePath === undefined ? undefined : startRecord(cachePath);
   try {
     let listStamp: FileStamp | undefined;
-    const list = readServedListFile(listPath, pageBytes, { observe: (stamp) => (listStamp = stamp) });
+    let layout: ListLayout | undefined;
+    const list = readServedListFile(listPath, pageBytes, { observe: (stamp) => (listStamp = stamp), observeLayout: (found) => (layout = found) });
     if (list === undefined || list.digest === null) return list;
     const { paths, plain } = packSourceEntries(srcDir);
     const files: Array<[string, FileStamp]> = [];
     if (packSourceDigest(srcDir, coreVersion, (path, stamp) => files.push([path, stamp]), paths) !== list.digest) return undefined;
-    if (record !== undefined && listStamp !== undefined && plain && files.length === paths.length) {
+    const layoutText = layout === undefined ? undefined : encodeLayout(layout);
+    if (record !== undefined && listStamp !== undefined && layoutText !== undefined && plain && files.length === paths.length) {
       // The guard off records every stamp, racy or not, as a naive cache would.
       const steady = !guards.servedListStatCache || [listStamp, ...files.map(([, stamp]) => stamp)].every((stamp) => stamp[0] === record.dev && settled(stamp, record.at));
       if (steady) {
@@ -216,6 +228,7 @@ function verifyInFull(srcDir: string, coreVersion: string, listPath: string, pag
           dev: String(record.dev),
           files: files.map(([path, stamp]) => [path, ...stampText(stamp)]),
           list: stampText(listStamp),
+          layout: layoutText,
         };
         const content = JSON.stringify(cache);
         record.finish(`${sha256(content)}\n${content}`);
