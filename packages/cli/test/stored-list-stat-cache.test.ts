@@ -259,6 +259,28 @@ describe("a list the cache vouches for", () => {
     expect(JSON.stringify(lazy.definitions)).toBe(JSON.stringify(full.definitions()));
   });
 
+  it("is read in full when the cache's layout does not fit the list (forged whole, checksum and all): never a crash or a page out of place", async () => {
+    const name = await pack("bad-layout", "gmail");
+    expect(listed(name)).toBeDefined();
+    const cache = cacheOf(name)!;
+    const record = recordOf(cache) as ReturnType<typeof recordOf> & { layout: string };
+    const raw = Buffer.from(record.layout, "base64");
+    const ints = new Int32Array(raw.length / 4);
+    Buffer.from(ints.buffer).set(raw);
+    const full = parseServedList(readFileSync(join(project, name, "src/served-tools.gen.json")))!;
+    const past = new Int32Array(ints);
+    // The last tool's text said to end past the end of the file; then a layout that is not one at all.
+    const last = 4 + 2 * ints[1]! + 3 * ints[2]! - 1;
+    past[last] = 0x7fffffff;
+    for (const layout of [Buffer.from(past.buffer).toString("base64"), Buffer.from("not a layout").toString("base64")]) {
+      forge(cache, { ...record, layout });
+      const list = listed(name)!;
+      expect(list.listedJson(0, list.count).equals(full.listedJson(0, full.count))).toBe(true);
+      // Verified in full and recorded again, with the list's own layout.
+      expect(recordOf(cache).layout).toBe(record.layout);
+    }
+  });
+
   it("answers STORED_LIST_CHANGED for a tool not yet read once the list file is rewritten in place, never bytes of two versions", async () => {
     const name = await pack("rewritten");
     expect(listed(name)).toBeDefined();
