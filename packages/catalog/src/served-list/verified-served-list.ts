@@ -4,9 +4,10 @@
  * After a full verification (every file of src/ hashed to the list's key, the list's body
  * hashed to its header's digest) the stamp of each file (device, inode, size, mtime and
  * ctime in nanoseconds) is recorded with the digests it vouched for; a later start that finds
- * src/ holding the same files, each with the same stamp, trusts those digests and only reads
- * the list. ctime moves on every write and no user tool can set it (utimes sets mtime), so a
- * same-size edit with its mtime put back still shows.
+ * src/ holding the same files, each with the same stamp, trusts those digests, and reads the
+ * list by the layout recorded with them (its header and shared entries at once, each tool when
+ * a page first needs it: readServedListLazily). ctime moves on every write and no user tool can
+ * set it (utimes sets mtime), so a same-size edit with its mtime put back still shows.
  *
  * The racy case, as git handles it: an edit in the same clock tick as the stamp taken would
  * leave the stamp as it was, so a stamp is only recorded as trustworthy when its mtime and
