@@ -135,7 +135,11 @@ const CHUNK_BYTES = 1 << 20;
  * 112 MB of a 9,000-tool pack are never held, copied or decoded (only hand-written sources
  * are decoded, for their imports). A file that changes size while it is read gives no key.
  */
-export function packSourceDigest(srcDir: string, coreVersion: string, observe?: StampObserver, paths = packSourcePaths(srcDir)): string | undefined {
+export function packSourceDigest(srcDir: string, coreVersion: string, observe?: StampObserver, entries = packSourceEntries(srcDir)): string | undefined {
+  // A symbolic link in src/ (or anything but files and folders) is outside what the key reads:
+  // a linked curated.ts could change with the key unmoved. Such a pack has no key; it is loaded.
+  if (!entries.plain) return undefined;
+  const { paths } = entries;
   const hash = keyHash(coreVersion);
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   for (const path of paths) {

@@ -209,9 +209,10 @@ function verifyInFull(srcDir: string, coreVersion: string, listPath: string, pag
     let layout: ListLayout | undefined;
     const list = readServedListFile(listPath, pageBytes, { observe: (stamp) => (listStamp = stamp), observeLayout: (found) => (layout = found) });
     if (list === undefined || list.digest === null) return list;
-    const { paths, plain } = packSourceEntries(srcDir);
+    const entries = packSourceEntries(srcDir);
+    const { paths, plain } = entries;
     const files: Array<[string, FileStamp]> = [];
-    if (packSourceDigest(srcDir, coreVersion, (path, stamp) => files.push([path, stamp]), paths) !== list.digest) return undefined;
+    if (packSourceDigest(srcDir, coreVersion, (path, stamp) => files.push([path, stamp]), entries) !== list.digest) return undefined;
     const layoutText = layout === undefined ? undefined : encodeLayout(layout);
     if (record !== undefined && listStamp !== undefined && layoutText !== undefined && plain && files.length === paths.length) {
       // The guard off records every stamp, racy or not, as a naive cache would.
