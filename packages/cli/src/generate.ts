@@ -276,6 +276,8 @@ async function writePackFiles(pack: GeneratedPack, job: PackJob, io: Io, step: (
   step("recording the stamp");
   // Last, so that it records the files as they now are: --check can then skip generating.
   await writeStamp(job, pack.spec.bytes, pack.report, bytes);
+  // The stat cache (outside the pack, in its project's node_modules/.cache): the first serve after this one reads no source.
+  await (await import("./stored-list.ts")).recordServedListKey(job.out);
   return { ...pack.report, written, scaffolded, changed: [] };
 }
 

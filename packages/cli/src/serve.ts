@@ -3,25 +3,10 @@ import { dirname, join, relative, resolve } from "node:path";
 import { SluiceError } from "@sluice/schema";
 import type { JsonSchemaObject, Tool } from "@sluice/core/pack";
 // What answering tools/list from a pack's stored list needs, and no more: the list's server,
-// the transports, the defaults. The loaded catalog, createServer and @sluice/core load after
-// (serveModule), at the first call on the stored-list path and before listing on the other.
-import {
-  createServedListServer,
-  serveHttp,
-  checkHttpAccess,
-  serveStdio,
-  DEFAULT_HTTP_HOST,
-  DEFAULT_PAGE_SIZE,
-  CallSlots,
-  DEFAULT_MAX_CONCURRENT_CALLS,
-  DEFAULT_MAX_QUEUED_CALLS,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  DEFAULT_MAX_RESULT_BYTES,
-  type CallerCredentials,
-  type PrelistedCatalog,
-  type SessionCaller,
-  type SessionOptions,
-} from "@sluice/mcp/serve-list";
+// the transports, the defaults (serveListModule, loaded after the stored list is checked). The
+// loaded catalog, createServer and @sluice/core load after (serveModule), at the first call on
+// the stored-list path and before listing on the other.
+import type { CallerCredentials, createServedListServer, PrelistedCatalog, SessionCaller, SessionOptions } from "@sluice/mcp/serve-list";
 import type { ServedCatalog } from "@sluice/mcp/serve";
 // The proxy half of @sluice/mcp (the SDK client, @sluice/generator-mcp) loads only for an MCP pack.
 import type { McpProxy, McpSnapshot, UpstreamSource } from "@sluice/mcp";
@@ -31,6 +16,8 @@ import { resolvePack } from "./resolve-pack.ts";
 import { currentServedList, type CurrentServedList } from "./stored-list.ts";
 import type { Io } from "./io.ts";
 
+/** The list's server, the transports and the defaults (the MCP SDK behind them: the largest part of serve's start). */
+const serveListModule = () => import("@sluice/mcp/serve-list");
 /** The served catalog, createServer and the credential report, with @sluice/core and the catalog behind them. */
 const serveModule = () => import("@sluice/mcp/serve");
 const loadPackOf = async (spec: string, cwd: string) => (await import("./load-tools.ts")).loadPack(spec, cwd);
@@ -43,6 +30,7 @@ export const SERVE_USAGE = `  sluice serve <pack|module> [--http <port>] [--host
                MCP packs: [--snapshot FILE] [--upstream-url URL | -- <command> [args...]]`;
 
 async function help(): Promise<string> {
+  const { DEFAULT_HTTP_HOST, DEFAULT_PAGE_SIZE, DEFAULT_MAX_MESSAGE_BYTES, DEFAULT_MAX_RESULT_BYTES, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } = await serveListModule();
   const { SNAPSHOT_FILE } = await proxyModule();
   const { CREDENTIAL_ENV } = await serveModule();
   const lines = [
@@ -385,6 +373,9 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
   }
   const [spec] = positionals;
   if (spec === undefined || positionals.length > 1) throw usage("serve takes one <pack|module>");
+  // A pack whose stored list still matches its sources answers tools/list from it.
+  const stored = storedServedList(spec, io.cwd, values, upstreamCommand);
+  const { serveHttp, checkHttpAccess, serveStdio, createServedListServer, CallSlots, DEFAULT_HTTP_HOST, DEFAULT_PAGE_SIZE, DEFAULT_MAX_CONCURRENT_CALLS, DEFAULT_MAX_QUEUED_CALLS } = await serveListModule();
   const port = integer(values.http, "--http", 0);
   if (port !== undefined && port > 65_535) throw usage(`--http takes a port (0 for any free one), got ${port}`);
   if (values.host !== undefined && port === undefined) throw usage("--host applies to --http only");
@@ -469,8 +460,7 @@ async function serve(args: readonly string[], io: ServeIo): Promise<number> {
     }
   };
 
-  // A pack whose stored list still matches its sources answers tools/list from it, and loads on the first call.
-  const stored = storedServedList(spec, io.cwd, values, upstreamCommand);
+  // Listed from the stored list, the pack loads at the first call.
   if (stored !== undefined) {
     const recordUsage = await usageFor(resolvePack(spec, io.cwd).file);
     // The line a loaded pack's start gives, then where the list came from.

@@ -163,6 +163,13 @@ export interface Guards {
    * is a coded error, never a walk of 10^10 nodes.
    */
   yamlExpansionBudget: boolean;
+  /**
+   * serve and survey trust a pack's served-list key from the stat cache (node_modules/.cache/sluice)
+   * only when the cache is intact and this pack's, src/ holds the same files (no symlink), and every
+   * file and the list keep their device, inode, size, mtime and ctime, none changed within the racy
+   * window of the verification; off, a cache is trusted when the files it names keep size and mtime.
+   */
+  servedListStatCache: boolean;
 }
 
 const allOn: Guards = {
@@ -203,6 +210,7 @@ const allOn: Guards = {
   credentialMembers: true,
   usageStorePath: true,
   yamlExpansionBudget: true,
+  servedListStatCache: true,
 };
 
 export const guards: Guards = guardsFixed ? Object.freeze(allOn) : allOn;

@@ -23,7 +23,7 @@
  * (`{"tool":{...}}` for a definition without a `$defs` object).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type BigIntStats } from "node:fs";
 import { dirname, join, posix, relative, sep } from "node:path";
 
 export const SERVED_LIST_FILE = "served-tools.gen.json";
@@ -35,6 +35,7 @@ const GENERATED = "written by sluice generate, keyed by the pack's src/: do not 
  * where its entries go, UTF-8 as written, the body's digest in the header).
  */
 const FORMAT = 3;
+export const SERVED_LIST_FORMAT = FORMAT;
 
 /** A tools/list definition as this file stores it: only `inputSchema.$defs` is looked into. */
 export interface ListedDefinition {
@@ -46,6 +47,8 @@ export interface ListedDefinition {
 /** A read served list: its key (null when it has none) and, on demand, its definitions. */
 export interface ServedList {
   digest: string | null;
+  /** The sha256 of the bytes after the header line, as the header names it (checked when read). */
+  body: string;
   count: number;
   /** The `*_full` twins the pack has and the list leaves out (serve's start-up line says how many). */
   twins: number;
@@ -80,7 +83,17 @@ export function packSourceFiles(srcDir: string): Map<string, Uint8Array> {
 
 /** The paths packSourceFiles reads, in the order the key takes them. */
 function packSourcePaths(srcDir: string): string[] {
+  return packSourceEntries(srcDir).paths;
+}
+
+/**
+ * The paths the key takes, and whether src/ holds nothing else the walk passes over (a
+ * symbolic link, a socket): the key leaves those out, so a stat cache never vouches for a
+ * src/ that has one.
+ */
+export function packSourceEntries(srcDir: string): { paths: string[]; plain: boolean } {
   const paths: string[] = [];
+  let plain = true;
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       if (entry.name === "node_modules" || entry.name === ".git") continue;
@@ -89,12 +102,25 @@ function packSourcePaths(srcDir: string): string[] {
       else if (entry.isFile()) {
         const rel = relative(srcDir, path).split(sep).join("/");
         if (rel !== SERVED_LIST_FILE) paths.push(rel);
-      }
+      } else plain = false;
     }
   };
   walk(srcDir);
-  return paths.sort(byCodeUnits);
+  return { paths: paths.sort(byCodeUnits), plain };
 }
+
+/**
+ * What a file's stat says of its identity and last change, in nanoseconds: device, inode,
+ * size, mtime, ctime. ctime moves on every write and no user tool can set it back.
+ */
+export type FileStamp = readonly [dev: bigint, ino: bigint, size: bigint, mtimeNs: bigint, ctimeNs: bigint];
+
+export const stampOf = (stat: BigIntStats): FileStamp => [stat.dev, stat.ino, stat.size, stat.mtimeNs, stat.ctimeNs];
+
+export const sameStamp = (a: FileStamp, b: FileStamp): boolean => a.every((value, i) => value === b[i]);
+
+/** Called by packSourceDigest for each file it hashed, with the stamp the file kept while it was read (the descriptor's stat, before and after). */
+export type StampObserver = (path: string, stamp: FileStamp) => void;
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const HAND_WRITTEN_SOURCE = /\.[cm]?[jt]sx?$/;
@@ -109,20 +135,33 @@ const CHUNK_BYTES = 1 << 20;
  * 112 MB of a 9,000-tool pack are never held, copied or decoded (only hand-written sources
  * are decoded, for their imports). A file that changes size while it is read gives no key.
  */
-export function packSourceDigest(srcDir: string, coreVersion: string): string | undefined {
+export function packSourceDigest(srcDir: string, coreVersion: string, observe?: StampObserver, entries = packSourceEntries(srcDir)): string | undefined {
+  // A symbolic link in src/ (or anything but files and folders) is outside what the key reads:
+  // a linked curated.ts could change with the key unmoved. Such a pack has no key; it is loaded.
+  if (!entries.plain) return undefined;
+  const { paths } = entries;
   const hash = keyHash(coreVersion);
   const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  for (const path of packSourcePaths(srcDir)) {
+  for (const path of paths) {
     const file = join(srcDir, path);
-    if (HAND_WRITTEN_SOURCE.test(path) && !GENERATED_SOURCE.test(path)) {
-      const bytes = readFileSync(file);
-      if (!keyableSource(path, bytes)) return undefined;
-      hash.update(`${path}\0${bytes.length}\0`).update(bytes);
-      continue;
-    }
     const fd = openSync(file, "r");
     try {
-      const size = fstatSync(fd).size;
+      const stat = fstatSync(fd, { bigint: true });
+      const size = Number(stat.size);
+      // A file that changed while it was read gives no key (the bytes hashed may be half of each version).
+      const steady = () => {
+        if (!sameStamp(stampOf(stat), stampOf(fstatSync(fd, { bigint: true })))) return false;
+        observe?.(path, stampOf(stat));
+        return true;
+      };
+      if (HAND_WRITTEN_SOURCE.test(path) && !GENERATED_SOURCE.test(path)) {
+        const bytes = Buffer.allocUnsafe(size);
+        const read = fill(fd, bytes, 0);
+        if (read !== size || !keyableSource(path, bytes)) return undefined;
+        if (!steady()) return undefined;
+        hash.update(`${path}\0${bytes.length}\0`).update(bytes);
+        continue;
+      }
       let filled = fill(fd, chunk, 0);
       // The header's Regenerate line, cut out of the first chunk exactly as servedListDigest cuts it.
       const cut = GENERATED_SOURCE.test(path) ? regenerateLine(chunk.subarray(0, Math.min(filled, HEADER_BYTES))) : undefined;
@@ -135,7 +174,7 @@ export function packSourceDigest(srcDir: string, coreVersion: string): string | 
         hash.update(chunk.subarray(0, filled));
         total += filled;
       }
-      if (total !== size) return undefined;
+      if (total !== size || !steady()) return undefined;
     } finally {
       closeSync(fd);
     }
@@ -303,21 +342,129 @@ export function parseServedList(content: string | Uint8Array): ServedList | unde
  * file's bytes for about `pageBytes` of page (three rooms), where pages are then put
  * together without copying the file again.
  */
-export function readServedListFile(path: string, pageBytes: number): ServedList | undefined {
+export function readServedListFile(path: string, pageBytes: number, options: ListReadOptions = {}): ServedList | undefined {
   const fd = openSync(path, "r");
   let bytes: Buffer;
   let room: number;
   try {
-    const size = fstatSync(fd).size;
+    const stamp = stampOf(fstatSync(fd, { bigint: true }));
+    if (options.accept !== undefined && !options.accept(stamp)) return undefined;
+    const size = Number(stamp[2]);
     room = 3 * Math.max(0, Math.ceil(pageBytes));
     // A buffer of its own (never the shared pool's): the room after the file is the list's to write in.
     const buffer = Buffer.allocUnsafeSlow(size + room);
     if (fill(fd, buffer.subarray(0, size), 0) !== size) return undefined;
+    // Bytes read while the file changed are not this file's (and a trusted body is not hashed again).
+    if (!sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) return undefined;
+    options.observe?.(stamp);
     bytes = buffer.subarray(0, size);
   } finally {
     closeSync(fd);
   }
-  return readServedList(bytes, room);
+  return readServedList(bytes, room, options.trustedBody, options.observeLayout);
+}
+
+/**
+ * A served list whose layout a full read found before (and whose file still has the stamp it
+ * had then: `accept`), read without reading it all: the header and the shared entries now,
+ * each tool's text when a page first needs it. A list of 9,000 tools is 50 MB, and on a
+ * small VM filling fresh memory and first touching it cost 20 µs a 4 KiB page (0.25 s for the
+ * list before its first page); this way each page pays for its own tools, while the client
+ * reads the pages before. The file stays open until every tool has been read (or the list is
+ * collected); a read finding the file changed since (a regenerate writes it in place) throws
+ * STORED_LIST_CHANGED rather than answer with bytes of two versions.
+ */
+export function readServedListLazily(path: string, pageBytes: number, known: { accept: (stamp: FileStamp) => boolean; layout: ListLayout; digest: string; body: string }): ServedList | undefined {
+  const fd = openSync(path, "r");
+  let open = true;
+  const token = {};
+  const close = () => {
+    if (open) {
+      closeWhenCollected.unregister(token);
+      closeSync(fd);
+    }
+    open = false;
+  };
+  let list: ServedList | undefined;
+  let missing = 0;
+  try {
+    const stamp = stampOf(fstatSync(fd, { bigint: true }));
+    if (!known.accept(stamp)) return undefined;
+    const size = Number(stamp[2]);
+    const { layout } = known;
+    if (!layoutFits(layout, size)) return undefined;
+    const room = 3 * Math.max(0, Math.ceil(pageBytes));
+    const buffer = Buffer.allocUnsafeSlow(size + room);
+    const bytes = buffer.subarray(0, size);
+    if (fill(fd, bytes.subarray(0, layout.toolsStart), 0) !== layout.toolsStart) return undefined;
+    if (!sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) return undefined;
+    const head = readHead(bytes);
+    if (head === undefined || head.digest !== known.digest || head.body !== known.body || head.count !== layout.toolFrom.length) return undefined;
+    const tools = layout.toolFrom.length;
+    const filled = new Uint8Array(tools);
+    missing = tools;
+    const lazy: LazyFill = (into, from, to) => {
+      for (let i = from; i < to; ) {
+        if (filled[i] === 1) {
+          i++;
+          continue;
+        }
+        let j = i;
+        while (j < to && filled[j] === 0) j++;
+        const start = layout.toolFrom[i]!;
+        const end = layout.toolTo[j - 1]!;
+        const steady = open && sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })));
+        if (!steady || fill(fd, into.subarray(start, end), start) !== end - start || !sameStamp(stamp, stampOf(fstatSync(fd, { bigint: true })))) {
+          throw Object.assign(new Error(`${path} changed since serve read its key; restart serve (the pack's sources may have been regenerated)`), { code: "STORED_LIST_CHANGED" });
+        }
+        filled.fill(1, i, j);
+        missing -= j - i;
+        i = j;
+      }
+      if (missing === 0) close();
+    };
+    list = listOver(bytes, room, layout, head, lazy);
+    if (missing > 0) closeWhenCollected.register(list, fd, token);
+    return list;
+  } finally {
+    // Held open only by a list with tools still to read.
+    if (list === undefined || missing === 0) close();
+  }
+}
+
+/** A lazily read list let go before all its tools were read gives its descriptor back. */
+const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Closed already, when every tool had been read.
+  }
+});
+
+/** Whether a layout could be a file of `size` bytes's: every range inside it, every index inside its table. */
+function layoutFits(layout: ListLayout, size: number): boolean {
+  const { toolsStart, defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex } = layout;
+  if (!(toolsStart > 0 && toolsStart <= size) || defFrom.length !== defTo.length || refStart.length !== toolFrom.length + 1 || refStart[0] !== 0 || refStart.at(-1) !== refIndex.length) return false;
+  if (toolSplice.length !== toolFrom.length || toolTo.length !== toolFrom.length) return false;
+  for (let i = 0; i < defFrom.length; i++) if (!(defFrom[i]! > 0 && defFrom[i]! <= defTo[i]! && defTo[i]! <= toolsStart)) return false;
+  for (let i = 0; i < toolFrom.length; i++) {
+    const splice = toolSplice[i]!;
+    if (!(toolFrom[i]! >= toolsStart && toolFrom[i]! <= toolTo[i]! && toolTo[i]! <= size && refStart[i]! <= refStart[i + 1]!)) return false;
+    if (splice !== -1 && !(splice >= toolFrom[i]! && splice <= toolTo[i]!)) return false;
+  }
+  return refIndex.every((entry) => Number.isInteger(entry) && entry >= 0 && entry < defFrom.length);
+}
+
+/** How readServedListFile reads a list for a stat cache (verified-served-list.ts). */
+export interface ListReadOptions {
+  /** Whether the file's stamp (its descriptor's stat) is the one expected; the list is not read otherwise. */
+  accept?: (stamp: FileStamp) => boolean;
+  /** Told the file's stamp, which it kept while it was read. */
+  observe?: (stamp: FileStamp) => void;
+  /** A body digest verified for this file as it still is: when the header names it, the body is not hashed again. */
+  trustedBody?: string;
+  /** Told the layout found, when the list reads. */
+  observeLayout?: (layout: ListLayout) => void;
 }
 
 /** A line, or a line's shape, the reader did not expect: the list is not read. */
@@ -329,21 +476,29 @@ const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
 /** `roomAfter`: bytes after the file's in its buffer that are the list's own to write pages in. */
-function readServedList(bytes: Buffer, roomAfter: number): ServedList | undefined {
+function readServedList(bytes: Buffer, roomAfter: number, trustedBody?: string, onLayout?: (layout: ListLayout) => void): ServedList | undefined {
   try {
-    return readLayout(bytes, roomAfter);
+    return readLayout(bytes, roomAfter, trustedBody, onLayout);
   } catch {
     return undefined;
   }
 }
 
-function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
+/** The header line's fields, when it is one of this format's. */
+function readHead(bytes: Buffer): (ListHead & { headEnd: number }) | undefined {
   const headEnd = bytes.indexOf(0x0a);
   if (headEnd < 1 || bytes[headEnd - 1] !== COMMA) return undefined;
   const head = JSON.parse(`${bytes.toString("utf8", 0, headEnd - 1)}}`) as { format?: unknown; digest?: unknown; count?: unknown; twins?: unknown; body?: unknown };
   const { format, digest, count, twins, body } = head;
   if (format !== FORMAT || (digest !== null && typeof digest !== "string") || !Number.isInteger(count) || !Number.isInteger(twins) || typeof body !== "string") return undefined;
-  if (createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
+  return { headEnd, digest, body, count: count as number, twins: twins as number };
+}
+
+function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | undefined, onLayout: ((layout: ListLayout) => void) | undefined): ServedList | undefined {
+  const head = readHead(bytes);
+  if (head === undefined) return undefined;
+  const { headEnd, digest, count, twins, body } = head;
+  if (body !== trustedBody && createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
 
   let next = headEnd + 1;
   /** The next line's [start, end), the newline left out. */
@@ -378,40 +533,44 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
     defTo.push(end - 1);
   }
 
-  // Each tool's text as a byte range, with where its entries go (-1: it has no `$defs` object) and which they are.
+  // Each tool's text as a byte range, with where its entries go (-1: it has no `$defs` object) and which they
+  // are: tool i's entry indices are refIndex[refStart[i]] up to refIndex[refStart[i + 1]] (one array for all
+  // tools, and no function made per tool: 9,000 of each cost a start-up tens of milliseconds).
   const toolFrom: number[] = [];
   const toolSplice: number[] = [];
   const toolTo: number[] = [];
-  const refs: number[][] = [];
+  const refStart: number[] = [];
+  const refIndex: number[] = [];
+  let at = 0;
+  const number = () => {
+    const from = at;
+    let value = 0;
+    while (bytes[at]! >= 0x30 && bytes[at]! <= 0x39 && at - from < 10) value = value * 10 + bytes[at++]! - 0x30;
+    if (at === from) throw new NotAList();
+    return value;
+  };
   expectLine('"tools": [');
+  const toolsStart = next;
   for (;;) {
     const [start, lineEnd] = line();
     if (lineEnd - start === 2 && bytes[start] === CLOSE_BRACKET && bytes[start + 1] === CLOSE_BRACE) break;
     const end = unseparated(start, lineEnd) - 1;
     if (bytes[end] !== CLOSE_BRACE) throw new NotAList();
+    refStart.push(refIndex.length);
     if (is(start, '{"tool":')) {
       toolFrom.push(start + 8);
       toolSplice.push(-1);
       toolTo.push(end);
-      refs.push([]);
       continue;
     }
     if (!is(start, '{"defs":[')) throw new NotAList();
-    let at = start + 9;
-    const number = () => {
-      const from = at;
-      let value = 0;
-      while (bytes[at]! >= 0x30 && bytes[at]! <= 0x39 && at - from < 10) value = value * 10 + bytes[at++]! - 0x30;
-      if (at === from) throw new NotAList();
-      return value;
-    };
-    const indices: number[] = [];
+    at = start + 9;
     if (bytes[at] === CLOSE_BRACKET) at++;
     else {
       for (;;) {
         const index = number();
         if (index >= defFrom.length) throw new NotAList();
-        indices.push(index);
+        refIndex.push(index);
         const separator = bytes[at++];
         if (separator === CLOSE_BRACKET) break;
         if (separator !== COMMA) throw new NotAList();
@@ -428,10 +587,50 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
     toolFrom.push(toolStart);
     toolSplice.push(splice);
     toolTo.push(end);
-    refs.push(indices);
   }
+  refStart.push(refIndex.length);
+  if (next !== bytes.length || toolFrom.length !== count) return undefined;
+  const layout: ListLayout = { toolsStart, defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex };
+  onLayout?.(layout);
+  return listOver(bytes, roomAfter, layout, { digest, body, count: count as number, twins: twins as number }, undefined);
+}
+
+/**
+ * Where a list's pieces lie in its file: each shared entry's inside, each tool's text and where
+ * its entries go (-1: nowhere), and tool i's entry indices, refIndex[refStart[i]] up to
+ * refIndex[refStart[i + 1]]; the tools' lines start at toolsStart, after the header and entries.
+ */
+export interface ListLayout {
+  toolsStart: number;
+  defFrom: number[];
+  defTo: number[];
+  toolFrom: number[];
+  toolSplice: number[];
+  toolTo: number[];
+  refStart: number[];
+  refIndex: number[];
+}
+
+interface ListHead {
+  digest: string | null;
+  body: string;
+  count: number;
+  twins: number;
+}
+
+/** Fills tools' texts into the list's buffer when a page first needs them (readServedListLazily). */
+type LazyFill = (bytes: Buffer, from: number, to: number) => void;
+
+/** A ServedList over a file's bytes (`lazy`: the tools' texts are filled in as pages need them). */
+function listOver(bytes: Buffer, roomAfter: number, layout: ListLayout, head: ListHead, lazy: LazyFill | undefined): ServedList {
+  const { defFrom, defTo, toolFrom, toolSplice, toolTo, refStart, refIndex } = layout;
+  const { digest, body, count, twins } = head;
   const tools = toolFrom.length;
-  if (next !== bytes.length || tools !== count) return undefined;
+  const is = (at: number, ascii: string) => {
+    for (let i = 0; i < ascii.length; i++) if (bytes[at + i] !== ascii.charCodeAt(i)) return false;
+    return true;
+  };
+  const ensure = (from: number, to: number) => lazy?.(bytes, from, to);
 
   /**
    * The file's bytes with three rooms after them for pages. Pages are put together there with
@@ -466,8 +665,9 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
     let length = 2;
     for (let i = from; i < to; i++) {
       length += (i > from ? 1 : 0) + toolTo[i]! - toolFrom[i]!;
-      const entries = refs[i]!;
-      for (let k = 0; k < entries.length; k++) length += (k > 0 ? 1 : 0) + defTo[entries[k]!]! - defFrom[entries[k]!]!;
+      const first = refStart[i]!;
+      const last = refStart[i + 1]!;
+      for (let k = first; k < last; k++) length += (k > first ? 1 : 0) + defTo[refIndex[k]!]! - defFrom[refIndex[k]!]!;
     }
     return length;
   };
@@ -485,10 +685,11 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
       }
       out.copyWithin(p, toolFrom[i]!, splice);
       p += splice - toolFrom[i]!;
-      const entries = refs[i]!;
-      for (let k = 0; k < entries.length; k++) {
-        if (k > 0) out[p++] = COMMA;
-        const entry = entries[k]!;
+      const first = refStart[i]!;
+      const last = refStart[i + 1]!;
+      for (let k = first; k < last; k++) {
+        if (k > first) out[p++] = COMMA;
+        const entry = refIndex[k]!;
         out.copyWithin(p, defFrom[entry]!, defTo[entry]!);
         p += defTo[entry]! - defFrom[entry]!;
       }
@@ -500,6 +701,7 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
   };
   const listedJson = (from: number, to: number): Buffer => {
     const out = arenaFor(pageLength(from, to));
+    ensure(from, to);
     const base = fileLength + 2 * room;
     // The page leaves the arena as a buffer of its own (one copy), so the room can be used again at once.
     const page = out.slice(base, writePage(out, base, from, to));
@@ -507,6 +709,7 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
   };
   const lentJson = (from: number, to: number): LentJson => {
     const out = arenaFor(pageLength(from, to));
+    ensure(from, to);
     const r = lent[0] ? (lent[1] ? -1 : 1) : 0;
     if (r < 0) return { json: listedJson(from, to), done() {} };
     const base = fileLength + r * room;
@@ -524,8 +727,9 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
 
   return {
     digest,
-    count: count as number,
-    twins: twins as number,
+    body,
+    count,
+    twins,
     listedJson(from, to) {
       const start = Math.max(0, Math.min(from, tools));
       return listedJson(start, Math.max(start, Math.min(to, tools)));
@@ -535,6 +739,7 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
       return lentJson(start, Math.max(start, Math.min(to, tools)));
     },
     names() {
+      ensure(0, tools);
       return toolFrom.map((from, i) => {
         // The MCP adapter writes `name` first, and a wire name needs no escapes; anything else is parsed whole.
         const quote = is(from, '{"name":"') ? bytes.indexOf(0x22, from + 9) : -1;
@@ -543,11 +748,12 @@ function readLayout(bytes: Buffer, roomAfter: number): ServedList | undefined {
       });
     },
     definitions() {
+      ensure(0, tools);
       const entries = defFrom.map((from, i) => Object.entries(JSON.parse(`{${bytes.toString("utf8", from, defTo[i])}}`) as object)[0]!);
       return toolFrom.map((from, i) => {
         const tool = JSON.parse(bytes.toString("utf8", from, toolTo[i])) as ListedDefinition;
         // Assigned in place, so `$defs` keeps the position it has among the schema's keys.
-        if (toolSplice[i]! >= 0) tool.inputSchema.$defs = Object.fromEntries(refs[i]!.map((at) => entries[at]!));
+        if (toolSplice[i]! >= 0) tool.inputSchema.$defs = Object.fromEntries(refIndex.slice(refStart[i], refStart[i + 1]).map((entry) => entries[entry]!));
         return tool;
       });
     },
