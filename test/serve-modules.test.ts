@@ -13,29 +13,41 @@ import { describe, expect, it } from "vitest";
 import { reExports, staticClosure } from "./support/static-imports.ts";
 
 const serve = staticClosure("packages/cli/src/serve.ts");
+/** The list's server and the transports: serve imports them (import()) once the stored list is checked, before its first answer. */
+const serveList = staticClosure("packages/mcp/src/serve-list-entry.ts");
 /** What the CLI has loaded before any command runs: serve's own cost is what it adds to this. */
 const main = new Set(staticClosure("packages/cli/src/main.ts"));
 const workspace = (modules: readonly string[]) => modules.filter((module) => /^(packages|generators|packs)\//.test(module));
 
 describe("sluice serve's static imports", () => {
-  it("reach no generator, no MCP proxy module and no SDK client", () => {
-    expect(serve.filter((module) => module.startsWith("generators/"))).toEqual([]);
-    // Of the MCP client, only its check of the common JSON-RPC shapes, a leaf that imports nothing.
-    expect(serve.filter((module) => module.startsWith("packages/mcp-client/"))).toEqual(["packages/mcp-client/src/jsonrpc-shape.ts"]);
-    expect(staticClosure("packages/mcp-client/src/jsonrpc-shape.ts")).toEqual(["packages/mcp-client/src/jsonrpc-shape.ts"]);
-    expect(serve.filter((module) => /^packages\/mcp\/src\/(mcp-proxy|upstream|snapshot-lock)\.ts$/.test(module))).toEqual([]);
-    expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/sdk/client"))).toEqual([]);
+  it.each([
+    ["serve's command", serve],
+    ["the list's server it imports before its first answer", serveList],
+  ])("%s reach no generator, no MCP proxy module and no SDK client", (_name, modules) => {
+    expect(modules.filter((module) => module.startsWith("generators/"))).toEqual([]);
+    // Of the MCP client, at most its check of the common JSON-RPC shapes, a leaf that imports nothing.
+    expect(modules.filter((module) => module.startsWith("packages/mcp-client/") && module !== "packages/mcp-client/src/jsonrpc-shape.ts")).toEqual([]);
+    expect(modules.filter((module) => /^packages\/mcp\/src\/(mcp-proxy|upstream|snapshot-lock)\.ts$/.test(module))).toEqual([]);
+    expect(modules.filter((module) => module.startsWith("@modelcontextprotocol/sdk/client"))).toEqual([]);
   });
 
-  it("add to what the CLI's main loads only the stored list's reader, its server and the transports", () => {
-    // Each module here is one serve loads before its first answer; a static import of the catalog,
-    // createServer, ServedCatalog or @sluice/core/pack (all loaded with import() now) adds to this list and fails it.
+  it("add to what the CLI's main loads only the stored list's reader and key check; then the list's server and the transports", () => {
+    expect(staticClosure("packages/mcp-client/src/jsonrpc-shape.ts")).toEqual(["packages/mcp-client/src/jsonrpc-shape.ts"]);
+    // Each module here is one serve loads before it checks the stored list; a static import of the
+    // list's server, the catalog, createServer, ServedCatalog or @sluice/core/pack (all loaded with
+    // import() now) adds to this list and fails it.
     expect(workspace(serve).filter((module) => !main.has(module))).toEqual([
       "packages/catalog/src/served-list-entry.ts",
       "packages/catalog/src/served-list/served-list-file.ts",
+      "packages/catalog/src/served-list/verified-served-list.ts",
       "packages/cli/src/resolve-pack.ts",
       "packages/cli/src/serve.ts",
       "packages/cli/src/stored-list.ts",
+      "packages/core/src/guards.ts",
+    ]);
+    expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/"))).toEqual([]);
+    // Then, before the first answer: the list's server and the transports, and of the SDK the server half only.
+    expect(workspace(serveList).filter((module) => !main.has(module))).toEqual([
       "packages/mcp-client/src/jsonrpc-shape.ts",
       "packages/mcp/src/call-slots.ts",
       "packages/mcp/src/http-defaults.ts",
@@ -48,10 +60,15 @@ describe("sluice serve's static imports", () => {
       "packages/mcp/src/server-protocol.ts",
       "packages/mcp/src/stdio.ts",
     ]);
-    // Of the SDK, the server half only.
-    expect(serve.filter((module) => module.startsWith("@modelcontextprotocol/")).sort()).toEqual(["@modelcontextprotocol/sdk/server/index.js", "@modelcontextprotocol/sdk/shared/protocol.js", "@modelcontextprotocol/sdk/types.js"]);
-    // The reader alone (the list's builder imports core and the adapter): serve reads the list before anything else loads.
-    expect(staticClosure("packages/catalog/src/served-list-entry.ts").filter((module) => !module.startsWith("node:"))).toEqual(["packages/catalog/src/served-list-entry.ts", "packages/catalog/src/served-list/served-list-file.ts"]);
+    expect(serveList.filter((module) => module.startsWith("@modelcontextprotocol/")).sort()).toEqual(["@modelcontextprotocol/sdk/server/index.js", "@modelcontextprotocol/sdk/shared/protocol.js", "@modelcontextprotocol/sdk/types.js"]);
+    // The reader and its key check alone, past what main has loaded (the list's builder imports core
+    // and the adapter; of core, only the guards): serve reads the list before anything else loads.
+    expect(staticClosure("packages/catalog/src/served-list-entry.ts").filter((module) => !module.startsWith("node:") && !main.has(module))).toEqual([
+      "packages/catalog/src/served-list-entry.ts",
+      "packages/catalog/src/served-list/served-list-file.ts",
+      "packages/catalog/src/served-list/verified-served-list.ts",
+      "packages/core/src/guards.ts",
+    ]);
   });
 
   it("the stored list's server loads createServer's call path, the catalog and @sluice/core only with import()", () => {

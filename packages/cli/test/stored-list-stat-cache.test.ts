@@ -103,7 +103,7 @@ describe("a pack's stat cache", () => {
 
   it("a same-size edit of a generated file with its mtime put back is not served from the list: the pack loads and the edit shows", async () => {
     const name = "generated-edit";
-    await changedAfterVerifying(name, (dir) => sameSizeEdit(join(dir, "src/tools.gen.ts"), "Gets the latest version", "Gets the oldest version"));
+    await changedAfterVerifying(name, (dir) => sameSizeEdit(join(dir, "src/pack-data.gen.ts"), "Gets the latest version", "Gets the oldest version"));
     // serve itself (main, over HTTP in this worker, which has not loaded this copy): loaded, not listed from the file, and the edit listed.
     const server = await startHttpInProcess([name], { SLUICE_MCP_TOKEN: undefined, SLUICE_USAGE: "off" }, project);
     try {

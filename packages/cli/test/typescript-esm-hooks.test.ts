@@ -63,7 +63,7 @@ function loaded(pack: string, mode: "cli" | "tsx"): Record<string, unknown> {
       toolsMapped: findSourceMap(${JSON.stringify(`${src}/tools.gen.ts`)}) !== undefined,
     }));
   `;
-  const run = spawnSync(process.execPath, ["--input-type=module", "-e", script, mode], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" } });
+  const run = spawnSync(process.execPath, ["--conditions=@sluice/source", "--input-type=module", "-e", script, mode], { cwd: ROOT, encoding: "utf8", timeout: 120_000, env: { PATH: process.env["PATH"] ?? "", HOME: process.env["HOME"] ?? "" } });
   expect(run.status, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as Record<string, unknown>;
 }
