@@ -1,3 +1,4 @@
+import { canonicalJson } from "@sluice/schema";
 import { textTokens, type Encoding } from "../tokens.ts";
 
 /**
@@ -57,6 +58,10 @@ export class PieceCounter {
   readonly #encoding: Encoding;
   readonly #pieces = new Map<string, number>();
   readonly #texts = new Map<string, number>();
+  // Per object, shared by everything counting with this counter (a report's totals and every pricer):
+  // canonical texts, and counts of members as a `$defs` or `properties` text holds them.
+  readonly #objectTexts = new WeakMap<object, string>();
+  readonly #members = new WeakMap<object, Map<string, [number | undefined, number | undefined]>>();
   /** Characters handed to the tokenizer (for measurements and tests). */
   tokenizedChars = 0;
 
@@ -114,6 +119,38 @@ export class PieceCounter {
       last = part.charCodeAt(part.length - 1);
     }
     return pending.length > 0 ? total + this.count(pending) : total;
+  }
+
+  /**
+   * `canonicalJson(value)`, remembered per object. Whoever counts with this counter never
+   * edits an object after asking for its text (tools are frozen; projections make new ones).
+   */
+  textOf(value: unknown): string {
+    if (typeof value !== "object" || value === null) return canonicalJson(value);
+    let text = this.#objectTexts.get(value);
+    if (text === undefined) this.#objectTexts.set(value, (text = canonicalJson(value)));
+    return text;
+  }
+
+  /** Records the canonical text of a new object, computed another way (from the parts it shares with another). */
+  remember(value: object, text: string): void {
+    this.#objectTexts.set(value, text);
+  }
+
+  /**
+   * Tokens of one object member, from its key's first character to the quote before the
+   * next key: `key":<value>,"`, or with `closesObject` the last member of an object that a
+   * sibling member follows (`key":<value>},"`). A whole piece (it starts and ends at cut
+   * points when both keys start with a letter or digit; the caller checks), counted once
+   * per value object and key for every tool that carries it.
+   */
+  memberCount(key: string, value: object, closesObject = false): number {
+    let byKey = this.#members.get(value);
+    if (byKey === undefined) this.#members.set(value, (byKey = new Map()));
+    let pair = byKey.get(key);
+    if (pair === undefined) byKey.set(key, (pair = [undefined, undefined]));
+    const slot = closesObject ? 1 : 0;
+    return (pair[slot] ??= this.count(`${JSON.stringify(key).slice(1)}:${this.textOf(value)}${closesObject ? '},"' : ',"'}`));
   }
 
   #piece(piece: string): number {

@@ -29,8 +29,6 @@ export interface SentDefinition {
  */
 export class DefinitionTotals {
   readonly #counter: PieceCounter;
-  readonly #texts = new WeakMap<object, string>();
-  readonly #entries = new WeakMap<object, Map<string, number>>();
 
   constructor(encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding)) {
     this.#counter = counter;
@@ -54,13 +52,13 @@ export class DefinitionTotals {
       const name = names[i]!;
       const body = defs[name];
       const next = names[i + 1];
-      const entry = `${JSON.stringify(name)}:${this.#textOf(body)}`;
       if (next !== undefined && startsAtCut(name) && startsAtCut(next) && typeof body === "object" && body !== null) {
         // The quote before the name stays with the text before it; the part runs from the name to the next one's `,"`.
         if (!quoted) parts.push('"');
-        parts.push(this.#entry(body, name, entry));
+        parts.push(this.#counter.memberCount(name, body));
         quoted = true;
       } else {
+        const entry = `${JSON.stringify(name)}:${this.#counter.textOf(body)}`;
         const text = next === undefined ? entry : `${entry},`;
         parts.push(quoted ? text.slice(1) : text);
         quoted = false;
@@ -68,25 +66,6 @@ export class DefinitionTotals {
     }
     parts.push(`}${after}`);
     return this.#counter.countJoined(parts);
-  }
-
-  /** Tokens of `name":<body>,"` (the entry from its name to the next one's), counted once. */
-  #entry(body: object, name: string, entry: string): number {
-    let byName = this.#entries.get(body);
-    if (byName === undefined) this.#entries.set(body, (byName = new Map()));
-    let count = byName.get(name);
-    if (count === undefined) {
-      count = this.#counter.count(`${entry.slice(1)},"`);
-      byName.set(name, count);
-    }
-    return count;
-  }
-
-  #textOf(value: unknown): string {
-    if (typeof value !== "object" || value === null) return canonicalJson(value);
-    let text = this.#texts.get(value);
-    if (text === undefined) this.#texts.set(value, (text = canonicalJson(value)));
-    return text;
   }
 }
 

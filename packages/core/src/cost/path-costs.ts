@@ -253,19 +253,9 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
   } catch {
     return undefined; // an unresolvable ref or a shared node: the reference prices (or refuses) it
   }
-  const texts = new WeakMap<object, string>();
-  const textOf = (value: unknown): string => {
-    if (typeof value !== "object" || value === null) return canonicalJson(value);
-    let text = texts.get(value);
-    if (text === undefined) {
-      text = canonicalJson(value);
-      texts.set(value, text);
-    }
-    return text;
-  };
-  // Definitions reached from a body, by the body's text: a definition the stand-in left as it was is not walked again.
+  const textOf = (value: unknown): string => counter.textOf(value);
+  // Definitions reached from a projected body, by the body's text: the same edit made again is not walked again.
   const targets = new Map<string, string[]>();
-  for (const name of Object.keys(defs)) targets.set(textOf(defs[name]), [...defRefs.get(name)!.keys()]);
   const targetsOf = (body: JsonSchemaObject): string[] => {
     const text = textOf(body);
     let found = targets.get(text);
@@ -287,10 +277,34 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
     const slot = last ? 1 : 0;
     return (pair[slot] ??= entryText(key, textOf(value), last));
   };
-  // Counts of untouched definition entries (followed by another entry), by name.
-  const entryCounts = new Map<string, number>();
   const head = `{"description":${JSON.stringify(tool.description)},"inputSchema":`;
   const tail = `,"name":${JSON.stringify(tool.name)}}`;
+  // Tokens of the text up to the first definition's name (`{"description":...,"inputSchema":{"$defs":{"`),
+  // the same for every price whose schema starts with `$defs` and whose first definition starts a piece.
+  let prefixCount: number | undefined;
+  const out: Array<string | number> = [];
+  /**
+   * The entries of one object in canonical order (after its `{"`), then what closes it and
+   * what follows (`after`: `}` then `,"` or `}`). An entry of the tool's own (`isOriginal`)
+   * whose piece is whole (its key and the next one start with a letter or digit) is its
+   * count, looked up per value object and key: only what a price changed is joined and
+   * counted as text.
+   */
+  const pushEntries = (names: readonly string[], valueOf: (name: string) => unknown, isOriginal: (name: string, value: unknown) => boolean, lastRootKey: boolean, nextRootKey: string | undefined): void => {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      const value = valueOf(name);
+      const original = isOriginal(name, value);
+      const whole = original && typeof value === "object" && value !== null && startsCleanly(name);
+      if (i < names.length - 1) {
+        out.push(whole && startsCleanly(names[i + 1]!) ? counter.memberCount(name, value) : entryOf(name, value, false, original));
+      } else if (whole && !lastRootKey && startsCleanly(nextRootKey!)) {
+        out.push(counter.memberCount(name, value, true));
+      } else {
+        out.push(entryOf(name, value, true, original), lastRootKey ? "}" : ',"');
+      }
+    }
+  };
   return {
     tool,
     schema,
@@ -304,39 +318,45 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
     referrers,
     targetsOf,
     textOf,
-    remember: (value, text) => void texts.set(value, text),
+    remember: (value, text) => counter.remember(value, text),
     parts(root, isOriginal, defNames, bodyOf) {
-      const out: Array<string | number> = [head];
+      out.length = 0;
       const keys = Object.keys(root).filter((key) => root[key] !== undefined);
-      if (defNames !== undefined && defNames.length > 0) keys.push("$defs");
-      sortedParts(keys.sort(), out, (key, last) => {
-        if (key === "$defs" && defNames !== undefined) {
-          out.push('$defs":');
-          sortedParts(defNames, out, (name, lastEntry, next) => {
-            const body = bodyOf!(name);
-            // An untouched definition followed by another is a whole piece: its count is known.
-            if (!lastEntry && isOriginal(body) && body === defs[name] && next !== undefined && startsCleanly(name) && startsCleanly(next)) {
-              let count = entryCounts.get(name);
-              if (count === undefined) entryCounts.set(name, (count = counter.count(entryOf(name, body, false, true))));
-              out.push(count);
-            } else {
-              out.push(entryOf(name, body, lastEntry, isOriginal(body)));
-            }
-          });
-          out.push(last ? "}" : ',"');
-          return;
+      const withDefs = defNames !== undefined && defNames.length > 0;
+      if (withDefs) keys.push("$defs");
+      keys.sort();
+      if (keys.length === 0) {
+        out.push(head, "{}", tail);
+        return out;
+      }
+      // The opening up to the first definition is one piece when that definition's name starts one.
+      const opened = withDefs && keys[0] === "$defs" && startsCleanly(defNames[0]!);
+      if (opened) out.push((prefixCount ??= counter.count(`${head}{"$defs":{"`)));
+      else out.push(head, '{"');
+      for (let k = 0; k < keys.length; k++) {
+        const key = keys[k]!;
+        const last = k === keys.length - 1;
+        if (key === "$defs" && withDefs) {
+          if (!(opened && k === 0)) out.push('$defs":', '{"');
+          pushEntries(defNames, bodyOf!, (name, body) => body === defs[name] && isOriginal(body), last, keys[k + 1]);
+          continue;
         }
         const value = root[key];
         if ((key === "$defs" || key === "properties") && isSchemaObject(value)) {
           out.push(JSON.stringify(key).slice(1) + ":");
           const names = Object.keys(value).filter((name) => value[name] !== undefined).sort();
-          sortedParts(names, out, (name, lastEntry) => out.push(entryOf(name, value[name], lastEntry, isOriginal(value[name]))));
-          out.push(last ? "}" : ',"');
+          if (names.length === 0) {
+            out.push("{}", last ? "}" : ',"');
+            continue;
+          }
+          out.push('{"');
+          pushEntries(names, (name) => value[name], (_name, member) => isOriginal(member), last, keys[k + 1]);
         } else {
           out.push(entryOf(key, value, last, isOriginal(value)));
         }
-      });
+      }
       out.push(tail);
+      // Reused from price to price: the caller counts it at once.
       return out;
     },
   };
@@ -345,20 +365,6 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
 /** One entry as a part: from its key's first character to the separator after its value. */
 function entryText(key: string, valueText: string, last: boolean): string {
   return JSON.stringify(key).slice(1) + ":" + valueText + (last ? "}" : ',"');
-}
-
-/**
- * Entries in the given (canonical) order: `{"`, then one call per entry, which pushes that
- * entry from its key's first character to the separator after its value (`,"` or `}`);
- * where a key starts with a letter or digit, the boundary before it is a cut point.
- */
-function sortedParts(keys: readonly string[], out: Array<string | number>, entry: (key: string, last: boolean, next: string | undefined) => void): void {
-  if (keys.length === 0) {
-    out.push("{}");
-    return;
-  }
-  out.push('{"');
-  keys.forEach((key, i) => entry(key, i === keys.length - 1, keys[i + 1]));
 }
 
 /** Whether a key's text starts with a letter or digit, so that the place before it is a cut point. */
