@@ -178,6 +178,12 @@ interface ToolModel {
   /** Records the canonical text of a new object, computed another way. */
   remember(value: object, text: string): void;
   /**
+   * The sorted definitions and the running sums of their whole pieces, or undefined when
+   * prices must walk every definition: a name that does not start a piece, or a definition
+   * nothing reaches (a price's collection would drop it).
+   */
+  runs(): DefinitionRuns | undefined;
+  /**
    * The definition as sent, in parts for `PieceCounter.countJoined`: one part per
    * definition and per argument (`name":<body>,"`), so that an untouched one is the same
    * string every time and its count is a lookup.
@@ -185,7 +191,7 @@ interface ToolModel {
   parts(
     root: JsonSchemaObject,
     isOriginal: (value: unknown) => boolean,
-    defNames?: readonly string[],
+    defNames?: ReadonlyArray<string | number>,
     bodyOf?: (name: string) => JsonSchemaObject,
   ): Array<string | number>;
 }
@@ -290,14 +296,26 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
    * count, looked up per value object and key: only what a price changed is joined and
    * counted as text.
    */
-  const pushEntries = (names: readonly string[], valueOf: (name: string) => unknown, isOriginal: (name: string, value: unknown) => boolean, lastRootKey: boolean, nextRootKey: string | undefined): void => {
+  const pushEntries = (
+    names: ReadonlyArray<string | number>,
+    valueOf: (name: string) => unknown,
+    isOriginal: (name: string, value: unknown) => boolean,
+    lastRootKey: boolean,
+    nextRootKey: string | undefined,
+  ): void => {
     for (let i = 0; i < names.length; i++) {
       const name = names[i]!;
+      // A number is a stretch of whole pieces already counted (`changedDefinitions`); a name always follows it.
+      if (typeof name === "number") {
+        out.push(name);
+        continue;
+      }
       const value = valueOf(name);
       const original = isOriginal(name, value);
       const whole = original && typeof value === "object" && value !== null && startsCleanly(name);
       if (i < names.length - 1) {
-        out.push(whole && startsCleanly(names[i + 1]!) ? counter.memberCount(name, value) : entryOf(name, value, false, original));
+        const next = names[i + 1]!;
+        out.push(whole && (typeof next === "number" || startsCleanly(next)) ? counter.memberCount(name, value) : entryOf(name, value, false, original));
       } else if (whole && !lastRootKey && startsCleanly(nextRootKey!)) {
         out.push(counter.memberCount(name, value, true));
       } else {
@@ -305,7 +323,25 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       }
     }
   };
-  return {
+  let runs: DefinitionRuns | undefined | null = null;
+  const runsOf = (): DefinitionRuns | undefined => {
+    const sorted = Object.keys(defs).sort();
+    if (!sorted.every((name) => startsCleanly(name) && isSchemaObject(defs[name]))) return undefined;
+    const reached = new Set<string>();
+    const stack = [...model.skeletonRefs.keys()];
+    for (const sites of model.argRefs.values()) for (const target of sites.keys()) stack.push(target);
+    while (stack.length > 0) {
+      const name = stack.pop()!;
+      if (reached.has(name)) continue;
+      reached.add(name);
+      for (const target of defRefs.get(name)!.keys()) stack.push(target);
+    }
+    if (reached.size !== sorted.length) return undefined;
+    const sums = [0];
+    for (let k = 0; k < sorted.length - 1; k++) sums.push(sums[k]! + counter.memberCount(sorted[k]!, defs[sorted[k]!]!));
+    return { sorted, sums };
+  };
+  const model: ToolModel = {
     tool,
     schema,
     defs,
@@ -319,6 +355,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
     targetsOf,
     textOf,
     remember: (value, text) => counter.remember(value, text),
+    runs: () => (runs === null ? (runs = runsOf()) : runs),
     parts(root, isOriginal, defNames, bodyOf) {
       out.length = 0;
       const keys = Object.keys(root).filter((key) => root[key] !== undefined);
@@ -330,7 +367,8 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
         return out;
       }
       // The opening up to the first definition is one piece when that definition's name starts one.
-      const opened = withDefs && keys[0] === "$defs" && startsCleanly(defNames[0]!);
+      const first = withDefs ? defNames[0]! : undefined;
+      const opened = keys[0] === "$defs" && first !== undefined && (typeof first === "number" || startsCleanly(first));
       if (opened) out.push((prefixCount ??= counter.count(`${head}{"$defs":{"`)));
       else out.push(head, '{"');
       for (let k = 0; k < keys.length; k++) {
@@ -338,7 +376,8 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
         const last = k === keys.length - 1;
         if (key === "$defs" && withDefs) {
           if (!(opened && k === 0)) out.push('$defs":', '{"');
-          pushEntries(defNames, bodyOf!, (name, body) => body === defs[name] && isOriginal(body), last, keys[k + 1]);
+          // A definition is the tool's own exactly when its body is the original object.
+          pushEntries(defNames, bodyOf!, (name, body) => body === defs[name], last, keys[k + 1]);
           continue;
         }
         const value = root[key];
@@ -360,6 +399,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       return out;
     },
   };
+  return model;
 }
 
 /** One entry as a part: from its key's first character to the separator after its value. */
@@ -684,6 +724,15 @@ function countProjected(model: ToolModel, paths: readonly string[], selectors: R
     body.set(name, found);
     return found;
   };
+  // Bodies and arguments taken from the original are serialized once per call.
+  const original = new Set<unknown>();
+  for (const key of emptied) original.add(args![key]);
+  const isOriginal = (value: unknown) => original.has(value);
+  const runs = model.runs();
+  const restoredAll = emptied.size === 0 || (isSchemaObject(root.properties) && [...emptied].every((key) => hasOwn(root.properties as object, key)));
+  if (runs !== undefined && restoredAll) {
+    return counter.countJoined(model.parts(root, isOriginal, changedDefinitions(model, runs, reach, rootEdges, bodyOf, edges), bodyOf));
+  }
   // What stays: reachability over the whole tool (the stand-in's own collection saw only part of it).
   const live = new Set<string>();
   const queue = [...rootEdges].filter((name) => name !== ROOT);
@@ -694,11 +743,95 @@ function countProjected(model: ToolModel, paths: readonly string[], selectors: R
     bodyOf(name);
     for (const target of edges.get(name)!) queue.push(target);
   }
-  // Bodies and arguments taken from the original are serialized once per call.
-  const original = new Set<unknown>();
-  for (const name of live) if (body.get(name) === defs[name]) original.add(defs[name]);
-  for (const key of emptied) original.add(args![key]);
-  return counter.countJoined(model.parts(root, (value) => original.has(value), [...live].sort(), bodyOf));
+  return counter.countJoined(model.parts(root, isOriginal, [...live].sort(), bodyOf));
+}
+
+/**
+ * The projected tool's definitions in canonical order, without visiting the ones a price
+ * cannot change. `changed`: what the original graph reaches from the parts the stand-in
+ * held (its definitions, the arguments it kept whole, the root's other keywords). Every
+ * definition outside it keeps its body and its edges, and stays reachable: a path to it
+ * from an argument the stand-in emptied (restored as it was) meets nothing changed, or
+ * the definition would be in `changed`. So only `changed` and the split copies are walked
+ * (from the root's new edges, and from unchanged definitions referring into `changed`),
+ * and each stretch of unchanged definitions between them is one number: the sum of their
+ * whole pieces (`runs.sums`), all but the stretch's last, which is written as a name (its
+ * successor may be new). Returns names and numbers for `parts`.
+ */
+function changedDefinitions(
+  model: ToolModel,
+  runs: DefinitionRuns,
+  reach: Reach,
+  rootEdges: ReadonlySet<string>,
+  bodyOf: (name: string) => JsonSchemaObject,
+  edges: ReadonlyMap<string, Iterable<string>>,
+): Array<string | number> {
+  const { defs } = model;
+  const changed = new Set<string>();
+  const stack: string[] = [...reach.defs];
+  for (const key of reach.args) for (const target of model.argRefs.get(key)?.keys() ?? []) stack.push(target);
+  for (const target of model.skeletonRefs.keys()) stack.push(target);
+  while (stack.length > 0) {
+    const name = stack.pop()!;
+    if (changed.has(name) || !hasOwn(defs, name)) continue;
+    changed.add(name);
+    for (const target of model.defRefs.get(name)!.keys()) stack.push(target);
+  }
+  const stable = (name: string) => hasOwn(defs, name) && !changed.has(name);
+  const live = new Set<string>();
+  const queue: string[] = [];
+  for (const name of rootEdges) if (name !== ROOT && !stable(name)) queue.push(name);
+  for (const name of changed) {
+    for (const [source] of model.referrers.get(name) ?? []) {
+      if (!changed.has(source)) {
+        queue.push(name);
+        break;
+      }
+    }
+  }
+  while (queue.length > 0) {
+    const name = queue.pop()!;
+    if (live.has(name)) continue;
+    live.add(name);
+    bodyOf(name);
+    for (const target of edges.get(name)!) if (!stable(target)) queue.push(target);
+  }
+  const { sorted, sums } = runs;
+  const out: Array<string | number> = [];
+  // Unchanged definitions sorted[from .. to - 1]: the whole pieces of all but the last, then the last by name.
+  const pushRun = (from: number, to: number) => {
+    if (to - from >= 2) out.push(sums[to - 1]! - sums[from]!);
+    if (to - from >= 1) out.push(sorted[to - 1]!);
+  };
+  let next = 0;
+  for (const name of [...new Set([...changed, ...live])].sort()) {
+    const at = lowerBound(sorted, name);
+    pushRun(next, at);
+    next = sorted[at] === name ? at + 1 : at;
+    if (live.has(name)) out.push(name);
+  }
+  pushRun(next, sorted.length);
+  return out;
+}
+
+/** The first index of `sorted` whose name is not below `name` (the order of `Array.prototype.sort`). */
+function lowerBound(sorted: readonly string[], name: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < name) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** What pricing by stretches of unchanged definitions needs (`ToolModel.runs`). */
+interface DefinitionRuns {
+  /** The tool's definition names, sorted. */
+  sorted: string[];
+  /** sums[k]: the whole pieces (`name":<body>,"`) of sorted[0 .. k - 1] added up. */
+  sums: number[];
 }
 
 /** The definition a stand-in body (or a split copy of one) was made from, by its pad's mark. */
