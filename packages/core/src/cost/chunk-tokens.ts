@@ -38,6 +38,14 @@ function startsWithLetterOrDigit(text: string, at: number): boolean {
   return LETTER_OR_DIGIT.test(text.slice(at, at + 2));
 }
 
+/**
+ * Whether a key written right after `{"` or `,"` starts with a cut point (a letter or
+ * digit): `isCutPoint` of the key in place, without making that text.
+ */
+export function startsPiece(key: string): boolean {
+  return key.length > 0 && startsWithLetterOrDigit(key, 0);
+}
+
 /** Every cut point of `text`, ascending. */
 export function cutPoints(text: string): number[] {
   const out: number[] = [];
@@ -69,18 +77,34 @@ export class PieceCounter {
     this.#encoding = encoding;
   }
 
-  /** Tokens of `text`, exactly as `textTokens` counts them. */
+  /** Tokens of `text`, exactly as `textTokens` counts them; the text and its count are remembered. */
   count(text: string): number {
     const known = this.#texts.get(text);
     if (known !== undefined) return known;
+    const total = this.#sumOfPieces(text);
+    this.#texts.set(text, total);
+    return total;
+  }
+
+  /**
+   * `count` for a text seen once (what a price joined around its edits): only its pieces
+   * are remembered, not the text, so a report's thousands of prices do not keep every
+   * text they joined alive (they were most of its heap growth and of its scavenges' work).
+   */
+  #countOnce(text: string): number {
+    return this.#texts.get(text) ?? this.#sumOfPieces(text);
+  }
+
+  #sumOfPieces(text: string): number {
+    const cuts = this.cuts(text);
     let total = 0;
     let start = 0;
-    for (const cut of [...this.cuts(text), text.length]) {
+    for (let i = 0; i <= cuts.length; i++) {
+      const cut = i < cuts.length ? cuts[i]! : text.length;
       if (cut <= start) continue;
       total += this.#piece(text.slice(start, cut));
       start = cut;
     }
-    this.#texts.set(text, total);
     return total;
   }
 
@@ -97,7 +121,7 @@ export class PieceCounter {
     let last = -1;
     for (const part of parts) {
       if (typeof part === "number") {
-        if (pending.length > 0) total += this.count(pending);
+        if (pending.length > 0) total += this.#countOnce(pending);
         pending = "";
         total += part;
         beforeLast = COMMA;
@@ -106,7 +130,7 @@ export class PieceCounter {
       }
       if (part.length === 0) continue;
       if (pending.length > 0 && last === QUOTE && (beforeLast === COMMA || beforeLast === OPEN_BRACE) && startsWithLetterOrDigit(part, 0)) {
-        total += this.count(pending);
+        total += this.#countOnce(pending);
         pending = part;
       } else {
         pending += part;
@@ -118,7 +142,7 @@ export class PieceCounter {
       }
       last = part.charCodeAt(part.length - 1);
     }
-    return pending.length > 0 ? total + this.count(pending) : total;
+    return pending.length > 0 ? total + this.#countOnce(pending) : total;
   }
 
   /**
@@ -158,8 +182,17 @@ export class PieceCounter {
     if (count === undefined) {
       count = textTokens(piece, { encoding: this.#encoding });
       this.tokenizedChars += piece.length;
-      this.#pieces.set(piece, count);
+      this.#pieces.set(detached(piece), count);
     }
     return count;
   }
+}
+
+/**
+ * A copy of `text` that does not keep a longer string alive: V8 makes a slice of a long
+ * string a view of it, and a remembered piece would hold its whole text (a price's joined
+ * text) for the life of the counter.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : (" " + text).slice(1);
 }

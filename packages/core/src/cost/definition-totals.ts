@@ -1,6 +1,6 @@
 import { canonicalJson, isSchemaObject } from "@sluice/schema";
 import type { Encoding } from "../tokens.ts";
-import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
+import { PieceCounter, startsPiece } from "./chunk-tokens.ts";
 
 /** A tool definition as sent: what `schemaTokens` counts (`Tool.toJSON()`, or a tools/list entry's three members). */
 export interface SentDefinition {
@@ -52,7 +52,7 @@ export class DefinitionTotals {
       const name = names[i]!;
       const body = defs[name];
       const next = names[i + 1];
-      if (next !== undefined && startsAtCut(name) && startsAtCut(next) && typeof body === "object" && body !== null) {
+      if (next !== undefined && startsPiece(name) && startsPiece(next) && typeof body === "object" && body !== null) {
         // The quote before the name stays with the text before it; the part runs from the name to the next one's `,"`.
         if (!quoted) parts.push('"');
         parts.push(this.#counter.memberCount(name, body));
@@ -78,10 +78,6 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Whether a name written after `{"` or `,"` makes a cut point: it starts with a letter or digit. */
-function startsAtCut(name: string): boolean {
-  return isCutPoint(`,"${name}`, 2);
-}
 
 /**
  * The canonical text of an object split around the value of `key`: what comes before

@@ -16,7 +16,7 @@ import { projectSchema } from "../projection/project-schema.ts";
 import { parseBranchSegment, readSelector } from "../projection/selectors.ts";
 import { schemaTokens, type Encoding } from "../tokens.ts";
 import type { ProjectableTool } from "../tool-definition.ts";
-import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
+import { PieceCounter, startsPiece } from "./chunk-tokens.ts";
 import { transparentClosure } from "./transparent-closure.ts";
 
 /**
@@ -312,11 +312,11 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       }
       const value = valueOf(name);
       const original = isOriginal(name, value);
-      const whole = original && typeof value === "object" && value !== null && startsCleanly(name);
+      const whole = original && typeof value === "object" && value !== null && startsPiece(name);
       if (i < names.length - 1) {
         const next = names[i + 1]!;
-        out.push(whole && (typeof next === "number" || startsCleanly(next)) ? counter.memberCount(name, value) : entryOf(name, value, false, original));
-      } else if (whole && !lastRootKey && startsCleanly(nextRootKey!)) {
+        out.push(whole && (typeof next === "number" || startsPiece(next)) ? counter.memberCount(name, value) : entryOf(name, value, false, original));
+      } else if (whole && !lastRootKey && startsPiece(nextRootKey!)) {
         out.push(counter.memberCount(name, value, true));
       } else {
         out.push(entryOf(name, value, true, original), lastRootKey ? "}" : ',"');
@@ -326,7 +326,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
   let runs: DefinitionRuns | undefined | null = null;
   const runsOf = (): DefinitionRuns | undefined => {
     const sorted = Object.keys(defs).sort();
-    if (!sorted.every((name) => startsCleanly(name) && isSchemaObject(defs[name]))) return undefined;
+    if (!sorted.every((name) => startsPiece(name) && isSchemaObject(defs[name]))) return undefined;
     const reached = new Set<string>();
     const stack = [...model.skeletonRefs.keys()];
     for (const sites of model.argRefs.values()) for (const target of sites.keys()) stack.push(target);
@@ -368,7 +368,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       }
       // The opening up to the first definition is one piece when that definition's name starts one.
       const first = withDefs ? defNames[0]! : undefined;
-      const opened = keys[0] === "$defs" && first !== undefined && (typeof first === "number" || startsCleanly(first));
+      const opened = keys[0] === "$defs" && first !== undefined && (typeof first === "number" || startsPiece(first));
       if (opened) out.push((prefixCount ??= counter.count(`${head}{"$defs":{"`)));
       else out.push(head, '{"');
       for (let k = 0; k < keys.length; k++) {
@@ -405,11 +405,6 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
 /** One entry as a part: from its key's first character to the separator after its value. */
 function entryText(key: string, valueText: string, last: boolean): string {
   return JSON.stringify(key).slice(1) + ":" + valueText + (last ? "}" : ',"');
-}
-
-/** Whether a key's text starts with a letter or digit, so that the place before it is a cut point. */
-function startsCleanly(key: string): boolean {
-  return isCutPoint(`,"${key}`, 2);
 }
 
 /** The definitions `body` refers to (the targets `refsFrom` lists, without the root). */
