@@ -247,7 +247,8 @@ describe("drop refusals of every kind, on a made tool", () => {
  * the same stand-in for many drops. A shared projection must be one made from the same
  * stand-in: every top-level path of the pack's tools (a sample in the quick tier; Stripe's
  * list tools share argument names, with schemas that differ from tool to tool) priced with
- * one counter for all of them equals each tool priced with a counter of its own.
+ * one counter for all of them equals each tool priced with a counter of its own, and so do
+ * the refusals (`ToolPricer.refusal`, shared the same way).
  */
 describe.each(packs)("%s: one counter shared by every tool prices as a counter per tool", (_pack, tools) => {
   it("every top-level path", async () => {
@@ -260,6 +261,7 @@ describe.each(packs)("%s: one counter shared by every tool prices as a counter p
       const together = new ToolPricer(tool, ENCODING, shared);
       for (const path of top) {
         expect([tool.name, path, together.cost([path])]).toEqual([tool.name, path, alone.cost([path])]);
+        expect([tool.name, path, together.refusal(path)]).toEqual([tool.name, path, alone.refusal(path)]);
         prices++;
       }
     }

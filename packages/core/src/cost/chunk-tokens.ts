@@ -92,7 +92,7 @@ export class PieceCounter {
    * text they joined alive (they were most of its heap growth and of its scavenges' work).
    */
   #countOnce(text: string): number {
-    return this.#texts.get(text) ?? this.#sumOfPieces(text);
+    return this.#sumOfPieces(text);
   }
 
   #sumOfPieces(text: string): number {

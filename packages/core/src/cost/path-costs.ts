@@ -124,21 +124,33 @@ export class ToolPricer {
   refusal(path: string, stats: PricingStats = { fast: 0, reference: 0 }): string | undefined {
     if (this.#model === null) this.#model = toolModel(this.tool, this.#counter);
     const read = this.#model === undefined ? undefined : readDrops(this.#model, [path]);
-    let attempt: () => unknown;
     if (read === undefined) {
       stats.reference++;
-      attempt = () => this.tool.project({ drop: [path] }, {});
-    } else {
-      stats.fast++;
-      const standIn = standInOf(this.#model!, read.selectors, read.reach).schema;
-      attempt = () => projectSchema(standIn, this.tool.definitionOrigins, { drop: [path] }, {});
+      return refusalOf(this.tool.name, () => this.tool.project({ drop: [path] }, {}));
     }
-    try {
-      withinLimits(`derived() of ${this.tool.name}`, attempt);
-      return undefined;
-    } catch (error) {
-      return isSluiceError(error, "REQUIRED_DROPPED") ? error.message : undefined;
+    stats.fast++;
+    const standIn = standInOf(this.#model!, read.selectors, read.reach).schema;
+    const origins = this.tool.definitionOrigins;
+    // What the projection says is a function of what it reads (see projectionOf): tools with the same stand-in share it.
+    let known = refusals.get(this.#counter);
+    if (known === undefined) refusals.set(this.#counter, (known = new Map()));
+    const key = projectionKey(standIn, origins, [path]);
+    let refused = known.get(key);
+    if (refused === undefined) {
+      refused = refusalOf(this.tool.name, () => projectSchema(standIn, origins, { drop: [path] }, {})) ?? null;
+      known.set(key, refused);
     }
+    return refused ?? undefined;
+  }
+}
+
+/** REQUIRED_DROPPED's message when `attempt` throws it, else undefined. */
+function refusalOf(toolName: string, attempt: () => unknown): string | undefined {
+  try {
+    withinLimits(`derived() of ${toolName}`, attempt);
+    return undefined;
+  } catch (error) {
+    return isSluiceError(error, "REQUIRED_DROPPED") ? error.message : undefined;
   }
 }
 
@@ -654,7 +666,9 @@ function countProjected(model: ToolModel, paths: readonly string[], selectors: R
   const outDefs = defsOf(projected);
   const root: JsonSchemaObject = record();
   for (const key of Object.keys(projected)) if (key !== "$defs" && key !== PAD_KEYWORD) root[key] = projected[key];
-  const rootEdges = new Set(refsFrom(root, "", true));
+  let projectedEdges = rootRefs.get(result);
+  if (projectedEdges === undefined) rootRefs.set(result, (projectedEdges = refsFrom(root, "", true)));
+  const rootEdges = new Set(projectedEdges);
   if (isSchemaObject(root.properties)) {
     const restored: Record<string, unknown> = record();
     for (const key of Object.keys(root.properties)) {
@@ -839,11 +853,19 @@ interface DefinitionRuns {
  * all a projection reads. Its result is only read, never edited, by whoever uses it.
  */
 const projections = new WeakMap<PieceCounter, Map<string, ProjectedSchema>>();
+/** What a shared projection's root (its `$defs` and pad left out) refers to: read again by every tool sharing it. */
+const rootRefs = new WeakMap<ProjectedSchema, string[]>();
+/** The same for `ToolPricer.refusal`: REQUIRED_DROPPED's message, or null. */
+const refusals = new WeakMap<PieceCounter, Map<string, string | null>>();
+
+function projectionKey(standIn: JsonSchemaObject, origins: ReadonlyMap<string, string>, paths: readonly string[]): string {
+  return `${JSON.stringify(paths)}\n${origins.size === 0 ? "" : JSON.stringify([...origins])}\n${JSON.stringify(standIn)}`;
+}
 
 function projectionOf(standIn: JsonSchemaObject, origins: ReadonlyMap<string, string>, paths: readonly string[], counter: PieceCounter): ProjectedSchema {
   let known = projections.get(counter);
   if (known === undefined) projections.set(counter, (known = new Map()));
-  const key = `${JSON.stringify(paths)}\n${origins.size === 0 ? "" : JSON.stringify([...origins])}\n${JSON.stringify(standIn)}`;
+  const key = projectionKey(standIn, origins, paths);
   let result = known.get(key);
   if (result === undefined) {
     result = projectSchema(standIn, origins, { drop: paths }, { allowRequiredDrop: true });
