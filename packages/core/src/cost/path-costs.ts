@@ -173,6 +173,9 @@ interface ToolModel {
   defs: Record<string, JsonSchemaObject>;
   /** Root arguments (`properties`), when the root has them. */
   args: Record<string, unknown> | undefined;
+  /** Each definition's place in `defs` (its key order), and the names sorted. */
+  order: Map<string, number>;
+  sortedNames: string[];
   /** Reference sites per definition and per argument, counted as the projection counts them (multiset: target -> sites). */
   defRefs: Map<string, Map<string, number>>;
   argRefs: Map<string, Map<string, number>>;
@@ -337,7 +340,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
   };
   let runs: DefinitionRuns | undefined | null = null;
   const runsOf = (): DefinitionRuns | undefined => {
-    const sorted = Object.keys(defs).sort();
+    const sorted = model.sortedNames;
     if (!sorted.every((name) => startsPiece(name) && isSchemaObject(defs[name]))) return undefined;
     const reached = new Set<string>();
     const stack = [...model.skeletonRefs.keys()];
@@ -353,11 +356,14 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
     for (let k = 0; k < sorted.length - 1; k++) sums.push(sums[k]! + counter.memberCount(sorted[k]!, defs[sorted[k]!]!));
     return { sorted, sums };
   };
+  const defNames = Object.keys(defs);
   const model: ToolModel = {
     tool,
     schema,
     defs,
     args,
+    order: new Map(defNames.map((name, i) => [name, i])),
+    sortedNames: [...defNames].sort(),
     defRefs,
     argRefs,
     skeletonRefs,
@@ -618,11 +624,16 @@ function standInOf(model: ToolModel, selectors: ReadonlyArray<readonly string[]>
     standInBody.set(name, body);
   }
   for (const name of reach.defs) for (const target of (model.restRefs.get(name) ?? model.defRefs.get(name)!).keys()) named.add(target);
-  const standInDefs: Record<string, JsonSchemaObject> = record();
-  for (const name of Object.keys(defs)) {
-    if (reach.defs.has(name)) standInDefs[name] = standInBody.get(name)!;
-    else if (named.has(name) || copyPrefixes.some((prefix) => name.startsWith(prefix))) standInDefs[name] = EMPTY;
+  // The definitions the stand-in holds, in the tool's own order (the order the projection meets them in),
+  // found without visiting the others: the reachable and named ones, and the names under each copy prefix.
+  const { order, sortedNames } = model;
+  const held = new Set<string>(reach.defs);
+  for (const name of named) if (order.has(name)) held.add(name);
+  for (const prefix of copyPrefixes) {
+    for (let i = lowerBound(sortedNames, prefix); i < sortedNames.length && sortedNames[i]!.startsWith(prefix); i++) held.add(sortedNames[i]!);
   }
+  const standInDefs: Record<string, JsonSchemaObject> = record();
+  for (const name of [...held].sort((a, b) => order.get(a)! - order.get(b)!)) standInDefs[name] = reach.defs.has(name) ? standInBody.get(name)! : EMPTY;
   const emptied = new Set<string>();
   let standInArgs: Record<string, unknown> | undefined;
   if (args !== undefined) {
