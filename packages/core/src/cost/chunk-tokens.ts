@@ -87,11 +87,12 @@ export class PieceCounter {
   }
 
   /**
-   * `count` for a text seen once (what a price joined around its edits): only its pieces
-   * are remembered, not the text, so a report's thousands of prices do not keep every
-   * text they joined alive (they were most of its heap growth and of its scavenges' work).
+   * `count` for a text seen once (a whole tool, or what a price joined around its edits):
+   * only its pieces are remembered, not the text, so a report's thousands of tools and
+   * prices do not keep every text they counted alive (they were most of its heap growth
+   * and of its scavenges' work).
    */
-  #countOnce(text: string): number {
+  countOnce(text: string): number {
     return this.#sumOfPieces(text);
   }
 
@@ -121,7 +122,7 @@ export class PieceCounter {
     let last = -1;
     for (const part of parts) {
       if (typeof part === "number") {
-        if (pending.length > 0) total += this.#countOnce(pending);
+        if (pending.length > 0) total += this.countOnce(pending);
         pending = "";
         total += part;
         beforeLast = COMMA;
@@ -130,7 +131,7 @@ export class PieceCounter {
       }
       if (part.length === 0) continue;
       if (pending.length > 0 && last === QUOTE && (beforeLast === COMMA || beforeLast === OPEN_BRACE) && startsWithLetterOrDigit(part, 0)) {
-        total += this.#countOnce(pending);
+        total += this.countOnce(pending);
         pending = part;
       } else {
         pending += part;
@@ -142,7 +143,7 @@ export class PieceCounter {
       }
       last = part.charCodeAt(part.length - 1);
     }
-    return pending.length > 0 ? total + this.#countOnce(pending) : total;
+    return pending.length > 0 ? total + this.countOnce(pending) : total;
   }
 
   /**

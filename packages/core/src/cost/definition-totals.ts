@@ -38,11 +38,11 @@ export class DefinitionTotals {
   total(definition: SentDefinition): number {
     const schema = definition.inputSchema;
     const defs = isSchemaObject(schema) ? schema.$defs : undefined;
-    if (!isPlainObject(defs)) return this.#counter.count(canonicalJson(sent(definition)));
+    if (!isPlainObject(defs)) return this.#counter.countOnce(canonicalJson(sent(definition)));
     const names = Object.keys(defs)
       .filter((name) => defs[name] !== undefined)
       .sort();
-    if (names.length < 2) return this.#counter.count(canonicalJson(sent(definition)));
+    if (names.length < 2) return this.#counter.countOnce(canonicalJson(sent(definition)));
     // The text around `$defs`, with the object's own serialization (canonicalJson) for every value.
     const [before, after] = objectAround(sent(definition), "inputSchema", (value) => objectAround(value as Record<string, unknown>, "$defs"));
     const parts: Array<string | number> = [`${before}{`];

@@ -91,7 +91,7 @@ export class ToolPricer {
 
   /** Tokens of the tool as sent (what `schemaTokens` counts, counted piece by piece). */
   get total(): number {
-    this.#total ??= this.#counter.count(canonicalJson(this.tool.toJSON()));
+    this.#total ??= this.#counter.countOnce(canonicalJson(this.tool.toJSON()));
     return this.#total;
   }
 
@@ -387,7 +387,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
       // The opening up to the first definition is one piece when that definition's name starts one.
       const first = withDefs ? defNames[0]! : undefined;
       const opened = keys[0] === "$defs" && first !== undefined && (typeof first === "number" || startsPiece(first));
-      if (opened) out.push((prefixCount ??= counter.count(`${head}{"$defs":{"`)));
+      if (opened) out.push((prefixCount ??= counter.countOnce(`${head}{"$defs":{"`)));
       else out.push(head, '{"');
       for (let k = 0; k < keys.length; k++) {
         const key = keys[k]!;
