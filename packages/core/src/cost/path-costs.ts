@@ -356,6 +356,14 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
     for (let k = 0; k < sorted.length - 1; k++) sums.push(sums[k]! + counter.memberCount(sorted[k]!, defs[sorted[k]!]!));
     return { sorted, sums };
   };
+  // The arguments in canonical order: the tool's own, sorted once, where a price kept (some of) them and added none.
+  const sortedArgs = args === undefined ? [] : Object.keys(args).sort();
+  const argumentOrder = (value: Record<string, unknown>): string[] => {
+    const names = sortedArgs.filter((name) => hasOwn(value, name) && value[name] !== undefined);
+    let defined = 0;
+    for (const name of Object.keys(value)) if (value[name] !== undefined) defined++;
+    return defined === names.length ? names : Object.keys(value).filter((name) => value[name] !== undefined).sort();
+  };
   const defNames = Object.keys(defs);
   const model: ToolModel = {
     tool,
@@ -401,7 +409,7 @@ function toolModel(tool: ProjectableTool, counter: PieceCounter): ToolModel | un
         const value = root[key];
         if ((key === "$defs" || key === "properties") && isSchemaObject(value)) {
           out.push(JSON.stringify(key).slice(1) + ":");
-          const names = Object.keys(value).filter((name) => value[name] !== undefined).sort();
+          const names = key === "properties" ? argumentOrder(value) : Object.keys(value).filter((name) => value[name] !== undefined).sort();
           if (names.length === 0) {
             out.push("{}", last ? "}" : ',"');
             continue;
