@@ -43,8 +43,10 @@ export class DefinitionTotals {
       .filter((name) => defs[name] !== undefined)
       .sort();
     if (names.length < 2) return this.#counter.countOnce(canonicalJson(sent(definition)));
-    // The text around `$defs`, with the object's own serialization (canonicalJson) for every value.
-    const [before, after] = objectAround(sent(definition), "inputSchema", (value) => objectAround(value as Record<string, unknown>, "$defs"));
+    // The text around `$defs`, every value in its canonical text; each argument's through the counter,
+    // which remembers it per object (a report's pricers count the same arguments' entries again).
+    const textOf = (value: unknown, key: string) => (key === "properties" && isPlainObject(value) ? membersText(value, this.#counter) : canonicalJson(value));
+    const [before, after] = objectAround(sent(definition), "inputSchema", canonicalJson, (value) => objectAround(value as Record<string, unknown>, "$defs", textOf));
     const parts: Array<string | number> = [`${before}{`];
     // Whether the part before already holds the current entry's opening quote (a counted entry ends with `,"`).
     let quoted = false;
@@ -82,10 +84,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /**
  * The canonical text of an object split around the value of `key`: what comes before
  * that value (ending with `"key":`) and what comes after it, every other member written
- * by canonicalJson, in its order (keys sorted, members whose value is undefined left
- * out). `inner` splits the value itself the same way, one level further down.
+ * by `textOf` (its canonical text), in its order (keys sorted, members whose value is
+ * undefined left out). `inner` splits the value itself the same way, one level further down.
  */
-function objectAround(object: Record<string, unknown>, key: string, inner?: (value: unknown) => [string, string]): [string, string] {
+function objectAround(
+  object: Record<string, unknown>,
+  key: string,
+  textOf: (value: unknown, key: string) => string,
+  inner?: (value: unknown) => [string, string],
+): [string, string] {
   const keys = Object.keys(object)
     .filter((k) => object[k] !== undefined)
     .sort();
@@ -101,10 +108,20 @@ function objectAround(object: Record<string, unknown>, key: string, inner?: (val
       after = close;
       seen = true;
     } else if (seen) {
-      after += `${lead}${member}${canonicalJson(object[k])}`;
+      after += `${lead}${member}${textOf(object[k], k)}`;
     } else {
-      before += `${lead}${member}${canonicalJson(object[k])}`;
+      before += `${lead}${member}${textOf(object[k], k)}`;
     }
   }
   return [before, `${after}}`];
+}
+
+/** `canonicalJson(object)` made of the counter's remembered text of each member value. */
+function membersText(object: Record<string, unknown>, counter: PieceCounter): string {
+  const keys = Object.keys(object)
+    .filter((k) => object[k] !== undefined)
+    .sort();
+  let text = "{";
+  for (let i = 0; i < keys.length; i++) text += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${counter.textOf(object[keys[i]!])}`;
+  return `${text}}`;
 }
