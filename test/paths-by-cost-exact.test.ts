@@ -19,6 +19,7 @@ import * as linear from "@sluice/pack-linear";
 import * as github from "@sluice/pack-github";
 import * as stripe from "@sluice/pack-stripe";
 import { isSluiceError, Tool as ToolClass, type JsonSchemaObject } from "@sluice/core";
+import { PieceCounter } from "../packages/core/src/cost/chunk-tokens.ts";
 import { pathCosts, referencePathCost, ToolPricer, type PricingStats } from "../packages/core/src/cost/path-costs.ts";
 import { sweep } from "./support/tier.ts";
 import { syntheticTools } from "./support/synthetic-shapes.ts";
@@ -237,5 +238,33 @@ describe("drop refusals of every kind, on a made tool", () => {
     expect(pricer.refusal("body.name")).toMatch(/^Cannot withhold "body\.name": it is required/);
     expect(pricer.refusal("note")).toMatch(/"extra" requires it/);
     expect(pricer.refusal("body.size")).toBeUndefined();
+  });
+});
+
+/**
+ * A report prices every tool of a pack with pricers sharing one PieceCounter, and with it
+ * the projections of their stand-ins (path-costs.ts: `projectionOf`): tools of one pack have
+ * the same stand-in for many drops. A shared projection must be one made from the same
+ * stand-in: every top-level path of the pack's tools (a sample in the quick tier; Stripe's
+ * list tools share argument names, with schemas that differ from tool to tool) priced with
+ * one counter for all of them equals each tool priced with a counter of its own, and so do
+ * the refusals (`ToolPricer.refusal`, shared the same way).
+ */
+describe.each(packs)("%s: one counter shared by every tool prices as a counter per tool", (_pack, tools) => {
+  it("every top-level path", async () => {
+    const chosen = sweep(tools as readonly Tool[], (tool) => (tools as readonly Tool[]).indexOf(tool) % 9 === 0);
+    const shared = new PieceCounter(ENCODING);
+    let prices = 0;
+    for (const tool of chosen) {
+      const top = (await tool.paths()).map((p) => p.path);
+      const alone = new ToolPricer(tool, ENCODING);
+      const together = new ToolPricer(tool, ENCODING, shared);
+      for (const path of top) {
+        expect([tool.name, path, together.cost([path])]).toEqual([tool.name, path, alone.cost([path])]);
+        expect([tool.name, path, together.refusal(path)]).toEqual([tool.name, path, alone.refusal(path)]);
+        prices++;
+      }
+    }
+    expect(prices).toBeGreaterThan(20);
   });
 });

@@ -10,37 +10,46 @@ import { setOwn } from "./own-properties.ts";
 export function cloneJson<T>(value: T): T {
   if (typeof value !== "object" || value === null) return value;
   const rootCopy: unknown = Array.isArray(value) ? [] : {};
-  const onPath = new Set<object>();
-  type Frame = { source: object; target: object; keys: string[]; index: number };
-  const frames: Frame[] = [{ source: value, target: rootCopy as object, keys: keysOf(value), index: 0 }];
-  onPath.add(value);
+  const onPath = new Set<object>([value]);
+  const frames: CloneFrame[] = [frameOf(value, rootCopy as object)];
   while (frames.length > 0) {
     const frame = frames[frames.length - 1]!;
-    if (frame.index >= frame.keys.length) {
+    if (frame.index >= frame.length) {
       onPath.delete(frame.source);
       frames.pop();
       continue;
     }
-    const key = frame.keys[frame.index++]!;
-    const child = (frame.source as Record<string, unknown>)[key];
-    if (child === undefined) {
-      if (Array.isArray(frame.target)) frame.target.push(null);
-      continue;
-    }
+    const i = frame.index++;
+    const key = frame.keys === undefined ? i : frame.keys[i]!;
+    const child = (frame.source as Record<string | number, unknown>)[key];
     let copy: unknown = child;
     if (typeof child === "object" && child !== null) {
       if (onPath.has(child)) throw new SluiceError("SPEC_INVALID", "The document contains a reference loop between objects (a YAML alias pointing at its own ancestor).");
       copy = Array.isArray(child) ? [] : {};
       onPath.add(child);
-      frames.push({ source: child, target: copy as object, keys: keysOf(child), index: 0 });
+      frames.push(frameOf(child, copy as object));
     }
-    if (Array.isArray(frame.target)) frame.target.push(copy);
-    else setOwn(frame.target as Record<string, unknown>, key, copy);
+    if (frame.keys === undefined) (frame.target as unknown[]).push(copy === undefined ? null : copy);
+    else if (copy === undefined) continue;
+    // Plain assignment is far cheaper than defineProperty (this copies every projected
+    // schema); only `__proto__` is an accessor on Object.prototype, so only it needs setOwn.
+    else if (key === "__proto__") setOwn(frame.target as Record<string, unknown>, key, copy);
+    else (frame.target as Record<string, unknown>)[key as string] = copy;
   }
   return rootCopy as T;
 }
 
-/** Own keys to copy; for an array every index, holes included. */
-function keysOf(value: object): string[] {
-  return Array.isArray(value) ? Array.from(value, (_item, index) => String(index)) : Object.keys(value);
+/** An object or array being copied: its own keys (none for an array: every index, holes included) and the next one. */
+interface CloneFrame {
+  source: object;
+  target: object;
+  keys: string[] | undefined;
+  index: number;
+  length: number;
+}
+
+function frameOf(source: object, target: object): CloneFrame {
+  if (Array.isArray(source)) return { source, target, keys: undefined, index: 0, length: source.length };
+  const keys = Object.keys(source);
+  return { source, target, keys, index: 0, length: keys.length };
 }

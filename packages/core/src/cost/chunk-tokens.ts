@@ -1,3 +1,4 @@
+import { canonicalJson } from "@sluice/schema";
 import { textTokens, type Encoding } from "../tokens.ts";
 
 /**
@@ -37,6 +38,14 @@ function startsWithLetterOrDigit(text: string, at: number): boolean {
   return LETTER_OR_DIGIT.test(text.slice(at, at + 2));
 }
 
+/**
+ * Whether a key written right after `{"` or `,"` starts with a cut point (a letter or
+ * digit): `isCutPoint` of the key in place, without making that text.
+ */
+export function startsPiece(key: string): boolean {
+  return key.length > 0 && startsWithLetterOrDigit(key, 0);
+}
+
 /** Every cut point of `text`, ascending. */
 export function cutPoints(text: string): number[] {
   const out: number[] = [];
@@ -57,6 +66,10 @@ export class PieceCounter {
   readonly #encoding: Encoding;
   readonly #pieces = new Map<string, number>();
   readonly #texts = new Map<string, number>();
+  // Per object, shared by everything counting with this counter (a report's totals and every pricer):
+  // canonical texts, and counts of members as a `$defs` or `properties` text holds them.
+  readonly #objectTexts = new WeakMap<object, string>();
+  readonly #members = new WeakMap<object, Map<string, [number | undefined, number | undefined]>>();
   /** Characters handed to the tokenizer (for measurements and tests). */
   tokenizedChars = 0;
 
@@ -64,18 +77,35 @@ export class PieceCounter {
     this.#encoding = encoding;
   }
 
-  /** Tokens of `text`, exactly as `textTokens` counts them. */
+  /** Tokens of `text`, exactly as `textTokens` counts them; the text and its count are remembered. */
   count(text: string): number {
     const known = this.#texts.get(text);
     if (known !== undefined) return known;
+    const total = this.#sumOfPieces(text);
+    this.#texts.set(text, total);
+    return total;
+  }
+
+  /**
+   * `count` for a text seen once (a whole tool, or what a price joined around its edits):
+   * only its pieces are remembered, not the text, so a report's thousands of tools and
+   * prices do not keep every text they counted alive (they were most of its heap growth
+   * and of its scavenges' work).
+   */
+  countOnce(text: string): number {
+    return this.#sumOfPieces(text);
+  }
+
+  #sumOfPieces(text: string): number {
+    const cuts = this.cuts(text);
     let total = 0;
     let start = 0;
-    for (const cut of [...this.cuts(text), text.length]) {
+    for (let i = 0; i <= cuts.length; i++) {
+      const cut = i < cuts.length ? cuts[i]! : text.length;
       if (cut <= start) continue;
       total += this.#piece(text.slice(start, cut));
       start = cut;
     }
-    this.#texts.set(text, total);
     return total;
   }
 
@@ -92,7 +122,7 @@ export class PieceCounter {
     let last = -1;
     for (const part of parts) {
       if (typeof part === "number") {
-        if (pending.length > 0) total += this.count(pending);
+        if (pending.length > 0) total += this.countOnce(pending);
         pending = "";
         total += part;
         beforeLast = COMMA;
@@ -101,7 +131,7 @@ export class PieceCounter {
       }
       if (part.length === 0) continue;
       if (pending.length > 0 && last === QUOTE && (beforeLast === COMMA || beforeLast === OPEN_BRACE) && startsWithLetterOrDigit(part, 0)) {
-        total += this.count(pending);
+        total += this.countOnce(pending);
         pending = part;
       } else {
         pending += part;
@@ -113,7 +143,39 @@ export class PieceCounter {
       }
       last = part.charCodeAt(part.length - 1);
     }
-    return pending.length > 0 ? total + this.count(pending) : total;
+    return pending.length > 0 ? total + this.countOnce(pending) : total;
+  }
+
+  /**
+   * `canonicalJson(value)`, remembered per object. Whoever counts with this counter never
+   * edits an object after asking for its text (tools are frozen; projections make new ones).
+   */
+  textOf(value: unknown): string {
+    if (typeof value !== "object" || value === null) return canonicalJson(value);
+    let text = this.#objectTexts.get(value);
+    if (text === undefined) this.#objectTexts.set(value, (text = canonicalJson(value)));
+    return text;
+  }
+
+  /** Records the canonical text of a new object, computed another way (from the parts it shares with another). */
+  remember(value: object, text: string): void {
+    this.#objectTexts.set(value, text);
+  }
+
+  /**
+   * Tokens of one object member, from its key's first character to the quote before the
+   * next key: `key":<value>,"`, or with `closesObject` the last member of an object that a
+   * sibling member follows (`key":<value>},"`). A whole piece (it starts and ends at cut
+   * points when both keys start with a letter or digit; the caller checks), counted once
+   * per value object and key for every tool that carries it.
+   */
+  memberCount(key: string, value: object, closesObject = false): number {
+    let byKey = this.#members.get(value);
+    if (byKey === undefined) this.#members.set(value, (byKey = new Map()));
+    let pair = byKey.get(key);
+    if (pair === undefined) byKey.set(key, (pair = [undefined, undefined]));
+    const slot = closesObject ? 1 : 0;
+    return (pair[slot] ??= this.count(`${JSON.stringify(key).slice(1)}:${this.textOf(value)}${closesObject ? '},"' : ',"'}`));
   }
 
   #piece(piece: string): number {
@@ -121,8 +183,17 @@ export class PieceCounter {
     if (count === undefined) {
       count = textTokens(piece, { encoding: this.#encoding });
       this.tokenizedChars += piece.length;
-      this.#pieces.set(piece, count);
+      this.#pieces.set(detached(piece), count);
     }
     return count;
   }
+}
+
+/**
+ * A copy of `text` that does not keep a longer string alive: V8 makes a slice of a long
+ * string a view of it, and a remembered piece would hold its whole text (a price's joined
+ * text) for the life of the counter.
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : (" " + text).slice(1);
 }

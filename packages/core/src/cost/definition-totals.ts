@@ -1,6 +1,6 @@
 import { canonicalJson, isSchemaObject } from "@sluice/schema";
 import type { Encoding } from "../tokens.ts";
-import { isCutPoint, PieceCounter } from "./chunk-tokens.ts";
+import { PieceCounter, startsPiece } from "./chunk-tokens.ts";
 
 /** A tool definition as sent: what `schemaTokens` counts (`Tool.toJSON()`, or a tools/list entry's three members). */
 export interface SentDefinition {
@@ -29,8 +29,6 @@ export interface SentDefinition {
  */
 export class DefinitionTotals {
   readonly #counter: PieceCounter;
-  readonly #texts = new WeakMap<object, string>();
-  readonly #entries = new WeakMap<object, Map<string, number>>();
 
   constructor(encoding: Encoding, counter: PieceCounter = new PieceCounter(encoding)) {
     this.#counter = counter;
@@ -40,13 +38,15 @@ export class DefinitionTotals {
   total(definition: SentDefinition): number {
     const schema = definition.inputSchema;
     const defs = isSchemaObject(schema) ? schema.$defs : undefined;
-    if (!isPlainObject(defs)) return this.#counter.count(canonicalJson(sent(definition)));
+    if (!isPlainObject(defs)) return this.#counter.countOnce(canonicalJson(sent(definition)));
     const names = Object.keys(defs)
       .filter((name) => defs[name] !== undefined)
       .sort();
-    if (names.length < 2) return this.#counter.count(canonicalJson(sent(definition)));
-    // The text around `$defs`, with the object's own serialization (canonicalJson) for every value.
-    const [before, after] = objectAround(sent(definition), "inputSchema", (value) => objectAround(value as Record<string, unknown>, "$defs"));
+    if (names.length < 2) return this.#counter.countOnce(canonicalJson(sent(definition)));
+    // The text around `$defs`, every value in its canonical text; each argument's through the counter,
+    // which remembers it per object (a report's pricers count the same arguments' entries again).
+    const textOf = (value: unknown, key: string) => (key === "properties" && isPlainObject(value) ? membersText(value, this.#counter) : canonicalJson(value));
+    const [before, after] = objectAround(sent(definition), "inputSchema", canonicalJson, (value) => objectAround(value as Record<string, unknown>, "$defs", textOf));
     const parts: Array<string | number> = [`${before}{`];
     // Whether the part before already holds the current entry's opening quote (a counted entry ends with `,"`).
     let quoted = false;
@@ -54,13 +54,13 @@ export class DefinitionTotals {
       const name = names[i]!;
       const body = defs[name];
       const next = names[i + 1];
-      const entry = `${JSON.stringify(name)}:${this.#textOf(body)}`;
-      if (next !== undefined && startsAtCut(name) && startsAtCut(next) && typeof body === "object" && body !== null) {
+      if (next !== undefined && startsPiece(name) && startsPiece(next) && typeof body === "object" && body !== null) {
         // The quote before the name stays with the text before it; the part runs from the name to the next one's `,"`.
         if (!quoted) parts.push('"');
-        parts.push(this.#entry(body, name, entry));
+        parts.push(this.#counter.memberCount(name, body));
         quoted = true;
       } else {
+        const entry = `${JSON.stringify(name)}:${this.#counter.textOf(body)}`;
         const text = next === undefined ? entry : `${entry},`;
         parts.push(quoted ? text.slice(1) : text);
         quoted = false;
@@ -68,25 +68,6 @@ export class DefinitionTotals {
     }
     parts.push(`}${after}`);
     return this.#counter.countJoined(parts);
-  }
-
-  /** Tokens of `name":<body>,"` (the entry from its name to the next one's), counted once. */
-  #entry(body: object, name: string, entry: string): number {
-    let byName = this.#entries.get(body);
-    if (byName === undefined) this.#entries.set(body, (byName = new Map()));
-    let count = byName.get(name);
-    if (count === undefined) {
-      count = this.#counter.count(`${entry.slice(1)},"`);
-      byName.set(name, count);
-    }
-    return count;
-  }
-
-  #textOf(value: unknown): string {
-    if (typeof value !== "object" || value === null) return canonicalJson(value);
-    let text = this.#texts.get(value);
-    if (text === undefined) this.#texts.set(value, (text = canonicalJson(value)));
-    return text;
   }
 }
 
@@ -99,18 +80,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Whether a name written after `{"` or `,"` makes a cut point: it starts with a letter or digit. */
-function startsAtCut(name: string): boolean {
-  return isCutPoint(`,"${name}`, 2);
-}
 
 /**
  * The canonical text of an object split around the value of `key`: what comes before
  * that value (ending with `"key":`) and what comes after it, every other member written
- * by canonicalJson, in its order (keys sorted, members whose value is undefined left
- * out). `inner` splits the value itself the same way, one level further down.
+ * by `textOf` (its canonical text), in its order (keys sorted, members whose value is
+ * undefined left out). `inner` splits the value itself the same way, one level further down.
  */
-function objectAround(object: Record<string, unknown>, key: string, inner?: (value: unknown) => [string, string]): [string, string] {
+function objectAround(
+  object: Record<string, unknown>,
+  key: string,
+  textOf: (value: unknown, key: string) => string,
+  inner?: (value: unknown) => [string, string],
+): [string, string] {
   const keys = Object.keys(object)
     .filter((k) => object[k] !== undefined)
     .sort();
@@ -126,10 +108,20 @@ function objectAround(object: Record<string, unknown>, key: string, inner?: (val
       after = close;
       seen = true;
     } else if (seen) {
-      after += `${lead}${member}${canonicalJson(object[k])}`;
+      after += `${lead}${member}${textOf(object[k], k)}`;
     } else {
-      before += `${lead}${member}${canonicalJson(object[k])}`;
+      before += `${lead}${member}${textOf(object[k], k)}`;
     }
   }
   return [before, `${after}}`];
+}
+
+/** `canonicalJson(object)` made of the counter's remembered text of each member value. */
+function membersText(object: Record<string, unknown>, counter: PieceCounter): string {
+  const keys = Object.keys(object)
+    .filter((k) => object[k] !== undefined)
+    .sort();
+  let text = "{";
+  for (let i = 0; i < keys.length; i++) text += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${counter.textOf(object[keys[i]!])}`;
+  return `${text}}`;
 }

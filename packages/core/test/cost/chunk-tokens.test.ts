@@ -9,7 +9,7 @@ import { canonicalJson } from "@sluice/schema";
 import { textTokens, type Encoding } from "@sluice/core/tokens";
 import * as linear from "@sluice/pack-linear";
 import * as stripe from "@sluice/pack-stripe";
-import { cutPoints, isCutPoint, PieceCounter } from "../../src/cost/chunk-tokens.ts";
+import { cutPoints, isCutPoint, PieceCounter, startsPiece } from "../../src/cost/chunk-tokens.ts";
 
 const ENCODINGS: readonly Encoding[] = ["o200k_base", "cl100k_base"];
 const toolTexts = [
@@ -32,6 +32,18 @@ describe("isCutPoint", () => {
     ["at the end", ',"', 2, false],
   ] as const)("%s", (_name, text, at, want) => {
     expect(isCutPoint(text, at)).toBe(want);
+  });
+});
+
+describe("startsPiece", () => {
+  it.each(["name", "Name", "9lives", "é", "Ωmega", "日本", "_links", "$defs", "@odata.type", "-x", " x", "", "\u{1F600}", '"q', "\u0301a"])(
+    "%j: the same answer as isCutPoint of the key written after a comma and quote",
+    (key) => {
+      expect(startsPiece(key)).toBe(isCutPoint(`,"${key}`, 2));
+    },
+  );
+  it("on any string", () => {
+    fc.assert(fc.property(fc.string({ unit: "grapheme" }), (key) => startsPiece(key) === isCutPoint(`,"${key}`, 2)));
   });
 });
 
