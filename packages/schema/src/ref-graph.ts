@@ -116,14 +116,26 @@ function refsWithPointers(body: JsonSchemaObject, basePointer: string, skipDefs:
 /**
  * Who references whom: ROOT and every `$defs` name, each with the defs (or ROOT) its
  * body refers to. A ref to a name missing from `$defs` is an UNRESOLVED_REF.
+ * `bodyRefs` keeps what each definition body refers to, per body object, for graphs of
+ * schemas that share their definition objects (a pack's tools): each body is walked once
+ * for all of them. The arrays in the graph are then shared: read them, never edit them.
  */
-export function refGraph(root: JsonSchemaObject): Map<string, string[]> {
+export function refGraph(root: JsonSchemaObject, bodyRefs?: WeakMap<object, string[]>): Map<string, string[]> {
   const defs = defsOf(root);
   const graph = new Map<string, string[]>();
   graph.set(ROOT, refsFrom(root, "", true));
   for (const name of Object.keys(defs)) {
     const body = defs[name]!;
-    graph.set(name, isSchemaObject(body) ? refsFrom(body, "/$defs/" + name, false) : []);
+    if (!isSchemaObject(body)) {
+      graph.set(name, []);
+      continue;
+    }
+    let targets = bodyRefs?.get(body);
+    if (targets === undefined) {
+      targets = refsFrom(body, "/$defs/" + name, false);
+      bodyRefs?.set(body, targets);
+    }
+    graph.set(name, targets);
   }
   for (const [from, targets] of graph) {
     for (const target of targets) {

@@ -1,7 +1,7 @@
 import { BudgetUnreachableError, egressMap, isSluiceError, formatEgressMap, fullNameOf, recursionCuts, selectorSegment, splitSelector, suggestProjection, type EgressToolEntry, type Tool, type WithheldPath } from "@sluice/core";
 import { DefinitionTotals, PieceCounter, ToolPricer, transparentClosure } from "@sluice/core/cost";
 import type { Encoding } from "@sluice/core/tokens";
-import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, refsFrom, ROOT, type JsonSchemaObject } from "@sluice/schema";
+import { canonicalJson, cyclicComponents, defsOf, isSchemaObject, refGraph, ROOT, type JsonSchemaObject } from "@sluice/schema";
 import { findPricedTool, pricedSet } from "../load-tools.ts";
 import type { BranchStatus, ReportBranch, ReportCurated, ReportCycle, ReportData, ReportSharedType, ReportSuggestion, ReportTool } from "./report-data.ts";
 
@@ -309,34 +309,12 @@ const components = new WeakMap<Tool<object>, string[][]>();
 /** The tool's cycles of definitions (computed once per tool: the view and the cycles both need them). */
 function componentsOf(tool: Tool<object>): string[][] {
   let found = components.get(tool);
-  if (found === undefined) components.set(tool, (found = cyclicComponents(sharedRefGraph(tool.inputSchema))));
+  if (found === undefined) components.set(tool, (found = cyclicComponents(refGraph(tool.inputSchema, bodyRefs))));
   return found;
 }
 
-/** What each definition body refers to (`refsFrom`), per body object: a pack's tools share their definition objects. */
+/** What each definition body refers to, per body object: a pack's tools share their definition objects (refGraph walks each once). */
 const bodyRefs = new WeakMap<object, string[]>();
-
-/**
- * `refGraph(schema)`, the same map and the same UNRESOLVED_REF, walking each shared
- * definition body once for all the tools carrying it instead of once per tool.
- */
-function sharedRefGraph(schema: JsonSchemaObject): Map<string, string[]> {
-  const defs = defsOf(schema);
-  const graph = new Map<string, string[]>();
-  graph.set(ROOT, refsFrom(schema, "", true));
-  for (const name of Object.keys(defs)) {
-    const body = defs[name]!;
-    if (!isSchemaObject(body)) {
-      graph.set(name, []);
-      continue;
-    }
-    let targets = bodyRefs.get(body);
-    if (targets === undefined) bodyRefs.set(body, (targets = refsFrom(body, "/$defs/" + name, false)));
-    graph.set(name, targets);
-  }
-  for (const targets of graph.values()) for (const target of targets) if (!graph.has(target)) return refGraph(schema); // refGraph names the missing one
-  return graph;
-}
 
 function viewOf(tool: Tool<object>): SchemaView {
   let view = views.get(tool);

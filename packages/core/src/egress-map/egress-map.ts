@@ -6,7 +6,6 @@ import {
   isSchemaObject,
   reachable,
   refGraph,
-  refsFrom,
   refTarget,
   ROOT,
   UNION_KEYWORDS,
@@ -134,7 +133,8 @@ const SECTIONS_PER_DEFINITION = 8;
 function describeTool(tool: Tool<object>, memo: MapMemo | undefined): EgressToolEntry {
   const schema = tool.inputSchema;
   const defs = defsOf(schema);
-  const graph = memo === undefined ? refGraph(schema) : toolGraph(schema, defs, memo);
+  // Each definition's refs read once per pack (the tools share their definition objects).
+  const graph = refGraph(schema, memo?.refs);
   const live = reachable(graph, ROOT);
   const recursive = new Set(cyclicComponents(graph).flat());
   const sites = new Map<string, number>();
@@ -205,29 +205,6 @@ function refSites(body: JsonSchemaObject, root: boolean): Map<string, number> {
 
 const SKIP_DEFS: ReadonlySet<string> = new Set(["$defs"]);
 
-/** refGraph of a tool's schema, each definition's refs read once per pack (the same refusals, by refGraph's own walk). */
-function toolGraph(schema: JsonSchemaObject, defs: Record<string, JsonSchemaObject>, memo: MapMemo): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  graph.set(ROOT, refsFrom(schema, "", true));
-  for (const name of Object.keys(defs)) {
-    const body = defs[name]!;
-    if (!isSchemaObject(body)) {
-      graph.set(name, []);
-      continue;
-    }
-    let refs = memo.refs.get(body);
-    if (refs === undefined) {
-      refs = refsFrom(body, "/$defs/" + name, false);
-      memo.refs.set(body, refs);
-    }
-    graph.set(name, refs);
-  }
-  for (const targets of graph.values()) {
-    // Anything unresolved: refGraph names it with its error.
-    for (const target of targets) if (!graph.has(target)) return refGraph(schema);
-  }
-  return graph;
-}
 
 /** A type's section: its members, the sections included, and its own type when it has no members. */
 interface TypeSection {
