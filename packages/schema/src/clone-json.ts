@@ -32,12 +32,15 @@ export function cloneJson<T>(value: T): T {
     if (frame.keys === undefined) (frame.target as unknown[]).push(copy === undefined ? null : copy);
     else if (copy === undefined) continue;
     // Plain assignment is far cheaper than defineProperty (this copies every projected
-    // schema); only `__proto__` is an accessor on Object.prototype, so only it needs setOwn.
-    else if (key === "__proto__") setOwn(frame.target as Record<string, unknown>, key, copy);
+    // schema). A key Object.prototype holds needs setOwn: `__proto__` is an accessor there,
+    // and where Object.prototype is frozen (a hardened runtime) assigning `toString` throws.
+    else if (PROTOTYPE_KEYS.has(key as string)) setOwn(frame.target as Record<string, unknown>, key as string, copy);
     else (frame.target as Record<string, unknown>)[key as string] = copy;
   }
   return rootCopy as T;
 }
+
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
 
 /** An object or array being copied: its own keys (none for an array: every index, holes included) and the next one. */
 interface CloneFrame {

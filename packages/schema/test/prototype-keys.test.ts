@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import { canonicalJson, cloneJson, collectGarbage, refGraph, resolveRef, walkSchema, type JsonSchemaObject } from "../src/index.ts";
 
@@ -41,6 +42,19 @@ describe("__proto__ and other Object.prototype names are data", () => {
     expectPlainWithOwnProto(clone.$defs, { properties: { polluted: { default: "yes" } } });
     expect(Object.keys(clone.properties as object)).toEqual(["__proto__", "constructor", "toString", "hasOwnProperty"]);
     expect(canonicalJson(clone)).toBe(canonicalJson(spec));
+  });
+
+  it("cloneJson copies keys Object.prototype holds when that prototype is frozen (a hardened runtime)", () => {
+    // In a process of its own: freezing Object.prototype here would change this worker for every later file.
+    const script = `
+      Object.freeze(Object.prototype);
+      const { cloneJson } = await import(${JSON.stringify(new URL("../src/clone-json.ts", import.meta.url).href)});
+      process.stdout.write(JSON.stringify(cloneJson(JSON.parse(process.argv[1]))));
+    `;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, SPEC], { encoding: "utf8", timeout: 60_000 });
+    expect(run.stderr).not.toMatch(/TypeError/);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe(JSON.stringify(JSON.parse(SPEC)));
   });
 
   it("canonicalJson writes __proto__ as a key, and parsing it back gives the same bytes", () => {
