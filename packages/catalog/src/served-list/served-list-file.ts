@@ -361,7 +361,7 @@ export function readServedListFile(path: string, pageBytes: number, options: Lis
   } finally {
     closeSync(fd);
   }
-  return readServedList(bytes, room, options.trustedBody, options.observeLayout);
+  return readServedList(bytes, room, options.observeLayout);
 }
 
 /**
@@ -461,8 +461,6 @@ export interface ListReadOptions {
   accept?: (stamp: FileStamp) => boolean;
   /** Told the file's stamp, which it kept while it was read. */
   observe?: (stamp: FileStamp) => void;
-  /** A body digest verified for this file as it still is: when the header names it, the body is not hashed again. */
-  trustedBody?: string;
   /** Told the layout found, when the list reads. */
   observeLayout?: (layout: ListLayout) => void;
 }
@@ -476,9 +474,9 @@ const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
 /** `roomAfter`: bytes after the file's in its buffer that are the list's own to write pages in. */
-function readServedList(bytes: Buffer, roomAfter: number, trustedBody?: string, onLayout?: (layout: ListLayout) => void): ServedList | undefined {
+function readServedList(bytes: Buffer, roomAfter: number, onLayout?: (layout: ListLayout) => void): ServedList | undefined {
   try {
-    return readLayout(bytes, roomAfter, trustedBody, onLayout);
+    return readLayout(bytes, roomAfter, onLayout);
   } catch {
     return undefined;
   }
@@ -494,11 +492,11 @@ function readHead(bytes: Buffer): (ListHead & { headEnd: number }) | undefined {
   return { headEnd, digest, body, count: count as number, twins: twins as number };
 }
 
-function readLayout(bytes: Buffer, roomAfter: number, trustedBody: string | undefined, onLayout: ((layout: ListLayout) => void) | undefined): ServedList | undefined {
+function readLayout(bytes: Buffer, roomAfter: number, onLayout: ((layout: ListLayout) => void) | undefined): ServedList | undefined {
   const head = readHead(bytes);
   if (head === undefined) return undefined;
   const { headEnd, digest, count, twins, body } = head;
-  if (body !== trustedBody && createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
+  if (createHash("sha256").update(bytes.subarray(headEnd + 1)).digest("hex") !== body) return undefined;
 
   let next = headEnd + 1;
   /** The next line's [start, end), the newline left out. */
